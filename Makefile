@@ -1,0 +1,40 @@
+# Every target bootstraps what it needs: a .venv with the pinned requirements.lock,
+# and (for contract tests) a pinned Prism under the ignored .tools/ folder.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+SHARED ?= $(abspath ../shared)
+
+export PYTHONDONTWRITEBYTECODE := 1
+
+.PHONY: generate check lint test test-fast bench drift clean-venv
+
+$(STAMP): requirements.lock pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	@touch $(STAMP)
+
+generate: $(STAMP)
+	$(BIN)/cube-codegen generate
+
+check: $(STAMP)
+	$(BIN)/cube-codegen check
+
+lint: $(STAMP)
+	$(BIN)/ruff check generator tests
+	$(BIN)/ruff format --check generator tests
+	$(BIN)/mypy generator
+	$(BIN)/ruff check generated
+	$(BIN)/ruff format --check generated
+	cd generated && ../$(BIN)/mypy --strict --config-file mypy.ini .
+
+test: check lint
+	$(BIN)/python -m pytest -q -p no:cacheprovider $(if $(wildcard $(SHARED)),--shared=$(SHARED),)
+
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -q -p no:cacheprovider -x -m "not slow"
+
+clean-venv:
+	rm -rf $(VENV)

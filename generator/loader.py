@@ -1,0 +1,149 @@
+"""Read one YAML or JSON document from disk or bytes, defensively.
+
+Documents are untrusted: size and nesting are bounded, YAML is read with the C safe loader and
+without implicit timestamps (a date stays the string the author wrote), mapping keys become
+strings (``200:`` is the status code ``"200"``), and every failure is a one-line diagnostic.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from generator.diagnostics import CodegenError, Diagnostic, one_line, pointer
+
+MAX_BYTES = 20 * 1024 * 1024
+MAX_DEPTH = 256
+
+_BaseLoader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
+    """Safe loader that keeps timestamps as strings."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in _BaseLoader.yaml_implicit_resolvers.items()
+}
+
+
+def _fail(file: str, ptr: str, message: str, id: str = "document-unreadable") -> CodegenError:
+    return CodegenError(Diagnostic(id, "error", file, ptr, message))
+
+
+def is_json_name(name: str) -> bool:
+    return name.lower().endswith(".json")
+
+
+def parse_text(text: str, file: str, *, as_json: bool | None = None) -> Any:
+    """Parse YAML or JSON text (JSON when ``as_json`` or when the text starts with ``{``/``[``)."""
+    if as_json is None:
+        as_json = text.lstrip()[:1] in ("{", "[")
+    try:
+        if as_json:
+            raw = json.loads(text, parse_constant=_reject_constant)
+        else:
+            raw = yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader subclass
+    except RecursionError:
+        raise _fail(file, "", f"nesting is deeper than {MAX_DEPTH} levels") from None
+    except json.JSONDecodeError as exc:
+        msg = f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+        raise _fail(file, "", msg) from None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f" at line {mark.line + 1} column {mark.column + 1}" if mark else ""
+        raise _fail(file, "", f"malformed YAML{where}: {exc.problem or exc.context}") from None
+    except (yaml.YAMLError, ValueError) as exc:
+        raise _fail(file, "", f"malformed document: {one_line(exc)}") from None
+    return normalise(raw, file)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def normalise(raw: Any, file: str) -> Any:
+    """Copy into plain JSON types: string keys, no NaN, bounded depth (iteratively, no recursion)."""
+    root: list[Any] = [None]
+    stack: list[tuple[Any, list[Any] | dict[str, Any], str | int, int, str]] = [
+        (raw, root, 0, 0, "")  # type: ignore[list-item]
+    ]
+    while stack:
+        value, parent, key, depth, ptr = stack.pop()
+        if depth > MAX_DEPTH:
+            raise _fail(file, ptr, f"nesting is deeper than {MAX_DEPTH} levels")
+        out: Any
+        if isinstance(value, dict):
+            out = {}
+            for k, v in value.items():
+                if isinstance(k, bool) or k is None:
+                    sk = "null" if k is None else ("true" if k else "false")
+                elif isinstance(k, (str, int)):
+                    sk = str(k)
+                elif isinstance(k, float) and math.isfinite(k):
+                    sk = repr(k)
+                else:
+                    raise _fail(file, ptr, f"mapping key {one_line(repr(k), 60)} is not a string")
+                out[sk] = None
+                stack.append((v, out, sk, depth + 1, ptr + pointer(sk)))
+        elif isinstance(value, (list, tuple)):
+            out = [None] * len(value)
+            for i, v in enumerate(value):
+                stack.append((v, out, i, depth + 1, f"{ptr}/{i}"))
+        elif isinstance(value, float) and not math.isfinite(value):
+            raise _fail(file, ptr, "NaN and infinity are not JSON numbers")
+        elif value is None or isinstance(value, (str, int, float, bool)):
+            out = value
+        else:  # dates, binary, sets from explicit YAML tags
+            out = str(value)
+        parent[key] = out  # type: ignore[index]
+    return root[0]
+
+
+def load_document(path: str | os.PathLike[str], *, max_bytes: int = MAX_BYTES) -> Any:
+    """Load a YAML or JSON file; raises :class:`CodegenError` with a one-line reason."""
+    p = Path(path)
+    file = str(path)
+    try:
+        size = p.stat().st_size
+        if size > max_bytes:
+            mb = size / 1024 / 1024
+            raise _fail(
+                file, "", f"{mb:.1f} MB exceeds the {max_bytes // 1024 // 1024} MB document limit"
+            )
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise _fail(file, "", "no such file", id="file-not-found") from None
+    except IsADirectoryError:
+        raise _fail(file, "", "is a directory, not a document", id="file-not-found") from None
+    except OSError as exc:
+        raise _fail(file, "", f"cannot read: {exc.strerror}") from None
+    return parse_bytes(data, file, as_json=True if is_json_name(file) else None)
+
+
+def parse_bytes(data: bytes, file: str, *, as_json: bool | None = None) -> Any:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise _fail(file, "", f"not UTF-8 text (byte {exc.start})") from None
+    if "\x00" in text:
+        raise _fail(file, "", "contains a NUL byte; not a text document")
+    return parse_text(text, file, as_json=as_json)
+
+
+def dump_json(doc: Any) -> str:
+    """Stable JSON: sorted keys would reorder paths, so insertion order is kept as written."""
+    return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+
+
+def dump_yaml(doc: Any) -> str:
+    dumper: type[Any] = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    return str(
+        yaml.dump(doc, Dumper=dumper, sort_keys=False, allow_unicode=True, width=100, indent=2)
+    )
