@@ -1,0 +1,129 @@
+"""``overlay apply`` and ``overlay check``: the command-line face of the overlay engine.
+
+Exit codes: 0 success; 1 an action matched nothing (``apply`` then writes nothing); 2 invalid input,
+reported as one line on stderr with file, JSON pointer and reason, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+from generator.diagnostics import CodegenError, Diagnostic, one_line
+from generator.loader import load_document
+from generator.overlay.engine import apply_overlays
+from generator.overlay.loader import load_overlay
+from generator.overlay.model import Overlay, OverlayResult
+from generator.overlay.output import output_format, render, write_atomic
+
+DEFAULT_SPEC = Path("spec/platform-api.yaml")
+DEFAULT_OVERLAYS = Path("spec/overlays")
+OVERLAY_GLOB = "*.overlay.yaml"
+
+_LABELS = {
+    "matched": "matched",
+    "unmatched": "unmatched",
+    "redundant": "redundant",
+    "absent-allowed": "absent",
+}
+
+
+@click.group()
+def overlay() -> None:
+    """Apply OpenAPI Overlays (1.0, 1.1) and check them for drift against the spec."""
+
+
+@overlay.command("apply")
+@click.argument("spec", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("overlays", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "--out",
+    "out",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Where to write the result; .json gives JSON, .yaml/.yml gives YAML.",
+)
+def apply_command(spec: Path, overlays: tuple[Path, ...], out: Path) -> None:
+    """Apply OVERLAYS in order to SPEC and write the result to --out (atomically)."""
+    try:
+        output_format(out)
+        result = _run(spec, overlays)
+        _print_diagnostics(result.diagnostics)
+        if not result.ok:
+            _stderr(f"{len(result.errors)} action(s) matched nothing; {out} not written")
+            sys.exit(1)
+        write_atomic(out, render(result.document, out))
+    except CodegenError as exc:
+        _fail(exc)
+    matched = sum(1 for o in result.outcomes if o.status == "matched")
+    _stderr(f"wrote {out}: {matched} of {len(result.outcomes)} action(s) changed the document")
+
+
+@overlay.command("check")
+@click.option(
+    "--spec",
+    "spec",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=DEFAULT_SPEC,
+    show_default=True,
+    help="The OpenAPI document the overlays apply to.",
+)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@click.argument("overlays", nargs=-1, type=click.Path(path_type=Path))
+def check_command(spec: Path, fmt: str, overlays: tuple[Path, ...]) -> None:
+    """Report, per action, whether it still matches SPEC. Default overlays: every
+    spec/overlays/*.overlay.yaml, sorted by name. Exit 1 when any action matches nothing."""
+    paths = list(overlays) or sorted(DEFAULT_OVERLAYS.glob(OVERLAY_GLOB), key=lambda p: p.name)
+    if not paths:
+        if fmt == "json":
+            click.echo(json.dumps({"actions": []}))
+        else:
+            click.echo(f"no overlays: {DEFAULT_OVERLAYS / OVERLAY_GLOB} matches no file")
+        return
+    try:
+        result = _run(spec, paths)
+    except CodegenError as exc:
+        _fail(exc)
+    if fmt == "json":
+        click.echo(json.dumps({"actions": [o.to_json() for o in result.outcomes]}, indent=2))
+    else:
+        for o in result.outcomes:
+            fields = (_LABELS[o.status], f"{o.overlay_file}#{o.index}", o.target, o.description)
+            click.echo("  ".join(one_line(f) for f in fields).rstrip())
+        click.echo(_summary(result, len(paths)))
+    if any(o.status == "unmatched" for o in result.outcomes):
+        sys.exit(1)
+
+
+def _run(spec: Path, overlay_paths: Sequence[Path]) -> OverlayResult:
+    document = load_document(spec)
+    loaded: list[Overlay] = [load_overlay(p) for p in overlay_paths]
+    return apply_overlays(document, loaded, document_file=str(spec), strict=True)
+
+
+def _summary(result: OverlayResult, overlay_count: int) -> str:
+    counts = Counter(_LABELS[o.status] for o in result.outcomes)
+    parts = ", ".join(f"{counts[label]} {label}" for label in _LABELS.values())
+    return f"{len(result.outcomes)} action(s) in {overlay_count} overlay(s): {parts}"
+
+
+def _print_diagnostics(diagnostics: Sequence[Diagnostic]) -> None:
+    for diagnostic in diagnostics:
+        _stderr(str(diagnostic))
+
+
+def _stderr(line: Any) -> None:
+    click.echo(one_line(line, 1000), err=True)
+
+
+def _fail(exc: CodegenError) -> NoReturn:
+    _stderr(exc.summary())
+    sys.exit(2)
