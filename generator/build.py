@@ -1,0 +1,422 @@
+"""Document → IR: the one place that reads OpenAPI structure and produces :mod:`generator.ir`.
+
+Input is a bundled, validated document (plain JSON data). Anything odd that can be generated is
+generated and reported as a warning; nothing is silently dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any, TypeVar
+
+from generator.config import FamilyConfig
+from generator.diagnostics import Diagnostic, join_pointer, one_line, pointer
+from generator.ir import (
+    ANY,
+    NONE,
+    Auth,
+    BodyField,
+    BodyKind,
+    Family,
+    LiteralOf,
+    ModelRef,
+    Operation,
+    Pagination,
+    Parameter,
+    Primitive,
+    RequestBody,
+    Resource,
+    Response,
+    ResponseKind,
+    ServerVariable,
+    TypeRef,
+)
+from generator.naming import ClassName, Namespace, PythonIdentifier, pascal_case, snake_case
+from generator.refs import Resolver
+from generator.schemas import SchemaCatalog
+
+METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+# Keyword arguments every method takes; operation parameters must not take these names.
+RESERVED_ARGS = frozenset(
+    {"self", "extra_headers", "extra_query", "extra_body", "timeout", "max_retries", "body"}
+)
+# Attributes of the generated client and resources that a tag or operation must not shadow.
+RESERVED_CLIENT_ATTRS = frozenset(
+    {"with_raw_response", "close", "aclose", "base_url", "timeout", "max_retries", "request",
+     "copy", "auth_headers", "default_headers", "is_closed", "get_api_list"}
+)  # fmt: skip
+_PATH_PARAM = re.compile(r"\{([^{}]+)\}")
+PAGINATION_EXTENSION = "x-cube-pagination"
+_K = TypeVar("_K", bound=str)
+
+
+class FamilyBuilder:
+    """Builds one :class:`~generator.ir.Family`; collects warnings in ``diagnostics``."""
+
+    def __init__(self, doc: dict[str, Any], file: str, config: FamilyConfig) -> None:
+        self.doc = doc
+        self.file = file
+        self.config = config
+        self.resolver = Resolver(doc, file)
+        self.catalog = SchemaCatalog(doc, file)
+        self.diagnostics: list[Diagnostic] = []
+
+    def warn(self, id: str, ptr: str, message: str, level: str = "warning") -> None:
+        self.diagnostics.append(Diagnostic(id, level, self.file, ptr, message))  # type: ignore[arg-type]
+
+    # --- top level -------------------------------------------------------------------------
+
+    def build(self) -> Family:
+        groups: dict[str, list[Operation]] = {}
+        tag_docs = {
+            t["name"]: one_line(t.get("description", ""))
+            for t in self.doc.get("tags", []) or []
+            if isinstance(t, dict) and isinstance(t.get("name"), str)
+        }
+        op_ids: set[str] = set()
+        for tag, op in self._operations(op_ids):
+            groups.setdefault(tag, []).append(op)
+        if isinstance(self.doc.get("webhooks"), dict) and self.doc["webhooks"]:
+            self.warn(
+                "webhooks-ignored",
+                "/webhooks",
+                "webhooks describe calls the server makes; no client methods are generated",
+                "info",
+            )
+        resources = self._resources(groups, tag_docs)
+        self.diagnostics.extend(self.catalog.diagnostics)
+        info = self.doc.get("info") if isinstance(self.doc.get("info"), dict) else {}
+        url, variables = self._server()
+        return Family(
+            name=self.config.name,
+            module=PythonIdentifier(self.config.module) if self.config.module else PythonIdentifier("_"),
+            client_class=ClassName(self.config.client),
+            title=one_line(info.get("title", self.config.name)),
+            description=str(info.get("description", "")),
+            server_url=url,
+            server_variables=variables,
+            base_url_env=self.config.base_url_env,
+            auth=self._auth(),
+            resources=resources,
+            schemas=dict(self.catalog.models),
+            model_names=tuple(self.catalog.models),
+            source=self.file,
+        )
+
+    def _resources(
+        self, groups: dict[str, list[Operation]], tag_docs: dict[str, str]
+    ) -> tuple[Resource, ...]:
+        attrs = Namespace(RESERVED_CLIENT_ATTRS)
+        classes = Namespace()
+        out = []
+        for tag, ops in groups.items():
+            attr = attrs.identifier(tag, prefix="resource")
+            out.append(
+                Resource(
+                    name=tag,
+                    attr=attr,
+                    module=attr,
+                    class_name=ClassName(classes.claim(pascal_case(tag) or "Default") + "Resource"),
+                    description=tag_docs.get(tag, ""),
+                    operations=tuple(ops),
+                )
+            )
+        return tuple(out)
+
+    def _operations(self, op_ids: set[str]) -> Iterator[tuple[str, Operation]]:
+        paths = self.doc.get("paths") or {}
+        method_names: dict[str, Namespace] = {}
+        for path, raw_item in paths.items():
+            item_ptr = pointer("paths", path)
+            item, _ = self.resolver.deref(raw_item, item_ptr)
+            if not isinstance(item, dict):
+                continue
+            for method in METHODS:
+                op = item.get(method)
+                if not isinstance(op, dict):
+                    continue
+                tags = op.get("tags")
+                tag = tags[0] if isinstance(tags, list) and tags and isinstance(tags[0], str) else "default"
+                names = method_names.setdefault(
+                    snake_case(tag) or "resource", Namespace(RESERVED_CLIENT_ATTRS)
+                )
+                yield tag, self._operation(path, method, item, op, join_pointer(item_ptr, method), names, op_ids)
+
+    # --- one operation ---------------------------------------------------------------------
+
+    def _operation(
+        self,
+        path: str,
+        method: str,
+        item: dict[str, Any],
+        op: dict[str, Any],
+        ptr: str,
+        names: Namespace,
+        op_ids: set[str],
+    ) -> Operation:
+        op_id = op.get("operationId")
+        if not isinstance(op_id, str) or not op_id.strip():
+            op_id = f"{method} {path}"
+            self.warn("operation-id-missing", ptr, f"no operationId; named from {method.upper()} {one_line(path, 80)}", "info")
+        elif op_id in op_ids:
+            self.warn("operation-id-duplicate", join_pointer(ptr, "operationId"), f"operationId {one_line(op_id, 80)} is used twice; renamed")
+        op_ids.add(op_id)
+        py_name = names.identifier(op_id, prefix="call")
+        args = Namespace(RESERVED_ARGS)
+        hint = pascal_case(py_name) or "Operation"
+        params = self._parameters(path, item, op, ptr, args, hint)
+        body = self._request_body(op, ptr, args, hint)
+        success, errors = self._responses(op, ptr, hint)
+        return Operation(
+            operation_id=op_id,
+            py_name=py_name,
+            method=method.upper(),
+            path=path,
+            summary=one_line(op.get("summary", "")),
+            description=str(op.get("description", "") or ""),
+            deprecated=op.get("deprecated") is True,
+            parameters=params,
+            body=body,
+            success=success,
+            errors=errors,
+            pointer=ptr,
+            pagination=self._pagination(op, ptr, success),
+        )
+
+    def _parameters(
+        self, path: str, item: dict[str, Any], op: dict[str, Any], ptr: str, args: Namespace, hint: str
+    ) -> tuple[Parameter, ...]:
+        merged: dict[tuple[str, str], tuple[dict[str, Any], str]] = {}
+        for owner, owner_ptr in ((item, ptr.rsplit("/", 1)[0]), (op, ptr)):
+            for i, raw in enumerate(owner.get("parameters", []) or []):
+                p, p_ptr = self.resolver.deref(raw, join_pointer(owner_ptr, "parameters", i))
+                if isinstance(p, dict) and isinstance(p.get("name"), str) and isinstance(p.get("in"), str):
+                    merged[(p["in"], p["name"])] = (p, p_ptr)
+        template_names = _PATH_PARAM.findall(path)
+        out: list[Parameter] = []
+        for name in template_names:  # path parameters in template order
+            found = merged.pop(("path", name), None)
+            if found is None:
+                self.warn("path-parameter-undeclared", ptr, f"path parameter {one_line(name, 60)} is not declared; typed as str")
+                p, p_ptr = {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}, ptr
+            else:
+                p, p_ptr = found
+                if p.get("required") is not True:
+                    self.warn("path-parameter-optional", p_ptr, "path parameters are always required")
+            out.append(self._parameter(p, p_ptr, args, hint, required=True))
+        for (loc, name), (p, p_ptr) in merged.items():
+            if loc == "path":
+                self.warn("path-parameter-unused", p_ptr, f"path parameter {one_line(name, 60)} is not in the path; ignored")
+                continue
+            if loc not in ("query", "header", "cookie"):
+                self.warn("parameter-location-unknown", p_ptr, f"parameter location {one_line(loc, 30)} is not supported; ignored")
+                continue
+            out.append(self._parameter(p, p_ptr, args, hint, required=p.get("required") is True))
+        return tuple(out)
+
+    def _parameter(
+        self, p: dict[str, Any], p_ptr: str, args: Namespace, hint: str, *, required: bool
+    ) -> Parameter:
+        schema = p.get("schema")
+        if schema is None and isinstance(p.get("content"), dict) and p["content"]:
+            schema = next(iter(p["content"].values()), {}).get("schema")
+        type_ = self.catalog.type_of(schema, hint + pascal_case(p["name"]))
+        return Parameter(
+            name=p["name"],
+            py_name=args.identifier(p["name"], prefix="param"),
+            location=p["in"],
+            required=required,
+            type=type_,
+            description=one_line(p.get("description", "")),
+            explode=p.get("explode", p.get("style", "form") == "form") is not False,
+        )
+
+    def _request_body(
+        self, op: dict[str, Any], ptr: str, args: Namespace, hint: str
+    ) -> RequestBody | None:
+        if "requestBody" not in op:
+            return None
+        body, b_ptr = self.resolver.deref(op["requestBody"], join_pointer(ptr, "requestBody"))
+        content = body.get("content") if isinstance(body, dict) else None
+        if not isinstance(content, dict) or not content:
+            return None
+        media, kind = _pick_media(list(content), _BODY_KINDS)
+        schema = (content.get(media) or {}).get("schema")
+        required = body.get("required") is True
+        if kind in ("binary", "text"):
+            t: TypeRef = Primitive("bytes") if kind == "binary" else Primitive("str")
+            return RequestBody(media, kind, t, required, None)
+        type_ = self.catalog.type_of(schema, hint + "Request")
+        fields = None
+        if isinstance(type_, ModelRef):
+            model = self.catalog.models.get(type_.name)
+            fields = self._body_fields(model, args, type_.name)
+        return RequestBody(
+            media, kind, type_, required, fields, type_.name if isinstance(type_, ModelRef) else None
+        )
+
+    def _body_fields(
+        self, model: Any, args: Namespace, owner: ClassName
+    ) -> tuple[BodyField, ...] | None:
+        """Flatten a plain object body into keyword arguments; unions and mixins stay whole."""
+        if not isinstance(model, dict) or any(k in model for k in ("allOf", "oneOf", "anyOf", "discriminator")):
+            return None
+        props = model.get("properties")
+        if not isinstance(props, dict) or not props:
+            return None
+        required = model.get("required") if isinstance(model.get("required"), list) else []
+        return tuple(
+            BodyField(
+                name=name,
+                py_name=args.identifier(name, prefix="field"),
+                required=name in required,
+                type=self.catalog.type_of(sub, owner + pascal_case(name)),
+                description=one_line(sub.get("description", "")) if isinstance(sub, dict) else "",
+            )
+            for name, sub in props.items()
+        )
+
+    def _responses(self, op: dict[str, Any], ptr: str, hint: str) -> tuple[Response, tuple[Response, ...]]:
+        raw = op.get("responses") if isinstance(op.get("responses"), dict) else {}
+        ordered = sorted(raw.items(), key=lambda kv: _status_rank(kv[0]))
+        success: Response | None = None
+        errors: list[Response] = []
+        for status, resp in ordered:
+            code = str(status).upper()
+            r_ptr = join_pointer(ptr, "responses", status)
+            r, _ = self.resolver.deref(resp, r_ptr)
+            if not isinstance(r, dict):
+                continue
+            is_success = code.startswith("2") or (code == "DEFAULT" and success is None and not any(str(s).startswith("2") for s in raw))
+            name = hint + ("Response" if is_success else f"Error{code.title()}")
+            response = self._response(code.lower() if code == "DEFAULT" else code, r, name)
+            if is_success and success is None:
+                success = response
+            elif code[:1] in ("4", "5"):
+                errors.append(response)
+        if success is None:
+            success = Response("200", "empty", None, NONE)
+        return success, tuple(errors)
+
+    def _response(self, status: str, r: dict[str, Any], name: str) -> Response:
+        content = r.get("content")
+        desc = one_line(r.get("description", ""))
+        if not isinstance(content, dict) or not content:
+            return Response(status, "empty", None, NONE, desc)
+        media, kind = _pick_media(list(content), _RESPONSE_KINDS)
+        if kind != "json":
+            t = Primitive("str") if kind in ("text", "event-stream") else Primitive("bytes")
+            return Response(status, kind, media, t, desc)
+        schema = (content.get(media) or {}).get("schema")
+        return Response(status, "json", media, self.catalog.type_of(schema, name), desc)
+
+    def _pagination(self, op: dict[str, Any], ptr: str, success: Response) -> Pagination | None:
+        ext = op.get(PAGINATION_EXTENSION)
+        if ext is None:
+            return None
+        at = join_pointer(ptr, PAGINATION_EXTENSION)
+        if not isinstance(ext, dict) or ext.get("style") not in ("offset", "cursor"):
+            self.warn("pagination-invalid", at, "style must be offset or cursor; not paginated")
+            return None
+        items = tuple(str(x) for x in ext.get("items", []) if isinstance(x, (str, int)))
+        item_schema = ext.get("itemSchema")
+        item_type = self.catalog.type_of(item_schema, "PageItem") if item_schema else ANY
+        return Pagination(
+            style=ext["style"],
+            items_path=items,
+            item_type=item_type,
+            total_path=tuple(str(x) for x in ext.get("total", [])),
+            offset_param=str(ext.get("offsetParam", "offset")),
+            limit_param=str(ext.get("limitParam", "limit")),
+            cursor_param=str(ext.get("cursorParam", "after")),
+            next_cursor_path=tuple(str(x) for x in ext.get("nextCursor", [])),
+        )
+
+    # --- servers and credentials -----------------------------------------------------------
+
+    def _server(self) -> tuple[str, tuple[ServerVariable, ...]]:
+        servers = self.doc.get("servers")
+        if not isinstance(servers, list) or not servers or not isinstance(servers[0], dict):
+            return "", ()
+        server = servers[0]
+        url = str(server.get("url", ""))
+        names = Namespace({"base_url", "timeout", "max_retries", "http_client", "default_headers"})
+        variables = []
+        raw_vars = server.get("variables") if isinstance(server.get("variables"), dict) else {}
+        for var in _PATH_PARAM.findall(url):
+            spec = raw_vars.get(var) if isinstance(raw_vars.get(var), dict) else {}
+            variables.append(
+                ServerVariable(
+                    name=var,
+                    py_name=names.identifier(var, prefix="var"),
+                    default=str(spec.get("default", "")),
+                    description=one_line(spec.get("description", "")),
+                )
+            )
+        return url, tuple(variables)
+
+    def _auth(self) -> Auth | None:
+        cfg = self.config.auth
+        if cfg is not None:
+            return Auth(cfg.header, cfg.prefix, cfg.env, PythonIdentifier(cfg.param), cfg.description)
+        schemes = (self.doc.get("components") or {}).get("securitySchemes") or {}
+        for requirement in self.doc.get("security") or []:
+            for name in requirement if isinstance(requirement, dict) else {}:
+                scheme = schemes.get(name)
+                if isinstance(scheme, dict) and "$ref" in scheme:
+                    scheme, _ = self.resolver.deref(scheme, pointer("components", "securitySchemes", name))
+                auth = self._auth_from_scheme(scheme if isinstance(scheme, dict) else {})
+                if auth is not None:
+                    return auth
+        return None
+
+    def _auth_from_scheme(self, scheme: dict[str, Any]) -> Auth | None:
+        env = (self.config.name.upper() or "API") + "_API_KEY"
+        env = re.sub(r"[^A-Z0-9_]", "_", env)
+        param = PythonIdentifier("api_key")
+        if scheme.get("type") == "http" and str(scheme.get("scheme", "")).lower() == "bearer":
+            return Auth("Authorization", "Bearer ", env, param)
+        if scheme.get("type") == "apiKey" and scheme.get("in") == "header" and isinstance(scheme.get("name"), str):
+            prefix = scheme.get("x-credential-prefix", "")
+            return Auth(scheme["name"], str(prefix) if isinstance(prefix, str) else "", env, param)
+        if scheme.get("type") in ("oauth2", "openIdConnect"):
+            return Auth("Authorization", "Bearer ", env, param)
+        return None
+
+
+_BODY_KINDS: tuple[tuple[str, BodyKind], ...] = (
+    ("json", "json"),
+    ("application/x-www-form-urlencoded", "form"),
+    ("multipart/", "multipart"),
+    ("text/", "text"),
+    ("", "binary"),
+)
+_RESPONSE_KINDS: tuple[tuple[str, ResponseKind], ...] = (
+    ("json", "json"),
+    ("text/event-stream", "event-stream"),
+    ("text/csv", "binary"),
+    ("text/", "text"),
+    ("", "binary"),
+)
+
+
+def _pick_media(media_types: list[str], kinds: tuple[tuple[str, _K], ...]) -> tuple[str, _K]:
+    """Pick the media type a client should use: JSON first, then by the kind table's order."""
+    for needle, kind in kinds:
+        for media in media_types:
+            m = media.lower().split(";")[0].strip()
+            if needle == "json" and (m == "application/json" or m.endswith("+json") or m == "*/*"):
+                return media, kind
+            if needle != "json" and needle in m:
+                return media, kind
+    return media_types[0], kinds[-1][1]
+
+
+def _status_rank(status: object) -> tuple[int, str]:
+    s = str(status).upper()
+    if s.isdigit():
+        return int(s), s
+    if len(s) == 3 and s.endswith("XX") and s[0].isdigit():
+        return int(s[0]) * 100 + 99, s
+    return 1000, s

@@ -1,0 +1,96 @@
+"""The one configuration model: which documents and overlays make which package.
+
+``spec/cube-codegen.yaml`` names the package and, per API family, its document, overlays, module,
+client class and credential. The single-document mode builds the same model from CLI options.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from generator.diagnostics import CodegenError, Diagnostic, pointer
+from generator.loader import load_document
+
+DEFAULT_CONFIG = Path("spec/cube-codegen.yaml")
+
+
+class AuthConfig(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    header: str = "Authorization"
+    prefix: str = "Bearer "
+    env: str
+    param: str = "api_key"
+    description: str = ""
+
+
+class FamilyConfig(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    document: str
+    module: str
+    client: str
+    overlays: tuple[str, ...] = ()
+    base_url_env: str = ""
+    auth: AuthConfig | None = None
+    # When true, the credential is optional (documents without security).
+    auth_optional: bool = False
+
+
+class PackageConfig(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    distribution: str
+    version: str = "0.1.0"
+    description: str = ""
+    changelog: str | None = None
+
+    @field_validator("name")
+    @classmethod
+    def _identifier(cls, v: str) -> str:
+        if not v.isidentifier() or not v.islower():
+            raise ValueError("must be a lower-case Python identifier")
+        return v
+
+
+class Config(BaseModel):
+    """Everything a generation run reads, with paths relative to ``base_dir``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    package: PackageConfig
+    families: tuple[FamilyConfig, ...] = Field(min_length=1)
+    base_dir: Path = Path()
+    out_dir: Path = Path("generated")
+
+    def path(self, relative: str) -> Path:
+        return self.base_dir / relative
+
+    @property
+    def package_dir(self) -> Path:
+        """Where the distribution's root (its pyproject.toml) goes inside ``out_dir``."""
+        return self.out_dir / self.package.name
+
+
+def load_config(path: Path = DEFAULT_CONFIG, *, out_dir: Path | None = None) -> Config:
+    raw: Any = load_document(path)
+    if not isinstance(raw, dict):
+        raise CodegenError(
+            Diagnostic("config-invalid", "error", str(path), "", "config must be a mapping")
+        )
+    try:
+        return Config.model_validate(
+            {**raw, "base_dir": path.parent, "out_dir": out_dir or Path("generated")}
+        )
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise CodegenError(
+            Diagnostic(
+                "config-invalid", "error", str(path), pointer(*first["loc"]), first["msg"]
+            )
+        ) from None

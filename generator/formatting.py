@@ -1,0 +1,55 @@
+"""Format generated Python with the pinned ruff, all files in one call of each command."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from generator.diagnostics import CodegenError, Diagnostic
+
+
+def _ruff() -> list[str]:
+    exe = Path(sys.executable).with_name("ruff")
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "ruff"]
+
+
+def format_tree(files: dict[str, str], project_root: str) -> dict[str, str]:
+    """Return ``files`` with every ``.py`` entry fixed (imports, unused imports) and formatted.
+
+    ``project_root`` is the key prefix of the generated distribution, whose pyproject.toml holds
+    the ruff settings, so formatting here and linting later read the same configuration.
+    """
+    with tempfile.TemporaryDirectory(prefix="cube-codegen-fmt-") as tmp:
+        root = Path(tmp)
+        for rel, text in files.items():
+            if rel.endswith(".py") or rel.endswith("pyproject.toml"):
+                path = root / rel
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text, encoding="utf-8")
+        cwd = root / project_root
+        env = {**os.environ, "RUFF_NO_CACHE": "true"}
+        for args in (
+            ["check", "--fix", "--exit-zero", "--quiet", "--select", "I,F401,UP,RUF022", "--no-cache", "."],
+            ["format", "--quiet", "--no-cache", "."],
+        ):
+            proc = subprocess.run(
+                [*_ruff(), *args], cwd=cwd, capture_output=True, text=True, env=env, check=False
+            )
+            if proc.returncode != 0:
+                first = (proc.stderr or proc.stdout).strip().splitlines()[:1]
+                raise CodegenError(
+                    Diagnostic(
+                        "format-failed",
+                        "error",
+                        "generated",
+                        "",
+                        f"ruff {args[0]} failed: {first[0] if first else proc.returncode}",
+                    )
+                )
+        return {
+            rel: (root / rel).read_text(encoding="utf-8") if rel.endswith(".py") else text
+            for rel, text in files.items()
+        }

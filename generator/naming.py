@@ -1,0 +1,110 @@
+"""Naming, done once: every Python name in the output is built here, from untrusted text.
+
+``PythonIdentifier`` and ``ClassName`` are ``str`` subclasses that sanitise, case and dodge reserved
+words when constructed; :class:`Namespace` hands out unique names within one scope. The IR stores
+these types, so templates never compute a name.
+"""
+
+from __future__ import annotations
+
+import builtins
+import keyword
+import re
+import unicodedata
+
+# Names a generated model module imports or pydantic reserves: a schema named like one of these
+# would shadow it, so such class names get a suffix.
+_MODEL_MODULE_NAMES = frozenset(
+    {
+        "Annotated", "Any", "AnyUrl", "AwareDatetime", "BaseModel", "ConfigDict", "Enum", "Field",
+        "Literal", "Optional", "RootModel", "Union", "List", "Dict", "NaiveDatetime", "UUID",
+        "Decimal", "PositiveInt", "StrictStr", "conint", "constr", "confloat", "model_validator",
+        "TypeAdapter", "Self", "Model", "ModelField",
+    }
+)  # fmt: skip
+_BUILTINS = frozenset(dir(builtins))
+_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z0-9]+|[A-Z]+|[0-9]+")
+_MAX_NAME = 80
+
+
+# Brand words that camel-case splitting would cut in two ("GitHub" → "git_hub").
+_WHOLE_WORDS = re.compile(
+    r"GitHub|GitLab|OAuth|OpenAPI|OpenID|GraphQL|JavaScript|TypeScript|PostgreSQL|MySQL|DevOps"
+)
+
+
+def _ascii_words(text: str) -> list[str]:
+    """Split free text into ASCII words, on case changes and on anything not alphanumeric."""
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    folded = _WHOLE_WORDS.sub(lambda m: " " + m.group().capitalize() + " ", folded)
+    words: list[str] = []
+    for chunk in re.split(r"[^A-Za-z0-9]+", folded):
+        words.extend(_WORD.findall(chunk))
+    return words
+
+
+def snake_case(text: str) -> str:
+    return "_".join(w.lower() for w in _ascii_words(text))
+
+
+def pascal_case(text: str) -> str:
+    return "".join(w[:1].upper() + w[1:] for w in _ascii_words(text))
+
+
+class PythonIdentifier(str):
+    """A snake_case identifier that is valid Python, not a keyword, and safe as an argument."""
+
+    __slots__ = ()
+
+    def __new__(cls, text: str, *, prefix: str = "field", avoid_builtins: bool = False) -> PythonIdentifier:
+        value = snake_case(text)[:_MAX_NAME].rstrip("_") or prefix
+        if value[0].isdigit():
+            value = f"{prefix}_{value}"
+        if keyword.iskeyword(value) or keyword.issoftkeyword(value) or value in {"self", "cls"}:
+            value += "_"
+        elif avoid_builtins and value in _BUILTINS:
+            value += "_"
+        return super().__new__(cls, value)
+
+
+class ClassName(str):
+    """A PascalCase class name that shadows nothing a generated module imports."""
+
+    __slots__ = ()
+
+    def __new__(cls, text: str, *, prefix: str = "Model") -> ClassName:
+        value = pascal_case(text)[:_MAX_NAME] or prefix
+        if value[0].isdigit():
+            value = prefix + value
+        if value in _MODEL_MODULE_NAMES or value in _BUILTINS or keyword.iskeyword(value):
+            value += prefix if not value.endswith(prefix) else "_"
+        return super().__new__(cls, value)
+
+
+class Namespace:
+    """Allocates unique names in one scope; collisions are compared case-insensitively.
+
+    Case-insensitive because two models ``Pet`` and ``pet`` would otherwise become module members
+    that differ only in case, which breaks on case-insensitive file systems and confuses readers.
+    """
+
+    def __init__(self, reserved: set[str] | frozenset[str] = frozenset()) -> None:
+        self._taken: set[str] = {r.lower() for r in reserved}
+
+    def __contains__(self, name: str) -> bool:
+        return name.lower() in self._taken
+
+    def claim(self, name: str, *, sep: str = "") -> str:
+        candidate, n = name, 1
+        while candidate.lower() in self._taken:
+            n += 1
+            candidate = f"{name}{sep}{n}"
+        self._taken.add(candidate.lower())
+        return candidate
+
+    def identifier(self, text: str, **kwargs: bool | str) -> PythonIdentifier:
+        base = PythonIdentifier(text, **kwargs)  # type: ignore[arg-type]
+        return PythonIdentifier(self.claim(base, sep="_"))
+
+    def class_name(self, text: str) -> ClassName:
+        return ClassName(self.claim(ClassName(text)))

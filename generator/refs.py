@@ -1,0 +1,195 @@
+"""``$ref`` handling: bundle other files into one document, resolve local references safely.
+
+After :func:`bundle`, every reference is local (``#/...``): schemas from other files become
+``components/schemas`` entries, anything else (path items, parameters, responses) is inlined.
+:class:`Resolver` follows local references outside schemas and reports cycles and dangling
+targets as diagnostics instead of recursing forever.
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urldefrag
+
+from generator.diagnostics import (
+    CodegenError,
+    error,
+    one_line,
+    pointer,
+    resolve_pointer,
+    split_pointer,
+)
+from generator.loader import load_document
+from generator.naming import pascal_case
+
+_SCHEMA_KEYS = frozenset(
+    {"schema", "schemas", "properties", "items", "allOf", "anyOf", "oneOf", "not",
+     "additionalProperties", "prefixItems", "$defs", "definitions", "patternProperties",
+     "contains", "if", "then", "else", "dependentSchemas", "propertyNames", "unevaluatedItems",
+     "unevaluatedProperties", "contentSchema"}
+)  # fmt: skip
+
+
+def _is_schema_position(path: tuple[str, ...]) -> bool:
+    return any(p in _SCHEMA_KEYS for p in path)
+
+
+class _Bundler:
+    def __init__(self, root_file: Path, root: Any) -> None:
+        self.root_file = root_file.resolve()
+        self.root = root
+        self.docs: dict[Path, Any] = {self.root_file: root}
+        self.schema_names: dict[tuple[Path, str], str] = {}
+        schemas = root.get("components", {}).get("schemas", {}) if isinstance(root, dict) else {}
+        self.taken = {str(k).lower() for k in schemas} if isinstance(schemas, dict) else set()
+        self.new_schemas: dict[str, Any] = {}
+        self.inlining: set[tuple[Path, str]] = set()
+
+    def doc(self, file: Path, referrer: str) -> Any:
+        if file not in self.docs:
+            if not file.is_file():
+                raise error("ref-dangling", referrer, "", f"$ref names missing file {file.name}")
+            self.docs[file] = load_document(file)
+        return self.docs[file]
+
+    def target(self, ref: str, base: Path, at: str) -> tuple[Path, str]:
+        url, frag = urldefrag(ref)
+        if url.startswith(("http://", "https://")):
+            raise error("ref-remote", str(base), at, f"remote $ref {one_line(ref, 80)} is not fetched")
+        file = (base.parent / unquote(url)).resolve() if url else base
+        return file, unquote(frag)
+
+    def schema_ref(self, file: Path, frag: str, referrer: str, at: str) -> str:
+        key = (file, frag)
+        if key not in self.schema_names:
+            hint = split_pointer(frag)[-1] if frag.strip("/") else file.stem
+            base = pascal_case(hint) or "Schema"
+            name, n = base, 1
+            while name.lower() in self.taken:
+                n += 1
+                name = f"{base}{n}"
+            self.taken.add(name.lower())
+            self.schema_names[key] = name
+            node = self._fetch(file, frag, referrer, at)
+            self.new_schemas[name] = self.rewrite(node, file, ("schema",))
+        return "#/components/schemas/" + self.schema_names[key]
+
+    def _fetch(self, file: Path, frag: str, referrer: str, at: str) -> Any:
+        try:
+            return resolve_pointer(self.doc(file, referrer), frag)
+        except (KeyError, ValueError):
+            raise error(
+                "ref-dangling", referrer, at, f"$ref target {file.name}#{frag} does not exist"
+            ) from None
+
+    def rewrite(self, node: Any, base: Path, path: tuple[str, ...]) -> Any:
+        if isinstance(node, list):
+            return [self.rewrite(v, base, (*path, str(i))) for i, v in enumerate(node)]
+        if not isinstance(node, dict):
+            return node
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            at = pointer(*path)
+            file, frag = self.target(ref, base, at)
+            if file == self.root_file:
+                if base == self.root_file:
+                    return node
+                return {**node, "$ref": "#" + frag}
+            if _is_schema_position(path) or "/schemas/" in frag or "/definitions/" in frag:
+                return {**node, "$ref": self.schema_ref(file, frag, str(base), at)}
+            key = (file, frag)
+            if key in self.inlining:
+                raise error("ref-cycle", str(base), at, f"cyclic $ref {one_line(ref, 80)}")
+            self.inlining.add(key)
+            try:
+                target = self.rewrite(self._fetch(file, frag, str(base), at), file, path)
+            finally:
+                self.inlining.discard(key)
+            return target
+        return {k: self.rewrite(v, base, (*path, k)) for k, v in node.items()}
+
+
+def bundle(root: Any, root_file: str) -> Any:
+    """Return a copy of ``root`` whose references are all local; other files are read on demand."""
+    if not _has_external_refs(root):
+        return root
+    b = _Bundler(Path(root_file), root)
+    out = b.rewrite(root, b.root_file, ())
+    if b.new_schemas:
+        comps = out.setdefault("components", {})
+        comps["schemas"] = {**comps.get("schemas", {}), **b.new_schemas}
+    return out
+
+
+def _has_external_refs(node: Any) -> bool:
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        if isinstance(cur, dict):
+            ref = cur.get("$ref")
+            if isinstance(ref, str) and not ref.startswith("#"):
+                return True
+            stack.extend(cur.values())
+        elif isinstance(cur, list):
+            stack.extend(cur)
+    return False
+
+
+def check_local_refs(doc: Any, file: str) -> None:
+    """Every ``#/...`` reference must name an existing node; the first that does not is fatal."""
+    stack: list[tuple[Any, str]] = [(doc, "")]
+    while stack:
+        cur, at = stack.pop()
+        if isinstance(cur, dict):
+            ref = cur.get("$ref")
+            if isinstance(ref, str):
+                if not ref.startswith("#"):
+                    raise error("ref-unresolved", file, at, f"$ref {one_line(ref, 80)} not bundled")
+                try:
+                    resolve_pointer(doc, unquote(ref))
+                except (KeyError, ValueError):
+                    raise error(
+                        "ref-dangling", file, at + "/$ref", f"$ref {one_line(ref, 80)} names nothing"
+                    ) from None
+            elif ref is not None:
+                raise error("ref-invalid", file, at + "/$ref", "$ref must be a string")
+            stack.extend((v, at + pointer(k)) for k, v in cur.items())
+        elif isinstance(cur, list):
+            stack.extend((v, f"{at}/{i}") for i, v in enumerate(cur))
+
+
+class Resolver:
+    """Follows local references to non-schema objects (parameters, responses, bodies, path items)."""
+
+    def __init__(self, doc: Any, file: str) -> None:
+        self.doc = doc
+        self.file = file
+
+    def deref(self, node: Any, at: str) -> tuple[Any, str]:
+        """Return the object a (possibly chained) reference names, and its pointer."""
+        seen: set[str] = set()
+        while isinstance(node, dict) and isinstance(node.get("$ref"), str):
+            ref = unquote(node["$ref"])
+            if ref in seen:
+                raise error("ref-cycle", self.file, at, f"cyclic $ref {one_line(ref, 80)}")
+            seen.add(ref)
+            try:
+                node = resolve_pointer(self.doc, ref)
+            except (KeyError, ValueError):
+                raise error("ref-dangling", self.file, at, f"$ref {one_line(ref, 80)} names nothing")
+            at = ref.lstrip("#")
+        return node, at
+
+    def deref_copy(self, node: Any, at: str) -> tuple[Any, str]:
+        resolved, where = self.deref(node, at)
+        return copy.deepcopy(resolved), where
+
+
+def fail_if_not_mapping(node: Any, file: str, at: str, what: str) -> dict[str, Any]:
+    if not isinstance(node, dict):
+        raise CodegenError(
+            error("document-invalid", file, at, f"{what} must be an object").diagnostics
+        )
+    return node

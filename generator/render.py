@@ -1,0 +1,114 @@
+"""Jinja rendering: one strict environment, filters that escape, and type-expression rendering.
+
+Templates receive IR values only. Every string that came from a document reaches a template slot
+through one of the escaping filters (``py_str``, ``docstring``, ``comment``, ``md``); type
+expressions are rendered here from IR type references, never from document text.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from generator.ir import (
+    DictOf,
+    ListOf,
+    LiteralOf,
+    ModelRef,
+    Operation,
+    Primitive,
+    TypeRef,
+    UnionOf,
+)
+from generator.sanitize import clean_text, comment_text, docstring_body, py_str
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+_PRIMITIVES = {
+    "str": "str",
+    "int": "int",
+    "float": "float",
+    "bool": "bool",
+    "Any": "Any",
+    "None": "None",
+    "datetime": "datetime.datetime",
+    "date": "datetime.date",
+    "bytes": "bytes",
+}
+
+
+def py_type(t: TypeRef, models: str = "_models") -> str:
+    """The Python type expression for a type reference; model classes via the ``models`` alias."""
+    match t:
+        case Primitive(name):
+            return _PRIMITIVES[name]
+        case ModelRef(name):
+            return f"{models}.{name}"
+        case ListOf(item):
+            return f"list[{py_type(item, models)}]"
+        case DictOf(value):
+            return f"dict[str, {py_type(value, models)}]"
+        case LiteralOf(values):
+            return "Literal[" + ", ".join(py_literal(v) for v in values) + "]"
+        case UnionOf(members):
+            return " | ".join(py_type(m, models) for m in members)
+    raise TypeError(f"unknown type reference {t!r}")
+
+
+def py_literal(value: object) -> str:
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, int):
+        return str(int(value))
+    return py_str(value)
+
+
+def markdown_text(value: object) -> str:
+    """Prose for a generated README: no raw HTML, no template or link syntax survives."""
+    text = " ".join(clean_text(value, 400).split())
+    for ch in "\\`*_[]<>|{}#":
+        text = text.replace(ch, "\\" + ch)
+    return text
+
+
+def uses_type(ops: tuple[Operation, ...], name: str) -> bool:
+    """Whether any signature in ``ops`` mentions ``Literal``/``datetime``/``Any`` (for imports)."""
+    needle = {"Literal": "Literal[", "datetime": "datetime.", "Any": "Any"}[name]
+    for op in ops:
+        types: list[TypeRef] = [p.type for p in op.parameters] + [op.success.type]
+        if op.body is not None:
+            types.append(op.body.type)
+            types.extend(f.type for f in op.body.fields or ())
+        if op.pagination is not None:
+            types.append(op.pagination.item_type)
+        if any(needle in py_type(t) for t in types):
+            return True
+    return False
+
+
+@cache
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        autoescape=False,
+    )
+    env.filters.update(
+        py_str=py_str,
+        docstring=docstring_body,
+        comment=comment_text,
+        md=markdown_text,
+        py_type=py_type,
+        py_literal=py_literal,
+    )
+    env.globals["uses_type"] = uses_type
+    return env
+
+
+def render(template: str, **context: Any) -> str:
+    return environment().get_template(template).render(**context)

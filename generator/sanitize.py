@@ -1,0 +1,84 @@
+"""The one escaping point: every string from a document that reaches generated source passes here.
+
+Two routes lead into source files. Our templates insert strings through :func:`py_str` (a string
+literal), :func:`docstring_body` (text inside a triple-quoted docstring) and :func:`comment_text`
+(one comment line). Schemas handed to the model generator go through :func:`sanitize_schema`,
+which folds the text fields that library writes into docstrings and ``Field(...)`` arguments.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+MAX_TEXT = 2000
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u0085\u2028\u2029\ufeff]")
+_DOC_TEXT_KEYS = ("description", "title", "summary")
+_NAME_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+
+
+def py_str(value: object) -> str:
+    """A Python string literal for any text: only printable ASCII survives unescaped."""
+    text = str(value)
+    out = ['"']
+    for ch in text:
+        code = ord(ch)
+        if ch == '"':
+            out.append('\\"')
+        elif ch == "\\":
+            out.append("\\\\")
+        elif 0x20 <= code < 0x7F:
+            out.append(ch)
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ch == "\r":
+            out.append("\\r")
+        elif code <= 0xFF:
+            out.append(f"\\x{code:02x}")
+        elif code <= 0xFFFF:
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(f"\\U{code:08x}")
+    out.append('"')
+    return "".join(out)
+
+
+def clean_text(value: object, limit: int = MAX_TEXT) -> str:
+    """Prose from a document with control and line-separator characters removed, bounded."""
+    text = _CONTROL.sub(" ", str(value)).replace("\r\n", "\n").replace("\r", "\n")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def docstring_body(value: object, limit: int = MAX_TEXT) -> str:
+    """Text safe inside a regular (non-raw) triple-quoted docstring."""
+    text = clean_text(value, limit).strip()
+    text = text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+    if text.endswith('"'):
+        text = text[:-1] + '\\"'
+    return "\n".join(line.rstrip() for line in text.split("\n"))
+
+
+def comment_text(value: object, limit: int = 200) -> str:
+    """One line of text safe after ``#``."""
+    return " ".join(clean_text(value, limit).split())
+
+
+def sanitize_schema(schema: Any) -> Any:
+    """Copy of a schema whose prose fields are cleaned before the model generator reads them."""
+    if isinstance(schema, list):
+        return [sanitize_schema(v) for v in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in _NAME_MAPS and isinstance(value, dict):
+            out[key] = {name: sanitize_schema(sub) for name, sub in value.items()}
+        elif key in _DOC_TEXT_KEYS and isinstance(value, str):
+            out[key] = " ".join(clean_text(value, 500).replace("\\", "/").split())
+        elif key in ("example", "examples") or key.startswith("x-"):
+            continue  # never rendered into models; dropping them removes a route for hostile text
+        else:
+            out[key] = sanitize_schema(value)
+    return out

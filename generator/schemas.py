@@ -1,0 +1,270 @@
+"""Schemas: give every object schema a class name of ours, and map schemas to type references.
+
+datamodel-code-generator invents names for inline objects and renames schemas that clash with its
+imports, so we never let it choose: every object schema with properties, wherever it stands, is
+hoisted into a flat catalogue under a :class:`~generator.naming.ClassName` we allocated, and all
+references are rewritten to those names. The catalogue is what the model emitter receives.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import unquote
+
+from generator.diagnostics import Diagnostic, one_line, resolve_pointer, split_pointer
+from generator.ir import (
+    ANY,
+    NONE,
+    DictOf,
+    ListOf,
+    LiteralOf,
+    ModelRef,
+    Primitive,
+    TypeRef,
+    UnionOf,
+)
+from generator.naming import ClassName, Namespace, pascal_case
+
+_COMPONENT_PREFIX = "#/components/schemas/"
+# References inside the catalogue use their own prefix, so a catalogue name can never be confused
+# with a document component of the same spelling; the model emitter maps them back.
+CATALOG_PREFIX = "#/x-catalog/"
+_MAX_DEPTH = 64
+_FORMATS: dict[str, Primitive] = {
+    "date-time": Primitive("datetime"),
+    "date": Primitive("date"),
+    "binary": Primitive("bytes"),
+}
+_TYPES: dict[str, Primitive] = {
+    "string": Primitive("str"),
+    "integer": Primitive("int"),
+    "number": Primitive("float"),
+    "boolean": Primitive("bool"),
+    "null": NONE,
+}
+
+
+def _is_object_with_properties(schema: Any) -> bool:
+    """Whether a schema becomes a class of its own (rather than an inline type expression)."""
+    if not isinstance(schema, dict) or "$ref" in schema:
+        return False
+    props = schema.get("properties")
+    all_of = schema.get("allOf")
+    return (isinstance(props, dict) and bool(props)) or (isinstance(all_of, list) and len(all_of) > 1)
+
+
+def _nullable_types(schema: dict[str, Any]) -> tuple[list[str], bool]:
+    t = schema.get("type")
+    types = [x for x in t if isinstance(x, str)] if isinstance(t, list) else [t] if t else []
+    nullable = schema.get("nullable") is True or "null" in types
+    return [x for x in types if x != "null"], nullable
+
+
+class SchemaCatalog:
+    """The flat model catalogue of one document, built once, read by the IR builder."""
+
+    def __init__(self, doc: dict[str, Any], file: str) -> None:
+        self.doc = doc
+        self.file = file
+        self.ns = Namespace()
+        self.models: dict[ClassName, Any] = {}
+        self.by_pointer: dict[str, ClassName] = {}
+        self.diagnostics: list[Diagnostic] = []
+        components = doc.get("components", {}).get("schemas", {}) or {}
+        if not isinstance(components, dict):
+            components = {}
+        for name in components:  # claim component names first: they are the public ones
+            self.by_pointer[_COMPONENT_PREFIX + _escape(name)] = self.ns.class_name(name)
+        for name, schema in components.items():
+            cls = self.by_pointer[_COMPONENT_PREFIX + _escape(name)]
+            self.models[cls] = self._rewrite_root(schema, cls)
+
+    # --- catalogue construction ------------------------------------------------------------
+
+    def _rewrite_root(self, schema: Any, owner: ClassName) -> Any:
+        return self._rewrite(schema, owner, 0)
+
+    def hoist(self, schema: Any, hint: str) -> ClassName:
+        """Add an inline object schema to the catalogue under a new name derived from ``hint``."""
+        cls = self.ns.class_name(hint)
+        self.models[cls] = None  # reserve before recursing: the schema may refer to itself
+        self.models[cls] = self._rewrite(schema, cls, 0)
+        return cls
+
+    def _ref_name(self, ref: str) -> ClassName | None:
+        if ref.startswith(CATALOG_PREFIX):
+            return ClassName(ref[len(CATALOG_PREFIX) :])
+        ref = unquote(ref)
+        if ref in self.by_pointer:
+            return self.by_pointer[ref]
+        try:
+            target = resolve_pointer(self.doc, ref)
+        except (KeyError, ValueError):
+            self.diagnostics.append(
+                Diagnostic("ref-dangling", "error", self.file, ref, "schema $ref names nothing")
+            )
+            return None
+        tokens = split_pointer(ref)
+        cls = self.ns.class_name(tokens[-1] if tokens else "Root")
+        self.by_pointer[ref] = cls
+        self.models[cls] = None
+        self.models[cls] = self._rewrite(target, cls, 0)
+        return cls
+
+    def _rewrite(self, schema: Any, owner: ClassName, depth: int) -> Any:
+        if not isinstance(schema, dict) or depth > _MAX_DEPTH:
+            return schema
+        out: dict[str, Any] = {}
+        for key, value in schema.items():
+            if key == "$ref" and isinstance(value, str):
+                name = self._ref_name(value) if value.startswith("#") else None
+                out[key] = CATALOG_PREFIX + name if name else value
+            elif key == "properties" and isinstance(value, dict):
+                out[key] = {
+                    prop: self._child(sub, owner, pascal_case(prop) or "Field", depth)
+                    for prop, sub in value.items()
+                }
+            elif key in ("items", "additionalProperties", "unevaluatedProperties", "contains"):
+                suffix = "Item" if key in ("items", "contains") else "Value"
+                out[key] = self._child(value, owner, suffix, depth)
+            elif key == "prefixItems" and isinstance(value, list):
+                out[key] = [self._child(v, owner, f"Item{i}", depth) for i, v in enumerate(value)]
+            elif key in ("oneOf", "anyOf") and isinstance(value, list):
+                out[key] = [
+                    self._child(v, owner, f"Option{i + 1}", depth) for i, v in enumerate(value)
+                ]
+            elif key == "allOf" and isinstance(value, list):
+                out[key] = [self._rewrite(v, owner, depth + 1) for v in value]
+            elif key == "discriminator" and isinstance(value, dict):
+                out[key] = self._rewrite_discriminator(value)
+            elif key in ("not", "if", "then", "else"):
+                out[key] = self._rewrite(value, owner, depth + 1)
+            elif key in ("$defs", "definitions"):
+                continue  # reachable only through $ref, which hoists what it names
+            else:
+                out[key] = value
+        return out
+
+    def _child(self, sub: Any, owner: ClassName, suffix: str, depth: int) -> Any:
+        if _is_object_with_properties(sub):
+            return {"$ref": CATALOG_PREFIX + self.hoist(sub, owner + suffix)}
+        return self._rewrite(sub, owner, depth + 1)
+
+    def _rewrite_discriminator(self, disc: dict[str, Any]) -> dict[str, Any]:
+        mapping = disc.get("mapping")
+        if not isinstance(mapping, dict):
+            return disc
+        new: dict[str, Any] = {}
+        for key, target in mapping.items():
+            if isinstance(target, str):
+                ref = target if target.startswith("#") else _COMPONENT_PREFIX + _escape(target)
+                name = self._ref_name(ref)
+                new[key] = CATALOG_PREFIX + name if name else target
+            else:
+                new[key] = target
+        return {**disc, "mapping": new}
+
+    # --- type references -------------------------------------------------------------------
+
+    def type_of(self, schema: Any, hint: str, depth: int = 0) -> TypeRef:
+        """The Python type a value of ``schema`` has; inline objects are hoisted as ``hint``."""
+        if not isinstance(schema, dict) or depth > _MAX_DEPTH:
+            return ANY
+        ref = schema.get("$ref")
+        if isinstance(ref, str):
+            name = self._ref_name(ref) if ref.startswith("#") else None
+            if name is None:
+                return ANY
+            target = self.models.get(name)
+            if isinstance(target, dict) and _is_scalar_like(target):
+                return self.type_of(target, hint, depth + 1)
+            return ModelRef(name)
+        types, nullable = _nullable_types(schema)
+        result = self._base_type(schema, types, hint, depth)
+        return _with_none(result) if nullable else result
+
+    def _base_type(self, schema: dict[str, Any], types: list[str], hint: str, depth: int) -> TypeRef:
+        if "const" in schema:
+            return _literal([schema["const"]])
+        if isinstance(schema.get("enum"), list) and schema["enum"]:
+            return _literal(schema["enum"])
+        for key in ("oneOf", "anyOf"):
+            members = schema.get(key)
+            if isinstance(members, list) and members:
+                if "discriminator" in schema or _is_object_with_properties(schema):
+                    return ModelRef(self.hoist(schema, hint))
+                return _union(
+                    [self.type_of(m, f"{hint}Option{i + 1}", depth + 1) for i, m in enumerate(members)]
+                )
+        all_of = schema.get("allOf")
+        if isinstance(all_of, list) and len(all_of) == 1 and not schema.get("properties"):
+            return self.type_of(all_of[0], hint, depth + 1)
+        if len(types) > 1:
+            return _union([self._base_type({**schema, "type": t}, [t], hint, depth) for t in types])
+        kind = types[0] if types else None
+        if kind == "array" or (kind is None and "items" in schema):
+            return ListOf(self.type_of(schema.get("items"), hint + "Item", depth + 1))
+        if _is_object_with_properties(schema):
+            return ModelRef(self.hoist(schema, hint))
+        if kind == "object" or (kind is None and "additionalProperties" in schema):
+            extra = schema.get("additionalProperties")
+            if isinstance(extra, dict) and extra:
+                return DictOf(self.type_of(extra, hint + "Value", depth + 1))
+            return DictOf(ANY)
+        if kind == "string":
+            fmt = schema.get("format")
+            return _FORMATS.get(fmt, Primitive("str")) if isinstance(fmt, str) else Primitive("str")
+        if kind in _TYPES:
+            return _TYPES[kind]
+        return ANY
+
+
+def _escape(name: str) -> str:
+    return name.replace("~", "~0").replace("/", "~1")
+
+
+def _is_scalar_like(schema: dict[str, Any]) -> bool:
+    """A named schema that is really a scalar, enum or list alias: used inline, not as a model."""
+    if _is_object_with_properties(schema) or "discriminator" in schema:
+        return False
+    if any(k in schema for k in ("oneOf", "anyOf", "allOf")):
+        return False
+    types, _ = _nullable_types(schema)
+    if "object" in types or "additionalProperties" in schema:
+        return False
+    return bool(types) or "enum" in schema or "const" in schema
+
+
+def _literal(values: list[Any]) -> TypeRef:
+    kept = [v for v in values if isinstance(v, (str, int, bool)) and not isinstance(v, float)]
+    if len(kept) != len([v for v in values if v is not None]):
+        return ANY  # enums of objects or floats: no Literal can say it
+    out: list[str | int | bool] = []
+    for v in kept:
+        if v not in out or any(type(v) is not type(o) for o in out if o == v):
+            out.append(v)
+    lit = LiteralOf(tuple(out)) if out else NONE
+    return _with_none(lit) if None in values and out else lit
+
+
+def _with_none(t: TypeRef) -> TypeRef:
+    if t == ANY or t == NONE:
+        return t
+    return _union([t, NONE])
+
+
+def _union(members: list[TypeRef]) -> TypeRef:
+    flat: list[TypeRef] = []
+    for m in members:
+        for x in m.members if isinstance(m, UnionOf) else (m,):
+            if x == ANY:
+                return ANY
+            if x not in flat:
+                flat.append(x)
+    if NONE in flat:  # None last reads best: ``X | None``
+        flat = [x for x in flat if x != NONE] + [NONE]
+    return flat[0] if len(flat) == 1 else UnionOf(tuple(flat))
+
+
+def describe(schema: Any) -> str:
+    return one_line(schema.get("description", "")) if isinstance(schema, dict) else ""

@@ -1,0 +1,55 @@
+"""Write a generated tree atomically, and compare one with what is on disk."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+
+def write_tree(out_dir: Path, files: dict[str, str]) -> None:
+    """Replace ``out_dir`` with exactly ``files``: built beside it, then swapped in by rename.
+
+    A failure while building leaves the old tree untouched; the swap itself is two renames on
+    one file system, and the old tree is removed only after the new one is in place.
+    """
+    out_dir = out_dir.resolve()
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.new-", dir=out_dir.parent))
+    try:
+        for rel, text in sorted(files.items()):
+            path = staging / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(text.encode("utf-8"))
+        retired = out_dir.parent / f".{out_dir.name}.old-{staging.name.rsplit('-', 1)[-1]}"
+        if out_dir.exists():
+            out_dir.rename(retired)
+        staging.rename(out_dir)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    shutil.rmtree(retired, ignore_errors=True)
+
+
+def read_tree(out_dir: Path) -> dict[str, bytes]:
+    if not out_dir.is_dir():
+        return {}
+    return {
+        p.relative_to(out_dir).as_posix(): p.read_bytes()
+        for p in sorted(out_dir.rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts and ".mypy_cache" not in p.parts
+    }
+
+
+def diff_tree(out_dir: Path, files: dict[str, str]) -> list[str]:
+    """Lines ``changed|missing|extra PATH`` for every file that differs; empty when identical."""
+    on_disk = read_tree(out_dir)
+    lines = []
+    for rel in sorted(set(on_disk) | set(files)):
+        if rel not in on_disk:
+            lines.append(f"missing {rel}")
+        elif rel not in files:
+            lines.append(f"extra   {rel}")
+        elif on_disk[rel] != files[rel].encode("utf-8"):
+            lines.append(f"changed {rel}")
+    return lines

@@ -1,0 +1,124 @@
+"""Request building helpers: paths, query strings, JSON bodies; pure functions."""
+
+from __future__ import annotations
+
+import datetime
+import re
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import quote
+
+import pydantic
+
+from ._types import NotGiven
+
+_PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
+
+
+def build_path(template: str, params: Mapping[str, object]) -> str:
+    """Fill ``{name}`` placeholders with percent-encoded values (never ``str.format``)."""
+
+    def fill(match: re.Match[str]) -> str:
+        value = params[match.group(1)]
+        if value is None or value == "":
+            raise ValueError(f"path parameter {match.group(1)!r} must not be empty")
+        return quote(_scalar(value), safe="")
+
+    return _PLACEHOLDER.sub(fill, template)
+
+
+def _scalar(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (datetime.datetime, datetime.date)):
+        return value.isoformat()
+    return str(value)
+
+
+def build_query(
+    params: Mapping[str, object], explode: frozenset[str] = frozenset()
+) -> list[tuple[str, str | int | float | bool | None]]:
+    """Query pairs, omitting not-given values; lists repeat the key (form, explode)."""
+    pairs: list[tuple[str, str | int | float | bool | None]] = []
+    for key, value in params.items():
+        if isinstance(value, NotGiven) or value is None:
+            continue
+        if isinstance(value, (list, tuple)):
+            if key in explode or not explode:
+                pairs.extend((key, _scalar(v)) for v in value)
+            else:
+                pairs.append((key, ",".join(_scalar(v) for v in value)))
+        elif isinstance(value, Mapping):
+            pairs.extend((f"{key}[{k}]", _scalar(v)) for k, v in value.items())
+        else:
+            pairs.append((key, _scalar(value)))
+    return pairs
+
+
+def build_headers(params: Mapping[str, object]) -> dict[str, str]:
+    return {k: _scalar(v) for k, v in params.items() if not isinstance(v, NotGiven) and v is not None}
+
+
+def strip_not_given(fields: Mapping[str, object]) -> dict[str, object]:
+    """Drop omitted fields; explicit ``None`` stays and is sent as JSON null."""
+    return {k: v for k, v in fields.items() if not isinstance(v, NotGiven)}
+
+
+def to_jsonable(value: Any) -> Any:
+    """Models, dates and containers as plain JSON values (models by alias, unset fields left out)."""
+    if isinstance(value, pydantic.BaseModel):
+        return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    if isinstance(value, Mapping):
+        return {str(k): to_jsonable(v) for k, v in value.items() if not isinstance(v, NotGiven)}
+    if isinstance(value, (list, tuple)):
+        return [to_jsonable(v) for v in value]
+    if isinstance(value, (datetime.datetime, datetime.date)):
+        return value.isoformat()
+    return value
+
+
+def resolve_credential(value: str | None, env: str, param: str) -> str:
+    """The credential from the argument or the environment; missing is an error now, not a 401 later."""
+    import os
+
+    from ._exceptions import ConfigurationError
+
+    credential = value if value is not None else os.environ.get(env)
+    if not credential or not credential.strip():
+        raise ConfigurationError(f"missing credential: pass {param}=... or set the {env} environment variable")
+    if any(c in credential for c in "\r\n\x00"):
+        raise ConfigurationError(f"{param} contains a line break or NUL; refusing to send it")
+    return credential
+
+
+def resolve_base_url(
+    value: str | None, env: str, template: str, variables: Mapping[str, str | None], defaults: Mapping[str, str]
+) -> str:
+    """An explicit base URL, else the environment's, else the server template with its variables."""
+    import os
+
+    from ._exceptions import ConfigurationError
+
+    if value:
+        return value
+    if env and os.environ.get(env):
+        return os.environ[env]
+    if not template:
+        raise ConfigurationError(f"no server URL is known: pass base_url=... or set {env or 'base_url'}")
+
+    def fill(match: re.Match[str]) -> str:
+        name = match.group(1)
+        given = variables.get(name)
+        chosen = given if given is not None else defaults.get(name, "")
+        if any(c in chosen for c in "?#@ \\\r\n\t"):
+            raise ConfigurationError(f"server variable {name!r} must not contain ? # @ backslashes or spaces")
+        return chosen
+
+    return _PLACEHOLDER.sub(fill, template)
+
+
+def cookie_pair(name: str, value: object) -> str | NotGiven:
+    """One ``name=value`` cookie for a cookie parameter; omitted stays omitted."""
+    if isinstance(value, NotGiven) or value is None:
+        return NotGiven()
+    return f"{quote(name, safe='')}={quote(_scalar(value), safe='')}"
