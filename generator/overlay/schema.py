@@ -111,8 +111,9 @@ def validate_overlay_document(doc: Any, file: str) -> str:
     feature_set = feature_set_of(doc, file)
     errors = sorted(_VALIDATORS[feature_set].iter_errors(doc), key=_order)
     if errors:
-        diagnostics = [d for e in errors for d in _describe(e, doc, file, feature_set)]
-        raise CodegenError(diagnostics)
+        # dict.fromkeys: jsonschema reports "required" once per missing name, each listing all.
+        diagnostics = dict.fromkeys(d for e in errors for d in _describe(e, doc, file, feature_set))
+        raise CodegenError(list(diagnostics))
     return feature_set
 
 
