@@ -1,0 +1,31 @@
+"""Drift rules, one family per module; importing this package registers all of them."""
+
+from __future__ import annotations
+
+from generator.drift.rules import (
+    components,
+    enums,
+    operations,
+    parameters,
+    properties,
+    request_body,
+    responses,
+    schema_types,
+    security,
+    servers,
+    variants,
+)
+
+__all__ = [
+    "components",
+    "enums",
+    "operations",
+    "parameters",
+    "properties",
+    "request_body",
+    "responses",
+    "schema_types",
+    "security",
+    "servers",
+    "variants",
+]

@@ -1,0 +1,272 @@
+"""A flattened, comparable view of one JSON Schema node.
+
+References are followed, ``allOf`` members merged, 3.0 ``nullable`` and 3.1 ``"null"`` types (and
+``oneOf``/``anyOf`` with a null member) folded into one ``nullable`` flag, and a union that is only
+"X or null" unwrapped into X. Views are memoised per node, so each schema is flattened once.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from generator.diagnostics import join_pointer
+from generator.drift.refs import Resolver
+
+JSON_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean"})
+MAX_MERGE_MEMBERS = 256
+
+
+@dataclass(frozen=True, slots=True)
+class Sub:
+    """A child schema as written (maybe a ``$ref``) and where it is written."""
+
+    node: Any
+    pointer: str
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaView:
+    pointer: str
+    identity: int
+    """``id()`` of the node this view stands for after pure references: the memo key for walks."""
+    types: frozenset[str]
+    """Non-null JSON types; empty means "anything"."""
+    nullable: bool
+    enum: tuple[Any, ...] | None
+    format: str | None
+    properties: dict[str, Sub]
+    required: frozenset[str]
+    items: Sub | None
+    additional: Sub | None
+    variants: tuple[tuple[str, Sub], ...]
+    read_only: bool
+    write_only: bool
+    external_ref: str | None
+
+    @property
+    def object_like(self) -> bool:
+        return not self.types or "object" in self.types
+
+
+ANY = SchemaView(
+    "", 0, frozenset(), False, None, None, {}, frozenset(), None, None, (), False, False, None
+)
+
+
+def _types_of(node: dict[str, Any]) -> tuple[set[str], bool]:
+    raw = node.get("type")
+    names = [raw] if isinstance(raw, str) else raw if isinstance(raw, list) else []
+    found = {t for t in names if isinstance(t, str)}
+    return found & JSON_TYPES, "null" in found
+
+
+def _has_siblings(node: Any) -> bool:
+    return (
+        isinstance(node, dict)
+        and isinstance(node.get("$ref"), str)
+        and any(k not in ("$ref", "description", "summary") for k in node)
+    )
+
+
+def enum_key(value: Any) -> str:
+    """A stable text for an enum value (JSON, keys sorted) so values compare and sort as text."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+@dataclass(slots=True)
+class _Merge:
+    """What the members of one schema (itself and its ``allOf`` parts) say, combined."""
+
+    types: set[str] | None = None
+    nullable: bool = False
+    enum: list[Any] | None = None
+    format: str | None = None
+    properties: dict[str, Sub] = field(default_factory=dict)
+    required: set[str] = field(default_factory=set)
+    items: Sub | None = None
+    additional: Sub | None = None
+    variants: list[tuple[str, Sub]] = field(default_factory=list)
+    read_only: bool = False
+    write_only: bool = False
+
+    def add(self, member: dict[str, Any], mptr: str) -> None:
+        mtypes, has_null = _types_of(member)
+        if mtypes:  # allOf narrows: keep the common types (or all, when they conflict)
+            self.types = (
+                mtypes if self.types is None else (self.types & mtypes) or (self.types | mtypes)
+            )
+        self.nullable = self.nullable or has_null or member.get("nullable") is True
+        values = [member["const"]] if "const" in member else member.get("enum")
+        if isinstance(values, list):
+            self.nullable = self.nullable or None in values
+            self.enum = [v for v in values if v is not None]
+        if isinstance(member.get("format"), str):
+            self.format = member["format"]
+        props = member.get("properties")
+        if isinstance(props, dict):
+            for name, sub in props.items():
+                self.properties[name] = Sub(sub, join_pointer(mptr, "properties", name))
+        req = member.get("required")
+        if isinstance(req, list):
+            self.required.update(r for r in req if isinstance(r, str))
+        if isinstance(member.get("items"), dict):
+            self.items = Sub(member["items"], join_pointer(mptr, "items"))
+        if isinstance(member.get("additionalProperties"), dict):
+            extra = member["additionalProperties"]
+            self.additional = Sub(extra, join_pointer(mptr, "additionalProperties"))
+        self.read_only = self.read_only or member.get("readOnly") is True
+        self.write_only = self.write_only or member.get("writeOnly") is True
+
+
+class ViewBuilder:
+    def __init__(self, resolver: Resolver) -> None:
+        self.resolver = resolver
+        self._memo: dict[int, tuple[Any, SchemaView]] = {}
+        self._building: set[int] = set()
+
+    def is_null_schema(self, node: Any, ptr: str) -> bool:
+        target, _ = self.resolver.resolve(node, ptr)
+        if not isinstance(target, dict):
+            return False
+        types, has_null = _types_of(target)
+        if has_null and not types:
+            return True
+        enum = target.get("enum")
+        return isinstance(enum, list) and len(enum) == 1 and enum[0] is None
+
+    def view(self, node: Any, ptr: str) -> SchemaView:
+        key = id(node)
+        hit = self._memo.get(key)
+        if hit is not None and hit[0] is node:
+            return hit[1]
+        if key in self._building:  # a union that contains itself: stop here
+            return ANY
+        self._building.add(key)
+        try:
+            built = self._build(node, ptr)
+        finally:
+            self._building.discard(key)
+        self._memo[key] = (node, built)
+        return built
+
+    def _build(self, node: Any, ptr: str) -> SchemaView:
+        if _has_siblings(node):  # 3.1 allows keywords beside $ref: they narrow the target
+            target, target_ptr = node, ptr
+        else:
+            target, target_ptr = self.resolver.resolve(node, ptr)
+        identity = id(target)
+        if not isinstance(target, dict):
+            return ANY  # booleans (3.1) and malformed nodes compare as "anything"
+        if isinstance(target.get("$ref"), str) and not _has_siblings(target):  # another file
+            return SchemaView(
+                target_ptr, id(target), frozenset(), False, None, None, {}, frozenset(),
+                None, None, (), False, False, target["$ref"],
+            )  # fmt: skip
+        merged = _Merge()
+        for member, mptr in self._flatten(target, target_ptr):
+            merged.add(member, mptr)
+            merged.variants.extend(self._variants(member, mptr))
+        types = merged.types
+        if merged.variants and not types:
+            types = self._union_types(merged.variants)
+        final_types = set(types or ())
+        if not final_types:
+            if merged.properties:
+                final_types = {"object"}
+            elif merged.items is not None:
+                final_types = {"array"}
+        return SchemaView(
+            pointer=target_ptr,
+            identity=identity,
+            types=frozenset(final_types),
+            nullable=merged.nullable,
+            enum=tuple(merged.enum) if merged.enum is not None else None,
+            format=merged.format,
+            properties=merged.properties,
+            required=frozenset(merged.required),
+            items=merged.items,
+            additional=merged.additional,
+            variants=tuple(merged.variants),
+            read_only=merged.read_only,
+            write_only=merged.write_only,
+            external_ref=None,
+        )
+
+    def _union_types(self, variants: list[tuple[str, Sub]]) -> set[str] | None:
+        """The types a union admits, or ``None`` when one member admits anything."""
+        found: set[str] = set()
+        for _, sub in variants:
+            types = self.view(sub.node, sub.pointer).types
+            if not types:
+                return None
+            found |= types
+        return found or None
+
+    def _flatten(self, node: dict[str, Any], ptr: str) -> list[tuple[dict[str, Any], str]]:
+        """The node and its ``allOf`` members (recursively, each once), and the single non-null
+        member of a ``oneOf``/``anyOf`` that is only "X or null"."""
+        out: list[tuple[dict[str, Any], str]] = []
+        seen: set[int] = set()
+        stack: list[tuple[Any, str]] = [(node, ptr)]
+        while stack and len(out) < MAX_MERGE_MEMBERS:
+            raw, rptr = stack.pop()
+            pending: list[tuple[Any, str]] = []
+            if _has_siblings(raw):
+                member, mptr = raw, rptr
+                pending.append(({"$ref": raw["$ref"]}, rptr))
+            else:
+                member, mptr = self.resolver.resolve(raw, rptr)
+            if not isinstance(member, dict) or id(member) in seen:
+                continue
+            seen.add(id(member))
+            out.append((member, mptr))
+            all_of = member.get("allOf")
+            if isinstance(all_of, list):
+                pending.extend((m, join_pointer(mptr, "allOf", i)) for i, m in enumerate(all_of))
+            for keyword in ("oneOf", "anyOf"):
+                union = member.get(keyword)
+                if isinstance(union, list):
+                    real = [
+                        (m, join_pointer(mptr, keyword, i))
+                        for i, m in enumerate(union)
+                        if not self.is_null_schema(m, join_pointer(mptr, keyword, i))
+                    ]
+                    if len(real) == 1:
+                        pending.append(real[0])
+            stack.extend(reversed(pending))
+        return out
+
+    def _variants(self, member: dict[str, Any], mptr: str) -> list[tuple[str, Sub]]:
+        """Named members of a real union (two or more non-null alternatives)."""
+        found: list[tuple[str, Sub]] = []
+        for keyword in ("oneOf", "anyOf"):
+            union = member.get(keyword)
+            if not isinstance(union, list):
+                continue
+            real = [
+                Sub(m, join_pointer(mptr, keyword, i))
+                for i, m in enumerate(union)
+                if not self.is_null_schema(m, join_pointer(mptr, keyword, i))
+            ]
+            if len(real) < 2:
+                continue
+            names = [self._variant_name(sub) for sub in real]
+            counts: Counter[str] = Counter()
+            for name, sub in zip(names, real, strict=True):
+                counts[name] += 1
+                found.append((name if counts[name] == 1 else f"{name}#{counts[name]}", sub))
+        return found
+
+    def _variant_name(self, sub: Sub) -> str:
+        node = sub.node
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str):
+                return ref.rsplit("/", 1)[-1]
+            if isinstance(node.get("title"), str):
+                return str(node["title"])
+        view = self.view(node, sub.pointer)
+        return "|".join(sorted(view.types)) or "any"

@@ -1,0 +1,198 @@
+"""Turn a drift report into a version bump and a changelog section, written atomically.
+
+The config file is edited textually (one line: ``version`` under ``package``) so comments and
+layout survive; the edit is verified by parsing the result before anything is written.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from generator.diagnostics import CodegenError, Diagnostic, one_line
+from generator.drift.engine import DriftReport
+from generator.drift.report import changelog_lines
+from generator.loader import parse_text
+
+DEFAULT_CHANGELOG = "spec/CHANGELOG.md"
+DEFAULT_CONFIG = "spec/cube-codegen.yaml"
+_SEMVER = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")
+_BLOCK_VERSION = re.compile(
+    r"""^(?P<indent>[ \t]+)version:(?P<sp>[ \t]*)(?P<q>["']?)(?P<v>\d+\.\d+\.\d+)(?P=q)"""
+    r"""(?P<rest>[ \t]*(?:#.*)?)$"""
+)
+_FLOW_VERSION = re.compile(r"""(?P<head>\bversion:[ \t]*)(?P<q>["']?)(?P<v>\d+\.\d+\.\d+)(?P=q)""")
+
+
+def _fail(file: str, ptr: str, message: str) -> CodegenError:
+    return CodegenError(Diagnostic("drift-version-bump", "error", file, ptr, message))
+
+
+def bump_kind(report: DriftReport) -> str | None:
+    """``major`` for any breaking change, ``minor`` for any other change, ``None`` for none."""
+    if not report.changes:
+        return None
+    return "major" if report.count("breaking") else "minor"
+
+
+def next_version(version: str, kind: str | None) -> str:
+    match = _SEMVER.match(version)
+    if not match:
+        raise ValueError(f"{version!r} is not MAJOR.MINOR.PATCH")
+    major, minor, _ = (int(g) for g in match.groups())
+    if kind == "major":
+        return f"{major + 1}.0.0"
+    if kind == "minor":
+        return f"{major}.{minor + 1}.0"
+    return version
+
+
+@dataclass(frozen=True, slots=True)
+class VersionEdit:
+    old: str
+    new: str
+    text: str
+
+
+def bump_config_text(text: str, file: str, kind: str | None) -> VersionEdit:
+    """The config text with ``package.version`` bumped, every other byte unchanged."""
+    data = parse_text(text, file, as_json=False)
+    package = data.get("package") if isinstance(data, dict) else None
+    version = package.get("version") if isinstance(package, dict) else None
+    if not isinstance(version, str) or not _SEMVER.match(version):
+        raise _fail(
+            file,
+            "/package/version",
+            "package.version is missing or not a quoted MAJOR.MINOR.PATCH string",
+        )
+    new_version = next_version(version, kind)
+    if new_version == version:
+        return VersionEdit(version, version, text)
+    lines = text.splitlines(keepends=True)
+    index = _find_version_line(lines, version)
+    if index is None:
+        raise _fail(file, "/package/version", "cannot find the package.version line to edit")
+    line = lines[index]
+    ending = line[len(line.rstrip("\r\n")) :]
+    body = line.rstrip("\r\n")
+    block = _BLOCK_VERSION.match(body)
+    if block:
+        body = body[: block.start("v")] + new_version + body[block.end("v") :]
+    else:
+        body = _FLOW_VERSION.sub(
+            lambda m: f"{m['head']}{m['q']}{new_version}{m['q']}", body, count=1
+        )
+    lines[index] = body + ending
+    new_text = "".join(lines)
+    check = parse_text(new_text, file, as_json=False)
+    expected = parse_text(text, file, as_json=False)
+    expected["package"]["version"] = new_version
+    if check != expected:
+        raise _fail(
+            file, "/package/version", "editing the version line would change more than the version"
+        )
+    return VersionEdit(version, new_version, new_text)
+
+
+def _find_version_line(lines: list[str], version: str) -> int | None:
+    in_package = False
+    for index, line in enumerate(lines):
+        stripped = line.rstrip("\r\n")
+        if re.match(r"^package:\s*(#.*)?$", stripped):
+            in_package = True
+            continue
+        if re.match(r"^package:\s*\{", stripped) and version in stripped:
+            return index
+        if in_package:
+            if stripped and not stripped[0].isspace() and not stripped.startswith("#"):
+                in_package = False
+                continue
+            match = _BLOCK_VERSION.match(stripped)
+            if match and match["v"] == version:
+                return index
+    return None
+
+
+def changelog_section(report: DriftReport, version: str | None, *, today: str | None = None) -> str:
+    day = today or datetime.now(UTC).date().isoformat()
+    heading = f"## {version} ({day})" if version else f"## Unreleased ({day})"
+    return "\n".join([heading, "", *changelog_lines(report.changes), ""]) + "\n"
+
+
+def prepend_section(existing: str, section: str) -> str:
+    """Insert below a leading ``# Title`` line (and its blank line) if there is one, else on top."""
+    if not existing.strip():
+        return "# Changelog\n\n" + section
+    lines = existing.splitlines(keepends=True)
+    if lines and lines[0].startswith("# "):
+        rest = "".join(lines[1:]).lstrip("\n")
+        return lines[0].rstrip("\n") + "\n\n" + section + ("\n" + rest if rest else "")
+    return section + "\n" + existing
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write through a temporary file in the same folder and ``os.replace`` it into place."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if path.exists():
+            os.chmod(tmp, path.stat().st_mode & 0o777)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@dataclass(frozen=True, slots=True)
+class ReleaseResult:
+    kind: str | None
+    old_version: str | None
+    new_version: str | None
+    changelog_written: bool
+
+
+def apply_release(
+    report: DriftReport, *, changelog: Path | None, config: Path | None, today: str | None = None
+) -> ReleaseResult:
+    """Bump the config's version and prepend the changelog section; nothing happens without changes.
+
+    Both new texts are computed (and the config edit verified) before either file is written.
+    """
+    kind = bump_kind(report)
+    if kind is None:
+        return ReleaseResult(None, None, None, False)
+    edit: VersionEdit | None = None
+    if config is not None:
+        try:
+            config_text = config.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise _fail(
+                str(config), "", f"cannot read: {one_line(exc.strerror or exc, 100)}"
+            ) from None
+        edit = bump_config_text(config_text, str(config), kind)
+    log_text: str | None = None
+    if changelog is not None:
+        try:
+            existing = changelog.read_text(encoding="utf-8") if changelog.exists() else ""
+        except OSError as exc:
+            raise _fail(
+                str(changelog), "", f"cannot read: {one_line(exc.strerror or exc, 100)}"
+            ) from None
+        log_text = prepend_section(
+            existing, changelog_section(report, edit.new if edit else None, today=today)
+        )
+    if edit is not None and config is not None and edit.new != edit.old:
+        write_atomic(config, edit.text)
+    if log_text is not None and changelog is not None:
+        write_atomic(changelog, log_text)
+    return ReleaseResult(
+        kind, edit.old if edit else None, edit.new if edit else None, log_text is not None
+    )
