@@ -16,7 +16,7 @@ from generator.overlay.schema import overlay_schema
 FILE = "x.overlay.yaml"
 
 
-def doc(version: str = "1.1.0", **extra: Any) -> dict[str, Any]:
+def doc(version: str = "1.1.0", /, **extra: Any) -> dict[str, Any]:
     base: dict[str, Any] = {
         "overlay": version,
         "info": {"title": "t", "version": "1"},
