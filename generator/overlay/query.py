@@ -15,6 +15,8 @@ from generator.diagnostics import CodegenError, Diagnostic, one_line
 Location = tuple[str | int, ...]
 
 JSONPATH_INVALID = "overlay-jsonpath-invalid"
+JSONPATH_FAILED = "overlay-jsonpath-failed"
+"""Evaluation failed, e.g. the library's recursion limit on ``..`` over a very deep document."""
 
 
 def compile_query(expr: str, file: str, ptr: str, label: str) -> Any:
@@ -33,8 +35,8 @@ def select(
     try:
         nodes = query.find(document)
     except (jp.JSONPathError, RecursionError) as exc:
-        message = f"{label} {one_line(str(query), 120)} cannot be evaluated: {exc}"
-        raise CodegenError(Diagnostic(JSONPATH_INVALID, "error", file, ptr, message)) from None
+        message = f"{label}: {one_line(str(query), 120)} cannot be evaluated: {exc}"
+        raise CodegenError(Diagnostic(JSONPATH_FAILED, "error", file, ptr, message)) from None
     seen: set[Location] = set()
     out: list[tuple[Location, Any]] = []
     for node in nodes:

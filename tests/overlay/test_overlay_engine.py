@@ -281,6 +281,23 @@ def test_copy_source_matching_nothing_is_unmatched() -> None:
     assert "$.components" in diag.message and "from c" in diag.message
 
 
+def test_optional_copy_may_lack_its_source() -> None:
+    result = run(api(), {"target": "$.info", "copy": "$.components", "x-cube-optional": True})
+    assert statuses(result) == ["absent-allowed"] and result.ok
+
+
+def test_jsonpath_evaluation_failure_is_an_error() -> None:
+    deep: dict[str, Any] = {}
+    node = deep
+    for _ in range(200):
+        node["x"] = {}
+        node = node["x"]
+    with pytest.raises(CodegenError) as info:
+        run(deep, {"target": "$..y", "remove": True})
+    assert info.value.first.id == "overlay-jsonpath-failed"
+    assert info.value.first.pointer == "/actions/0/target"
+
+
 def test_copy_source_matching_several_nodes_is_an_error() -> None:
     with pytest.raises(CodegenError) as info:
         run(api(), {"target": "$.info", "copy": "$.paths.*"})
