@@ -121,13 +121,14 @@ class _Run:
             return "redundant", len(nodes)
         if changed:
             return "matched", len(nodes)
+        modifier = "update" if source is None else "copy"
         self._report(
             REDUNDANT,
             "warning",
             overlay,
             action.pointer,
-            f"{_name(action)}: the document already contains this {'copy' if source else 'update'}"
-            f" at {one_line(action.target, 120)}; the action changes nothing and can be deleted",
+            f"{_name(action)}: the document already contains this {modifier} at "
+            f"{one_line(action.target, 120)}; the action changes nothing and can be deleted",
         )
         return "redundant", len(nodes)
 
