@@ -22,14 +22,16 @@ generate: $(STAMP)
 check: $(STAMP)
 	$(BIN)/cube-codegen check
 
+PKG := generated/cube_client
+
 lint: $(STAMP)
 	$(BIN)/ruff check generator tests
 	$(BIN)/ruff format --check generator tests
 	$(BIN)/mypy generator
-	$(BIN)/ruff check generated
-	$(BIN)/ruff format --check generated
-	cd generated && ../$(BIN)/mypy --strict --config-file mypy.ini .
+	cd $(PKG) && $(CURDIR)/$(BIN)/ruff check . && $(CURDIR)/$(BIN)/ruff format --check .
+	cd $(PKG) && $(CURDIR)/$(BIN)/mypy cube_client
 
+# The whole suite: generated/ in sync, lint, then every test (shared inputs when ../shared exists).
 test: check lint
 	$(BIN)/python -m pytest -q -p no:cacheprovider $(if $(wildcard $(SHARED)),--shared=$(SHARED),)
 

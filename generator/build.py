@@ -19,7 +19,6 @@ from generator.ir import (
     BodyField,
     BodyKind,
     Family,
-    LiteralOf,
     ModelRef,
     Operation,
     Pagination,
@@ -86,11 +85,11 @@ class FamilyBuilder:
             )
         resources = self._resources(groups, tag_docs)
         self.diagnostics.extend(self.catalog.diagnostics)
-        info = self.doc.get("info") if isinstance(self.doc.get("info"), dict) else {}
+        info = _obj(self.doc.get("info"))
         url, variables = self._server()
         return Family(
             name=self.config.name,
-            module=PythonIdentifier(self.config.module) if self.config.module else PythonIdentifier("_"),
+            module=self.config.module,
             client_class=ClassName(self.config.client),
             title=one_line(info.get("title", self.config.name)),
             description=str(info.get("description", "")),
@@ -99,7 +98,7 @@ class FamilyBuilder:
             base_url_env=self.config.base_url_env,
             auth=self._auth(),
             resources=resources,
-            schemas=dict(self.catalog.models),
+            schemas={str(k): v for k, v in self.catalog.models.items()},
             model_names=tuple(self.catalog.models),
             source=self.file,
         )
@@ -137,11 +136,20 @@ class FamilyBuilder:
                 if not isinstance(op, dict):
                     continue
                 tags = op.get("tags")
-                tag = tags[0] if isinstance(tags, list) and tags and isinstance(tags[0], str) else "default"
+                tag = (
+                    tags[0]
+                    if isinstance(tags, list) and tags and isinstance(tags[0], str)
+                    else "default"
+                )
                 names = method_names.setdefault(
                     snake_case(tag) or "resource", Namespace(RESERVED_CLIENT_ATTRS)
                 )
-                yield tag, self._operation(path, method, item, op, join_pointer(item_ptr, method), names, op_ids)
+                yield (
+                    tag,
+                    self._operation(
+                        path, method, item, op, join_pointer(item_ptr, method), names, op_ids
+                    ),
+                )
 
     # --- one operation ---------------------------------------------------------------------
 
@@ -158,9 +166,18 @@ class FamilyBuilder:
         op_id = op.get("operationId")
         if not isinstance(op_id, str) or not op_id.strip():
             op_id = f"{method} {path}"
-            self.warn("operation-id-missing", ptr, f"no operationId; named from {method.upper()} {one_line(path, 80)}", "info")
+            self.warn(
+                "operation-id-missing",
+                ptr,
+                f"no operationId; named from {method.upper()} {one_line(path, 80)}",
+                "info",
+            )
         elif op_id in op_ids:
-            self.warn("operation-id-duplicate", join_pointer(ptr, "operationId"), f"operationId {one_line(op_id, 80)} is used twice; renamed")
+            self.warn(
+                "operation-id-duplicate",
+                join_pointer(ptr, "operationId"),
+                f"operationId {one_line(op_id, 80)} is used twice; renamed",
+            )
         op_ids.add(op_id)
         py_name = names.identifier(op_id, prefix="call")
         args = Namespace(RESERVED_ARGS)
@@ -185,32 +202,59 @@ class FamilyBuilder:
         )
 
     def _parameters(
-        self, path: str, item: dict[str, Any], op: dict[str, Any], ptr: str, args: Namespace, hint: str
+        self,
+        path: str,
+        item: dict[str, Any],
+        op: dict[str, Any],
+        ptr: str,
+        args: Namespace,
+        hint: str,
     ) -> tuple[Parameter, ...]:
         merged: dict[tuple[str, str], tuple[dict[str, Any], str]] = {}
         for owner, owner_ptr in ((item, ptr.rsplit("/", 1)[0]), (op, ptr)):
             for i, raw in enumerate(owner.get("parameters", []) or []):
                 p, p_ptr = self.resolver.deref(raw, join_pointer(owner_ptr, "parameters", i))
-                if isinstance(p, dict) and isinstance(p.get("name"), str) and isinstance(p.get("in"), str):
+                if (
+                    isinstance(p, dict)
+                    and isinstance(p.get("name"), str)
+                    and isinstance(p.get("in"), str)
+                ):
                     merged[(p["in"], p["name"])] = (p, p_ptr)
         template_names = _PATH_PARAM.findall(path)
         out: list[Parameter] = []
         for name in template_names:  # path parameters in template order
             found = merged.pop(("path", name), None)
             if found is None:
-                self.warn("path-parameter-undeclared", ptr, f"path parameter {one_line(name, 60)} is not declared; typed as str")
-                p, p_ptr = {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}, ptr
+                self.warn(
+                    "path-parameter-undeclared",
+                    ptr,
+                    f"path parameter {one_line(name, 60)} is not declared; typed as str",
+                )
+                p, p_ptr = (
+                    {"name": name, "in": "path", "required": True, "schema": {"type": "string"}},
+                    ptr,
+                )
             else:
                 p, p_ptr = found
                 if p.get("required") is not True:
-                    self.warn("path-parameter-optional", p_ptr, "path parameters are always required")
+                    self.warn(
+                        "path-parameter-optional", p_ptr, "path parameters are always required"
+                    )
             out.append(self._parameter(p, p_ptr, args, hint, required=True))
         for (loc, name), (p, p_ptr) in merged.items():
             if loc == "path":
-                self.warn("path-parameter-unused", p_ptr, f"path parameter {one_line(name, 60)} is not in the path; ignored")
+                self.warn(
+                    "path-parameter-unused",
+                    p_ptr,
+                    f"path parameter {one_line(name, 60)} is not in the path; ignored",
+                )
                 continue
             if loc not in ("query", "header", "cookie"):
-                self.warn("parameter-location-unknown", p_ptr, f"parameter location {one_line(loc, 30)} is not supported; ignored")
+                self.warn(
+                    "parameter-location-unknown",
+                    p_ptr,
+                    f"parameter location {one_line(loc, 30)} is not supported; ignored",
+                )
                 continue
             out.append(self._parameter(p, p_ptr, args, hint, required=p.get("required") is True))
         return tuple(out)
@@ -220,7 +264,7 @@ class FamilyBuilder:
     ) -> Parameter:
         schema = p.get("schema")
         if schema is None and isinstance(p.get("content"), dict) and p["content"]:
-            schema = next(iter(p["content"].values()), {}).get("schema")
+            schema = _obj(next(iter(p["content"].values()), {})).get("schema")
         type_ = self.catalog.type_of(schema, hint + pascal_case(p["name"]))
         return Parameter(
             name=p["name"],
@@ -237,7 +281,7 @@ class FamilyBuilder:
     ) -> RequestBody | None:
         if "requestBody" not in op:
             return None
-        body, b_ptr = self.resolver.deref(op["requestBody"], join_pointer(ptr, "requestBody"))
+        body, _ = self.resolver.deref(op["requestBody"], join_pointer(ptr, "requestBody"))
         content = body.get("content") if isinstance(body, dict) else None
         if not isinstance(content, dict) or not content:
             return None
@@ -253,19 +297,27 @@ class FamilyBuilder:
             model = self.catalog.models.get(type_.name)
             fields = self._body_fields(model, args, type_.name)
         return RequestBody(
-            media, kind, type_, required, fields, type_.name if isinstance(type_, ModelRef) else None
+            media,
+            kind,
+            type_,
+            required,
+            fields,
+            type_.name if isinstance(type_, ModelRef) else None,
         )
 
     def _body_fields(
         self, model: Any, args: Namespace, owner: ClassName
     ) -> tuple[BodyField, ...] | None:
         """Flatten a plain object body into keyword arguments; unions and mixins stay whole."""
-        if not isinstance(model, dict) or any(k in model for k in ("allOf", "oneOf", "anyOf", "discriminator")):
+        if not isinstance(model, dict) or any(
+            k in model for k in ("allOf", "oneOf", "anyOf", "discriminator")
+        ):
             return None
         props = model.get("properties")
         if not isinstance(props, dict) or not props:
             return None
-        required = model.get("required") if isinstance(model.get("required"), list) else []
+        req = model.get("required")
+        required: list[Any] = req if isinstance(req, list) else []
         return tuple(
             BodyField(
                 name=name,
@@ -277,8 +329,10 @@ class FamilyBuilder:
             for name, sub in props.items()
         )
 
-    def _responses(self, op: dict[str, Any], ptr: str, hint: str) -> tuple[Response, tuple[Response, ...]]:
-        raw = op.get("responses") if isinstance(op.get("responses"), dict) else {}
+    def _responses(
+        self, op: dict[str, Any], ptr: str, hint: str
+    ) -> tuple[Response, tuple[Response, ...]]:
+        raw = _obj(op.get("responses"))
         ordered = sorted(raw.items(), key=lambda kv: _status_rank(kv[0]))
         success: Response | None = None
         errors: list[Response] = []
@@ -288,7 +342,11 @@ class FamilyBuilder:
             r, _ = self.resolver.deref(resp, r_ptr)
             if not isinstance(r, dict):
                 continue
-            is_success = code.startswith("2") or (code == "DEFAULT" and success is None and not any(str(s).startswith("2") for s in raw))
+            is_success = code.startswith("2") or (
+                code == "DEFAULT"
+                and success is None
+                and not any(str(s).startswith("2") for s in raw)
+            )
             name = hint + ("Response" if is_success else f"Error{code.title()}")
             response = self._response(code.lower() if code == "DEFAULT" else code, r, name)
             if is_success and success is None:
@@ -343,9 +401,9 @@ class FamilyBuilder:
         url = str(server.get("url", ""))
         names = Namespace({"base_url", "timeout", "max_retries", "http_client", "default_headers"})
         variables = []
-        raw_vars = server.get("variables") if isinstance(server.get("variables"), dict) else {}
+        raw_vars = _obj(server.get("variables"))
         for var in _PATH_PARAM.findall(url):
-            spec = raw_vars.get(var) if isinstance(raw_vars.get(var), dict) else {}
+            spec = _obj(raw_vars.get(var))
             variables.append(
                 ServerVariable(
                     name=var,
@@ -359,13 +417,17 @@ class FamilyBuilder:
     def _auth(self) -> Auth | None:
         cfg = self.config.auth
         if cfg is not None:
-            return Auth(cfg.header, cfg.prefix, cfg.env, PythonIdentifier(cfg.param), cfg.description)
+            return Auth(
+                cfg.header, cfg.prefix, cfg.env, PythonIdentifier(cfg.param), cfg.description
+            )
         schemes = (self.doc.get("components") or {}).get("securitySchemes") or {}
         for requirement in self.doc.get("security") or []:
             for name in requirement if isinstance(requirement, dict) else {}:
                 scheme = schemes.get(name)
                 if isinstance(scheme, dict) and "$ref" in scheme:
-                    scheme, _ = self.resolver.deref(scheme, pointer("components", "securitySchemes", name))
+                    scheme, _ = self.resolver.deref(
+                        scheme, pointer("components", "securitySchemes", name)
+                    )
                 auth = self._auth_from_scheme(scheme if isinstance(scheme, dict) else {})
                 if auth is not None:
                     return auth
@@ -377,7 +439,11 @@ class FamilyBuilder:
         param = PythonIdentifier("api_key")
         if scheme.get("type") == "http" and str(scheme.get("scheme", "")).lower() == "bearer":
             return Auth("Authorization", "Bearer ", env, param)
-        if scheme.get("type") == "apiKey" and scheme.get("in") == "header" and isinstance(scheme.get("name"), str):
+        if (
+            scheme.get("type") == "apiKey"
+            and scheme.get("in") == "header"
+            and isinstance(scheme.get("name"), str)
+        ):
             prefix = scheme.get("x-credential-prefix", "")
             return Auth(scheme["name"], str(prefix) if isinstance(prefix, str) else "", env, param)
         if scheme.get("type") in ("oauth2", "openIdConnect"):
@@ -420,3 +486,8 @@ def _status_rank(status: object) -> tuple[int, str]:
     if len(s) == 3 and s.endswith("XX") and s[0].isdigit():
         return int(s[0]) * 100 + 99, s
     return 1000, s
+
+
+def _obj(value: Any) -> dict[str, Any]:
+    """``value`` when it is a mapping, else an empty one: documents are untrusted in shape."""
+    return value if isinstance(value, dict) else {}

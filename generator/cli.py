@@ -18,6 +18,7 @@ import click
 from generator import __version__
 from generator.config import DEFAULT_CONFIG, Config, load_config
 from generator.diagnostics import CodegenError
+from generator.overlay.cli import overlay
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -50,10 +51,20 @@ def _config(config_path: Path, out: Path | None) -> Config:
 
 
 @main.command()
-@click.option("--config", "config_path", type=click.Path(path_type=Path), default=DEFAULT_CONFIG,
-              show_default=True, help="Project configuration naming each API family.")
-@click.option("--out", type=click.Path(path_type=Path), default=None,
-              help="Output folder (default: generated/).")
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(path_type=Path),
+    default=DEFAULT_CONFIG,
+    show_default=True,
+    help="Project configuration naming each API family.",
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Output folder (default: generated/).",
+)
 @click.option("--quiet", is_flag=True, help="Print nothing on success.")
 @reports_errors
 def generate(config_path: Path, out: Path | None, quiet: bool) -> None:
@@ -76,8 +87,13 @@ def generate(config_path: Path, out: Path | None, quiet: bool) -> None:
 
 
 @main.command()
-@click.option("--config", "config_path", type=click.Path(path_type=Path), default=DEFAULT_CONFIG,
-              show_default=True)
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(path_type=Path),
+    default=DEFAULT_CONFIG,
+    show_default=True,
+)
 @click.option("--out", type=click.Path(path_type=Path), default=None)
 @reports_errors
 def check(config_path: Path, out: Path | None) -> None:
@@ -98,3 +114,6 @@ def check(config_path: Path, out: Path | None) -> None:
 
 def _dump(obj: Any) -> str:
     return json.dumps(obj, indent=2, sort_keys=True)
+
+
+main.add_command(overlay)

@@ -90,7 +90,5 @@ def load_config(path: Path = DEFAULT_CONFIG, *, out_dir: Path | None = None) -> 
     except ValidationError as exc:
         first = exc.errors()[0]
         raise CodegenError(
-            Diagnostic(
-                "config-invalid", "error", str(path), pointer(*first["loc"]), first["msg"]
-            )
+            Diagnostic("config-invalid", "error", str(path), pointer(*first["loc"]), first["msg"])
         ) from None

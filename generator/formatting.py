@@ -32,7 +32,16 @@ def format_tree(files: dict[str, str], project_root: str) -> dict[str, str]:
         cwd = root / project_root
         env = {**os.environ, "RUFF_NO_CACHE": "true"}
         for args in (
-            ["check", "--fix", "--exit-zero", "--quiet", "--select", "I,F401,UP,RUF022", "--no-cache", "."],
+            [
+                "check",
+                "--fix",
+                "--exit-zero",
+                "--quiet",
+                "--select",
+                "I,F401,UP,RUF022",
+                "--no-cache",
+                ".",
+            ],
             ["format", "--quiet", "--no-cache", "."],
         ):
             proc = subprocess.run(

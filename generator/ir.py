@@ -189,7 +189,7 @@ class Family:
     """One API family: one document, one subpackage, one sync and one async client."""
 
     name: str
-    module: PythonIdentifier
+    module: str  # subpackage name, or "" for a package that holds one family at its root
     client_class: ClassName
     title: str
     description: str

@@ -23,7 +23,7 @@ MAX_DEPTH = 256
 _BaseLoader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
+class _Loader(_BaseLoader):  # type: ignore[misc]
     """Safe loader that keeps timestamps as strings."""
 
 
@@ -49,7 +49,7 @@ def parse_text(text: str, file: str, *, as_json: bool | None = None) -> Any:
         if as_json:
             raw = json.loads(text, parse_constant=_reject_constant)
         else:
-            raw = yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader subclass
+            raw = yaml.load(text, Loader=_Loader)
     except RecursionError:
         raise _fail(file, "", f"nesting is deeper than {MAX_DEPTH} levels") from None
     except json.JSONDecodeError as exc:
@@ -69,10 +69,10 @@ def _reject_constant(name: str) -> Any:
 
 
 def normalise(raw: Any, file: str) -> Any:
-    """Copy into plain JSON types: string keys, no NaN, bounded depth (iteratively, no recursion)."""
+    """Copy into plain JSON types: string keys, no NaN, bounded depth; iterative, no recursion."""
     root: list[Any] = [None]
     stack: list[tuple[Any, list[Any] | dict[str, Any], str | int, int, str]] = [
-        (raw, root, 0, 0, "")  # type: ignore[list-item]
+        (raw, root, 0, 0, "")
     ]
     while stack:
         value, parent, key, depth, ptr = stack.pop()

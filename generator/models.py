@@ -24,12 +24,10 @@ def render_models(family: Family, openapi_version: str) -> str:
     """Return the source of the family's ``models`` module (unformatted, without header)."""
     if not family.schemas:
         return _EMPTY_MODULE
-    from datamodel_code_generator import (
-        DataModelType,
-        InputFileType,
-        PythonVersion,
-        generate,
-    )
+    from datamodel_code_generator import InputFileType, PythonVersion, generate
+    from datamodel_code_generator.enums import DataModelType
+    from datamodel_code_generator.format import DatetimeClassType
+    from datamodel_code_generator.parser import LiteralType
 
     catalogue: dict[str, Any] = {
         name: _components_refs(sanitize_schema(schema if schema is not None else {}))
@@ -53,14 +51,14 @@ def render_models(family: Family, openapi_version: str) -> str:
                 use_standard_collections=True,
                 use_union_operator=True,
                 field_constraints=True,
-                enum_field_as_literal="all",
+                enum_field_as_literal=LiteralType.All,
                 use_double_quotes=True,
                 disable_timestamp=True,
                 formatters=[],
                 use_schema_description=True,
                 use_field_description=True,
                 strict_nullable=True,
-                output_datetime_class="AwareDatetime",
+                output_datetime_class=DatetimeClassType.Awaredatetime,
                 allow_population_by_field_name=True,
                 snake_case_field=True,
                 capitalise_enum_members=True,
@@ -100,7 +98,7 @@ def _components_refs(node: Any) -> Any:
         return [_components_refs(v) for v in node]
     if not isinstance(node, dict):
         return node
-    out = {}
+    out: dict[str, Any] = {}
     for k, v in node.items():
         if isinstance(v, str) and v.startswith(CATALOG_PREFIX) and k in ("$ref",):
             out[k] = "#/components/schemas/" + v[len(CATALOG_PREFIX) :]

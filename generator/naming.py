@@ -56,7 +56,9 @@ class PythonIdentifier(str):
 
     __slots__ = ()
 
-    def __new__(cls, text: str, *, prefix: str = "field", avoid_builtins: bool = False) -> PythonIdentifier:
+    def __new__(
+        cls, text: str, *, prefix: str = "field", avoid_builtins: bool = False
+    ) -> PythonIdentifier:
         value = snake_case(text)[:_MAX_NAME].rstrip("_") or prefix
         if value[0].isdigit():
             value = f"{prefix}_{value}"

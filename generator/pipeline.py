@@ -59,7 +59,8 @@ def load_family(config: Config, family: FamilyConfig) -> LoadedFamily:
 
 
 def apply_overlays(doc: Any, file: str, overlay_files: list[str]) -> Any:
-    from generator.overlay import apply_overlays as apply, load_overlay
+    from generator.overlay import apply_overlays as apply
+    from generator.overlay import load_overlay
 
     result = apply(doc, [load_overlay(o) for o in overlay_files], document_file=file)
     errors = [d for d in result.diagnostics if d.level == "error"]
@@ -120,7 +121,9 @@ def render_package(package: Package, versions: dict[str, str], config: Config) -
     ctx: dict[str, Any] = {"package": package, "pkg": pkg, "imports": imports, "header": py_header}
     files: dict[str, str] = {
         f"{pkg}/pyproject.toml": render("package/pyproject.toml.jinja", **ctx),
-        f"{pkg}/README.md": render("package/README.md.jinja", **{**ctx, "header": header(package, "<!--")}),
+        f"{pkg}/README.md": render(
+            "package/README.md.jinja", **{**ctx, "header": header(package, "<!--")}
+        ),
         f"{root}/__init__.py": render("package/__init__.py.jinja", **ctx),
         f"{root}/_version.py": render("package/_version.py.jinja", **ctx),
         f"{root}/py.typed": render("package/py.typed.jinja", **ctx),

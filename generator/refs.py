@@ -57,7 +57,9 @@ class _Bundler:
     def target(self, ref: str, base: Path, at: str) -> tuple[Path, str]:
         url, frag = urldefrag(ref)
         if url.startswith(("http://", "https://")):
-            raise error("ref-remote", str(base), at, f"remote $ref {one_line(ref, 80)} is not fetched")
+            raise error(
+                "ref-remote", str(base), at, f"remote $ref {one_line(ref, 80)} is not fetched"
+            )
         file = (base.parent / unquote(url)).resolve() if url else base
         return file, unquote(frag)
 
@@ -151,7 +153,10 @@ def check_local_refs(doc: Any, file: str) -> None:
                     resolve_pointer(doc, unquote(ref))
                 except (KeyError, ValueError):
                     raise error(
-                        "ref-dangling", file, at + "/$ref", f"$ref {one_line(ref, 80)} names nothing"
+                        "ref-dangling",
+                        file,
+                        at + "/$ref",
+                        f"$ref {one_line(ref, 80)} names nothing",
                     ) from None
             elif ref is not None:
                 raise error("ref-invalid", file, at + "/$ref", "$ref must be a string")
@@ -161,7 +166,7 @@ def check_local_refs(doc: Any, file: str) -> None:
 
 
 class Resolver:
-    """Follows local references to non-schema objects (parameters, responses, bodies, path items)."""
+    """Follows local references to non-schema objects: parameters, responses, bodies, path items."""
 
     def __init__(self, doc: Any, file: str) -> None:
         self.doc = doc
@@ -178,7 +183,9 @@ class Resolver:
             try:
                 node = resolve_pointer(self.doc, ref)
             except (KeyError, ValueError):
-                raise error("ref-dangling", self.file, at, f"$ref {one_line(ref, 80)} names nothing")
+                raise error(
+                    "ref-dangling", self.file, at, f"$ref {one_line(ref, 80)} names nothing"
+                ) from None
             at = ref.lstrip("#")
         return node, at
 

@@ -50,7 +50,9 @@ def _is_object_with_properties(schema: Any) -> bool:
         return False
     props = schema.get("properties")
     all_of = schema.get("allOf")
-    return (isinstance(props, dict) and bool(props)) or (isinstance(all_of, list) and len(all_of) > 1)
+    return (isinstance(props, dict) and bool(props)) or (
+        isinstance(all_of, list) and len(all_of) > 1
+    )
 
 
 def _nullable_types(schema: dict[str, Any]) -> tuple[list[str], bool]:
@@ -183,7 +185,9 @@ class SchemaCatalog:
         result = self._base_type(schema, types, hint, depth)
         return _with_none(result) if nullable else result
 
-    def _base_type(self, schema: dict[str, Any], types: list[str], hint: str, depth: int) -> TypeRef:
+    def _base_type(
+        self, schema: dict[str, Any], types: list[str], hint: str, depth: int
+    ) -> TypeRef:
         if "const" in schema:
             return _literal([schema["const"]])
         if isinstance(schema.get("enum"), list) and schema["enum"]:
@@ -194,7 +198,10 @@ class SchemaCatalog:
                 if "discriminator" in schema or _is_object_with_properties(schema):
                     return ModelRef(self.hoist(schema, hint))
                 return _union(
-                    [self.type_of(m, f"{hint}Option{i + 1}", depth + 1) for i, m in enumerate(members)]
+                    [
+                        self.type_of(m, f"{hint}Option{i + 1}", depth + 1)
+                        for i, m in enumerate(members)
+                    ]
                 )
         all_of = schema.get("allOf")
         if isinstance(all_of, list) and len(all_of) == 1 and not schema.get("properties"):
@@ -248,7 +255,7 @@ def _literal(values: list[Any]) -> TypeRef:
 
 
 def _with_none(t: TypeRef) -> TypeRef:
-    if t == ANY or t == NONE:
+    if t in (ANY, NONE):
         return t
     return _union([t, NONE])
 

@@ -28,7 +28,9 @@ def openapi_version(doc: Any, file: str) -> str:
     if not isinstance(version, str):
         raise _fail(file, "/openapi", "not an OpenAPI document: `openapi` version is missing")
     if not version.startswith(("3.0.", "3.1.")) and version not in ("3.0", "3.1"):
-        raise _fail(file, "/openapi", f"OpenAPI {one_line(version, 20)} is not supported (3.0, 3.1)")
+        raise _fail(
+            file, "/openapi", f"OpenAPI {one_line(version, 20)} is not supported (3.0, 3.1)"
+        )
     if not isinstance(doc.get("paths"), dict):
         raise _fail(file, "/paths", "`paths` must be a mapping of path keys to path items")
     return version

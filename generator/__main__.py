@@ -1,0 +1,5 @@
+"""``python -m generator`` is the ``cube-codegen`` command."""
+
+from generator.cli import main
+
+main()
