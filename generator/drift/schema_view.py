@@ -168,6 +168,7 @@ class ViewBuilder:
         merged = _Merge()
         for member, mptr in self._flatten(target, target_ptr):
             merged.add(member, mptr)
+            merged.nullable = merged.nullable or self._union_has_null(member, mptr)
             merged.variants.extend(self._variants(member, mptr))
         types = merged.types
         if merged.variants and not types:
@@ -194,6 +195,15 @@ class ViewBuilder:
             write_only=merged.write_only,
             external_ref=None,
         )
+
+    def _union_has_null(self, member: dict[str, Any], mptr: str) -> bool:
+        for keyword in ("oneOf", "anyOf"):
+            union = member.get(keyword)
+            if isinstance(union, list) and any(
+                self.is_null_schema(m, join_pointer(mptr, keyword, i)) for i, m in enumerate(union)
+            ):
+                return True
+        return False
 
     def _union_types(self, variants: list[tuple[str, Sub]]) -> set[str] | None:
         """The types a union admits, or ``None`` when one member admits anything."""

@@ -1,0 +1,123 @@
+"""``cube-codegen drift OLD NEW``: compare two OpenAPI documents and rate every change.
+
+Exit codes: 0 nothing reaches ``--fail-on``; 1 something does; 2 invalid input (one line on stderr:
+file, JSON pointer, what is wrong; never a traceback).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+from generator.diagnostics import CodegenError, one_line
+from generator.drift.engine import DriftReport, compare
+from generator.drift.model import LEVELS
+from generator.drift.overlay_health import DEFAULT_OVERLAY_DIR, OverlayHealth, check_overlays
+from generator.drift.report import FORMATS, render
+from generator.drift.versioning import DEFAULT_CHANGELOG, DEFAULT_CONFIG, apply_release
+from generator.loader import load_document
+
+LIVE = "live"
+
+
+def _fail(message: str) -> NoReturn:
+    click.echo(f"cube-codegen: {one_line(message)}", err=True)
+    sys.exit(2)
+
+
+def load_side(source: str) -> tuple[Any, str]:
+    """A document from a file, or from the running service for the word ``live``."""
+    if source == LIVE:
+        from generator.fetch import fetch_live  # noqa: PLC0415 - network code only when asked
+
+        return fetch_live(), LIVE
+    return load_document(source), source
+
+
+def run_drift(old: str, new: str) -> tuple[DriftReport, Any, str]:
+    old_doc, old_file = load_side(old)
+    new_doc, new_file = load_side(new)
+    return compare(old_doc, new_doc, old_file=old_file, new_file=new_file), new_doc, new_file
+
+
+def _colour() -> bool:
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+
+
+@click.command("drift")
+@click.argument("old")
+@click.argument("new")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
+@click.option(
+    "--fail-on",
+    type=click.Choice(LEVELS),
+    default="breaking",
+    show_default=True,
+    help="Exit 1 when a change of this level or a more severe one is found.",
+)
+@click.option(
+    "--changelog",
+    type=click.Path(dir_okay=False, path_type=Path),
+    is_flag=False,
+    flag_value=DEFAULT_CHANGELOG,
+    default=None,
+    help=f"Prepend a section for these changes to this Markdown file [{DEFAULT_CHANGELOG}].",
+)
+@click.option(
+    "--bump-version",
+    "bump_config",
+    type=click.Path(dir_okay=False, path_type=Path),
+    is_flag=False,
+    flag_value=DEFAULT_CONFIG,
+    default=None,
+    help=f"Bump package.version in this config: breaking → major, else minor [{DEFAULT_CONFIG}].",
+)
+@click.option(
+    "--overlays",
+    "overlay_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=DEFAULT_OVERLAY_DIR,
+    show_default=True,
+    help="Folder of *.overlay.yaml files whose health is checked against NEW.",
+)
+@click.option("--no-overlays", is_flag=True, help="Skip the overlay health check.")
+def drift(
+    *,
+    old: str,
+    new: str,
+    fmt: str,
+    fail_on: str,
+    changelog: Path | None,
+    bump_config: Path | None,
+    overlay_dir: Path,
+    no_overlays: bool,
+) -> None:
+    """Compare OLD and NEW (files, or the word `live` for the running service, configured by
+    CUBE_BASE_URL and CUBE_API_TOKEN) and report what changed for code using the client."""
+    try:
+        report, new_doc, new_file = run_drift(old, new)
+        health: OverlayHealth | None = None
+        if not no_overlays:
+            health = check_overlays(new_doc, overlay_dir, document_file=new_file)
+        click.echo(render(report, fmt, health, colour=_colour() and fmt == "text"), nl=False)
+        if changelog is not None or bump_config is not None:
+            release = apply_release(report, changelog=changelog, config=bump_config)
+            if release.kind is None:
+                click.echo("no changes: version and changelog left as they are", err=True)
+            else:
+                bumped = (
+                    f"version {release.old_version} -> {release.new_version} ({release.kind})"
+                    if release.new_version
+                    else f"{release.kind} change"
+                )
+                wrote = f"; prepended a section to {changelog}" if release.changelog_written else ""
+                click.echo(f"{bumped}{wrote}", err=True)
+    except CodegenError as exc:
+        _fail(exc.summary())
+    except RecursionError:
+        _fail("input nests too deeply to compare")
+    sys.exit(1 if report.reaches(fail_on) else 0)

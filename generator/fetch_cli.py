@@ -1,0 +1,91 @@
+"""``cube-codegen fetch``: download the running API's OpenAPI document into a stable snapshot.
+
+Exit codes: 0 fetched (written, or already identical); 2 anything failed, with one line on stderr
+and the previous snapshot untouched. The token is never printed.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import NoReturn
+
+import click
+
+from generator.diagnostics import CodegenError, one_line
+from generator.drift.overlay_health import DEFAULT_OVERLAY_DIR, check_overlays
+from generator.fetch import BASE_URL_ENV, DEFAULT_OUT, DEFAULT_TIMEOUT, TOKEN_ENV, fetch_to_file
+
+
+def _fail(message: str, token: str | None) -> NoReturn:
+    text = one_line(message)
+    if token:
+        text = text.replace(token, "<token>")
+    click.echo(f"cube-codegen: {text}", err=True)
+    sys.exit(2)
+
+
+@click.command("fetch")
+@click.option(
+    "--base-url", envvar=BASE_URL_ENV, required=True, help="e.g. https://tenant.cubecloud.dev"
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=DEFAULT_OUT,
+    show_default=True,
+    help="Where the YAML snapshot goes (written atomically).",
+)
+@click.option("--token", envvar=TOKEN_ENV, default="", help=f"API token [env {TOKEN_ENV}].")
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0.1, max=600),
+    default=DEFAULT_TIMEOUT,
+    show_default=True,
+    help="Seconds allowed for each attempt.",
+)
+@click.option(
+    "--ca-bundle",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    default=None,
+    help="PEM file of CA certificates to trust (default: SSL_CERT_FILE, else certifi).",
+)
+@click.option(
+    "--overlays",
+    "overlay_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=DEFAULT_OVERLAY_DIR,
+    show_default=True,
+    help="Folder of *.overlay.yaml files to check against the new document.",
+)
+def fetch(
+    *,
+    base_url: str,
+    out: Path,
+    token: str,
+    timeout: float,
+    ca_bundle: Path | None,
+    overlay_dir: Path,
+) -> None:
+    """Fetch {base-url}/api/v1/spec with the bearer token and write a normalised YAML snapshot,
+    then report which project overlays no longer match it."""
+    try:
+        result, document = fetch_to_file(base_url, token, out, timeout=timeout, ca_bundle=ca_bundle)
+    except CodegenError as exc:
+        _fail(exc.summary(), token)
+    except RecursionError:
+        _fail("the fetched document nests too deeply", token)
+    state = "wrote" if result.written else "unchanged"
+    retries = f", {result.attempts} attempts" if result.attempts > 1 else ""
+    click.echo(
+        f"{state} {result.path}: {result.operations} operations, "
+        f"sha256 {result.sha256[:12]}{retries}"
+    )
+    health = check_overlays(document, overlay_dir, document_file=str(out))
+    if not health.checked:
+        click.echo(f"overlays: not checked ({one_line(health.note)})")
+    elif not health.findings:
+        click.echo(f"overlays: all {len(health.overlays)} apply cleanly")
+    else:
+        for finding in health.findings:
+            click.echo(f"overlay {finding}")
