@@ -132,7 +132,7 @@ def ssl_context(
     cafile = str(ca_bundle) if ca_bundle else env.get("SSL_CERT_FILE") or None
     try:
         if cafile is None:
-            import certifi  # noqa: PLC0415 - only needed when no bundle is given
+            import certifi
 
             cafile = certifi.where()
         return ssl.create_default_context(cafile=cafile)

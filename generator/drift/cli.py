@@ -32,7 +32,7 @@ def _fail(message: str) -> NoReturn:
 def load_side(source: str) -> tuple[Any, str]:
     """A document from a file, or from the running service for the word ``live``."""
     if source == LIVE:
-        from generator.fetch import fetch_live  # noqa: PLC0415 - network code only when asked
+        from generator.fetch import fetch_live
 
         return fetch_live(), LIVE
     return load_document(source), source

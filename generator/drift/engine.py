@@ -55,6 +55,8 @@ def compare(
     old = check_document(old_doc, old_file)
     new = check_document(new_doc, new_file)
     old_resolver, new_resolver = Resolver(old, old_file), Resolver(new, new_file)
+    old_resolver.check_all()
+    new_resolver.check_all()
     old_views, new_views = ViewBuilder(old_resolver), ViewBuilder(new_resolver)
     docs = DocumentPair(
         old=old,

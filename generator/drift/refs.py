@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.diagnostics import CodegenError, Diagnostic, one_line, split_pointer
+from generator.diagnostics import (
+    CodegenError,
+    Diagnostic,
+    escape_pointer_token,
+    one_line,
+    split_pointer,
+)
 
 MAX_REF_CHAIN = 64
 
@@ -60,3 +66,25 @@ class Resolver:
             if seen > MAX_REF_CHAIN:
                 raise self._fail(ptr, "$ref chain loops back on itself")
         return node, ptr
+
+    def check_all(self) -> None:
+        """Fail on the first local ``$ref`` (in document order) that points at nothing, so a
+        broken document is refused whole instead of only where the comparison happens to look."""
+        stack: list[tuple[Any, str]] = [(self.document, "")]
+        while stack:
+            node, ptr = stack.pop()
+            if isinstance(node, dict):
+                ref = node.get("$ref")
+                if isinstance(ref, str):
+                    self.lookup(ref, ptr)
+                stack.extend(
+                    (value, f"{ptr}/{escape_pointer_token(key)}")
+                    for key, value in reversed(node.items())
+                    if isinstance(value, (dict, list))
+                )
+            elif isinstance(node, list):
+                stack.extend(
+                    (value, f"{ptr}/{index}")
+                    for index, value in reversed(list(enumerate(node)))
+                    if isinstance(value, (dict, list))
+                )
