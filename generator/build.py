@@ -6,6 +6,7 @@ generated and reported as a warning; nothing is silently dropped.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterator
 from typing import Any, TypeVar
@@ -19,6 +20,8 @@ from generator.ir import (
     BodyField,
     BodyKind,
     Family,
+    Job,
+    ListOf,
     ModelRef,
     Operation,
     Pagination,
@@ -30,6 +33,7 @@ from generator.ir import (
     ResponseKind,
     ServerVariable,
     TypeRef,
+    UnionOf,
 )
 from generator.naming import ClassName, Namespace, PythonIdentifier, pascal_case, snake_case
 from generator.refs import Resolver
@@ -47,6 +51,7 @@ RESERVED_CLIENT_ATTRS = frozenset(
 )  # fmt: skip
 _PATH_PARAM = re.compile(r"\{([^{}]+)\}")
 PAGINATION_EXTENSION = "x-cube-pagination"
+JOB_EXTENSION = "x-cube-job"
 _K = TypeVar("_K", bound=str)
 
 
@@ -60,6 +65,7 @@ class FamilyBuilder:
         self.resolver = Resolver(doc, file)
         self.catalog = SchemaCatalog(doc, file)
         self.diagnostics: list[Diagnostic] = []
+        self._job_specs: dict[str, Any] = {}
 
     def warn(self, id: str, ptr: str, message: str, level: str = "warning") -> None:
         self.diagnostics.append(Diagnostic(id, level, self.file, ptr, message))  # type: ignore[arg-type]
@@ -109,7 +115,8 @@ class FamilyBuilder:
         attrs = Namespace(RESERVED_CLIENT_ATTRS)
         classes = Namespace()
         out = []
-        for tag, ops in groups.items():
+        for tag, raw_ops in groups.items():
+            ops = self._link_jobs(raw_ops)
             attr = attrs.identifier(tag, prefix="resource")
             out.append(
                 Resource(
@@ -122,6 +129,64 @@ class FamilyBuilder:
                 )
             )
         return tuple(out)
+
+    def _link_jobs(self, ops: list[Operation]) -> list[Operation]:
+        """Resolve each ``x-cube-job`` against the operations of the same resource."""
+        by_id = {op.operation_id: op for op in ops}
+        names = Namespace({op.py_name for op in ops} | RESERVED_CLIENT_ATTRS)
+        linked = []
+        for op in ops:
+            raw = self._job_specs.get(op.pointer)
+            job = self._job(op, raw, by_id, names) if raw is not None else None
+            linked.append(dataclasses.replace(op, job=job) if job else op)
+        return linked
+
+    def _job(
+        self, op: Operation, raw: Any, by_id: dict[str, Operation], names: Namespace
+    ) -> Job | None:
+        at = join_pointer(op.pointer, JOB_EXTENSION)
+        spec = _obj(raw)
+        status = by_id.get(str(spec.get("statusOperation", "")))
+        download = by_id.get(str(spec.get("downloadOperation", "")))
+        if status is None or op.success.kind != "json":
+            self.warn(
+                "job-invalid", at, "statusOperation must name a JSON operation of the same tag"
+            )
+            return None
+        id_param = str(spec.get("idParam", spec.get("idField", "id")))
+        own = {p.name: p.py_name for p in op.path_params}
+        args: list[PythonIdentifier | None] = []
+        for p in status.path_params:
+            if p.name == id_param:
+                args.append(None)
+            elif p.name in own:
+                args.append(own[p.name])
+            else:
+                self.warn("job-invalid", at, f"cannot supply path parameter {one_line(p.name, 40)}")
+                return None
+        if download is not None and [p.name for p in download.path_params] != [
+            p.name for p in status.path_params
+        ]:
+            self.warn("job-invalid", at, "download and status operations take different paths")
+            download = None
+
+        def strings(key: str, default: tuple[str, ...]) -> tuple[str, ...]:
+            value = spec.get(key)
+            return tuple(str(v) for v in value) if isinstance(value, list) else default
+
+        return Job(
+            method=names.identifier(op.py_name + "_job"),
+            status_method=status.py_name,
+            download_method=download.py_name if download else None,
+            call_args=tuple(args),
+            id_field=str(spec.get("idField", "id")),
+            status_field=str(spec.get("statusField", "status")),
+            success_values=strings("successValues", ("completed",)),
+            failure_values=strings("failureValues", ("failed",)),
+            error_field=str(spec.get("errorField", "error")),
+            expires_field=str(spec.get("expiresField", "")),
+            status_type=status.success.type,
+        )
 
     def _operations(self, op_ids: set[str]) -> Iterator[tuple[str, Operation]]:
         paths = self.doc.get("paths") or {}
@@ -185,6 +250,8 @@ class FamilyBuilder:
         params = self._parameters(path, item, op, ptr, args, hint)
         body = self._request_body(op, ptr, args, hint)
         success, errors = self._responses(op, ptr, hint)
+        if JOB_EXTENSION in op:
+            self._job_specs[ptr] = op[JOB_EXTENSION]
         return Operation(
             operation_id=op_id,
             py_name=py_name,
@@ -293,9 +360,11 @@ class FamilyBuilder:
             return RequestBody(media, kind, t, required, None)
         type_ = self.catalog.type_of(schema, hint + "Request")
         fields = None
+        groups: tuple[tuple[str, ...], ...] = ()
         if isinstance(type_, ModelRef):
             model = self.catalog.models.get(type_.name)
-            fields = self._body_fields(model, args, type_.name)
+            groups = _constraint_groups(model)
+            fields = self._body_fields(model, args, type_.name, bool(groups))
         return RequestBody(
             media,
             kind,
@@ -303,15 +372,24 @@ class FamilyBuilder:
             required,
             fields,
             type_.name if isinstance(type_, ModelRef) else None,
+            validate=bool(groups) and fields is not None,
+            one_of=groups,
         )
 
     def _body_fields(
-        self, model: Any, args: Namespace, owner: ClassName
+        self, model: Any, args: Namespace, owner: ClassName, constrained: bool = False
     ) -> tuple[BodyField, ...] | None:
-        """Flatten a plain object body into keyword arguments; unions and mixins stay whole."""
-        if not isinstance(model, dict) or any(
-            k in model for k in ("allOf", "oneOf", "anyOf", "discriminator")
-        ):
+        """Flatten a plain object body into keyword arguments; unions and mixins stay whole.
+
+        ``constrained`` bodies carry ``oneOf``/``anyOf`` rules that only pick required properties:
+        they flatten too, and the generated method validates the payload against the model.
+        """
+        unions = (
+            ("allOf", "discriminator")
+            if constrained
+            else ("allOf", "oneOf", "anyOf", "discriminator")
+        )
+        if not isinstance(model, dict) or any(k in model for k in unions):
             return None
         props = model.get("properties")
         if not isinstance(props, dict) or not props:
@@ -374,22 +452,57 @@ class FamilyBuilder:
         if ext is None:
             return None
         at = join_pointer(ptr, PAGINATION_EXTENSION)
-        if not isinstance(ext, dict) or ext.get("style") not in ("offset", "cursor"):
+        primary = self._page_spec(ext, at, success, None)
+        if primary is None:
+            return None
+        alternatives = []
+        for i, alt in enumerate(_obj(ext).get("alternatives") or []):
+            spec = self._page_spec(alt, join_pointer(at, "alternatives", i), success, primary)
+            if spec is not None:
+                alternatives.append(spec)
+        return dataclasses.replace(primary, alternatives=tuple(alternatives))
+
+    def _page_spec(
+        self, raw: Any, at: str, success: Response, primary: Pagination | None
+    ) -> Pagination | None:
+        ext = _obj(raw)
+        if ext.get("style") not in ("offset", "cursor"):
             self.warn("pagination-invalid", at, "style must be offset or cursor; not paginated")
             return None
-        items = tuple(str(x) for x in ext.get("items", []) if isinstance(x, (str, int)))
-        item_schema = ext.get("itemSchema")
-        item_type = self.catalog.type_of(item_schema, "PageItem") if item_schema else ANY
+        items = _path(ext.get("items"))
+        if not items:
+            self.warn("pagination-invalid", at, "items must be a non-empty list of keys")
+            return None
+        if "itemSchema" in ext:
+            item_type = self.catalog.type_of(ext["itemSchema"], "PageItem")
+        elif primary is not None:
+            item_type = primary.item_type
+        else:
+            item_type = self._item_type(success.type, items)
+        limit = ext.get("defaultLimit")
         return Pagination(
             style=ext["style"],
             items_path=items,
             item_type=item_type,
-            total_path=tuple(str(x) for x in ext.get("total", [])),
+            total_path=_path(ext.get("total")),
             offset_param=str(ext.get("offsetParam", "offset")),
             limit_param=str(ext.get("limitParam", "limit")),
             cursor_param=str(ext.get("cursorParam", "after")),
-            next_cursor_path=tuple(str(x) for x in ext.get("nextCursor", [])),
+            next_cursor_path=_path(ext.get("nextCursor")),
+            default_limit=limit if isinstance(limit, int) and not isinstance(limit, bool) else None,
         )
+
+    def _item_type(self, t: TypeRef, path: tuple[str, ...]) -> TypeRef:
+        """The element type found by following ``path`` through the response's models."""
+        for key in path:
+            t = _strip_none(t)
+            model = self.catalog.models.get(t.name) if isinstance(t, ModelRef) else None
+            prop = _obj(_obj(model).get("properties")).get(key)
+            if prop is None:
+                return ANY
+            t = self.catalog.type_of(prop, "PageItem")
+        t = _strip_none(t)
+        return t.item if isinstance(t, ListOf) else ANY
 
     # --- servers and credentials -----------------------------------------------------------
 
@@ -491,3 +604,36 @@ def _status_rank(status: object) -> tuple[int, str]:
 def _obj(value: Any) -> dict[str, Any]:
     """``value`` when it is a mapping, else an empty one: documents are untrusted in shape."""
     return value if isinstance(value, dict) else {}
+
+
+def _path(value: Any) -> tuple[str, ...]:
+    return tuple(str(x) for x in value) if isinstance(value, list) else ()
+
+
+def _strip_none(t: TypeRef) -> TypeRef:
+    if isinstance(t, UnionOf):
+        rest = [m for m in t.members if m != NONE]
+        return rest[0] if len(rest) == 1 else t
+    return t
+
+
+def _constraint_groups(model: Any) -> tuple[tuple[str, ...], ...]:
+    """Branches of a ``oneOf`` that only choose among the object's own properties.
+
+    ``{properties: {a, b}, oneOf: [{required: [a]}, {required: [b]}]}`` gives ``(("a",), ("b",))``.
+    """
+    schema = _obj(model)
+    props = _obj(schema.get("properties"))
+    branches = schema.get("oneOf")
+    if not props or not isinstance(branches, list) or not branches:
+        return ()
+    groups = []
+    for branch in branches:
+        b = _obj(branch)
+        if set(b) - {"required", "not", "description", "title"}:
+            return ()
+        req = b.get("required")
+        if not isinstance(req, list) or not all(isinstance(r, str) and r in props for r in req):
+            return ()
+        groups.append(tuple(req))
+    return tuple(groups)

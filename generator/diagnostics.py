@@ -71,7 +71,7 @@ class Diagnostic:
 
     def __str__(self) -> str:
         where = f"{self.file}#{self.pointer}" if self.pointer else self.file
-        return f"{where}: {self.level}: {one_line(self.message)} [{self.id}]"
+        return f"{one_line(where, 400)}: {self.level}: {one_line(self.message)} [{self.id}]"
 
     def to_json(self) -> dict[str, str]:
         return {

@@ -90,6 +90,10 @@ class RequestBody:
     # Object bodies are flattened into keyword arguments; anything else is one ``body`` argument.
     fields: tuple[BodyField, ...] | None
     model: ClassName | None = None
+    # Flattened bodies whose schema adds ``oneOf``/``anyOf`` rules: the payload is validated
+    # against the model before sending, and each group lists the properties of one branch.
+    validate: bool = False
+    one_of: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +121,26 @@ class Pagination:
     limit_param: str = "limit"
     cursor_param: str = "after"
     next_cursor_path: tuple[str, ...] = ()
+    default_limit: int | None = None
+    alternatives: tuple[Pagination, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """An operation that submits an asynchronous job, and the operations that follow it."""
+
+    method: PythonIdentifier  # the generated ``<submit>_job`` method returning a job handle
+    status_method: PythonIdentifier
+    download_method: PythonIdentifier | None
+    # Arguments of the status/download calls: a submit-method argument name, or None for the job id.
+    call_args: tuple[PythonIdentifier | None, ...]
+    id_field: str
+    status_field: str
+    success_values: tuple[str, ...]
+    failure_values: tuple[str, ...]
+    error_field: str
+    expires_field: str
+    status_type: TypeRef
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +158,7 @@ class Operation:
     errors: tuple[Response, ...]
     pointer: str
     pagination: Pagination | None = None
-    extensions: tuple[tuple[str, Any], ...] = ()
+    job: Job | None = None
 
     @property
     def path_params(self) -> tuple[Parameter, ...]:

@@ -18,6 +18,7 @@ from cube_client._exceptions import (
     UnprocessableEntityError,
 )
 from cube_client._types import NOT_GIVEN, NotGiven
+from cube_client._validation import RequestValidationError
 from cube_client._version import __version__
 from cube_client.chat._client import AsyncChatClient, ChatClient
 from cube_client.data._client import AsyncDataClient, DataClient
@@ -47,6 +48,7 @@ __all__ = [
     "PermissionDeniedError",
     "PlatformClient",
     "RateLimitError",
+    "RequestValidationError",
     "ScimClient",
     "UnprocessableEntityError",
     "__version__",
