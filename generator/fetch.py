@@ -68,8 +68,16 @@ class SnapshotResult:
     attempts: int
 
 
-def _redact(text: str, token: str | None) -> str:
-    return text.replace(token, "<token>") if token else text
+MIN_REDACTED_TOKEN = 6
+"""Shorter strings are not scrubbed from messages: they would mangle ordinary words (a token
+``x`` is not a secret worth turning every x into ``<token>``)."""
+
+
+def redact(text: str, token: str | None) -> str:
+    """``text`` with every occurrence of the token replaced by ``<token>``."""
+    if token and len(token) >= MIN_REDACTED_TOKEN:
+        return text.replace(token, "<token>")
+    return text
 
 
 def spec_url(base_url: str, *, environ: Mapping[str, str] | None = None) -> str:
@@ -208,9 +216,9 @@ def fetch_spec(
     try:
         return _fetch(plan)
     except FetchError as exc:
-        raise FetchError(url, _redact(exc.first.message, token), exc.first.id) from None
+        raise FetchError(url, redact(exc.first.message, token), exc.first.id) from None
     except CodegenError as exc:  # body did not parse
-        message = _redact(f"response body: {exc.first.message}", token)
+        message = redact(f"response body: {exc.first.message}", token)
         raise FetchError(url, message, "fetch-bad-body") from None
 
 

@@ -14,14 +14,18 @@ import click
 
 from generator.diagnostics import CodegenError, one_line
 from generator.drift.overlay_health import DEFAULT_OVERLAY_DIR, check_overlays
-from generator.fetch import BASE_URL_ENV, DEFAULT_OUT, DEFAULT_TIMEOUT, TOKEN_ENV, fetch_to_file
+from generator.fetch import (
+    BASE_URL_ENV,
+    DEFAULT_OUT,
+    DEFAULT_TIMEOUT,
+    TOKEN_ENV,
+    fetch_to_file,
+    redact,
+)
 
 
 def _fail(message: str, token: str | None) -> NoReturn:
-    text = one_line(message)
-    if token:
-        text = text.replace(token, "<token>")
-    click.echo(f"cube-codegen: {text}", err=True)
+    click.echo(f"cube-codegen: {redact(one_line(message), token)}", err=True)
     sys.exit(2)
 
 

@@ -133,8 +133,7 @@ SCHEMA_PARAMS = [
 @pytest.mark.parametrize(("subject", "event", "old", "new", "level"), SCHEMA_PARAMS)
 def test_schema_rule(subject: str, event: str, old: Any, new: Any, level: str) -> None:
     wrap = SUBJECTS[subject]
-    found = ids(wrap(old), wrap(new))
-    assert (f"{subject}-{event}", level) in found
+    assert ids(wrap(old), wrap(new)) == {(f"{subject}-{event}", level)}
     assert ids(wrap(old), wrap(copy.deepcopy(old))) == set()
 
 

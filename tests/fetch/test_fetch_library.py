@@ -13,6 +13,7 @@ from generator.fetch import (
     FetchError,
     fetch_live,
     openapi_problem,
+    redact,
     retry_delay,
     snapshot_text,
     spec_url,
@@ -136,3 +137,9 @@ def test_fetch_live_needs_a_base_url() -> None:
     with pytest.raises(FetchError) as caught:
         fetch_live({})
     assert "CUBE_BASE_URL" in str(caught.value)
+
+
+def test_redact() -> None:
+    assert redact("Bearer abcdef123 failed", "abcdef123") == "Bearer <token> failed"
+    assert redact("example.com", "x") == "example.com"  # too short to be worth scrubbing
+    assert redact("nothing", None) == "nothing"

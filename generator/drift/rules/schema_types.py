@@ -84,6 +84,8 @@ def type_change(pair: SchemaPair) -> Iterator[Finding]:
     old, new = pair.old, pair.new
     if old.external_ref or new.external_ref or old.types == new.types:
         return
+    if old.variants and new.variants:
+        return  # a union gained or lost members: the variant rules say which, at their level
     text = f"type changed from {describe(old.types)} to {describe(new.types)}"
     if pair.direction == "request" and covers(new.types, old.types):
         yield pair.finding("type-widened", text)
