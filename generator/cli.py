@@ -65,25 +65,68 @@ def _config(config_path: Path, out: Path | None) -> Config:
     "--out",
     type=click.Path(path_type=Path),
     default=None,
-    help="Output folder (default: generated/).",
+    help="Output folder (default: generated/; with --spec, the distribution folder).",
+)
+@click.option(
+    "--spec",
+    "spec_file",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Generate from this one document instead of the project configuration.",
+)
+@click.option(
+    "--overlay",
+    "overlays",
+    type=click.Path(path_type=Path),
+    multiple=True,
+    help="With --spec: overlay files applied in order.",
+)
+@click.option("--package", "package_name", default=None, help="With --spec: the import name.")
+@click.option(
+    "--report",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Write a JSON report: operations, skipped operations, diagnostics.",
 )
 @click.option("--quiet", is_flag=True, help="Print nothing on success.")
 @reports_errors
-def generate(config_path: Path, out: Path | None, quiet: bool) -> None:
-    """Generate the package from spec/ (documents + overlays) into generated/."""
-    from generator.pipeline import generate as run
-    from generator.writer import write_tree
+def generate(
+    config_path: Path,
+    out: Path | None,
+    spec_file: Path | None,
+    overlays: tuple[Path, ...],
+    package_name: str | None,
+    report: Path | None,
+    quiet: bool,
+) -> None:
+    """Generate the package from spec/ (documents + overlays) into generated/.
 
-    config = _config(config_path, out)
+    With --spec, generate a package from any one OpenAPI 3.0/3.1 document into --out.
+    """
+    from generator.pipeline import generate as run
+    from generator.pipeline import report_json, single_document_config, strip_root
+    from generator.writer import write_atomic, write_tree
+
+    if spec_file is not None:
+        if out is None or not package_name:
+            raise click.UsageError("--spec needs --out and --package")
+        config = single_document_config(spec_file, overlays, package_name, out)
+    elif overlays or package_name:
+        raise click.UsageError("--overlay and --package go with --spec")
+    else:
+        config = _config(config_path, out)
     result = run(config)
-    write_tree(config.out_dir, result.files)
+    files = strip_root(result.files, config.package.name) if spec_file else result.files
+    write_tree(config.out_dir, files)
+    if report is not None:
+        write_atomic(report, json.dumps(report_json(result), indent=2) + "\n")
     for d in result.diagnostics:
         if d.level != "info":
             click.echo(str(d), err=True)
     if not quiet:
         ops = sum(len(f.operations) for f in result.package.families)
         click.echo(
-            f"generated {len(result.files)} files, {ops} operations in "
+            f"generated {len(files)} files, {ops} operations in "
             f"{len(result.package.families)} families into {config.out_dir}"
         )
 
@@ -112,10 +155,6 @@ def check(config_path: Path, out: Path | None) -> None:
             click.echo(f"  {line}")
         sys.exit(1)
     click.echo(f"{config.out_dir} is up to date ({len(result.files)} files)")
-
-
-def _dump(obj: Any) -> str:
-    return json.dumps(obj, indent=2, sort_keys=True)
 
 
 main.add_command(overlay)

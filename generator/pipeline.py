@@ -8,19 +8,20 @@ from __future__ import annotations
 
 import hashlib
 import json
+import keyword
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from generator import __version__
-from generator.build import FamilyBuilder
+from generator.build import METHODS, FamilyBuilder
 from generator.config import Config, FamilyConfig
 from generator.diagnostics import CodegenError, Diagnostic
 from generator.formatting import format_tree
 from generator.ir import Family, Package
 from generator.loader import load_document
 from generator.models import render_models
-from generator.naming import PythonIdentifier
+from generator.naming import PythonIdentifier, pascal_case
 from generator.refs import bundle, check_local_refs
 from generator.render import TEMPLATES, render
 from generator.validate import openapi_version, validate
@@ -43,6 +44,7 @@ class Result:
     files: dict[str, str]
     package: Package
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    documents: list[Any] = field(default_factory=list)
 
 
 def load_family(config: Config, family: FamilyConfig) -> LoadedFamily:
@@ -102,7 +104,7 @@ def generate(config: Config) -> Result:
     )
     files = render_package(package, {f.config.name: f.version for f in loaded}, config)
     root = config.package.name
-    return Result(format_tree(files, root), package, diagnostics)
+    return Result(format_tree(files, root), package, diagnostics, [f.document for f in loaded])
 
 
 def header(package: Package, comment: str = "#") -> str:
@@ -162,5 +164,63 @@ def _render_family(
     return out
 
 
-def relative_files(files: dict[str, str], prefix: Path) -> dict[Path, str]:
-    return {prefix / k: v for k, v in files.items()}
+def single_document_config(
+    spec: Path, overlays: tuple[Path, ...], package: str, out: Path
+) -> Config:
+    """The configuration of ``generate --spec``: one family at the package root."""
+    if not package.isidentifier() or package != package.lower() or keyword.iskeyword(package):
+        raise CodegenError(
+            Diagnostic(
+                "config-invalid", "error", "--package", "", "must be a lower-case identifier"
+            )
+        )
+    client = pascal_case(package) or "Api"
+    env = package.upper()
+    return Config.model_validate(
+        {
+            "package": {"name": package, "distribution": package.replace("_", "-")},
+            "families": [
+                {
+                    "name": package,
+                    "document": str(spec.resolve()),
+                    "overlays": [str(o.resolve()) for o in overlays],
+                    "module": "",
+                    "client": client,
+                    "base_url_env": f"{env}_BASE_URL",
+                }
+            ],
+            "base_dir": Path.cwd(),
+            "out_dir": out,
+        }
+    )
+
+
+def strip_root(files: dict[str, str], root: str) -> dict[str, str]:
+    """Drop the distribution folder from every key: ``--out`` is the distribution itself."""
+    prefix = root + "/"
+    return {k[len(prefix) :]: v for k, v in files.items() if k.startswith(prefix)}
+
+
+def count_operations(doc: Any) -> set[str]:
+    """``METHOD /path`` of every operation in a document, counted independently of the IR."""
+    found: set[str] = set()
+    for path, item in (doc.get("paths") or {}).items():
+        if isinstance(item, dict) and "$ref" not in item:
+            found.update(f"{m.upper()} {path}" for m in METHODS if isinstance(item.get(m), dict))
+    return found
+
+
+def report_json(result: Result) -> dict[str, Any]:
+    generated = {f"{op.method} {op.path}" for f in result.package.families for op in f.operations}
+    total: set[str] = set()
+    for doc in result.documents:
+        total |= count_operations(doc)
+    total |= generated  # path items behind $ref count once resolved
+    return {
+        "operations_total": len(total),
+        "operations_generated": len(generated),
+        "skipped": [
+            {"operation": op, "reason": "not generated"} for op in sorted(total - generated)
+        ],
+        "diagnostics": [d.to_json() for d in result.diagnostics],
+    }
