@@ -17,6 +17,8 @@ from generator.drift.refs import Resolver
 from generator.drift.schema_view import Sub
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})
+"""Header parameters OpenAPI says to ignore: the media types and security schemes say these."""
 _TEMPLATE = re.compile(r"\{([^{}/]*)\}")
 _VARIABLE = re.compile(r"\{([^{}]*)\}")
 
@@ -119,6 +121,8 @@ def _parameters(
             name, location = param.get("name"), param.get("in")
             if not isinstance(name, str) or not isinstance(location, str):
                 continue
+            if location == "header" and name.lower() in IGNORED_HEADERS:
+                continue
             if location == "path" and name in path_params:
                 key = ("path", str(path_params.index(name)))
             elif location == "header":
@@ -152,6 +156,8 @@ def index_operations(
         raise _fail(file, "/paths", "paths is not a mapping")
     found: dict[str, OperationView] = {}
     for key, raw_item in paths.items():
+        if key.startswith("x-"):
+            continue  # a specification extension, not a path
         item_ptr = pointer("paths", key)
         if not key.startswith("/"):
             raise _fail(file, item_ptr, f"path key {one_line(key, 80)} does not start with /")
