@@ -8,6 +8,10 @@ import tempfile
 from pathlib import Path
 
 
+# Caches that linters and test runners leave inside the tree; never part of the output.
+_TOOL_CACHES = frozenset({"__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache"})
+
+
 def write_tree(out_dir: Path, files: dict[str, str]) -> None:
     """Replace ``out_dir`` with exactly ``files``: built beside it, then swapped in by rename.
 
@@ -51,7 +55,7 @@ def read_tree(out_dir: Path) -> dict[str, bytes]:
     return {
         p.relative_to(out_dir).as_posix(): p.read_bytes()
         for p in sorted(out_dir.rglob("*"))
-        if p.is_file() and "__pycache__" not in p.parts and ".mypy_cache" not in p.parts
+        if p.is_file() and not _TOOL_CACHES.intersection(p.relative_to(out_dir).parts)
     }
 
 
