@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import json
 import ssl
+import sys
 import threading
+import types
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -343,3 +345,58 @@ def test_base_url_path_is_kept(server: SpecServer, ca_file: Path, snapshot: Path
     result = run_fetch(server.base_url + "/tenant-a/", snapshot, ca_file)
     assert result.exit_code == 0
     assert server.requests[0][0] == "/tenant-a/api/v1/spec"
+
+
+def test_overlay_health_is_reported_after_a_fetch(
+    server: SpecServer, ca_file: Path, snapshot: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = snapshot.parent / "overlays"
+    folder.mkdir()
+    (folder / "names.overlay.yaml").write_text(
+        "overlay: 1.0.0\ninfo: {title: t, version: '1'}\nactions:\n"
+        "  - target: $.paths['/api/v1/gone'].get\n    update: {summary: Gone}\n",
+        encoding="utf-8",
+    )
+    seen: list[Any] = []
+    module = types.ModuleType("generator.overlay")
+
+    def load_overlay(path: str) -> str:
+        return path
+
+    def apply_overlays(document: Any, overlays: list[str], **kwargs: Any) -> Any:
+        seen.append(document)
+        outcome = types.SimpleNamespace(
+            overlay_file=overlays[0],
+            index=0,
+            target="$.paths['/api/v1/gone'].get",
+            status="unmatched",
+            description="",
+        )
+        return types.SimpleNamespace(outcomes=(outcome,))
+
+    module.load_overlay = load_overlay  # type: ignore[attr-defined]
+    module.apply_overlays = apply_overlays  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "generator.overlay", module)
+    args = ["--base-url", server.base_url, "--out", str(snapshot), "--ca-bundle", str(ca_file)]
+    result = CliRunner().invoke(
+        fetch, [*args, "--overlays", str(folder)], env={"CUBE_API_TOKEN": TOKEN}
+    )
+    assert result.exit_code == 0, result.output
+    assert seen == [SPEC]
+    assert "names.overlay.yaml action 0 unmatched: $.paths['/api/v1/gone'].get" in result.stdout
+
+
+def test_overlay_engine_missing_is_a_note_not_a_failure(
+    server: SpecServer, ca_file: Path, snapshot: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = snapshot.parent / "overlays"
+    folder.mkdir()
+    (folder / "a.overlay.yaml").write_text("overlay: 1.0.0\n", encoding="utf-8")
+    monkeypatch.setitem(sys.modules, "generator.overlay", None)
+    args = ["--base-url", server.base_url, "--out", str(snapshot), "--ca-bundle", str(ca_file)]
+    result = CliRunner().invoke(
+        fetch, [*args, "--overlays", str(folder)], env={"CUBE_API_TOKEN": TOKEN}
+    )
+    assert result.exit_code == 0
+    assert "overlays: not checked (overlay engine not available" in result.stdout
+    assert snapshot.read_text(encoding="utf-8") == dump_yaml(SPEC)
