@@ -2,33 +2,82 @@
 
 Sync and async clients differ only in how they send and sleep; everything that decides *what* to
 send or *whether* to retry lives in :class:`BaseClient` so both follow one policy.
+
+HTTPS
+    The base URL must be ``https://``; ``http://`` is accepted only for a loopback host
+    (``localhost``, ``127.0.0.0/8``, ``::1``) with ``allow_http_loopback=True``. A base URL with
+    userinfo (``https://user:pass@host``) is refused: credentials go in ``api_key``. Redirects are
+    never followed (a 3xx is an :class:`APIStatusError`), so the credential is only ever sent to
+    the configured origin.
+
+Retries (``max_retries``, default 2: at most three sends; per client and per call)
+    A failed attempt is sent again only when one of these holds:
+
+    1. the request never left: ``ConnectError``, ``ConnectTimeout``, ``PoolTimeout`` — any method,
+       except a TLS certificate failure (retrying cannot fix it);
+    2. the server says it did not act on the request: 408, 425, 429, 503 — any method;
+    3. the call is idempotent — ``GET HEAD OPTIONS PUT DELETE TRACE``, or any method whose call
+       carries an ``Idempotency-Key`` header — and it got any other 5xx except 501 and 505, or a
+       transport error after the request was sent (reset, truncated body, read/write timeout).
+
+    A server's ``x-should-retry: true|false`` header overrides 2 and 3. Everything else is raised
+    at once; in particular a POST or PATCH that got a 500, 502, 504, a reset or a read timeout may
+    have been processed and is never re-sent. 3xx, 409 and other 4xx are never retried.
+
+    Delay: the server's ``retry-after-ms`` / ``Retry-After`` (seconds or an HTTP date) when it
+    gives one, from 0 up to :data:`MAX_RETRY_AFTER` seconds; a server asking for longer is not
+    retried — the error is raised at once with ``retry_after`` set. Otherwise exponential backoff,
+    0.5 s doubling per attempt up to 8 s, less up to 25 % random jitter. Files being uploaded are
+    rewound before a re-send; a non-seekable file is not re-sent.
+
+Timeouts
+    :data:`DEFAULT_TIMEOUT` (60 s to read, write or wait for a pooled connection; 10 s to
+    connect) unless ``timeout=`` is given to the client or the call (a float, an
+    ``httpx.Timeout``, or ``None`` for none). A timeout is an :class:`APITimeoutError`.
+
+Logging
+    The ``cube_client`` logger (named after this package) records requests and retries at DEBUG
+    and INFO: method, URL and status only — never headers or bodies.
 """
 
 from __future__ import annotations
 
 import asyncio
-import email.utils
 import functools
 import ipaddress
+import logging
 import random
+import ssl
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import httpx
 
 from ._exceptions import (
     APIConnectionError,
+    APIError,
+    APIStatusError,
     APITimeoutError,
     ConfigurationError,
     make_status_error,
+    parse_retry_after,
 )
 from ._response import RAW_RESPONSE_HEADER, APIResponse, AsyncBinaryResponse, BinaryResponse, parse_json
 from ._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from ._utils import build_path, build_query, to_jsonable
 
-__all__ = ["DEFAULT_MAX_RETRIES", "DEFAULT_TIMEOUT", "AsyncAPIClient", "SyncAPIClient"]
+__all__ = [
+    "DEFAULT_MAX_RETRIES",
+    "DEFAULT_TIMEOUT",
+    "AsyncAPIClient",
+    "PreparedCall",
+    "RequestOptions",
+    "SyncAPIClient",
+]
+
+log = logging.getLogger(__package__ or __name__)
 
 DEFAULT_TIMEOUT = httpx.Timeout(60.0, connect=10.0)
 DEFAULT_MAX_RETRIES = 2
@@ -36,9 +85,11 @@ INITIAL_RETRY_DELAY = 0.5
 MAX_RETRY_DELAY = 8.0
 MAX_RETRY_AFTER = 60.0
 IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"})
-# Statuses where the server says it did not act on the request, so even a POST may be re-sent.
+IDEMPOTENCY_HEADER = "idempotency-key"
+# The server says it did not act on the request, so even a POST may be re-sent.
 NOT_PROCESSED_STATUSES = frozenset({408, 425, 429, 503})
-RETRYABLE_STATUSES = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
+# 5xx that will not change on a retry.
+PERMANENT_SERVER_STATUSES = frozenset({501, 505})
 ResponseKind = Literal["json", "binary", "text", "event-stream", "empty"]
 
 
@@ -69,10 +120,8 @@ class PreparedCall:
     options: RequestOptions = RequestOptions()
 
     def with_query(self, **changes: object) -> PreparedCall:
-        return PreparedCall(
-            self.method, self.path, self.path_params, {**self.query, **changes}, self.headers,
-            self.json, self.content, self.form, self.files, self.options,
-        )  # fmt: skip
+        """A copy with query values changed; a ``NOT_GIVEN`` value removes that parameter."""
+        return replace(self, query={**self.query, **changes})
 
 
 def _is_loopback(host: str) -> bool:
@@ -84,6 +133,33 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
+def _is_idempotent(call: PreparedCall) -> bool:
+    if call.method.upper() in IDEMPOTENT_METHODS:
+        return True
+    names = [*call.headers, *(call.options.extra_headers or {})]
+    return any(name.lower() == IDEMPOTENCY_HEADER for name in names)
+
+
+def _is_certificate_error(exc: BaseException) -> bool:
+    seen: BaseException | None = exc
+    for _ in range(8):  # walk the cause chain a bounded number of steps
+        if seen is None:
+            return False
+        if isinstance(seen, ssl.SSLCertVerificationError):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def _file_objects(call: PreparedCall) -> list[Any]:
+    """Open files among the upload parts (a value, or the second item of a tuple part)."""
+    found: list[Any] = []
+    for value in (call.files or {}).values():
+        parts = value if isinstance(value, tuple) else (value,)
+        found.extend(p for p in parts if hasattr(p, "read") and hasattr(p, "seek"))
+    return found
+
+
 class BaseClient:
     """Configuration and request building shared by the sync and async clients."""
 
@@ -92,14 +168,17 @@ class BaseClient:
         *,
         base_url: str,
         credential: str | None,
-        auth_header: str,
-        auth_prefix: str,
-        timeout: Timeout | NotGiven,
-        max_retries: int,
-        default_headers: Mapping[str, str] | None,
-        allow_http_loopback: bool,
+        auth_header: str = "Authorization",
+        auth_prefix: str = "Bearer ",
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        default_headers: Mapping[str, str] | None = None,
+        allow_http_loopback: bool = False,
     ) -> None:
-        url = httpx.URL(base_url)
+        try:
+            url = httpx.URL(base_url)
+        except httpx.InvalidURL as exc:
+            raise ConfigurationError(f"base URL is not a valid URL: {exc}") from None
         if url.scheme != "https":
             loopback = url.scheme == "http" and _is_loopback(url.host)
             if not (loopback and allow_http_loopback):
@@ -107,6 +186,12 @@ class BaseClient:
                     f"base URL must use https:// (got {url.scheme or 'no scheme'}://{url.host}); "
                     "plain HTTP is allowed only for loopback hosts with allow_http_loopback=True"
                 )
+        if url.userinfo:
+            raise ConfigurationError(
+                "base URL must not contain a user name or password; pass the credential as api_key"
+            )
+        if not url.host:
+            raise ConfigurationError("base URL has no host")
         if max_retries < 0:
             raise ConfigurationError("max_retries must be 0 or more")
         self.base_url = url
@@ -147,66 +232,130 @@ class BaseClient:
                 kwargs["files"] = dict(call.files)
         elif call.content is not None:
             kwargs["content"] = call.content
-        timeout = self.timeout if isinstance(opts.timeout, NotGiven) else opts.timeout
         return client.build_request(
-            call.method, base + path, params=params, headers=headers, timeout=timeout, **kwargs
+            call.method, base + path, params=params, headers=headers, timeout=self._timeout(call), **kwargs
         )
+
+    def _timeout(self, call: PreparedCall) -> Timeout:
+        return self.timeout if isinstance(call.options.timeout, NotGiven) else call.options.timeout
 
     def _max_retries(self, call: PreparedCall) -> int:
         n = call.options.max_retries
-        return self.max_retries if isinstance(n, NotGiven) else n
+        return self.max_retries if isinstance(n, NotGiven) else max(n, 0)
 
     @staticmethod
     def _wants_raw(call: PreparedCall) -> bool:
         return bool(call.options.extra_headers and RAW_RESPONSE_HEADER in call.options.extra_headers)
 
     @staticmethod
-    def _should_retry_status(method: str, response: httpx.Response) -> bool:
+    def _should_retry_status(call: PreparedCall, response: httpx.Response) -> bool:
+        """Rules 2 and 3 of the module's retry policy, with the server's ``x-should-retry``."""
         override = response.headers.get("x-should-retry")
         if override in ("true", "false"):
             return bool(override == "true")
         status = response.status_code
-        if method.upper() not in IDEMPOTENT_METHODS:
-            return status in NOT_PROCESSED_STATUSES
-        return status in RETRYABLE_STATUSES
+        if status in NOT_PROCESSED_STATUSES:
+            return True
+        return status >= 500 and status not in PERMANENT_SERVER_STATUSES and _is_idempotent(call)
 
     @staticmethod
-    def _should_retry_error(method: str, exc: Exception) -> bool:
-        """Errors before the request left (connect failures) are always safe to retry."""
+    def _should_retry_error(call: PreparedCall, exc: Exception) -> bool:
+        """Rules 1 and 3: unsent requests always; sent ones only when idempotent."""
+        if _is_certificate_error(exc):
+            return False
         if isinstance(exc, (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)):
             return True
-        return method.upper() in IDEMPOTENT_METHODS and isinstance(exc, httpx.TransportError)
+        return _is_idempotent(call) and isinstance(exc, httpx.TransportError)
 
     @staticmethod
-    def _retry_delay(attempt: int, response: httpx.Response | None) -> float:
-        """Honour ``Retry-After`` (seconds or HTTP date) up to a cap; else backoff with jitter."""
-        header = response.headers.get("retry-after") if response is not None else None
-        if header:
-            delay: float | None
-            try:
-                delay = float(header)
-            except ValueError:
-                parsed = email.utils.parsedate_tz(header)
-                delay = email.utils.mktime_tz(parsed) - time.time() if parsed else None
-            if delay is not None and 0 <= delay <= MAX_RETRY_AFTER:
-                return delay
+    def _retry_delay(attempt: int, response: httpx.Response | None) -> float | None:
+        """Seconds to wait before the next attempt, or ``None`` when the server asks too long a wait."""
+        if response is not None:
+            asked = parse_retry_after(response.headers)
+            if asked is not None:
+                return asked if asked <= MAX_RETRY_AFTER else None
         backoff = min(INITIAL_RETRY_DELAY * 2.0**attempt, MAX_RETRY_DELAY)
         return backoff * (1 - 0.25 * random.random())
 
-    @staticmethod
-    def _wrap_transport_error(exc: Exception, request: httpx.Request) -> Exception:
+    def _plan_retry(
+        self, call: PreparedCall, attempt: int, *, response: httpx.Response | None = None, exc: Exception | None = None
+    ) -> float | None:
+        """The delay before re-sending this call, or ``None`` to give up now."""
+        if attempt >= self._max_retries(call):
+            return None
+        if response is not None and not self._should_retry_status(call, response):
+            return None
+        if exc is not None and not self._should_retry_error(call, exc):
+            return None
+        if not self._rewind_files(call):
+            return None
+        delay = self._retry_delay(attempt, response)
+        if delay is not None:
+            why = f"status {response.status_code}" if response is not None else type(exc).__name__
+            log.info(
+                "Retrying %s %s in %.2f s (retry %d of %d) after %s",
+                call.method, call.path, delay, attempt + 1, self._max_retries(call), why,
+            )  # fmt: skip
+        return delay
+
+    def _rewind_files(self, call: PreparedCall) -> bool:
+        for fh in _file_objects(call):
+            try:
+                fh.seek(0)
+            except (OSError, ValueError):
+                return False
+        return True
+
+    def _status_error(self, response: httpx.Response) -> APIStatusError:
+        error = make_status_error(response, _error_body(response))
+        error._redact(self._credential)
+        return error
+
+    def _transport_error(self, exc: Exception, request: httpx.Request) -> APIError:
+        error: APIError
         if isinstance(exc, httpx.TimeoutException):
-            return APITimeoutError(request=request)
-        return APIConnectionError(f"Connection error: {type(exc).__name__}", request=request)
+            error = APITimeoutError(request=request)
+        else:
+            detail = str(exc).splitlines()[0][:200] if str(exc) else ""
+            message = f"Connection error: {type(exc).__name__}" + (f": {detail}" if detail else "")
+            error = APIConnectionError(message, request=request)
+        error._redact(self._credential)
+        return error
+
+    @staticmethod
+    def _log_request(request: httpx.Request, attempt: int) -> None:
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug("Request %s %s (attempt %d)", request.method, _loggable_url(request.url), attempt + 1)
+
+    @staticmethod
+    def _log_response(response: httpx.Response) -> None:
+        if log.isEnabledFor(logging.DEBUG):
+            request = response.request
+            log.debug("Response %s %s -> %d", request.method, _loggable_url(request.url), response.status_code)
+
+
+def _loggable_url(url: httpx.URL) -> str:
+    return str(url.copy_with(username=None, password=None)) if url.userinfo else str(url)
 
 
 class SyncAPIClient(BaseClient):
-    """Sends with an ``httpx.Client``; close it with :meth:`close` or a ``with`` block."""
+    """Sends with an ``httpx.Client``; close it with :meth:`close` or a ``with`` block.
 
-    def __init__(self, *, http_client: httpx.Client | None = None, **kwargs: Any) -> None:
+    ``http_client`` (e.g. one with a custom ``verify=`` context or proxy) is used as given and
+    left open for its owner to close. ``sleep`` replaces ``time.sleep`` between retries.
+    """
+
+    def __init__(
+        self,
+        *,
+        http_client: httpx.Client | None = None,
+        sleep: Callable[[float], None] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(**kwargs)
         self._owns_client = http_client is None
         self._client = http_client or httpx.Client(follow_redirects=False)
+        self._sleep: Callable[[float], None] = sleep or time.sleep
 
     def close(self) -> None:
         if self._owns_client:
@@ -219,29 +368,33 @@ class SyncAPIClient(BaseClient):
         self.close()
 
     def send(self, call: PreparedCall, *, stream: bool = False) -> httpx.Response:
-        """Send with retries; returns a success response or raises a typed error."""
-        retries = self._max_retries(call)
+        """Send with retries; returns a 2xx response or raises a typed :class:`APIError`."""
         attempt = 0
         while True:
             request = self._build_request(call, self._client)
+            self._log_request(request, attempt)
             try:
                 response = self._client.send(request, stream=stream, follow_redirects=False)
             except httpx.TransportError as exc:
-                if attempt < retries and self._should_retry_error(call.method, exc):
-                    time.sleep(self._retry_delay(attempt, None))
-                    attempt += 1
-                    continue
-                raise self._wrap_transport_error(exc, request) from exc
-            if response.is_success:
-                return response
-            if attempt < retries and self._should_retry_status(call.method, response):
+                delay = self._plan_retry(call, attempt, exc=exc)
+                if delay is None:
+                    raise self._transport_error(exc, request) from exc
+            else:
+                self._log_response(response)
+                if response.is_success:
+                    return response
+                delay = self._plan_retry(call, attempt, response=response)
+                if delay is None:
+                    try:
+                        response.read()
+                    except httpx.TransportError as exc:
+                        raise self._transport_error(exc, request) from exc
+                    finally:
+                        response.close()
+                    raise self._status_error(response)
                 response.close()
-                time.sleep(self._retry_delay(attempt, response))
-                attempt += 1
-                continue
-            response.read()
-            response.close()
-            raise make_status_error(response, _error_body(response))
+            self._sleep(delay)
+            attempt += 1
 
     def request(self, call: PreparedCall, *, cast_to: Any, kind: ResponseKind = "json") -> Any:
         streamed = kind in ("binary", "event-stream")
@@ -252,12 +405,22 @@ class SyncAPIClient(BaseClient):
 
 
 class AsyncAPIClient(BaseClient):
-    """Sends with an ``httpx.AsyncClient``; close it with :meth:`close` or ``async with``."""
+    """Sends with an ``httpx.AsyncClient``; close it with :meth:`close` or ``async with``.
 
-    def __init__(self, *, http_client: httpx.AsyncClient | None = None, **kwargs: Any) -> None:
+    ``sleep`` replaces ``asyncio.sleep`` between retries.
+    """
+
+    def __init__(
+        self,
+        *,
+        http_client: httpx.AsyncClient | None = None,
+        sleep: Callable[[float], Awaitable[None]] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(**kwargs)
         self._owns_client = http_client is None
         self._client = http_client or httpx.AsyncClient(follow_redirects=False)
+        self._sleep: Callable[[float], Awaitable[None]] = sleep or asyncio.sleep
 
     async def close(self) -> None:
         if self._owns_client:
@@ -270,28 +433,33 @@ class AsyncAPIClient(BaseClient):
         await self.close()
 
     async def send(self, call: PreparedCall, *, stream: bool = False) -> httpx.Response:
-        retries = self._max_retries(call)
+        """Send with retries; returns a 2xx response or raises a typed :class:`APIError`."""
         attempt = 0
         while True:
             request = self._build_request(call, self._client)
+            self._log_request(request, attempt)
             try:
                 response = await self._client.send(request, stream=stream, follow_redirects=False)
             except httpx.TransportError as exc:
-                if attempt < retries and self._should_retry_error(call.method, exc):
-                    await asyncio.sleep(self._retry_delay(attempt, None))
-                    attempt += 1
-                    continue
-                raise self._wrap_transport_error(exc, request) from exc
-            if response.is_success:
-                return response
-            if attempt < retries and self._should_retry_status(call.method, response):
+                delay = self._plan_retry(call, attempt, exc=exc)
+                if delay is None:
+                    raise self._transport_error(exc, request) from exc
+            else:
+                self._log_response(response)
+                if response.is_success:
+                    return response
+                delay = self._plan_retry(call, attempt, response=response)
+                if delay is None:
+                    try:
+                        await response.aread()
+                    except httpx.TransportError as exc:
+                        raise self._transport_error(exc, request) from exc
+                    finally:
+                        await response.aclose()
+                    raise self._status_error(response)
                 await response.aclose()
-                await asyncio.sleep(self._retry_delay(attempt, response))
-                attempt += 1
-                continue
-            await response.aread()
-            await response.aclose()
-            raise make_status_error(response, _error_body(response))
+            await self._sleep(delay)
+            attempt += 1
 
     async def request(self, call: PreparedCall, *, cast_to: Any, kind: ResponseKind = "json") -> Any:
         streamed = kind in ("binary", "event-stream")

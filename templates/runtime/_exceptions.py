@@ -1,11 +1,30 @@
-"""One exception class per status family under :class:`APIError`, plus connection failures.
+"""One exception class per status family under :class:`APIError`, plus connection and job failures.
 
 Every error carries the request method and URL and, for status errors, the status, the server's
-message and the response. None of them ever holds or prints a credential.
+message and the response. None of them prints a credential: messages never include request
+headers, URLs are shown without userinfo, and the client redacts its credential from a server
+message that echoes it.
+
+Hierarchy::
+
+    APIError
+    ├── ConfigurationError
+    ├── APIConnectionError            no response: refused, reset, truncated, DNS or TLS failure
+    │   └── APITimeoutError
+    ├── APIResponseValidationError    2xx whose body is not JSON or not the documented shape
+    ├── APIStatusError                any other non-2xx (3xx too: redirects are not followed)
+    │   ├── BadRequestError 400, AuthenticationError 401, PermissionDeniedError 403,
+    │   ├── NotFoundError 404, ConflictError 409, UnprocessableEntityError 422,
+    │   └── RateLimitError 429, InternalServerError 5xx
+    └── JobError                      an asynchronous job did not give a result
+        ├── JobFailedError, JobExpiredError, JobTimeoutError
 """
 
 from __future__ import annotations
 
+import datetime
+import email.utils
+import math
 from typing import Any
 
 import httpx
@@ -21,6 +40,10 @@ __all__ = [
     "ConfigurationError",
     "ConflictError",
     "InternalServerError",
+    "JobError",
+    "JobExpiredError",
+    "JobFailedError",
+    "JobTimeoutError",
     "NotFoundError",
     "PermissionDeniedError",
     "RateLimitError",
@@ -43,13 +66,24 @@ class APIError(Exception):
         where = f" ({self.method} {self.url})" if self.method else ""
         return f"{self.message}{where}"
 
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.message!r})"
+
+    def _redact(self, secret: str | None) -> None:
+        """Replace ``secret`` wherever the message repeats it (a server echoing the credential)."""
+        if secret and secret in self.message:
+            self.message = self.message.replace(secret, "[redacted]")
+            self.args = (self.message,)
+
 
 class ConfigurationError(APIError):
     """The client was constructed with missing or unsafe settings (e.g. no credential, http://)."""
 
 
 class APIConnectionError(APIError):
-    """The request did not get a response: refused, reset, DNS or TLS failure."""
+    """The request did not get a (complete) response: refused, reset, truncated, DNS or TLS failure."""
+
+    status_code: int | None = None
 
     def __init__(self, message: str = "Connection error.", *, request: httpx.Request) -> None:
         super().__init__(message, method=request.method, url=_safe_url(request.url))
@@ -57,7 +91,7 @@ class APIConnectionError(APIError):
 
 
 class APITimeoutError(APIConnectionError):
-    """The request timed out."""
+    """The request timed out (connect, read, write or waiting for a pooled connection)."""
 
     def __init__(self, *, request: httpx.Request) -> None:
         super().__init__("Request timed out.", request=request)
@@ -69,22 +103,32 @@ class APIResponseValidationError(APIError):
     def __init__(self, message: str, *, response: httpx.Response, body: object) -> None:
         request = response.request
         super().__init__(message, method=request.method, url=_safe_url(request.url))
+        self.request = request
         self.response = response
         self.status_code = response.status_code
         self.body = body
 
 
 class APIStatusError(APIError):
-    """The server answered with a 4xx or 5xx status."""
+    """The server answered with a non-2xx status; ``message`` is the server's ``error`` text."""
 
     status_code: int
 
     def __init__(self, message: str, *, response: httpx.Response, body: object) -> None:
         request = response.request
         super().__init__(message, method=request.method, url=_safe_url(request.url))
+        self.request = request
         self.response = response
         self.status_code = response.status_code
         self.body = body
+
+    @property
+    def retry_after(self) -> float | None:
+        """Seconds the server asked us to wait (``Retry-After``/``retry-after-ms``), if it said."""
+        return parse_retry_after(self.response.headers)
+
+    def __str__(self) -> str:
+        return f"Error code {self.status_code}: {super().__str__()}"
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(status_code={self.status_code}, message={self.message!r})"
@@ -148,14 +192,73 @@ def server_message(body: Any, response: httpx.Response) -> str:
                 return value
             if isinstance(value, dict) and isinstance(value.get("message"), str):
                 return str(value["message"])
-    text = body if isinstance(body, str) else ""
+    text = body.strip() if isinstance(body, str) else ""
     reason = response.reason_phrase or "error"
-    return f"{response.status_code} {reason}" + (f": {text[:200]}" if text else "")
+    return reason + (f": {text[:200]}" if text else "")
 
 
 def make_status_error(response: httpx.Response, body: object) -> APIStatusError:
     cls = error_class_for(response.status_code)
     return cls(server_message(body, response), response=response, body=body)
+
+
+class JobError(APIError):
+    """An asynchronous job did not produce its result."""
+
+    def __init__(self, message: str, *, job_id: str) -> None:
+        super().__init__(message)
+        self.job_id = job_id
+
+
+class JobFailedError(JobError):
+    """The job reached a failure status; ``error`` is the job's own error text (may be empty)."""
+
+    def __init__(self, message: str, *, job_id: str, error: str, status: object) -> None:
+        super().__init__(message, job_id=job_id)
+        self.error = error
+        self.status = status
+
+
+class JobExpiredError(JobError):
+    """The job would expire (``expires_at``) before it completed; it is not polled after that."""
+
+    def __init__(self, message: str, *, job_id: str, expires_at: datetime.datetime) -> None:
+        super().__init__(message, job_id=job_id)
+        self.expires_at = expires_at
+
+
+class JobTimeoutError(JobError):
+    """``wait(timeout=...)`` ran out before the job completed; the job itself may still finish."""
+
+    def __init__(self, message: str, *, job_id: str, timeout: float) -> None:
+        super().__init__(message, job_id=job_id)
+        self.timeout = timeout
+
+
+def parse_retry_after(headers: httpx.Headers) -> float | None:
+    """``retry-after-ms`` or ``Retry-After`` (seconds or an HTTP date) as seconds, never negative."""
+    millis = headers.get("retry-after-ms")
+    if millis:
+        try:
+            value = float(millis) / 1000
+        except ValueError:
+            pass
+        else:
+            return max(value, 0.0) if math.isfinite(value) else None
+    header = headers.get("retry-after")
+    if not header:
+        return None
+    try:
+        value = float(header)
+    except ValueError:
+        try:
+            when = email.utils.parsedate_to_datetime(header)
+        except (TypeError, ValueError, IndexError):
+            return None
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=datetime.timezone.utc)
+        value = (when - datetime.datetime.now(datetime.timezone.utc)).total_seconds()
+    return max(value, 0.0) if math.isfinite(value) else None
 
 
 def _safe_url(url: httpx.URL) -> str:

@@ -1,8 +1,23 @@
 """Generic pages: each knows only where its items are and how to ask for the next page.
 
-Offset pages advance ``offset`` by the items received until ``total`` (when the response says it)
-or a short page; cursor pages pass the response's next cursor until there is none. Iterating a
-page iterates every item of every following page, fetched lazily.
+Two styles, described by :class:`PageSpec` (from the document's ``x-cube-pagination``):
+
+offset
+    The next page asks for ``offset + len(items)``. Paging stops at an empty page, when the
+    response's ``total`` says everything has been seen, or — without a total — at a page shorter
+    than the page size (the ``limit`` sent, else ``default_limit``).
+cursor
+    The next page sends the response's next cursor as ``cursor_param``. Paging stops at an empty
+    page, or when the cursor is absent, null, empty, or the one just sent.
+
+An endpoint that may answer in more than one shape lists the others in ``alternatives``: each
+response is read with the first spec (the page's own, then its alternatives in order) whose
+``items`` path holds a list, and the next request is built in that spec's style — the other
+shapes' parameters are dropped and the page size carried over to its ``limit_param``.
+
+``for item in page`` (``async for`` on an async page) walks every item of this and every
+following page, fetching each page only when the previous one is used up; ``iter_pages()``,
+``has_next_page()`` and ``get_next_page()`` give page-at-a-time access.
 """
 
 from __future__ import annotations
@@ -11,8 +26,12 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
-from ._response import parse_json
-from ._types import NotGiven
+import httpx
+import pydantic
+
+from ._exceptions import APIResponseValidationError
+from ._response import _adapter, parse_json
+from ._types import NOT_GIVEN, NotGiven
 
 if TYPE_CHECKING:
     from ._base_client import AsyncAPIClient, PreparedCall, SyncAPIClient
@@ -34,6 +53,25 @@ class PageSpec:
     cursor_param: str = "after"
     next_cursor: tuple[str, ...] = ()
     default_limit: int | None = None
+    alternatives: tuple[PageSpec, ...] = ()
+
+    @property
+    def shapes(self) -> tuple[PageSpec, ...]:
+        """This spec and its alternatives, in the order a response is matched against them."""
+        return (self, *self.alternatives)
+
+    @property
+    def params(self) -> frozenset[str]:
+        """The query parameters this style of paging sends."""
+        moving = self.offset_param if self.style == "offset" else self.cursor_param
+        return frozenset({moving, self.limit_param})
+
+    def match(self, data: Any) -> PageSpec | None:
+        """The first of :attr:`shapes` whose ``items`` path holds a list in ``data``."""
+        for shape in self.shapes:
+            if isinstance(_dig(data, shape.items), list):
+                return shape
+        return None
 
 
 def _dig(data: Any, path: Sequence[str]) -> Any:
@@ -44,61 +82,105 @@ def _dig(data: Any, path: Sequence[str]) -> Any:
     return data
 
 
+def _as_int(value: object) -> int | None:
+    if isinstance(value, bool) or isinstance(value, NotGiven):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.isdigit():
+        return int(value)
+    return None
+
+
 class _PageState(Generic[T]):
-    def __init__(self, call: PreparedCall, spec: PageSpec, item_type: Any, data: Any, items: list[T]) -> None:
+    """One fetched page: its items, the raw body, and the call that fetches the next one."""
+
+    def __init__(
+        self,
+        call: PreparedCall,
+        spec: PageSpec,
+        item_type: Any,
+        data: Any,
+        items: list[T],
+        response: httpx.Response | None = None,
+    ) -> None:
         self._call = call
-        self._spec = spec
+        self._root = spec
+        self.spec: PageSpec = spec.match(data) or spec
         self._item_type = item_type
         self.raw = data
         self.items = items
+        self.http_response = response
 
     @property
     def total(self) -> int | None:
-        value = _dig(self.raw, self._spec.total) if self._spec.total else None
-        return value if isinstance(value, int) else None
+        """The total item count the response reports (offset style with a ``total`` path)."""
+        value = _dig(self.raw, self.spec.total) if self.spec.total else None
+        return _as_int(value)
+
+    def _requested_size(self) -> int | None:
+        """The page size the caller asked for, under any shape's limit parameter."""
+        query = self._call.query
+        for shape in (self.spec, *self._root.shapes):
+            size = _as_int(query.get(shape.limit_param))
+            if size is not None:
+                return size
+        return None
 
     def _next_call(self) -> PreparedCall | None:
-        spec, query = self._spec, self._call.query
+        spec, query = self.spec, self._call.query
         if not self.items:
             return None
+        changes: dict[str, object] = {}
+        for shape in self._root.shapes:  # drop what only the other shapes send
+            for name in shape.params - spec.params:
+                if name in query:
+                    changes[name] = NOT_GIVEN
+        requested = self._requested_size()
+        if requested is not None and _as_int(query.get(spec.limit_param)) is None:
+            changes[spec.limit_param] = requested  # carry the page size over to this shape's name
+        size = requested if requested is not None else spec.default_limit
         if spec.style == "cursor":
             cursor = _dig(self.raw, spec.next_cursor) if spec.next_cursor else None
-            if not isinstance(cursor, (str, int)) or cursor == "":
+            if isinstance(cursor, bool) or not isinstance(cursor, (str, int)) or cursor == "":
                 return None
-            return self._call.with_query(**{spec.cursor_param: cursor})
-        offset = query.get(spec.offset_param)
-        start = offset if isinstance(offset, int) and not isinstance(offset, NotGiven) else 0
+            if str(cursor) == str(query.get(spec.cursor_param, "")):
+                return None  # the server repeated the cursor we sent: stop rather than loop
+            changes[spec.cursor_param] = cursor
+            return self._call.with_query(**changes)
+        start = _as_int(query.get(spec.offset_param)) or 0
         next_offset = start + len(self.items)
         total = self.total
         if total is not None:
             if next_offset >= total:
                 return None
-        else:
-            limit = query.get(spec.limit_param)
-            size = limit if isinstance(limit, int) else spec.default_limit
-            if size is not None and len(self.items) < size:
-                return None
-        return self._call.with_query(**{spec.offset_param: next_offset})
+        elif size is not None and len(self.items) < size:
+            return None
+        changes[spec.offset_param] = next_offset
+        return self._call.with_query(**changes)
 
     def has_next_page(self) -> bool:
+        """Whether another page is expected (it may still turn out to be empty)."""
         return self._next_call() is not None
 
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.spec.style} items={len(self.items)} total={self.total}>"
 
-def _items(data: Any, spec: PageSpec, item_type: Any, response: Any) -> list[Any]:
-    raw_items = _dig(data, spec.items)
-    if not isinstance(raw_items, list):
-        return []
-    from ._response import _adapter
 
-    adapter = _adapter(list[item_type])
+def _parse_page(response: httpx.Response, spec: PageSpec, item_type: Any) -> tuple[Any, list[Any]]:
+    data = parse_json(response, object)
+    shape = spec.match(data)
+    if shape is None:
+        return data, []  # no list in any known shape: an empty page
     try:
-        return list(adapter.validate_python(raw_items))
-    except Exception as exc:
-        from ._exceptions import APIResponseValidationError
-
+        items = _adapter(list[item_type]).validate_python(_dig(data, shape.items))
+    except pydantic.ValidationError as exc:
         raise APIResponseValidationError(
-            f"page items do not match the documented schema: {exc}", response=response, body=data
+            f"page items do not match the documented schema: {exc.error_count()} errors",
+            response=response,
+            body=data,
         ) from None
+    return data, list(items)
 
 
 class SyncPage(_PageState[T]):
@@ -106,15 +188,17 @@ class SyncPage(_PageState[T]):
 
     def __init__(self, client: SyncAPIClient, call: PreparedCall, spec: PageSpec, item_type: Any) -> None:
         response = client.send(call)
-        data = parse_json(response, object)
-        super().__init__(call, spec, item_type, data, _items(data, spec, item_type, response))
+        data, items = _parse_page(response, spec, item_type)
+        super().__init__(call, spec, item_type, data, items, response)
         self._client = client
 
     def get_next_page(self) -> SyncPage[T] | None:
+        """Fetch the next page, or ``None`` when this is the last one."""
         call = self._next_call()
-        return SyncPage(self._client, call, self._spec, self._item_type) if call else None
+        return SyncPage(self._client, call, self._root, self._item_type) if call else None
 
     def iter_pages(self) -> Iterator[SyncPage[T]]:
+        """This page and each following one, fetched as the loop reaches it."""
         page: SyncPage[T] | None = self
         while page is not None:
             yield page
@@ -128,21 +212,37 @@ class SyncPage(_PageState[T]):
 class AsyncPage(_PageState[T]):
     """Async twin of :class:`SyncPage`: ``async for item in page`` walks every page."""
 
-    def __init__(self, client: AsyncAPIClient, call: PreparedCall, spec: PageSpec, item_type: Any, data: Any, items: list[T]) -> None:
-        super().__init__(call, spec, item_type, data, items)
+    def __init__(
+        self,
+        client: AsyncAPIClient,
+        call: PreparedCall,
+        spec: PageSpec,
+        item_type: Any,
+        data: Any,
+        items: list[T],
+        response: httpx.Response | None = None,
+    ) -> None:
+        super().__init__(call, spec, item_type, data, items, response)
         self._client = client
 
     @classmethod
-    async def fetch(cls, client: AsyncAPIClient, call: PreparedCall, spec: PageSpec, item_type: Any) -> AsyncPage[T]:
+    async def fetch(
+        cls, client: AsyncAPIClient, call: PreparedCall, spec: PageSpec, item_type: Any
+    ) -> AsyncPage[T]:
+        """Send ``call`` and wrap the first page."""
         response = await client.send(call)
-        data = parse_json(response, object)
-        return cls(client, call, spec, item_type, data, _items(data, spec, item_type, response))
+        data, items = _parse_page(response, spec, item_type)
+        return cls(client, call, spec, item_type, data, items, response)
 
     async def get_next_page(self) -> AsyncPage[T] | None:
+        """Fetch the next page, or ``None`` when this is the last one."""
         call = self._next_call()
-        return await AsyncPage.fetch(self._client, call, self._spec, self._item_type) if call else None
+        if call is None:
+            return None
+        return await AsyncPage.fetch(self._client, call, self._root, self._item_type)
 
     async def iter_pages(self) -> AsyncIterator[AsyncPage[T]]:
+        """This page and each following one, fetched as the loop reaches it."""
         page: AsyncPage[T] | None = self
         while page is not None:
             yield page

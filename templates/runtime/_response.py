@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import csv
 import os
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import contextmanager, suppress
 from functools import lru_cache, wraps
 from typing import IO, Any, Generic, ParamSpec, TypeVar
 
 import httpx
 import pydantic
 
-from ._exceptions import APIResponseValidationError
+from ._exceptions import APIConnectionError, APIResponseValidationError, APITimeoutError
 
 __all__ = ["APIResponse", "AsyncBinaryResponse", "BinaryResponse"]
 
@@ -78,6 +80,16 @@ class APIResponse(Generic[R]):
         return f"<APIResponse [{self.status_code}] {self.http_response.request.method} {self.url}>"
 
 
+def _as_raw(result: Any) -> Any:
+    """Pages carry their response but are not an :class:`APIResponse`; wrap them so they are."""
+    if isinstance(result, APIResponse):
+        return result
+    response = getattr(result, "http_response", None)
+    if isinstance(response, httpx.Response):
+        return APIResponse(response, lambda: result)
+    return result
+
+
 def to_raw_response_wrapper(func: Callable[P, R]) -> Callable[P, APIResponse[R]]:
     """Wrap a resource method so that it returns :class:`APIResponse` instead of the value."""
 
@@ -86,7 +98,7 @@ def to_raw_response_wrapper(func: Callable[P, R]) -> Callable[P, APIResponse[R]]
         headers = dict(kwargs.get("extra_headers") or {})  # type: ignore[call-overload]
         headers[RAW_RESPONSE_HEADER] = "true"
         kwargs["extra_headers"] = headers
-        return func(*args, **kwargs)  # type: ignore[return-value]
+        return _as_raw(func(*args, **kwargs))  # type: ignore[no-any-return]
 
     return wrapped
 
@@ -101,15 +113,28 @@ def async_to_raw_response_wrapper(
         headers = dict(kwargs.get("extra_headers") or {})  # type: ignore[call-overload]
         headers[RAW_RESPONSE_HEADER] = "true"
         kwargs["extra_headers"] = headers
-        return await func(*args, **kwargs)  # type: ignore[return-value]
+        return _as_raw(await func(*args, **kwargs))  # type: ignore[no-any-return]
 
     return wrapped
+
+
+@contextmanager
+def stream_errors(response: httpx.Response) -> Iterator[None]:
+    """Transport failures while reading a streamed body, as this package's connection errors."""
+    try:
+        yield
+    except httpx.TimeoutException as exc:
+        raise APITimeoutError(request=response.request) from exc
+    except httpx.TransportError as exc:
+        name = type(exc).__name__
+        raise APIConnectionError(f"Connection error while reading the response: {name}", request=response.request) from exc
 
 
 class BinaryResponse:
     """A streamed download (PDF, PNG, CSV...): read it chunk by chunk, never all in memory.
 
-    Use as a context manager, or call :meth:`close`; :meth:`write_to_file` closes it for you.
+    Use as a context manager, or call :meth:`close`; :meth:`write_to_file` and running any
+    ``iter_*`` method to its end (or leaving its loop early) close it for you.
     """
 
     def __init__(self, response: httpx.Response) -> None:
@@ -120,27 +145,64 @@ class BinaryResponse:
         return str(self.http_response.headers.get("content-type", ""))
 
     def iter_bytes(self, chunk_size: int = CHUNK) -> Iterator[bytes]:
-        yield from self.http_response.iter_bytes(chunk_size)
+        try:
+            with stream_errors(self.http_response):
+                yield from self.http_response.iter_bytes(chunk_size)
+        finally:
+            self.close()
+
+    def iter_text(self, chunk_size: int = CHUNK) -> Iterator[str]:
+        """Decoded text (the response's charset, else UTF-8), a leading byte-order mark dropped."""
+        try:
+            with stream_errors(self.http_response):
+                yield from _strip_bom(self.http_response.iter_text(chunk_size))
+        finally:
+            self.close()
 
     def iter_lines(self) -> Iterator[str]:
-        yield from self.http_response.iter_lines()
+        """Lines without their line endings."""
+        for line in _split_lines(self.iter_text()):
+            yield line.rstrip("\r\n")
 
     def iter_csv_rows(self) -> Iterator[list[str]]:
-        """Rows of a CSV body, parsed incrementally (quoted fields may span lines)."""
-        decoded = _LineReader(self.http_response.iter_text())
-        yield from csv.reader(decoded)
+        """Rows of a CSV body parsed as they arrive: memory stays bounded whatever the body's size.
+
+        Quoted fields may span lines; blank lines are skipped. The first row is the header.
+        """
+        for row in csv.reader(_split_lines(self.iter_text())):
+            if row:
+                yield row
+
+    def iter_csv_dicts(self) -> Iterator[dict[str, str]]:
+        """Rows as dictionaries keyed by the header row."""
+        rows = self.iter_csv_rows()
+        header = next(rows, None)
+        if header is None:
+            return
+        for row in rows:
+            yield dict(zip(header, row, strict=False))
 
     def read(self) -> bytes:
-        return self.http_response.read()
+        """The whole body in memory; prefer the ``iter_*`` methods for large downloads."""
+        with stream_errors(self.http_response):
+            return self.http_response.read()
 
     def write_to_file(self, file: str | os.PathLike[str] | IO[bytes]) -> int:
-        """Stream the body to a path or an open binary file; returns the byte count."""
+        """Stream the body to a path or an open binary file; returns the byte count.
+
+        A path is removed again if the download fails part-way.
+        """
         written = 0
         with self:
             if isinstance(file, (str, os.PathLike)):
-                with open(file, "wb") as fh:
-                    for chunk in self.iter_bytes():
-                        written += fh.write(chunk)
+                try:
+                    with open(file, "wb") as fh:
+                        for chunk in self.iter_bytes():
+                            written += fh.write(chunk)
+                except BaseException:
+                    with suppress(OSError):
+                        os.unlink(file)
+                    raise
             else:
                 for chunk in self.iter_bytes():
                     written += file.write(chunk)
@@ -155,6 +217,9 @@ class BinaryResponse:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} [{self.http_response.status_code}] {self.content_type!r}>"
+
 
 class AsyncBinaryResponse:
     """Async twin of :class:`BinaryResponse`."""
@@ -167,23 +232,81 @@ class AsyncBinaryResponse:
         return str(self.http_response.headers.get("content-type", ""))
 
     async def iter_bytes(self, chunk_size: int = CHUNK) -> AsyncIterator[bytes]:
-        async for chunk in self.http_response.aiter_bytes(chunk_size):
-            yield chunk
+        try:
+            with stream_errors(self.http_response):
+                async for chunk in self.http_response.aiter_bytes(chunk_size):
+                    yield chunk
+        finally:
+            await self.close()
+
+    async def iter_text(self, chunk_size: int = CHUNK) -> AsyncIterator[str]:
+        first = True
+        try:
+            with stream_errors(self.http_response):
+                async for text in self.http_response.aiter_text(chunk_size):
+                    if first and text:
+                        text, first = text.removeprefix(BOM), False
+                    yield text
+        finally:
+            await self.close()
 
     async def iter_lines(self) -> AsyncIterator[str]:
-        async for line in self.http_response.aiter_lines():
-            yield line
+        """Lines without their line endings."""
+        splitter = _LineSplitter()
+        try:
+            async for text in self.iter_text():
+                for line in splitter.feed(text):
+                    yield line.rstrip("\r\n")
+            for line in splitter.finish():
+                yield line.rstrip("\r\n")
+        finally:
+            await self.close()
+
+    async def iter_csv_rows(self) -> AsyncIterator[list[str]]:
+        """Rows of a CSV body parsed as they arrive (see :meth:`BinaryResponse.iter_csv_rows`).
+
+        Records are cut where the count of ``"`` is even at a line end, as in any RFC 4180 file.
+        """
+        splitter, parser = _LineSplitter(), _RecordParser()
+        try:
+            async for text in self.iter_text():
+                for line in splitter.feed(text):
+                    for row in parser.feed(line):
+                        yield row
+            for line in splitter.finish():
+                for row in parser.feed(line):
+                    yield row
+            for row in parser.finish():
+                yield row
+        finally:
+            await self.close()
+
+    async def iter_csv_dicts(self) -> AsyncIterator[dict[str, str]]:
+        """Rows as dictionaries keyed by the header row."""
+        header: list[str] | None = None
+        async for row in self.iter_csv_rows():
+            if header is None:
+                header = row
+            else:
+                yield dict(zip(header, row, strict=False))
 
     async def read(self) -> bytes:
-        return await self.http_response.aread()
+        with stream_errors(self.http_response):
+            return await self.http_response.aread()
 
     async def write_to_file(self, file: str | os.PathLike[str] | IO[bytes]) -> int:
+        """Stream the body to a path or an open binary file; returns the byte count."""
         written = 0
         try:
             if isinstance(file, (str, os.PathLike)):
-                with open(file, "wb") as fh:
-                    async for chunk in self.iter_bytes():
-                        written += fh.write(chunk)
+                try:
+                    with open(file, "wb") as fh:
+                        async for chunk in self.iter_bytes():
+                            written += fh.write(chunk)
+                except BaseException:
+                    with suppress(OSError):
+                        os.unlink(file)
+                    raise
             else:
                 async for chunk in self.iter_bytes():
                     written += file.write(chunk)
@@ -200,27 +323,73 @@ class AsyncBinaryResponse:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} [{self.http_response.status_code}] {self.content_type!r}>"
 
-class _LineReader:
-    """Adapts an iterator of text chunks into the line iterator ``csv.reader`` expects."""
 
-    def __init__(self, chunks: Iterator[str]) -> None:
-        self._chunks = chunks
-        self._buffer = ""
+BOM = "\ufeff"
 
-    def __iter__(self) -> _LineReader:
+
+def _strip_bom(chunks: Iterator[str]) -> Iterator[str]:
+    for text in chunks:
+        if text:
+            yield text.removeprefix(BOM)
+            break
+    yield from chunks
+
+
+class _LineSplitter:
+    """Cuts text chunks at ``\\n`` (kept, so ``csv`` sees real line ends); linear in the input."""
+
+    def __init__(self) -> None:
+        self._tail = ""
+
+    def feed(self, text: str) -> list[str]:
+        parts = (self._tail + text).split("\n")
+        self._tail = parts.pop()
+        return [part + "\n" for part in parts]
+
+    def finish(self) -> list[str]:
+        tail, self._tail = self._tail, ""
+        return [tail] if tail else []
+
+
+def _split_lines(chunks: Iterator[str]) -> Iterator[str]:
+    splitter = _LineSplitter()
+    for text in chunks:
+        yield from splitter.feed(text)
+    yield from splitter.finish()
+
+
+class _RecordParser:
+    """Feeds ``csv.reader`` whole records only, so it can be driven from an async loop."""
+
+    def __init__(self) -> None:
+        self._queue: deque[str] = deque()
+        self._pending: list[str] = []
+        self._quotes = 0
+        self._reader = csv.reader(self)
+
+    def __iter__(self) -> _RecordParser:
         return self
 
     def __next__(self) -> str:
-        while True:
-            cut = self._buffer.find("\n")
-            if cut >= 0:
-                line, self._buffer = self._buffer[: cut + 1], self._buffer[cut + 1 :]
-                return line
-            chunk = next(self._chunks, None)
-            if chunk is None:
-                if self._buffer:
-                    line, self._buffer = self._buffer, ""
-                    return line
-                raise StopIteration
-            self._buffer += chunk
+        if not self._queue:
+            raise StopIteration
+        return self._queue.popleft()
+
+    def feed(self, line: str) -> list[list[str]]:
+        self._pending.append(line)
+        self._quotes += line.count('"')
+        if self._quotes % 2:
+            return []  # inside a quoted field: the record continues on the next line
+        return self._flush()
+
+    def finish(self) -> list[list[str]]:
+        return self._flush() if self._pending else []
+
+    def _flush(self) -> list[list[str]]:
+        self._queue.extend(self._pending)
+        self._pending, self._quotes = [], 0
+        rows = [row for row in self._reader if row]
+        return rows

@@ -1,15 +1,46 @@
-"""Server-sent event streams (the agent chat API), parsed with httpx-sse."""
+"""Server-sent event streams (the agent chat API), parsed with httpx-sse.
+
+Events are yielded as they arrive. A ``data:`` field spread over several lines is joined with
+``\\n`` as the SSE specification says; comments and ``retry:`` lines are handled by httpx-sse.
+Leaving the loop early, reaching the end, or an error closes the connection (for ``async for``,
+leaving early closes it when the loop's iterator is finalised; use ``async with stream:`` to
+close it at a point you choose).
+"""
 
 from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import httpx
-from httpx_sse import EventSource, ServerSentEvent
+from httpx_sse import EventSource, ServerSentEvent, SSEError
+
+from ._exceptions import APIResponseValidationError
+from ._response import stream_errors
 
 __all__ = ["AsyncEventStream", "EventStream", "ServerSentEvent"]
+
+
+@contextmanager
+def _sse_errors(response: httpx.Response) -> Iterator[None]:
+    with stream_errors(response):
+        try:
+            yield
+        except SSEError as exc:  # a TransportError subclass, but the server's fault
+            raise APIResponseValidationError(
+                f"expected an event stream: {exc}", response=response, body=None
+            ) from None
+
+
+def _decode(event: ServerSentEvent, response: httpx.Response) -> Any:
+    try:
+        return json.loads(event.data)
+    except ValueError as exc:
+        raise APIResponseValidationError(
+            f"event data is not valid JSON: {exc}", response=response, body=event.data[:500]
+        ) from None
 
 
 class EventStream:
@@ -21,15 +52,20 @@ class EventStream:
 
     def __iter__(self) -> Iterator[ServerSentEvent]:
         try:
-            yield from self._source.iter_sse()
+            with _sse_errors(self.http_response):
+                yield from self._source.iter_sse()
         finally:
             self.close()
 
     def iter_json(self) -> Iterator[Any]:
         """The ``data`` of each event decoded as JSON (events without data are skipped)."""
-        for event in self:
-            if event.data:
-                yield json.loads(event.data)
+        events = iter(self)
+        try:
+            for event in events:
+                if event.data:
+                    yield _decode(event, self.http_response)
+        finally:
+            self.close()
 
     def close(self) -> None:
         self.http_response.close()
@@ -50,8 +86,19 @@ class AsyncEventStream:
 
     async def __aiter__(self) -> AsyncIterator[ServerSentEvent]:
         try:
-            async for event in self._source.aiter_sse():
-                yield event
+            with _sse_errors(self.http_response):
+                async for event in self._source.aiter_sse():
+                    yield event
+        finally:
+            await self.close()
+
+    async def iter_json(self) -> AsyncIterator[Any]:
+        """The ``data`` of each event decoded as JSON (events without data are skipped)."""
+        try:
+            with _sse_errors(self.http_response):
+                async for event in self._source.aiter_sse():
+                    if event.data:
+                        yield _decode(event, self.http_response)
         finally:
             await self.close()
 
