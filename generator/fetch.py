@@ -29,6 +29,25 @@ import httpx
 from generator.diagnostics import CodegenError, Diagnostic, one_line
 from generator.loader import MAX_BYTES, dump_yaml, parse_bytes
 
+__all__ = [
+    "BASE_URL_ENV",
+    "DEFAULT_OUT",
+    "TOKEN_ENV",
+    "FetchError",
+    "FetchedSpec",
+    "SnapshotResult",
+    "fetch_live",
+    "fetch_spec",
+    "fetch_to_file",
+    "openapi_problem",
+    "redact",
+    "retry_delay",
+    "snapshot_text",
+    "spec_url",
+    "ssl_context",
+    "write_snapshot",
+]
+
 SPEC_PATH = "/api/v1/spec"
 DEFAULT_OUT = Path("spec/platform-api.yaml")
 TOKEN_ENV = "CUBE_API_TOKEN"
@@ -342,6 +361,7 @@ def write_snapshot(path: Path, text: str) -> bool:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
+        os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o644)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

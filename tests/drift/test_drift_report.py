@@ -76,3 +76,31 @@ def test_prepend_section_placement() -> None:
     assert prepend_section("", section) == "# Changelog\n\n" + section
     assert prepend_section("# Log\n\n## 1.0.0\n", section) == "# Log\n\n" + section + "\n## 1.0.0\n"
     assert prepend_section("## 1.0.0\n", section) == section + "\n## 1.0.0\n"
+
+
+def test_public_api_is_pinned() -> None:
+    import generator.drift
+    import generator.fetch
+
+    assert sorted(generator.drift.__all__) == sorted(
+        [
+            "LEVELS",
+            "RULES",
+            "Change",
+            "ChangeLevel",
+            "DriftReport",
+            "Rule",
+            "check_document",
+            "compare",
+        ]
+    )
+    assert sorted(generator.fetch.__all__) == sorted(
+        [
+            "BASE_URL_ENV", "DEFAULT_OUT", "TOKEN_ENV", "FetchError", "FetchedSpec", "SnapshotResult",
+            "fetch_live", "fetch_spec", "fetch_to_file", "openapi_problem", "redact", "retry_delay",
+            "snapshot_text", "spec_url", "ssl_context", "write_snapshot",
+        ]
+    )  # fmt: skip
+    for module in (generator.drift, generator.fetch):
+        for name in module.__all__:
+            assert hasattr(module, name), name

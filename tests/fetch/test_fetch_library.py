@@ -143,3 +143,14 @@ def test_redact() -> None:
     assert redact("Bearer abcdef123 failed", "abcdef123") == "Bearer <token> failed"
     assert redact("example.com", "x") == "example.com"  # too short to be worth scrubbing
     assert redact("nothing", None) == "nothing"
+
+
+def test_write_snapshot_modes(tmp_path: Path) -> None:
+    fresh = tmp_path / "fresh.yaml"
+    write_snapshot(fresh, "a: 1\n")
+    assert fresh.stat().st_mode & 0o777 == 0o644  # not mkstemp's 0600
+    kept = tmp_path / "kept.yaml"
+    kept.write_text("a: 0\n")
+    kept.chmod(0o640)
+    write_snapshot(kept, "a: 1\n")
+    assert kept.stat().st_mode & 0o777 == 0o640
