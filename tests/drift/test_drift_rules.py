@@ -690,3 +690,10 @@ EXERCISED = (
 def test_every_rule_is_exercised_by_a_test_here() -> None:
     assert set(RULES) - EXERCISED == set()
     assert EXERCISED - set(RULES) == set()
+
+
+def test_removed_operation_message_names_its_id_and_deprecation() -> None:
+    old = spec({"/a": {"get": {"operationId": "getA", "deprecated": True, "responses": OK}}})
+    [change] = compare(old, spec({})).changes
+    assert change.message == "operation removed (operationId getA; was deprecated)"
+    assert change.level == "breaking"  # the method is gone from the client either way

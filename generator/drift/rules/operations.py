@@ -59,7 +59,13 @@ def operation_set(docs: DocumentPair) -> Iterator[Change]:
             yield docs.change(OPERATION_ADDED, new.pointer, "operation added", new.label)
     for identity, old in docs.old_ops.items():
         if identity not in docs.new_ops:
-            yield docs.change(OPERATION_REMOVED, old.pointer, "operation removed", old.label)
+            notes = []
+            if isinstance(old.node.get("operationId"), str):
+                notes.append(f"operationId {one_line(old.node['operationId'], 80)}")
+            if old.node.get("deprecated") is True:
+                notes.append("was deprecated")
+            message = "operation removed" + (f" ({'; '.join(notes)})" if notes else "")
+            yield docs.change(OPERATION_REMOVED, old.pointer, message, old.label)
 
 
 @operation_check

@@ -3,6 +3,10 @@
 The same change reads in opposite ways in the two directions: the client *sends* requests
 (the server must accept at least what it accepted before) and *parses* responses (the client must
 understand at least everything the server may now send).
+
+A request or response body's root schema is reported as a property with an empty path (the
+message names the body), so ``request-property-type-changed`` also covers "the body is now an
+array instead of an object".
 """
 
 from __future__ import annotations
