@@ -83,9 +83,10 @@ class OperationPair:
 
     def compare_schemas(
         self, old: Sub, new: Sub, direction: Direction, subject: str, where: str
-    ) -> Iterator[Change]:
+    ) -> None:
         """Record the changes between two schemas, each message prefixed with ``where`` and the
-        property path; :meth:`schema_changes` hands them out once the operation is done."""
+        property path; the engine collects them with :meth:`schema_changes` once every check of
+        the operation has run, so a schema reached twice is reported once."""
         for found in self.schemas.compare(old, new, direction, subject):
             place = where + (f" at `{format_path(found.path)}`" if found.path else "")
             change = Change(
@@ -94,7 +95,6 @@ class OperationPair:
             self._schema_changes.setdefault((found.rule.id, found.pointer, found.text), []).append(
                 change
             )
-        yield from ()
 
     def schema_changes(self) -> Iterator[Change]:
         """One change per rule, pointer and finding: a component schema reached from several

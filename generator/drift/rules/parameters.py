@@ -115,6 +115,6 @@ def parameters(op: OperationPair) -> Iterator[Change]:
                 f"{_where(param)}: deprecated",
             )
         if before.schema is not None and param.schema is not None:
-            yield from op.compare_schemas(
+            op.compare_schemas(
                 before.schema, param.schema, "request", "request-parameter", _where(param)
             )

@@ -106,7 +106,7 @@ def compare_content(
         if old_schema is not None and new_schema is not None:
             where = f"{label} ({one_line(name, 80)})"
             subject = f"{direction}-property"
-            yield from op.compare_schemas(old_schema, new_schema, direction, subject, where)
+            op.compare_schemas(old_schema, new_schema, direction, subject, where)
 
 
 @operation_check
