@@ -17,6 +17,9 @@ from generator.drift.refs import Resolver
 
 JSON_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean"})
 MAX_MERGE_MEMBERS = 256
+LOWER_BOUNDS = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties")
+UPPER_BOUNDS = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties")
+BOUND_KEYWORDS = LOWER_BOUNDS + UPPER_BOUNDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +48,9 @@ class SchemaView:
     read_only: bool
     write_only: bool
     external_ref: str | None
+    bounds: tuple[tuple[str, float], ...] = ()
+    """Numeric constraints (``minimum``, ``maxLength``...) in keyword order."""
+    pattern: str | None = None
 
     @property
     def object_like(self) -> bool:
@@ -91,6 +97,8 @@ class _Merge:
     variants: list[tuple[str, Sub]] = field(default_factory=list)
     read_only: bool = False
     write_only: bool = False
+    bounds: dict[str, float] = field(default_factory=dict)
+    pattern: str | None = None
 
     def add(self, member: dict[str, Any], mptr: str) -> None:
         mtypes, has_null = _types_of(member)
@@ -119,6 +127,12 @@ class _Merge:
             self.additional = Sub(extra, join_pointer(mptr, "additionalProperties"))
         self.read_only = self.read_only or member.get("readOnly") is True
         self.write_only = self.write_only or member.get("writeOnly") is True
+        for keyword in BOUND_KEYWORDS:
+            value = member.get(keyword)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                self.bounds[keyword] = float(value)
+        if isinstance(member.get("pattern"), str):
+            self.pattern = member["pattern"]
 
 
 class ViewBuilder:
@@ -194,6 +208,8 @@ class ViewBuilder:
             read_only=merged.read_only,
             write_only=merged.write_only,
             external_ref=None,
+            bounds=tuple((k, merged.bounds[k]) for k in BOUND_KEYWORDS if k in merged.bounds),
+            pattern=merged.pattern,
         )
 
     def _union_has_null(self, member: dict[str, Any], mptr: str) -> bool:

@@ -109,6 +109,24 @@ SCHEMA_CASES: list[tuple[str, Any, Any, tuple[str | None, str | None, str | None
         ("breaking", "breaking", "info"),
     ),
     (
+        "constraint-tightened",
+        {"type": "string", "maxLength": 100},
+        {"type": "string", "maxLength": 50},
+        ("breaking", "breaking", "info"),
+    ),
+    (
+        "constraint-relaxed",
+        {"type": "integer", "minimum": 1, "maximum": 10},
+        {"type": "integer", "minimum": 1},
+        ("info", "info", "warning"),
+    ),
+    (
+        "pattern-changed",
+        {"type": "string", "pattern": "^[a-z]+$"},
+        {"type": "string", "pattern": "^[a-z0-9]+$"},
+        ("warning", "warning", "warning"),
+    ),
+    (
         "variant-added",
         {"oneOf": [VARIANTS["A"], {"type": "integer", "title": "C"}]},
         {"oneOf": [VARIANTS["A"], {"type": "integer", "title": "C"}, VARIANTS["B"]]},
@@ -135,6 +153,32 @@ def test_schema_rule(subject: str, event: str, old: Any, new: Any, level: str) -
     wrap = SUBJECTS[subject]
     assert ids(wrap(old), wrap(new)) == {(f"{subject}-{event}", level)}
     assert ids(wrap(old), wrap(copy.deepcopy(old))) == set()
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "tightened"),
+    [
+        ({"minLength": 1}, {"minLength": 2}, True),
+        ({"minLength": 2}, {"minLength": 1}, False),
+        ({}, {"minItems": 1}, True),
+        ({"maxItems": 5}, {}, False),
+        ({"exclusiveMaximum": 5}, {"exclusiveMaximum": 4.5}, True),
+        ({"maximum": 5, "minimum": 0}, {"maximum": 5, "minimum": 0}, None),
+        ({"maximum": True}, {}, None),  # not a number: ignored
+    ],
+)
+def test_constraint_direction(
+    old: dict[str, Any], new: dict[str, Any], tightened: bool | None
+) -> None:
+    found = ids(
+        as_request_property({"type": "string", **old}),
+        as_request_property({"type": "string", **new}),
+    )
+    if tightened is None:
+        assert found == set()
+    else:
+        event = "tightened" if tightened else "relaxed"
+        assert {rule for rule, _ in found} == {f"request-property-constraint-{event}"}
 
 
 def test_type_change_message_and_pointer() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from generator.drift.rules import (
     components,
+    constraints,
     enums,
     operations,
     parameters,
@@ -18,6 +19,7 @@ from generator.drift.rules import (
 
 __all__ = [
     "components",
+    "constraints",
     "enums",
     "operations",
     "parameters",
