@@ -29,11 +29,11 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check generator tests
 	$(BIN)/mypy generator
 	cd $(PKG) && $(CURDIR)/$(BIN)/ruff check . && $(CURDIR)/$(BIN)/ruff format --check .
-	cd $(PKG) && $(CURDIR)/$(BIN)/mypy cube_client
+	cd $(PKG) && $(CURDIR)/$(BIN)/mypy cube_client tests
 
 # The whole suite: generated/ in sync, lint, then every test (shared inputs when ../shared exists).
 test: check lint
-	$(BIN)/python -m pytest -q -p no:cacheprovider $(if $(wildcard $(SHARED)),--shared=$(SHARED),)
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests $(PKG)/tests $(if $(wildcard $(SHARED)),--shared=$(SHARED),)
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -p no:cacheprovider -x -m "not slow"

@@ -49,6 +49,8 @@ class PackageConfig(BaseModel):
     version: str = "0.1.0"
     description: str = ""
     changelog: str | None = None
+    # Emit tests of every operation into the package's tests/ folder.
+    tests: bool = True
 
     @field_validator("name")
     @classmethod

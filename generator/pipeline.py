@@ -24,6 +24,7 @@ from generator.models import render_models
 from generator.naming import PythonIdentifier, pascal_case
 from generator.refs import bundle, check_local_refs
 from generator.render import TEMPLATES, render
+from generator.testcases import CaseBuilder
 from generator.validate import openapi_version, validate
 
 RUNTIME_DIR = TEMPLATES / "runtime"
@@ -142,6 +143,19 @@ def render_package(package: Package, versions: dict[str, str], config: Config) -
         )
     for family in package.families:
         files.update(_render_family(family, versions[family.name], root, imports[family.name], ctx))
+    if config.package.tests:
+        files[f"{pkg}/tests/_{pkg}_test_support.py"] = (
+            py_header + "\n" + (TEMPLATES / "tests" / "support.py").read_text(encoding="utf-8")
+        )
+        for family in package.families:
+            name = family.module or "api"
+            files[f"{pkg}/tests/test_{pkg}_{name}.py"] = render(
+                "tests/test_family.py.jinja",
+                **ctx,
+                family=family,
+                family_import=imports[family.name],
+                cases=CaseBuilder(family).cases(),
+            )
     return files
 
 

@@ -107,6 +107,8 @@ def environment() -> jinja2.Environment:
         py_literal=py_literal,
     )
     env.globals["uses_type"] = uses_type
+    env.tests["model"] = lambda t: isinstance(t, ModelRef)
+    env.tests["list_of_models"] = lambda t: isinstance(t, ListOf) and isinstance(t.item, ModelRef)
     return env
 
 

@@ -1,0 +1,464 @@
+"""IR → test cases: sample arguments, the request they must produce, a response to parse.
+
+Generated tests are emitted from these values. Samples are derived from the schemas (valid by
+construction, deterministic); expected wire values are computed here by the encoding rules the
+client promises, independently of the runtime that implements them, so the two must agree.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from typing import Any
+
+from generator.ir import (
+    DictOf,
+    Family,
+    ListOf,
+    LiteralOf,
+    ModelRef,
+    Operation,
+    Primitive,
+    TypeRef,
+    UnionOf,
+)
+from generator.naming import PythonIdentifier
+from generator.render import py_literal
+from generator.schemas import CATALOG_PREFIX
+
+SAMPLE_DATETIME = datetime.datetime(2024, 1, 2, 3, 4, 5, tzinfo=datetime.UTC)
+_MAX_DEPTH = 4
+ERROR_CLASSES = {
+    400: "BadRequestError",
+    401: "AuthenticationError",
+    403: "PermissionDeniedError",
+    404: "NotFoundError",
+    409: "ConflictError",
+    422: "UnprocessableEntityError",
+    429: "RateLimitError",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Arg:
+    """One argument of the call under test: ``py_name=<code>``; ``wire`` its expected encoding."""
+
+    py_name: PythonIdentifier
+    code: str
+    positional: bool
+    location: str  # path, query, header, cookie, body
+    name: str
+    wire: str | None  # expected text (path, query, header) or None when not asserted
+    json_code: str | None = None  # expected JSON value, as Python source, for body fields
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorCase:
+    status: int
+    exception: str
+
+
+@dataclass(frozen=True, slots=True)
+class TestCase:
+    op: Operation
+    resource_attr: PythonIdentifier
+    args: tuple[Arg, ...]
+    expected_path: str
+    whole_body_code: str | None  # expected JSON body when the body is one argument
+    response_code: str  # the success response body, as Python source (JSON data or bytes)
+    errors: tuple[ErrorCase, ...]
+
+    @property
+    def query(self) -> tuple[Arg, ...]:
+        return tuple(a for a in self.args if a.location == "query" and a.wire is not None)
+
+    @property
+    def headers(self) -> tuple[Arg, ...]:
+        return tuple(a for a in self.args if a.location == "header" and a.wire is not None)
+
+    @property
+    def body_fields(self) -> tuple[Arg, ...]:
+        return tuple(a for a in self.args if a.location == "body")
+
+
+class CaseBuilder:
+    """Builds test cases for one family from its IR and schema catalogue."""
+
+    def __init__(self, family: Family) -> None:
+        self.family = family
+        self.schemas = family.schemas
+
+    def cases(self) -> list[TestCase]:
+        return [
+            self._case(op, resource.attr)
+            for resource in self.family.resources
+            for op in resource.operations
+        ]
+
+    def _case(self, op: Operation, attr: PythonIdentifier) -> TestCase:
+        args: list[Arg] = []
+        path = op.path
+        for i, p in enumerate(op.path_params):
+            value: object = 7 + i if _is_int(p.type) else f"id-{i + 1}"
+            if not _is_int(p.type) and not _is_str(p.type):
+                value = self._py_sample_value(p.type)
+            args.append(Arg(p.py_name, py_literal(value), True, "path", p.name, str(value)))
+            path = path.replace("{" + p.name + "}", _path_text(value), 1)
+        for p in op.other_params:
+            simple = _simple(p.type)
+            if not p.required and simple is None:
+                continue
+            code, wire = self._arg(p.type)
+            wire = wire if p.location in ("query", "header") else None
+            args.append(Arg(p.py_name, code, False, p.location, p.name, wire))
+        whole_body = None
+        if op.body is not None:
+            if op.body.fields is not None:
+                for f in op.body.fields:
+                    if not f.required and _simple(f.type) is None:
+                        continue
+                    code, _ = self._arg(f.type)
+                    json_code = self._json_expected(f.type, code)
+                    args.append(Arg(f.py_name, code, False, "body", f.name, None, json_code))
+                if op.body.one_of:  # send exactly the first branch of a one-of rule
+                    keep = set(op.body.one_of[0])
+                    drop = {n for group in op.body.one_of[1:] for n in group} - keep
+                    args = [a for a in args if not (a.location == "body" and a.name in drop)]
+                    args = self._ensure_present(op, args, keep)
+            elif op.body.kind in ("binary", "text"):
+                code = 'b"payload"' if op.body.kind == "binary" else '"payload"'
+                args.append(Arg(PythonIdentifier("body"), code, False, "content", "body", None))
+            else:
+                code, _ = self._arg(op.body.type)
+                args.append(Arg(PythonIdentifier("body"), code, False, "whole", "body", None))
+                whole_body = self._json_expected(op.body.type, code)
+        return TestCase(
+            op=op,
+            resource_attr=attr,
+            args=tuple(args),
+            expected_path=path,
+            whole_body_code=whole_body,
+            response_code=self._response_code(op),
+            errors=tuple(_errors(op)),
+        )
+
+    def _ensure_present(self, op: Operation, args: list[Arg], names: set[str]) -> list[Arg]:
+        present = {a.name for a in args if a.location == "body"}
+        for f in op.body.fields or () if op.body else ():
+            if f.name in names and f.name not in present:
+                code, _ = self._arg(f.type)
+                json_code = self._json_expected(f.type, code)
+                args.append(Arg(f.py_name, code, False, "body", f.name, None, json_code))
+        return args
+
+    # --- values ------------------------------------------------------------------------------
+
+    def _arg(self, t: TypeRef) -> tuple[str, str | None]:
+        """Python source of a sample argument, and its expected text on the wire if simple."""
+        simple = _simple(t)
+        if simple is not None:
+            value = self._py_sample_value(simple)
+            return _py_source(value), _wire_text(value)
+        return self._code_for(t), None
+
+    def _code_for(self, t: TypeRef) -> str:
+        match t:
+            case ModelRef(name):
+                sample = self.sample_json({"$ref": CATALOG_PREFIX + name}, 0)
+                return f"_models.{name}.model_validate({_json_source(sample)})"
+            case ListOf(item):
+                return f"[{self._code_for(item)}]"
+            case DictOf(value):
+                return '{"key": ' + self._code_for(value) + "}"
+            case UnionOf(members):
+                first = next(m for m in members if m != Primitive("None"))
+                return self._code_for(first)
+            case _:
+                return _py_source(self._py_sample_value(t))
+
+    def _json_expected(self, t: TypeRef, var: str) -> str:
+        """Source of the JSON value the client must send for argument ``var`` of type ``t``."""
+        match t:
+            case ModelRef():
+                return f'{var}.model_dump(mode="json", by_alias=True, exclude_unset=True)'
+            case ListOf(ModelRef()):
+                return (
+                    f'[v.model_dump(mode="json", by_alias=True, exclude_unset=True) for v in {var}]'
+                )
+            case Primitive("datetime") | Primitive("date"):
+                return f"{var}.isoformat()"
+            case Primitive("bytes"):
+                return f"{var}.decode()"
+            case UnionOf(members):
+                first = next(m for m in members if m != Primitive("None"))
+                return self._json_expected(first, var)
+            case _:
+                return var
+
+    def _py_sample_value(self, t: TypeRef) -> object:
+        match t:
+            case Primitive("int"):
+                return 3
+            case Primitive("float"):
+                return 1.5
+            case Primitive("bool"):
+                return True
+            case Primitive("datetime"):
+                return SAMPLE_DATETIME
+            case Primitive("date"):
+                return SAMPLE_DATETIME.date()
+            case Primitive("bytes"):
+                return b"data"
+            case LiteralOf(values):
+                return values[0]
+            case ListOf(item):
+                return [self._py_sample_value(item)]
+            case UnionOf(members):
+                return self._py_sample_value(next(m for m in members if m != Primitive("None")))
+            case _:
+                return "value"
+
+    def _response_code(self, op: Operation) -> str:
+        kind = op.success.kind
+        if kind in ("binary", "text", "event-stream"):
+            return 'b"data: sample\\n\\n"' if kind == "event-stream" else 'b"sample,bytes\\n"'
+        if kind == "empty":
+            return "None"
+        if op.pagination is not None:
+            return _json_source(self._page_sample(op))
+        return _json_source(self.sample_for_type(op.success.type, 0))
+
+    def _page_sample(self, op: Operation) -> Any:
+        pagination = op.pagination
+        assert pagination is not None
+        data = self.sample_for_type(op.success.type, 0)
+        if not isinstance(data, dict):
+            data = {}
+        node = data
+        for key in pagination.items_path[:-1]:
+            nxt = node.get(key)
+            if not isinstance(nxt, dict):
+                nxt = {}
+                node[key] = nxt
+            node = nxt
+        node[pagination.items_path[-1]] = [self.sample_for_type(pagination.item_type, 1)]
+        return data
+
+    def sample_for_type(self, t: TypeRef, depth: int) -> Any:
+        match t:
+            case ModelRef(name):
+                return self.sample_json({"$ref": CATALOG_PREFIX + name}, depth)
+            case ListOf(item):
+                return [self.sample_for_type(item, depth + 1)]
+            case DictOf(value):
+                return {"key": self.sample_for_type(value, depth + 1)}
+            case UnionOf(members):
+                return self.sample_for_type(
+                    next(m for m in members if m != Primitive("None")), depth
+                )
+            case Primitive("datetime"):
+                return "2024-01-02T03:04:05Z"
+            case Primitive("date"):
+                return "2024-01-02"
+            case Primitive("bytes"):
+                return "data"
+            case Primitive("None"):
+                return None
+            case _:
+                return self._py_sample_value(t)
+
+    def sample_json(self, schema: Any, depth: int) -> Any:
+        """A JSON value valid against a catalogue schema, deterministic and small."""
+        if not isinstance(schema, dict):
+            return {}
+        ref = schema.get("$ref")
+        if isinstance(ref, str) and ref.startswith(CATALOG_PREFIX):
+            target = self.schemas.get(ref[len(CATALOG_PREFIX) :])
+            return self.sample_json(target, depth + 1) if depth < _MAX_DEPTH * 2 else {}
+        if "const" in schema:
+            return schema["const"]
+        if isinstance(schema.get("enum"), list) and schema["enum"]:
+            return schema["enum"][0]
+        if "default" in schema and schema["default"] is not None:
+            return schema["default"]
+        for key in ("oneOf", "anyOf"):
+            members = schema.get(key)
+            if isinstance(members, list) and members:
+                value = self._union_sample(schema, members, depth)
+                if isinstance(value, dict) and isinstance(schema.get("properties"), dict):
+                    base = self._object_sample(schema, depth)
+                    return {**base, **value}
+                return value
+        all_of = schema.get("allOf")
+        if isinstance(all_of, list) and all_of:
+            merged: dict[str, Any] = {}
+            for member in all_of:
+                part = self.sample_json(member, depth + 1)
+                if isinstance(part, dict):
+                    merged.update(part)
+            if isinstance(schema.get("properties"), dict):
+                merged.update(self._object_sample(schema, depth))
+            return merged
+        kind = schema.get("type")
+        if isinstance(kind, list):
+            kind = next((k for k in kind if k != "null"), "null")
+        if kind == "object" or "properties" in schema:
+            return self._object_sample(schema, depth)
+        if kind == "array":
+            if depth > _MAX_DEPTH and not schema.get("minItems"):
+                return []
+            item = self.sample_json(schema.get("items"), depth + 1)
+            return [item] * max(1, int(schema.get("minItems") or 1))
+        if kind == "string":
+            return _string_sample(schema)
+        if kind == "integer":
+            return _number_sample(schema, 3)
+        if kind == "number":
+            return _number_sample(schema, 1.5)
+        if kind == "boolean":
+            return True
+        if kind == "null":
+            return None
+        return "value"
+
+    def _union_sample(self, schema: dict[str, Any], members: list[Any], depth: int) -> Any:
+        disc = schema.get("discriminator")
+        if isinstance(disc, dict) and isinstance(disc.get("mapping"), dict) and disc["mapping"]:
+            key, target = next(iter(disc["mapping"].items()))
+            value = self.sample_json({"$ref": target}, depth + 1)
+            if isinstance(value, dict) and isinstance(disc.get("propertyName"), str):
+                value[disc["propertyName"]] = key
+            return value
+        first = next((m for m in members if not _is_null(m)), members[0])
+        return self.sample_json(first, depth + 1)
+
+    def _object_sample(self, schema: dict[str, Any], depth: int) -> dict[str, Any]:
+        props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+        required = schema.get("required") if isinstance(schema.get("required"), list) else []
+        out: dict[str, Any] = {}
+        for name, sub in (props or {}).items():
+            if name in required or depth < _MAX_DEPTH:
+                out[name] = self.sample_json(sub, depth + 1)
+        return out
+
+
+def _is_null(schema: Any) -> bool:
+    return isinstance(schema, dict) and schema.get("type") == "null"
+
+
+def _string_sample(schema: dict[str, Any]) -> str:
+    fmt = schema.get("format")
+    by_format = {
+        "date-time": "2024-01-02T03:04:05Z",
+        "date": "2024-01-02",
+        "time": "03:04:05",
+        "uri": "https://example.com/",
+        "url": "https://example.com/",
+        "email": "user@example.com",
+        "uuid": "00000000-0000-4000-8000-000000000000",
+        "ipv4": "192.0.2.1",
+        "ipv6": "2001:db8::1",
+        "byte": "ZGF0YQ==",
+        "hostname": "example.com",
+    }
+    value = by_format.get(fmt, "value") if isinstance(fmt, str) else "value"
+    min_len = schema.get("minLength")
+    if isinstance(min_len, int) and len(value) < min_len:
+        value = value + "x" * (min_len - len(value))
+    max_len = schema.get("maxLength")
+    if isinstance(max_len, int) and len(value) > max_len:
+        value = value[:max_len]
+    return value
+
+
+def _number_sample(schema: dict[str, Any], default: float) -> Any:
+    low = schema.get("minimum", schema.get("exclusiveMinimum"))
+    high = schema.get("maximum", schema.get("exclusiveMaximum"))
+    value = default
+    if isinstance(low, (int, float)) and not isinstance(low, bool) and value < low:
+        value = low + (1 if "exclusiveMinimum" in schema else 0)
+    if isinstance(high, (int, float)) and not isinstance(high, bool) and value > high:
+        value = high - (1 if "exclusiveMaximum" in schema else 0)
+    return int(value) if isinstance(default, int) else value
+
+
+def _errors(op: Operation) -> list[ErrorCase]:
+    out = []
+    for r in op.errors:
+        if r.status.isdigit():
+            status = int(r.status)
+            cls = (
+                "InternalServerError"
+                if status >= 500
+                else ERROR_CLASSES.get(status, "APIStatusError")
+            )
+            out.append(ErrorCase(status, cls))
+    return out
+
+
+def _simple(t: TypeRef) -> TypeRef | None:
+    """``t`` when its sample has a plain text form on the wire (scalars, literals, lists of them)."""
+    match t:
+        case Primitive(name) if name not in ("Any", "None", "bytes"):
+            return t
+        case LiteralOf():
+            return t
+        case ListOf(item) if _simple(item) is not None and not isinstance(item, ListOf):
+            return t
+        case UnionOf(members):
+            rest = [m for m in members if m != Primitive("None")]
+            return t if len(rest) == 1 and _simple(rest[0]) is not None else None
+    return None
+
+
+def _is_int(t: TypeRef) -> bool:
+    return t == Primitive("int")
+
+
+def _is_str(t: TypeRef) -> bool:
+    return t == Primitive("str")
+
+
+def _wire_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (datetime.datetime, datetime.date)):
+        return value.isoformat()
+    if isinstance(value, list):
+        return ",".join(_wire_text(v) for v in value)
+    return str(value)
+
+
+def _path_text(value: object) -> str:
+    from urllib.parse import quote
+
+    return quote(_wire_text(value), safe="")
+
+
+def _py_source(value: object) -> str:
+    if isinstance(value, datetime.datetime):
+        return "datetime.datetime(2024, 1, 2, 3, 4, 5, tzinfo=datetime.UTC)"
+    if isinstance(value, datetime.date):
+        return "datetime.date(2024, 1, 2)"
+    if isinstance(value, bytes):
+        return 'b"data"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_py_source(v) for v in value) + "]"
+    if isinstance(value, float):
+        return repr(value)
+    return py_literal(value)
+
+
+def _json_source(value: Any) -> str:
+    """Python source for a JSON value; every string goes through the escaping literal."""
+    if isinstance(value, dict):
+        return (
+            "{"
+            + ", ".join(f"{py_literal(str(k))}: {_json_source(v)}" for k, v in value.items())
+            + "}"
+        )
+    if isinstance(value, list):
+        return "[" + ", ".join(_json_source(v) for v in value) + "]"
+    if isinstance(value, float):
+        return repr(value)
+    return py_literal(value)
