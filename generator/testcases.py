@@ -333,10 +333,11 @@ class CaseBuilder:
         return self.sample_json(first, depth + 1)
 
     def _object_sample(self, schema: dict[str, Any], depth: int) -> dict[str, Any]:
-        props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
-        required = schema.get("required") if isinstance(schema.get("required"), list) else []
+        raw_props, raw_required = schema.get("properties"), schema.get("required")
+        props: dict[str, Any] = raw_props if isinstance(raw_props, dict) else {}
+        required: list[Any] = raw_required if isinstance(raw_required, list) else []
         out: dict[str, Any] = {}
-        for name, sub in (props or {}).items():
+        for name, sub in props.items():
             if name in required or depth < _MAX_DEPTH:
                 out[name] = self.sample_json(sub, depth + 1)
         return out
@@ -397,7 +398,7 @@ def _errors(op: Operation) -> list[ErrorCase]:
 
 
 def _simple(t: TypeRef) -> TypeRef | None:
-    """``t`` when its sample has a plain text form on the wire (scalars, literals, lists of them)."""
+    """``t`` when its sample has a plain text form on the wire: scalars, literals, their lists."""
     match t:
         case Primitive(name) if name not in ("Any", "None", "bytes"):
             return t
