@@ -7,7 +7,6 @@ import shutil
 import tempfile
 from pathlib import Path
 
-
 # Caches that linters and test runners leave inside the tree; never part of the output.
 _TOOL_CACHES = frozenset({"__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache"})
 
