@@ -51,6 +51,8 @@ class SchemaView:
     bounds: tuple[tuple[str, float], ...] = ()
     """Numeric constraints (``minimum``, ``maxLength``...) in keyword order."""
     pattern: str | None = None
+    default: tuple[Any, ...] = ()
+    """``(value,)`` when the schema declares a default, else empty (a default may be null)."""
 
     @property
     def object_like(self) -> bool:
@@ -99,6 +101,7 @@ class _Merge:
     write_only: bool = False
     bounds: dict[str, float] = field(default_factory=dict)
     pattern: str | None = None
+    default: tuple[Any, ...] = ()
 
     def add(self, member: dict[str, Any], mptr: str) -> None:
         mtypes, has_null = _types_of(member)
@@ -133,6 +136,8 @@ class _Merge:
                 self.bounds[keyword] = float(value)
         if isinstance(member.get("pattern"), str):
             self.pattern = member["pattern"]
+        if "default" in member:
+            self.default = (member["default"],)
 
 
 class ViewBuilder:
@@ -210,6 +215,7 @@ class ViewBuilder:
             external_ref=None,
             bounds=tuple((k, merged.bounds[k]) for k in BOUND_KEYWORDS if k in merged.bounds),
             pattern=merged.pattern,
+            default=merged.default,
         )
 
     def _union_has_null(self, member: dict[str, Any], mptr: str) -> bool:

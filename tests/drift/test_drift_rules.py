@@ -127,6 +127,12 @@ SCHEMA_CASES: list[tuple[str, Any, Any, tuple[str | None, str | None, str | None
         ("warning", "warning", "warning"),
     ),
     (
+        "default-changed",
+        {"type": "integer", "default": 20},
+        {"type": "integer", "default": 100},
+        ("warning", "warning", "info"),
+    ),
+    (
         "variant-added",
         {"oneOf": [VARIANTS["A"], {"type": "integer", "title": "C"}]},
         {"oneOf": [VARIANTS["A"], {"type": "integer", "title": "C"}, VARIANTS["B"]]},
@@ -601,6 +607,32 @@ def test_response_media_types() -> None:
     }
 
 
+def test_default_added_or_removed_is_not_a_default_change() -> None:
+    assert (
+        ids(as_parameter({"type": "integer"}), as_parameter({"type": "integer", "default": 5}))
+        == set()
+    )
+    assert (
+        ids(as_parameter({"type": "integer", "default": 5}), as_parameter({"type": "integer"}))
+        == set()
+    )
+    null_default = as_parameter({"type": ["integer", "null"], "default": None})
+    assert ids(null_default, as_parameter({"type": ["integer", "null"], "default": 0})) == {
+        ("request-parameter-default-changed", "warning")
+    }
+
+
+def test_response_headers() -> None:
+    def doc(headers: dict[str, Any]) -> Doc:
+        return one_op(responses={"200": {"description": "", "headers": headers}})
+
+    limit = {"X-RateLimit-Remaining": {"schema": {"type": "integer"}}}
+    assert ids(doc({}), doc(limit)) == {("response-header-added", "info")}
+    assert ids(doc(limit), doc({})) == {("response-header-removed", "warning")}
+    lower = {"x-ratelimit-remaining": {"schema": {"type": "integer"}}}
+    assert ids(doc(limit), doc(lower)) == set()
+
+
 def test_error_bodies_are_compared_too() -> None:
     old = one_op(responses={**OK, **response_body(obj({"code": S, "detail": S}), "400")})
     new = one_op(responses={**OK, **response_body(obj({"code": S}), "400")})
@@ -726,7 +758,8 @@ EXERCISED = (
         "response-media-type-removed", "security-requirement-added", "security-requirement-removed",
         "security-alternative-added", "security-scope-added", "security-scheme-added",
         "security-scheme-removed", "security-scheme-changed", "server-added", "server-removed",
-        "server-base-path-changed", "component-schema-removed",
+        "server-base-path-changed", "component-schema-removed", "response-header-added",
+        "response-header-removed",
     }
 )  # fmt: skip
 
