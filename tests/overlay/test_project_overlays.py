@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import copy
 import datetime as dt
+import importlib
 import json
 import re
 import typing
@@ -132,7 +133,8 @@ def query_param(operation: dict[str, Any], name: str) -> dict[str, Any]:
         if p.get("in") == "query" and p.get("name") == name
     ]
     assert len(found) == 1, f"query parameter {name}: {len(found)} declarations"
-    return found[0]
+    param: dict[str, Any] = found[0]
+    return param
 
 
 # --------------------------------------------------------------------------------------------
@@ -517,9 +519,7 @@ def test_servers_are_https_only() -> None:
 @pytest.fixture(scope="module")
 def models() -> Any:
     ensure_generated_importable()
-    import cube_client.platform.models as generated_models
-
-    return generated_models
+    return importlib.import_module("cube_client.platform.models")
 
 
 def _mentions_datetime(annotation: Any) -> bool:
