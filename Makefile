@@ -31,8 +31,18 @@ lint: $(STAMP)
 	cd $(PKG) && $(CURDIR)/$(BIN)/ruff check . && $(CURDIR)/$(BIN)/ruff format --check .
 	cd $(PKG) && $(CURDIR)/$(BIN)/mypy cube_client tests
 
+# Pinned Prism (tools/package*.json) for the contract tests, installed once into the ignored .tools/.
+TOOLS       := .tools
+TOOLS_STAMP := $(TOOLS)/.installed
+
+$(TOOLS_STAMP): tools/package.json tools/package-lock.json
+	@mkdir -p $(TOOLS)
+	cp tools/package.json tools/package-lock.json $(TOOLS)/
+	npm ci --prefix $(TOOLS) --no-audit --no-fund --ignore-scripts
+	@touch $(TOOLS_STAMP)
+
 # The whole suite: generated/ in sync, lint, then every test (shared inputs when ../shared exists).
-test: check lint
+test: check lint $(TOOLS_STAMP)
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests $(PKG)/tests $(if $(wildcard $(SHARED)),--shared=$(SHARED),)
 
 test-fast: $(STAMP)
