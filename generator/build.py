@@ -530,8 +530,14 @@ class FamilyBuilder:
     def _auth(self) -> Auth | None:
         cfg = self.config.auth
         if cfg is not None:
+            schemes = ((cfg.scheme, cfg.prefix), *cfg.alternatives.items()) if cfg.alternatives else ()
             return Auth(
-                cfg.header, cfg.prefix, cfg.env, PythonIdentifier(cfg.param), cfg.description
+                cfg.header,
+                cfg.prefix,
+                cfg.env,
+                PythonIdentifier(cfg.param),
+                cfg.description,
+                tuple(schemes),
             )
         schemes = (self.doc.get("components") or {}).get("securitySchemes") or {}
         for requirement in self.doc.get("security") or []:

@@ -25,6 +25,10 @@ class AuthConfig(BaseModel):
     env: str
     param: str = "api_key"
     description: str = ""
+    # Other prefixes the service accepts for the same credential, chosen with ``auth_scheme=``;
+    # ``scheme`` names the default prefix above.
+    scheme: str = "bearer"
+    alternatives: dict[str, str] = Field(default_factory=dict)
 
 
 class FamilyConfig(BaseModel):

@@ -206,6 +206,8 @@ class Auth:
     env: str
     param: PythonIdentifier
     description: str = ""
+    # (scheme name, prefix) pairs the caller may choose with ``auth_scheme=``; first is default.
+    schemes: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -65,6 +65,24 @@ def py_literal(value: object) -> str:
     return py_str(value)
 
 
+_ERROR_CLASSES = {
+    "400": "BadRequestError",
+    "401": "AuthenticationError",
+    "403": "PermissionDeniedError",
+    "404": "NotFoundError",
+    "409": "ConflictError",
+    "422": "UnprocessableEntityError",
+    "429": "RateLimitError",
+}
+
+
+def error_class(status: str) -> str:
+    """The exception class the runtime raises for a documented status (``5XX`` included)."""
+    if status[:1] == "5":
+        return "InternalServerError"
+    return _ERROR_CLASSES.get(status, "APIStatusError")
+
+
 def markdown_text(value: object) -> str:
     """Prose for a generated README: no raw HTML, no template or link syntax survives."""
     text = " ".join(clean_text(value, 400).split())
@@ -107,6 +125,7 @@ def environment() -> jinja2.Environment:
         py_literal=py_literal,
     )
     env.globals["uses_type"] = uses_type
+    env.filters["error_class"] = error_class
     env.tests["model"] = lambda t: isinstance(t, ModelRef)
     env.tests["list_of_models"] = lambda t: isinstance(t, ListOf) and isinstance(t.item, ModelRef)
     return env

@@ -23,20 +23,11 @@ from generator.ir import (
     UnionOf,
 )
 from generator.naming import PythonIdentifier
-from generator.render import py_literal
+from generator.render import error_class, py_literal
 from generator.schemas import CATALOG_PREFIX
 
 SAMPLE_DATETIME = datetime.datetime(2024, 1, 2, 3, 4, 5, tzinfo=datetime.UTC)
 _MAX_DEPTH = 4
-ERROR_CLASSES = {
-    400: "BadRequestError",
-    401: "AuthenticationError",
-    403: "PermissionDeniedError",
-    404: "NotFoundError",
-    409: "ConflictError",
-    422: "UnprocessableEntityError",
-    429: "RateLimitError",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,17 +375,9 @@ def _number_sample(schema: dict[str, Any], default: float) -> Any:
 
 
 def _errors(op: Operation) -> list[ErrorCase]:
-    out = []
-    for r in op.errors:
-        if r.status.isdigit():
-            status = int(r.status)
-            cls = (
-                "InternalServerError"
-                if status >= 500
-                else ERROR_CLASSES.get(status, "APIStatusError")
-            )
-            out.append(ErrorCase(status, cls))
-    return out
+    return [
+        ErrorCase(int(r.status), error_class(r.status)) for r in op.errors if r.status.isdigit()
+    ]
 
 
 def _simple(t: TypeRef) -> TypeRef | None:

@@ -11,6 +11,10 @@ from pathlib import Path
 _TOOL_CACHES = frozenset({"__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache"})
 
 
+def _is_tool_artifact(parts: tuple[str, ...]) -> bool:
+    return any(part in _TOOL_CACHES or part.endswith(".egg-info") for part in parts)
+
+
 def write_tree(out_dir: Path, files: dict[str, str]) -> None:
     """Replace ``out_dir`` with exactly ``files``: built beside it, then swapped in by rename.
 
@@ -54,7 +58,7 @@ def read_tree(out_dir: Path) -> dict[str, bytes]:
     return {
         p.relative_to(out_dir).as_posix(): p.read_bytes()
         for p in sorted(out_dir.rglob("*"))
-        if p.is_file() and not _TOOL_CACHES.intersection(p.relative_to(out_dir).parts)
+        if p.is_file() and not _is_tool_artifact(p.relative_to(out_dir).parts)
     }
 
 

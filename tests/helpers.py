@@ -29,6 +29,6 @@ def run_cli(
 
 def ensure_generated_importable() -> None:
     """Make ``import cube_client`` resolve to the committed generated package."""
-    path = str(PACKAGE_ROOT)
+    path = os.environ.get("CUBE_CODEGEN_PACKAGE_ROOT", str(PACKAGE_ROOT))
     if path not in sys.path:
         sys.path.insert(0, path)

@@ -61,15 +61,14 @@ def _check_delivery(r: Any) -> None:
     assert r.next_run_at is None
 
 
-def _check_deployments(r: Any) -> None:
-    assert isinstance(r, models.DeploymentListResponse)
-    assert r.data is not None and r.data.deployments is not None
-    assert [d.name for d in r.data.deployments] == ["prod", "dev"]
-    assert r.pagination is not None and r.pagination.total == 2
+def _check_deployments(page: Any) -> None:
+    assert [d.name for d in page.items] == ["prod", "dev"]
+    assert all(isinstance(d, models.Deployment) for d in page.items)
+    assert page.total == 2
 
 
-def _check_environments(r: Any) -> None:
-    env = r.data.environments[0]
+def _check_environments(page: Any) -> None:
+    env = page.items[0]
     assert env.type == "staging"
     assert str(env.api_credentials.rest.url) == "https://api.example.com/cubejs-api"
     assert env.api_credentials.sql.port == 5432

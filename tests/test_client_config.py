@@ -1,0 +1,125 @@
+"""Client construction per family: credentials, header forms, base URLs and server variables."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from tests.helpers import ensure_generated_importable
+
+ensure_generated_importable()
+
+from cube_client import (  # noqa: E402
+    ChatClient,
+    ConfigurationError,
+    DataClient,
+    PlatformClient,
+    ScimClient,
+)
+
+
+SCIM_LIST = {"schemas": ["urn:ietf:params:scim:api:messages:2.0:ListResponse"], "totalResults": 0, "Resources": []}
+
+
+def _recording(body: object = None) -> tuple[list[httpx.Request], httpx.Client]:
+    seen: list[httpx.Request] = []
+
+    def handle(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(200, json=body if body is not None else {})
+
+    return seen, httpx.Client(transport=httpx.MockTransport(handle))
+
+
+def test_missing_credential_fails_at_construction(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CUBE_API_KEY", raising=False)
+    with pytest.raises(ConfigurationError, match="CUBE_API_KEY"):
+        PlatformClient(base_url="https://acme.cubecloud.dev")
+
+
+def test_credential_and_base_url_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CUBE_API_KEY", "env-key")
+    monkeypatch.setenv("CUBE_BASE_URL", "https://env.example")
+    seen, http = _recording()
+    PlatformClient(http_client=http).openapi_spec.get_spec()
+    assert seen[0].url == "https://env.example/api/v1/spec"
+    assert seen[0].headers["authorization"] == "Bearer env-key"
+
+
+def test_tenant_fills_the_server_template(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CUBE_BASE_URL", raising=False)
+    seen, http = _recording()
+    PlatformClient(api_key="k", tenant="acme", http_client=http).openapi_spec.get_spec()
+    assert seen[0].url == "https://acme.cubecloud.dev/api/v1/spec"
+
+
+def test_tenant_cannot_inject_a_host(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CUBE_BASE_URL", raising=False)
+    with pytest.raises(ConfigurationError):
+        PlatformClient(api_key="k", tenant="evil.com?x=")
+
+
+@pytest.mark.parametrize(
+    ("scheme", "header"), [("bearer", "Bearer scim-token"), ("api-key", "Api-Key scim-token")]
+)
+def test_scim_accepts_bearer_or_api_key(scheme: str, header: str) -> None:
+    seen, http = _recording(SCIM_LIST)
+    client = ScimClient(
+        token="scim-token",
+        base_url="https://acme.cubecloud.dev",
+        auth_scheme=scheme,  # type: ignore[arg-type]
+        http_client=http,
+    )
+    client.scim_users.list_scim_users(start_index=1, count=10)
+    assert seen[0].headers["authorization"] == header
+    assert seen[0].url.path == "/api/scim/v2/Users"
+    assert dict(seen[0].url.params) == {"startIndex": "1", "count": "10"}
+
+
+def test_data_api_sends_the_jwt_bare_under_its_base_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CUBE_DATA_API_URL", raising=False)
+    seen, http = _recording()
+    client = DataClient(
+        token="eyJhbGciOi.x.y", data_api_host="data.example.com", base_path="/cube", http_client=http
+    )
+    client.data.get_meta()
+    assert seen[0].url == "https://data.example.com/cube/v1/meta"
+    assert seen[0].headers["authorization"] == "eyJhbGciOi.x.y"
+
+
+def test_chat_api_uses_api_key_prefix_and_agent_url(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CUBE_AI_URL", raising=False)
+
+    def handle(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(200, content=b"data: hi\n\n", headers={"content-type": "text/event-stream"})
+
+    seen: list[httpx.Request] = []
+    http = httpx.Client(transport=httpx.MockTransport(handle))
+    client = ChatClient(
+        api_key="agent-key", ai_host="ai.example.com", account_name="acme", agent_id="42", http_client=http
+    )
+    events = [e.data for e in client.chat.stream_chat_state(input="hello")]
+    assert events == ["hi"]
+    assert seen[0].url == "https://ai.example.com/api/v1/public/acme/agents/42/chat/stream-chat-state"
+    assert seen[0].headers["authorization"] == "Api-Key agent-key"
+
+
+@pytest.mark.parametrize("url", ["http://acme.cubecloud.dev", "ftp://x", "acme.cubecloud.dev"])
+def test_non_https_base_url_is_refused(url: str) -> None:
+    with pytest.raises(ConfigurationError, match="https"):
+        PlatformClient(api_key="k", base_url=url)
+
+
+def test_plain_http_only_for_loopback_when_allowed() -> None:
+    PlatformClient(api_key="k", base_url="http://127.0.0.1:9", allow_http_loopback=True)
+    with pytest.raises(ConfigurationError):
+        PlatformClient(api_key="k", base_url="http://10.0.0.1", allow_http_loopback=True)
+    with pytest.raises(ConfigurationError):
+        PlatformClient(api_key="k", base_url="http://127.0.0.1:9")
+
+
+def test_credential_not_in_repr() -> None:
+    client = PlatformClient(api_key="super-secret-value", base_url="https://acme.cubecloud.dev")
+    assert "super-secret-value" not in repr(client)
+    assert "super-secret-value" not in str(vars(client).get("base_url"))
