@@ -45,6 +45,14 @@ $(TOOLS_STAMP): tools/package.json tools/package-lock.json
 test: check lint $(TOOLS_STAMP)
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests $(PKG)/tests $(if $(wildcard $(SHARED)),--shared=$(SHARED),)
 
+# Compare the live document with spec/ when the service is configured; otherwise say so.
+drift: $(STAMP)
+	@if [ -n "$$CUBE_BASE_URL" ] && [ -n "$$CUBE_API_KEY" ]; then \
+	  $(BIN)/cube-codegen drift spec/platform-api.yaml live --format markdown; \
+	else \
+	  echo "make drift: CUBE_BASE_URL and CUBE_API_KEY are not set; nothing was compared"; \
+	fi
+
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -p no:cacheprovider -x -m "not slow"
 

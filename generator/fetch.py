@@ -50,7 +50,7 @@ __all__ = [
 
 SPEC_PATH = "/api/v1/spec"
 DEFAULT_OUT = Path("spec/platform-api.yaml")
-TOKEN_ENV = "CUBE_API_TOKEN"
+TOKEN_ENV = "CUBE_API_KEY"
 BASE_URL_ENV = "CUBE_BASE_URL"
 INSECURE_LOOPBACK_ENV = "CUBE_CODEGEN_ALLOW_INSECURE_LOOPBACK"
 DEFAULT_TIMEOUT = 30.0
@@ -193,7 +193,7 @@ def retry_delay(
 
 
 _STATUS_MESSAGES = {
-    401: "401 Unauthorized: the token was rejected (check --token or CUBE_API_TOKEN)",
+    401: "401 Unauthorized: the token was rejected (check --token or CUBE_API_KEY)",
     403: "403 Forbidden: this token may not read the specification",
     404: "404 Not Found: no specification here (check --base-url)",
 }
@@ -416,7 +416,7 @@ def fetch_to_file(
 def fetch_live(
     environ: Mapping[str, str] | None = None, *, timeout: float = DEFAULT_TIMEOUT
 ) -> dict[str, Any]:
-    """The live document, configured from ``CUBE_BASE_URL`` and ``CUBE_API_TOKEN`` (and
+    """The live document, configured from ``CUBE_BASE_URL`` and ``CUBE_API_KEY`` (and
     ``SSL_CERT_FILE`` for a private CA): what ``cube-codegen drift ... live`` compares."""
     env = os.environ if environ is None else environ
     base_url = env.get(BASE_URL_ENV, "")

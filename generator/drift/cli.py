@@ -97,7 +97,7 @@ def drift(
     no_overlays: bool,
 ) -> None:
     """Compare OLD and NEW (files, or the word `live` for the running service, configured by
-    CUBE_BASE_URL and CUBE_API_TOKEN) and report what changed for code using the client."""
+    CUBE_BASE_URL and CUBE_API_KEY) and report what changed for code using the client."""
     try:
         report, new_doc, new_file = run_drift(old, new)
         health: OverlayHealth | None = None

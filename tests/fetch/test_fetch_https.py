@@ -171,7 +171,7 @@ def run_fetch(
     if ca_file is not None:
         args += ["--ca-bundle", str(ca_file)]
     environment: dict[str, str | None] = {
-        "CUBE_API_TOKEN": TOKEN,
+        "CUBE_API_KEY": TOKEN,
         "CUBE_BASE_URL": None,
         "SSL_CERT_FILE": None,
         "CUBE_CODEGEN_ALLOW_INSECURE_LOOPBACK": None,
@@ -302,14 +302,14 @@ def test_ssl_cert_file_is_honoured(server: SpecServer, ca_file: Path, snapshot: 
 
 
 def test_missing_token(server: SpecServer, ca_file: Path, snapshot: Path) -> None:
-    result = run_fetch(server.base_url, snapshot, ca_file, CUBE_API_TOKEN=None)
+    result = run_fetch(server.base_url, snapshot, ca_file, CUBE_API_KEY=None)
     assert_failed(result, snapshot, "no token")
     assert server.requests == []
 
 
 def test_token_from_option(server: SpecServer, ca_file: Path, snapshot: Path) -> None:
     result = run_fetch(
-        server.base_url, snapshot, ca_file, "--token", "other-Token-77", CUBE_API_TOKEN=None
+        server.base_url, snapshot, ca_file, "--token", "other-Token-77", CUBE_API_KEY=None
     )
     assert result.exit_code == 0
     assert server.requests == [("/api/v1/spec", "Bearer other-Token-77")]
@@ -379,7 +379,7 @@ def test_overlay_health_is_reported_after_a_fetch(
     monkeypatch.setitem(sys.modules, "generator.overlay", module)
     args = ["--base-url", server.base_url, "--out", str(snapshot), "--ca-bundle", str(ca_file)]
     result = CliRunner().invoke(
-        fetch, [*args, "--overlays", str(folder)], env={"CUBE_API_TOKEN": TOKEN}
+        fetch, [*args, "--overlays", str(folder)], env={"CUBE_API_KEY": TOKEN}
     )
     assert result.exit_code == 0, result.output
     assert seen == [SPEC]
@@ -395,7 +395,7 @@ def test_overlay_engine_missing_is_a_note_not_a_failure(
     monkeypatch.setitem(sys.modules, "generator.overlay", None)
     args = ["--base-url", server.base_url, "--out", str(snapshot), "--ca-bundle", str(ca_file)]
     result = CliRunner().invoke(
-        fetch, [*args, "--overlays", str(folder)], env={"CUBE_API_TOKEN": TOKEN}
+        fetch, [*args, "--overlays", str(folder)], env={"CUBE_API_KEY": TOKEN}
     )
     assert result.exit_code == 0
     assert "overlays: not checked (overlay engine not available" in result.stdout
