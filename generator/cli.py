@@ -6,6 +6,11 @@ Exit codes: 0 success, 1 a check found differences (or an overlay action matched
 
 from __future__ import annotations
 
+# ruff: noqa: E402
+from generator.cache import Stamp, exit_if_up_to_date, message
+
+exit_if_up_to_date()  # a no-op `cube-codegen generate` ends here, before the imports below
+
 import functools
 import json
 import sys
@@ -115,9 +120,16 @@ def generate(
         raise click.UsageError("--overlay and --package go with --spec")
     else:
         config = _config(config_path, out)
+        stamp = Stamp(config_path, config)
+        if report is None and stamp.fresh():
+            if not quiet:
+                click.echo(message(config.out_dir))
+            return
     result = run(config)
     files = strip_root(result.files, config.package.name) if spec_file else result.files
     write_tree(config.out_dir, files)
+    if spec_file is None:
+        stamp.save(files)
     if report is not None:
         write_atomic(report, json.dumps(report_json(result), indent=2) + "\n")
     for d in result.diagnostics:

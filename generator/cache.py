@@ -1,0 +1,254 @@
+"""The no-op cache of ``cube-codegen generate``: unchanged inputs and an intact tree skip the run.
+
+The key is a sha256 over every input's bytes: every file in the configuration's folder (the
+configuration itself, the family documents, overlays, changelog and any file they ``$ref``
+there), any document or overlay the configuration names outside that folder, every file under
+``templates/``, every ``.py`` file under ``generator/``, the Python minor version, the versions
+of the tools that shape output (ruff, datamodel-code-generator, pydantic, jinja2) and the
+generator version. A manifest beside the output folder, ``<parent>/.cache/cube-codegen/
+<name>.json`` (outside the generated tree, so ``check`` never sees it), holds the key and a
+sha256 of the tree written, so a hand-edited, added or deleted generated file regenerates too.
+
+This module is read before the CLI's heavy imports (:func:`exit_if_up_to_date`): it imports the
+standard library only (no click, yaml, pydantic, jinja2, datamodel-code-generator, pipeline), and
+the fast path never parses the configuration: the files it names outside its folder are listed
+in the manifest, and the configuration's own bytes are part of the key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from generator import __version__
+
+if TYPE_CHECKING:
+    from generator.config import Config
+
+MANIFEST_VERSION = 1
+DISABLE_ENV = "CUBE_CODEGEN_NO_CACHE"  # set to a non-empty value to always regenerate
+GENERATOR_DIR = Path(__file__).resolve().parent
+TEMPLATES_DIR = GENERATOR_DIR.parent / "templates"
+# Distributions whose version changes the generated text.
+TOOLS = ("ruff", "datamodel_code_generator", "pydantic", "jinja2")
+# Caches that tools leave beside the inputs; never inputs.
+_TOOL_CACHES = frozenset({"__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache"})
+
+
+def manifest_path(out_dir: Path) -> Path:
+    out = Path(os.path.abspath(out_dir))
+    return out.parent / ".cache" / "cube-codegen" / f"{out.name}.json"
+
+
+def _walk(root: Path, skip: frozenset[str], suffix: str = "", prune: str = "") -> list[Path]:
+    """Files under ``root`` (not in ``skip`` folders, nor under the absolute folder ``prune``)."""
+    found: list[Path] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = [d for d in dirnames if d not in skip and os.path.join(dirpath, d) != prune]
+        found.extend(Path(dirpath, f) for f in filenames if f.endswith(suffix))
+    return found
+
+
+def _inputs_in(folder: Path, out_dir: str, suffix: str = "") -> list[Path]:
+    return [
+        p
+        for p in _walk(folder, _TOOL_CACHES, suffix, prune=out_dir)
+        if not any(part.startswith(".") for part in p.relative_to(folder).parts)
+    ]
+
+
+def _tool_versions() -> dict[str, str]:
+    """Versions from the ``*.dist-info`` folder names on ``sys.path`` (no importlib.metadata)."""
+    versions: dict[str, str] = {}
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for name in names:
+            if not name.endswith(".dist-info"):
+                continue
+            dist, _, version = name[: -len(".dist-info")].partition("-")
+            dist = dist.lower().replace("-", "_").replace(".", "_")
+            if dist in TOOLS and dist not in versions:
+                versions[dist] = version
+    return versions
+
+
+def input_key(config_path: Path, out_dir: Path, outside: Iterable[str] = ()) -> str:
+    """sha256 of every input; ``outside`` names inputs that are not in the configuration folder.
+
+    Hidden files and folders, tool caches and the output folder itself are not inputs.
+    """
+    config_path = Path(os.path.abspath(config_path))
+    out = os.path.abspath(out_dir)
+    h = hashlib.sha256()
+    h.update(
+        json.dumps(
+            {
+                "manifest": MANIFEST_VERSION,
+                "generator": __version__,
+                "python": list(sys.version_info[:2]),
+                "tools": _tool_versions(),
+                "config": str(config_path),
+            },
+            sort_keys=True,
+        ).encode()
+    )
+    groups = (
+        ("spec", config_path.parent, _inputs_in(config_path.parent, out)),
+        ("outside", Path("/"), [Path(p) for p in outside]),
+        ("templates", TEMPLATES_DIR, _inputs_in(TEMPLATES_DIR, out)),
+        ("generator", GENERATOR_DIR, _inputs_in(GENERATOR_DIR, out, ".py")),
+    )
+    for label, root, files in groups:
+        h.update(f"\0{label}\0".encode())
+        for path in sorted(files):
+            h.update(os.path.relpath(path, root).encode() + b"\0")
+            try:
+                data = path.read_bytes()
+            except OSError:  # a missing input: the full run reports it
+                data = b"\0missing"
+            h.update(len(data).to_bytes(8, "big") + data)
+    return "sha256:" + h.hexdigest()
+
+
+def _tree_hash(files: Iterable[tuple[str, bytes]]) -> str:
+    h = hashlib.sha256()
+    for rel, data in sorted(files):
+        h.update(rel.encode() + b"\0" + len(data).to_bytes(8, "big") + data)
+    return "sha256:" + h.hexdigest()
+
+
+def tree_hash(out_dir: Path) -> str:
+    """sha256 over the relative path and bytes of every file ``check`` compares in ``out_dir``."""
+    from generator.writer import read_tree  # standard library only
+
+    out = Path(os.path.abspath(out_dir))
+    return _tree_hash(read_tree(out).items()) if out.is_dir() else ""
+
+
+def _read_manifest(out_dir: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(manifest_path(out_dir).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def outside_inputs(config: Config) -> list[str]:
+    """Absolute paths of the documents and overlays ``config`` names outside its folder."""
+    base = Path(os.path.abspath(config.base_dir))
+    names = [f.document for f in config.families] + [o for f in config.families for o in f.overlays]
+    if config.package.changelog:
+        names.append(config.package.changelog)
+    paths = {os.path.abspath(base / n) for n in names}
+    return sorted(p for p in paths if not Path(p).is_relative_to(base))
+
+
+class Stamp:
+    """The key of one project-mode run, taken before it reads its inputs."""
+
+    def __init__(self, config_path: Path, config: Config) -> None:
+        self.config_path = config_path
+        self.out_dir = config.out_dir
+        self.outside = outside_inputs(config)
+        self.key = input_key(config_path, self.out_dir, self.outside)
+
+    def fresh(self) -> bool:
+        return is_fresh(self.out_dir, self.key)
+
+    def save(self, files: Mapping[str, str]) -> None:
+        """Record the key and the tree just written (``files``, keyed relative to ``out_dir``)."""
+        manifest = {
+            "manifest": MANIFEST_VERSION,
+            "config": os.path.abspath(self.config_path),
+            "outside": self.outside,
+            "key": self.key,
+            "tree": _tree_hash((rel, text.encode("utf-8")) for rel, text in files.items()),
+        }
+        path = manifest_path(self.out_dir)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f".{path.name}.{os.getpid()}")
+            tmp.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+            os.replace(tmp, path)
+        except OSError:  # a cache that cannot be written only costs the next run its shortcut
+            pass
+
+
+def is_fresh(out_dir: Path, key: str) -> bool:
+    """True when the manifest beside ``out_dir`` holds ``key`` and the tree is as written."""
+    if os.environ.get(DISABLE_ENV):
+        return False
+    manifest = _read_manifest(out_dir)
+    return (
+        bool(manifest.get("key"))
+        and manifest["key"] == key
+        and (manifest.get("tree") == tree_hash(out_dir))
+    )
+
+
+def up_to_date(config_path: Path, out_dir: Path) -> bool:
+    """The fast path: the manifest's own list of outside inputs, the configuration unparsed."""
+    manifest = _read_manifest(out_dir)
+    if manifest.get("config") != os.path.abspath(config_path):
+        return False
+    outside = manifest.get("outside")
+    if not isinstance(outside, list) or not all(isinstance(p, str) for p in outside):
+        return False
+    return is_fresh(out_dir, input_key(config_path, out_dir, outside))
+
+
+def message(out_dir: Path) -> str:
+    return f"{out_dir} is up to date (inputs unchanged since the last run); nothing to do"
+
+
+def _parse_generate_args(args: list[str]) -> tuple[Path, Path, bool] | None:
+    """``generate [--config C] [--out O] [--quiet]`` → (C, O, quiet); None for anything else."""
+    if not args or args[0] != "generate":
+        return None
+    values = {"--config": "spec/cube-codegen.yaml", "--out": "generated"}
+    quiet = False
+    rest = iter(args[1:])
+    for arg in rest:
+        name, eq, value = arg.partition("=")
+        if arg == "--quiet":
+            quiet = True
+        elif name in values and eq:
+            values[name] = value
+        elif arg in values:
+            values[arg] = next(rest, "")
+        else:
+            return None
+    if not values["--config"] or not values["--out"]:
+        return None
+    return Path(values["--config"]), Path(values["--out"]), quiet
+
+
+def exit_if_up_to_date() -> None:
+    """Before the CLI imports its libraries: ``cube-codegen generate`` on unchanged inputs exits 0.
+
+    Only the command itself (the console script or ``python -m generator``) takes this path;
+    importing :mod:`generator.cli` anywhere else does nothing here.
+    """
+    argv0 = Path(sys.argv[0]) if sys.argv and sys.argv[0] else Path()
+    if argv0.name != "cube-codegen" and argv0.parts[-2:] != ("generator", "__main__.py"):
+        return
+    parsed = _parse_generate_args(sys.argv[1:])
+    if parsed is None:
+        return
+    config_path, out_dir, quiet = parsed
+    try:
+        fresh = up_to_date(config_path, out_dir)
+    except OSError:
+        return
+    if fresh:
+        if not quiet:
+            print(message(out_dir))
+        sys.exit(0)

@@ -1,0 +1,245 @@
+"""The no-op cache of ``cube-codegen generate``: what regenerates, what is left alone.
+
+A small project (one family, one overlay) in a temporary folder; no timing assertions — the fast
+path is recognised by what it does not import.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from generator import cache
+from generator.cli import main
+from generator.config import DEFAULT_CONFIG, Config
+from tests.helpers import ROOT, run_cli
+
+DOCUMENT = """\
+openapi: 3.1.0
+info: {title: Pets, version: 1.0.0}
+servers: [{url: 'https://pets.example.com'}]
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      tags: [Pets]
+      responses:
+        '200':
+          description: The pets.
+          content:
+            application/json:
+              schema: {type: array, items: {$ref: '#/components/schemas/Pet'}}
+components:
+  schemas:
+    Pet:
+      type: object
+      properties:
+        name: {type: string}
+"""
+
+OVERLAY = """\
+overlay: 1.0.0
+info: {title: Pet descriptions, version: 1.0.0}
+actions:
+  - target: $.components.schemas.Pet
+    description: Pets have a documented purpose.
+    update:
+      description: A pet.
+"""
+
+CONFIG = """\
+package: {name: pets_client, distribution: pets-client}
+families:
+  - name: pets
+    document: pets.yaml
+    overlays: [pets.overlay.yaml]
+    module: pets
+    client: Pets
+    auth_optional: true
+"""
+
+HEAVY = ("click", "pydantic", "jinja2", "datamodel_code_generator", "generator.pipeline", "yaml")
+
+
+@pytest.fixture(autouse=True)
+def key_inputs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The key reads copies of templates/ and generator/: the shared checkout's own files are
+    never touched here, and edits others make to them meanwhile do not change these keys."""
+    copies = tmp_path / "key-inputs"
+    for attr, source in (
+        ("TEMPLATES_DIR", ROOT / "templates"),
+        ("GENERATOR_DIR", ROOT / "generator"),
+    ):
+        copy = copies / source.name
+        shutil.copytree(source, copy, ignore=shutil.ignore_patterns("__pycache__"))
+        monkeypatch.setattr(cache, attr, copy)
+    return copies
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    spec = tmp_path / "spec"
+    spec.mkdir()
+    (spec / "pets.yaml").write_text(DOCUMENT)
+    (spec / "pets.overlay.yaml").write_text(OVERLAY)
+    (spec / "cube-codegen.yaml").write_text(CONFIG)
+    return tmp_path
+
+
+def generate(project: Path) -> Result:
+    args = ["generate", "--config", str(project / "spec/cube-codegen.yaml")]
+    result = CliRunner().invoke(main, [*args, "--out", str(project / "generated")])
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def regenerated(result: Result) -> bool:
+    return result.output.startswith("generated ")
+
+
+def snapshot(out: Path) -> dict[str, tuple[int, bytes]]:
+    return {
+        p.relative_to(out).as_posix(): (p.stat().st_mtime_ns, p.read_bytes())
+        for p in sorted(out.rglob("*"))
+        if p.is_file()
+    }
+
+
+def test_unchanged_inputs_leave_the_tree_untouched(project: Path) -> None:
+    out = project / "generated"
+    assert regenerated(generate(project))
+    assert cache.manifest_path(out).is_file()
+    assert not (out / ".cache").exists()  # the manifest is outside the generated tree
+    before = snapshot(out)
+    result = generate(project)
+    assert not regenerated(result)
+    assert "up to date" in result.output
+    assert snapshot(out) == before  # same files, same bytes, same mtimes
+
+
+def test_changed_document_regenerates(project: Path) -> None:
+    out = project / "generated"
+    generate(project)
+    doc = project / "spec/pets.yaml"
+    doc.write_text(doc.read_text().replace("name: {type: string}", "nickname: {type: string}"))
+    assert regenerated(generate(project))
+    assert "nickname" in (out / "pets_client/pets_client/pets/models.py").read_text()
+
+
+def test_changed_overlay_regenerates(project: Path) -> None:
+    out = project / "generated"
+    generate(project)
+    overlay = project / "spec/pets.overlay.yaml"
+    overlay.write_text(overlay.read_text().replace("A pet.", "A much-loved pet."))
+    assert regenerated(generate(project))
+    assert "A much-loved pet." in (out / "pets_client/pets_client/pets/models.py").read_text()
+
+
+def test_changed_config_regenerates(project: Path) -> None:
+    generate(project)
+    config = project / "spec/cube-codegen.yaml"
+    config.write_text(config.read_text().replace("distribution: pets-client", "distribution: pets"))
+    assert regenerated(generate(project))
+
+
+@pytest.mark.parametrize("changed", ["templates/family/client.py.jinja", "generator/naming.py"])
+def test_changed_template_or_generator_file_regenerates(
+    project: Path, key_inputs: Path, changed: str
+) -> None:
+    generate(project)
+    assert not regenerated(generate(project))
+    with (key_inputs / changed).open("a") as fh:
+        fh.write("\n")
+    assert regenerated(generate(project))
+    assert not regenerated(generate(project))
+
+
+def test_tool_version_is_part_of_the_key(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    generate(project)
+    versions = cache._tool_versions()
+    assert set(versions) == set(cache.TOOLS)
+    monkeypatch.setattr(cache, "_tool_versions", lambda: {**versions, "ruff": "0.0.1"})
+    assert regenerated(generate(project))
+
+
+@pytest.mark.parametrize("damage", ["edit", "delete", "add"])
+def test_damaged_tree_is_restored(project: Path, damage: str) -> None:
+    out = project / "generated"
+    generate(project)
+    before = {rel: data for rel, (_, data) in snapshot(out).items()}
+    target = out / "pets_client/pets_client/pets/models.py"
+    if damage == "edit":
+        target.write_text(target.read_text() + "\n# hand edit\n")
+    elif damage == "delete":
+        target.unlink()
+    else:
+        (out / "pets_client/stray.py").write_text("x = 1\n")
+    assert regenerated(generate(project))
+    assert {rel: data for rel, (_, data) in snapshot(out).items()} == before
+
+
+def test_tool_caches_inside_the_tree_do_not_count(project: Path) -> None:
+    out = project / "generated"
+    generate(project)
+    pycache = out / "pets_client/pets_client/__pycache__"
+    pycache.mkdir()
+    (pycache / "x.cpython-311.pyc").write_bytes(b"\0")
+    assert not regenerated(generate(project))
+
+
+def test_disabled_by_environment(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    generate(project)
+    monkeypatch.setenv(cache.DISABLE_ENV, "1")
+    assert regenerated(generate(project))
+
+
+def test_single_document_mode_is_never_cached(project: Path) -> None:
+    out = project / "single"
+    args = ["generate", "--spec", str(project / "spec/pets.yaml"), "--package", "pets"]
+    for _ in range(2):
+        result = CliRunner().invoke(main, [*args, "--out", str(out)])
+        assert result.exit_code == 0, result.output
+        assert regenerated(result)
+    assert not cache.manifest_path(out).exists()
+
+
+def test_fast_path_answers_before_the_heavy_imports(project: Path) -> None:
+    out = project / "generated"
+    args = ["generate", "--config", "spec/cube-codegen.yaml", "--out", "generated"]
+    first = run_cli(*args, cwd=project)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.startswith("generated ")
+    before = snapshot(out)
+    second = run_cli(*args, cwd=project, env={"PYTHONPROFILEIMPORTTIME": "1"})
+    assert second.returncode == 0, second.stderr
+    assert "up to date" in second.stdout
+    imported = {line.rsplit("|", 1)[-1].strip() for line in second.stderr.splitlines()}
+    assert "generator.cache" in imported
+    assert not imported & set(HEAVY), imported & set(HEAVY)
+    assert snapshot(out) == before
+    quiet = run_cli(*args, "--quiet", cwd=project)
+    assert (quiet.returncode, quiet.stdout) == (0, "")
+
+
+def test_fast_path_defaults_match_the_cli() -> None:
+    parsed = cache._parse_generate_args(["generate"])
+    assert parsed is not None
+    assert parsed[:2] == (DEFAULT_CONFIG, Config.model_fields["out_dir"].default)
+    assert cache._parse_generate_args(["generate", "--config=a.yaml", "--out", "o", "--quiet"]) == (
+        Path("a.yaml"),
+        Path("o"),
+        True,
+    )
+    for other in (["check"], ["generate", "--spec", "x"], ["generate", "--report", "r"], []):
+        assert cache._parse_generate_args(other) is None
+
+
+def test_key_paths_match_the_renderer(monkeypatch: pytest.MonkeyPatch) -> None:
+    from generator.render import TEMPLATES
+
+    monkeypatch.undo()
+    assert cache.TEMPLATES_DIR == TEMPLATES
+    assert cache.GENERATOR_DIR == ROOT / "generator"
