@@ -126,6 +126,9 @@ def environment() -> jinja2.Environment:
     )
     env.globals["uses_type"] = uses_type
     env.filters["error_class"] = error_class
+    env.globals["resource_of"] = lambda family, op: next(
+        r for r in family.resources if op in r.operations
+    )
     env.tests["model"] = lambda t: isinstance(t, ModelRef)
     env.tests["list_of_models"] = lambda t: isinstance(t, ListOf) and isinstance(t.item, ModelRef)
     return env
