@@ -83,6 +83,12 @@ def error_class(status: str) -> str:
     return _ERROR_CLASSES.get(status, "APIStatusError")
 
 
+def py_tuple(values: tuple[object, ...] | list[object]) -> str:
+    """A tuple literal of escaped scalars: ``()``, ``("a",)``, ``("a", "b")``."""
+    items = [py_literal(v) for v in values]
+    return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+
+
 def markdown_text(value: object) -> str:
     """Prose for a generated README: no raw HTML, no template or link syntax survives."""
     text = " ".join(clean_text(value, 400).split())
@@ -123,6 +129,7 @@ def environment() -> jinja2.Environment:
         md=markdown_text,
         py_type=py_type,
         py_literal=py_literal,
+        py_tuple=py_tuple,
     )
     env.globals["uses_type"] = uses_type
     env.filters["error_class"] = error_class
