@@ -7,6 +7,7 @@ generated and reported as a warning; nothing is silently dropped.
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 from collections.abc import Iterator
 from typing import Any, TypeVar
@@ -341,6 +342,7 @@ class FamilyBuilder:
             type=type_,
             description=one_line(p.get("description", "")),
             explode=p.get("explode", p.get("style", "form") == "form") is not False,
+            default=_default_text(schema),
         )
 
     def _request_body(
@@ -403,6 +405,7 @@ class FamilyBuilder:
                 required=name in required,
                 type=self.catalog.type_of(sub, owner + pascal_case(name)),
                 description=one_line(sub.get("description", "")) if isinstance(sub, dict) else "",
+                default=_default_text(sub),
             )
             for name, sub in props.items()
         )
@@ -530,14 +533,16 @@ class FamilyBuilder:
     def _auth(self) -> Auth | None:
         cfg = self.config.auth
         if cfg is not None:
-            schemes = ((cfg.scheme, cfg.prefix), *cfg.alternatives.items()) if cfg.alternatives else ()
+            choices = (
+                ((cfg.scheme, cfg.prefix), *cfg.alternatives.items()) if cfg.alternatives else ()
+            )
             return Auth(
                 cfg.header,
                 cfg.prefix,
                 cfg.env,
                 PythonIdentifier(cfg.param),
                 cfg.description,
-                tuple(schemes),
+                tuple(choices),
             )
         schemes = (self.doc.get("components") or {}).get("securitySchemes") or {}
         for requirement in self.doc.get("security") or []:
@@ -643,3 +648,10 @@ def _constraint_groups(model: Any) -> tuple[tuple[str, ...], ...]:
             return ()
         groups.append(tuple(req))
     return tuple(groups)
+
+
+def _default_text(schema: Any) -> str | None:
+    """The schema's ``default`` as compact JSON text (documentation only), or None."""
+    if not isinstance(schema, dict) or "default" not in schema:
+        return None
+    return one_line(json.dumps(schema["default"], ensure_ascii=False), 80)

@@ -68,6 +68,7 @@ class Parameter:
     type: TypeRef
     description: str = ""
     explode: bool = True
+    default: str | None = None  # the document's default as JSON text, for documentation only
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +80,7 @@ class BodyField:
     required: bool
     type: TypeRef
     description: str = ""
+    default: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
