@@ -39,6 +39,7 @@ from generator.ir import (
 from generator.naming import ClassName, Namespace, PythonIdentifier, pascal_case, snake_case
 from generator.refs import Resolver
 from generator.schemas import SchemaCatalog
+from generator.validate import repair_diagnostics
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 # Keyword arguments every method takes; operation parameters must not take these names.
@@ -65,7 +66,7 @@ class FamilyBuilder:
         self.config = config
         self.resolver = Resolver(doc, file)
         self.catalog = SchemaCatalog(doc, file)
-        self.diagnostics: list[Diagnostic] = []
+        self.diagnostics: list[Diagnostic] = repair_diagnostics(doc, file)
         self._job_specs: dict[str, Any] = {}
 
     def warn(self, id: str, ptr: str, message: str, level: str = "warning") -> None:

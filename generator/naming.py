@@ -25,6 +25,7 @@ _MODEL_MODULE_NAMES = frozenset(
 _BUILTINS = frozenset(dir(builtins))
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z0-9]+|[A-Z]+|[0-9]+")
 _MAX_NAME = 80
+_MAX_CLEAN = 200  # a name that needs no change is kept up to this length
 
 
 # Brand words that camel-case splitting would cut in two ("GitHub" → "git_hub").
@@ -59,13 +60,21 @@ class PythonIdentifier(str):
     def __new__(
         cls, text: str, *, prefix: str = "field", avoid_builtins: bool = False
     ) -> PythonIdentifier:
-        value = snake_case(text)[:_MAX_NAME].rstrip("_") or prefix
+        value = snake_case(text)
+        if value != text or len(value) > _MAX_CLEAN:  # a clean name (``name_2``) is kept whole
+            value = value[:_MAX_NAME].rstrip("_")
+        value = value or prefix
         if value[0].isdigit():
             value = f"{prefix}_{value}"
         if keyword.iskeyword(value) or keyword.issoftkeyword(value) or value in {"self", "cls"}:
             value += "_"
         elif avoid_builtins and value in _BUILTINS:
             value += "_"
+        return super().__new__(cls, value)
+
+    @classmethod
+    def unchecked(cls, value: str) -> PythonIdentifier:
+        """Wrap a name this module already made (a claimed ``name_2``): no re-sanitising."""
         return super().__new__(cls, value)
 
 
@@ -75,11 +84,19 @@ class ClassName(str):
     __slots__ = ()
 
     def __new__(cls, text: str, *, prefix: str = "Model") -> ClassName:
-        value = pascal_case(text)[:_MAX_NAME] or prefix
+        value = pascal_case(text)
+        if value != text or len(value) > _MAX_CLEAN:
+            value = value[:_MAX_NAME]
+        value = value or prefix
         if value[0].isdigit():
             value = prefix + value
         if value in _MODEL_MODULE_NAMES or value in _BUILTINS or keyword.iskeyword(value):
             value += prefix if not value.endswith(prefix) else "_"
+        return super().__new__(cls, value)
+
+    @classmethod
+    def unchecked(cls, value: str) -> ClassName:
+        """Wrap a name this module already made (a claimed ``Name2``): no re-sanitising."""
         return super().__new__(cls, value)
 
 
@@ -106,7 +123,7 @@ class Namespace:
 
     def identifier(self, text: str, **kwargs: bool | str) -> PythonIdentifier:
         base = PythonIdentifier(text, **kwargs)  # type: ignore[arg-type]
-        return PythonIdentifier(self.claim(base, sep="_"))
+        return PythonIdentifier.unchecked(self.claim(base, sep="_"))
 
     def class_name(self, text: str) -> ClassName:
-        return ClassName(self.claim(ClassName(text)))
+        return ClassName.unchecked(self.claim(ClassName(text)))

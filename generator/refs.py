@@ -24,6 +24,8 @@ from generator.diagnostics import (
 from generator.loader import load_document
 from generator.naming import pascal_case
 
+REPAIRS_KEY = "x-cube-codegen-repairs"  # also in generator.validate
+
 _SCHEMA_KEYS = frozenset(
     {"schema", "schemas", "properties", "items", "allOf", "anyOf", "oneOf", "not",
      "additionalProperties", "prefixItems", "$defs", "definitions", "patternProperties",
@@ -46,6 +48,7 @@ class _Bundler:
         self.taken = {str(k).lower() for k in schemas} if isinstance(schemas, dict) else set()
         self.new_schemas: dict[str, Any] = {}
         self.inlining: set[tuple[Path, str]] = set()
+        self.repairs: list[dict[str, str]] = []
 
     def doc(self, file: Path, referrer: str) -> Any:
         if file not in self.docs:
@@ -74,6 +77,16 @@ class _Bundler:
                 name = f"{base}{n}"
             self.taken.add(name.lower())
             self.schema_names[key] = name
+            if not file.is_file():  # a schema in a file that is not there: unconstrained, warned
+                self.new_schemas[name] = {}
+                self.repairs.append(
+                    {
+                        "pointer": at,
+                        "message": f"$ref names missing file {one_line(file.name, 80)}; "
+                        "the schema is left unconstrained",
+                    }
+                )
+                return "#/components/schemas/" + name
             node = self._fetch(file, frag, referrer, at)
             self.new_schemas[name] = self.rewrite(node, file, ("schema",))
         return "#/components/schemas/" + self.schema_names[key]
@@ -110,7 +123,35 @@ class _Bundler:
             finally:
                 self.inlining.discard(key)
             return target
-        return {k: self.rewrite(v, base, (*path, k)) for k, v in node.items()}
+        out = {k: self.rewrite(v, base, (*path, k)) for k, v in node.items()}
+        disc = out.get("discriminator")
+        if _is_schema_position(path) and isinstance(disc, dict):
+            mapping = disc.get("mapping")
+            if isinstance(mapping, dict):
+                out["discriminator"] = {**disc, "mapping": self._mapping(mapping, base, path)}
+        return out
+
+    def _mapping(self, mapping: dict[str, Any], base: Path, path: tuple[str, ...]) -> Any:
+        """Discriminator mapping values that are references into other files become local."""
+        out: dict[str, Any] = {}
+        at = pointer(*path, "discriminator", "mapping")
+        for key, value in mapping.items():
+            if isinstance(value, str) and _is_file_ref(value, base == self.root_file):
+                file, frag = self.target(value, base, at)
+                if file == self.root_file:
+                    out[key] = "#" + frag
+                else:
+                    out[key] = self.schema_ref(file, frag, str(base), at)
+            else:
+                out[key] = value
+        return out
+
+
+def _is_file_ref(value: str, in_root: bool) -> bool:
+    """A mapping value that names a schema by reference (not by bare component name)."""
+    if value.startswith("#"):
+        return not in_root
+    return "#" in value or value.endswith((".yaml", ".yml", ".json"))
 
 
 def bundle(root: Any, root_file: str) -> Any:
@@ -122,6 +163,8 @@ def bundle(root: Any, root_file: str) -> Any:
     if b.new_schemas:
         comps = out.setdefault("components", {})
         comps["schemas"] = {**comps.get("schemas", {}), **b.new_schemas}
+    if b.repairs:
+        out.setdefault(REPAIRS_KEY, []).extend(b.repairs)
     return out
 
 
@@ -132,6 +175,12 @@ def _has_external_refs(node: Any) -> bool:
         if isinstance(cur, dict):
             ref = cur.get("$ref")
             if isinstance(ref, str) and not ref.startswith("#"):
+                return True
+            disc = cur.get("discriminator")
+            mapping = disc.get("mapping") if isinstance(disc, dict) else None
+            if isinstance(mapping, dict) and any(
+                isinstance(v, str) and _is_file_ref(v, True) for v in mapping.values()
+            ):
                 return True
             stack.extend(cur.values())
         elif isinstance(cur, list):

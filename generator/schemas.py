@@ -95,7 +95,7 @@ class SchemaCatalog:
 
     def _ref_name(self, ref: str) -> ClassName | None:
         if ref.startswith(CATALOG_PREFIX):
-            return ClassName(ref[len(CATALOG_PREFIX) :])
+            return ClassName.unchecked(ref[len(CATALOG_PREFIX) :])
         ref = unquote(ref)
         if ref in self.by_pointer:
             return self.by_pointer[ref]

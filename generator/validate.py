@@ -1,7 +1,10 @@
 """Structural validation of an OpenAPI document with openapi-pydantic (3.0 and 3.1).
 
-Errors become diagnostics pointing at the offending node; the first one is fatal. Swagger 2.0 is
-recognised and refused with a message that says so.
+Errors become diagnostics pointing at the offending node. Errors a client can live without are
+worked around in place, each with a warning: an invalid schema keyword is dropped (draft-4 tuple
+``items: [...]`` becomes ``prefixItems``), an invalid parameter is left out. The warnings travel in
+the document under :data:`REPAIRS_KEY` for the IR builder to report. Anything else is fatal.
+Swagger 2.0 is recognised and refused with a message that says so.
 """
 
 from __future__ import annotations
@@ -11,6 +14,14 @@ from typing import Any
 from pydantic import ValidationError
 
 from generator.diagnostics import CodegenError, Diagnostic, one_line, pointer
+
+REPAIRS_KEY = "x-cube-codegen-repairs"
+_MAX_ROUNDS = 8
+_SCHEMA_CONTAINERS = frozenset(
+    {"schema", "properties", "items", "allOf", "anyOf", "oneOf", "not", "additionalProperties",
+     "prefixItems", "patternProperties", "$defs", "definitions", "contains", "if", "then", "else",
+     "dependentSchemas", "propertyNames", "unevaluatedItems", "unevaluatedProperties"}
+)  # fmt: skip
 
 
 def openapi_version(doc: Any, file: str) -> str:
@@ -31,7 +42,11 @@ def openapi_version(doc: Any, file: str) -> str:
         raise _fail(
             file, "/openapi", f"OpenAPI {one_line(version, 20)} is not supported (3.0, 3.1)"
         )
-    if not isinstance(doc.get("paths"), dict):
+    paths = doc.get("paths")
+    # a document of models only (no `paths`, but components or webhooks) is generated with a
+    # warning; one with nothing to generate is not an API description
+    has_other = any(isinstance(doc.get(k), dict) and doc[k] for k in ("components", "webhooks"))
+    if not isinstance(paths, dict) and not (paths is None and has_other):
         raise _fail(file, "/paths", "`paths` must be a mapping of path keys to path items")
     return version
 
@@ -47,25 +62,160 @@ def validate(doc: dict[str, Any], file: str) -> None:
         from openapi_pydantic.v3.v3_1 import OpenAPI as Model31
 
         model = Model31
-    try:
-        model.model_validate(doc)
-    except ValidationError as exc:
-        raise CodegenError([_diagnostic(file, e) for e in exc.errors()[:20]]) from None
-    except RecursionError:
-        raise _fail(file, "", "document nests too deeply to validate") from None
+    repairs: list[dict[str, str]] = []
+    for _ in range(_MAX_ROUNDS):
+        try:
+            model.model_validate(doc)
+        except ValidationError as exc:
+            errors = exc.errors()
+            fixes = _repairs(doc, errors)
+            if not fixes:
+                raise CodegenError([_diagnostic(doc, file, e) for e in errors[:20]]) from None
+            for ptr, message in fixes:
+                repairs.append({"pointer": ptr, "message": message})
+        except RecursionError:
+            raise _fail(file, "", "document nests too deeply to validate") from None
+        else:
+            if repairs:
+                doc.setdefault(REPAIRS_KEY, []).extend(repairs)
+            return
+    raise _fail(file, "", "document has too many invalid parts to work around")
 
 
-def _diagnostic(file: str, err: Any) -> Diagnostic:
-    # openapi-pydantic reports union branches as extra loc tokens (model names); keep only the
-    # tokens that are real keys or indexes of the document.
-    loc = [t for t in err["loc"] if isinstance(t, int) or not _is_model_token(t)]
+def repair_diagnostics(doc: Any, file: str) -> list[Diagnostic]:
+    """The warnings :func:`validate` left in the document about what it worked around."""
+    found = doc.get(REPAIRS_KEY) if isinstance(doc, dict) else None
+    return [
+        Diagnostic("openapi-repaired", "warning", file, str(r["pointer"]), str(r["message"]))
+        for r in found or []
+        if isinstance(r, dict) and "pointer" in r and "message" in r
+    ]
+
+
+def _real_tokens(doc: Any, loc: Any) -> list[str]:
+    """The error location as document keys: openapi-pydantic adds union branch names (model and
+    type names) to ``loc``; a token is kept when it is a key of the node reached so far, or when
+    it does not look like such a branch name (a missing required field)."""
+    out: list[str] = []
+    node: Any = doc
+    for raw in loc:
+        token = str(raw)
+        if isinstance(node, dict) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and isinstance(raw, int) and 0 <= raw < len(node):
+            node = node[raw]
+        elif isinstance(raw, int) or _is_model_token(token):
+            continue
+        else:
+            node = None
+        out.append(token)
+    return out
+
+
+def _repairs(doc: dict[str, Any], errors: list[Any]) -> list[tuple[str, str]]:
+    """Apply the workarounds ``errors`` allow; ``[]`` when one of them has none."""
+    targets: dict[tuple[str, ...], str] = {}
+    top: list[tuple[str, str]] = []
+    for err in errors:
+        tokens = _real_tokens(doc, err["loc"])
+        if tokens == ["paths"] and "paths" not in doc:
+            doc["paths"] = {}
+            top.append(("/paths", "no `paths`: only models are generated"))
+            continue
+        if tokens[:1] == ["info"] and not isinstance(doc.get("info"), dict):
+            doc["info"] = {"title": "API", "version": "0"}
+            top.append(("/info", "no `info` object: the API is called `API`, version 0"))
+            continue
+        target = _repair_target(doc, tokens)
+        if target is None:
+            return []
+        targets.setdefault(target, one_line(err["msg"], 120))
+    # an error inside another error's target is fixed with it; deepest first keeps indexes valid
+    chosen = [t for t in targets if not any(o != t and o[: len(t)] == t for o in targets)]
+    out = top
+    for target in sorted(chosen, key=_sort_key, reverse=True):
+        out.append((pointer(*target), _apply(doc, target, targets[target])))
+    return out
+
+
+def _sort_key(tokens: tuple[str, ...]) -> tuple[tuple[int, int | str], ...]:
+    return tuple((0, int(t)) if t.isdigit() else (1, t) for t in tokens)
+
+
+def _resolves(doc: Any, tokens: tuple[str, ...]) -> bool:
+    node = doc
+    for t in tokens:
+        if isinstance(node, dict) and t in node:
+            node = node[t]
+        elif isinstance(node, list) and t.isdigit() and int(t) < len(node):
+            node = node[int(t)]
+        else:
+            return False
+    return True
+
+
+def _repair_target(doc: Any, tokens: list[str]) -> tuple[str, ...] | None:
+    """The node to drop or replace for an error at ``tokens``: a schema part, or a parameter."""
+    start = None  # the length of the path to the outermost schema holding the error
+    if tokens[:2] == ["components", "schemas"] and len(tokens) > 2:
+        start = 3
+    elif "schema" in tokens[1:]:
+        start = tokens.index("schema", 1) + 1
+    path = tuple(tokens)
+    while path and not _resolves(doc, path):
+        path = path[:-1]
+    if start is not None and len(path) >= start:
+        if len(path) > start and path[-2] in ("type", "required", "enum"):
+            path = path[:-1]  # repair the keyword, not one entry of its list
+        return path
+    for i in range(len(tokens) - 1, 0, -1):
+        if tokens[i - 1] == "parameters" and tokens[i].isdigit() and tokens[0] == "paths":
+            return tuple(tokens[: i + 1])
+    return None
+
+
+_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions"})
+
+
+def _apply(doc: Any, target: tuple[str, ...], reason: str) -> str:
+    parent: Any = doc
+    for t in target[:-1]:
+        parent = parent[int(t)] if isinstance(parent, list) else parent[t]
+    key = target[-1]
+    if isinstance(parent, list):
+        if target[-2] == "parameters" and "schema" not in target:
+            del parent[int(key)]
+            return f"invalid parameter left out: {reason}"
+        parent[int(key)] = {}
+        return f"invalid schema replaced by an unconstrained one: {reason}"
+    value = parent[key]
+    if key == "type" and (value is None or (isinstance(value, list) and None in value)):
+        parent[key] = "null" if value is None else ["null" if v is None else v for v in value]
+        return "unquoted `null` in `type` read as the type name `null`"
+    if key == "items" and isinstance(value, list):
+        del parent[key]
+        parent["prefixItems"] = value
+        parent.setdefault("minItems", len(value))
+        parent.setdefault("maxItems", len(value))
+        return "draft-4 tuple `items: [...]` read as `prefixItems`"
+    root = len(target) == 3 and target[:2] == ("components", "schemas")
+    if root or key == "schema" or target[-2] in _SCHEMA_MAPS:
+        parent[key] = {}
+        return f"invalid schema replaced by an unconstrained one: {reason}"
+    del parent[key]
+    return f"invalid schema keyword `{one_line(key, 40)}` ignored: {reason}"
+
+
+def _diagnostic(doc: Any, file: str, err: Any) -> Diagnostic:
+    loc = _real_tokens(doc, err["loc"])
     return Diagnostic(
         "openapi-invalid", "error", file, pointer(*loc), f"{err['msg']} (OpenAPI object model)"
     )
 
 
 def _is_model_token(token: str) -> bool:
-    return token[:1].isupper() and token.replace("_", "").isalnum() and token not in ("Reference",)
+    """A union branch name openapi-pydantic puts in ``loc``: ``Reference``, ``str-enum[X]``."""
+    return token[:1].isupper() or "[" in token or token in ("function-after", "function-before")
 
 
 def _fail(file: str, ptr: str, message: str, id: str = "openapi-invalid") -> CodegenError:
