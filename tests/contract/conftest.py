@@ -1,0 +1,76 @@
+"""Prism fixtures for the contract tests: one mock server per family and mode, always stopped.
+
+Each family's document after overlays is written to a temporary file and served by Prism on
+127.0.0.1 and a free port, once with static and once with dynamic (``-d``) responses. The
+session-scoped, parametrized ``prism`` fixture makes pytest run every test of one family and mode
+against one Prism process, and stop it (its whole process group) before starting the next.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from prism_contract_support import (
+    FAMILIES,
+    MODES,
+    ContractFamily,
+    Coverage,
+    PrismServer,
+    load_families,
+    start_prism,
+    stop_prism,
+)
+
+COVERAGE_KEY = pytest.StashKey[Coverage]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.stash[COVERAGE_KEY] = Coverage()
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    """The coverage lines, in the terminal summary so that `make test` shows them."""
+    coverage = config.stash.get(COVERAGE_KEY, None)
+    if coverage is None or not coverage.total:
+        return
+    terminalreporter.ensure_newline()
+    for line in coverage.lines():
+        terminalreporter.write_line(line)
+
+
+@pytest.fixture(scope="session")
+def coverage(pytestconfig: pytest.Config) -> Coverage:
+    return pytestconfig.stash[COVERAGE_KEY]
+
+
+@pytest.fixture(scope="session")
+def contract_families() -> dict[str, ContractFamily]:
+    return load_families()
+
+
+@pytest.fixture(
+    scope="session",
+    params=[(fam, mode) for fam in FAMILIES for mode in MODES],
+    ids=[f"{fam}-{mode}" for fam in FAMILIES for mode in MODES],
+)
+def prism(
+    request: pytest.FixtureRequest,
+    contract_families: dict[str, ContractFamily],
+    coverage: Coverage,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[PrismServer]:
+    name, mode = request.param
+    family = contract_families[name]
+    coverage.register((name, mode), {f"{c.resource_attr}.{c.op.py_name}" for c in family.cases})
+    folder = tmp_path_factory.mktemp(f"prism-{name}-{mode}")
+    document = folder / f"{name}-api.json"
+    document.write_text(json.dumps(family.document, ensure_ascii=False), encoding="utf-8")
+    log = folder / "prism.log"
+    port, process = start_prism(document, mode, log)
+    try:
+        yield PrismServer(family, mode, port, process, log)
+    finally:
+        stop_prism(process)

@@ -1,0 +1,230 @@
+"""Support for the contract tests: the families under test, Prism's life cycle, coverage.
+
+Prism is the pinned one (``tools/package.json``, installed into ``.tools/`` by ``make``). It runs in
+its own process group, which is always killed as a whole; a Prism that exits or does not accept
+connections within :data:`START_TIMEOUT` fails with the tail of its output.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import datetime
+import importlib
+import os
+import signal
+import socket
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from generator.build import FamilyBuilder
+from generator.config import load_config
+from generator.pipeline import load_family
+from generator.testcases import CaseBuilder, TestCase
+from tests.helpers import ROOT, ensure_generated_importable
+
+ensure_generated_importable()
+
+PRISM = ROOT / ".tools" / "node_modules" / ".bin" / "prism"
+HOST = "127.0.0.1"
+FAMILIES = ("platform", "scim", "data", "chat")
+MODES = ("static", "dynamic")
+START_TIMEOUT = 60.0
+# Dynamic responses come from json-schema-faker; a fixed seed makes a failure reproducible.
+SEED = os.environ.get("CUBE_PRISM_SEED", "cube-codegen")
+CREDENTIAL = "contract-test-credential"
+
+_LIVE: dict[int, subprocess.Popen[bytes]] = {}
+
+
+@dataclass
+class ContractFamily:
+    """One API family: its final document, generated client classes and per-operation cases."""
+
+    name: str
+    document: dict[str, Any]
+    models: ModuleType
+    client_class: type[Any]
+    async_client_class: type[Any]
+    auth_param: str | None
+    cases: list[TestCase]
+
+    def namespace(self) -> dict[str, Any]:
+        """Where the case builder's argument sources are evaluated (our own expressions)."""
+        return {"_models": self.models, "datetime": datetime}
+
+    def client_kwargs(self, base_url: str) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {
+            "base_url": base_url,
+            "allow_http_loopback": True,
+            "max_retries": 0,
+        }
+        if self.auth_param:
+            kwargs[self.auth_param] = CREDENTIAL
+        return kwargs
+
+
+@dataclass
+class Coverage:
+    """Per family and mode: every operation of the client, and which runs passed or failed it."""
+
+    total: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    passed: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    failed: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+
+    def register(self, key: tuple[str, str], operations: set[str]) -> None:
+        self.total.setdefault(key, set()).update(operations)
+
+    def record(self, key: tuple[str, str], operation: str, ok: bool) -> None:
+        (self.passed if ok else self.failed).setdefault(key, set()).add(operation)
+
+    def covered(self, key: tuple[str, str]) -> set[str]:
+        return self.total.get(key, set()) & self.passed.get(key, set()) - self.failed.get(
+            key, set()
+        )
+
+    def lines(self) -> list[str]:
+        return [
+            f"contract coverage: {len(self.covered((fam, mode)))}/{len(self.total[(fam, mode)])}"
+            f" operations ({fam}, {mode})"
+            for fam in FAMILIES
+            for mode in MODES
+            if (fam, mode) in self.total
+        ]
+
+
+@dataclass
+class PrismServer:
+    family: ContractFamily
+    mode: str
+    port: int
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.family.name, self.mode)
+
+    @property
+    def base_url(self) -> str:
+        # Prism routes on the document's paths alone and ignores the server URL's path (the data
+        # API's `/cubejs-api` base path, the chat API's `/api/v1/public/{accountName}/...`):
+        # `GET /cubejs-api/v1/meta` is NO_PATH_MATCHED, `GET /v1/meta` is served. So the client's
+        # base URL is the bare origin.
+        return f"http://{HOST}:{self.port}"
+
+    def log_size(self) -> int:
+        return self.log.stat().st_size
+
+    def log_since(self, offset: int, limit: int = 4000) -> str:
+        with self.log.open("rb") as f:
+            f.seek(offset)
+            text = f.read().decode("utf-8", "replace")
+        return text if len(text) <= limit else "...\n" + text[-limit:]
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((HOST, 0))
+        return int(sock.getsockname()[1])
+
+
+def _tail(path: Path, lines: int = 30) -> str:
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return "(no output)"
+    return "\n".join(text.splitlines()[-lines:]) or "(no output)"
+
+
+def stop_prism(process: subprocess.Popen[bytes]) -> None:
+    """Stop Prism and everything it started (its own process group); never raises."""
+    _LIVE.pop(process.pid, None)
+    for sig, wait in ((signal.SIGTERM, 10.0), (signal.SIGKILL, 10.0)):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, sig)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=wait)
+    # The leader has exited; make sure no member of its group outlived it.
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+
+
+@atexit.register
+def _stop_all() -> None:  # a last resort when the session ends without running finalizers
+    for process in list(_LIVE.values()):
+        stop_prism(process)
+
+
+def start_prism(document: Path, mode: str, log: Path) -> tuple[int, subprocess.Popen[bytes]]:
+    """Start Prism and wait (bounded) until its port accepts; a failure names Prism's output."""
+    if not PRISM.exists():
+        pytest.fail(
+            f"Prism is not installed at {PRISM}: run `make .tools/.installed` "
+            "(npm ci of tools/package-lock.json into .tools/)",
+            pytrace=False,
+        )
+    for _attempt in range(3):
+        port = _free_port()
+        command = [str(PRISM), "mock", str(document), "-h", HOST, "-p", str(port)]
+        if mode == "dynamic":
+            command += ["-d", "--seed", SEED]
+        with log.open("wb") as out:
+            process = subprocess.Popen(
+                command,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        _LIVE[process.pid] = process
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
+            code = process.poll()
+            if code is not None:
+                stop_prism(process)
+                if "EADDRINUSE" in _tail(log):  # lost the race for the free port: retry
+                    break
+                pytest.fail(
+                    f"Prism ({' '.join(command[1:])}) exited with code {code} before listening;"
+                    f" output tail:\n{_tail(log)}",
+                    pytrace=False,
+                )
+            with contextlib.suppress(OSError), socket.create_connection((HOST, port), 0.5):
+                return port, process
+            time.sleep(0.2)
+        else:
+            stop_prism(process)
+            pytest.fail(
+                f"Prism ({' '.join(command[1:])}) did not accept connections on port {port} "
+                f"within {START_TIMEOUT:.0f} s; output tail:\n{_tail(log)}",
+                pytrace=False,
+            )
+    pytest.fail(f"Prism could not bind a free port; output tail:\n{_tail(log)}", pytrace=False)
+
+
+def load_families() -> dict[str, ContractFamily]:
+    """Every family: its document after overlays, its IR's test cases and generated classes."""
+    config = load_config(ROOT / "spec" / "cube-codegen.yaml")
+    out: dict[str, ContractFamily] = {}
+    for fam in config.families:
+        loaded = load_family(config, fam)
+        ir = FamilyBuilder(loaded.document, loaded.file, loaded.config).build()
+        package = importlib.import_module(f"cube_client.{fam.module}")
+        out[fam.name] = ContractFamily(
+            name=fam.name,
+            document=loaded.document,
+            models=importlib.import_module(f"cube_client.{fam.module}.models"),
+            client_class=getattr(package, f"{fam.client}Client"),
+            async_client_class=getattr(package, f"Async{fam.client}Client"),
+            auth_param=fam.auth.param if fam.auth else None,
+            cases=CaseBuilder(ir).cases(),
+        )
+    assert set(out) == set(FAMILIES), f"families changed: {sorted(out)}; update FAMILIES"
+    return out
