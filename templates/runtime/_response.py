@@ -270,12 +270,10 @@ class AsyncBinaryResponse:
         splitter, parser = _LineSplitter(), _RecordParser()
         try:
             async for text in self.iter_text():
-                for line in splitter.feed(text):
-                    for row in parser.feed(line):
-                        yield row
-            for line in splitter.finish():
-                for row in parser.feed(line):
+                for row in parser.feed(splitter.feed(text)):
                     yield row
+            for row in parser.feed(splitter.finish()):
+                yield row
             for row in parser.finish():
                 yield row
         finally:
@@ -378,18 +376,24 @@ class _RecordParser:
             raise StopIteration
         return self._queue.popleft()
 
-    def feed(self, line: str) -> list[list[str]]:
-        self._pending.append(line)
-        self._quotes += line.count('"')
-        if self._quotes % 2:
-            return []  # inside a quoted field: the record continues on the next line
-        return self._flush()
+    def feed(self, lines: list[str]) -> list[list[str]]:
+        """Rows of every record completed by ``lines``; an open quoted field waits for more."""
+        quotes, complete = self._quotes, -1
+        for index, line in enumerate(lines):
+            quotes += line.count('"')
+            if not quotes % 2:
+                complete = index
+        if complete < 0:
+            self._pending.extend(lines)
+            self._quotes = quotes
+            return []
+        self._queue.extend(self._pending)
+        self._queue.extend(lines[: complete + 1])
+        self._pending = lines[complete + 1 :]
+        self._quotes = sum(line.count('"') for line in self._pending)
+        return [row for row in self._reader if row]
 
     def finish(self) -> list[list[str]]:
-        return self._flush() if self._pending else []
-
-    def _flush(self) -> list[list[str]]:
         self._queue.extend(self._pending)
         self._pending, self._quotes = [], 0
-        rows = [row for row in self._reader if row]
-        return rows
+        return [row for row in self._reader if row]

@@ -34,6 +34,16 @@ def _sse_errors(response: httpx.Response) -> Iterator[None]:
             ) from None
 
 
+def _dispatched(event: ServerSentEvent) -> bool:
+    """False for an event that carries nothing: no data, no event name, no retry.
+
+    A blank line after only comments or ``id:`` lines (a keep-alive ping, say) is not dispatched
+    by the specification, but httpx-sse passes it on once a last event id is set. Such events are
+    dropped; a named event is kept even without data.
+    """
+    return bool(event.data) or event.event != "message" or event.retry is not None
+
+
 def _decode(event: ServerSentEvent, response: httpx.Response) -> Any:
     try:
         return json.loads(event.data)
@@ -53,7 +63,9 @@ class EventStream:
     def __iter__(self) -> Iterator[ServerSentEvent]:
         try:
             with _sse_errors(self.http_response):
-                yield from self._source.iter_sse()
+                for event in self._source.iter_sse():
+                    if _dispatched(event):
+                        yield event
         finally:
             self.close()
 
@@ -88,7 +100,8 @@ class AsyncEventStream:
         try:
             with _sse_errors(self.http_response):
                 async for event in self._source.aiter_sse():
-                    yield event
+                    if _dispatched(event):
+                        yield event
         finally:
             await self.close()
 

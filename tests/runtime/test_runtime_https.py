@@ -1,0 +1,151 @@
+"""HTTPS only: a trustme-certified server on 127.0.0.1, plain HTTP refused outside loopback, and
+redirects never followed, so the credential never leaves the configured origin.
+"""
+
+from __future__ import annotations
+
+import ssl
+from collections.abc import Iterator
+
+import httpx
+import pytest
+import trustme
+from cube_client import APIConnectionError, APIStatusError, ConfigurationError, PlatformClient
+from runtime_servers import API_KEY, Exchange, LocalServer, Sleeps, async_platform, platform
+
+VERSIONS = "/api/v1/deployments/7/versions"
+
+
+@pytest.fixture(scope="module")
+def ca() -> trustme.CA:
+    return trustme.CA()
+
+
+@pytest.fixture
+def tls_server(ca: trustme.CA) -> Iterator[LocalServer]:
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    ca.issue_cert("127.0.0.1").configure_cert(context)
+    srv = LocalServer(ssl_context=context).start()
+
+    @srv.route("GET", VERSIONS)
+    def versions(ex: Exchange) -> None:
+        ex.json(200, {"data": [{"version": "1.0.0"}]})
+
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+@pytest.fixture
+def trusting(ca: trustme.CA) -> ssl.SSLContext:
+    context = ssl.create_default_context()
+    ca.configure_trust(context)
+    return context
+
+
+def test_https_with_trusted_certificate_sync(
+    tls_server: LocalServer, trusting: ssl.SSLContext
+) -> None:
+    assert tls_server.url.startswith("https://")
+    with (
+        httpx.Client(verify=trusting) as http,
+        PlatformClient(api_key=API_KEY, base_url=tls_server.url, http_client=http) as client,
+    ):
+        result = client.deployments.list_deployment_versions(7)
+    assert result.data is not None and result.data[0].version == "1.0.0"
+    assert tls_server.seen()[0].headers["authorization"] == f"Bearer {API_KEY}"
+
+
+@pytest.mark.anyio
+async def test_https_with_trusted_certificate_async(
+    tls_server: LocalServer, trusting: ssl.SSLContext
+) -> None:
+    from cube_client import AsyncPlatformClient
+
+    async with httpx.AsyncClient(verify=trusting) as http:
+        async with AsyncPlatformClient(
+            api_key=API_KEY, base_url=tls_server.url, http_client=http
+        ) as client:
+            result = await client.deployments.list_deployment_versions(7)
+    assert result.data is not None
+
+
+def test_untrusted_certificate_fails_without_retrying(
+    tls_server: LocalServer, sleeps: Sleeps
+) -> None:
+    with PlatformClient(api_key=API_KEY, base_url=tls_server.url) as client:
+        client._sleep = sleeps.sync()
+        with pytest.raises(APIConnectionError) as info:
+            client.deployments.list_deployment_versions(7)
+    assert "ConnectError" in str(info.value) and API_KEY not in str(info.value)
+    assert sleeps.delays == []  # a certificate failure does not heal on a retry
+    assert tls_server.seen() == []
+
+
+@pytest.mark.parametrize(
+    ("url", "allow"),
+    [
+        ("http://127.0.0.1:9", False),  # loopback, but not allowed
+        ("http://example.com", True),  # allowed flag, but not loopback
+        ("http://10.0.0.1", True),
+        ("ftp://127.0.0.1", True),
+        ("127.0.0.1:8080", True),
+        ("https://user:pass@example.com", False),
+    ],
+)
+def test_unsafe_base_urls_are_refused(url: str, allow: bool) -> None:
+    with pytest.raises(ConfigurationError):
+        PlatformClient(api_key=API_KEY, base_url=url, allow_http_loopback=allow)
+
+
+def test_http_from_the_environment_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CUBE_BASE_URL", "http://cube.example.com")
+    with pytest.raises(ConfigurationError, match="https"):
+        PlatformClient(api_key=API_KEY)
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:9", "http://localhost:9", "http://[::1]:9"])
+def test_plain_http_only_for_loopback_with_the_flag(url: str) -> None:
+    with PlatformClient(api_key=API_KEY, base_url=url, allow_http_loopback=True) as client:
+        assert str(client.base_url).startswith("http://")
+
+
+# --- redirects are not followed -----------------------------------------------------------------
+
+
+@pytest.fixture
+def elsewhere() -> Iterator[LocalServer]:
+    srv = LocalServer().start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+def _redirect(server: LocalServer, target: LocalServer) -> None:
+    @server.route("GET", VERSIONS)
+    def moved(ex: Exchange) -> None:
+        ex.send(302, b"", {"Location": f"{target.url}/steal"})
+
+
+def test_redirect_is_not_followed_sync(server: LocalServer, elsewhere: LocalServer) -> None:
+    _redirect(server, elsewhere)
+    # even an http client configured to follow redirects does not follow them for us
+    with httpx.Client(follow_redirects=True) as http:
+        with (
+            platform(server.url, http_client=http) as client,
+            pytest.raises(APIStatusError) as info,
+        ):
+            client.deployments.list_deployment_versions(7)
+    assert info.value.status_code == 302
+    assert len(server.seen()) == 1 and elsewhere.seen() == []
+
+
+@pytest.mark.anyio
+async def test_redirect_is_not_followed_async(server: LocalServer, elsewhere: LocalServer) -> None:
+    _redirect(server, elsewhere)
+    async with async_platform(server.url) as client:
+        with pytest.raises(APIStatusError) as info:
+            await client.deployments.list_deployment_versions(7)
+    assert info.value.status_code == 302 and elsewhere.seen() == []
