@@ -8,6 +8,7 @@ against one Prism process, and stop it (its whole process group) before starting
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -29,6 +30,19 @@ COVERAGE_KEY = pytest.StashKey[Coverage]()
 
 def pytest_configure(config: pytest.Config) -> None:
     config.stash[COVERAGE_KEY] = Coverage()
+
+
+@pytest.hookimpl(trylast=True)  # after -k / -m deselection
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Note which family and mode will be swept, so that only those get a coverage line."""
+    coverage = config.stash[COVERAGE_KEY]
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        function = getattr(item, "function", None)
+        if callspec is None or function is None or "prism" not in callspec.params:
+            continue
+        if "coverage" in inspect.signature(function).parameters:  # a sweep, which records it
+            coverage.swept.add(tuple(callspec.params["prism"]))
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:

@@ -77,6 +77,7 @@ class Coverage:
     total: dict[tuple[str, str], set[str]] = field(default_factory=dict)
     passed: dict[tuple[str, str], set[str]] = field(default_factory=dict)
     failed: dict[tuple[str, str], set[str]] = field(default_factory=dict)
+    swept: set[tuple[str, str]] = field(default_factory=set)  # selected by this run
 
     def register(self, key: tuple[str, str], operations: set[str]) -> None:
         self.total.setdefault(key, set()).update(operations)
@@ -95,7 +96,7 @@ class Coverage:
             f" operations ({fam}, {mode})"
             for fam in FAMILIES
             for mode in MODES
-            if (fam, mode) in self.total
+            if (fam, mode) in self.total and (fam, mode) in self.swept
         ]
 
 
@@ -136,11 +137,14 @@ def _free_port() -> int:
 
 
 def _tail(path: Path, lines: int = 30) -> str:
+    """The last lines of Prism's output, after any fatal or error line scrolled out of them."""
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        text = path.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         return "(no output)"
-    return "\n".join(text.splitlines()[-lines:]) or "(no output)"
+    tail = text[-lines:]
+    earlier = [ln for ln in text[:-lines] if "fatal" in ln or "error" in ln.lower()][-10:]
+    return "\n".join([*earlier, "...", *tail] if earlier else tail) or "(no output)"
 
 
 def stop_prism(process: subprocess.Popen[bytes]) -> None:

@@ -17,6 +17,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
+import httpx
 import pytest
 from cube_client import (
     APIError,
@@ -310,3 +311,30 @@ def test_async_client_against_prism(prism: PrismServer, coverage: Coverage) -> N
             Sweep(prism, coverage, client, runner.run, consume_async, "async").sweep()
         finally:
             runner.run(client.__aexit__(None, None, None))
+
+
+def test_prism_rejects_invalid_requests(prism: PrismServer) -> None:
+    """Negative control: the sweeps mean something only if Prism validates what it receives."""
+    family = prism.family
+    secured = family.auth_param is not None
+    with httpx.Client(base_url=prism.base_url, timeout=30) as http:
+        case = family.cases[0]
+        if secured:
+            anonymous = http.request(case.op.method, case.expected_path)
+            assert anonymous.status_code == 401, (
+                f"{case.op.method} {case.expected_path} without a credential: "
+                f"{anonymous.status_code} {anonymous.text[:500]}"
+            )
+        bodied = next((c for c in family.cases if c.op.body and c.op.body.kind == "json"), None)
+        if bodied is not None:
+            headers = {"Authorization": "Bearer x" if secured else ""}
+            wrong = http.request(
+                bodied.op.method,
+                bodied.expected_path,
+                json=["not", "an", "object"],
+                headers=headers,
+            )
+            assert wrong.status_code in (400, 422), (
+                f"{bodied.op.method} {bodied.expected_path} with an array body: "
+                f"{wrong.status_code} {wrong.text[:500]}"
+            )
