@@ -177,8 +177,8 @@ class BaseClient:
     ) -> None:
         try:
             url = httpx.URL(base_url)
-        except httpx.InvalidURL as exc:
-            raise ConfigurationError(f"base URL is not a valid URL: {exc}") from None
+        except httpx.InvalidURL:
+            raise ConfigurationError("base URL is not a valid URL") from None
         if url.scheme != "https":
             loopback = url.scheme == "http" and _is_loopback(url.host)
             if not (loopback and allow_http_loopback):
@@ -375,7 +375,7 @@ class SyncAPIClient(BaseClient):
             self._log_request(request, attempt)
             try:
                 response = self._client.send(request, stream=stream, follow_redirects=False)
-            except httpx.TransportError as exc:
+            except httpx.RequestError as exc:
                 delay = self._plan_retry(call, attempt, exc=exc)
                 if delay is None:
                     raise self._transport_error(exc, request) from exc
@@ -387,7 +387,7 @@ class SyncAPIClient(BaseClient):
                 if delay is None:
                     try:
                         response.read()
-                    except httpx.TransportError as exc:
+                    except httpx.RequestError as exc:
                         raise self._transport_error(exc, request) from exc
                     finally:
                         response.close()
@@ -440,7 +440,7 @@ class AsyncAPIClient(BaseClient):
             self._log_request(request, attempt)
             try:
                 response = await self._client.send(request, stream=stream, follow_redirects=False)
-            except httpx.TransportError as exc:
+            except httpx.RequestError as exc:
                 delay = self._plan_retry(call, attempt, exc=exc)
                 if delay is None:
                     raise self._transport_error(exc, request) from exc
@@ -452,7 +452,7 @@ class AsyncAPIClient(BaseClient):
                 if delay is None:
                     try:
                         await response.aread()
-                    except httpx.TransportError as exc:
+                    except httpx.RequestError as exc:
                         raise self._transport_error(exc, request) from exc
                     finally:
                         await response.aclose()

@@ -125,7 +125,7 @@ def stream_errors(response: httpx.Response) -> Iterator[None]:
         yield
     except httpx.TimeoutException as exc:
         raise APITimeoutError(request=response.request) from exc
-    except httpx.TransportError as exc:
+    except httpx.RequestError as exc:  # transport failures, and bodies that fail to decompress
         name = type(exc).__name__
         raise APIConnectionError(f"Connection error while reading the response: {name}", request=response.request) from exc
 
