@@ -149,3 +149,20 @@ async def test_redirect_is_not_followed_async(server: LocalServer, elsewhere: Lo
         with pytest.raises(APIStatusError) as info:
             await client.deployments.list_deployment_versions(7)
     assert info.value.status_code == 302 and elsewhere.seen() == []
+
+
+@pytest.mark.anyio
+async def test_untrusted_certificate_and_plain_http_async(
+    tls_server: LocalServer, sleeps: Sleeps
+) -> None:
+    from cube_client import AsyncPlatformClient
+
+    with pytest.raises(ConfigurationError):
+        AsyncPlatformClient(
+            api_key=API_KEY, base_url="http://example.com", allow_http_loopback=True
+        )
+    async with AsyncPlatformClient(api_key=API_KEY, base_url=tls_server.url) as client:
+        client._sleep = sleeps.asynchronous()
+        with pytest.raises(APIConnectionError):
+            await client.deployments.list_deployment_versions(7)
+    assert sleeps.delays == [] and tls_server.seen() == []

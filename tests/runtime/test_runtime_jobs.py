@@ -251,3 +251,16 @@ def test_job_spec_reads_dicts_models_and_epochs() -> None:
     assert SyncJob({"jobId": "x"}, spec=SPEC, poll=dict).expires_at is None
     with pytest.raises(APIError, match="no 'jobId'"):
         _ = SyncJob({}, spec=SPEC, poll=dict).id
+
+
+@pytest.mark.anyio
+async def test_job_wait_times_out_async(server: LocalServer) -> None:
+    clock = FakeClock()
+    _export_server(server, [RUNNING], clock=clock)
+    async with async_platform(server.url) as client:
+        job = await client.dashboard_exports.start_export_job(7, dashboard_id=5, format="pdf")
+        job._clock, job._sleep = clock.time, clock.asleep  # the generated handle, on a fake clock
+        with pytest.raises(JobTimeoutError):
+            await job.wait(interval=2, timeout=3)
+    start = clock.polls[0]
+    assert [t - start for t in clock.polls] == pytest.approx([0, 2, 3], abs=0.01)

@@ -262,3 +262,12 @@ async def test_read_timeout_per_call_and_per_client_async(
         with pytest.raises(APITimeoutError):
             await client.deployments.list_deployment_versions(7, timeout=0.1)
     assert len(server.seen()) == 2
+
+
+@pytest.mark.anyio
+async def test_retry_after_beyond_the_cap_async(server: LocalServer, sleeps: Sleeps) -> None:
+    _fail_then_ok(server, "GET", VERSIONS, 503, 5, {"Retry-After": "86400"})
+    async with async_platform(server.url, sleep=sleeps.asynchronous()) as client:
+        with pytest.raises(InternalServerError) as info:
+            await client.deployments.list_deployment_versions(7)
+    assert info.value.retry_after == 86400.0 and len(server.seen()) == 1 and sleeps.delays == []

@@ -312,3 +312,22 @@ def test_event_stream_wrong_content_type(server: LocalServer) -> None:
 
     with _chat(server) as client, pytest.raises(APIResponseValidationError, match="event stream"):
         list(client.chat.stream_chat_state(input="hi"))
+
+
+@pytest.mark.anyio
+async def test_csv_cut_mid_stream_is_a_connection_error_async(
+    server: LocalServer, tmp_path: Path
+) -> None:
+    @server.route("GET", EXPORT)
+    def export(ex: Exchange) -> None:
+        ex.start_chunked(200, {"Content-Type": "text/csv"})
+        ex.chunk(HEADER + _row(1))
+        ex.reset()
+
+    target = tmp_path / "partial.csv"
+    async with async_platform(server.url) as client:
+        with pytest.raises(APIConnectionError):
+            _ = [row async for row in (await client.audit_logs.export_audit_logs()).iter_csv_rows()]
+        with pytest.raises(APIConnectionError):
+            await (await client.audit_logs.export_audit_logs()).write_to_file(target)
+    assert not target.exists()
