@@ -136,6 +136,8 @@ def consume_sync(case: testcases.TestCase, result: Any) -> Any:
                 return [",".join(row).encode() for row in result.iter_csv_rows()]
             return result.read()
     if kind == "event-stream":
+        # Prism answers the chat stream's `type: string` schema with a bare string, not SSE
+        # frames, so no event is parsed: reading the stream to its end is what is checked.
         with result:
             return [event.data for event in result]
     return result
