@@ -7,12 +7,22 @@ at a class that does not exist.
 
 from __future__ import annotations
 
+import json
 import re
+import tempfile
 import warnings
+from pathlib import Path
 from typing import Any
 
-from generator.diagnostics import CodegenError, Diagnostic
+from generator.diagnostics import (
+    CodegenError,
+    Diagnostic,
+    pointer,
+    resolve_pointer,
+    split_pointer,
+)
 from generator.ir import Family
+from generator.naming import pascal_case
 from generator.sanitize import sanitize_schema
 from generator.schemas import CATALOG_PREFIX
 
@@ -24,47 +34,120 @@ def render_models(family: Family, openapi_version: str) -> str:
     """Return the source of the family's ``models`` module (unformatted, without header)."""
     if not family.schemas:
         return _EMPTY_MODULE
-    from datamodel_code_generator import InputFileType, PythonVersion, generate
-    from datamodel_code_generator.enums import DataModelType
-    from datamodel_code_generator.format import DatetimeClassType
-    from datamodel_code_generator.parser import LiteralType
-
-    catalogue: dict[str, Any] = {
-        name: _components_refs(sanitize_schema(schema if schema is not None else {}))
-        for name, schema in family.schemas.items()
-    }
+    prepared = prepare_catalogue(
+        {
+            name: sanitize_schema(schema if schema is not None else {})
+            for name, schema in family.schemas.items()
+        }
+    )
+    catalogue: dict[str, Any] = {name: _components_refs(s) for name, s in prepared.items()}
     doc = {
         "openapi": openapi_version if openapi_version.startswith("3.") else "3.1.0",
         "info": {"title": "models", "version": "0"},
         "paths": {},
         "components": {"schemas": catalogue},
     }
+    text, classes = _generate(doc, family)
+    if _hoist_impostors(doc, family, classes):
+        text, classes = _generate(doc, family)
+        if _impostors(family, classes):
+            raise _lost(family, "model generator gave a catalogue name to another schema")
+    missing = sorted(set(family.model_names) - set(_CLASS.findall(text)))
+    if missing:
+        raise _lost(family, f"model generator did not emit classes {', '.join(missing[:5])}")
+    return text
+
+
+_COMPONENT_REF = "#/components/schemas/"
+
+
+def _lost(family: Family, message: str) -> CodegenError:
+    return CodegenError(
+        Diagnostic("models-name-lost", "error", family.source, "/components/schemas", message)
+    )
+
+
+def _impostors(family: Family, classes: dict[str, str]) -> list[str]:
+    """Schema locations of inline models the library named like one of our catalogue classes.
+
+    ``classes`` maps each emitted class to the schema location it came from, as the library
+    reports it. The library names the models it invents (a constrained union branch becomes
+    ``Count``, ``Count1``) after property names, which may be names of ours: then it renames our
+    class instead (``CountModel``), and a client method would point at the wrong class.
+    """
+    ours = {n.lower() for n in family.model_names}
+    return [
+        ref
+        for cls, ref in classes.items()
+        if cls.lower() in ours and ref.lower() != (_COMPONENT_REF + cls).lower()
+    ]
+
+
+def _hoist_impostors(doc: dict[str, Any], family: Family, classes: dict[str, str]) -> bool:
+    """Give every inline schema the library named like ours a component (and name) of its own."""
+    refs = [r for r in _impostors(family, classes) if r.startswith(_COMPONENT_REF)]
+    inline = sorted({r for r in refs if r.count("/") > 3}, key=lambda r: -r.count("/"))
+    schemas = doc["components"]["schemas"]
+    taken = {n.lower() for n in schemas} | {n.lower() for n in classes}
+    for ref in inline:
+        tokens = split_pointer(ref)
+        try:
+            parent = resolve_pointer(doc, pointer(*tokens[:-1]))
+        except (KeyError, ValueError):
+            continue
+        key: Any = int(tokens[-1]) if isinstance(parent, list) else tokens[-1]
+        if isinstance(parent, list) and not 0 <= key < len(parent):
+            continue
+        if isinstance(parent, dict) and key not in parent:
+            continue
+        base = pascal_case(tokens[-3] if tokens[-1].isdigit() else tokens[-1]) or "Schema"
+        name, n = base + "Inline", 1
+        while name.lower() in taken:
+            n += 1
+            name = f"{base}Inline{n}"
+        taken.add(name.lower())
+        schemas[name] = parent[key]
+        parent[key] = {"$ref": _COMPONENT_REF + name}
+    return bool(refs)
+
+
+def _generate(doc: dict[str, Any], family: Family) -> tuple[str, dict[str, str]]:
+    """Run the model generator; the source text and ``{class name: schema location}``."""
+    from datamodel_code_generator import InputFileType, PythonVersion, generate
+    from datamodel_code_generator.enums import DataModelType
+    from datamodel_code_generator.format import DatetimeClassType
+    from datamodel_code_generator.parser import LiteralType
+
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            out = generate(
-                doc,
-                input_file_type=InputFileType.OpenAPI,
-                output_model_type=DataModelType.PydanticV2BaseModel,
-                target_python_version=PythonVersion.PY_311,
-                use_annotated=True,
-                use_standard_collections=True,
-                use_union_operator=True,
-                field_constraints=True,
-                enum_field_as_literal=LiteralType.All,
-                use_double_quotes=True,
-                disable_timestamp=True,
-                formatters=[],
-                use_schema_description=True,
-                use_field_description=True,
-                strict_nullable=True,
-                output_datetime_class=DatetimeClassType.Awaredatetime,
-                allow_population_by_field_name=True,
-                snake_case_field=True,
-                capitalise_enum_members=True,
-                keep_model_order=True,
-                custom_file_header="",
-            )
+        with tempfile.TemporaryDirectory(prefix="cube-codegen-models-") as tmp:
+            meta = Path(tmp) / "models.json"
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                out = generate(
+                    doc,
+                    input_file_type=InputFileType.OpenAPI,
+                    output_model_type=DataModelType.PydanticV2BaseModel,
+                    target_python_version=PythonVersion.PY_311,
+                    use_annotated=True,
+                    use_standard_collections=True,
+                    use_union_operator=True,
+                    field_constraints=True,
+                    enum_field_as_literal=LiteralType.All,
+                    use_double_quotes=True,
+                    disable_timestamp=True,
+                    formatters=[],
+                    use_schema_description=True,
+                    use_field_description=True,
+                    strict_nullable=True,
+                    output_datetime_class=DatetimeClassType.Awaredatetime,
+                    allow_population_by_field_name=True,
+                    snake_case_field=True,
+                    capitalise_enum_members=True,
+                    keep_model_order=True,
+                    custom_file_header="",
+                    emit_model_metadata=meta,
+                )
+            models = json.loads(meta.read_text(encoding="utf-8")).get("models", [])
     except CodegenError:
         raise
     except Exception as exc:  # the library reports bad schemas with many exception types
@@ -77,19 +160,175 @@ def render_models(family: Family, openapi_version: str) -> str:
                 f"model generation failed: {type(exc).__name__}: {exc}",
             )
         ) from None
-    text = out if isinstance(out, str) else ""
-    missing = sorted(set(family.model_names) - set(_CLASS.findall(text)))
-    if missing:
-        raise CodegenError(
-            Diagnostic(
-                "models-name-lost",
-                "error",
-                family.source,
-                "/components/schemas",
-                f"model generator did not emit classes {', '.join(missing[:5])}",
-            )
-        )
-    return text
+    classes = {
+        str(m.get("class_name")): str(m.get("source_ref"))
+        for m in models
+        if isinstance(m, dict) and not m.get("module")
+    }
+    return (out if isinstance(out, str) else ""), classes
+
+
+# --- catalogue preparation: shapes datamodel-code-generator renders into code mypy rejects -----
+
+_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
+_SCALAR_TYPES = {bool: "boolean", int: "integer", float: "number", str: "string"}
+
+
+def prepare_catalogue(catalogue: dict[str, Any]) -> dict[str, Any]:
+    """Rewrite schemas the model generator would turn into ill-typed code.
+
+    * ``nullable: false`` is the default; the library reads it as "optional without ``None``"
+      and writes ``x: str = None``.
+    * ``const`` values a ``Literal`` cannot hold (numbers with a fraction, objects, lists) become
+      their plain type, for the same reason.
+    * a property that refers to a named scalar (an enum) with a default gets the scalar inline,
+      so the default is a valid value of the field's type rather than a string for a RootModel.
+    * an ``allOf`` that redefines a property of a referenced base with another schema is merged
+      into one class: a subclass cannot change an attribute's type.
+    """
+    out = {name: _normalise(schema) for name, schema in catalogue.items()}
+    for name, schema in out.items():
+        out[name] = _inline_defaulted_scalars(schema, out)
+    for name in out:
+        _flatten_conflicting_all_of(name, out)
+    return out
+
+
+def _normalise(node: Any) -> Any:
+    if isinstance(node, list):
+        return [_normalise(v) for v in node]
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key in _MAPS and isinstance(value, dict):
+            out[key] = {k: _normalise(v) for k, v in value.items()}
+        elif key == "nullable" and value is False:
+            continue
+        elif key == "const" and not _literal_value(value):
+            if "type" not in node:
+                out["type"] = _json_type(value)
+        else:
+            out[key] = _normalise(value)
+    return out
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return _SCALAR_TYPES.get(type(value), "string")
+
+
+def _literal_value(value: Any) -> bool:
+    return isinstance(value, (str, bool, int)) and not isinstance(value, float)
+
+
+def _target(schema: Any, catalogue: dict[str, Any]) -> tuple[str, Any] | None:
+    """The catalogue entry a ``{$ref}`` or single-member ``{allOf: [{$ref}]}`` names."""
+    if not isinstance(schema, dict):
+        return None
+    ref = schema.get("$ref")
+    all_of = schema.get("allOf")
+    if ref is None and isinstance(all_of, list) and len(all_of) == 1:
+        ref = all_of[0].get("$ref") if isinstance(all_of[0], dict) else None
+    if isinstance(ref, str) and ref.startswith(CATALOG_PREFIX):
+        name = ref[len(CATALOG_PREFIX) :]
+        if name in catalogue:
+            return name, catalogue[name]
+    return None
+
+
+def _inline_defaulted_scalars(schema: Any, catalogue: dict[str, Any]) -> Any:
+    if not isinstance(schema, dict):
+        return schema
+    props = schema.get("properties")
+    if not isinstance(props, dict):
+        return schema
+    new_props = {}
+    for key, sub in props.items():
+        found = _target(sub, catalogue)
+        if found is not None and _is_defaulted_scalar(found[1]):
+            rest = {k: v for k, v in sub.items() if k not in ("$ref", "allOf")}
+            new_props[key] = {**found[1], **rest}
+        else:
+            new_props[key] = sub
+    return {**schema, "properties": new_props}
+
+
+def _is_defaulted_scalar(schema: Any) -> bool:
+    if not isinstance(schema, dict) or "default" not in schema:
+        return False
+    if any(k in schema for k in ("properties", "allOf", "oneOf", "anyOf", "$ref", "items")):
+        return False
+    return schema.get("type") in (None, "string", "integer", "number", "boolean")
+
+
+def _own_properties(
+    name: str, catalogue: dict[str, Any], seen: frozenset[str] = frozenset()
+) -> tuple[dict[str, Any], list[str]]:
+    """Every property (and required name) a catalogue class has, through its ``allOf`` bases."""
+    schema = catalogue.get(name)
+    if not isinstance(schema, dict) or name in seen:
+        return {}, []
+    return _collect(schema, catalogue, seen | {name})
+
+
+def _collect(
+    schema: dict[str, Any], catalogue: dict[str, Any], seen: frozenset[str]
+) -> tuple[dict[str, Any], list[str]]:
+    props: dict[str, Any] = {}
+    required: list[str] = []
+    all_of = schema.get("allOf")
+    for member in all_of if isinstance(all_of, list) else []:
+        if not isinstance(member, dict):
+            continue
+        found = _target({"$ref": member["$ref"]} if "$ref" in member else None, catalogue)
+        if found is not None:
+            p, r = _own_properties(found[0], catalogue, seen)
+        else:
+            p, r = _collect(member, catalogue, seen)
+        props.update(p)
+        required.extend(x for x in r if x not in required)
+    own = schema.get("properties")
+    if isinstance(own, dict):
+        props.update(own)
+    req = schema.get("required")
+    if isinstance(req, list):
+        required.extend(x for x in req if isinstance(x, str) and x not in required)
+    return props, required
+
+
+def _flatten_conflicting_all_of(name: str, catalogue: dict[str, Any]) -> None:
+    schema = catalogue[name]
+    all_of = schema.get("allOf") if isinstance(schema, dict) else None
+    if not isinstance(all_of, list):
+        return
+    base: dict[str, Any] = {}
+    mine: dict[str, Any] = {}
+    for member in all_of:
+        if not isinstance(member, dict):
+            continue
+        found = _target({"$ref": member["$ref"]} if "$ref" in member else None, catalogue)
+        if found is not None:
+            base.update(_own_properties(found[0], catalogue, frozenset({name}))[0])
+        else:
+            mine.update(_collect(member, catalogue, frozenset({name}))[0])
+    own = schema.get("properties")
+    if isinstance(own, dict):
+        mine.update(own)
+    if not any(k in base and base[k] != v for k, v in mine.items()):
+        return
+    props, required = _collect(schema, catalogue, frozenset({name}))
+    merged = {k: v for k, v in schema.items() if k not in ("allOf", "properties", "required")}
+    merged["type"] = "object"
+    merged["properties"] = props
+    if required:
+        merged["required"] = [r for r in required if r in props]
+    catalogue[name] = merged
 
 
 def _components_refs(node: Any) -> Any:

@@ -55,6 +55,15 @@ def _is_object_with_properties(schema: Any) -> bool:
     )
 
 
+def _is_map_of_refs(schema: Any) -> bool:
+    """``{type: object, additionalProperties: {$ref}}``: hoisted, so that a map that refers back
+    to its owner becomes a named RootModel (the model generator loses the value type inline)."""
+    if not isinstance(schema, dict) or schema.get("properties") or "$ref" in schema:
+        return False
+    extra = schema.get("additionalProperties")
+    return schema.get("type") == "object" and isinstance(extra, dict) and "$ref" in extra
+
+
 def _nullable_types(schema: dict[str, Any]) -> tuple[list[str], bool]:
     t = schema.get("type")
     types = [x for x in t if isinstance(x, str)] if isinstance(t, list) else [t] if t else []
@@ -148,7 +157,7 @@ class SchemaCatalog:
         return out
 
     def _child(self, sub: Any, owner: ClassName, suffix: str, depth: int) -> Any:
-        if _is_object_with_properties(sub):
+        if _is_object_with_properties(sub) or _is_map_of_refs(sub):
             return {"$ref": CATALOG_PREFIX + self.hoist(sub, owner + suffix)}
         return self._rewrite(sub, owner, depth + 1)
 
