@@ -447,7 +447,8 @@ class FamilyBuilder:
         media, kind = _pick_media(list(content), _RESPONSE_KINDS)
         if kind != "json":
             t = Primitive("str") if kind in ("text", "event-stream") else Primitive("bytes")
-            return Response(status, kind, media, t, desc)
+            accept = ", ".join(m for m in content if _pick_media([m], _RESPONSE_KINDS)[1] == kind)
+            return Response(status, kind, media, t, desc, accept=accept)
         schema = (content.get(media) or {}).get("schema")
         return Response(status, "json", media, self.catalog.type_of(schema, name), desc)
 

@@ -105,6 +105,8 @@ class Response:
     media_type: str | None
     type: TypeRef
     description: str = ""
+    # The media types a non-JSON success response may carry, as an Accept header value.
+    accept: str = ""
 
     @property
     def is_success(self) -> bool:

@@ -17,8 +17,11 @@ from cube_client import (  # noqa: E402
     ScimClient,
 )
 
-
-SCIM_LIST = {"schemas": ["urn:ietf:params:scim:api:messages:2.0:ListResponse"], "totalResults": 0, "Resources": []}
+SCIM_LIST = {
+    "schemas": ["urn:ietf:params:scim:api:messages:2.0:ListResponse"],
+    "totalResults": 0,
+    "Resources": [],
+}
 
 
 def _recording(body: object = None) -> tuple[list[httpx.Request], httpx.Client]:
@@ -80,7 +83,10 @@ def test_data_api_sends_the_jwt_bare_under_its_base_path(monkeypatch: pytest.Mon
     monkeypatch.delenv("CUBE_DATA_API_URL", raising=False)
     seen, http = _recording()
     client = DataClient(
-        token="eyJhbGciOi.x.y", data_api_host="data.example.com", base_path="/cube", http_client=http
+        token="eyJhbGciOi.x.y",
+        data_api_host="data.example.com",
+        base_path="/cube",
+        http_client=http,
     )
     client.data.get_meta()
     assert seen[0].url == "https://data.example.com/cube/v1/meta"
@@ -92,16 +98,24 @@ def test_chat_api_uses_api_key_prefix_and_agent_url(monkeypatch: pytest.MonkeyPa
 
     def handle(request: httpx.Request) -> httpx.Response:
         seen.append(request)
-        return httpx.Response(200, content=b"data: hi\n\n", headers={"content-type": "text/event-stream"})
+        return httpx.Response(
+            200, content=b"data: hi\n\n", headers={"content-type": "text/event-stream"}
+        )
 
     seen: list[httpx.Request] = []
     http = httpx.Client(transport=httpx.MockTransport(handle))
     client = ChatClient(
-        api_key="agent-key", ai_host="ai.example.com", account_name="acme", agent_id="42", http_client=http
+        api_key="agent-key",
+        ai_host="ai.example.com",
+        account_name="acme",
+        agent_id="42",
+        http_client=http,
     )
     events = [e.data for e in client.chat.stream_chat_state(input="hello")]
     assert events == ["hi"]
-    assert seen[0].url == "https://ai.example.com/api/v1/public/acme/agents/42/chat/stream-chat-state"
+    assert (
+        seen[0].url == "https://ai.example.com/api/v1/public/acme/agents/42/chat/stream-chat-state"
+    )
     assert seen[0].headers["authorization"] == "Api-Key agent-key"
 
 

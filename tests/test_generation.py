@@ -65,6 +65,8 @@ def test_package_installs_into_a_fresh_venv_and_imports(tmp_path: Path) -> None:
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True).create(env_dir)
     py = env_dir / "bin" / "python"
+    source = tmp_path / "src"  # a copy: pip builds in place and must not write into generated/
+    shutil.copytree(PACKAGE_ROOT, source, ignore=shutil.ignore_patterns("build", "*.egg-info"))
     install = subprocess.run(
         [
             str(py),
@@ -73,7 +75,7 @@ def test_package_installs_into_a_fresh_venv_and_imports(tmp_path: Path) -> None:
             "install",
             "--quiet",
             "--disable-pip-version-check",
-            str(PACKAGE_ROOT),
+            str(source),
         ],
         capture_output=True,
         text=True,
