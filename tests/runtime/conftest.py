@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from runtime_servers import API_KEY, LocalServer, Sleeps
+from runtime_servers import LocalServer, Sleeps
 
 from tests.helpers import ensure_generated_importable
 
@@ -29,8 +29,3 @@ def server() -> Iterator[LocalServer]:
 @pytest.fixture
 def sleeps() -> Sleeps:
     return Sleeps()
-
-
-@pytest.fixture
-def api_key() -> str:
-    return API_KEY
