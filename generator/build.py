@@ -447,7 +447,9 @@ class FamilyBuilder:
         media, kind = _pick_media(list(content), _RESPONSE_KINDS)
         if kind != "json":
             t = Primitive("str") if kind in ("text", "event-stream") else Primitive("bytes")
+            # Error bodies are JSON, so JSON stays acceptable at a lower preference.
             accept = ", ".join(m for m in content if _pick_media([m], _RESPONSE_KINDS)[1] == kind)
+            accept += ", application/json;q=0.5"
             return Response(status, kind, media, t, desc, accept=accept)
         schema = (content.get(media) or {}).get("schema")
         return Response(status, "json", media, self.catalog.type_of(schema, name), desc)
