@@ -487,6 +487,7 @@ class FamilyBuilder:
         else:
             item_type = self._item_type(success.type, items)
         limit = ext.get("defaultLimit")
+        first = ext.get("firstOffset", 0)
         return Pagination(
             style=ext["style"],
             items_path=items,

@@ -127,6 +127,7 @@ class Pagination:
     next_cursor_path: tuple[str, ...] = ()
     default_limit: int | None = None
     alternatives: tuple[Pagination, ...] = ()
+    first_offset: int = 0
 
 
 @dataclass(frozen=True, slots=True)

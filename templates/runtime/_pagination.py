@@ -54,6 +54,8 @@ class PageSpec:
     next_cursor: tuple[str, ...] = ()
     default_limit: int | None = None
     alternatives: tuple[PageSpec, ...] = ()
+    # The offset of the first item: 0, or 1 for 1-based schemes such as SCIM's ``startIndex``.
+    first_offset: int = 0
 
     @property
     def shapes(self) -> tuple[PageSpec, ...]:
@@ -148,11 +150,12 @@ class _PageState(Generic[T]):
                 return None  # the server repeated the cursor we sent: stop rather than loop
             changes[spec.cursor_param] = cursor
             return self._call.with_query(**changes)
-        start = _as_int(query.get(spec.offset_param)) or 0
+        start = _as_int(query.get(spec.offset_param))
+        start = spec.first_offset if start is None else start
         next_offset = start + len(self.items)
         total = self.total
         if total is not None:
-            if next_offset >= total:
+            if next_offset - spec.first_offset >= total:
                 return None
         elif size is not None and len(self.items) < size:
             return None

@@ -237,3 +237,52 @@ async def test_cursor_primary_spec_direct_async(server: LocalServer) -> None:
         # the server repeats the cursor it was sent: paging stops instead of looping
         assert [e["n"] async for e in page] == [0, 1, 2, 3, 4, 5, 6, 7]
     assert len(server.seen()) == 2
+
+
+# --- SCIM: 1-based startIndex / count -----------------------------------------------------------
+
+SCIM_USERS = "/api/scim/v2/Users"
+SCIM_LIST = "urn:ietf:params:scim:api:messages:2.0:ListResponse"
+
+
+def _scim_server(server: LocalServer, total: int) -> None:
+    people = [{"schemas": [], "id": f"u{i}", "userName": f"user{i}"} for i in range(1, total + 1)]
+
+    @server.route("GET", SCIM_USERS)
+    def reply(ex: Exchange) -> None:
+        start = int(ex.seen.q("startIndex") or 1)  # SCIM indexes from 1
+        count = int(ex.seen.q("count") or 100)
+        chunk = people[start - 1 : start - 1 + count]
+        ex.json(
+            200,
+            {
+                "schemas": [SCIM_LIST],
+                "totalResults": total,
+                "startIndex": start,
+                "itemsPerPage": len(chunk),
+                "Resources": chunk,
+            },
+        )
+
+
+def test_scim_pages_from_one_without_repeats_sync(server: LocalServer) -> None:
+    from cube_client import ScimClient
+
+    _scim_server(server, total=7)
+    with ScimClient(token="t", base_url=server.url, allow_http_loopback=True) as client:
+        ids = [u.id for u in client.scim_users.list_scim_users(count=3)]
+    assert ids == [f"u{i}" for i in range(1, 8)]  # every user once: no overlap between pages
+    starts = [s.query.get("startIndex", ["(none)"])[0] for s in server.seen("GET", SCIM_USERS)]
+    assert starts == ["(none)", "4", "7"]
+
+
+@pytest.mark.anyio
+async def test_scim_pages_from_one_without_repeats_async(server: LocalServer) -> None:
+    from cube_client import AsyncScimClient
+
+    _scim_server(server, total=5)
+    client = AsyncScimClient(token="t", base_url=server.url, allow_http_loopback=True)
+    async with client:
+        page = await client.scim_users.list_scim_users(start_index=1, count=2)
+        ids = [u.id async for u in page]
+    assert ids == [f"u{i}" for i in range(1, 6)]
