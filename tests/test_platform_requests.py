@@ -304,3 +304,29 @@ def test_path_parameters_are_percent_encoded() -> None:
     assert (
         seen[0].url.raw_path == b"/api/v1/deployments/7/dashboard-exports/..%2F..%2Fadmin%3Fx%3D1"
     )
+
+
+@pytest.mark.parametrize(
+    "ids",
+    [{}, {"dashboard_id": 5, "dashboard_public_id": "pub-5"}],
+    ids=["neither-id", "both-ids"],
+)
+def test_dashboard_export_needs_exactly_one_id(ids: dict[str, Any]) -> None:
+    from cube_client import RequestValidationError
+
+    seen: list[httpx.Request] = []
+    http = httpx.Client(
+        transport=httpx.MockTransport(_handler(CASES["start-dashboard-export"], seen))
+    )
+    client = PlatformClient(api_key="secret-key", base_url=BASE, http_client=http)
+    with pytest.raises(RequestValidationError, match="exactly one of"):
+        client.dashboard_exports.start_export(7, format="pdf", **ids)
+    assert seen == []  # refused locally: nothing was sent
+
+
+def test_dashboard_export_model_rejects_a_body_without_either_id() -> None:
+    import pydantic
+
+    with pytest.raises(pydantic.ValidationError):
+        models.StartExportRequest.model_validate({"format": "pdf"})
+    assert models.StartExportRequest.model_validate({"format": "png", "dashboardPublicId": "p"})
