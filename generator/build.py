@@ -38,7 +38,7 @@ from generator.ir import (
 )
 from generator.naming import ClassName, Namespace, PythonIdentifier, pascal_case, snake_case
 from generator.refs import Resolver
-from generator.schemas import SchemaCatalog
+from generator.schemas import SchemaCatalog, default_problem
 from generator.validate import repair_diagnostics
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
@@ -335,6 +335,9 @@ class FamilyBuilder:
         if schema is None and isinstance(p.get("content"), dict) and p["content"]:
             schema = _obj(next(iter(p["content"].values()), {})).get("schema")
         type_ = self.catalog.type_of(schema, hint + pascal_case(p["name"]))
+        problem = default_problem(schema)
+        if problem:
+            self.warn("default-invalid", join_pointer(p_ptr, "schema", "default"), problem)
         return Parameter(
             name=p["name"],
             py_name=args.identifier(p["name"], prefix="param"),
@@ -421,6 +424,13 @@ class FamilyBuilder:
         for status, resp in ordered:
             code = str(status).upper()
             r_ptr = join_pointer(ptr, "responses", status)
+            if _status_rank(status)[0] >= 1000 and code != "DEFAULT":
+                self.warn(
+                    "response-status-invalid",
+                    r_ptr,
+                    f"{one_line(status, 40)} is not an HTTP status code; response ignored",
+                )
+                continue
             r, _ = self.resolver.deref(resp, r_ptr)
             if not isinstance(r, dict):
                 continue

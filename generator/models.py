@@ -171,6 +171,7 @@ def _generate(doc: dict[str, Any], family: Family) -> tuple[str, dict[str, str]]
 # --- catalogue preparation: shapes datamodel-code-generator renders into code mypy rejects -----
 
 _MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
+_EXTRA_FORMATS = frozenset({"email", "idn-email"})
 _SCALAR_TYPES = {bool: "boolean", int: "integer", float: "number", str: "string"}
 
 
@@ -205,6 +206,8 @@ def _normalise(node: Any) -> Any:
             out[key] = {k: _normalise(v) for k, v in value.items()}
         elif key == "nullable" and value is False:
             continue
+        elif key == "format" and value in _EXTRA_FORMATS:
+            continue  # EmailStr needs the email-validator extra the package does not depend on
         elif key == "const" and not _literal_value(value):
             if "type" not in node:
                 out["type"] = _json_type(value)

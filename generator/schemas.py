@@ -8,6 +8,7 @@ references are rewritten to those names. The catalogue is what the model emitter
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import unquote
 
@@ -126,7 +127,14 @@ class SchemaCatalog:
         if not isinstance(schema, dict) or depth > _MAX_DEPTH:
             return schema
         out: dict[str, Any] = {}
+        problem = default_problem(schema)
+        if problem:
+            self.diagnostics.append(
+                Diagnostic("default-invalid", "warning", self.file, "", f"model {owner}: {problem}")
+            )
         for key, value in schema.items():
+            if key == "default" and problem:
+                continue
             if key == "$ref" and isinstance(value, str):
                 name = self._ref_name(value) if value.startswith("#") else None
                 out[key] = CATALOG_PREFIX + name if name else value
@@ -233,6 +241,44 @@ class SchemaCatalog:
         if kind in _TYPES:
             return _TYPES[kind]
         return ANY
+
+
+_UUID = re.compile(r"^[0-9a-fA-F]{8}-?([0-9a-fA-F]{4}-?){3}[0-9a-fA-F]{12}$")
+_JSON_TYPES: dict[str, tuple[type, ...]] = {
+    "string": (str,),
+    "integer": (int,),
+    "number": (int, float),
+    "boolean": (bool,),
+    "array": (list,),
+    "object": (dict,),
+}
+
+
+def default_problem(schema: Any) -> str | None:
+    """Why a schema's ``default`` is not a value of the schema (``None`` when it is, or absent).
+
+    Generated code states defaults as Python values of the field's type, so a default of the
+    wrong type, outside the enum or not in its format would not type-check; it is dropped.
+    """
+    if not isinstance(schema, dict) or "default" not in schema:
+        return None
+    value = schema["default"]
+    types, nullable = _nullable_types(schema)
+    shown = one_line(repr(value), 40)
+    if value is None:
+        return None if nullable or not types else f"default null for a non-nullable {types[0]}"
+    enum = schema.get("enum")
+    if isinstance(enum, list) and enum and value not in enum:
+        return f"default {shown} is not one of the enum values"
+    if types and not any(
+        isinstance(value, _JSON_TYPES.get(t, object))
+        and (t == "boolean" or not isinstance(value, bool))
+        for t in types
+    ):
+        return f"default {shown} is not of type {'/'.join(map(str, types))}"
+    if schema.get("format") == "uuid" and isinstance(value, str) and not _UUID.match(value):
+        return f"default {shown} is not a UUID"
+    return None
 
 
 def _escape(name: str) -> str:
