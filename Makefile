@@ -56,5 +56,17 @@ drift: $(STAMP)
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -p no:cacheprovider -x -m "not slow"
 
+# A report, not a test: medians and ratios against peers, PASS/FAIL per target, exit 0 either way
+# (table also in bench/last-run.md). Peers live in their own ignored venv, pinned here.
+BENCH_VENV ?= .bench-venv
+BENCH_OPC  := openapi-python-client==0.29.1
+
+bench: $(STAMP)
+	@$(BENCH_VENV)/bin/python -m pip show openapi-python-client 2>/dev/null | grep -qx 'Version: $(lastword $(subst ==, ,$(BENCH_OPC)))' || \
+	  { { test -x $(BENCH_VENV)/bin/python || $(PYTHON) -m venv $(BENCH_VENV); } && \
+	    $(BENCH_VENV)/bin/python -m pip install --quiet --disable-pip-version-check $(BENCH_OPC); } || \
+	  echo "bench: could not install $(BENCH_OPC); its rows will say so"
+	-$(BIN)/python bench/run.py --shared "$(or $(CUBE_CODEGEN_SHARED),$(SHARED))" --peer-venv $(BENCH_VENV)
+
 clean-venv:
 	rm -rf $(VENV)

@@ -1,0 +1,733 @@
+"""``make bench``: how fast cube-codegen generates, regenerates and runs, next to its peers.
+
+A report, not a test: prints markdown tables of medians and ratios (and writes them to
+``bench/last-run.md``), marks each target PASS or FAIL, and exits 0 either way. Compared commands
+alternate run by run (the order rotating every round) on the same inputs in the same run, so
+machine drift falls on every side alike. Every command runs in a fresh process; its peak memory
+is the largest resident set among it and its children (``wait4`` rusage).
+
+    python bench/run.py [--shared DIR] [--peer-venv .bench-venv] [--rounds 5] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import math
+import os
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "bench"
+BIN = Path(sys.executable).parent  # the project's .venv/bin
+CODEGEN = BIN / "cube-codegen"
+DMCG = BIN / "datamodel-codegen"
+OPC_PIN = "0.29.1"
+P07 = "specs/cube/platform-api.07_3320af8370b0.yaml"
+BOX = "specs/large/box/openapi.json"
+TIMEOUT = 600.0
+NO_CACHE = {"CUBE_CODEGEN_NO_CACHE": "1"}  # full generation, never the no-op shortcut
+
+# Targets (issue 8).
+T_07_VS_OPC = 0.5  # our full generation of platform 07 ≤ this x openapi-python-client's
+T_NOOP = 0.3  # seconds, `make generate` with nothing changed
+T_BOX_PER_OP = 1.5  # Box seconds per operation ≤ this x platform 07's
+T_CALL = 1.3  # generated client per call ≤ this x raw httpx + json.loads
+T_IMPORT = 2.0  # cold `import cube_client` ≤ this x `import httpx, pydantic`
+
+
+# --------------------------------------------------------------------------- running commands
+
+
+@dataclass
+class Run:
+    seconds: float
+    maxrss_kb: int
+    returncode: int
+    output: str = ""
+
+
+@dataclass
+class Cmd:
+    name: str
+    argv: list[str]
+    cwd: Path = ROOT
+    env: dict[str, str] = field(default_factory=dict)
+    before: Callable[[], None] | None = None  # untimed, before every run (clean outputs)
+    runs: list[Run] = field(default_factory=list)
+    failure: str = ""
+
+    @property
+    def times(self) -> list[float]:
+        return [r.seconds for r in self.runs]
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.times) if self.times else float("nan")
+
+    @property
+    def peak_mb(self) -> float:
+        return max((r.maxrss_kb for r in self.runs), default=0) / 1024
+
+
+def run_once(cmd: Cmd) -> Run:
+    """Run ``cmd`` once: wall time from spawn to reap, and the rusage ``wait4`` reports."""
+    if cmd.before:
+        cmd.before()
+    env = {**os.environ, **cmd.env}
+    with tempfile.TemporaryFile() as out:
+        start = time.perf_counter()
+        proc = subprocess.Popen(
+            cmd.argv,
+            cwd=cmd.cwd,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        timer = threading.Timer(TIMEOUT, _kill_group, (proc.pid,))
+        timer.start()
+        try:
+            _, status, usage = os.wait4(proc.pid, 0)
+        finally:
+            timer.cancel()
+        seconds = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+        out.seek(0)
+        text = out.read().decode("utf-8", "replace")
+    return Run(seconds, usage.ru_maxrss, proc.returncode, text)
+
+
+def _kill_group(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(pid, signal.SIGKILL)
+
+
+def failure_note(run: Run) -> str:
+    if run.returncode < 0 or run.returncode == -signal.SIGKILL:
+        return f"killed (signal {-run.returncode}; time limit {TIMEOUT:.0f} s)"
+    lines = [ln.strip() for ln in run.output.splitlines() if ln.strip()]
+    # The most telling line: a Python exception line, else the last line.
+    pick = next(
+        (ln for ln in reversed(lines) if re.match(r"^[A-Za-z_.]*(Error|Exception)\b", ln)),
+        lines[-1] if lines else "",
+    )
+    pick = re.sub(r"[│╭╮╰╯─]", "", pick).strip()
+    return f"exit {run.returncode}: {pick[:110]}"
+
+
+def compare(cmds: Sequence[Cmd], rounds: int, warmup: bool = True) -> None:
+    """Alternate ``cmds`` run by run, rotating the order every round; a failing command stops."""
+    live = list(cmds)
+    if warmup:
+        for cmd in live:
+            run = run_once(cmd)
+            if run.returncode != 0:
+                cmd.failure, cmd.runs = failure_note(run), [run]
+        live = [c for c in live if not c.failure]
+    for r in range(rounds):
+        for i in range(len(live)):
+            cmd = live[(i + r) % len(live)]
+            if cmd.failure:
+                continue
+            run = run_once(cmd)
+            if run.returncode != 0:
+                cmd.failure, cmd.runs = failure_note(run), [run]
+            else:
+                cmd.runs.append(run)
+
+
+def log(msg: str) -> None:
+    print(f"bench: {msg}", file=sys.stderr, flush=True)
+
+
+# --------------------------------------------------------------------------- formatting
+
+
+def secs(x: float) -> str:
+    if math.isnan(x):
+        return "—"
+    if x >= 1:
+        return f"{x:.2f} s"
+    if x >= 0.001:
+        return f"{x * 1000:.0f} ms" if x >= 0.1 else f"{x * 1000:.1f} ms"
+    return f"{x * 1e6:.0f} µs"
+
+
+def spread(cmd: Cmd) -> str:
+    return f"{secs(min(cmd.times))} - {secs(max(cmd.times))}" if cmd.times else "—"
+
+
+def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def verdict(ok: bool | None) -> str:
+    return "n/a" if ok is None else ("**PASS**" if ok else "**FAIL**")
+
+
+# --------------------------------------------------------------------------- the benchmark
+
+
+@dataclass
+class Report:
+    sections: list[str] = field(default_factory=list)
+    targets: list[list[str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    load_before: str = field(
+        default_factory=lambda: " / ".join(f"{x:.1f}" for x in os.getloadavg())
+    )
+
+    def target(self, name: str, measured: str, limit: str, ok: bool | None, why: str = "") -> None:
+        self.targets.append([name, measured, limit, verdict(ok), why])
+
+
+def fresh_dir(path: Path) -> Callable[[], None]:
+    return lambda: shutil.rmtree(path, ignore_errors=True)
+
+
+def fresh_file(path: Path) -> Callable[[], None]:
+    return lambda: path.unlink(missing_ok=True)
+
+
+def opc_version(peer_venv: Path) -> str:
+    exe = peer_venv / "bin" / "openapi-python-client"
+    if not exe.exists():
+        return ""
+    proc = subprocess.run([str(exe), "--version"], capture_output=True, text=True, check=False)
+    m = re.search(r"(\d+\.\d+\.\d+)", proc.stdout)
+    return m.group(1) if m else ""
+
+
+def ours_env(proj: Path, **extra: str) -> dict[str, str]:
+    """Our commands import the snapshot's generator/ (ahead of the editable install)."""
+    path = os.pathsep.join(p for p in (str(proj), os.environ.get("PYTHONPATH", "")) if p)
+    return {"PYTHONPATH": path, **extra}
+
+
+def platform_document(proj: Path, tmp: Path) -> tuple[Path, str]:
+    """The platform family's document after its overlays (as configured), and how it was made."""
+    config = yaml.safe_load((proj / "spec/cube-codegen.yaml").read_text(encoding="utf-8"))
+    family = next(f for f in config["families"] if f["name"] == "platform")
+    spec_dir = proj / "spec"
+    document = spec_dir / family["document"]
+    overlays = [str(spec_dir / o) for o in family.get("overlays") or []]
+    if not overlays:
+        return document, "raw document (no overlays configured)"
+    out = tmp / "platform.yaml"
+    proc = subprocess.run(
+        [str(CODEGEN), "overlay", "apply", str(document), *overlays, "--out", str(out)],
+        cwd=proj,
+        env={**os.environ, **ours_env(proj)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if proc.returncode != 0:
+        log(f"overlay apply failed ({proc.stderr.strip()[:200]}); peers get the raw document")
+        return document, "raw document (overlay apply failed)"
+    return out, f"after its {len(overlays)} overlays"
+
+
+@dataclass
+class Peers:
+    """The peer generators and how to run them."""
+
+    venv: Path
+    opc: str = ""  # openapi-python-client's version; empty when not installed
+
+    @property
+    def opc_label(self) -> str:
+        return f"openapi-python-client {self.opc}" if self.opc else "openapi-python-client"
+
+    def commands(self, doc: Path, work: Path) -> list[Cmd]:
+        cmds = []
+        if self.opc:
+            # Its ruff post-hooks resolve `ruff` on PATH: the bench venv's own pinned one.
+            path = f"{self.venv / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"
+            opc = [str(self.venv / "bin" / "openapi-python-client"), "generate", "--path"]
+            argv = [*opc, str(doc), "--output-path", str(work / "opc"), "--overwrite"]
+            cmds.append(
+                Cmd(self.opc_label, argv, env={"PATH": path}, before=fresh_dir(work / "opc"))
+            )
+        models = work / "models.py"
+        argv = [str(DMCG), "--input", str(doc), "--input-file-type", "openapi"]
+        argv += ["--output-model-type", "pydantic_v2.BaseModel", "--output", str(models)]
+        cmds.append(Cmd("datamodel-codegen (models only)", argv, before=fresh_file(models)))
+        return cmds
+
+
+def generation_inputs(
+    report: Report, proj: Path, tmp: Path, shared: Path | None
+) -> list[tuple[str, list[str], Path]]:
+    """(label, our `generate` arguments, the document the peers read) per input."""
+    platform, how = platform_document(proj, tmp)
+    report.notes.append(f"spec/ (4 families): ours generates all four; peers the platform {how}.")
+    inputs = [("spec/ (4 families)", ["generate"], platform)]
+    for label, rel, package in (("platform 07", P07, "cube_platform"), ("Box", BOX, "box_api")):
+        doc = shared / rel if shared else None
+        if doc is None or not doc.is_file():
+            report.notes.append(f"{label}: skipped, {doc or 'shared folder'} not found.")
+            continue
+        report.notes.append(f"{label}: {doc}.")
+        inputs.append((label, ["generate", "--spec", str(doc), "--package", package], doc))
+    return inputs
+
+
+def operation_count(args: list[str], proj: Path, work: Path) -> int:
+    """One untimed run with --report (also warms the file cache): operations generated."""
+    report_file = work / "report.json"
+    out = ["--out", str(work / "probe"), "--report", str(report_file), "--quiet"]
+    run = run_once(Cmd("probe", [str(CODEGEN), *args, *out], proj, ours_env(proj, **NO_CACHE)))
+    shutil.rmtree(work / "probe", ignore_errors=True)
+    try:
+        return (
+            int(json.loads(report_file.read_text())["operations_generated"])
+            if not run.returncode
+            else 0
+        )
+    except (OSError, ValueError, KeyError):
+        return 0
+
+
+def generation(
+    report: Report, proj: Path, tmp: Path, shared: Path | None, peers: Peers, rounds: int
+) -> None:
+    rows: list[list[str]] = []
+    per_op: dict[str, float] = {}
+    medians: dict[tuple[str, str], float] = {}
+    for label, args, peer_doc in generation_inputs(report, proj, tmp, shared):
+        log(f"generation: {label} ({rounds} alternated rounds after a warm-up)")
+        work = tmp / "gen" / re.sub(r"\W+", "-", label).strip("-").lower()
+        work.mkdir(parents=True)
+        ops = operation_count(args, proj, work)
+        argv = [str(CODEGEN), *args, "--out", str(work / "ours"), "--quiet"]
+        env = ours_env(proj, **NO_CACHE)
+        ours = Cmd("cube-codegen", argv, proj, env, before=fresh_dir(work / "ours"))
+        cmds = [ours, *peers.commands(peer_doc, work)]
+        compare(cmds, rounds)
+        for cmd in cmds:
+            medians[(label, cmd.name)] = float("nan") if cmd.failure else cmd.median
+            ratio = fastest = "—"
+            if cmd is not ours and not cmd.failure and not ours.failure:
+                ratio = f"{ours.median / cmd.median:.2f}x"
+                fastest = f"{min(ours.times) / min(cmd.times):.2f}x"
+            note = f"FAILED — {cmd.failure}" if cmd.failure else ""
+            if cmd is ours and ops and not cmd.failure:
+                per_op[label] = ours.median / ops
+                note = f"{ops} operations, {secs(per_op[label])}/operation"
+            median = f"({secs(cmd.times[0])})" if cmd.failure else secs(cmd.median)
+            first = label if cmd is ours else ""
+            rss = f"{cmd.peak_mb:.0f} MB"
+            rows.append([first, cmd.name, median, spread(cmd), rss, ratio, fastest, note])
+        if not peers.opc:
+            why = f"not installed in {peers.venv} (make bench installs {OPC_PIN})"
+            rows.append(["", "openapi-python-client", "—", "—", "—", "—", "—", why])
+    header = ["input", "generator", "median", "min - max", "peak RSS", "cube-codegen ÷ this"]
+    header.append("same, fastest runs")
+    report.sections.append(
+        f"### Full generation (median of {rounds} alternated runs after a warm-up; fresh output "
+        "folder each run; peak RSS = largest process of the run; a failed run shows its time "
+        "in parentheses)\n\n" + table([*header, "note"], rows)
+    )
+    generation_targets(report, medians, per_op, peers)
+
+
+def generation_targets(
+    report: Report, medians: dict[tuple[str, str], float], per_op: dict[str, float], peers: Peers
+) -> None:
+    name = "platform 07: full generation vs openapi-python-client"
+    ours07 = medians.get(("platform 07", "cube-codegen"), math.nan)
+    opc07 = medians.get(("platform 07", peers.opc_label), math.nan)
+    if math.isnan(ours07) or math.isnan(opc07):
+        why = "document or peer missing, or a run failed"
+        measured = f"ours {secs(ours07)}, peer {secs(opc07)}"
+        report.target(name, measured, f"≤ {T_07_VS_OPC}x", None, why)
+    else:
+        r = ours07 / opc07
+        measured = f"{secs(ours07)} vs {secs(opc07)} = {r:.2f}x"
+        report.target(name, measured, f"≤ {T_07_VS_OPC}x", r <= T_07_VS_OPC)
+    name = "time per operation: Box vs platform 07"
+    if "Box" in per_op and "platform 07" in per_op:
+        r = per_op["Box"] / per_op["platform 07"]
+        measured = f"{secs(per_op['Box'])} vs {secs(per_op['platform 07'])} = {r:.2f}x"
+        report.target(name, measured, f"≤ {T_BOX_PER_OP}x", r <= T_BOX_PER_OP)
+    else:
+        why = "a document is missing or our run failed"
+        report.target(name, "—", f"≤ {T_BOX_PER_OP}x", None, why)
+
+
+def scratch_project(tmp: Path) -> Path:
+    """A snapshot of the project taken once, so edits others make meanwhile do not reach this
+    run, and whose generated/ the bench may rewrite (never the checkout's): Makefile, lock,
+    pyproject (mtimes kept), spec/, templates/, generator/ (imported via PYTHONPATH ahead of
+    the editable install), and .venv linked."""
+    proj = tmp / "project"
+    proj.mkdir()
+    for name in ("Makefile", "requirements.lock", "pyproject.toml"):
+        shutil.copy2(ROOT / name, proj / name)
+    for name in ("spec", "templates", "generator"):
+        shutil.copytree(ROOT / name, proj / name, ignore=shutil.ignore_patterns("__pycache__"))
+    (proj / ".venv").symlink_to(ROOT / ".venv")
+    probe = subprocess.run(
+        [sys.executable, "-c", "import generator; print(generator.__file__)"],
+        env={**os.environ, **ours_env(proj)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if not probe.stdout.startswith(str(proj)):
+        log(f"warning: the snapshot's generator/ is not the one imported ({probe.stdout.strip()})")
+    return proj
+
+
+def snapshot_note() -> str:
+    def git(*args: str) -> str:
+        proc = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=False)
+        return proc.stdout.strip()
+
+    dirty = git("status", "--porcelain", "--", "generator", "templates", "spec").splitlines()
+    return (
+        f"cube-codegen ran from a snapshot of generator/, templates/ and spec/ taken at the start "
+        f"(HEAD {git('rev-parse', '--short', 'HEAD') or '?'}, {len(dirty)} uncommitted "
+        "changes in those folders); PYTHONDONTWRITEBYTECODE="
+        f"{os.environ.get('PYTHONDONTWRITEBYTECODE', '') or 'unset'} (the Makefile exports 1)."
+    )
+
+
+def regeneration(report: Report, proj: Path, rounds: int) -> bool:
+    """No-op `make generate` and `cube-codegen check` on an unchanged tree; True if the
+    project's generated tree exists afterwards."""
+    make = shutil.which("make") or "make"
+    up_to_date = subprocess.run([make, "-q", ".venv/.installed"], cwd=proj, check=False)
+    extra = [] if up_to_date.returncode == 0 else ["-o", ".venv/.installed"]
+    if extra:
+        report.notes.append(
+            "`.venv/.installed` is older than its inputs; the bench ran "
+            "`make -o .venv/.installed generate` rather than reinstall."
+        )
+    log("no-op regeneration: make generate (first run generates)")
+    env = ours_env(proj)
+    first = run_once(Cmd("make generate", [make, *extra, "generate"], proj, env))
+    if first.returncode != 0:
+        report.notes.append(f"`make generate` failed in the scratch project: {failure_note(first)}")
+        report.target(
+            "no-op regeneration (`make generate` again)",
+            "—",
+            f"≤ {T_NOOP} s",
+            None,
+            "generation failed",
+        )
+        return False
+    argv = [make, *extra, "generate"]
+    noop = Cmd("`make generate`, nothing changed (cached)", argv, proj, env)
+    full = Cmd("`make generate`, cache disabled (full)", argv, proj, {**env, **NO_CACHE})
+    check = Cmd("`cube-codegen check`, unchanged tree", [str(CODEGEN), "check"], proj, env)
+    compare([noop, full, check], rounds, warmup=False)
+    # Every no-op run must have said so (else it regenerated: an input changed under it).
+    missed = [r for r in noop.runs if "up to date" not in r.output]
+    if missed:
+        report.notes.append(
+            f"{len(missed)} of {len(noop.runs)} repeated `make generate` runs regenerated: "
+            + missed[0].output.strip().splitlines()[-1][:120]
+        )
+    rows = []
+    for cmd in (noop, full, check):
+        ratio = f"{cmd.median / full.median:.3f}x" if not cmd.failure and not full.failure else "—"
+        rows.append(
+            [
+                cmd.name,
+                secs(cmd.median) if not cmd.failure else "—",
+                spread(cmd),
+                f"{cmd.peak_mb:.0f} MB",
+                ratio,
+                f"FAILED — {cmd.failure}" if cmd.failure else "",
+            ]
+        )
+    report.sections.append(
+        f"### Regeneration and check on an unchanged tree (median of {rounds} alternated runs, "
+        "in the snapshot, so the checkout's generated/ is never rewritten)\n\n"
+        + table(["command", "median", "min - max", "peak RSS", "÷ full regeneration", "note"], rows)
+    )
+    ok = None if noop.failure else noop.median <= T_NOOP
+    report.target(
+        "no-op regeneration (`make generate` again)", secs(noop.median), f"≤ {T_NOOP} s", ok
+    )
+    return True
+
+
+@contextlib.contextmanager
+def loopback_server() -> Iterator[int]:
+    server = subprocess.Popen(
+        [sys.executable, str(BENCH / "server.py")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        yield int(server.stdout.readline())
+    finally:
+        assert server.stdin is not None
+        server.stdin.close()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+def per_call(report: Report, package_root: Path, rounds: int, calls: int) -> None:
+    log(f"per call: {rounds} rounds x {calls} calls per side, sync and async")
+    env = {**os.environ, "PYTHONPATH": str(package_root)}
+    with loopback_server() as port:
+        proc = subprocess.run(
+            [
+                sys.executable,
+                str(BENCH / "calls.py"),
+                "--port",
+                str(port),
+                "--calls",
+                str(calls),
+                "--rounds",
+                str(rounds),
+            ],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=TIMEOUT,
+        )
+    if proc.returncode != 0:
+        why = (proc.stderr.strip().splitlines() or ["?"])[-1][:160]
+        report.notes.append(f"per-call benchmark failed: {why}")
+        for mode in ("sync", "async"):
+            report.target(
+                f"client per call ({mode}) vs raw httpx + json",
+                "—",
+                f"≤ {T_CALL}x",
+                None,
+                "benchmark failed",
+            )
+        return
+    data = json.loads(proc.stdout)
+    rows = []
+    for mode in ("sync", "async"):
+        t = data[mode]["times"]
+        raw, gen = statistics.median(t["raw"]), statistics.median(t["generated"])
+        fastest = min(t["generated"]) / min(t["raw"])
+        conns = data[mode]["connections"]
+        rows.append(
+            [
+                mode,
+                secs(raw),
+                secs(gen),
+                f"{gen / raw:.2f}x",
+                f"{fastest:.2f}x",
+                secs(gen - raw),
+                f"{conns} (one per side)" if conns == 2 else f"{conns} (expected 2)",
+            ]
+        )
+        report.target(
+            f"client per call ({mode}) vs raw httpx + json",
+            f"{gen / raw:.2f}x",
+            f"≤ {T_CALL}x",
+            gen / raw <= T_CALL,
+        )
+    report.sections.append(
+        f"### Cost per call, 100 environments per response (median per-call time of {rounds} "
+        f"alternated blocks of {calls} calls per side; server in another process on 127.0.0.1)"
+        "\n\n"
+        + table(
+            [
+                "mode",
+                "raw httpx + json.loads",
+                "generated client",
+                "ratio",
+                "ratio of fastest blocks",
+                "overhead/call",
+                "connections opened",
+            ],
+            rows,
+        )
+        + "\n\nThe generated side is `PlatformClient(...).environments"
+        ".get_deployment_environments(1)` (validated `Environment` models); the raw side is "
+        "`httpx.Client.get` + `json.loads` (no validation)."
+    )
+
+
+def cold_import(report: Report, package_root: Path, tmp: Path, rounds: int) -> None:
+    log(f"cold import: {rounds} alternated fresh processes each")
+    # An installed package has .pyc files; compile this copy once, outside the timing.
+    compiled = tmp / "import" / "compiled"
+    shutil.copytree(
+        package_root / "cube_client",
+        compiled / "cube_client",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(compiled)], check=True)
+    source = tmp / "import" / "source"
+    shutil.copytree(
+        package_root / "cube_client",
+        source / "cube_client",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    stmt = "import cube_client; cube_client.PlatformClient"
+    ours = Cmd(
+        "`import cube_client; cube_client.PlatformClient`",
+        [sys.executable, "-c", stmt],
+        env={"PYTHONPATH": str(compiled)},
+    )
+    base = Cmd("`import httpx, pydantic`", [sys.executable, "-c", "import httpx, pydantic"])
+    nopyc = Cmd(
+        "the same, no .pyc (compiled from source every run)",
+        [sys.executable, "-c", stmt],
+        env={"PYTHONPATH": str(source), "PYTHONDONTWRITEBYTECODE": "1"},
+    )
+    bare = Cmd("`python -c pass`", [sys.executable, "-c", "pass"])
+    compare([ours, base, nopyc, bare], rounds)
+    rows = []
+    for cmd in (ours, base, nopyc, bare):
+        ratio = f"{cmd.median / base.median:.2f}x" if not (cmd.failure or base.failure) else "—"
+        rows.append(
+            [
+                cmd.name,
+                secs(cmd.median) if not cmd.failure else "—",
+                spread(cmd),
+                f"{cmd.peak_mb:.0f} MB",
+                ratio,
+                f"FAILED — {cmd.failure}" if cmd.failure else "",
+            ]
+        )
+    note = importtime_note(compiled, stmt)
+    report.sections.append(
+        f"### Cold import (median of {rounds} alternated fresh processes)\n\n"
+        + table(
+            ["command", "median", "min - max", "peak RSS", "÷ import httpx, pydantic", "note"], rows
+        )
+        + ("\n\n" + note if note else "")
+    )
+    if ours.failure or base.failure:
+        report.target(
+            "cold import vs `import httpx, pydantic`",
+            "—",
+            f"≤ {T_IMPORT}x",
+            None,
+            "an import failed",
+        )
+    else:
+        r = ours.median / base.median
+        report.target(
+            "cold import vs `import httpx, pydantic`",
+            f"{secs(ours.median)} vs {secs(base.median)} = {r:.2f}x",
+            f"≤ {T_IMPORT}x",
+            r <= T_IMPORT,
+        )
+
+
+def importtime_note(compiled: Path, stmt: str) -> str:
+    """``-X importtime`` of one run: the package's total and its costliest modules."""
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", stmt],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(compiled)},
+        check=False,
+    )
+    rows: list[tuple[int, int, str]] = []
+    for line in proc.stderr.splitlines():
+        m = re.match(r"import time:\s+(\d+) \|\s+(\d+) \|( *)(\S+)", line)
+        if m:
+            rows.append((int(m.group(1)), int(m.group(2)), m.group(4)))
+    if not rows:
+        return ""
+    top_level = {name: cum for _, cum, name in rows if "." not in name}
+    total = sum(self_us for self_us, _, _ in rows)
+    own = sorted(((s, n) for s, _, n in rows if n.startswith("cube_client")), reverse=True)[:5]
+    deps = sorted(((c, n) for n, c in top_level.items() if n != "cube_client"), reverse=True)[:6]
+    return (
+        f"`-X importtime` (one run): all imports {total / 1000:.0f} ms; `cube_client` "
+        f"cumulative {top_level.get('cube_client', 0) / 1000:.0f} ms. Costliest own modules "
+        "(self): "
+        + ", ".join(f"{n} {s / 1000:.1f} ms" for s, n in own)
+        + ". Costliest packages (cumulative): "
+        + ", ".join(f"{n} {c / 1000:.0f} ms" for c, n in deps)
+        + "."
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shared", default=os.environ.get("CUBE_CODEGEN_SHARED", ""))
+    parser.add_argument("--peer-venv", type=Path, default=ROOT / ".bench-venv")
+    parser.add_argument("--rounds", type=int, default=5, help="timed runs per generator")
+    parser.add_argument("--quick", action="store_true", help="fewer rounds: a smoke run")
+    parser.add_argument("--output", type=Path, default=BENCH / "last-run.md")
+    args = parser.parse_args(argv)
+    rounds = 1 if args.quick else args.rounds
+    shared_arg = args.shared or str(ROOT.parent / "shared")
+    shared = Path(shared_arg).resolve() if Path(shared_arg).is_dir() else None
+    report = Report()
+    if shared is None:
+        report.notes.append(
+            f"shared inputs folder {shared_arg} not found: platform 07 and Box "
+            "rows skipped (set SHARED=… or CUBE_CODEGEN_SHARED)."
+        )
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="cube-bench-") as tmp_name:
+        tmp = Path(tmp_name)
+        proj = scratch_project(tmp)
+        report.notes.append(snapshot_note())
+        peers = Peers(args.peer_venv.resolve(), opc_version(args.peer_venv.resolve()))
+        if peers.opc and peers.opc != OPC_PIN:
+            report.notes.append(f"openapi-python-client is {peers.opc}, not the pinned {OPC_PIN}.")
+        generation(report, proj, tmp, shared, peers, rounds)
+        generated = regeneration(report, proj, max(rounds, 3) + 2)
+        package_root = proj / "generated" / "cube_client"
+        if not generated:
+            package_root = ROOT / "generated" / "cube_client"
+            report.notes.append("client and import rows use the checkout's generated/ tree.")
+        per_call(report, package_root, 8 if args.quick else 40, 25 if args.quick else 50)
+        cold_import(report, package_root, tmp, 5 if args.quick else 15)
+    text = render(report, time.perf_counter() - started)
+    print(text)
+    try:
+        args.output.write_text(text + "\n", encoding="utf-8")
+    except OSError as exc:
+        log(f"could not write {args.output}: {exc}")
+    return 0
+
+
+def render(report: Report, elapsed: float) -> str:
+    head = (
+        f"## cube-codegen bench — {time.strftime('%Y-%m-%d %H:%M:%S %Z')}, "
+        f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}, {elapsed:.0f} s; load "
+        f"average {report.load_before} before, {' / '.join(f'{x:.1f}' for x in os.getloadavg())} "
+        "after (other work on this machine shows up as spread)"
+    )
+    targets = "### Targets\n\n" + table(
+        ["target", "measured", "limit", "result", "note"], report.targets
+    )
+    notes = "### Notes\n\n" + "\n".join(f"- {n}" for n in report.notes) if report.notes else ""
+    return "\n\n".join([head, targets, *report.sections, notes]).rstrip()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
