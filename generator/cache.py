@@ -2,8 +2,9 @@
 
 The key is a sha256 over every input's bytes: every file in the configuration's folder (the
 configuration itself, the family documents, overlays, changelog and any file they ``$ref``
-there), any document or overlay the configuration names outside that folder, every file under
-``templates/``, every ``.py`` file under ``generator/``, the Python minor version, the versions
+there; hidden files aside), every document, overlay and changelog the configuration names
+wherever it is, every file under ``templates/``, every ``.py`` file under ``generator/``, the
+Python minor version, the versions
 of the tools that shape output (ruff, datamodel-code-generator, pydantic, jinja2) and the
 generator version. A manifest beside the output folder, ``<parent>/.cache/cube-codegen/
 <name>.json`` (outside the generated tree, so ``check`` never sees it), holds the key and a
@@ -11,8 +12,8 @@ sha256 of the tree written, so a hand-edited, added or deleted generated file re
 
 This module is read before the CLI's heavy imports (:func:`exit_if_up_to_date`): it imports the
 standard library only (no click, yaml, pydantic, jinja2, datamodel-code-generator, pipeline), and
-the fast path never parses the configuration: the files it names outside its folder are listed
-in the manifest, and the configuration's own bytes are part of the key.
+the fast path never parses the configuration: the files it names are listed in the manifest,
+and the configuration's own bytes are part of the key.
 """
 
 from __future__ import annotations
@@ -80,8 +81,8 @@ def _tool_versions() -> dict[str, str]:
     return versions
 
 
-def input_key(config_path: Path, out_dir: Path, outside: Iterable[str] = ()) -> str:
-    """sha256 of every input; ``outside`` names inputs that are not in the configuration folder.
+def input_key(config_path: Path, out_dir: Path, named: Iterable[str] = ()) -> str:
+    """sha256 of every input; ``named``: the files the configuration names (absolute paths).
 
     Hidden files and folders, tool caches and the output folder itself are not inputs.
     """
@@ -102,7 +103,7 @@ def input_key(config_path: Path, out_dir: Path, outside: Iterable[str] = ()) -> 
     )
     groups = (
         ("spec", config_path.parent, _inputs_in(config_path.parent, out)),
-        ("outside", Path("/"), [Path(p) for p in outside]),
+        ("named", Path("/"), [Path(p) for p in named]),
         ("templates", TEMPLATES_DIR, _inputs_in(TEMPLATES_DIR, out)),
         ("generator", GENERATOR_DIR, _inputs_in(GENERATOR_DIR, out, ".py")),
     )
@@ -141,14 +142,13 @@ def _read_manifest(out_dir: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def outside_inputs(config: Config) -> list[str]:
-    """Absolute paths of the documents and overlays ``config`` names outside its folder."""
+def named_inputs(config: Config) -> list[str]:
+    """Absolute paths of the documents, overlays and changelog ``config`` names."""
     base = Path(os.path.abspath(config.base_dir))
     names = [f.document for f in config.families] + [o for f in config.families for o in f.overlays]
     if config.package.changelog:
         names.append(config.package.changelog)
-    paths = {os.path.abspath(base / n) for n in names}
-    return sorted(p for p in paths if not Path(p).is_relative_to(base))
+    return sorted({os.path.abspath(base / n) for n in names})
 
 
 class Stamp:
@@ -157,8 +157,8 @@ class Stamp:
     def __init__(self, config_path: Path, config: Config) -> None:
         self.config_path = config_path
         self.out_dir = config.out_dir
-        self.outside = outside_inputs(config)
-        self.key = input_key(config_path, self.out_dir, self.outside)
+        self.named = named_inputs(config)
+        self.key = input_key(config_path, self.out_dir, self.named)
 
     def fresh(self) -> bool:
         return is_fresh(self.out_dir, self.key)
@@ -168,7 +168,7 @@ class Stamp:
         manifest = {
             "manifest": MANIFEST_VERSION,
             "config": os.path.abspath(self.config_path),
-            "outside": self.outside,
+            "named": self.named,
             "key": self.key,
             "tree": _tree_hash((rel, text.encode("utf-8")) for rel, text in files.items()),
         }
@@ -195,14 +195,14 @@ def is_fresh(out_dir: Path, key: str) -> bool:
 
 
 def up_to_date(config_path: Path, out_dir: Path) -> bool:
-    """The fast path: the manifest's own list of outside inputs, the configuration unparsed."""
+    """The fast path: the manifest's list of named inputs, the configuration unparsed."""
     manifest = _read_manifest(out_dir)
     if manifest.get("config") != os.path.abspath(config_path):
         return False
-    outside = manifest.get("outside")
-    if not isinstance(outside, list) or not all(isinstance(p, str) for p in outside):
+    named = manifest.get("named")
+    if not isinstance(named, list) or not all(isinstance(p, str) for p in named):
         return False
-    return is_fresh(out_dir, input_key(config_path, out_dir, outside))
+    return is_fresh(out_dir, input_key(config_path, out_dir, named))
 
 
 def message(out_dir: Path) -> str:

@@ -138,6 +138,21 @@ def test_changed_overlay_regenerates(project: Path) -> None:
     assert "A much-loved pet." in (out / "pets_client/pets_client/pets/models.py").read_text()
 
 
+def test_named_input_outside_the_config_folder_counts(project: Path) -> None:
+    """An overlay beside spec/ rather than in it: the fast path reads it from the manifest."""
+    out = project / "generated"
+    overlay = project / "shared.overlay.yaml"
+    shutil.move(project / "spec/pets.overlay.yaml", overlay)
+    config = project / "spec/cube-codegen.yaml"
+    config.write_text(config.read_text().replace("[pets.overlay.yaml]", "[../shared.overlay.yaml]"))
+    args = ["generate", "--config", "spec/cube-codegen.yaml", "--out", "generated"]
+    assert run_cli(*args, cwd=project).stdout.startswith("generated ")
+    assert "up to date" in run_cli(*args, cwd=project).stdout
+    overlay.write_text(overlay.read_text().replace("A pet.", "A shared pet."))
+    assert run_cli(*args, cwd=project).stdout.startswith("generated ")
+    assert "A shared pet." in (out / "pets_client/pets_client/pets/models.py").read_text()
+
+
 def test_changed_config_regenerates(project: Path) -> None:
     generate(project)
     config = project / "spec/cube-codegen.yaml"
