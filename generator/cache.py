@@ -31,7 +31,7 @@ from generator import __version__
 if TYPE_CHECKING:
     from generator.config import Config
 
-MANIFEST_VERSION = 1
+MANIFEST_VERSION = 2  # 2: the manifest lists every named input ("named")
 DISABLE_ENV = "CUBE_CODEGEN_NO_CACHE"  # set to a non-empty value to always regenerate
 GENERATOR_DIR = Path(__file__).resolve().parent
 TEMPLATES_DIR = GENERATOR_DIR.parent / "templates"
