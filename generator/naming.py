@@ -91,7 +91,7 @@ class ClassName(str):
         if value[0].isdigit():
             value = prefix + value
         if value in _MODEL_MODULE_NAMES or value in _BUILTINS or keyword.iskeyword(value):
-            value += prefix if not value.endswith(prefix) else "_"
+            value += prefix if not value.endswith(prefix) else "Schema"
         return super().__new__(cls, value)
 
     @classmethod

@@ -13,6 +13,7 @@ from typing import Any
 
 MAX_TEXT = 2000
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u0085\u2028\u2029\ufeff]")
+_QUOTE_RUN = re.compile(r'"(?=")|"$')
 _DOC_TEXT_KEYS = ("description", "title", "summary")
 _NAME_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
 
@@ -53,10 +54,10 @@ def clean_text(value: object, limit: int = MAX_TEXT) -> str:
 
 def docstring_body(value: object, limit: int = MAX_TEXT) -> str:
     """Text safe inside a regular (non-raw) triple-quoted docstring."""
-    text = clean_text(value, limit).strip()
-    text = text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
-    if text.endswith('"'):
-        text = text[:-1] + '\\"'
+    text = clean_text(value, limit).strip().replace("\\", "\\\\")
+    # a quote followed by a quote, or the last character, is escaped: no run of three
+    # unescaped quotes, and no quote that would merge with the closing ones
+    text = _QUOTE_RUN.sub('\\\\"', text)
     return "\n".join(line.rstrip() for line in text.split("\n"))
 
 

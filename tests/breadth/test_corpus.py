@@ -1,0 +1,255 @@
+"""Every OpenAPI document in the shared corpus gives a clean, typed, importable package.
+
+Documents are found under ``<shared>/specs``: every YAML/JSON file whose top level is an OpenAPI
+(or Swagger) root; files that only hold schemas for a multi-file document are not entry points.
+Each is generated through the CLI in a subprocess (two at a time), then all packages are checked
+together: one ``ruff check``, one ``ruff format --check`` (each package's own pyproject.toml
+applies), one ``mypy --strict`` run over all packages side by side, one import run.
+
+* Swagger 2.0 documents must be refused with exit 2 and a one-line message saying so.
+* ``documents_with_errors/`` must exit 2 with one line, or give a package with warnings.
+* Everything else must exit 0 with no operation skipped.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generator.diagnostics import CodegenError
+from generator.loader import load_document
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+CLI = [sys.executable, "-m", "generator"]
+TIMEOUT = 600
+# Known gaps outside the generator modules this suite covers; each check switches itself off when
+# the fix lands. Until templates/family/client.py.jinja guards ``if TYPE_CHECKING:`` with ``{% if
+# family.resources %}``, a document without operations renders an empty block (a syntax error);
+# until generator/formatting.py fixes RUF036, an optional nullable argument reads
+# ``X | None | NotGiven``, which ``ruff check`` flags.
+_CLIENT_TEMPLATE = ROOT / "templates" / "family" / "client.py.jinja"
+_FORMATTING = ROOT / "generator" / "formatting.py"
+
+
+@dataclass
+class Outcome:
+    doc: Path
+    rel: str
+    package: str
+    out: Path
+    returncode: int
+    stderr: str
+    report: dict[str, Any] | None
+
+
+def corpus_documents(specs: Path) -> list[Path]:
+    """Entry documents: files whose top level has ``openapi`` or ``swagger``."""
+    found = []
+    for path in sorted(specs.rglob("*")):
+        if not path.is_file() or path.suffix.lower() not in (".yaml", ".yml", ".json"):
+            continue
+        try:
+            doc = load_document(path)
+        except CodegenError:
+            continue
+        if isinstance(doc, dict) and ("openapi" in doc or "swagger" in doc):
+            found.append(path)
+    return found
+
+
+def _package_name(index: int, rel: str) -> str:
+    # short: the generated README's example import line must stay within 100 columns
+    slug = re.sub(r"[^a-z0-9]+", "_", Path(rel).stem.lower()).strip("_")
+    return f"c{index:02d}_{slug[:10].strip('_')}"
+
+
+def _generate(index: int, doc: Path, specs: Path, work: Path) -> Outcome:
+    rel = str(doc.relative_to(specs))
+    package = _package_name(index, rel)
+    out = work / "dists" / package
+    report = work / "reports" / f"{package}.json"
+    proc = subprocess.run(
+        [
+            *CLI,
+            "generate",
+            "--spec",
+            str(doc),
+            "--out",
+            str(out),
+            "--package",
+            package,
+            "--report",
+            str(report),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    data = json.loads(report.read_text()) if proc.returncode == 0 and report.is_file() else None
+    return Outcome(doc, rel, package, out, proc.returncode, proc.stderr, data)
+
+
+@pytest.fixture(scope="module")
+def corpus(shared_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> list[Outcome]:
+    specs = shared_dir / "specs"
+    docs = corpus_documents(specs)
+    if not docs:
+        pytest.skip(f"no OpenAPI documents under {specs}")
+    work = tmp_path_factory.mktemp("corpus")
+    (work / "reports").mkdir()
+    with ThreadPoolExecutor(max(2, os.cpu_count() or 2)) as pool:
+        outcomes = list(pool.map(lambda a: _generate(a[0], a[1], specs, work), enumerate(docs)))
+    for o in outcomes:
+        if o.report is not None:
+            r = o.report
+            print(
+                f"{o.rel}: {r['operations_generated']}/{r['operations_total']} operations, "
+                f"{len(r['skipped'])} skipped, {len(r['diagnostics'])} diagnostics"
+            )
+        else:
+            print(f"{o.rel}: exit {o.returncode}: {o.stderr.strip()[:160]}")
+    return outcomes
+
+
+def _kind(o: Outcome) -> str:
+    if "documents_with_errors" in o.doc.parts:
+        return "invalid"
+    doc = load_document(o.doc)
+    return "swagger" if "swagger" in doc else "openapi"
+
+
+def _assert_one_clean_line(o: Outcome) -> None:
+    assert o.returncode == 2, f"{o.rel}: exit {o.returncode}\n{o.stderr}"
+    assert "Traceback" not in o.stderr, f"{o.rel}:\n{o.stderr}"
+    lines = o.stderr.strip().splitlines()
+    assert len(lines) == 1, f"{o.rel}:\n{o.stderr}"
+    assert lines[0].startswith("cube-codegen: ") and str(o.doc) in lines[0], lines[0]
+
+
+@pytest.mark.slow
+def test_refused_documents_say_why_in_one_line(corpus: list[Outcome]) -> None:
+    for o in corpus:
+        kind = _kind(o)
+        if kind == "swagger":
+            _assert_one_clean_line(o)
+            assert "Swagger 2.0 is not supported" in o.stderr
+        elif kind == "invalid" and o.returncode != 0:
+            _assert_one_clean_line(o)
+        elif kind == "invalid":
+            assert o.report is not None
+            levels = {d["level"] for d in o.report["diagnostics"]}
+            assert "warning" in levels, f"{o.rel}: generated without a warning"
+
+
+def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        args, cwd=cwd, capture_output=True, text=True, timeout=TIMEOUT, check=False
+    )
+
+
+@pytest.mark.slow
+def test_corpus_packages_are_clean_typed_and_importable(
+    corpus: list[Outcome], tmp_path: Path
+) -> None:
+    blocked = not re.search(r"\{%-? if family\.resources", _CLIENT_TEMPLATE.read_text())
+    ruf036 = "RUF036" not in _FORMATTING.read_text()
+    failures = []
+    waiting = []
+    packages: list[Outcome] = []
+    for o in corpus:
+        kind = _kind(o)
+        if kind == "swagger" or (kind == "invalid" and o.returncode != 0):
+            continue
+        if o.returncode != 0:
+            if blocked and "format-failed" in o.stderr and _operations(o.doc) == 0:
+                waiting.append(o.rel)
+                continue
+            failures.append(f"{o.rel}: exit {o.returncode}: {o.stderr.strip()}")
+            continue
+        assert o.report is not None
+        if o.report["skipped"]:
+            failures.append(f"{o.rel}: skipped {o.report['skipped'][:3]}")
+        packages.append(o)
+    assert packages, "nothing generated"
+
+    dists = packages[0].out.parent
+    ignore = ["--extend-ignore", "RUF036"] if ruf036 else []
+    for args in (
+        [str(BIN / "ruff"), "check", "--no-cache", "--quiet", *ignore, "."],
+        [str(BIN / "ruff"), "format", "--check", "--no-cache", "--quiet", "."],
+    ):
+        proc = _run(args, dists)
+        if proc.returncode != 0:
+            failures.append(f"{' '.join(args[1:3])}:\n{(proc.stdout + proc.stderr)[-4000:]}")
+
+    # mypy once over every package side by side, with the generated mypy settings
+    side = tmp_path / "side"
+    side.mkdir()
+    for o in packages:
+        (side / o.package).symlink_to(o.out / o.package, target_is_directory=True)
+    config = packages[0].out / "pyproject.toml"
+    proc = _run(
+        [
+            str(BIN / "mypy"),
+            "--config-file",
+            str(config),
+            "--cache-dir",
+            str(tmp_path / "mypy-cache"),
+            *[o.package for o in packages],
+        ],
+        side,
+    )
+    if proc.returncode != 0:
+        failures.append(f"mypy:\n{proc.stdout[-6000:]}{proc.stderr[-2000:]}")
+
+    importer = (
+        "import importlib, pkgutil, sys\n"
+        "bad = []\n"
+        "for name in sys.argv[1:]:\n"
+        "    try:\n"
+        "        pkg = importlib.import_module(name)\n"
+        "        for m in pkgutil.walk_packages(pkg.__path__, name + '.'):\n"
+        "            importlib.import_module(m.name)\n"
+        "    except Exception as exc:\n"
+        "        bad.append(f'{name}: {type(exc).__name__}: {exc}')\n"
+        "print('\\n'.join(bad))\n"
+        "sys.exit(1 if bad else 0)\n"
+    )
+    proc = _run([sys.executable, "-c", importer, *[o.package for o in packages]], side)
+    if proc.returncode != 0:
+        failures.append(f"import:\n{proc.stdout[-4000:]}{proc.stderr[-2000:]}")
+
+    assert not failures, "\n".join(failures)
+    gaps = []
+    if waiting:
+        gaps.append(
+            "documents without operations need the TYPE_CHECKING guard in "
+            f"templates/family/client.py.jinja: {', '.join(waiting)}"
+        )
+    if (
+        ruf036
+        and _run([str(BIN / "ruff"), "check", "--no-cache", "--quiet", "."], dists).returncode
+    ):
+        gaps.append("RUF036 (None before NotGiven) needs fixing in generator/formatting.py")
+    if gaps:
+        pytest.xfail("; ".join(gaps))
+
+
+def _operations(doc: Path) -> int:
+    paths = load_document(doc).get("paths")
+    methods = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+    if not isinstance(paths, dict):
+        return 0
+    return sum(1 for item in paths.values() if isinstance(item, dict) for m in methods if m in item)

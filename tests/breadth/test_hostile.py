@@ -1,0 +1,397 @@
+"""Nothing in a hostile document becomes code.
+
+One document builder puts the same string into every slot document text can reach generated
+files by: titles, descriptions, summaries, server URL and variables, tag names, path keys,
+operationIds, parameter names (query, header, cookie), component and property names, enum values,
+defaults, examples, discriminator values, patterns, response descriptions, security scheme header
+names and extension values. The package generated from it is compared with the package of the
+same document built around a benign string:
+
+* every generated Python file compiles;
+* the hostile package holds no statement kind (at module, class or function level), no callee
+  and no import that the benign package does not: document text never adds code;
+* importing every module in a subprocess creates no canary file, though the strings carry
+  ``__import__('os').system('touch CANARY')`` in each quoting style.
+
+Hypothesis varies the string (bounded); a fixed list covers quotes, triple quotes, backslashes,
+newlines, ``#``, Jinja syntax, U+2028/U+2029, NUL (as the JSON escape) and very long text.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from generator.diagnostics import CodegenError
+from generator.pipeline import generate, single_document_config, strip_root
+
+PACKAGE = "hostile_client"
+CANARY_NAME = "CANARY_CREATED"
+
+
+def payloads(canary: Path) -> list[str]:
+    """Strings that would run code if any slot pasted them into source unescaped."""
+    cmd = f"__import__('os').system('touch {canary}')"
+    return [
+        cmd,
+        f'"; {cmd}; "',
+        f"'; {cmd}; '",
+        f'"""\n{cmd}\n"""',
+        f"'''\n{cmd}\n'''",
+        f"\\\n{cmd}",
+        f"\\'; {cmd} #",
+        f'\\"; {cmd} #',
+        f"x\n{cmd}\n#",
+        f"x\u2028{cmd}\u2029",
+        f"x\r{cmd}",
+        f"{{{{ {cmd} }}}}{{% if true %}}{cmd}{{% endif %}}",
+        f"{{{{ ''.__class__.__mro__[1].__subclasses__() }}}}{cmd}",
+        f"x\x00{cmd}",
+        f"x\ufeff\x0b\x0c\x1b[31m{cmd}",
+        f"</script><!-- `{cmd}` [a](javascript:{cmd}) | *x* {{ }}",
+        "é" * 300 + cmd + "\U0001f600" * 100,
+        "A" * 5000 + cmd,
+    ]
+
+
+def hostile_doc(s: str) -> dict[str, Any]:
+    """An OpenAPI 3.1 document with ``s`` in every slot that reaches generated files."""
+    text_schema = {"type": "string", "description": s, "title": s, "example": s, "x-note": s}
+    thing = {
+        "type": "object",
+        "title": s,
+        "description": s,
+        "required": ["id"],
+        "properties": {
+            "id": {"type": "integer", "description": s},
+            s: {**text_schema, "default": s, "enum": [s, s + "2", "plain"]},
+            "kind": {"type": "string", "const": s},
+            "code": {"type": "string", "pattern": "^" + _regex_escape(s) + "$", "maxLength": 9000},
+            "nested": {
+                "type": "object",
+                "description": s,
+                "properties": {s + "_inner": {"type": "string", "description": s}},
+            },
+        },
+        "example": {s: s},
+        "x-extension": {s: [s]},
+    }
+    other = {
+        "type": "object",
+        "required": ["kind"],
+        "properties": {"kind": {"type": "string", "const": "other"}, "n": {"type": "integer"}},
+    }
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": s, "description": s, "version": "1.0", "x-logo": s},
+        "servers": [
+            {
+                "url": "https://api.example.com/{region}/" + _url_safe(s),
+                "description": s,
+                "variables": {"region": {"default": s, "description": s}},
+            }
+        ],
+        "tags": [{"name": s, "description": s}],
+        "security": [{"key": []}],
+        "paths": {
+            "/things/{thing_id}/" + _url_safe(s): {
+                "summary": s,
+                "description": s,
+                "parameters": [
+                    {
+                        "name": "thing_id",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"type": "integer"},
+                    }
+                ],
+                "get": {
+                    "operationId": s,
+                    "summary": s,
+                    "description": s,
+                    "tags": [s],
+                    "x-anything": s,
+                    "parameters": [
+                        {"name": s, "in": "query", "description": s, "schema": text_schema},
+                        {"name": s, "in": "header", "schema": {"type": "string", "default": s}},
+                        {"name": s, "in": "cookie", "schema": {"type": "string", "enum": [s]}},
+                    ],
+                    "responses": {
+                        "200": {
+                            "description": s,
+                            "headers": {s: {"description": s, "schema": {"type": "string"}}},
+                            "content": {
+                                "application/json": {
+                                    "schema": {"$ref": "#/components/schemas/Wrapper"},
+                                    "example": s,
+                                }
+                            },
+                        },
+                        "404": {"description": s},
+                    },
+                },
+                "post": {
+                    "operationId": s + "_post",
+                    "summary": s,
+                    "tags": [s],
+                    "requestBody": {
+                        "required": True,
+                        "description": s,
+                        "content": {
+                            "application/json": {
+                                "schema": {"$ref": f"#/components/schemas/{_ptr(s)}"}
+                            }
+                        },
+                    },
+                    "responses": {"201": {"description": s}},
+                },
+                "put": {
+                    "operationId": s + "_upload",
+                    "tags": [s],
+                    "requestBody": {
+                        "content": {
+                            "multipart/form-data": {
+                                "schema": {
+                                    "type": "object",
+                                    "properties": {
+                                        s: {"type": "string", "format": "binary", "description": s}
+                                    },
+                                }
+                            }
+                        }
+                    },
+                    "responses": {
+                        "200": {
+                            "description": s,
+                            "content": {"text/csv": {"schema": {"type": "string"}}},
+                        }
+                    },
+                },
+            }
+        },
+        "components": {
+            "schemas": {
+                s: thing,
+                "Other": other,
+                "Wrapper": {
+                    "type": "object",
+                    "description": s,
+                    "properties": {
+                        "item": {
+                            "oneOf": [
+                                {"$ref": f"#/components/schemas/{_ptr(s)}"},
+                                {"$ref": "#/components/schemas/Other"},
+                            ],
+                            "discriminator": {
+                                "propertyName": "kind",
+                                "mapping": {
+                                    s: f"#/components/schemas/{_ptr(s)}",
+                                    "other": "#/components/schemas/Other",
+                                },
+                            },
+                        }
+                    },
+                },
+            },
+            "securitySchemes": {"key": {"type": "apiKey", "in": "header", "name": s}},
+        },
+    }
+
+
+def _ptr(name: str) -> str:
+    return name.replace("~", "~0").replace("/", "~1")
+
+
+def _url_safe(s: str) -> str:
+    """Path keys and URLs keep their shape (a leading ``/``) but carry the text otherwise."""
+    return s.replace("?", "%3F").replace("#", "%23")
+
+
+def _regex_escape(s: str) -> str:
+    import re
+
+    return re.escape(s)
+
+
+def generate_package(doc: dict[str, Any], out: Path) -> dict[str, str]:
+    """Generate ``doc`` in-process into ``out`` (the distribution folder); the files by path."""
+    out.mkdir(parents=True, exist_ok=True)
+    spec = out.parent / (out.name + ".json")
+    spec.write_text(json.dumps(doc, ensure_ascii=True), encoding="utf-8")
+    result = generate(single_document_config(spec, (), PACKAGE, out))
+    files = strip_root(result.files, PACKAGE)
+    for rel, text in files.items():
+        path = out / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return files
+
+
+# --- the shape of a package: what kinds of code it holds, never what names or text --------------
+
+
+def _walk(node: ast.AST, ctx: tuple[str, ...]) -> Iterator[tuple[tuple[str, ...], ast.AST]]:
+    for child in ast.iter_child_nodes(node):
+        yield ctx, child
+        inner = ctx
+        if isinstance(child, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef, ast.If)):
+            inner = (*ctx, type(child).__name__)
+        yield from _walk(child, inner)
+
+
+def shape(files: dict[str, str]) -> dict[str, set[str]]:
+    """Statement kinds by nesting, called names and imports of a package's Python files.
+
+    Calls of classes and functions the package defines itself count as one callee ``<own>``: their
+    names come from the document (operations, tags, schemas), their bodies are checked as well.
+    """
+    statements: set[str] = set()
+    callees: set[str] = set()
+    imports: set[str] = set()
+    trees = {rel: ast.parse(text, rel) for rel, text in files.items() if rel.endswith(".py")}
+    own = {
+        n.name
+        for tree in trees.values()
+        for n in ast.walk(tree)
+        if isinstance(n, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+    }
+    # resource modules are named after tags; the runtime modules keep fixed names
+    modules = {rel.removesuffix(".py").replace("/", ".") for rel in trees if "/resources/" in rel}
+    for tree in trees.values():
+        for ctx, node in _walk(tree, ()):
+            if isinstance(node, ast.stmt):
+                statements.add("/".join((*ctx, type(node).__name__)))
+                if isinstance(node, ast.Expr) and not isinstance(node.value, ast.Constant):
+                    statements.add("/".join((*ctx, "Expr", type(node.value).__name__)))
+            if isinstance(node, ast.Call):
+                f = node.func
+                name = f.id if isinstance(f, ast.Name) else getattr(f, "attr", type(f).__name__)
+                callees.add("<own>" if name in own else name)
+            if isinstance(node, ast.Import):
+                imports.update(a.name for a in node.names)
+            if isinstance(node, ast.ImportFrom):
+                module = "<own>" if node.module in modules else node.module
+                imports.update(
+                    f"{module}:{'<own>' if a.name in own else a.name}" for a in node.names
+                )
+    return {"statements": statements, "callees": callees, "imports": imports}
+
+
+@pytest.fixture(scope="module")
+def benign(tmp_path_factory: pytest.TempPathFactory) -> dict[str, set[str]]:
+    out = tmp_path_factory.mktemp("benign") / "dist"
+    return shape(generate_package(hostile_doc("Benign words"), out))
+
+
+def check_package(files: dict[str, str], benign: dict[str, set[str]]) -> None:
+    for rel, text in files.items():
+        if rel.endswith(".py"):
+            compile(text, rel, "exec")
+            assert "\x00" not in text and "\u2028" not in text and "\u2029" not in text, rel
+    got = shape(files)
+    for key in ("statements", "callees", "imports"):
+        extra = got[key] - benign[key]
+        assert not extra, f"document text added {key}: {sorted(extra)[:10]}"
+
+
+def import_all(out: Path, canary: Path) -> None:
+    code = (
+        "import importlib, pkgutil, sys\n"
+        f"pkg = importlib.import_module({PACKAGE!r})\n"
+        f"for m in pkgutil.walk_packages(pkg.__path__, {PACKAGE + '.'!r}):\n"
+        "    importlib.import_module(m.name)\n"
+        f"from {PACKAGE} import models\n"
+        "for name in dir(models):\n"
+        "    obj = getattr(models, name)\n"
+        "    if getattr(obj, '__module__', '') == models.__name__ and hasattr(obj, 'model_fields'):\n"
+        "        obj.model_json_schema()\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=out,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert not canary.exists(), "importing the package ran code from the document"
+
+
+def test_fixed_hostile_strings(tmp_path: Path, benign: dict[str, set[str]]) -> None:
+    canary = tmp_path / CANARY_NAME
+    for i, s in enumerate(payloads(canary)):
+        out = tmp_path / f"case{i}"
+        try:
+            files = generate_package(hostile_doc(s), out)
+        except CodegenError as exc:  # pragma: no cover - a failure here is the finding
+            pytest.fail(f"case {i} ({s[:40]!r}) not generated: {exc.summary()}")
+        check_package(files, benign)
+        import_all(out, canary)
+
+
+_FRAGMENTS = [
+    '"', "'", '"""', "'''", "\\", "\n", "\r\n", "#", "{{", "}}", "{%", "%}", "{#", "\u2028",
+    "\u2029", "\x00", "\t", "`", "$", "${x}", "%s", "\\u0000", "\\N{BULLET}", "__import__",
+    "(", ")", ":", ";", "=", "-", ".", "/", "~", "{x}", "\U0001f600", "é", "class", "None",
+]  # fmt: skip
+
+
+@st.composite
+def hostile_strings(draw: st.DrawFn) -> str:
+    parts = draw(
+        st.lists(
+            st.one_of(
+                st.sampled_from(_FRAGMENTS),
+                st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=8),
+            ),
+            min_size=1,
+            max_size=12,
+        )
+    )
+    return "".join(parts)
+
+
+@pytest.mark.slow
+@settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(s=hostile_strings())
+def test_generated_strings_never_become_code(
+    tmp_path_factory: pytest.TempPathFactory, benign: dict[str, set[str]], s: str
+) -> None:
+    out = tmp_path_factory.mktemp("hyp") / "dist"
+    try:
+        files = generate_package(hostile_doc(s), out)
+    except CodegenError as exc:
+        # only a diagnostic is acceptable, and it must be about the document, not a crash
+        assert exc.diagnostics
+        return
+    check_package(files, benign)
+
+
+@pytest.mark.slow
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(s=hostile_strings())
+def test_hypothesis_strings_import_without_side_effects(
+    tmp_path_factory: pytest.TempPathFactory, s: str
+) -> None:
+    base = tmp_path_factory.mktemp("hypimport")
+    canary = base / CANARY_NAME
+    s = s + f"__import__('os').system('touch {canary}')"
+    try:
+        generate_package(hostile_doc(s), base / "dist")
+    except CodegenError:
+        return
+    import_all(base / "dist", canary)
