@@ -8,6 +8,7 @@ references are rewritten to those names. The catalogue is what the model emitter
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 from urllib.parse import unquote
@@ -135,6 +136,18 @@ class SchemaCatalog:
         for key, value in schema.items():
             if key == "default" and problem:
                 continue
+            if key == "pattern" and not pattern_usable(value):
+                self.diagnostics.append(
+                    Diagnostic(
+                        "pattern-unsupported",
+                        "warning",
+                        self.file,
+                        "",
+                        f"model {owner}: pattern {one_line(value, 60)} is not a regular "
+                        "expression pydantic can run (look-around, back-references); not checked",
+                    )
+                )
+                continue
             if key == "$ref" and isinstance(value, str):
                 name = self._ref_name(value) if value.startswith("#") else None
                 out[key] = CATALOG_PREFIX + name if name else value
@@ -252,6 +265,22 @@ _JSON_TYPES: dict[str, tuple[type, ...]] = {
     "array": (list,),
     "object": (dict,),
 }
+
+
+@functools.lru_cache(maxsize=4096)
+def _pattern_usable(pattern: str) -> bool:
+    from pydantic_core import SchemaValidator, core_schema
+
+    try:
+        SchemaValidator(core_schema.str_schema(pattern=pattern))
+    except Exception:  # any failure to build means the generated model would not import
+        return False
+    return True
+
+
+def pattern_usable(pattern: Any) -> bool:
+    """Whether a ``pattern`` builds in pydantic (Rust regex syntax), as generated models need."""
+    return isinstance(pattern, str) and _pattern_usable(pattern)
 
 
 def default_problem(schema: Any) -> str | None:

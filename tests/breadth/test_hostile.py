@@ -76,6 +76,7 @@ def hostile_doc(s: str) -> dict[str, Any]:
             s: {**text_schema, "default": s, "enum": [s, s + "2", "plain"]},
             "kind": {"type": "string", "const": s},
             "code": {"type": "string", "pattern": "^" + _regex_escape(s) + "$", "maxLength": 9000},
+            "raw": {"type": "string", "pattern": s},
             "nested": {
                 "type": "object",
                 "description": s,
@@ -395,3 +396,180 @@ def test_hypothesis_strings_import_without_side_effects(
     except CodegenError:
         return
     import_all(base / "dist", canary)
+
+
+# --- names that collide: with each other after sanitising, with Python, with our own code ------
+
+
+def colliding_doc() -> dict[str, Any]:
+    obj = {"type": "object", "properties": {"x": {"type": "string"}}}
+    weird_props = {
+        name: {"type": "string"}
+        for name in (
+            "a-b", "a_b", "aB", "AB", "class", "self", "model_config", "model_fields", "schema",
+            "json", "copy", "dict", "field", "fields", "validate", "construct", "123", "",
+            "_private", "__dunder__", "None", "True", "list", "type", "id", "from", "import",
+        )
+    }  # fmt: skip
+    names = (
+        "Pet", "pet", "PET", "Client", "Response", "Field", "BaseModel", "Literal", "Any",
+        "list", "dict", "class", "None", "True", "self", "model_config", "a.b.c", "a-b-c", "a_b_c",
+        "RootModel", "Enum", "Annotated", "AwareDatetime", "NotGiven", "Resource", "Count1",
+    )  # fmt: skip
+    schemas: dict[str, Any] = {n: obj for n in names}
+    schemas.update(
+        {
+            "Weird": {"type": "object", "properties": weird_props, "required": ["a-b", "class"]},
+            "Enumy": {"type": "string", "enum": ["a-b", "a_b", "A B", "a b", "", "1", "class"]},
+            "Node": {
+                "type": "object",
+                "properties": {
+                    "children": {"type": "array", "items": {"$ref": "#/components/schemas/Node"}},
+                    "partner": {"$ref": "#/components/schemas/Partner"},
+                },
+            },
+            "Partner": {
+                "type": ["object", "null"],
+                "properties": {"node": {"$ref": "#/components/schemas/Node"}},
+            },
+            "Nullable30": {"type": "object", "properties": {"v": {"type": "string"}}},
+            "Tuple": {
+                "type": "array",
+                "prefixItems": [{"type": "integer"}, {"type": "string"}],
+                "minItems": 2,
+                "maxItems": 2,
+            },
+            "Const": {
+                "type": "object",
+                "properties": {"k": {"const": "fixed"}, "r": {"const": 1.5}},
+            },
+            # a constrained union branch the model library would name ``Count1`` itself
+            "Holder": {
+                "type": "object",
+                "properties": {
+                    "count": {"oneOf": [{"type": "integer", "minimum": 0}, {"type": "null"}]},
+                    "count1": {"oneOf": [{"type": "integer", "minimum": 1}, {"type": "null"}]},
+                    "mine": {"$ref": "#/components/schemas/Count1"},
+                },
+            },
+        }
+    )
+
+    def op(op_id: str | None, tag: str, **extra: Any) -> dict[str, Any]:
+        out: dict[str, Any] = {"tags": [tag], "responses": {"204": {"description": "ok"}}}
+        if op_id is not None:
+            out["operationId"] = op_id
+        out.update(extra)
+        return out
+
+    params = [
+        {"name": n, "in": "query", "schema": {"type": "string"}}
+        for n in ("self", "timeout", "extra_headers", "body", "class", "a-b", "a_b", "max_retries")
+    ]
+
+    def body(media: str, schema: dict[str, Any]) -> dict[str, Any]:
+        return {"required": True, "content": {media: {"schema": schema}}}
+
+    def reply(media: str) -> dict[str, Any]:
+        return {"200": {"description": "ok", "content": {media: {"schema": {"type": "string"}}}}}
+
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Collisions", "version": "1"},
+        "paths": {
+            "/pets": {
+                "get": op(None, "Client", parameters=params),
+                "post": op(None, "Client", requestBody=body("application/octet-stream", {})),
+            },
+            "/pets/{id}": {
+                "parameters": [{"name": "id", "in": "path", "required": True, "schema": {}}],
+                "get": op("get-pet", "pets"),
+                "put": op("get_pet", "pets", requestBody=body("text/csv", {"type": "string"})),
+                "patch": op("getPet", "pets", requestBody=body("application/pdf", {})),
+                "delete": op("getPet", "pets"),
+            },
+            "/forms": {
+                "post": op(
+                    "close",
+                    "with_raw_response",
+                    requestBody=body(
+                        "multipart/form-data",
+                        {"type": "object", "properties": {"file": {"format": "binary"}}},
+                    ),
+                ),
+                "put": op(
+                    "copy",
+                    "class",
+                    requestBody=body(
+                        "application/x-www-form-urlencoded",
+                        {"type": "object", "properties": {"a": {"type": "string"}}},
+                    ),
+                ),
+            },
+            "/events": {"get": op("stream", "", responses=reply("text/event-stream"))},
+            "/report": {"get": op("report", "Response", responses=reply("application/pdf"))},
+            "/csv": {"get": op("csv", "Response", responses=reply("text/csv"))},
+            "/nodes": {
+                "get": op(
+                    "nodes",
+                    "pets",
+                    responses={
+                        "200": {
+                            "description": "ok",
+                            "content": {
+                                "application/json": {
+                                    "schema": {
+                                        "type": "array",
+                                        "items": {
+                                            "anyOf": [
+                                                {"$ref": "#/components/schemas/Node"},
+                                                {"$ref": "#/components/schemas/Holder"},
+                                                {"$ref": "#/components/schemas/Weird"},
+                                            ]
+                                        },
+                                    }
+                                }
+                            },
+                        }
+                    },
+                )
+            },
+        },
+        "webhooks": {"ping": {"post": op("ping", "hooks")}},
+        "components": {"schemas": schemas},
+    }
+
+
+def _tool(name: str) -> str:
+    return str(Path(sys.executable).with_name(name))
+
+
+@pytest.mark.slow
+def test_colliding_names_give_a_clean_typed_package(tmp_path: Path) -> None:
+    out = tmp_path / "dist"
+    generate_package(colliding_doc(), out)
+    for args in (
+        [_tool("ruff"), "check", "--no-cache", "--extend-ignore", "RUF036", "."],
+        [_tool("ruff"), "format", "--check", "--no-cache", "."],
+        [_tool("mypy"), "--cache-dir", str(tmp_path / "mypy"), PACKAGE],
+    ):
+        proc = subprocess.run(
+            args, cwd=out, capture_output=True, text=True, timeout=600, check=False
+        )
+        assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+    import_all(out, tmp_path / CANARY_NAME)
+    # our ``Count1`` is the component, not the union branch the model library named first
+    probe = (
+        f"from {PACKAGE} import models\n"
+        "ann = str(models.Holder.model_fields['mine'].annotation)\n"
+        "assert 'Count1' in ann and 'x' in models.Count1.model_fields, ann\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=out,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
