@@ -389,6 +389,7 @@ def scratch_project(tmp: Path) -> Path:
     probe = subprocess.run(
         [sys.executable, "-c", "import generator; print(generator.__file__)"],
         env={**os.environ, **ours_env(proj)},
+        cwd=tmp,  # not the checkout: `-c` puts the working folder first on sys.path
         capture_output=True,
         text=True,
         check=False,
@@ -590,18 +591,15 @@ def cold_import(report: Report, package_root: Path, tmp: Path, rounds: int) -> N
         ignore=shutil.ignore_patterns("__pycache__"),
     )
     stmt = "import cube_client; cube_client.PlatformClient"
-    ours = Cmd(
-        "`import cube_client; cube_client.PlatformClient`",
-        [sys.executable, "-c", stmt],
-        env={"PYTHONPATH": str(compiled)},
-    )
-    base = Cmd("`import httpx, pydantic`", [sys.executable, "-c", "import httpx, pydantic"])
-    nopyc = Cmd(
-        "the same, no .pyc (compiled from source every run)",
-        [sys.executable, "-c", stmt],
-        env={"PYTHONPATH": str(source), "PYTHONDONTWRITEBYTECODE": "1"},
-    )
-    bare = Cmd("`python -c pass`", [sys.executable, "-c", "pass"])
+    here = tmp / "import"  # the working folder: `-c` puts it first on sys.path
+    name = "`import cube_client; cube_client.PlatformClient`"
+    ours = Cmd(name, [sys.executable, "-c", stmt], here, {"PYTHONPATH": str(compiled)})
+    name = "`import httpx, pydantic`"
+    base = Cmd(name, [sys.executable, "-c", "import httpx, pydantic"], here)
+    name = "the same, no .pyc (compiled from source every run)"
+    env = {"PYTHONPATH": str(source), "PYTHONDONTWRITEBYTECODE": "1"}
+    nopyc = Cmd(name, [sys.executable, "-c", stmt], here, env)
+    bare = Cmd("`python -c pass`", [sys.executable, "-c", "pass"], here)
     compare([ours, base, nopyc, bare], rounds)
     rows = []
     for cmd in (ours, base, nopyc, bare):
@@ -649,6 +647,7 @@ def importtime_note(compiled: Path, stmt: str) -> str:
         capture_output=True,
         text=True,
         env={**os.environ, "PYTHONPATH": str(compiled)},
+        cwd=compiled.parent,
         check=False,
     )
     rows: list[tuple[int, int, str]] = []
