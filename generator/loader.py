@@ -19,6 +19,9 @@ from generator.diagnostics import CodegenError, Diagnostic, one_line, pointer
 
 MAX_BYTES = 20 * 1024 * 1024
 MAX_DEPTH = 256
+# Values after YAML aliases are expanded: nine aliases of nine aliases of ... ("billion laughs")
+# stay small as text and as parsed objects, but explode when copied into plain data.
+MAX_NODES = 3_000_000
 
 _BaseLoader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -74,8 +77,16 @@ def normalise(raw: Any, file: str) -> Any:
     stack: list[tuple[Any, list[Any] | dict[str, Any], str | int, int, str]] = [
         (raw, root, 0, 0, "")
     ]
+    count = 0
     while stack:
         value, parent, key, depth, ptr = stack.pop()
+        count += 1
+        if count > MAX_NODES:
+            raise _fail(
+                file,
+                "",
+                f"document expands to more than {MAX_NODES:,} values (nested YAML aliases?)",
+            )
         if depth > MAX_DEPTH:
             raise _fail(file, ptr, f"nesting is deeper than {MAX_DEPTH} levels")
         out: Any

@@ -91,6 +91,31 @@ class SchemaCatalog:
         for name, schema in components.items():
             cls = self.by_pointer[_COMPONENT_PREFIX + _escape(name)]
             self.models[cls] = self._rewrite_root(schema, cls)
+        self._break_alias_cycles()
+
+    def _break_alias_cycles(self) -> None:
+        """Schemas that only refer to each other in a ring describe no value: they become
+        unconstrained (``Any``), with a warning, instead of classes that inherit from themselves."""
+        for start in list(self.models):
+            seen: list[ClassName] = []
+            cur: ClassName | None = start
+            while cur is not None and cur not in seen:
+                seen.append(cur)
+                cur = _alias_of(self.models.get(cur))
+            if cur is not None and cur == start:
+                for name in seen:
+                    self.models[name] = {}
+                self.diagnostics.append(
+                    Diagnostic(
+                        "ref-cycle",
+                        "warning",
+                        self.file,
+                        _COMPONENT_PREFIX.lstrip("#") + start,
+                        "schemas "
+                        + " -> ".join([*seen, start])
+                        + " only refer to each other; typed as any value",
+                    )
+                )
 
     # --- catalogue construction ------------------------------------------------------------
 
@@ -308,6 +333,20 @@ def default_problem(schema: Any) -> str | None:
     if schema.get("format") == "uuid" and isinstance(value, str) and not _UUID.match(value):
         return f"default {shown} is not a UUID"
     return None
+
+
+def _alias_of(schema: Any) -> ClassName | None:
+    """The catalogue class a schema is nothing but a reference to (``$ref`` or one ``allOf``)."""
+    if not isinstance(schema, dict):
+        return None
+    rest = set(schema) - {"description", "title", "$ref", "allOf", "nullable", "deprecated"}
+    ref = schema.get("$ref")
+    all_of = schema.get("allOf")
+    if ref is None and isinstance(all_of, list) and len(all_of) == 1:
+        ref = all_of[0].get("$ref") if isinstance(all_of[0], dict) else None
+    if rest or not isinstance(ref, str) or not ref.startswith(CATALOG_PREFIX):
+        return None
+    return ClassName.unchecked(ref[len(CATALOG_PREFIX) :])
 
 
 def _escape(name: str) -> str:

@@ -122,7 +122,7 @@ def _repairs(doc: dict[str, Any], errors: list[Any]) -> list[tuple[str, str]]:
             doc["paths"] = {}
             top.append(("/paths", "no `paths`: only models are generated"))
             continue
-        if tokens[:1] == ["info"] and not isinstance(doc.get("info"), dict):
+        if tokens[:1] == ["info"] and "info" not in doc:
             doc["info"] = {"title": "API", "version": "0"}
             top.append(("/info", "no `info` object: the API is called `API`, version 0"))
             continue
