@@ -121,6 +121,17 @@ def hostile_doc(s: str) -> dict[str, Any]:
                     "description": s,
                     "tags": [s],
                     "x-anything": s,
+                    "x-cube-pagination": {
+                        "style": "offset",
+                        "items": [s, "data"],
+                        "total": [s],
+                        "offsetParam": s,
+                        "limitParam": s,
+                        "defaultLimit": 5,
+                        "alternatives": [
+                            {"style": "cursor", "items": [s], "cursorParam": s, "nextCursor": [s]}
+                        ],
+                    },
                     "parameters": [
                         {"name": s, "in": "query", "description": s, "schema": text_schema},
                         {"name": s, "in": "header", "schema": {"type": "string", "default": s}},
@@ -141,6 +152,17 @@ def hostile_doc(s: str) -> dict[str, Any]:
                     },
                 },
                 "post": {
+                    "x-cube-job": {
+                        "idField": s,
+                        "idParam": "thing_id",
+                        "statusOperation": s,
+                        "downloadOperation": s,
+                        "statusField": s,
+                        "successValues": [s],
+                        "failureValues": [s, "failed"],
+                        "errorField": s,
+                        "expiresField": s,
+                    },
                     "operationId": s + "_post",
                     "summary": s,
                     "tags": [s],
@@ -153,7 +175,12 @@ def hostile_doc(s: str) -> dict[str, Any]:
                             }
                         },
                     },
-                    "responses": {"201": {"description": s}},
+                    "responses": {
+                        "201": {
+                            "description": s,
+                            "content": {"application/json": {"schema": {"type": "object"}}},
+                        }
+                    },
                 },
                 "put": {
                     "operationId": s + "_upload",
