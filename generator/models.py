@@ -134,6 +134,9 @@ def _generate(doc: dict[str, Any], family: Family) -> tuple[str, dict[str, str]]
                     field_constraints=True,
                     enum_field_as_literal=LiteralType.All,
                     use_double_quotes=True,
+                # URLs stay plain strings: AnyUrl validation roughly doubles the cost of parsing
+                # a page of models, and rewrites values (a trailing slash) the caller sent.
+                type_mappings=["string+uri=string", "string+uri-reference=string"],
                     disable_timestamp=True,
                     formatters=[],
                     use_schema_description=True,

@@ -51,7 +51,7 @@ import ssl
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
 import httpx
 
@@ -361,7 +361,7 @@ class SyncAPIClient(BaseClient):
         if self._owns_client:
             self._client.close()
 
-    def __enter__(self) -> SyncAPIClient:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -426,7 +426,7 @@ class AsyncAPIClient(BaseClient):
         if self._owns_client:
             await self._client.aclose()
 
-    async def __aenter__(self) -> AsyncAPIClient:
+    async def __aenter__(self) -> Self:
         return self
 
     async def __aexit__(self, *exc: object) -> None:

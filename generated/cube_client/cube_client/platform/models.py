@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AnyUrl, AwareDatetime, BaseModel, ConfigDict, Field, RootModel
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, RootModel
 
 
 class Branch(BaseModel):
@@ -171,7 +171,7 @@ class EnvironmentApiCredentialsRest(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    url: AnyUrl | None = None
+    url: str | None = None
     """
     Data API address.
     """
