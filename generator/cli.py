@@ -23,9 +23,6 @@ import click
 from generator import __version__
 from generator.config import DEFAULT_CONFIG, Config, load_config
 from generator.diagnostics import CodegenError
-from generator.drift.cli import drift
-from generator.fetch_cli import fetch
-from generator.overlay.cli import overlay
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -47,7 +44,29 @@ def reports_errors(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-@click.group()
+class LazyGroup(click.Group):
+    """Imports a subcommand's module only when that subcommand runs (start-up stays small)."""
+
+    lazy = {  # noqa: RUF012 - a fixed table, read only
+        "overlay": ("generator.overlay.cli", "overlay"),
+        "drift": ("generator.drift.cli", "drift"),
+        "fetch": ("generator.fetch_cli", "fetch"),
+    }
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy:
+            import importlib
+
+            module, attr = self.lazy[cmd_name]
+            command: click.Command = getattr(importlib.import_module(module), attr)
+            return command
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=LazyGroup)
 @click.version_option(__version__, prog_name="cube-codegen")
 def main() -> None:
     """Generate typed Python clients from OpenAPI documents and overlays."""
@@ -167,8 +186,3 @@ def check(config_path: Path, out: Path | None) -> None:
             click.echo(f"  {line}")
         sys.exit(1)
     click.echo(f"{config.out_dir} is up to date ({len(result.files)} files)")
-
-
-main.add_command(overlay)
-main.add_command(drift)
-main.add_command(fetch)
