@@ -44,7 +44,8 @@ class _Bundler:
         self.root = root
         self.docs: dict[Path, Any] = {self.root_file: root}
         self.schema_names: dict[tuple[Path, str], str] = {}
-        schemas = root.get("components", {}).get("schemas", {}) if isinstance(root, dict) else {}
+        comps = root.get("components") if isinstance(root, dict) else None
+        schemas = comps.get("schemas") if isinstance(comps, dict) else None
         self.taken = {str(k).lower() for k in schemas} if isinstance(schemas, dict) else set()
         self.new_schemas: dict[str, Any] = {}
         self.inlining: set[tuple[Path, str]] = set()
@@ -69,6 +70,13 @@ class _Bundler:
     def schema_ref(self, file: Path, frag: str, referrer: str, at: str) -> str:
         key = (file, frag)
         if key not in self.schema_names:
+            if frag and not frag.startswith("/"):
+                raise error(
+                    "ref-invalid",
+                    referrer,
+                    at,
+                    f"$ref fragment {one_line(frag, 80)} is not a pointer",
+                )
             hint = split_pointer(frag)[-1] if frag.strip("/") else file.stem
             base = pascal_case(hint) or "Schema"
             name, n = base, 1
@@ -108,9 +116,7 @@ class _Bundler:
         if isinstance(ref, str):
             at = pointer(*path)
             file, frag = self.target(ref, base, at)
-            if file == self.root_file:
-                if base == self.root_file:
-                    return node
+            if file == self.root_file:  # ``#/x``, or the root's own file name
                 return {**node, "$ref": "#" + frag}
             if _is_schema_position(path) or "/schemas/" in frag or "/definitions/" in frag:
                 return {**node, "$ref": self.schema_ref(file, frag, str(base), at)}
@@ -162,7 +168,11 @@ def bundle(root: Any, root_file: str) -> Any:
     out = b.rewrite(root, b.root_file, ())
     if b.new_schemas:
         comps = out.setdefault("components", {})
-        comps["schemas"] = {**comps.get("schemas", {}), **b.new_schemas}
+        if not isinstance(comps, dict) or not isinstance(comps.setdefault("schemas", {}), dict):
+            raise error(
+                "document-invalid", root_file, "/components", "components.schemas must be objects"
+            )
+        comps["schemas"] = {**comps["schemas"], **b.new_schemas}
     if b.repairs:
         out.setdefault(REPAIRS_KEY, []).extend(b.repairs)
     return out

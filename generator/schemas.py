@@ -83,7 +83,8 @@ class SchemaCatalog:
         self.models: dict[ClassName, Any] = {}
         self.by_pointer: dict[str, ClassName] = {}
         self.diagnostics: list[Diagnostic] = []
-        components = doc.get("components", {}).get("schemas", {}) or {}
+        comps = doc.get("components")
+        components = comps.get("schemas") if isinstance(comps, dict) else None
         if not isinstance(components, dict):
             components = {}
         for name in components:  # claim component names first: they are the public ones

@@ -265,3 +265,53 @@ def test_cyclic_schemas_without_structure_do_not_hang(tmp_path: Path, name: str,
         assert proc.returncode == 0, proc.stderr
         compiled = [compile(p.read_text(), str(p), "exec") for p in out.rglob("*.py")]
         assert compiled
+
+
+@pytest.mark.parametrize(
+    ("files", "ptr", "message"),
+    [
+        (  # a path item in another file that leads back to the root's path item
+            {
+                "api.yaml": HEAD + "paths:\n  /a: {$ref: 'b.yaml#/x'}\n",
+                "b.yaml": "x: {$ref: 'api.yaml#/paths/~1a'}\n",
+            },
+            "#/paths/~1a",
+            "cyclic $ref",
+        ),
+        (  # the root's own file name in a reference
+            {"api.yaml": HEAD + "paths:\n  /a: {$ref: 'api.yaml#/paths/~1a'}\n"},
+            "#/paths/~1a",
+            "cyclic $ref",
+        ),
+        (  # a fragment that is not a JSON pointer
+            {"api.yaml": HEAD + "paths:\n  /a: {$ref: 'b.yaml#x'}\n", "b.yaml": "x: {}\n"},
+            "#/paths/~1a",
+            "does not exist",
+        ),
+        (  # a target missing in an existing file
+            {"api.yaml": HEAD + "paths:\n  /a: {$ref: 'b.yaml#/nope'}\n", "b.yaml": "x: {}\n"},
+            "#/paths/~1a",
+            "does not exist",
+        ),
+        (  # another file that is not YAML
+            {"api.yaml": HEAD + "paths:\n  /a: {$ref: 'b.yaml#/x'}\n", "b.yaml": "x: [\n"},
+            "",
+            "malformed YAML",
+        ),
+    ],
+)
+def test_bad_references_across_files(
+    tmp_path: Path, files: dict[str, str], ptr: str, message: str
+) -> None:
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    spec = tmp_path / "api.yaml"
+    out = tmp_path / "out"
+    proc = run_generate(spec, out)
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert message in lines[0], lines[0]
+    assert ptr in lines[0], lines[0]
+    assert not out.exists()
