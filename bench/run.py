@@ -48,6 +48,8 @@ T_NOOP = 0.3  # seconds, `make generate` with nothing changed
 T_BOX_PER_OP = 1.5  # Box seconds per operation ≤ this x platform 07's
 T_CALL = 1.3  # generated client per call ≤ this x raw httpx + json.loads
 T_IMPORT = 2.0  # cold `import cube_client` ≤ this x `import httpx, pydantic`
+T_DRIFT = 2.0  # seconds, `cube-codegen drift` on two documents the size of Box (issue 6)
+BOX = "specs/large/box/openapi.json"
 
 
 # --------------------------------------------------------------------------- running commands
@@ -474,6 +476,49 @@ def regeneration(report: Report, proj: Path, rounds: int) -> bool:
     return True
 
 
+def modified_box(box: Path, out: Path) -> None:
+    """A Box-sized NEW document: Box with operations removed and schemas changed."""
+    doc = json.loads(box.read_text(encoding="utf-8"))
+    paths = doc.get("paths", {})
+    for key in list(paths)[:5]:
+        del paths[key]
+    for i, schema in enumerate(doc.get("components", {}).get("schemas", {}).values()):
+        props = schema.get("properties") if isinstance(schema, dict) else None
+        if i % 5 == 0 and isinstance(props, dict) and props:
+            props.pop(next(iter(props)))
+            props["addedByBench"] = {"type": "string", "nullable": True}
+    out.write_text(json.dumps(doc), encoding="utf-8")
+
+
+def drift_timing(report: Report, proj: Path, tmp: Path, shared: Path | None, rounds: int) -> None:
+    """`cube-codegen drift` on Box against a modified Box, as a user runs it (a fresh process)."""
+    name = "drift on two Box-sized documents (whole command)"
+    box = shared / BOX if shared else None
+    if box is None or not box.is_file():
+        report.target(name, "—", f"≤ {T_DRIFT} s", None, "shared Box document not available")
+        return
+    new = tmp / "box-modified.json"
+    modified_box(box, new)
+    log("drift: Box vs a modified Box")
+    # drift exits 1 when breaking changes are found (they are, by design): count 0 and 1 as done.
+    script = (
+        f'"{CODEGEN}" drift "{box}" "{new}" --format json --no-overlays > /dev/null; [ $? -le 1 ]'
+    )
+    cmd = Cmd("cube-codegen drift Box → modified Box", ["sh", "-c", script], proj, ours_env(proj))
+    compare([cmd], rounds)
+    if cmd.failure:
+        report.target(name, "—", f"≤ {T_DRIFT} s", None, cmd.failure)
+        return
+    report.sections.append(
+        f"### Drift (median of {rounds} runs)\n\n"
+        + table(
+            ["command", "median", "min - max", "peak RSS"],
+            [[cmd.name, secs(cmd.median), spread(cmd), f"{cmd.peak_mb:.0f} MB"]],
+        )
+    )
+    report.target(name, secs(cmd.median), f"≤ {T_DRIFT} s", cmd.median <= T_DRIFT)
+
+
 @contextlib.contextmanager
 def loopback_server() -> Iterator[int]:
     server = subprocess.Popen(
@@ -699,6 +744,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             report.notes.append(f"openapi-python-client is {peers.opc}, not the pinned {OPC_PIN}.")
         generation(report, proj, tmp, shared, peers, rounds)
         generated = regeneration(report, proj, max(rounds, 3) + 2)
+        drift_timing(report, proj, tmp, shared, rounds)
         package_root = proj / "generated" / "cube_client"
         if not generated:
             package_root = ROOT / "generated" / "cube_client"
