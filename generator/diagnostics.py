@@ -94,6 +94,10 @@ class CodegenError(Exception):
             raise ValueError("CodegenError needs at least one diagnostic")
         super().__init__(str(self.diagnostics[0]))
 
+    def __reduce__(self) -> tuple[type[CodegenError], tuple[tuple[Diagnostic, ...]]]:
+        # Raised in model worker processes: pickle the diagnostics, not the message.
+        return (type(self), (self.diagnostics,))
+
     @property
     def first(self) -> Diagnostic:
         return self.diagnostics[0]

@@ -30,6 +30,11 @@ _CLASS = re.compile(r"^class (\w+)\(", re.MULTILINE)
 _EMPTY_MODULE = "from __future__ import annotations\n"
 
 
+def warm_up_models() -> None:
+    """Import the model generator ahead of need (worker start-up, overlapping the parent's work)."""
+    import datamodel_code_generator.parser.openapi  # noqa: F401
+
+
 def render_models(family: Family, openapi_version: str) -> str:
     """Return the source of the family's ``models`` module (unformatted, without header)."""
     if not family.schemas:
@@ -134,9 +139,9 @@ def _generate(doc: dict[str, Any], family: Family) -> tuple[str, dict[str, str]]
                     field_constraints=True,
                     enum_field_as_literal=LiteralType.All,
                     use_double_quotes=True,
-                # URLs stay plain strings: AnyUrl validation roughly doubles the cost of parsing
-                # a page of models, and rewrites values (a trailing slash) the caller sent.
-                type_mappings=["string+uri=string", "string+uri-reference=string"],
+                    # URLs stay plain strings: AnyUrl validation roughly doubles the cost of parsing
+                    # a page of models, and rewrites values (a trailing slash) the caller sent.
+                    type_mappings=["string+uri=string", "string+uri-reference=string"],
                     disable_timestamp=True,
                     formatters=[],
                     use_schema_description=True,
@@ -207,6 +212,8 @@ def _normalise(node: Any) -> Any:
     for key, value in node.items():
         if key in _MAPS and isinstance(value, dict):
             out[key] = {k: _normalise(v) for k, v in value.items()}
+        elif value is None and key not in ("const", "default", "example", "examples"):
+            continue  # `enum: null` and the like: the keyword says nothing the library can read
         elif key == "nullable" and value is False:
             continue
         elif key == "format" and value in _EXTRA_FORMATS:

@@ -6,9 +6,14 @@ here writes to disk; :mod:`generator.cli` decides where the result goes.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import keyword
+import multiprocessing
+import os
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,7 +25,7 @@ from generator.diagnostics import CodegenError, Diagnostic
 from generator.formatting import format_tree
 from generator.ir import Family, Package
 from generator.loader import load_document
-from generator.models import render_models
+from generator.models import render_models, warm_up_models
 from generator.naming import PythonIdentifier, pascal_case
 from generator.refs import bundle, check_local_refs
 from generator.render import TEMPLATES, render
@@ -84,6 +89,11 @@ def spec_hash(config: Config, loaded: list[LoadedFamily]) -> str:
 
 def generate(config: Config) -> Result:
     """Generate the whole package for ``config``; raises :class:`CodegenError` on bad input."""
+    with _model_workers(len(config.families)) as pool:
+        return _generate(config, pool)
+
+
+def _generate(config: Config, pool: ProcessPoolExecutor | None) -> Result:
     loaded = [load_family(config, fam) for fam in config.families]
     diagnostics: list[Diagnostic] = []
     families: list[Family] = []
@@ -103,9 +113,42 @@ def generate(config: Config) -> Result:
         spec_hash=spec_hash(config, loaded),
         generator_version=__version__,
     )
-    files = render_package(package, {f.config.name: f.version for f in loaded}, config)
+    versions = {f.config.name: f.version for f in loaded}
     root = config.package.name
-    return Result(format_tree(files, root), package, diagnostics, [f.document for f in loaded])
+    # Models are the slowest stage: they are made in worker processes while this one renders
+    # and formats everything else. Output does not depend on the scheduling.
+    pending = [
+        (f, pool.submit(render_models, f, versions[f.name]) if pool else None)
+        for f in package.families
+    ]
+    files = format_tree(render_package(package, versions, config), root)
+    models = {
+        model_path(f, f"{root}/{root}"): header(package)
+        + "\n"
+        + (job.result() if job else render_models(f, versions[f.name]))
+        for f, job in pending
+    }
+    pyproject = f"{root}/pyproject.toml"
+    files.update(format_tree({**models, pyproject: files[pyproject]}, root))
+    return Result(dict(sorted(files.items())), package, diagnostics, [f.document for f in loaded])
+
+
+@contextlib.contextmanager
+def _model_workers(jobs: int) -> Iterator[ProcessPoolExecutor | None]:
+    """Forked workers for model generation when the machine has a core to spare, else None."""
+    cores = os.cpu_count() or 1
+    if cores < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        yield None
+        return
+    context = multiprocessing.get_context("fork")
+    workers = max(1, min(jobs, cores))
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=warm_up_models) as pool:
+        yield pool
+
+
+def model_path(family: Family, root: str) -> str:
+    base = f"{root}/{family.module}" if family.module else root
+    return f"{base}/models.py"
 
 
 def header(package: Package, comment: str = "#") -> str:
@@ -166,7 +209,6 @@ def _render_family(
     fctx = {**ctx, "family": family, "family_import": family_import}
     out = {
         f"{base}/_client.py": render("family/client.py.jinja", **fctx),
-        f"{base}/models.py": ctx["header"] + "\n" + render_models(family, version),
         f"{base}/resources/__init__.py": render("family/resources__init__.py.jinja", **fctx),
     }
     if family.module:
