@@ -194,7 +194,7 @@ def _apply(doc: Any, target: tuple[str, ...], reason: str) -> str:
         return "unquoted `null` in `type` read as the type name `null`"
     if key == "items" and isinstance(value, list):
         del parent[key]
-        parent["prefixItems"] = value
+        parent["prefixItems"] = [v if isinstance(v, (dict, bool)) else {} for v in value]
         parent.setdefault("minItems", len(value))
         parent.setdefault("maxItems", len(value))
         return "draft-4 tuple `items: [...]` read as `prefixItems`"
