@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ MAX_DEPTH = 256
 # Values after YAML aliases are expanded: nine aliases of nine aliases of ... ("billion laughs")
 # stay small as text and as parsed objects, but explode when copied into plain data.
 MAX_NODES = 3_000_000
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 _BaseLoader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -97,6 +99,8 @@ def normalise(raw: Any, file: str) -> Any:
                     sk = "null" if k is None else ("true" if k else "false")
                 elif isinstance(k, (str, int)):
                     sk = str(k)
+                    if _SURROGATE.search(sk):
+                        raise _fail(file, ptr, "a key with a lone UTF-16 surrogate is not Unicode")
                 elif isinstance(k, float) and math.isfinite(k):
                     sk = repr(k)
                 else:
@@ -109,6 +113,10 @@ def normalise(raw: Any, file: str) -> Any:
                 stack.append((v, out, i, depth + 1, f"{ptr}/{i}"))
         elif isinstance(value, float) and not math.isfinite(value):
             raise _fail(file, ptr, "NaN and infinity are not JSON numbers")
+        elif isinstance(value, str) and _SURROGATE.search(value):
+            raise _fail(
+                file, ptr, "text with a lone UTF-16 surrogate (\\uD800-\\uDFFF) is not Unicode"
+            )
         elif value is None or isinstance(value, (str, int, float, bool)):
             out = value
         else:  # dates, binary, sets from explicit YAML tags

@@ -12,14 +12,18 @@ import re
 from typing import Any
 
 MAX_TEXT = 2000
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u0085\u2028\u2029\ufeff]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u0085\u2028\u2029\ufeff\ud800-\udfff]")
 _QUOTE_RUN = re.compile(r'"(?=")|"$')
 _DOC_TEXT_KEYS = ("description", "title", "summary")
 _NAME_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
 
 
 def py_str(value: object) -> str:
-    """A Python string literal for any text: only printable ASCII survives unescaped."""
+    """A Python string literal for any text: only printable ASCII survives unescaped.
+
+    The escapes used (``\\" \\\\ \\n \\t \\r \\uXXXX \\UXXXXXXXX``) mean the same in a TOML basic
+    string, so the literal also serves pyproject.toml.
+    """
     text = str(value)
     out = ['"']
     for ch in text:
@@ -36,9 +40,7 @@ def py_str(value: object) -> str:
             out.append("\\t")
         elif ch == "\r":
             out.append("\\r")
-        elif code <= 0xFF:
-            out.append(f"\\x{code:02x}")
-        elif code <= 0xFFFF:
+        elif code <= 0xFFFF:  # ``\\uXXXX``, not ``\\xXX``: valid in TOML strings as well
             out.append(f"\\u{code:04x}")
         else:
             out.append(f"\\U{code:08x}")

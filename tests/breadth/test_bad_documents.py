@@ -149,6 +149,12 @@ CASES: dict[str, tuple[str, str | bytes, str, str]] = {
         "nesting is deeper than",
     ),
     "billion-laughs": ("api.yaml", _billion_laughs(), "", "expands to more than"),
+    "lone-surrogate": (
+        "api.json",
+        '{"openapi": "3.1.0", "paths": {}, "info": {"title": "\\ud800", "version": "1"}}',
+        "#/info/title",
+        "surrogate",
+    ),
     "nan": ("api.json", '{"openapi": "3.1.0", "paths": {}, "x": NaN}', "", "NaN"),
     "complex-key": ("api.yaml", HEAD + "paths: {}\nx: {? [a, b] : 1}\n", "", "unhashable key"),
 }

@@ -23,6 +23,7 @@ import ast
 import json
 import subprocess
 import sys
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -325,6 +326,12 @@ def check_package(files: dict[str, str], benign: dict[str, set[str]]) -> None:
         if rel.endswith(".py"):
             compile(text, rel, "exec")
             assert "\x00" not in text and "\u2028" not in text and "\u2029" not in text, rel
+    # pyproject.toml stays a TOML document with the same tables and keys
+    project = tomllib.loads(files["pyproject.toml"])
+    assert sorted(project) == ["build-system", "project", "tool"], sorted(project)
+    assert sorted(project["project"]) == [
+        "dependencies", "description", "name", "readme", "requires-python", "version",
+    ]  # fmt: skip
     got = shape(files)
     for key in ("statements", "callees", "imports"):
         extra = got[key] - benign[key]
