@@ -508,6 +508,7 @@ class FamilyBuilder:
             cursor_param=str(ext.get("cursorParam", "after")),
             next_cursor_path=_path(ext.get("nextCursor")),
             default_limit=limit if isinstance(limit, int) and not isinstance(limit, bool) else None,
+            first_offset=first if isinstance(first, int) and not isinstance(first, bool) else 0,
         )
 
     def _item_type(self, t: TypeRef, path: tuple[str, ...]) -> TypeRef:
