@@ -25,7 +25,7 @@ def format_tree(files: dict[str, str], project_root: str) -> dict[str, str]:
     with tempfile.TemporaryDirectory(prefix="cube-codegen-fmt-") as tmp:
         root = Path(tmp)
         for rel, text in files.items():
-            if rel.endswith(".py") or rel.endswith("pyproject.toml"):
+            if rel.endswith((".py", ".md", "pyproject.toml")):
                 path = root / rel
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(text, encoding="utf-8")
@@ -38,7 +38,7 @@ def format_tree(files: dict[str, str], project_root: str) -> dict[str, str]:
                 "--exit-zero",
                 "--quiet",
                 "--select",
-                "I,F401,UP,RUF022",
+                "I,F401,UP,RUF022,RUF036",
                 "--no-cache",
                 ".",
             ],
@@ -59,6 +59,6 @@ def format_tree(files: dict[str, str], project_root: str) -> dict[str, str]:
                     )
                 )
         return {
-            rel: (root / rel).read_text(encoding="utf-8") if rel.endswith(".py") else text
+            rel: (root / rel).read_text(encoding="utf-8") if rel.endswith((".py", ".md")) else text
             for rel, text in files.items()
         }
