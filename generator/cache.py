@@ -174,10 +174,9 @@ class Stamp:
         }
         path = manifest_path(self.out_dir)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(f".{path.name}.{os.getpid()}")
-            tmp.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-            os.replace(tmp, path)
+            from generator.writer import write_atomic
+
+            write_atomic(path, json.dumps(manifest, indent=2) + "\n")
         except OSError:  # a cache that cannot be written only costs the next run its shortcut
             pass
 

@@ -16,7 +16,6 @@ import ipaddress
 import os
 import random
 import ssl
-import tempfile
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ import httpx
 
 from generator.diagnostics import CodegenError, Diagnostic, one_line
 from generator.loader import MAX_BYTES, dump_yaml, parse_bytes
+from generator.writer import write_atomic
 
 __all__ = [
     "BASE_URL_ENV",
@@ -354,18 +354,7 @@ def write_snapshot(path: Path, text: str) -> bool:
             return False
     except OSError:
         pass
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(path, data)
     return True
 
 

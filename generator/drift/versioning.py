@@ -6,9 +6,7 @@ layout survive; the edit is verified by parsing the result before anything is wr
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -17,6 +15,7 @@ from generator.diagnostics import CodegenError, Diagnostic, one_line
 from generator.drift.engine import DriftReport
 from generator.drift.report import changelog_lines
 from generator.loader import parse_text
+from generator.writer import write_atomic
 
 DEFAULT_CHANGELOG = "spec/CHANGELOG.md"
 DEFAULT_CONFIG = "spec/cube-codegen.yaml"
@@ -132,22 +131,6 @@ def prepend_section(existing: str, section: str) -> str:
         rest = "".join(lines[1:]).lstrip("\n")
         return lines[0].rstrip("\n") + "\n\n" + section + ("\n" + rest if rest else "")
     return section + "\n" + existing
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write through a temporary file in the same folder and ``os.replace`` it into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,12 +6,11 @@ half a document and a failed run leaves the previous output exactly as it was.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import secrets
 from pathlib import Path
 from typing import Any
 
+from generator import writer
 from generator.diagnostics import CodegenError, Diagnostic
 from generator.loader import dump_json, dump_yaml
 
@@ -33,22 +32,10 @@ def render(document: Any, path: str | os.PathLike[str]) -> str:
 
 
 def write_atomic(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` to ``path`` via a sibling temp file and ``os.replace``."""
-    target = Path(path)
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    """Write ``text`` to ``path`` atomically; an OS failure is a one-line diagnostic."""
     try:
-        # 0o666 before the umask, like any new file; an existing file keeps its own mode.
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        with contextlib.suppress(FileNotFoundError):
-            os.chmod(tmp, target.stat().st_mode & 0o7777)
-        os.replace(tmp, target)
+        writer.write_atomic(Path(path), text, make_parents=False)  # a typo'd folder is an error
     except OSError as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
         message = f"cannot write: {exc.strerror or exc}"
         raise CodegenError(
             Diagnostic("output-unwritable", "error", str(path), "", message)
