@@ -49,22 +49,32 @@ class OperationView:
     parameters: dict[tuple[str, str], ParamView] = field(default_factory=dict)
 
 
+def expand_server_url(server: dict[str, Any], unknown: str | None = None) -> str:
+    """The server's URL with each ``{variable}`` replaced by its default.
+
+    A variable without a default becomes ``unknown``, or stays as written when that is None.
+    """
+    url = server.get("url")
+    if not isinstance(url, str):
+        return ""
+    raw = server.get("variables")
+    variables: dict[str, Any] = raw if isinstance(raw, dict) else {}
+
+    def substitute(match: re.Match[str]) -> str:
+        spec = variables.get(match.group(1))
+        default = spec.get("default") if isinstance(spec, dict) else None
+        if isinstance(default, (str, int, float)):
+            return str(default)
+        return match.group(0) if unknown is None else unknown
+
+    return _VARIABLE.sub(substitute, url)
+
+
 def server_path(servers: Any) -> str:
     """The path component of the first server URL, variables replaced by their defaults."""
     if not isinstance(servers, list) or not servers or not isinstance(servers[0], dict):
         return ""
-    server = servers[0]
-    url = server.get("url")
-    if not isinstance(url, str):
-        return ""
-    variables = server.get("variables") if isinstance(server.get("variables"), dict) else {}
-
-    def substitute(match: re.Match[str]) -> str:
-        spec = variables.get(match.group(1)) if variables else None
-        default = spec.get("default") if isinstance(spec, dict) else None
-        return str(default) if isinstance(default, (str, int, float)) else "x"
-
-    url = _VARIABLE.sub(substitute, url)
+    url = expand_server_url(servers[0], unknown="x")
     parts = urlsplit(url)
     path = parts.path if (parts.scheme or url.startswith("//")) else url.split("?", 1)[0]
     path = path.strip()

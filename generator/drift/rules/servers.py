@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 from generator.diagnostics import one_line, pointer
 from generator.drift.context import DocumentPair
 from generator.drift.model import Change
-from generator.drift.operations import server_path
+from generator.drift.operations import expand_server_url, server_path
 from generator.drift.registry import define, document_check
 
 SERVER_ADDED = define(
@@ -36,17 +36,7 @@ _VARIABLE = re.compile(r"\{([^{}]*)\}")
 
 
 def _origin(server: dict[str, Any]) -> str:
-    url = server.get("url")
-    if not isinstance(url, str):
-        return ""
-    variables = server.get("variables") if isinstance(server.get("variables"), dict) else {}
-
-    def substitute(match: re.Match[str]) -> str:
-        spec = variables.get(match.group(1)) if variables else None
-        default = spec.get("default") if isinstance(spec, dict) else None
-        return str(default) if isinstance(default, (str, int, float)) else match.group(0)
-
-    parts = urlsplit(_VARIABLE.sub(substitute, url))
+    parts = urlsplit(expand_server_url(server))
     return f"{parts.scheme}://{parts.netloc}".lower() if parts.netloc else ""
 
 
