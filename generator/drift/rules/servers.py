@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
@@ -31,8 +30,6 @@ SERVER_BASE_PATH_CHANGED = define(
     own ``base_url`` to the client must add or drop the prefix, since the generated paths now
     include (or no longer include) it.""",
 )
-
-_VARIABLE = re.compile(r"\{([^{}]*)\}")
 
 
 def _origin(server: dict[str, Any]) -> str:
