@@ -51,6 +51,11 @@ RESERVED_CLIENT_ATTRS = frozenset(
     {"with_raw_response", "close", "aclose", "base_url", "timeout", "max_retries", "request",
      "copy", "auth_headers", "default_headers", "is_closed", "get_api_list"}
 )  # fmt: skip
+# Keyword arguments of every generated client constructor; server variables must not take them.
+RESERVED_CLIENT_KWARGS = frozenset(
+    {"base_url", "timeout", "max_retries", "http_client", "default_headers", "auth_scheme",
+     "allow_http_loopback", "self"}
+)  # fmt: skip
 _PATH_PARAM = re.compile(r"\{([^{}]+)\}")
 PAGINATION_EXTENSION = "x-cube-pagination"
 JOB_EXTENSION = "x-cube-job"
@@ -166,6 +171,11 @@ class FamilyBuilder:
             else:
                 self.warn("job-invalid", at, f"cannot supply path parameter {one_line(p.name, 40)}")
                 return None
+        if None not in args:
+            self.warn(
+                "job-invalid", at, f"idParam {one_line(id_param, 40)} is not a path parameter"
+            )
+            return None
         if download is not None and [p.name for p in download.path_params] != [
             p.name for p in status.path_params
         ]:
@@ -531,7 +541,9 @@ class FamilyBuilder:
             return "", ()
         server = servers[0]
         url = str(server.get("url", ""))
-        names = Namespace({"base_url", "timeout", "max_retries", "http_client", "default_headers"})
+        names = Namespace(
+            RESERVED_CLIENT_KWARGS | {self.config.auth.param if self.config.auth else "api_key"}
+        )
         variables = []
         raw_vars = _obj(server.get("variables"))
         for var in _PATH_PARAM.findall(url):
@@ -621,9 +633,9 @@ def _pick_media(media_types: list[str], kinds: tuple[tuple[str, _K], ...]) -> tu
 
 def _status_rank(status: object) -> tuple[int, str]:
     s = str(status).upper()
-    if s.isdigit():
+    if s.isascii() and s.isdigit():
         return int(s), s
-    if len(s) == 3 and s.endswith("XX") and s[0].isdigit():
+    if len(s) == 3 and s.endswith("XX") and s[0].isascii() and s[0].isdigit():
         return int(s[0]) * 100 + 99, s
     return 1000, s
 

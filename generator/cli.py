@@ -40,6 +40,10 @@ def reports_errors(func: F) -> F:
         except RecursionError:
             click.echo("cube-codegen: input nests too deeply to process", err=True)
             sys.exit(2)
+        except OSError as exc:  # an unreadable input or unwritable output: still one line, exit 2
+            where = f"{exc.filename}: " if exc.filename else ""
+            click.echo(f"cube-codegen: {where}{exc.strerror or exc} [os-error]", err=True)
+            sys.exit(2)
 
     return wrapper  # type: ignore[return-value]
 

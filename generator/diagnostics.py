@@ -52,7 +52,12 @@ def resolve_pointer(doc: Any, ptr: str) -> Any:
     for token in split_pointer(ptr):
         if isinstance(node, dict) and token in node:
             node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+        elif (
+            isinstance(node, list)
+            and token.isascii()
+            and token.isdigit()
+            and int(token) < len(node)
+        ):
             node = node[int(token)]
         else:
             raise KeyError(token)

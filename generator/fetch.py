@@ -180,7 +180,7 @@ def retry_delay(
     server gives one, else exponential backoff with jitter; never more than ``cap``."""
     header = response.headers.get("retry-after", "").strip()
     if header:
-        if header.isdigit():
+        if header.isascii() and header.isdigit():
             return min(float(header), cap)
         try:
             when = email.utils.parsedate_to_datetime(header).timestamp()

@@ -137,6 +137,9 @@ def environment() -> jinja2.Environment:
         r for r in family.resources if op in r.operations
     )
     env.tests["model"] = lambda t: isinstance(t, ModelRef)
+    env.tests["binary"] = lambda t: (
+        t == Primitive("bytes") or (isinstance(t, UnionOf) and Primitive("bytes") in t.members)
+    )
     env.tests["list_of_models"] = lambda t: isinstance(t, ListOf) and isinstance(t.item, ModelRef)
     return env
 

@@ -139,7 +139,7 @@ def _repairs(doc: dict[str, Any], errors: list[Any]) -> list[tuple[str, str]]:
 
 
 def _sort_key(tokens: tuple[str, ...]) -> tuple[tuple[int, int | str], ...]:
-    return tuple((0, int(t)) if t.isdigit() else (1, t) for t in tokens)
+    return tuple((0, int(t)) if t.isascii() and t.isdigit() else (1, t) for t in tokens)
 
 
 def _resolves(doc: Any, tokens: tuple[str, ...]) -> bool:
@@ -147,7 +147,7 @@ def _resolves(doc: Any, tokens: tuple[str, ...]) -> bool:
     for t in tokens:
         if isinstance(node, dict) and t in node:
             node = node[t]
-        elif isinstance(node, list) and t.isdigit() and int(t) < len(node):
+        elif isinstance(node, list) and t.isascii() and t.isdigit() and int(t) < len(node):
             node = node[int(t)]
         else:
             return False

@@ -24,19 +24,30 @@ def write_tree(out_dir: Path, files: dict[str, str]) -> None:
     out_dir = out_dir.resolve()
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.new-", dir=out_dir.parent))
+    retired = out_dir.parent / f".{out_dir.name}.old-{staging.name.rsplit('-', 1)[-1]}"
+    moved_old = False
     try:
+        staging.chmod(0o777 & ~_umask())  # mkdtemp makes 0700; the output is an ordinary folder
         for rel, text in sorted(files.items()):
             path = staging / rel
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(text.encode("utf-8"))
-        retired = out_dir.parent / f".{out_dir.name}.old-{staging.name.rsplit('-', 1)[-1]}"
         if out_dir.exists():
             out_dir.rename(retired)
+            moved_old = True
         staging.rename(out_dir)
     except BaseException:
+        if moved_old and not out_dir.exists():
+            retired.rename(out_dir)  # the swap failed half-way: put the old tree back
         shutil.rmtree(staging, ignore_errors=True)
         raise
     shutil.rmtree(retired, ignore_errors=True)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def write_atomic(path: Path, data: str | bytes, *, make_parents: bool = True) -> None:

@@ -77,3 +77,32 @@ def test_invalid_config_names_the_key(tmp_path: Path) -> None:
     proc = run_cli("generate", "--config", str(tmp_path / "c.yaml"))
     assert proc.returncode == 2
     assert "c.yaml#/package/name" in proc.stderr
+
+
+def test_unwritable_output_is_one_line_exit_2(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    proc = run_cli("generate", "--out", str(blocker / "generated"))
+    assert proc.returncode == 2, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+    assert "[os-error]" in proc.stderr
+
+
+def test_server_variable_named_like_a_client_argument_still_compiles(tmp_path: Path) -> None:
+    doc = (
+        "openapi: 3.1.0\ninfo: {title: t, version: '1'}\n"
+        "servers: [{url: 'https://{api_key}.{timeout}.example.com', "
+        "variables: {api_key: {default: a}, timeout: {default: b}}}]\n"
+        "security: [{k: []}]\n"
+        "components: {securitySchemes: {k: {type: http, scheme: bearer}}}\n"
+        "paths: {/a: {get: {operationId: getA, responses: {'204': {description: ok}}}}}\n"
+    )
+    (tmp_path / "api.yaml").write_text(doc)
+    out = tmp_path / "pkg"
+    proc = run_cli(
+        "generate", "--spec", str(tmp_path / "api.yaml"), "--out", str(out), "--package", "vars"
+    )
+    assert proc.returncode == 0, proc.stderr
+    source = (out / "vars" / "_client.py").read_text()
+    compile(source, "_client.py", "exec")  # a duplicate argument would be a SyntaxError
+    assert "api_key_2" in source or "api_key_" in source

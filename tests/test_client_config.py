@@ -56,10 +56,39 @@ def test_tenant_fills_the_server_template(monkeypatch: pytest.MonkeyPatch) -> No
     assert seen[0].url == "https://acme.cubecloud.dev/api/v1/spec"
 
 
-def test_tenant_cannot_inject_a_host(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    "tenant", ["evil.com?x=", "evil.example/", "evil.example:8443", "a@evil.example", "a b", ""]
+)
+def test_tenant_cannot_move_the_host(monkeypatch: pytest.MonkeyPatch, tenant: str) -> None:
     monkeypatch.delenv("CUBE_BASE_URL", raising=False)
-    with pytest.raises(ConfigurationError):
-        PlatformClient(api_key="k", tenant="evil.com?x=")
+    with pytest.raises(ConfigurationError, match="tenant"):
+        PlatformClient(api_key="k", tenant=tenant)
+
+
+def test_base_path_variable_must_stay_a_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CUBE_DATA_API_URL", raising=False)
+    with pytest.raises(ConfigurationError, match=r"base_path|basePath"):
+        DataClient(token="t", data_api_host="data.example.com", base_path=".evil.example/x")
+
+
+def test_dot_segments_in_path_parameters_cannot_change_the_endpoint() -> None:
+    seen, http = _recording({"status": "completed"})
+    client = PlatformClient(api_key="k", base_url="https://acme.cubecloud.dev", http_client=http)
+    client.dashboard_exports.get_export_status(7, "..")
+    client.dashboard_exports.get_export_status(7, ".")
+    paths = [r.url.raw_path.decode() for r in seen]
+    assert paths == [
+        "/api/v1/deployments/7/dashboard-exports/%2E%2E",
+        "/api/v1/deployments/7/dashboard-exports/%2E",
+    ]
+
+
+def test_extra_headers_replace_ours_whatever_their_case() -> None:
+    seen, http = _recording()
+    client = PlatformClient(api_key="mine", base_url="https://acme.cubecloud.dev", http_client=http)
+    client.openapi_spec.get_spec(extra_headers={"authorization": "Bearer theirs", "ACCEPT": "x/y"})
+    assert seen[0].headers.get_list("authorization") == ["Bearer theirs"]
+    assert seen[0].headers.get_list("accept") == ["x/y"]
 
 
 @pytest.mark.parametrize(

@@ -46,6 +46,16 @@ def test_every_generated_file_names_generator_and_hash() -> None:
         assert spec_hash in first, rel
 
 
+def test_output_folder_is_an_ordinary_folder(tmp_path: Path) -> None:
+    import os
+
+    out = tmp_path / "gen"
+    assert run_cli("generate", "--out", str(out), "--quiet").returncode == 0
+    umask = os.umask(0)
+    os.umask(umask)
+    assert out.stat().st_mode & 0o777 == 0o777 & ~umask  # not the 0700 of a temporary folder
+
+
 def test_check_reports_a_hand_edit(tmp_path: Path) -> None:
     out = tmp_path / "gen"
     assert run_cli("generate", "--out", str(out), "--quiet").returncode == 0

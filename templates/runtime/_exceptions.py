@@ -256,8 +256,8 @@ def parse_retry_after(headers: httpx.Headers) -> float | None:
         except (TypeError, ValueError, IndexError):
             return None
         if when.tzinfo is None:
-            when = when.replace(tzinfo=datetime.timezone.utc)
-        value = (when - datetime.datetime.now(datetime.timezone.utc)).total_seconds()
+            when = when.replace(tzinfo=datetime.UTC)
+        value = (when - datetime.datetime.now(datetime.UTC)).total_seconds()
     return max(value, 0.0) if math.isfinite(value) else None
 
 

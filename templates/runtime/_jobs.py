@@ -94,9 +94,9 @@ def _to_datetime(value: object) -> datetime.datetime | None:
             return None
     elif isinstance(value, (int, float)) and not isinstance(value, bool):
         seconds = value / 1000 if value > 1e11 else value
-        when = datetime.datetime.fromtimestamp(seconds, tz=datetime.timezone.utc)
+        when = datetime.datetime.fromtimestamp(seconds, tz=datetime.UTC)
     if when is not None and when.tzinfo is None:
-        when = when.replace(tzinfo=datetime.timezone.utc)
+        when = when.replace(tzinfo=datetime.UTC)
     return when
 
 

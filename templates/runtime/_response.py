@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import os
+import secrets
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import contextmanager, suppress
@@ -147,6 +148,12 @@ def stream_errors(response: httpx.Response) -> Iterator[None]:
         raise APIConnectionError(f"Connection error while reading the response: {name}", request=response.request) from exc
 
 
+def _sibling_temp(file: str | os.PathLike[str]) -> str:
+    """A fresh temporary path in the target's folder (same file system, so the rename is atomic)."""
+    folder, name = os.path.split(os.fspath(file))
+    return os.path.join(folder, f".{name}.{os.getpid()}.{secrets.token_hex(4)}.part")
+
+
 class BinaryResponse:
     """A streamed download (PDF, PNG, CSV...): read it chunk by chunk, never all in memory.
 
@@ -207,18 +214,21 @@ class BinaryResponse:
     def write_to_file(self, file: str | os.PathLike[str] | IO[bytes]) -> int:
         """Stream the body to a path or an open binary file; returns the byte count.
 
-        A path is removed again if the download fails part-way.
+        A path is written through a temporary file beside it and renamed into place at the end,
+        so a download that fails part-way leaves an existing file as it was.
         """
         written = 0
         with self:
             if isinstance(file, (str, os.PathLike)):
+                tmp = _sibling_temp(file)
                 try:
-                    with open(file, "wb") as fh:
+                    with open(tmp, "wb") as fh:
                         for chunk in self.iter_bytes():
                             written += fh.write(chunk)
+                    os.replace(tmp, file)
                 except BaseException:
                     with suppress(OSError):
-                        os.unlink(file)
+                        os.unlink(tmp)
                     raise
             else:
                 for chunk in self.iter_bytes():
@@ -310,17 +320,19 @@ class AsyncBinaryResponse:
             return await self.http_response.aread()
 
     async def write_to_file(self, file: str | os.PathLike[str] | IO[bytes]) -> int:
-        """Stream the body to a path or an open binary file; returns the byte count."""
+        """Stream the body to a path (via a temporary file beside it) or an open binary file."""
         written = 0
         try:
             if isinstance(file, (str, os.PathLike)):
+                tmp = _sibling_temp(file)
                 try:
-                    with open(file, "wb") as fh:
+                    with open(tmp, "wb") as fh:
                         async for chunk in self.iter_bytes():
                             written += fh.write(chunk)
+                    os.replace(tmp, file)
                 except BaseException:
                     with suppress(OSError):
-                        os.unlink(file)
+                        os.unlink(tmp)
                     raise
             else:
                 async for chunk in self.iter_bytes():

@@ -202,6 +202,11 @@ def test_csv_cut_mid_stream_is_a_connection_error(server: LocalServer, tmp_path:
         with pytest.raises(APIConnectionError):
             client.audit_logs.export_audit_logs().write_to_file(target)
     assert not target.exists()  # a failed download leaves no partial file
+    target.write_bytes(b"previous export\n")
+    with platform(server.url) as client, pytest.raises(APIConnectionError):
+        client.audit_logs.export_audit_logs().write_to_file(target)
+    assert target.read_bytes() == b"previous export\n"  # an existing file is kept as it was
+    assert [p.name for p in tmp_path.iterdir()] == ["partial.csv"]  # no temporary file left
 
 
 # --- server-sent events -------------------------------------------------------------------------

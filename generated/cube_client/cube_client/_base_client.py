@@ -225,9 +225,16 @@ class BaseClient:
         path = build_path(call.path, call.path_params)
         base = str(self.base_url).rstrip("/")
         params = build_query({**call.query, **(opts.extra_query or {})})
-        headers = {"Accept": "application/json", **self._default_headers, **self.auth_headers}
-        headers.update(call.headers)
-        headers.update(opts.extra_headers or {})
+        # One case-insensitive mapping, so a caller's "authorization" replaces ours, not joins it.
+        headers = httpx.Headers({"Accept": "application/json"})
+        for layer in (
+            self._default_headers,
+            self.auth_headers,
+            call.headers,
+            opts.extra_headers or {},
+        ):
+            for key, value in layer.items():
+                headers[key] = value
         headers.pop(RAW_RESPONSE_HEADER, None)
         kwargs: dict[str, Any] = {}
         if not isinstance(call.json, NotGiven):

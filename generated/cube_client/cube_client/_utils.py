@@ -23,7 +23,9 @@ def build_path(template: str, params: Mapping[str, object]) -> str:
         value = params[match.group(1)]
         if value is None or value == "":
             raise ValueError(f"path parameter {match.group(1)!r} must not be empty")
-        return quote(_scalar(value), safe="")
+        text = quote(_scalar(value), safe="")
+        # "." and ".." would be resolved away as dot segments and change the endpoint.
+        return text.replace(".", "%2E") if text in (".", "..") else text
 
     return _PLACEHOLDER.sub(fill, template)
 
@@ -117,21 +119,42 @@ def resolve_base_url(
             f"no server URL is known: pass base_url=... or set {env or 'base_url'}"
         )
 
+    scheme_end = template.find("://")
+    host_end = template.find("/", scheme_end + 3) if scheme_end >= 0 else -1
+    host_end = len(template) if host_end < 0 else host_end
+
     def fill(match: re.Match[str]) -> str:
         name = match.group(1)
         given = variables.get(name)
         chosen = given if given is not None else defaults.get(name, "")
-        if any(c in chosen for c in "?#@ \\\r\n\t"):
+        in_host = match.start() < host_end
+        if in_host and not defaults.get(name, "").startswith("/"):
+            # Part of the host name: a DNS label, nothing that could move the request elsewhere.
+            if not _HOST_PART.fullmatch(chosen):
+                raise ConfigurationError(
+                    f"server variable {name!r} must be a host name part (letters, digits, . and -)"
+                )
+        elif in_host and chosen and not chosen.startswith("/"):
             raise ConfigurationError(
-                f"server variable {name!r} must not contain ? # @ backslashes or spaces"
+                f"server variable {name!r} is a base path and must start with /"
+            )
+        if any(c in chosen for c in "?#@ \\\r\n\t") or "/../" in chosen + "/":
+            raise ConfigurationError(
+                f"server variable {name!r} must not contain ? # @ .. backslashes or spaces"
             )
         return chosen
 
     return _PLACEHOLDER.sub(fill, template)
 
 
-def cookie_pair(name: str, value: object) -> str | NotGiven:
-    """One ``name=value`` cookie for a cookie parameter; omitted stays omitted."""
-    if isinstance(value, NotGiven) or value is None:
-        return NotGiven()
-    return f"{quote(name, safe='')}={quote(_scalar(value), safe='')}"
+_HOST_PART = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?")
+
+
+def cookie_header(cookies: Mapping[str, object]) -> str | NotGiven:
+    """One ``Cookie`` header value for all cookie parameters given; omitted ones stay omitted."""
+    pairs = [
+        f"{quote(name, safe='')}={quote(_scalar(value), safe='')}"
+        for name, value in cookies.items()
+        if not isinstance(value, NotGiven) and value is not None
+    ]
+    return "; ".join(pairs) if pairs else NotGiven()
