@@ -411,7 +411,8 @@ def test_generated_strings_never_become_code(
         files = generate_package(hostile_doc(s), out)
     except CodegenError as exc:
         # only a diagnostic is acceptable, and it must be about the document, not a crash
-        assert exc.diagnostics
+        internal = {"models-failed", "models-name-lost", "format-failed"}
+        assert all(d.id not in internal and d.message for d in exc.diagnostics), exc.summary()
         return
     check_package(files, benign)
 

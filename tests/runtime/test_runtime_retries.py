@@ -73,12 +73,16 @@ async def test_429_with_retry_after_then_success_async(server: LocalServer, slee
     assert sleeps.delays == [0.0, 0.0]
 
 
-def test_retry_after_http_date_and_milliseconds(server: LocalServer, sleeps: Sleeps) -> None:
-    when = email.utils.formatdate(time.time() + 30, usegmt=True)
+def test_retry_after_http_date_and_milliseconds(
+    server: LocalServer, sleeps: Sleeps, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    now = 1_700_000_000.0  # the clock is fixed, so the date means exactly 30 s from "now"
+    monkeypatch.setattr(time, "time", lambda: now)
+    when = email.utils.formatdate(now + 30, usegmt=True)
     _fail_then_ok(server, "GET", VERSIONS, 503, 1, {"Retry-After": when})
     with platform(server.url, sleep=sleeps.sync()) as client:
         client.deployments.list_deployment_versions(7)
-    assert len(sleeps.delays) == 1 and 20 < sleeps.delays[0] <= 30
+    assert sleeps.delays == [30.0]
 
     sleeps.delays.clear()
     _fail_then_ok(

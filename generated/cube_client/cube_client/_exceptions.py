@@ -26,6 +26,7 @@ from __future__ import annotations
 import datetime
 import email.utils
 import math
+import time
 from typing import Any
 
 import httpx
@@ -258,7 +259,7 @@ def parse_retry_after(headers: httpx.Headers) -> float | None:
             return None
         if when.tzinfo is None:
             when = when.replace(tzinfo=datetime.UTC)
-        value = (when - datetime.datetime.now(datetime.UTC)).total_seconds()
+        value = when.timestamp() - time.time()
     return max(value, 0.0) if math.isfinite(value) else None
 
 
