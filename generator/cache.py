@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator import __version__
+from generator.writer import TOOL_CACHES
 
 if TYPE_CHECKING:
     from generator.config import Config
@@ -38,7 +39,6 @@ TEMPLATES_DIR = GENERATOR_DIR.parent / "templates"
 # Distributions whose version changes the generated text.
 TOOLS = ("ruff", "datamodel_code_generator", "pydantic", "jinja2")
 # Caches that tools leave beside the inputs; never inputs.
-_TOOL_CACHES = frozenset({"__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache"})
 
 
 def manifest_path(out_dir: Path) -> Path:
@@ -58,7 +58,7 @@ def _walk(root: Path, skip: frozenset[str], suffix: str = "", prune: str = "") -
 def _inputs_in(folder: Path, out_dir: str, suffix: str = "") -> list[Path]:
     return [
         p
-        for p in _walk(folder, _TOOL_CACHES, suffix, prune=out_dir)
+        for p in _walk(folder, TOOL_CACHES, suffix, prune=out_dir)
         if not any(part.startswith(".") for part in p.relative_to(folder).parts)
     ]
 

@@ -8,11 +8,11 @@ import tempfile
 from pathlib import Path
 
 # Caches that linters and test runners leave inside the tree; never part of the output.
-_TOOL_CACHES = frozenset({"__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache"})
+TOOL_CACHES = frozenset({"__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache"})
 
 
 def _is_tool_artifact(parts: tuple[str, ...]) -> bool:
-    return any(part in _TOOL_CACHES or part.endswith(".egg-info") for part in parts)
+    return any(part in TOOL_CACHES or part.endswith(".egg-info") for part in parts)
 
 
 def write_tree(out_dir: Path, files: dict[str, str]) -> None:
