@@ -88,3 +88,43 @@ def test_cookies_join_and_multipart_uploads_send_files(tmp_path: Path) -> None:
     assert result["cookie"] == ["session=S%201; csrf=C"]
     assert result["upload_type"] == "multipart/form-data"
     assert result["upload_has_file"] and result["upload_has_label"]
+
+
+def test_explode_false_query_arrays_are_comma_joined(tmp_path: Path) -> None:
+    doc = {
+        "openapi": "3.1.0",
+        "info": {"title": "Q", "version": "1"},
+        "servers": [{"url": "https://api.example.com"}],
+        "paths": {
+            "/search": {
+                "get": {
+                    "operationId": "search",
+                    "parameters": [
+                        {"name": "ids", "in": "query", "explode": False,
+                         "schema": {"type": "array", "items": {"type": "integer"}}},
+                        {"name": "tags", "in": "query",
+                         "schema": {"type": "array", "items": {"type": "string"}}},
+                    ],
+                    "responses": {"204": {"description": "ok"}},
+                }
+            }
+        },
+    }  # fmt: skip
+    spec = tmp_path / "doc.json"
+    spec.write_text(json.dumps(doc))
+    out = tmp_path / "pkg"
+    proc = run_cli("generate", "--spec", str(spec), "--out", str(out), "--package", "q", "--quiet")
+    assert proc.returncode == 0, proc.stderr
+    script = (
+        "import httpx\nfrom q import QClient\nseen = []\n"
+        "def handle(r):\n    seen.append(r)\n    return httpx.Response(204)\n"
+        "c = QClient(base_url='https://api.example.com', "
+        "http_client=httpx.Client(transport=httpx.MockTransport(handle)))\n"
+        "c.default.search(ids=[1, 2, 3], tags=['a', 'b'])\n"
+        "print(seen[0].url.query.decode())\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script], cwd=out, capture_output=True, text=True, check=False
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "ids=1%2C2%2C3&tags=a&tags=b"

@@ -125,6 +125,8 @@ class PreparedCall:
     form: Mapping[str, object] | None = None
     files: Mapping[str, Any] | None = None
     options: RequestOptions = RequestOptions()
+    # Query parameters whose arrays are comma-joined (``explode: false``) instead of repeated.
+    unexploded: frozenset[str] = frozenset()
 
     def with_query(self, **changes: object) -> PreparedCall:
         """A copy with query values changed; a ``NOT_GIVEN`` value removes that parameter."""
@@ -224,7 +226,7 @@ class BaseClient:
         opts = call.options
         path = build_path(call.path, call.path_params)
         base = str(self.base_url).rstrip("/")
-        params = build_query({**call.query, **(opts.extra_query or {})})
+        params = build_query({**call.query, **(opts.extra_query or {})}, call.unexploded)
         # One case-insensitive mapping, so a caller's "authorization" replaces ours, not joins it.
         headers = httpx.Headers({"Accept": "application/json"})
         for layer in (

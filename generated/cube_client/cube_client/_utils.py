@@ -39,18 +39,19 @@ def _scalar(value: object) -> str:
 
 
 def build_query(
-    params: Mapping[str, object], explode: frozenset[str] = frozenset()
+    params: Mapping[str, object], unexploded: frozenset[str] = frozenset()
 ) -> list[tuple[str, str | int | float | bool | None]]:
-    """Query pairs, omitting not-given values; lists repeat the key (form, explode)."""
+    """Query pairs, omitting not-given values; lists repeat the key (form style, explode),
+    or are joined with commas for the parameters in ``unexploded`` (``explode: false``)."""
     pairs: list[tuple[str, str | int | float | bool | None]] = []
     for key, value in params.items():
         if isinstance(value, NotGiven) or value is None:
             continue
         if isinstance(value, (list, tuple)):
-            if key in explode or not explode:
-                pairs.extend((key, _scalar(v)) for v in value)
-            else:
+            if key in unexploded:
                 pairs.append((key, ",".join(_scalar(v) for v in value)))
+            else:
+                pairs.extend((key, _scalar(v)) for v in value)
         elif isinstance(value, Mapping):
             pairs.extend((f"{key}[{k}]", _scalar(v)) for k, v in value.items())
         else:
