@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import httpx
 import pytest
 
@@ -166,3 +168,12 @@ def test_credential_not_in_repr() -> None:
     client = PlatformClient(api_key="super-secret-value", base_url="https://acme.cubecloud.dev")
     assert "super-secret-value" not in repr(client)
     assert "super-secret-value" not in str(vars(client).get("base_url"))
+
+
+def test_extra_body_reaches_operations_without_a_documented_body() -> None:
+    seen, http = _recording({"status": "completed"})
+    client = PlatformClient(api_key="k", base_url="https://acme.cubecloud.dev", http_client=http)
+    client.dashboard_exports.get_export_status(7, "job", extra_body={"note": "x"})
+    client.deployments.update_deployment(7, release_channel="stable", extra_body={"extra": 1})
+    assert json.loads(seen[0].content) == {"note": "x"}
+    assert json.loads(seen[1].content) == {"releaseChannel": "stable", "extra": 1}

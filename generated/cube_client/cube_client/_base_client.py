@@ -245,13 +245,16 @@ class BaseClient:
                 body = {**body, **to_jsonable(opts.extra_body)}
             kwargs["json"] = body
         elif call.form is not None or call.files is not None:
-            kwargs["data"] = {
-                k: v for k, v in (call.form or {}).items() if not isinstance(v, NotGiven)
-            }
+            form = {**(call.form or {}), **(opts.extra_body or {})}
+            kwargs["data"] = {k: v for k, v in form.items() if not isinstance(v, NotGiven)}
             if call.files:
                 kwargs["files"] = dict(call.files)
         elif call.content is not None:
+            if opts.extra_body:
+                raise TypeError("extra_body cannot be combined with a raw (binary or text) body")
             kwargs["content"] = call.content
+        elif opts.extra_body:  # an operation without a documented body: send the extra as JSON
+            kwargs["json"] = to_jsonable(opts.extra_body)
         return client.build_request(
             call.method,
             base + path,
