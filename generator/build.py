@@ -37,11 +37,11 @@ from generator.ir import (
     UnionOf,
 )
 from generator.naming import ClassName, Namespace, PythonIdentifier, pascal_case, snake_case
+from generator.openapi_paths import HTTP_METHODS as METHODS
 from generator.refs import Resolver
 from generator.schemas import SchemaCatalog, default_problem
 from generator.validate import repair_diagnostics
 
-METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 # Keyword arguments every method takes; operation parameters must not take these names.
 RESERVED_ARGS = frozenset(
     {"self", "extra_headers", "extra_query", "extra_body", "timeout", "max_retries", "body"}

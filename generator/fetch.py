@@ -27,6 +27,7 @@ import httpx
 
 from generator.diagnostics import CodegenError, Diagnostic, one_line
 from generator.loader import MAX_BYTES, dump_yaml, parse_bytes
+from generator.openapi_paths import operation_keys
 from generator.writer import write_atomic
 
 __all__ = [
@@ -359,17 +360,7 @@ def write_snapshot(path: Path, text: str) -> bool:
 
 
 def count_operations(document: dict[str, Any]) -> int:
-    paths = document.get("paths")
-    if not isinstance(paths, dict):
-        return 0
-    methods = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
-    return sum(
-        1
-        for item in paths.values()
-        if isinstance(item, dict)
-        for m in methods
-        if isinstance(item.get(m), dict)
-    )
+    return len(operation_keys(document))
 
 
 def fetch_to_file(

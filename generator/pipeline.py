@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from generator import __version__
-from generator.build import METHODS, FamilyBuilder
+from generator.build import FamilyBuilder
 from generator.config import Config, FamilyConfig
 from generator.diagnostics import CodegenError, Diagnostic
 from generator.formatting import format_tree
@@ -27,6 +27,7 @@ from generator.ir import Family, Package
 from generator.loader import load_document
 from generator.models import render_models, warm_up_models
 from generator.naming import PythonIdentifier, pascal_case
+from generator.openapi_paths import operation_keys
 from generator.refs import bundle, check_local_refs
 from generator.render import TEMPLATES, render
 from generator.testcases import CaseBuilder
@@ -257,20 +258,11 @@ def strip_root(files: dict[str, str], root: str) -> dict[str, str]:
     return {k[len(prefix) :]: v for k, v in files.items() if k.startswith(prefix)}
 
 
-def count_operations(doc: Any) -> set[str]:
-    """``METHOD /path`` of every operation in a document, counted independently of the IR."""
-    found: set[str] = set()
-    for path, item in (doc.get("paths") or {}).items():
-        if isinstance(item, dict) and "$ref" not in item:
-            found.update(f"{m.upper()} {path}" for m in METHODS if isinstance(item.get(m), dict))
-    return found
-
-
 def report_json(result: Result) -> dict[str, Any]:
     generated = {f"{op.method} {op.path}" for f in result.package.families for op in f.operations}
     total: set[str] = set()
     for doc in result.documents:
-        total |= count_operations(doc)
+        total |= operation_keys(doc)
     total |= generated  # path items behind $ref count once resolved
     return {
         "operations_total": len(total),

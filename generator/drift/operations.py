@@ -15,8 +15,8 @@ from urllib.parse import urlsplit
 from generator.diagnostics import CodegenError, Diagnostic, join_pointer, one_line, pointer
 from generator.drift.refs import Resolver
 from generator.drift.schema_view import Sub
+from generator.openapi_paths import HTTP_METHODS as METHODS
 
-METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})
 """Header parameters OpenAPI says to ignore: the media types and security schemes say these."""
 _TEMPLATE = re.compile(r"\{([^{}/]*)\}")
