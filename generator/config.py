@@ -77,11 +77,6 @@ class Config(BaseModel):
     def path(self, relative: str) -> Path:
         return self.base_dir / relative
 
-    @property
-    def package_dir(self) -> Path:
-        """Where the distribution's root (its pyproject.toml) goes inside ``out_dir``."""
-        return self.out_dir / self.package.name
-
 
 def load_config(path: Path = DEFAULT_CONFIG, *, out_dir: Path | None = None) -> Config:
     raw: Any = load_document(path)

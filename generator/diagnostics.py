@@ -7,7 +7,7 @@ Every failure the generator reports to a user is a :class:`Diagnostic`; fatal on
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -115,7 +115,3 @@ class CodegenError(Exception):
 
 def error(id: str, file: str, ptr: str, message: str) -> CodegenError:
     return CodegenError(Diagnostic(id, "error", file, ptr, message))
-
-
-def errors_only(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
-    return [d for d in diagnostics if d.level == "error"]

@@ -8,13 +8,11 @@ targets as diagnostics instead of recursing forever.
 
 from __future__ import annotations
 
-import copy
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urldefrag
 
 from generator.diagnostics import (
-    CodegenError,
     error,
     one_line,
     pointer,
@@ -247,15 +245,3 @@ class Resolver:
                 ) from None
             at = ref.lstrip("#")
         return node, at
-
-    def deref_copy(self, node: Any, at: str) -> tuple[Any, str]:
-        resolved, where = self.deref(node, at)
-        return copy.deepcopy(resolved), where
-
-
-def fail_if_not_mapping(node: Any, file: str, at: str, what: str) -> dict[str, Any]:
-    if not isinstance(node, dict):
-        raise CodegenError(
-            error("document-invalid", file, at, f"{what} must be an object").diagnostics
-        )
-    return node
