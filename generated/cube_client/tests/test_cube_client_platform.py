@@ -2303,9 +2303,9 @@ class TestDatabricksmetricviewpublicationpreviewstatus:
         "previewId": "value",
         "progress": {"message": "value", "percentComplete": 3, "stage": "QUEUED"},
         "resultAvailable": True,
-        "startedAt": "value",
+        "startedAt": "0000-00-00T00:00:00a0",
         "status": "QUEUED",
-        "updatedAt": "value",
+        "updatedAt": "0000-00-00T00:00:00a0",
     }
 
     def _check(self, rec: Recorder) -> None:
@@ -2465,7 +2465,7 @@ class TestDatabricksmetricviewpublicationpreviewresult:
     RESPONSE: ClassVar[Any] = {
         "buildJobId": 3,
         "commit": "value",
-        "completedAt": "value",
+        "completedAt": "0000-00-00T00:00:00a0",
         "dataSourceName": "value",
         "deploymentId": 3,
         "durationMs": 3,
@@ -3241,8 +3241,8 @@ class TestDashboardembedaccesslistembedtenantworkbooks:
                 "name": "value",
                 "promotion": {
                     "linkId": 3,
-                    "origin": {"availability": {}},
-                    "parent": {"availability": {}},
+                    "origin": {"availability": "available"},
+                    "parent": {"availability": "available"},
                 },
                 "publishedDashboard": {
                     "allowEmbed": True,
@@ -7010,8 +7010,8 @@ class TestWorkspacesharedworkspaceobjects:
                 "name": "value",
                 "promotion": {
                     "linkId": 3,
-                    "origin": {"availability": {}},
-                    "parent": {"availability": {}},
+                    "origin": {"availability": "available"},
+                    "parent": {"availability": "available"},
                 },
                 "publishedDashboard": {
                     "allowEmbed": True,
@@ -7174,8 +7174,8 @@ class TestWorkspaceworkspaceobjects:
                 "name": "value",
                 "promotion": {
                     "linkId": 3,
-                    "origin": {"availability": {}},
-                    "parent": {"availability": {}},
+                    "origin": {"availability": "available"},
+                    "parent": {"availability": "available"},
                 },
                 "publishedDashboard": {
                     "allowEmbed": True,
@@ -7674,8 +7674,8 @@ class TestWorkbooksgetworkbooks:
                 "name": "value",
                 "promotion": {
                     "linkId": 3,
-                    "origin": {"availability": {}},
-                    "parent": {"availability": {}},
+                    "origin": {"availability": "available"},
+                    "parent": {"availability": "available"},
                 },
                 "publishedDashboard": {
                     "allowEmbed": True,
@@ -14926,10 +14926,10 @@ class TestUsersadmincreateuser:
         "activeRoleId": 3,
         "aliases": [
             {
-                "createdAt": "value",
+                "createdAt": "0000-00-00T00:00:00a0",
                 "id": 3,
                 "source": "ldap",
-                "updatedAt": "value",
+                "updatedAt": "0000-00-00T00:00:00a0",
                 "userId": 3,
                 "username": "value",
             }
@@ -15145,10 +15145,10 @@ class TestUsersadminupdateuser:
         "activeRoleId": 3,
         "aliases": [
             {
-                "createdAt": "value",
+                "createdAt": "0000-00-00T00:00:00a0",
                 "id": 3,
                 "source": "ldap",
-                "updatedAt": "value",
+                "updatedAt": "0000-00-00T00:00:00a0",
                 "userId": 3,
                 "username": "value",
             }
@@ -15352,10 +15352,10 @@ class TestUsersupdatemysettings:
         "activeRoleId": 3,
         "aliases": [
             {
-                "createdAt": "value",
+                "createdAt": "0000-00-00T00:00:00a0",
                 "id": 3,
                 "source": "ldap",
-                "updatedAt": "value",
+                "updatedAt": "0000-00-00T00:00:00a0",
                 "userId": 3,
                 "username": "value",
             }
@@ -17098,9 +17098,8 @@ class TestDatamodeluploadsuploadfile:
                 "useDeployProjectRoot",
             }
         )
-        assert rec.json() == _models.UploadFileRequest.model_validate(
-            {"fileName": "value", "transaction": "value", "file": "value"}
-        ).model_dump(mode="json", by_alias=True, exclude_unset=True)
+        assert request.headers["content-type"].startswith("multipart/form-data")
+        assert request.content
 
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE

@@ -12,7 +12,7 @@ from cube_client._response import (
     to_raw_response_wrapper,
 )
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
-from cube_client._utils import strip_not_given
+from cube_client._utils import form_fields, strip_not_given
 from cube_client.platform import models as _models
 
 __all__ = ["AsyncDataModelUploadsResource", "DataModelUploadsResource"]
@@ -110,7 +110,8 @@ class DataModelUploadsResource:
                 "branchName": branch_name,
                 "useDeployProjectRoot": use_deploy_project_root,
             },
-            form=body if isinstance(body, dict) else None,
+            form=None if isinstance(body, NotGiven) else form_fields(body),
+            files={},
             options=RequestOptions(
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -334,7 +335,8 @@ class AsyncDataModelUploadsResource:
                 "branchName": branch_name,
                 "useDeployProjectRoot": use_deploy_project_root,
             },
-            form=body if isinstance(body, dict) else None,
+            form=None if isinstance(body, NotGiven) else form_fields(body),
+            files={},
             options=RequestOptions(
                 extra_headers=extra_headers,
                 extra_query=extra_query,
