@@ -14,7 +14,7 @@ from typing import Any
 __all__ = ["sample_for_pattern"]
 
 try:  # the standard library's own parser (``sre_parse`` before Python 3.11)
-    import re._parser as _parser  # type: ignore[import-not-found]
+    from re import _parser  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - a Python without it: no samples, never an error
     _parser = None
 
