@@ -115,7 +115,7 @@ class AppThemeCodePalette(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    saturation: Saturation | None = None
+    saturation: Annotated[float | None, Field(ge=0.0, le=100.0)] = None
 
 
 class AppThemeFontRef(BaseModel):
@@ -132,7 +132,7 @@ class AppThemePalette(BaseModel):
     )
     accent: AppThemePaletteSeed | None = None
     base: AppThemePaletteSeed | None = None
-    contrast_level: Annotated[ContrastLevel | None, Field(alias="contrastLevel")] = None
+    contrast_level: Annotated[float | None, Field(alias="contrastLevel", ge=0.0, le=100.0)] = None
     pastel: bool | None = None
     surface_mode: Annotated[Literal["neutral", "tinted"] | None, Field(alias="surfaceMode")] = None
     themes: AppThemePaletteThemes | None = None
@@ -143,8 +143,8 @@ class AppThemePaletteSeed(BaseModel):
         populate_by_name=True,
     )
     color: str | None = None
-    hue: Hue | None = None
-    saturation: Saturation | None = None
+    hue: Annotated[float | None, Field(ge=0.0, le=360.0)] = None
+    saturation: Annotated[float | None, Field(ge=0.0, le=100.0)] = None
 
 
 class AppThemePaletteThemes(BaseModel):
@@ -183,7 +183,7 @@ class ApplyWorkbookPromotionInput(BaseModel):
         populate_by_name=True,
     )
     expected_destination_hash: Annotated[
-        ExpectedDestinationHash | None, Field(alias="expectedDestinationHash")
+        str | None, Field(alias="expectedDestinationHash", pattern="^[a-f0-9]{64}$")
     ] = None
     expected_source_hash: Annotated[
         str, Field(alias="expectedSourceHash", pattern="^[a-f0-9]{64}$")
@@ -191,7 +191,7 @@ class ApplyWorkbookPromotionInput(BaseModel):
     idempotency_key: Annotated[UUID, Field(alias="idempotencyKey")]
     override: bool | None = None
     target_deployment_id: Annotated[int, Field(alias="targetDeploymentId", ge=1)]
-    target_folder_id: Annotated[TargetFolderId | None, Field(alias="targetFolderId")] = None
+    target_folder_id: Annotated[int | None, Field(alias="targetFolderId", ge=1)] = None
 
 
 class BranchResponse(BaseModel):
@@ -359,10 +359,6 @@ class ConnectReportToWorkbookInput(BaseModel):
     workbook_name: Annotated[str | None, Field(alias="workbookName")] = None
 
 
-class ContrastLevel(RootModel[float]):
-    root: Annotated[float, Field(ge=0.0, le=100.0)]
-
-
 class ControlThemeBorderSectionInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -393,10 +389,6 @@ class ControlThemeTitleSectionInput(BaseModel):
     font_weight: Annotated[str | None, Field(alias="fontWeight")] = None
 
 
-class Count(RootModel[int]):
-    root: Annotated[int, Field(deprecated=True, ge=0)]
-
-
 class CreateApiKeyInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -404,7 +396,7 @@ class CreateApiKeyInput(BaseModel):
     allowed_endpoints: Annotated[list[str] | None, Field(alias="allowedEndpoints")] = None
     deployment_ids: Annotated[list[int] | None, Field(alias="deploymentIds")] = None
     name: str
-    ttl_hours: Annotated[TtlHours | None, Field(alias="ttlHours")] = None
+    ttl_hours: Annotated[int | None, Field(alias="ttlHours", ge=1)] = None
 
 
 class CreateBranchRequest(BaseModel):
@@ -420,7 +412,7 @@ class CreateDeploymentEnvironmentTokenInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    expires_in: ExpiresIn | None = None
+    expires_in: Annotated[int | None, Field(ge=1, le=3600)] = None
     """
     Token lifetime in seconds. When omitted, the service issues a token valid for 86400 seconds (24 hours).
     """
@@ -451,7 +443,7 @@ class CreateDeploymentTokenInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    expires_in: Annotated[ExpiresIn1 | None, Field(alias="expiresIn")] = None
+    expires_in: Annotated[int | None, Field(alias="expiresIn", ge=60, le=86400)] = None
 
 
 class CreateEmbedDashboardCommentBody(BaseModel):
@@ -466,7 +458,7 @@ class CreateEmbedGroupInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    description: Description | None = None
+    description: Annotated[str | None, Field(max_length=500)] = None
     name: Annotated[str, Field(max_length=100, min_length=1)]
 
 
@@ -529,9 +521,18 @@ class CreateOidcTokenConfigInput(BaseModel):
     custom_audience: Annotated[str | None, Field(alias="customAudience")] = None
     custom_claims: Annotated[dict[str, Any] | None, Field(alias="customClaims")] = None
     is_enabled: Annotated[bool | None, Field(alias="isEnabled")] = None
-    name: Name | None = None
-    sub_format: Annotated[SubFormat | None, Field(alias="subFormat")] = None
-    target_env_var: Annotated[TargetEnvVar | None, Field(alias="targetEnvVar")] = None
+    name: Annotated[str | None, Field(pattern="^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$")] = None
+    sub_format: Annotated[
+        str | None,
+        Field(
+            alias="subFormat",
+            max_length=200,
+            pattern="^(?:[A-Za-z0-9:_-]|\\{(?:deployment_id|component|region)\\})+$",
+        ),
+    ] = None
+    target_env_var: Annotated[
+        str | None, Field(alias="targetEnvVar", max_length=128, pattern="^[A-Z_][A-Z0-9_]*$")
+    ] = None
 
 
 class CreateReportInput(BaseModel):
@@ -544,9 +545,11 @@ class CreateReportInput(BaseModel):
     host: Literal["GOOGLE_SHEETS", "EXCEL"] | None = None
     json_query: Annotated[str | None, Field(alias="jsonQuery")] = None
     meta: dict[str, Any] | None = None
-    name: Name1 | None = None
+    name: Annotated[str | None, Field(max_length=255)] = None
     pivot_items: Annotated[PivotItemsInput | None, Field(alias="pivotItems")] = None
-    public_id: Annotated[PublicId | None, Field(alias="publicId")] = None
+    public_id: Annotated[
+        str | None, Field(alias="publicId", max_length=12, min_length=12, pattern="^[0-9A-Za-z]+$")
+    ] = None
     result_checksum: Annotated[
         ReportPlacementResultChecksumInput | None, Field(alias="resultChecksum")
     ] = None
@@ -554,7 +557,7 @@ class CreateReportInput(BaseModel):
     sheet_id: Annotated[str | None, Field(alias="sheetId")] = None
     source: Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"] | None = None
     sql_query: Annotated[str | None, Field(alias="sqlQuery")] = None
-    title: Title | None = None
+    title: Annotated[str | None, Field(max_length=255)] = None
     workbook_id: Annotated[int | None, Field(alias="workbookId")] = None
     workbook_name: Annotated[str | None, Field(alias="workbookName")] = None
 
@@ -663,7 +666,7 @@ class DashboardAppSource(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    entry: Entry | None = None
+    entry: Annotated[str | None, Field(max_length=255)] = None
     files: dict[str, str] | None = None
     html: str | None = None
     manifest: DashboardAppManifest | None = None
@@ -673,7 +676,7 @@ class DashboardAppSourceInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    entry: Entry | None = None
+    entry: Annotated[str | None, Field(max_length=255)] = None
     files: dict[str, str] | None = None
     html: str | None = None
     manifest: DashboardAppManifestInput | None = None
@@ -992,7 +995,7 @@ class DashboardWidgetDraftInput(BaseModel):
         populate_by_name=True,
     )
     config: dict[str, Any] | None = None
-    id: Id | None = None
+    id: Annotated[str | None, Field(max_length=128)] = None
     position: DashboardWidgetPositionInput
     responsive_layouts: Annotated[
         DashboardResponsiveLayoutsInput | None, Field(alias="responsiveLayouts")
@@ -1518,7 +1521,7 @@ class DeploymentEnvironmentApiCredential(BaseModel):
     )
     database: str | None = None
     host: str | None = None
-    port: Port | None = None
+    port: Annotated[int | None, Field(ge=1)] = None
     type: Literal["rest", "sql"]
     url: str | None = None
     version: Annotated[int, Field(ge=1)]
@@ -1683,12 +1686,12 @@ class DeploymentsListResponse(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    count: Annotated[Count | None, Field(deprecated=True)] = None
+    count: Annotated[int | None, Field(deprecated=True, ge=0)] = None
     data: Annotated[list[Deployment], Field(deprecated=True)]
     items: list[Deployment]
     page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
     pagination: Annotated[DeploymentsPagination, Field(deprecated=True)]
-    total_count: Annotated[TotalCount | None, Field(alias="totalCount", deprecated=True)] = None
+    total_count: Annotated[int | None, Field(alias="totalCount", deprecated=True, ge=0)] = None
 
 
 class DeploymentsPagination(BaseModel):
@@ -1698,18 +1701,6 @@ class DeploymentsPagination(BaseModel):
     limit: Annotated[int, Field(ge=0)]
     offset: Annotated[int, Field(ge=0)]
     total: Annotated[int, Field(ge=0)]
-
-
-class Description(RootModel[str]):
-    root: Annotated[str, Field(max_length=500)]
-
-
-class Description1(RootModel[str]):
-    root: Annotated[str, Field(max_length=255)]
-
-
-class Description3(RootModel[str]):
-    root: Annotated[str, Field(max_length=500)]
 
 
 class DevBranchResponse(BaseModel):
@@ -1803,8 +1794,8 @@ class EmbedGroupMemberInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    embed_user_id: Annotated[EmbedUserId | None, Field(alias="embedUserId")] = None
-    external_id: Annotated[ExternalId | None, Field(alias="externalId")] = None
+    embed_user_id: Annotated[int | None, Field(alias="embedUserId", ge=1)] = None
+    external_id: Annotated[str | None, Field(alias="externalId", min_length=1)] = None
 
 
 class EmbedGroupMembersInput(BaseModel):
@@ -1892,10 +1883,6 @@ class EmbedTenant(BaseModel):
     user_count: Annotated[int, Field(alias="userCount")]
 
 
-class EmbedTenantName(RootModel[str]):
-    root: Annotated[str, Field(pattern="^[a-z][a-z0-9-]{0,34}[a-z0-9]$")]
-
-
 class EmbedTenantProfile(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -1981,10 +1968,6 @@ class EmbedUser(BaseModel):
     username: str
 
 
-class EmbedUserId(RootModel[int]):
-    root: Annotated[int, Field(ge=1)]
-
-
 class EmbedUserProfile(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -1999,10 +1982,6 @@ class EmbedUsersPublicResponse(BaseModel):
     )
     items: list[EmbedUser]
     page_info: Annotated[PageInfo, Field(alias="pageInfo")]
-
-
-class Entry(RootModel[str]):
-    root: Annotated[str, Field(max_length=255)]
 
 
 class EnvVariableItem(BaseModel):
@@ -2034,21 +2013,6 @@ class Error(BaseModel):
     """
     Human-readable message saying what went wrong.
     """
-
-
-class ExpectedDestinationHash(RootModel[str]):
-    root: Annotated[str, Field(pattern="^[a-f0-9]{64}$")]
-
-
-class ExpiresIn(RootModel[int]):
-    root: Annotated[int, Field(ge=1, le=3600)]
-    """
-    Token lifetime in seconds. When omitted, the service issues a token valid for 86400 seconds (24 hours).
-    """
-
-
-class ExpiresIn1(RootModel[int]):
-    root: Annotated[int, Field(ge=60, le=86400)]
 
 
 class ExportSubjectInput(BaseModel):
@@ -2095,10 +2059,6 @@ class ExternalDocumentPlacementsListResponse(BaseModel):
     page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
 
 
-class ExternalId(RootModel[str]):
-    root: Annotated[str, Field(min_length=1)]
-
-
 class FileHash(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -2118,8 +2078,8 @@ class FinishUploadBody(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    auto_remove_files: Annotated[bool | None, Field(alias="autoRemoveFiles")] = None
-    await_git_operations: Annotated[bool | None, Field(alias="awaitGitOperations")] = None
+    auto_remove_files: Annotated[bool | None, Field(alias="autoRemoveFiles")] = True
+    await_git_operations: Annotated[bool | None, Field(alias="awaitGitOperations")] = True
     commit_message: Annotated[str | None, Field(alias="commitMessage")] = None
     files: dict[str, Any]
     transaction: UploadTransaction
@@ -2154,7 +2114,7 @@ class FoldersListResponse(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    count: Annotated[Count | None, Field(deprecated=True)] = None
+    count: Annotated[int | None, Field(deprecated=True, ge=0)] = None
     data: Annotated[list[Folder], Field(deprecated=True)]
     items: list[Folder]
     page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
@@ -2175,7 +2135,9 @@ class GenerateSession(BaseModel):
     creator_mode: Annotated[bool | None, Field(alias="creatorMode")] = None
     deployment_id: Annotated[float, Field(alias="deploymentId")]
     email: str | None = None
-    embed_tenant_name: Annotated[EmbedTenantName | None, Field(alias="embedTenantName")] = None
+    embed_tenant_name: Annotated[
+        str | None, Field(alias="embedTenantName", pattern="^[a-z][a-z0-9-]{0,34}[a-z0-9]$")
+    ] = None
     embed_tenant_profile: Annotated[
         EmbedTenantProfile | None, Field(alias="embedTenantProfile")
     ] = None
@@ -2312,14 +2274,6 @@ class GroupDefinition(BaseModel):
     name: str
 
 
-class Hue(RootModel[float]):
-    root: Annotated[float, Field(ge=0.0, le=360.0)]
-
-
-class Id(RootModel[str]):
-    root: Annotated[str, Field(max_length=128)]
-
-
 class LocalizedValue(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -2369,22 +2323,6 @@ class MoveWorkspaceObjectInput(BaseModel):
     folder_id: Annotated[int | None, Field(alias="folderId")] = None
     id: int
     type: Literal["FOLDER", "WORKBOOK", "REPORT"]
-
-
-class Name(RootModel[str]):
-    root: Annotated[str, Field(pattern="^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$")]
-
-
-class Name1(RootModel[str]):
-    root: Annotated[str, Field(max_length=255)]
-
-
-class Name3(RootModel[str]):
-    root: Annotated[str, Field(pattern="^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$")]
-
-
-class Name4(RootModel[str]):
-    root: Annotated[str, Field(max_length=255)]
 
 
 class NotificationDto(BaseModel):
@@ -2648,10 +2586,6 @@ class Policy(BaseModel):
     resources: list[str]
 
 
-class Port(RootModel[int]):
-    root: Annotated[int, Field(ge=1)]
-
-
 class PostTokenBySessionIdInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -2664,7 +2598,7 @@ class PreviewWorkbookPromotionInput(BaseModel):
         populate_by_name=True,
     )
     target_deployment_id: Annotated[int, Field(alias="targetDeploymentId", ge=1)]
-    target_folder_id: Annotated[TargetFolderId | None, Field(alias="targetFolderId")] = None
+    target_folder_id: Annotated[int | None, Field(alias="targetFolderId", ge=1)] = None
 
 
 class PromotionActorDto(BaseModel):
@@ -2721,10 +2655,6 @@ class ProvisionEmbedUsersResponse(BaseModel):
     )
     failed: list[ProvisionEmbedUserFailure]
     succeeded: list[EmbedUser]
-
-
-class PublicId(RootModel[str]):
-    root: Annotated[str, Field(max_length=12, min_length=12, pattern="^[0-9A-Za-z]+$")]
 
 
 class PublishDashboardInput(BaseModel):
@@ -3087,7 +3017,7 @@ class ReportPlacementResultChunk(BaseModel):
     )
     from_: Annotated[int, Field(alias="from", ge=0)]
     hash: Annotated[str, Field(max_length=64, min_length=1)]
-    to: Annotated[To | None, Field(deprecated=True)] = None
+    to: Annotated[int | None, Field(deprecated=True, ge=0)] = None
 
 
 class ReportPlacementResultChunkInput(BaseModel):
@@ -3096,7 +3026,7 @@ class ReportPlacementResultChunkInput(BaseModel):
     )
     from_: Annotated[int, Field(alias="from", ge=0)]
     hash: Annotated[str, Field(max_length=64, min_length=1)]
-    to: Annotated[To | None, Field(deprecated=True)] = None
+    to: Annotated[int | None, Field(deprecated=True, ge=0)] = None
 
 
 class ReportSnapshot(BaseModel):
@@ -3136,7 +3066,7 @@ class ReportsListResponse(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    count: Annotated[Count | None, Field(deprecated=True)] = None
+    count: Annotated[int | None, Field(deprecated=True, ge=0)] = None
     data: Annotated[list[Report], Field(deprecated=True)]
     items: list[Report]
     page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
@@ -3173,7 +3103,7 @@ class RoleCreateBody(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    description: Description1 | None = None
+    description: Annotated[str | None, Field(max_length=255)] = None
     name: Annotated[str, Field(max_length=255, min_length=1)]
     policies: Annotated[list[Policy], Field(max_length=200)]
 
@@ -3182,7 +3112,7 @@ class RoleUpdateBody(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    description: Description1 | None = None
+    description: Annotated[str | None, Field(max_length=255)] = None
     name: Annotated[str | None, Field(max_length=255, min_length=1)] = None
     policies: Annotated[list[Policy] | None, Field(max_length=200)] = None
 
@@ -3258,10 +3188,6 @@ class RolesListResponse(BaseModel):
     )
     items: list[Role]
     page_info: Annotated[PageInfo, Field(alias="pageInfo")]
-
-
-class Saturation(RootModel[float]):
-    root: Annotated[float, Field(ge=0.0, le=100.0)]
 
 
 class SaveDatabricksMetricViewIntegrationInput(BaseModel):
@@ -3456,23 +3382,6 @@ class StartUploadResponse(BaseModel):
     transaction: UploadTransaction
 
 
-class SubFormat(RootModel[str]):
-    root: Annotated[
-        str,
-        Field(
-            max_length=200, pattern="^(?:[A-Za-z0-9:_-]|\\{(?:deployment_id|component|region)\\})+$"
-        ),
-    ]
-
-
-class TargetEnvVar(RootModel[str]):
-    root: Annotated[str, Field(max_length=128, pattern="^[A-Z_][A-Z0-9_]*$")]
-
-
-class TargetFolderId(RootModel[int]):
-    root: Annotated[int, Field(ge=1)]
-
-
 class TenantSettings(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -3530,22 +3439,6 @@ class TimezoneSettings(BaseModel):
     allow_user_override: Annotated[bool | None, Field(alias="allowUserOverride")] = None
     enabled: bool | None = None
     timezone: str | None = None
-
-
-class Title(RootModel[str]):
-    root: Annotated[str, Field(max_length=255)]
-
-
-class To(RootModel[int]):
-    root: Annotated[int, Field(deprecated=True, ge=0)]
-
-
-class TotalCount(RootModel[int]):
-    root: Annotated[int, Field(deprecated=True, ge=0)]
-
-
-class TtlHours(RootModel[int]):
-    root: Annotated[int, Field(ge=1)]
 
 
 class UpdateDashboardEmbeddingInput(BaseModel):
@@ -3621,14 +3514,14 @@ class UpdateEmbedGroupInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    description: Description3 | None = None
+    description: Annotated[str | None, Field(max_length=500)] = None
 
 
 class UpdateFolderInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    name: Name1 | None = None
+    name: Annotated[str | None, Field(max_length=255)] = None
     position: int | None = None
 
 
@@ -3681,9 +3574,18 @@ class UpdateOidcTokenConfigInput(BaseModel):
     custom_audience: Annotated[str | None, Field(alias="customAudience")] = None
     custom_claims: Annotated[dict[str, Any] | None, Field(alias="customClaims")] = None
     is_enabled: Annotated[bool | None, Field(alias="isEnabled")] = None
-    name: Name3 | None = None
-    sub_format: Annotated[SubFormat | None, Field(alias="subFormat")] = None
-    target_env_var: Annotated[TargetEnvVar | None, Field(alias="targetEnvVar")] = None
+    name: Annotated[str | None, Field(pattern="^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$")] = None
+    sub_format: Annotated[
+        str | None,
+        Field(
+            alias="subFormat",
+            max_length=200,
+            pattern="^(?:[A-Za-z0-9:_-]|\\{(?:deployment_id|component|region)\\})+$",
+        ),
+    ] = None
+    target_env_var: Annotated[
+        str | None, Field(alias="targetEnvVar", max_length=128, pattern="^[A-Z_][A-Z0-9_]*$")
+    ] = None
 
 
 class UpdatePublishedAiWidgetThreadInput(BaseModel):
@@ -3705,17 +3607,19 @@ class UpdateReportInput(BaseModel):
     host: Literal["GOOGLE_SHEETS", "EXCEL"] | None = None
     json_query: Annotated[str | None, Field(alias="jsonQuery")] = None
     meta: dict[str, Any] | None = None
-    name: Name4 | None = None
+    name: Annotated[str | None, Field(max_length=255)] = None
     pivot_items: Annotated[PivotItems | None, Field(alias="pivotItems")] = None
     placement_id: Annotated[str | None, Field(alias="placementId")] = None
-    public_id: Annotated[PublicId | None, Field(alias="publicId")] = None
+    public_id: Annotated[
+        str | None, Field(alias="publicId", max_length=12, min_length=12, pattern="^[0-9A-Za-z]+$")
+    ] = None
     result_checksum: Annotated[
         ReportPlacementResultChecksumInput | None, Field(alias="resultChecksum")
     ] = None
     result_location: Annotated[str | None, Field(alias="resultLocation")] = None
     sheet_id: Annotated[str | None, Field(alias="sheetId")] = None
     sql_query: Annotated[str | None, Field(alias="sqlQuery")] = None
-    title: Title | None = None
+    title: Annotated[str | None, Field(max_length=255)] = None
     workbook_id: Annotated[int | None, Field(alias="workbookId")] = None
     workbook_name: Annotated[str | None, Field(alias="workbookName")] = None
 
@@ -4161,7 +4065,7 @@ class WorkbooksListResponse(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    count: Annotated[Count | None, Field(deprecated=True)] = None
+    count: Annotated[int | None, Field(deprecated=True, ge=0)] = None
     data: Annotated[list[Workbook], Field(deprecated=True)]
     items: list[Workbook]
     page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
