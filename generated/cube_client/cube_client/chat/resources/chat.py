@@ -45,7 +45,7 @@ class ChatResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.StreamChatStateResponse:
-        """streamChatState
+        """Stream chat state.
 
         ``POST /chat/stream-chat-state``
 
@@ -90,7 +90,7 @@ class ChatResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> None:
-        """abortChat
+        """Abort chat.
 
         ``POST /chat/abort``
 
@@ -153,7 +153,7 @@ class AsyncChatResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.StreamChatStateResponse:
-        """streamChatState
+        """Stream chat state.
 
         ``POST /chat/stream-chat-state``
 
@@ -198,7 +198,7 @@ class AsyncChatResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> None:
-        """abortChat
+        """Abort chat.
 
         ``POST /chat/abort``
 

@@ -42,7 +42,7 @@ class DataResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.V1LoadResponse:
-        """loadV1
+        """Load V1.
 
         ``POST /v1/load``
 
@@ -88,7 +88,7 @@ class DataResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.CubesqlV1Response:
-        """cubesqlV1
+        """Cubesql V1.
 
         ``POST /v1/cubesql``
 
@@ -130,7 +130,7 @@ class DataResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.V1MetaResponse:
-        """metaV1
+        """Meta V1.
 
         ``GET /v1/meta``
 
@@ -188,7 +188,7 @@ class AsyncDataResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.V1LoadResponse:
-        """loadV1
+        """Load V1.
 
         ``POST /v1/load``
 
@@ -234,7 +234,7 @@ class AsyncDataResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.CubesqlV1Response:
-        """cubesqlV1
+        """Cubesql V1.
 
         ``POST /v1/cubesql``
 
@@ -276,7 +276,7 @@ class AsyncDataResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.V1MetaResponse:
-        """metaV1
+        """Meta V1.
 
         ``GET /v1/meta``
 

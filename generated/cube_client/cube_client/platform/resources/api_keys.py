@@ -52,7 +52,7 @@ class APIKeysResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.ApiKeyResponse]:
-        """listApiKeys
+        """List api keys.
 
         ``GET /api/v1/api-keys``
 
@@ -92,7 +92,7 @@ class APIKeysResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.ApiKeyCreatedResponse:
-        """createApiKey
+        """Create api key.
 
         ``POST /api/v1/api-keys``
 
@@ -136,7 +136,7 @@ class APIKeysResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.ApiKeyResponse:
-        """getApiKey
+        """Get api key.
 
         ``GET /api/v1/api-keys/{id}``
 
@@ -175,7 +175,7 @@ class APIKeysResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """deleteApiKey
+        """Delete api key.
 
         ``DELETE /api/v1/api-keys/{id}``
 
@@ -235,7 +235,7 @@ class AsyncAPIKeysResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.ApiKeyResponse]:
-        """listApiKeys
+        """List api keys.
 
         ``GET /api/v1/api-keys``
 
@@ -277,7 +277,7 @@ class AsyncAPIKeysResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.ApiKeyCreatedResponse:
-        """createApiKey
+        """Create api key.
 
         ``POST /api/v1/api-keys``
 
@@ -321,7 +321,7 @@ class AsyncAPIKeysResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.ApiKeyResponse:
-        """getApiKey
+        """Get api key.
 
         ``GET /api/v1/api-keys/{id}``
 
@@ -360,7 +360,7 @@ class AsyncAPIKeysResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """deleteApiKey
+        """Delete api key.
 
         ``DELETE /api/v1/api-keys/{id}``
 

@@ -70,7 +70,7 @@ class DbtSyncResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.DbtSyncRun]:
-        """listDbtSyncs
+        """List dbt syncs.
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync``
 
@@ -117,7 +117,7 @@ class DbtSyncResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DbtSyncResponse:
-        """startDbtSync
+        """Start dbt sync.
 
         ``POST /api/v1/deployments/{deploymentId}/dbt-sync``
 
@@ -166,7 +166,7 @@ class DbtSyncResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DbtSyncStatusResponse:
-        """getDbtSyncStatus
+        """Get dbt sync status.
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}``
 
@@ -207,7 +207,7 @@ class DbtSyncResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DbtSyncCancelResponse:
-        """cancelDbtSync
+        """Cancel dbt sync.
 
         ``DELETE /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}``
 
@@ -250,7 +250,7 @@ class DbtSyncResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.DbtGeneratedFileContent]:
-        """getDbtSyncGeneratedFiles
+        """Get dbt sync generated files.
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/generated-files``
 
@@ -294,7 +294,7 @@ class DbtSyncResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DbtSyncLogEntriesListResponse:
-        """getDbtSyncLogs
+        """Get dbt sync logs.
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/logs``
 
@@ -335,7 +335,7 @@ class DbtSyncResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DbtSyncResultResponse:
-        """getDbtSyncResult
+        """Get dbt sync result.
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/result``
 
@@ -408,7 +408,7 @@ class AsyncDbtSyncResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.DbtSyncRun]:
-        """listDbtSyncs
+        """List dbt syncs.
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync``
 
@@ -455,7 +455,7 @@ class AsyncDbtSyncResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DbtSyncResponse:
-        """startDbtSync
+        """Start dbt sync.
 
         ``POST /api/v1/deployments/{deploymentId}/dbt-sync``
 
@@ -504,7 +504,7 @@ class AsyncDbtSyncResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DbtSyncStatusResponse:
-        """getDbtSyncStatus
+        """Get dbt sync status.
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}``
 
@@ -545,7 +545,7 @@ class AsyncDbtSyncResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DbtSyncCancelResponse:
-        """cancelDbtSync
+        """Cancel dbt sync.
 
         ``DELETE /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}``
 
@@ -588,7 +588,7 @@ class AsyncDbtSyncResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.DbtGeneratedFileContent]:
-        """getDbtSyncGeneratedFiles
+        """Get dbt sync generated files.
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/generated-files``
 
@@ -632,7 +632,7 @@ class AsyncDbtSyncResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DbtSyncLogEntriesListResponse:
-        """getDbtSyncLogs
+        """Get dbt sync logs.
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/logs``
 
@@ -675,7 +675,7 @@ class AsyncDbtSyncResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DbtSyncResultResponse:
-        """getDbtSyncResult
+        """Get dbt sync result.
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/result``
 

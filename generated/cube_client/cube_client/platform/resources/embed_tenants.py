@@ -86,7 +86,7 @@ class EmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.EmbedTenant]:
-        """listEmbedTenants
+        """List embed tenants.
 
         ``GET /api/v1/embed-tenants``
 
@@ -124,7 +124,7 @@ class EmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """deleteEmbedTenant
+        """Delete embed tenant.
 
         ``DELETE /api/v1/embed-tenants/{embedTenantName}``
 
@@ -165,7 +165,7 @@ class EmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.UserGroupDTO]:
-        """getGroups
+        """Get groups.
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/groups``
 
@@ -207,7 +207,7 @@ class EmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UserGroupDTO:
-        """createGroup
+        """Create group.
 
         ``POST /api/v1/embed-tenants/{embedTenantName}/groups``
 
@@ -253,7 +253,7 @@ class EmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UserGroupDTO:
-        """getGroup
+        """Get group.
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/groups/{id}``
 
@@ -294,7 +294,7 @@ class EmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """deleteGroup
+        """Delete group.
 
         ``DELETE /api/v1/embed-tenants/{embedTenantName}/groups/{id}``
 
@@ -336,7 +336,7 @@ class EmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UserGroupDTO:
-        """updateGroup
+        """Update group.
 
         ``PATCH /api/v1/embed-tenants/{embedTenantName}/groups/{id}``
 
@@ -384,7 +384,7 @@ class EmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.EmbedUser]:
-        """getGroupMembers
+        """Get group members.
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/groups/{id}/users``
 
@@ -427,7 +427,7 @@ class EmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.EmbedGroupMembersMutationResponse:
-        """addGroupMembers
+        """Add group members.
 
         ``POST /api/v1/embed-tenants/{embedTenantName}/groups/{id}/users``
 
@@ -476,7 +476,7 @@ class EmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """removeGroupMembers
+        """Remove group members.
 
         ``DELETE /api/v1/embed-tenants/{embedTenantName}/groups/{id}/users``
 
@@ -526,7 +526,7 @@ class EmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.EmbedUser:
-        """provisionEmbedUser
+        """Provision embed user.
 
         ``POST /api/v1/embed-tenants/{embedTenantName}/user``
 
@@ -577,7 +577,7 @@ class EmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.EmbedUser]:
-        """listEmbedUsers
+        """List embed users.
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/users``
 
@@ -619,7 +619,7 @@ class EmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.ProvisionEmbedUsersResponse:
-        """provisionEmbedUsers
+        """Provision embed users.
 
         ``POST /api/v1/embed-tenants/{embedTenantName}/users``
 
@@ -694,7 +694,7 @@ class AsyncEmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.EmbedTenant]:
-        """listEmbedTenants
+        """List embed tenants.
 
         ``GET /api/v1/embed-tenants``
 
@@ -734,7 +734,7 @@ class AsyncEmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """deleteEmbedTenant
+        """Delete embed tenant.
 
         ``DELETE /api/v1/embed-tenants/{embedTenantName}``
 
@@ -775,7 +775,7 @@ class AsyncEmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.UserGroupDTO]:
-        """getGroups
+        """Get groups.
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/groups``
 
@@ -817,7 +817,7 @@ class AsyncEmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UserGroupDTO:
-        """createGroup
+        """Create group.
 
         ``POST /api/v1/embed-tenants/{embedTenantName}/groups``
 
@@ -863,7 +863,7 @@ class AsyncEmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UserGroupDTO:
-        """getGroup
+        """Get group.
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/groups/{id}``
 
@@ -904,7 +904,7 @@ class AsyncEmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """deleteGroup
+        """Delete group.
 
         ``DELETE /api/v1/embed-tenants/{embedTenantName}/groups/{id}``
 
@@ -946,7 +946,7 @@ class AsyncEmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UserGroupDTO:
-        """updateGroup
+        """Update group.
 
         ``PATCH /api/v1/embed-tenants/{embedTenantName}/groups/{id}``
 
@@ -994,7 +994,7 @@ class AsyncEmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.EmbedUser]:
-        """getGroupMembers
+        """Get group members.
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/groups/{id}/users``
 
@@ -1039,7 +1039,7 @@ class AsyncEmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.EmbedGroupMembersMutationResponse:
-        """addGroupMembers
+        """Add group members.
 
         ``POST /api/v1/embed-tenants/{embedTenantName}/groups/{id}/users``
 
@@ -1088,7 +1088,7 @@ class AsyncEmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """removeGroupMembers
+        """Remove group members.
 
         ``DELETE /api/v1/embed-tenants/{embedTenantName}/groups/{id}/users``
 
@@ -1138,7 +1138,7 @@ class AsyncEmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.EmbedUser:
-        """provisionEmbedUser
+        """Provision embed user.
 
         ``POST /api/v1/embed-tenants/{embedTenantName}/user``
 
@@ -1189,7 +1189,7 @@ class AsyncEmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.EmbedUser]:
-        """listEmbedUsers
+        """List embed users.
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/users``
 
@@ -1231,7 +1231,7 @@ class AsyncEmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.ProvisionEmbedUsersResponse:
-        """provisionEmbedUsers
+        """Provision embed users.
 
         ``POST /api/v1/embed-tenants/{embedTenantName}/users``
 

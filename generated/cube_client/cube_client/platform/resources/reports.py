@@ -63,7 +63,7 @@ class ReportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.Report]:
-        """getReports
+        """Get reports.
 
         ``GET /api/v1/deployments/{deploymentId}/reports``
 
@@ -131,7 +131,7 @@ class ReportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """createReport
+        """Create report.
 
         ``POST /api/v1/deployments/{deploymentId}/reports``
 
@@ -209,7 +209,7 @@ class ReportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """upsertReportByPublicId
+        """Upsert report by public id.
 
         ``PUT /api/v1/deployments/{deploymentId}/reports/by-public-id/{publicId}``
 
@@ -271,7 +271,7 @@ class ReportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """getReport
+        """Get report.
 
         ``GET /api/v1/deployments/{deploymentId}/reports/{reportId}``
 
@@ -329,7 +329,7 @@ class ReportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """updateReport
+        """Update report.
 
         ``PUT /api/v1/deployments/{deploymentId}/reports/{reportId}``
 
@@ -391,7 +391,7 @@ class ReportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """deleteReport
+        """Delete report.
 
         ``DELETE /api/v1/deployments/{deploymentId}/reports/{reportId}``
 
@@ -443,7 +443,7 @@ class ReportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """connectReportToWorkbook
+        """Connect report to workbook.
 
         ``PUT /api/v1/deployments/{deploymentId}/reports/{reportId}/connect-workbook``
 
@@ -505,7 +505,7 @@ class ReportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """disconnectReportFromWorkbook
+        """Disconnect report from workbook.
 
         ``DELETE /api/v1/deployments/{deploymentId}/reports/{reportId}/connect-workbook``
 
@@ -563,7 +563,7 @@ class ReportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """refreshReport
+        """Refresh report.
 
         ``PUT /api/v1/deployments/{deploymentId}/reports/{reportId}/refresh``
 
@@ -657,7 +657,7 @@ class AsyncReportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.Report]:
-        """getReports
+        """Get reports.
 
         ``GET /api/v1/deployments/{deploymentId}/reports``
 
@@ -725,7 +725,7 @@ class AsyncReportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """createReport
+        """Create report.
 
         ``POST /api/v1/deployments/{deploymentId}/reports``
 
@@ -803,7 +803,7 @@ class AsyncReportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """upsertReportByPublicId
+        """Upsert report by public id.
 
         ``PUT /api/v1/deployments/{deploymentId}/reports/by-public-id/{publicId}``
 
@@ -865,7 +865,7 @@ class AsyncReportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """getReport
+        """Get report.
 
         ``GET /api/v1/deployments/{deploymentId}/reports/{reportId}``
 
@@ -923,7 +923,7 @@ class AsyncReportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """updateReport
+        """Update report.
 
         ``PUT /api/v1/deployments/{deploymentId}/reports/{reportId}``
 
@@ -985,7 +985,7 @@ class AsyncReportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """deleteReport
+        """Delete report.
 
         ``DELETE /api/v1/deployments/{deploymentId}/reports/{reportId}``
 
@@ -1037,7 +1037,7 @@ class AsyncReportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """connectReportToWorkbook
+        """Connect report to workbook.
 
         ``PUT /api/v1/deployments/{deploymentId}/reports/{reportId}/connect-workbook``
 
@@ -1099,7 +1099,7 @@ class AsyncReportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """disconnectReportFromWorkbook
+        """Disconnect report from workbook.
 
         ``DELETE /api/v1/deployments/{deploymentId}/reports/{reportId}/connect-workbook``
 
@@ -1157,7 +1157,7 @@ class AsyncReportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """refreshReport
+        """Refresh report.
 
         ``PUT /api/v1/deployments/{deploymentId}/reports/{reportId}/refresh``
 

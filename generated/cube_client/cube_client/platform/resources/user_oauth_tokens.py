@@ -37,7 +37,7 @@ class UserOauthTokensResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> list[_models.UserOauthToken]:
-        """listUserOAuthTokens
+        """List user oauth tokens.
 
         ``GET /api/v1/user-oauth-tokens``
 
@@ -73,7 +73,7 @@ class UserOauthTokensResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UserOauthToken:
-        """getUserOAuthToken
+        """Get user oauth token.
 
         ``GET /api/v1/user-oauth-tokens/{integrationId}``
 
@@ -112,7 +112,7 @@ class UserOauthTokensResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """revokeUserOAuthToken
+        """Revoke user oauth token.
 
         ``DELETE /api/v1/user-oauth-tokens/{integrationId}``
 
@@ -151,7 +151,7 @@ class UserOauthTokensResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """initiateOAuthFlow
+        """Initiate oauth flow.
 
         ``POST /api/v1/user-oauth-tokens/{integrationId}/initiate``
 
@@ -209,7 +209,7 @@ class AsyncUserOauthTokensResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> list[_models.UserOauthToken]:
-        """listUserOAuthTokens
+        """List user oauth tokens.
 
         ``GET /api/v1/user-oauth-tokens``
 
@@ -245,7 +245,7 @@ class AsyncUserOauthTokensResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UserOauthToken:
-        """getUserOAuthToken
+        """Get user oauth token.
 
         ``GET /api/v1/user-oauth-tokens/{integrationId}``
 
@@ -284,7 +284,7 @@ class AsyncUserOauthTokensResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """revokeUserOAuthToken
+        """Revoke user oauth token.
 
         ``DELETE /api/v1/user-oauth-tokens/{integrationId}``
 
@@ -323,7 +323,7 @@ class AsyncUserOauthTokensResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """initiateOAuthFlow
+        """Initiate oauth flow.
 
         ``POST /api/v1/user-oauth-tokens/{integrationId}/initiate``
 

@@ -63,7 +63,7 @@ class WorkbookPromotionsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.WorkbookPromotionSummaryResponse:
-        """getWorkbookPromotion
+        """Get workbook promotion.
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotion``
 
@@ -108,7 +108,7 @@ class WorkbookPromotionsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.WorkbookPromotionLinkDto]:
-        """getWorkbookPromotionLinks
+        """Get workbook promotion links.
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotion-links``
 
@@ -157,7 +157,7 @@ class WorkbookPromotionsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.WorkbookPromotionPreviewDto:
-        """previewWorkbookPromotion
+        """Preview workbook promotion.
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotion-previews``
 
@@ -206,7 +206,7 @@ class WorkbookPromotionsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.WorkbookPromotionDto]:
-        """getWorkbookPromotions
+        """Get workbook promotions.
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotions``
 
@@ -256,7 +256,7 @@ class WorkbookPromotionsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.WorkbookPromotionDto:
-        """promoteWorkbook
+        """Promote workbook.
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotions``
 
@@ -332,7 +332,7 @@ class AsyncWorkbookPromotionsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.WorkbookPromotionSummaryResponse:
-        """getWorkbookPromotion
+        """Get workbook promotion.
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotion``
 
@@ -377,7 +377,7 @@ class AsyncWorkbookPromotionsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.WorkbookPromotionLinkDto]:
-        """getWorkbookPromotionLinks
+        """Get workbook promotion links.
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotion-links``
 
@@ -426,7 +426,7 @@ class AsyncWorkbookPromotionsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.WorkbookPromotionPreviewDto:
-        """previewWorkbookPromotion
+        """Preview workbook promotion.
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotion-previews``
 
@@ -477,7 +477,7 @@ class AsyncWorkbookPromotionsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.WorkbookPromotionDto]:
-        """getWorkbookPromotions
+        """Get workbook promotions.
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotions``
 
@@ -527,7 +527,7 @@ class AsyncWorkbookPromotionsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.WorkbookPromotionDto:
-        """promoteWorkbook
+        """Promote workbook.
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotions``
 

@@ -54,7 +54,7 @@ class WorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.Workbook]:
-        """getWorkbooks
+        """Get workbooks.
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks``
 
@@ -98,7 +98,7 @@ class WorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Workbook:
-        """createWorkbook
+        """Create workbook.
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks``
 
@@ -148,7 +148,7 @@ class WorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Workbook:
-        """upsertWorkbookBySlug
+        """Upsert workbook by slug.
 
         ``PUT /api/v1/deployments/{deploymentId}/workbooks/by-slug/{slug}``
 
@@ -196,7 +196,7 @@ class WorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Workbook:
-        """getWorkbook
+        """Get workbook.
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}``
 
@@ -242,7 +242,7 @@ class WorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """updateWorkbook
+        """Update workbook.
 
         ``PUT /api/v1/deployments/{deploymentId}/workbooks/{workbookId}``
 
@@ -292,7 +292,7 @@ class WorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """deleteWorkbook
+        """Delete workbook.
 
         ``DELETE /api/v1/deployments/{deploymentId}/workbooks/{workbookId}``
 
@@ -334,7 +334,7 @@ class WorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.WorkbookDashboard:
-        """updateWorkbookDashboard
+        """Update workbook dashboard.
 
         ``PUT /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard``
 
@@ -383,7 +383,7 @@ class WorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Dashboard:
-        """updatePublishedDashboardAiWidgetThread
+        """Update published dashboard ai widget thread.
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/ai-widget-thread``
 
@@ -432,7 +432,7 @@ class WorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Workbook:
-        """duplicateWorkbook
+        """Duplicate workbook.
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/duplicate``
 
@@ -484,7 +484,7 @@ class WorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Dashboard:
-        """publishDashboard
+        """Publish dashboard.
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/publish``
 
@@ -565,7 +565,7 @@ class AsyncWorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.Workbook]:
-        """getWorkbooks
+        """Get workbooks.
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks``
 
@@ -609,7 +609,7 @@ class AsyncWorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Workbook:
-        """createWorkbook
+        """Create workbook.
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks``
 
@@ -659,7 +659,7 @@ class AsyncWorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Workbook:
-        """upsertWorkbookBySlug
+        """Upsert workbook by slug.
 
         ``PUT /api/v1/deployments/{deploymentId}/workbooks/by-slug/{slug}``
 
@@ -707,7 +707,7 @@ class AsyncWorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Workbook:
-        """getWorkbook
+        """Get workbook.
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}``
 
@@ -753,7 +753,7 @@ class AsyncWorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """updateWorkbook
+        """Update workbook.
 
         ``PUT /api/v1/deployments/{deploymentId}/workbooks/{workbookId}``
 
@@ -803,7 +803,7 @@ class AsyncWorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """deleteWorkbook
+        """Delete workbook.
 
         ``DELETE /api/v1/deployments/{deploymentId}/workbooks/{workbookId}``
 
@@ -845,7 +845,7 @@ class AsyncWorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.WorkbookDashboard:
-        """updateWorkbookDashboard
+        """Update workbook dashboard.
 
         ``PUT /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard``
 
@@ -894,7 +894,7 @@ class AsyncWorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Dashboard:
-        """updatePublishedDashboardAiWidgetThread
+        """Update published dashboard ai widget thread.
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/ai-widget-thread``
 
@@ -943,7 +943,7 @@ class AsyncWorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Workbook:
-        """duplicateWorkbook
+        """Duplicate workbook.
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/duplicate``
 
@@ -995,7 +995,7 @@ class AsyncWorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Dashboard:
-        """publishDashboard
+        """Publish dashboard.
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/publish``
 

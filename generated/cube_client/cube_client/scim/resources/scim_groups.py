@@ -55,7 +55,7 @@ class SCIMGroupsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[Any]:
-        """listGroups
+        """List groups.
 
         ``GET /scim/v2/Groups``
 
@@ -98,7 +98,7 @@ class SCIMGroupsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Group:
-        """createGroup
+        """Create group.
 
         ``POST /scim/v2/Groups``
 
@@ -141,7 +141,7 @@ class SCIMGroupsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Group:
-        """getGroup
+        """Get group.
 
         ``GET /scim/v2/Groups/{id}``
 
@@ -187,7 +187,7 @@ class SCIMGroupsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Group:
-        """replaceGroup
+        """Replace group.
 
         ``PUT /scim/v2/Groups/{id}``
 
@@ -234,7 +234,7 @@ class SCIMGroupsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> None:
-        """deleteGroup
+        """Delete group.
 
         ``DELETE /scim/v2/Groups/{id}``
 
@@ -271,7 +271,7 @@ class SCIMGroupsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Group:
-        """patchGroup
+        """Patch group.
 
         ``PATCH /scim/v2/Groups/{id}``
 
@@ -340,7 +340,7 @@ class AsyncSCIMGroupsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[Any]:
-        """listGroups
+        """List groups.
 
         ``GET /scim/v2/Groups``
 
@@ -383,7 +383,7 @@ class AsyncSCIMGroupsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Group:
-        """createGroup
+        """Create group.
 
         ``POST /scim/v2/Groups``
 
@@ -426,7 +426,7 @@ class AsyncSCIMGroupsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Group:
-        """getGroup
+        """Get group.
 
         ``GET /scim/v2/Groups/{id}``
 
@@ -472,7 +472,7 @@ class AsyncSCIMGroupsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Group:
-        """replaceGroup
+        """Replace group.
 
         ``PUT /scim/v2/Groups/{id}``
 
@@ -519,7 +519,7 @@ class AsyncSCIMGroupsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> None:
-        """deleteGroup
+        """Delete group.
 
         ``DELETE /scim/v2/Groups/{id}``
 
@@ -556,7 +556,7 @@ class AsyncSCIMGroupsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Group:
-        """patchGroup
+        """Patch group.
 
         ``PATCH /scim/v2/Groups/{id}``
 
