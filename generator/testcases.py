@@ -8,6 +8,7 @@ client promises, independently of the runtime that implements them, so the two m
 from __future__ import annotations
 
 import datetime
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -215,9 +216,29 @@ class CaseBuilder:
             return 'b"data: sample\\n\\n"' if kind == "event-stream" else 'b"sample,bytes\\n"'
         if kind == "empty":
             return "None"
+        if kind == "json-lines":
+            return repr(self._lines_sample(op))
         if op.pagination is not None:
             return _json_source(self._page_sample(op))
         return _json_source(self.sample_for_type(op.success.type, 0))
+
+    def _lines_sample(self, op: Operation) -> bytes:
+        """Two lines of the item type, the second marked final when the stream has a final line;
+        neither looks like an error line."""
+        item = self.sample_for_type(op.success.type, 0)
+        rules = op.success.lines
+        lines = [item, item]
+        if rules is not None and isinstance(item, dict):
+            if rules.error_member and not any(k in item for k in rules.error_without):
+                item.pop(rules.error_member, None)
+            if rules.final_member:
+                model = op.success.type
+                schema = self.schemas.get(model.name) if isinstance(model, ModelRef) else None
+                props = schema.get("properties") if isinstance(schema, dict) else None
+                prop = props.get(rules.final_member) if isinstance(props, dict) else None
+                final = self.sample_json(prop, 1) if prop is not None else "end"
+                lines = [item, {**item, rules.final_member: final}]
+        return b"".join(json.dumps(line, sort_keys=True).encode() + b"\n" for line in lines)
 
     def _page_sample(self, op: Operation) -> Any:
         pagination = op.pagination
