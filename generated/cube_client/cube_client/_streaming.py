@@ -181,30 +181,32 @@ class _Lines(Generic[T]):
         self.count = 0
         self.last: object = None
 
-    def feed(self, chunk: bytes) -> list[T]:
+    def feed(self, chunk: bytes) -> Iterator[T]:
+        """The items of the lines ``chunk`` completes, one at a time: the lines before an error
+        line reach the caller before the error does."""
         if b"\n" not in chunk:
             self.pieces.append(chunk)
-            return []
+            return
         head, *complete = chunk.split(b"\n")
         tail = complete.pop()
         complete.insert(0, b"".join([*self.pieces, head]))
         self.pieces = [tail] if tail else []
-        return [self._item(line) for line in complete if line.strip()]
+        for line in complete:
+            if line.strip():
+                yield self._item(line)
 
-    def finish(self) -> list[T]:
+    def finish(self) -> Iterator[T]:
         """The last line (a final newline is optional), then the completeness check."""
         rest, self.pieces = b"".join(self.pieces), []
-        items = []
         if rest.strip():
             try:
                 json.loads(rest)
             except ValueError:
                 raise self._incomplete("the stream ended inside a line") from None
-            items.append(self._item(rest))
+            yield self._item(rest)
         member = self.spec.final_member
         if member and not (isinstance(self.last, dict) and member in self.last):
             raise self._incomplete(f"the stream ended before its final line (one with {member!r})")
-        return items
 
     def _incomplete(self, message: str) -> IncompleteStreamError:
         return IncompleteStreamError(
