@@ -505,11 +505,12 @@ class FamilyBuilder:
                 final_member=str(final.get("member", "")),
             )
             hint = name.removesuffix("Response") + "Line"
-            # Other JSON media types stay acceptable (servers often label the lines as JSON).
+            # The document's JSON media types stay acceptable, listed first: servers often label
+            # the lines as JSON, and mock servers cannot write a JSON-lines media type.
             others = [
                 m for m in content if m != media and _pick_media([m], _RESPONSE_KINDS)[1] == "json"
             ]
-            accept = ", ".join([media, *others])
+            accept = ", ".join([*others, media])
             return Response(
                 status,
                 "json-lines",

@@ -61,7 +61,6 @@ class TestChatstreamchatstate:
             "chatId": "value",
             "input": "value",
             "isDefaultBranch": True,
-            "messageId": "value",
         }
 
     def test_sync(self) -> None:
@@ -74,7 +73,6 @@ class TestChatstreamchatstate:
                 chat_id="value",
                 input="value",
                 is_default_branch=True,
-                message_id="value",
             )
             value = list(result)
 
@@ -94,7 +92,6 @@ class TestChatstreamchatstate:
                     chat_id="value",
                     input="value",
                     is_default_branch=True,
-                    message_id="value",
                 )
                 return [item async for item in result]
 

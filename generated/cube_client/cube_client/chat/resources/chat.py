@@ -61,7 +61,7 @@ class ChatResource:
             path="/chat/stream-chat-state",
             headers=build_headers(
                 {
-                    "Accept": "application/jsonl, application/json",
+                    "Accept": "application/json, application/jsonl",
                 }
             ),
             json=strip_not_given(
@@ -183,7 +183,7 @@ class AsyncChatResource:
             path="/chat/stream-chat-state",
             headers=build_headers(
                 {
-                    "Accept": "application/jsonl, application/json",
+                    "Accept": "application/json, application/jsonl",
                 }
             ),
             json=strip_not_given(

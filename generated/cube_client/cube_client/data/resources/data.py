@@ -110,7 +110,7 @@ class DataResource:
             path="/v1/cubesql",
             headers=build_headers(
                 {
-                    "Accept": "application/jsonl, application/json",
+                    "Accept": "application/json, application/jsonl",
                 }
             ),
             json=strip_not_given(
@@ -270,7 +270,7 @@ class AsyncDataResource:
             path="/v1/cubesql",
             headers=build_headers(
                 {
-                    "Accept": "application/jsonl, application/json",
+                    "Accept": "application/json, application/jsonl",
                 }
             ),
             json=strip_not_given(
