@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,8 +25,9 @@ from generator.ir import (
     UnionOf,
 )
 from generator.naming import PythonIdentifier
+from generator.pattern_sample import sample_for_pattern
 from generator.render import error_class, py_literal
-from generator.schemas import CATALOG_PREFIX
+from generator.schemas import CATALOG_PREFIX, is_scalar_like
 
 SAMPLE_DATETIME = datetime.datetime(2024, 1, 2, 3, 4, 5, tzinfo=datetime.UTC)
 _MAX_DEPTH = 4
@@ -108,9 +110,12 @@ class CaseBuilder:
             if op.body.fields is not None:
                 patterned = self._patterned_fields(op.body.model)
                 for f in op.body.fields:
-                    if not f.required and (_simple(f.type) is None or f.name in patterned):
+                    if not f.required and _simple(f.type) is None:
                         continue
-                    code, _ = self._arg(f.type)
+                    if f.name in patterned and _is_str(f.type):
+                        code = _py_source(_string_sample(patterned[f.name]))
+                    else:
+                        code, _ = self._arg(f.type)
                     json_code = self._json_expected(f.type, code)
                     args.append(Arg(f.py_name, code, False, "body", f.name, None, json_code))
                 if op.body.one_of:  # send exactly the first branch of a one-of rule
@@ -135,14 +140,14 @@ class CaseBuilder:
             errors=tuple(_errors(op)),
         )
 
-    def _patterned_fields(self, model: str | None) -> set[str]:
-        """Properties of a body model whose strings must match a ``pattern``: an optional one is
-        left out, as the samples are not built to match a regular expression."""
+    def _patterned_fields(self, model: str | None) -> dict[str, dict[str, Any]]:
+        """Properties of a flattened body model whose strings must match a ``pattern``: their
+        samples come from the property's schema, not from the bare ``str`` type."""
         schema = self.schemas.get(model) if model else None
         props = schema.get("properties") if isinstance(schema, dict) else None
         if not isinstance(props, dict):
-            return set()
-        return {n for n, sub in props.items() if isinstance(sub, dict) and "pattern" in sub}
+            return {}
+        return {n: sub for n, sub in props.items() if isinstance(sub, dict) and "pattern" in sub}
 
     def _ensure_present(self, op: Operation, args: list[Arg], names: set[str]) -> list[Arg]:
         present = {a.name for a in args if a.location == "body"}
@@ -296,7 +301,10 @@ class CaseBuilder:
         ref = schema.get("$ref")
         if isinstance(ref, str) and ref.startswith(CATALOG_PREFIX):
             target = self.schemas.get(ref[len(CATALOG_PREFIX) :])
-            return self.sample_json(target, depth + 1) if depth < _MAX_DEPTH * 2 else {}
+            deep = depth >= _MAX_DEPTH * 2 and not (
+                isinstance(target, dict) and is_scalar_like(target)
+            )
+            return {} if deep else self.sample_json(target, depth + 1)
         if "const" in schema:
             return schema["const"]
         if isinstance(schema.get("enum"), list) and schema["enum"]:
@@ -373,6 +381,13 @@ def _is_null(schema: Any) -> bool:
     return isinstance(schema, dict) and schema.get("type") == "null"
 
 
+def _matches(pattern: str, value: str) -> bool:
+    try:
+        return re.search(pattern, value) is not None
+    except re.error:
+        return False
+
+
 def _string_sample(schema: dict[str, Any]) -> str:
     fmt = schema.get("format")
     by_format = {
@@ -389,6 +404,9 @@ def _string_sample(schema: dict[str, Any]) -> str:
         "hostname": "example.com",
     }
     value = by_format.get(fmt, "value") if isinstance(fmt, str) else "value"
+    pattern = schema.get("pattern")
+    if isinstance(pattern, str) and not _matches(pattern, value):
+        value = sample_for_pattern(pattern) or value
     min_len = schema.get("minLength")
     if isinstance(min_len, int) and len(value) < min_len:
         value = value + "x" * (min_len - len(value))
