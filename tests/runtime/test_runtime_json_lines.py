@@ -20,7 +20,6 @@ from typing import Any
 import anyio
 import httpx
 import pytest
-import trustme
 from cube_client import (
     APIConnectionError,
     APIResponseValidationError,
@@ -63,29 +62,6 @@ def _body(lines: list[Any]) -> bytes:
 def _split_awkwardly(data: bytes) -> list[bytes]:
     """Chunks of 7 bytes: lines arrive split across chunks, several lines in one chunk too."""
     return [data[i : i + 7] for i in range(0, len(data), 7)]
-
-
-@pytest.fixture(scope="module")
-def ca() -> trustme.CA:
-    return trustme.CA()
-
-
-@pytest.fixture
-def tls_server(ca: trustme.CA) -> Iterator[LocalServer]:
-    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    ca.issue_cert("127.0.0.1").configure_cert(context)
-    srv = LocalServer(ssl_context=context).start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
-
-
-@pytest.fixture
-def trusting(ca: trustme.CA) -> ssl.SSLContext:
-    context = ssl.create_default_context()
-    ca.configure_trust(context)
-    return context
 
 
 @contextmanager
@@ -355,9 +331,9 @@ def test_load_round_trips_typed_models(tls_server: LocalServer, trusting: ssl.SS
     result = answer.results[0]
     assert isinstance(result, data_models.V1LoadResult)
     assert result.annotation.measures["orders.count"]["title"] == "Orders Count"
-    rows = result.data.root
-    assert isinstance(rows, data_models.V1LoadResultDataRow)
-    assert rows.root[1] == {"orders.status": "processing", "orders.count": "13"}
+    rows = result.data  # the default (row) response format: one object per row
+    assert isinstance(rows, list)
+    assert rows[1] == {"orders.status": "processing", "orders.count": "13"}
     seen = tls_server.seen("POST", f"{DATA_BASE}/v1/load")[0]
     assert seen.headers["authorization"] == JWT  # the JWT itself, no prefix
     assert seen.json() == {
