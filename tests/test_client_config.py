@@ -181,7 +181,10 @@ def test_chat_api_uses_api_key_prefix_and_agent_url(monkeypatch: pytest.MonkeyPa
         "https://ai.aws-us-east-1.cubecloud.dev/api/v1/public/acme/agents/42/chat/stream-chat-state"
     )
     assert seen[0].headers["authorization"] == "Api-Key agent-key"
-    assert seen[0].headers["accept"].startswith("application/jsonl")
+    assert {m.strip() for m in seen[0].headers["accept"].split(",")} == {
+        "application/json",
+        "application/jsonl",
+    }
 
 
 @pytest.mark.parametrize("url", ["http://acme.cubecloud.dev", "ftp://x", "acme.cubecloud.dev"])
