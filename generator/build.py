@@ -22,6 +22,7 @@ from generator.ir import (
     BodyKind,
     Family,
     Job,
+    JsonLines,
     ListOf,
     ModelRef,
     Operation,
@@ -66,6 +67,11 @@ RESERVED_CLIENT_KWARGS = frozenset(
 _PATH_PARAM = re.compile(r"\{([^{}]+)\}")
 PAGINATION_EXTENSION = "x-cube-pagination"
 JOB_EXTENSION = "x-cube-job"
+# A media type whose body is JSON lines names the schema of one line: OpenAPI 3.2's ``itemSchema``,
+# or this extension in 3.0/3.1 documents; the two others say how errors and the end are marked.
+ITEM_SCHEMA_KEYS = ("itemSchema", "x-cube-item-schema")
+ERROR_LINE_EXTENSION = "x-cube-error-line"
+FINAL_LINE_EXTENSION = "x-cube-final-line"
 _K = TypeVar("_K", bound=str)
 
 
@@ -457,7 +463,7 @@ class FamilyBuilder:
                 and not any(str(s).startswith("2") for s in raw)
             )
             name = hint + ("Response" if is_success else f"Error{code.title()}")
-            response = self._response(code.lower() if code == "DEFAULT" else code, r, name)
+            response = self._response(code.lower() if code == "DEFAULT" else code, r, name, r_ptr)
             if is_success and success is None:
                 success = response
             elif code[:1] in ("4", "5"):
@@ -466,11 +472,14 @@ class FamilyBuilder:
             success = Response("200", "empty", None, NONE)
         return success, tuple(errors)
 
-    def _response(self, status: str, r: dict[str, Any], name: str) -> Response:
+    def _response(self, status: str, r: dict[str, Any], name: str, ptr: str) -> Response:
         content = r.get("content")
         desc = one_line(r.get("description", ""))
         if not isinstance(content, dict) or not content:
             return Response(status, "empty", None, NONE, desc)
+        lines = self._json_lines(status, content, name, desc, join_pointer(ptr, "content"))
+        if lines is not None:
+            return lines
         media, kind = _pick_media(list(content), _RESPONSE_KINDS)
         if kind != "json":
             t = Primitive("str") if kind in ("text", "event-stream") else Primitive("bytes")
@@ -480,6 +489,45 @@ class FamilyBuilder:
             return Response(status, kind, media, t, desc, accept=accept)
         schema = (content.get(media) or {}).get("schema")
         return Response(status, "json", media, self.catalog.type_of(schema, name), desc)
+
+    def _json_lines(
+        self, status: str, content: dict[str, Any], name: str, desc: str, ptr: str
+    ) -> Response | None:
+        """A response whose body is one JSON value per line, typed by its media type's item
+        schema. The other media types stay acceptable: servers often label such a body
+        ``application/json``."""
+        for media, raw in content.items():
+            spec = _obj(raw)
+            key = next((k for k in ITEM_SCHEMA_KEYS if k in spec), None)
+            if key is None:
+                continue
+            at = join_pointer(ptr, media)
+            item, _ = self.resolver.deref(spec[key], join_pointer(at, key))
+            error = _obj(spec.get(ERROR_LINE_EXTENSION))
+            final = _obj(spec.get(FINAL_LINE_EXTENSION))
+            without = error.get("without")
+            rules = JsonLines(
+                error_member=str(error.get("member", "")),
+                error_without=tuple(str(w) for w in without) if isinstance(without, list) else (),
+                final_member=str(final.get("member", "")),
+            )
+            hint = name.removesuffix("Response") + "Line"
+            # The document's JSON media types stay acceptable, listed first: servers often label
+            # the lines as JSON, and mock servers cannot write a JSON-lines media type.
+            others = [
+                m for m in content if m != media and _pick_media([m], _RESPONSE_KINDS)[1] == "json"
+            ]
+            accept = ", ".join([*others, media])
+            return Response(
+                status,
+                "json-lines",
+                media,
+                self.catalog.type_of(item, hint),
+                desc,
+                accept=accept,
+                lines=rules,
+            )
+        return None
 
     def _pagination(self, op: dict[str, Any], ptr: str, success: Response) -> Pagination | None:
         ext = op.get(PAGINATION_EXTENSION)

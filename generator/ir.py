@@ -54,7 +54,7 @@ NONE = Primitive("None")
 
 ParamLocation = Literal["path", "query", "header", "cookie"]
 BodyKind = Literal["json", "form", "multipart", "binary", "text"]
-ResponseKind = Literal["json", "binary", "text", "event-stream", "empty"]
+ResponseKind = Literal["json", "binary", "text", "event-stream", "json-lines", "empty"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,14 +99,30 @@ class RequestBody:
 
 
 @dataclass(frozen=True, slots=True)
+class JsonLines:
+    """How a JSON-lines body (one JSON value per line) marks an error and its own end.
+
+    A line is an error when it is an object with ``error_member`` and none of ``error_without``;
+    a stream is complete when its last line is an object with ``final_member``. Empty names mean
+    no such rule.
+    """
+
+    error_member: str = ""
+    error_without: tuple[str, ...] = ()
+    final_member: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Response:
     status: str
     kind: ResponseKind
     media_type: str | None
+    # For ``json-lines``, the type of one line (the item schema), not of the whole body.
     type: TypeRef
     description: str = ""
     # The media types a non-JSON success response may carry, as an Accept header value.
     accept: str = ""
+    lines: JsonLines | None = None
 
     @property
     def is_success(self) -> bool:

@@ -8,6 +8,7 @@ client promises, independently of the runtime that implements them, so the two m
 from __future__ import annotations
 
 import datetime
+import json
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -107,10 +108,14 @@ class CaseBuilder:
         whole_body = None
         if op.body is not None:
             if op.body.fields is not None:
+                patterned = self._patterned_fields(op.body.model)
                 for f in op.body.fields:
                     if not f.required and _simple(f.type) is None:
                         continue
-                    code, _ = self._arg(f.type)
+                    if f.name in patterned and _is_str(f.type):
+                        code = _py_source(_string_sample(patterned[f.name]))
+                    else:
+                        code, _ = self._arg(f.type)
                     json_code = self._json_expected(f.type, code)
                     args.append(Arg(f.py_name, code, False, "body", f.name, None, json_code))
                 if op.body.one_of:  # send exactly the first branch of a one-of rule
@@ -134,6 +139,15 @@ class CaseBuilder:
             response_code=self._response_code(op),
             errors=tuple(_errors(op)),
         )
+
+    def _patterned_fields(self, model: str | None) -> dict[str, dict[str, Any]]:
+        """Properties of a flattened body model whose strings must match a ``pattern``: their
+        samples come from the property's schema, not from the bare ``str`` type."""
+        schema = self.schemas.get(model) if model else None
+        props = schema.get("properties") if isinstance(schema, dict) else None
+        if not isinstance(props, dict):
+            return {}
+        return {n: sub for n, sub in props.items() if isinstance(sub, dict) and "pattern" in sub}
 
     def _ensure_present(self, op: Operation, args: list[Arg], names: set[str]) -> list[Arg]:
         present = {a.name for a in args if a.location == "body"}
@@ -217,9 +231,29 @@ class CaseBuilder:
             return 'b"data: sample\\n\\n"' if kind == "event-stream" else 'b"sample,bytes\\n"'
         if kind == "empty":
             return "None"
+        if kind == "json-lines":
+            return repr(self._lines_sample(op))
         if op.pagination is not None:
             return _json_source(self._page_sample(op))
         return _json_source(self.sample_for_type(op.success.type, 0))
+
+    def _lines_sample(self, op: Operation) -> bytes:
+        """Two lines of the item type, the second marked final when the stream has a final line;
+        neither looks like an error line."""
+        item = self.sample_for_type(op.success.type, 0)
+        rules = op.success.lines
+        lines = [item, item]
+        if rules is not None and isinstance(item, dict):
+            if rules.error_member and not any(k in item for k in rules.error_without):
+                item.pop(rules.error_member, None)
+            if rules.final_member:
+                model = op.success.type
+                schema = self.schemas.get(model.name) if isinstance(model, ModelRef) else None
+                props = schema.get("properties") if isinstance(schema, dict) else None
+                prop = props.get(rules.final_member) if isinstance(props, dict) else None
+                final = self.sample_json(prop, 1) if prop is not None else "end"
+                lines = [item, {**item, rules.final_member: final}]
+        return b"".join(json.dumps(line, sort_keys=True).encode() + b"\n" for line in lines)
 
     def _page_sample(self, op: Operation) -> Any:
         pagination = op.pagination

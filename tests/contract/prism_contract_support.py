@@ -61,7 +61,9 @@ class ContractFamily:
 
     def client_kwargs(self, base_url: str) -> dict[str, Any]:
         kwargs: dict[str, Any] = {
-            "base_url": base_url,
+            # Prism serves the document's paths at its root: a base URL with a path ("/") is used
+            # as given, where a bare origin would get the server's own base path appended.
+            "base_url": base_url.rstrip("/") + "/",
             "allow_http_loopback": True,
             "max_retries": 0,
         }

@@ -9,39 +9,19 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-import trustme
 from cube_client import APIConnectionError, APIStatusError, ConfigurationError, PlatformClient
 from runtime_servers import API_KEY, Exchange, LocalServer, Sleeps, async_platform, platform
 
 VERSIONS = "/api/v1/deployments/7/versions"
 
 
-@pytest.fixture(scope="module")
-def ca() -> trustme.CA:
-    return trustme.CA()
-
-
 @pytest.fixture
-def tls_server(ca: trustme.CA) -> Iterator[LocalServer]:
-    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    ca.issue_cert("127.0.0.1").configure_cert(context)
-    srv = LocalServer(ssl_context=context).start()
-
-    @srv.route("GET", VERSIONS)
+def tls_server(tls_server: LocalServer) -> LocalServer:
+    @tls_server.route("GET", VERSIONS)
     def versions(ex: Exchange) -> None:
         ex.json(200, {"data": [{"version": "1.0.0"}]})
 
-    try:
-        yield srv
-    finally:
-        srv.stop()
-
-
-@pytest.fixture
-def trusting(ca: trustme.CA) -> ssl.SSLContext:
-    context = ssl.create_default_context()
-    ca.configure_trust(context)
-    return context
+    return tls_server
 
 
 def test_https_with_trusted_certificate_sync(
