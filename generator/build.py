@@ -42,7 +42,6 @@ from generator.naming import (
     Namespace,
     PythonIdentifier,
     pascal_case,
-    sentence,
     snake_case,
 )
 from generator.openapi_paths import HTTP_METHODS as METHODS
@@ -282,7 +281,7 @@ class FamilyBuilder:
             py_name=py_name,
             method=method.upper(),
             path=path,
-            summary=one_line(op.get("summary", "")) or sentence(op_id),
+            summary=one_line(op.get("summary", "")),
             description=str(op.get("description", "") or ""),
             deprecated=op.get("deprecated") is True,
             parameters=params,

@@ -50,7 +50,7 @@ class ChatResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> JSONLinesStream[_models.StreamChatStateLine]:
-        """Stream chat state.
+        """streamChatState
 
         ``POST /chat/stream-chat-state``
 
@@ -109,7 +109,7 @@ class ChatResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> None:
-        """Abort chat.
+        """abortChat
 
         ``POST /chat/abort``
 
@@ -172,7 +172,7 @@ class AsyncChatResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncJSONLinesStream[_models.StreamChatStateLine]:
-        """Stream chat state.
+        """streamChatState
 
         ``POST /chat/stream-chat-state``
 
@@ -231,7 +231,7 @@ class AsyncChatResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> None:
-        """Abort chat.
+        """abortChat
 
         ``POST /chat/abort``
 

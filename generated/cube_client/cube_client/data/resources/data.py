@@ -47,7 +47,7 @@ class DataResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.V1LoadResponse:
-        """Load V1.
+        """loadV1
 
         ``POST /v1/load``
 
@@ -93,7 +93,7 @@ class DataResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> JSONLinesStream[_models.CubesqlV1Line]:
-        """Cubesql V1.
+        """cubesqlV1
 
         ``POST /v1/cubesql``
 
@@ -149,7 +149,7 @@ class DataResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.V1MetaResponse:
-        """Meta V1.
+        """metaV1
 
         ``GET /v1/meta``
 
@@ -207,7 +207,7 @@ class AsyncDataResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.V1LoadResponse:
-        """Load V1.
+        """loadV1
 
         ``POST /v1/load``
 
@@ -253,7 +253,7 @@ class AsyncDataResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncJSONLinesStream[_models.CubesqlV1Line]:
-        """Cubesql V1.
+        """cubesqlV1
 
         ``POST /v1/cubesql``
 
@@ -309,7 +309,7 @@ class AsyncDataResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.V1MetaResponse:
-        """Meta V1.
+        """metaV1
 
         ``GET /v1/meta``
 

@@ -52,7 +52,7 @@ class APIKeysResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.ApiKeyResponse]:
-        """List api keys.
+        """listApiKeys
 
         ``GET /api/v1/api-keys``
 
@@ -92,7 +92,7 @@ class APIKeysResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.ApiKeyCreatedResponse:
-        """Create api key.
+        """createApiKey
 
         ``POST /api/v1/api-keys``
 
@@ -136,7 +136,7 @@ class APIKeysResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.ApiKeyResponse:
-        """Get api key.
+        """getApiKey
 
         ``GET /api/v1/api-keys/{id}``
 
@@ -175,7 +175,7 @@ class APIKeysResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Delete api key.
+        """deleteApiKey
 
         ``DELETE /api/v1/api-keys/{id}``
 
@@ -235,7 +235,7 @@ class AsyncAPIKeysResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.ApiKeyResponse]:
-        """List api keys.
+        """listApiKeys
 
         ``GET /api/v1/api-keys``
 
@@ -277,7 +277,7 @@ class AsyncAPIKeysResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.ApiKeyCreatedResponse:
-        """Create api key.
+        """createApiKey
 
         ``POST /api/v1/api-keys``
 
@@ -321,7 +321,7 @@ class AsyncAPIKeysResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.ApiKeyResponse:
-        """Get api key.
+        """getApiKey
 
         ``GET /api/v1/api-keys/{id}``
 
@@ -360,7 +360,7 @@ class AsyncAPIKeysResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Delete api key.
+        """deleteApiKey
 
         ``DELETE /api/v1/api-keys/{id}``
 

@@ -37,7 +37,7 @@ class AppThemeResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.AppConfigResponse:
-        """Get app config.
+        """getAppConfig
 
         ``GET /api/v1/app-config``
 
@@ -89,7 +89,7 @@ class AsyncAppThemeResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.AppConfigResponse:
-        """Get app config.
+        """getAppConfig
 
         ``GET /api/v1/app-config``
 

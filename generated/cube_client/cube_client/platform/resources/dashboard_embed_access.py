@@ -55,7 +55,7 @@ class DashboardEmbedAccessResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.Workbook]:
-        """List embed tenant workbooks.
+        """listEmbedTenantWorkbooks
 
         ``GET /api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks``
 
@@ -98,7 +98,7 @@ class DashboardEmbedAccessResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.EmbedAccessResponse:
-        """Get embed access.
+        """getEmbedAccess
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access``
 
@@ -143,7 +143,7 @@ class DashboardEmbedAccessResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.EmbedAccessResponse:
-        """Update embed access.
+        """updateEmbedAccess
 
         ``PUT /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access``
 
@@ -216,7 +216,7 @@ class AsyncDashboardEmbedAccessResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.Workbook]:
-        """List embed tenant workbooks.
+        """listEmbedTenantWorkbooks
 
         ``GET /api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks``
 
@@ -261,7 +261,7 @@ class AsyncDashboardEmbedAccessResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.EmbedAccessResponse:
-        """Get embed access.
+        """getEmbedAccess
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access``
 
@@ -306,7 +306,7 @@ class AsyncDashboardEmbedAccessResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.EmbedAccessResponse:
-        """Update embed access.
+        """updateEmbedAccess
 
         ``PUT /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access``
 

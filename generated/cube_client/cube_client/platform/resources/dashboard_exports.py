@@ -50,7 +50,7 @@ class DashboardExportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DashboardExportJobResponse:
-        """Start export.
+        """startExport
 
         ``POST /api/v1/deployments/{deploymentId}/dashboard-exports``
 
@@ -167,7 +167,7 @@ class DashboardExportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DashboardExportStatusResponse:
-        """Get export status.
+        """getExportStatus
 
         ``GET /api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}``
 
@@ -209,7 +209,7 @@ class DashboardExportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> BinaryResponse:
-        """Download export.
+        """downloadExport
 
         ``GET /api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}/download``
 
@@ -283,7 +283,7 @@ class AsyncDashboardExportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DashboardExportJobResponse:
-        """Start export.
+        """startExport
 
         ``POST /api/v1/deployments/{deploymentId}/dashboard-exports``
 
@@ -402,7 +402,7 @@ class AsyncDashboardExportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DashboardExportStatusResponse:
-        """Get export status.
+        """getExportStatus
 
         ``GET /api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}``
 
@@ -446,7 +446,7 @@ class AsyncDashboardExportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncBinaryResponse:
-        """Download export.
+        """downloadExport
 
         ``GET /api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}/download``
 

@@ -65,7 +65,7 @@ class DataModelResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.BranchResponse]:
-        """List branches.
+        """listBranches
 
         ``GET /build/api/v1/deployments/{deploymentId}/branches``
 
@@ -108,7 +108,7 @@ class DataModelResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DevBranchResponse:
-        """Create branch.
+        """createBranch
 
         ``POST /build/api/v1/deployments/{deploymentId}/branches``
 
@@ -156,7 +156,7 @@ class DataModelResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DataModelWriteResponse:
-        """Remove branch.
+        """removeBranch
 
         ``DELETE /build/api/v1/deployments/{deploymentId}/branches``
 
@@ -205,7 +205,7 @@ class DataModelResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.SetBranchStagingEnvironmentResponse:
-        """Set branch staging environment.
+        """setBranchStagingEnvironment
 
         ``PUT /build/api/v1/deployments/{deploymentId}/branches/staging-environment``
 
@@ -264,7 +264,7 @@ class DataModelResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DataModelWriteResponse:
-        """Commit changes.
+        """commitChanges
 
         ``POST /build/api/v1/deployments/{deploymentId}/commit``
 
@@ -315,7 +315,7 @@ class DataModelResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[dict[str, Any]]:
-        """List files.
+        """listFiles
 
         ``GET /build/api/v1/deployments/{deploymentId}/data-model/files``
 
@@ -361,7 +361,7 @@ class DataModelResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DataModelWriteResponse:
-        """Update files.
+        """updateFiles
 
         ``PUT /build/api/v1/deployments/{deploymentId}/data-model/files``
 
@@ -410,7 +410,7 @@ class DataModelResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DataModelWriteResponse:
-        """Remove files.
+        """removeFiles
 
         ``DELETE /build/api/v1/deployments/{deploymentId}/data-model/files``
 
@@ -459,7 +459,7 @@ class DataModelResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DataModelWriteResponse:
-        """Rename files.
+        """renameFiles
 
         ``POST /build/api/v1/deployments/{deploymentId}/data-model/files/rename``
 
@@ -507,7 +507,7 @@ class DataModelResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DataModelValidationResponse:
-        """Validate data model.
+        """validateDataModel
 
         ``GET /build/api/v1/deployments/{deploymentId}/data-model/validate``
 
@@ -551,7 +551,7 @@ class DataModelResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DevBranchResponse:
-        """Start dev mode.
+        """startDevMode
 
         ``POST /build/api/v1/deployments/{deploymentId}/dev-mode``
 
@@ -595,7 +595,7 @@ class DataModelResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DataModelWriteResponse:
-        """Stop dev mode.
+        """stopDevMode
 
         ``DELETE /build/api/v1/deployments/{deploymentId}/dev-mode``
 
@@ -640,7 +640,7 @@ class DataModelResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.MergeResponse:
-        """Merge into parent branch.
+        """mergeIntoParentBranch
 
         ``POST /build/api/v1/deployments/{deploymentId}/merge``
 
@@ -693,7 +693,7 @@ class DataModelResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.MergeResponse:
-        """Merge to default branch.
+        """mergeToDefaultBranch
 
         ``POST /build/api/v1/deployments/{deploymentId}/merge-to-default``
 
@@ -741,7 +741,7 @@ class DataModelResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.PullResponse:
-        """Pull.
+        """pull
 
         ``POST /build/api/v1/deployments/{deploymentId}/pull``
 
@@ -820,7 +820,7 @@ class AsyncDataModelResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.BranchResponse]:
-        """List branches.
+        """listBranches
 
         ``GET /build/api/v1/deployments/{deploymentId}/branches``
 
@@ -865,7 +865,7 @@ class AsyncDataModelResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DevBranchResponse:
-        """Create branch.
+        """createBranch
 
         ``POST /build/api/v1/deployments/{deploymentId}/branches``
 
@@ -913,7 +913,7 @@ class AsyncDataModelResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DataModelWriteResponse:
-        """Remove branch.
+        """removeBranch
 
         ``DELETE /build/api/v1/deployments/{deploymentId}/branches``
 
@@ -962,7 +962,7 @@ class AsyncDataModelResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.SetBranchStagingEnvironmentResponse:
-        """Set branch staging environment.
+        """setBranchStagingEnvironment
 
         ``PUT /build/api/v1/deployments/{deploymentId}/branches/staging-environment``
 
@@ -1021,7 +1021,7 @@ class AsyncDataModelResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DataModelWriteResponse:
-        """Commit changes.
+        """commitChanges
 
         ``POST /build/api/v1/deployments/{deploymentId}/commit``
 
@@ -1072,7 +1072,7 @@ class AsyncDataModelResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[dict[str, Any]]:
-        """List files.
+        """listFiles
 
         ``GET /build/api/v1/deployments/{deploymentId}/data-model/files``
 
@@ -1118,7 +1118,7 @@ class AsyncDataModelResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DataModelWriteResponse:
-        """Update files.
+        """updateFiles
 
         ``PUT /build/api/v1/deployments/{deploymentId}/data-model/files``
 
@@ -1167,7 +1167,7 @@ class AsyncDataModelResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DataModelWriteResponse:
-        """Remove files.
+        """removeFiles
 
         ``DELETE /build/api/v1/deployments/{deploymentId}/data-model/files``
 
@@ -1216,7 +1216,7 @@ class AsyncDataModelResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DataModelWriteResponse:
-        """Rename files.
+        """renameFiles
 
         ``POST /build/api/v1/deployments/{deploymentId}/data-model/files/rename``
 
@@ -1264,7 +1264,7 @@ class AsyncDataModelResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DataModelValidationResponse:
-        """Validate data model.
+        """validateDataModel
 
         ``GET /build/api/v1/deployments/{deploymentId}/data-model/validate``
 
@@ -1310,7 +1310,7 @@ class AsyncDataModelResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DevBranchResponse:
-        """Start dev mode.
+        """startDevMode
 
         ``POST /build/api/v1/deployments/{deploymentId}/dev-mode``
 
@@ -1354,7 +1354,7 @@ class AsyncDataModelResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DataModelWriteResponse:
-        """Stop dev mode.
+        """stopDevMode
 
         ``DELETE /build/api/v1/deployments/{deploymentId}/dev-mode``
 
@@ -1399,7 +1399,7 @@ class AsyncDataModelResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.MergeResponse:
-        """Merge into parent branch.
+        """mergeIntoParentBranch
 
         ``POST /build/api/v1/deployments/{deploymentId}/merge``
 
@@ -1452,7 +1452,7 @@ class AsyncDataModelResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.MergeResponse:
-        """Merge to default branch.
+        """mergeToDefaultBranch
 
         ``POST /build/api/v1/deployments/{deploymentId}/merge-to-default``
 
@@ -1500,7 +1500,7 @@ class AsyncDataModelResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.PullResponse:
-        """Pull.
+        """pull
 
         ``POST /build/api/v1/deployments/{deploymentId}/pull``
 

@@ -42,7 +42,7 @@ class DataModelUploadsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> dict[str, _models.FileHash]:
-        """File hashes.
+        """fileHashes
 
         ``GET /build/api/v1/deployments/{deploymentId}/data-model/file-hashes``
 
@@ -90,7 +90,7 @@ class DataModelUploadsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Upload file.
+        """uploadFile
 
         ``POST /build/api/v1/deployments/{deploymentId}/data-model/upload/file``
 
@@ -144,7 +144,7 @@ class DataModelUploadsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.FinishUploadResponse:
-        """Finish upload.
+        """finishUpload
 
         ``POST /build/api/v1/deployments/{deploymentId}/data-model/upload/finish``
 
@@ -200,7 +200,7 @@ class DataModelUploadsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.StartUploadResponse:
-        """Start upload.
+        """startUpload
 
         ``POST /build/api/v1/deployments/{deploymentId}/data-model/upload/start``
 
@@ -267,7 +267,7 @@ class AsyncDataModelUploadsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> dict[str, _models.FileHash]:
-        """File hashes.
+        """fileHashes
 
         ``GET /build/api/v1/deployments/{deploymentId}/data-model/file-hashes``
 
@@ -315,7 +315,7 @@ class AsyncDataModelUploadsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Upload file.
+        """uploadFile
 
         ``POST /build/api/v1/deployments/{deploymentId}/data-model/upload/file``
 
@@ -369,7 +369,7 @@ class AsyncDataModelUploadsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.FinishUploadResponse:
-        """Finish upload.
+        """finishUpload
 
         ``POST /build/api/v1/deployments/{deploymentId}/data-model/upload/finish``
 
@@ -425,7 +425,7 @@ class AsyncDataModelUploadsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.StartUploadResponse:
-        """Start upload.
+        """startUpload
 
         ``POST /build/api/v1/deployments/{deploymentId}/data-model/upload/start``
 

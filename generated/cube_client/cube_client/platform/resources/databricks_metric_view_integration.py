@@ -43,7 +43,7 @@ class DatabricksMetricViewIntegrationResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DatabricksMetricViewIntegrationResponse:
-        """Get integration.
+        """getIntegration
 
         ``GET /api/v1/deployments/{deploymentId}/databricks-metric-view-integrations/{dataSourceName}``
 
@@ -97,7 +97,7 @@ class DatabricksMetricViewIntegrationResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DatabricksMetricViewIntegrationResponse:
-        """Save integration.
+        """saveIntegration
 
         ``PUT /api/v1/deployments/{deploymentId}/databricks-metric-view-integrations/{dataSourceName}``
 
@@ -173,7 +173,7 @@ class AsyncDatabricksMetricViewIntegrationResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DatabricksMetricViewIntegrationResponse:
-        """Get integration.
+        """getIntegration
 
         ``GET /api/v1/deployments/{deploymentId}/databricks-metric-view-integrations/{dataSourceName}``
 
@@ -227,7 +227,7 @@ class AsyncDatabricksMetricViewIntegrationResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DatabricksMetricViewIntegrationResponse:
-        """Save integration.
+        """saveIntegration
 
         ``PUT /api/v1/deployments/{deploymentId}/databricks-metric-view-integrations/{dataSourceName}``
 

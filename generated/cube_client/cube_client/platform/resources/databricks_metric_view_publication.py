@@ -48,7 +48,7 @@ class DatabricksMetricViewPublicationResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DatabricksMetricViewPublicationPreviewStartResponse:
-        """Start preview.
+        """startPreview
 
         ``POST /api/v1/deployments/{deploymentId}/databricks-metric-view-previews``
 
@@ -102,7 +102,7 @@ class DatabricksMetricViewPublicationResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DatabricksMetricViewPublicationPreviewStatusResponse:
-        """Preview status.
+        """previewStatus
 
         ``GET /api/v1/deployments/{deploymentId}/databricks-metric-view-previews/{previewId}``
 
@@ -147,7 +147,7 @@ class DatabricksMetricViewPublicationResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Cancel preview.
+        """cancelPreview
 
         ``DELETE /api/v1/deployments/{deploymentId}/databricks-metric-view-previews/{previewId}``
 
@@ -188,7 +188,7 @@ class DatabricksMetricViewPublicationResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DatabricksMetricViewPublicationPreviewResultResponse:
-        """Preview result.
+        """previewResult
 
         ``GET /api/v1/deployments/{deploymentId}/databricks-metric-view-previews/{previewId}/result``
 
@@ -258,7 +258,7 @@ class AsyncDatabricksMetricViewPublicationResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DatabricksMetricViewPublicationPreviewStartResponse:
-        """Start preview.
+        """startPreview
 
         ``POST /api/v1/deployments/{deploymentId}/databricks-metric-view-previews``
 
@@ -312,7 +312,7 @@ class AsyncDatabricksMetricViewPublicationResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DatabricksMetricViewPublicationPreviewStatusResponse:
-        """Preview status.
+        """previewStatus
 
         ``GET /api/v1/deployments/{deploymentId}/databricks-metric-view-previews/{previewId}``
 
@@ -357,7 +357,7 @@ class AsyncDatabricksMetricViewPublicationResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Cancel preview.
+        """cancelPreview
 
         ``DELETE /api/v1/deployments/{deploymentId}/databricks-metric-view-previews/{previewId}``
 
@@ -398,7 +398,7 @@ class AsyncDatabricksMetricViewPublicationResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DatabricksMetricViewPublicationPreviewResultResponse:
-        """Preview result.
+        """previewResult
 
         ``GET /api/v1/deployments/{deploymentId}/databricks-metric-view-previews/{previewId}/result``
 

@@ -70,7 +70,7 @@ class DbtSyncResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.DbtSyncRun]:
-        """List dbt syncs.
+        """listDbtSyncs
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync``
 
@@ -117,7 +117,7 @@ class DbtSyncResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DbtSyncResponse:
-        """Start dbt sync.
+        """startDbtSync
 
         ``POST /api/v1/deployments/{deploymentId}/dbt-sync``
 
@@ -166,7 +166,7 @@ class DbtSyncResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DbtSyncStatusResponse:
-        """Get dbt sync status.
+        """getDbtSyncStatus
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}``
 
@@ -207,7 +207,7 @@ class DbtSyncResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DbtSyncCancelResponse:
-        """Cancel dbt sync.
+        """cancelDbtSync
 
         ``DELETE /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}``
 
@@ -250,7 +250,7 @@ class DbtSyncResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.DbtGeneratedFileContent]:
-        """Get dbt sync generated files.
+        """getDbtSyncGeneratedFiles
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/generated-files``
 
@@ -294,7 +294,7 @@ class DbtSyncResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DbtSyncLogEntriesListResponse:
-        """Get dbt sync logs.
+        """getDbtSyncLogs
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/logs``
 
@@ -335,7 +335,7 @@ class DbtSyncResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DbtSyncResultResponse:
-        """Get dbt sync result.
+        """getDbtSyncResult
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/result``
 
@@ -408,7 +408,7 @@ class AsyncDbtSyncResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.DbtSyncRun]:
-        """List dbt syncs.
+        """listDbtSyncs
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync``
 
@@ -455,7 +455,7 @@ class AsyncDbtSyncResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DbtSyncResponse:
-        """Start dbt sync.
+        """startDbtSync
 
         ``POST /api/v1/deployments/{deploymentId}/dbt-sync``
 
@@ -504,7 +504,7 @@ class AsyncDbtSyncResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DbtSyncStatusResponse:
-        """Get dbt sync status.
+        """getDbtSyncStatus
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}``
 
@@ -545,7 +545,7 @@ class AsyncDbtSyncResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DbtSyncCancelResponse:
-        """Cancel dbt sync.
+        """cancelDbtSync
 
         ``DELETE /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}``
 
@@ -588,7 +588,7 @@ class AsyncDbtSyncResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.DbtGeneratedFileContent]:
-        """Get dbt sync generated files.
+        """getDbtSyncGeneratedFiles
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/generated-files``
 
@@ -632,7 +632,7 @@ class AsyncDbtSyncResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DbtSyncLogEntriesListResponse:
-        """Get dbt sync logs.
+        """getDbtSyncLogs
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/logs``
 
@@ -675,7 +675,7 @@ class AsyncDbtSyncResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DbtSyncResultResponse:
-        """Get dbt sync result.
+        """getDbtSyncResult
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/result``
 

@@ -50,7 +50,7 @@ class DeploymentCreationResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Deployment:
-        """Create deployment.
+        """createDeployment
 
         ``POST /build/api/v1/deployments``
 
@@ -126,7 +126,7 @@ class AsyncDeploymentCreationResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Deployment:
-        """Create deployment.
+        """createDeployment
 
         ``POST /build/api/v1/deployments``
 

@@ -106,7 +106,7 @@ class DeploymentsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.Deployment]:
-        """Get deployments.
+        """getDeployments
 
         ``GET /api/v1/deployments``
 
@@ -150,7 +150,7 @@ class DeploymentsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Deployment:
-        """Get deployment.
+        """getDeployment
 
         ``GET /api/v1/deployments/{deploymentId}``
 
@@ -209,7 +209,7 @@ class DeploymentsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DeploymentSettings:
-        """Update deployment.
+        """updateDeployment
 
         ``PUT /api/v1/deployments/{deploymentId}``
 
@@ -271,7 +271,7 @@ class DeploymentsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DeploymentDeleteResponse:
-        """Delete deployment.
+        """deleteDeployment
 
         ``DELETE /api/v1/deployments/{deploymentId}``
 
@@ -311,7 +311,7 @@ class DeploymentsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.BuildStatusResponse:
-        """Build status.
+        """buildStatus
 
         ``GET /api/v1/deployments/{deploymentId}/build-status``
 
@@ -356,7 +356,7 @@ class DeploymentsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Deployment:
-        """Advance creation step.
+        """advanceCreationStep
 
         ``POST /api/v1/deployments/{deploymentId}/creation-step/advance``
 
@@ -400,7 +400,7 @@ class DeploymentsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Deployment:
-        """Reset creation step.
+        """resetCreationStep
 
         ``POST /api/v1/deployments/{deploymentId}/creation-step/reset``
 
@@ -446,7 +446,7 @@ class DeploymentsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.DeploymentLogLine]:
-        """Logs.
+        """logs
 
         ``GET /api/v1/deployments/{deploymentId}/logs``
 
@@ -491,7 +491,7 @@ class DeploymentsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.DeploymentPod]:
-        """Pods.
+        """pods
 
         ``GET /api/v1/deployments/{deploymentId}/pods``
 
@@ -531,7 +531,7 @@ class DeploymentsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DeploymentSettings:
-        """Get deployment settings.
+        """getDeploymentSettings
 
         ``GET /api/v1/deployments/{deploymentId}/settings``
 
@@ -571,7 +571,7 @@ class DeploymentsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DeploymentTokenResponse:
-        """Deployment token.
+        """deploymentToken
 
         ``POST /api/v1/deployments/{deploymentId}/token``
 
@@ -617,7 +617,7 @@ class DeploymentsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.DeploymentVersion]:
-        """List deployment versions.
+        """listDeploymentVersions
 
         ``GET /api/v1/deployments/{deploymentId}/versions``
 
@@ -697,7 +697,7 @@ class AsyncDeploymentsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.Deployment]:
-        """Get deployments.
+        """getDeployments
 
         ``GET /api/v1/deployments``
 
@@ -741,7 +741,7 @@ class AsyncDeploymentsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Deployment:
-        """Get deployment.
+        """getDeployment
 
         ``GET /api/v1/deployments/{deploymentId}``
 
@@ -800,7 +800,7 @@ class AsyncDeploymentsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DeploymentSettings:
-        """Update deployment.
+        """updateDeployment
 
         ``PUT /api/v1/deployments/{deploymentId}``
 
@@ -862,7 +862,7 @@ class AsyncDeploymentsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DeploymentDeleteResponse:
-        """Delete deployment.
+        """deleteDeployment
 
         ``DELETE /api/v1/deployments/{deploymentId}``
 
@@ -902,7 +902,7 @@ class AsyncDeploymentsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.BuildStatusResponse:
-        """Build status.
+        """buildStatus
 
         ``GET /api/v1/deployments/{deploymentId}/build-status``
 
@@ -947,7 +947,7 @@ class AsyncDeploymentsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Deployment:
-        """Advance creation step.
+        """advanceCreationStep
 
         ``POST /api/v1/deployments/{deploymentId}/creation-step/advance``
 
@@ -991,7 +991,7 @@ class AsyncDeploymentsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Deployment:
-        """Reset creation step.
+        """resetCreationStep
 
         ``POST /api/v1/deployments/{deploymentId}/creation-step/reset``
 
@@ -1037,7 +1037,7 @@ class AsyncDeploymentsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.DeploymentLogLine]:
-        """Logs.
+        """logs
 
         ``GET /api/v1/deployments/{deploymentId}/logs``
 
@@ -1082,7 +1082,7 @@ class AsyncDeploymentsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.DeploymentPod]:
-        """Pods.
+        """pods
 
         ``GET /api/v1/deployments/{deploymentId}/pods``
 
@@ -1122,7 +1122,7 @@ class AsyncDeploymentsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DeploymentSettings:
-        """Get deployment settings.
+        """getDeploymentSettings
 
         ``GET /api/v1/deployments/{deploymentId}/settings``
 
@@ -1162,7 +1162,7 @@ class AsyncDeploymentsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DeploymentTokenResponse:
-        """Deployment token.
+        """deploymentToken
 
         ``POST /api/v1/deployments/{deploymentId}/token``
 
@@ -1208,7 +1208,7 @@ class AsyncDeploymentsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.DeploymentVersion]:
-        """List deployment versions.
+        """listDeploymentVersions
 
         ``GET /api/v1/deployments/{deploymentId}/versions``
 

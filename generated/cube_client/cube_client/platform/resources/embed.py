@@ -62,7 +62,7 @@ class EmbedResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Dashboard:
-        """Get dashboard.
+        """getDashboard
 
         ``GET /api/v1/embed/dashboard/{publicId}``
 
@@ -102,7 +102,7 @@ class EmbedResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DashboardEmbeddingResponse:
-        """Update dashboard embedding.
+        """updateDashboardEmbedding
 
         ``PATCH /api/v1/embed/dashboard/{publicId}``
 
@@ -150,7 +150,7 @@ class EmbedResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.EmbedDashboardCommentThreadDto]:
-        """List dashboard comments.
+        """listDashboardComments
 
         ``GET /api/v1/embed/dashboard/{publicId}/comments``
 
@@ -199,7 +199,7 @@ class EmbedResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.EmbedDashboardCommentDto:
-        """Create dashboard comment.
+        """createDashboardComment
 
         ``POST /api/v1/embed/dashboard/{publicId}/comments``
 
@@ -247,7 +247,7 @@ class EmbedResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.EmbedMentionableUserDto]:
-        """List mentionable embed users.
+        """listMentionableEmbedUsers
 
         ``GET /api/v1/embed/dashboard/{publicId}/comments/mentionable-users``
 
@@ -291,7 +291,7 @@ class EmbedResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Remove dashboard comment.
+        """removeDashboardComment
 
         ``DELETE /api/v1/embed/dashboard/{publicId}/comments/{commentId}``
 
@@ -333,7 +333,7 @@ class EmbedResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.EmbedDashboardCommentDto:
-        """Update dashboard comment.
+        """updateDashboardComment
 
         ``PATCH /api/v1/embed/dashboard/{publicId}/comments/{commentId}``
 
@@ -380,7 +380,7 @@ class EmbedResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.EmbedDashboardCommentThreadDto:
-        """Set dashboard comment resolved.
+        """setDashboardCommentResolved
 
         ``POST /api/v1/embed/dashboard/{publicId}/comments/{commentId}/resolve``
 
@@ -428,7 +428,7 @@ class EmbedResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.PythonAnalysisFilteredRun:
-        """Post dashboard python run.
+        """postDashboardPythonRun
 
         ``POST /api/v1/embed/dashboard/{publicId}/python-run``
 
@@ -496,7 +496,7 @@ class EmbedResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.GenerateSessionResponse:
-        """Generate session.
+        """generateSession
 
         ``POST /api/v1/embed/generate-session``
 
@@ -557,7 +557,7 @@ class EmbedResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Revoke session.
+        """revokeSession
 
         ``POST /api/v1/embed/session/revoke``
 
@@ -598,7 +598,7 @@ class EmbedResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.GenerateEmbedTokenResponse:
-        """Post token by session id.
+        """postTokenBySessionId
 
         ``POST /api/v1/embed/session/token``
 
@@ -673,7 +673,7 @@ class AsyncEmbedResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Dashboard:
-        """Get dashboard.
+        """getDashboard
 
         ``GET /api/v1/embed/dashboard/{publicId}``
 
@@ -713,7 +713,7 @@ class AsyncEmbedResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DashboardEmbeddingResponse:
-        """Update dashboard embedding.
+        """updateDashboardEmbedding
 
         ``PATCH /api/v1/embed/dashboard/{publicId}``
 
@@ -763,7 +763,7 @@ class AsyncEmbedResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.EmbedDashboardCommentThreadDto]:
-        """List dashboard comments.
+        """listDashboardComments
 
         ``GET /api/v1/embed/dashboard/{publicId}/comments``
 
@@ -812,7 +812,7 @@ class AsyncEmbedResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.EmbedDashboardCommentDto:
-        """Create dashboard comment.
+        """createDashboardComment
 
         ``POST /api/v1/embed/dashboard/{publicId}/comments``
 
@@ -860,7 +860,7 @@ class AsyncEmbedResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.EmbedMentionableUserDto]:
-        """List mentionable embed users.
+        """listMentionableEmbedUsers
 
         ``GET /api/v1/embed/dashboard/{publicId}/comments/mentionable-users``
 
@@ -904,7 +904,7 @@ class AsyncEmbedResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Remove dashboard comment.
+        """removeDashboardComment
 
         ``DELETE /api/v1/embed/dashboard/{publicId}/comments/{commentId}``
 
@@ -946,7 +946,7 @@ class AsyncEmbedResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.EmbedDashboardCommentDto:
-        """Update dashboard comment.
+        """updateDashboardComment
 
         ``PATCH /api/v1/embed/dashboard/{publicId}/comments/{commentId}``
 
@@ -993,7 +993,7 @@ class AsyncEmbedResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.EmbedDashboardCommentThreadDto:
-        """Set dashboard comment resolved.
+        """setDashboardCommentResolved
 
         ``POST /api/v1/embed/dashboard/{publicId}/comments/{commentId}/resolve``
 
@@ -1043,7 +1043,7 @@ class AsyncEmbedResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.PythonAnalysisFilteredRun:
-        """Post dashboard python run.
+        """postDashboardPythonRun
 
         ``POST /api/v1/embed/dashboard/{publicId}/python-run``
 
@@ -1113,7 +1113,7 @@ class AsyncEmbedResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.GenerateSessionResponse:
-        """Generate session.
+        """generateSession
 
         ``POST /api/v1/embed/generate-session``
 
@@ -1174,7 +1174,7 @@ class AsyncEmbedResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Revoke session.
+        """revokeSession
 
         ``POST /api/v1/embed/session/revoke``
 
@@ -1215,7 +1215,7 @@ class AsyncEmbedResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.GenerateEmbedTokenResponse:
-        """Post token by session id.
+        """postTokenBySessionId
 
         ``POST /api/v1/embed/session/token``
 

@@ -86,7 +86,7 @@ class EmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.EmbedTenant]:
-        """List embed tenants.
+        """listEmbedTenants
 
         ``GET /api/v1/embed-tenants``
 
@@ -124,7 +124,7 @@ class EmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Delete embed tenant.
+        """deleteEmbedTenant
 
         ``DELETE /api/v1/embed-tenants/{embedTenantName}``
 
@@ -165,7 +165,7 @@ class EmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.UserGroupDTO]:
-        """Get groups.
+        """getGroups
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/groups``
 
@@ -207,7 +207,7 @@ class EmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UserGroupDTO:
-        """Create group.
+        """createGroup
 
         ``POST /api/v1/embed-tenants/{embedTenantName}/groups``
 
@@ -253,7 +253,7 @@ class EmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UserGroupDTO:
-        """Get group.
+        """getGroup
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/groups/{id}``
 
@@ -294,7 +294,7 @@ class EmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Delete group.
+        """deleteGroup
 
         ``DELETE /api/v1/embed-tenants/{embedTenantName}/groups/{id}``
 
@@ -336,7 +336,7 @@ class EmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UserGroupDTO:
-        """Update group.
+        """updateGroup
 
         ``PATCH /api/v1/embed-tenants/{embedTenantName}/groups/{id}``
 
@@ -384,7 +384,7 @@ class EmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.EmbedUser]:
-        """Get group members.
+        """getGroupMembers
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/groups/{id}/users``
 
@@ -427,7 +427,7 @@ class EmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.EmbedGroupMembersMutationResponse:
-        """Add group members.
+        """addGroupMembers
 
         ``POST /api/v1/embed-tenants/{embedTenantName}/groups/{id}/users``
 
@@ -476,7 +476,7 @@ class EmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Remove group members.
+        """removeGroupMembers
 
         ``DELETE /api/v1/embed-tenants/{embedTenantName}/groups/{id}/users``
 
@@ -526,7 +526,7 @@ class EmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.EmbedUser:
-        """Provision embed user.
+        """provisionEmbedUser
 
         ``POST /api/v1/embed-tenants/{embedTenantName}/user``
 
@@ -577,7 +577,7 @@ class EmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.EmbedUser]:
-        """List embed users.
+        """listEmbedUsers
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/users``
 
@@ -619,7 +619,7 @@ class EmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.ProvisionEmbedUsersResponse:
-        """Provision embed users.
+        """provisionEmbedUsers
 
         ``POST /api/v1/embed-tenants/{embedTenantName}/users``
 
@@ -694,7 +694,7 @@ class AsyncEmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.EmbedTenant]:
-        """List embed tenants.
+        """listEmbedTenants
 
         ``GET /api/v1/embed-tenants``
 
@@ -734,7 +734,7 @@ class AsyncEmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Delete embed tenant.
+        """deleteEmbedTenant
 
         ``DELETE /api/v1/embed-tenants/{embedTenantName}``
 
@@ -775,7 +775,7 @@ class AsyncEmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.UserGroupDTO]:
-        """Get groups.
+        """getGroups
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/groups``
 
@@ -817,7 +817,7 @@ class AsyncEmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UserGroupDTO:
-        """Create group.
+        """createGroup
 
         ``POST /api/v1/embed-tenants/{embedTenantName}/groups``
 
@@ -863,7 +863,7 @@ class AsyncEmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UserGroupDTO:
-        """Get group.
+        """getGroup
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/groups/{id}``
 
@@ -904,7 +904,7 @@ class AsyncEmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Delete group.
+        """deleteGroup
 
         ``DELETE /api/v1/embed-tenants/{embedTenantName}/groups/{id}``
 
@@ -946,7 +946,7 @@ class AsyncEmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UserGroupDTO:
-        """Update group.
+        """updateGroup
 
         ``PATCH /api/v1/embed-tenants/{embedTenantName}/groups/{id}``
 
@@ -994,7 +994,7 @@ class AsyncEmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.EmbedUser]:
-        """Get group members.
+        """getGroupMembers
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/groups/{id}/users``
 
@@ -1039,7 +1039,7 @@ class AsyncEmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.EmbedGroupMembersMutationResponse:
-        """Add group members.
+        """addGroupMembers
 
         ``POST /api/v1/embed-tenants/{embedTenantName}/groups/{id}/users``
 
@@ -1088,7 +1088,7 @@ class AsyncEmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Remove group members.
+        """removeGroupMembers
 
         ``DELETE /api/v1/embed-tenants/{embedTenantName}/groups/{id}/users``
 
@@ -1138,7 +1138,7 @@ class AsyncEmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.EmbedUser:
-        """Provision embed user.
+        """provisionEmbedUser
 
         ``POST /api/v1/embed-tenants/{embedTenantName}/user``
 
@@ -1189,7 +1189,7 @@ class AsyncEmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.EmbedUser]:
-        """List embed users.
+        """listEmbedUsers
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/users``
 
@@ -1231,7 +1231,7 @@ class AsyncEmbedTenantsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.ProvisionEmbedUsersResponse:
-        """Provision embed users.
+        """provisionEmbedUsers
 
         ``POST /api/v1/embed-tenants/{embedTenantName}/users``
 

@@ -53,7 +53,7 @@ class EnvVariablesResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.EnvVariableItem]:
-        """Get env variables.
+        """getEnvVariables
 
         ``GET /api/v1/deployments/{deploymentId}/env-vars``
 
@@ -94,7 +94,7 @@ class EnvVariablesResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.EnvVariablesListResponse:
-        """Set env variables.
+        """setEnvVariables
 
         ``PUT /api/v1/deployments/{deploymentId}/env-vars``
 
@@ -158,7 +158,7 @@ class AsyncEnvVariablesResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.EnvVariableItem]:
-        """Get env variables.
+        """getEnvVariables
 
         ``GET /api/v1/deployments/{deploymentId}/env-vars``
 
@@ -201,7 +201,7 @@ class AsyncEnvVariablesResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.EnvVariablesListResponse:
-        """Set env variables.
+        """setEnvVariables
 
         ``PUT /api/v1/deployments/{deploymentId}/env-vars``
 

@@ -79,7 +79,7 @@ class EnvironmentsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.DeploymentEnvironment]:
-        """Get deployment environments.
+        """getDeploymentEnvironments
 
         ``GET /api/v1/deployments/{deploymentId}/environments``
 
@@ -133,7 +133,7 @@ class EnvironmentsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.DeploymentEnvironmentToken]:
-        """Get deployment environment tokens.
+        """getDeploymentEnvironmentTokens
 
         ``GET /api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens``
 
@@ -189,7 +189,7 @@ class EnvironmentsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DeploymentEnvironmentTokenResponse:
-        """Create deployment environment token.
+        """createDeploymentEnvironmentToken
 
         ``POST /api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens``
 
@@ -245,7 +245,7 @@ class EnvironmentsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DeploymentEnvironmentTokenResponse:
-        """Create deployment environment token for meta sync.
+        """createDeploymentEnvironmentTokenForMetaSync
 
         ``POST /api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens-for-meta-sync``
 
@@ -330,7 +330,7 @@ class AsyncEnvironmentsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.DeploymentEnvironment]:
-        """Get deployment environments.
+        """getDeploymentEnvironments
 
         ``GET /api/v1/deployments/{deploymentId}/environments``
 
@@ -384,7 +384,7 @@ class AsyncEnvironmentsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.DeploymentEnvironmentToken]:
-        """Get deployment environment tokens.
+        """getDeploymentEnvironmentTokens
 
         ``GET /api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens``
 
@@ -440,7 +440,7 @@ class AsyncEnvironmentsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DeploymentEnvironmentTokenResponse:
-        """Create deployment environment token.
+        """createDeploymentEnvironmentToken
 
         ``POST /api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens``
 
@@ -496,7 +496,7 @@ class AsyncEnvironmentsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DeploymentEnvironmentTokenResponse:
-        """Create deployment environment token for meta sync.
+        """createDeploymentEnvironmentTokenForMetaSync
 
         ``POST /api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens-for-meta-sync``
 

@@ -51,7 +51,7 @@ class ExternalDocumentsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.ExternalDocumentPlacementResponse]:
-        """List external document placements.
+        """listExternalDocumentPlacements
 
         ``GET /api/v1/external-documents/{externalWorkbookId}/placements``
 
@@ -118,7 +118,7 @@ class AsyncExternalDocumentsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.ExternalDocumentPlacementResponse]:
-        """List external document placements.
+        """listExternalDocumentPlacements
 
         ``GET /api/v1/external-documents/{externalWorkbookId}/placements``
 

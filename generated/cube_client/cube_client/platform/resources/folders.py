@@ -54,7 +54,7 @@ class FoldersResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.Folder]:
-        """Get folders.
+        """getFolders
 
         ``GET /api/v1/deployments/{deploymentId}/folders``
 
@@ -98,7 +98,7 @@ class FoldersResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Folder:
-        """Create folder.
+        """createFolder
 
         ``POST /api/v1/deployments/{deploymentId}/folders``
 
@@ -147,7 +147,7 @@ class FoldersResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Folder:
-        """Update folder.
+        """updateFolder
 
         ``PUT /api/v1/deployments/{deploymentId}/folders/{folderId}``
 
@@ -194,7 +194,7 @@ class FoldersResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Delete folder.
+        """deleteFolder
 
         ``DELETE /api/v1/deployments/{deploymentId}/folders/{folderId}``
 
@@ -235,7 +235,7 @@ class FoldersResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> list[_models.Folder]:
-        """Get folder ancestors.
+        """getFolderAncestors
 
         ``GET /api/v1/deployments/{deploymentId}/folders/{folderId}/ancestors``
 
@@ -299,7 +299,7 @@ class AsyncFoldersResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.Folder]:
-        """Get folders.
+        """getFolders
 
         ``GET /api/v1/deployments/{deploymentId}/folders``
 
@@ -343,7 +343,7 @@ class AsyncFoldersResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Folder:
-        """Create folder.
+        """createFolder
 
         ``POST /api/v1/deployments/{deploymentId}/folders``
 
@@ -392,7 +392,7 @@ class AsyncFoldersResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Folder:
-        """Update folder.
+        """updateFolder
 
         ``PUT /api/v1/deployments/{deploymentId}/folders/{folderId}``
 
@@ -439,7 +439,7 @@ class AsyncFoldersResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Delete folder.
+        """deleteFolder
 
         ``DELETE /api/v1/deployments/{deploymentId}/folders/{folderId}``
 
@@ -480,7 +480,7 @@ class AsyncFoldersResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> list[_models.Folder]:
-        """Get folder ancestors.
+        """getFolderAncestors
 
         ``GET /api/v1/deployments/{deploymentId}/folders/{folderId}/ancestors``
 

@@ -73,7 +73,7 @@ class GithubResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.GithubInstallationResponse]:
-        """Installations.
+        """installations
 
         ``GET /api/v1/github/installations``
 
@@ -114,7 +114,7 @@ class GithubResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.GithubRepoResponse]:
-        """Repositories.
+        """repositories
 
         ``GET /api/v1/github/installations/{installationId}/repositories``
 
@@ -158,7 +158,7 @@ class GithubResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.GithubBranchResponse]:
-        """Branches.
+        """branches
 
         ``GET /api/v1/github/repositories/{owner}/{repo}/branches``
 
@@ -199,7 +199,7 @@ class GithubResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.GithubConnectStatusResponse:
-        """Status.
+        """status
 
         ``GET /api/v1/github/status``
 
@@ -256,7 +256,7 @@ class AsyncGithubResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.GithubInstallationResponse]:
-        """Installations.
+        """installations
 
         ``GET /api/v1/github/installations``
 
@@ -297,7 +297,7 @@ class AsyncGithubResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.GithubRepoResponse]:
-        """Repositories.
+        """repositories
 
         ``GET /api/v1/github/installations/{installationId}/repositories``
 
@@ -343,7 +343,7 @@ class AsyncGithubResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.GithubBranchResponse]:
-        """Branches.
+        """branches
 
         ``GET /api/v1/github/repositories/{owner}/{repo}/branches``
 
@@ -386,7 +386,7 @@ class AsyncGithubResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.GithubConnectStatusResponse:
-        """Status.
+        """status
 
         ``GET /api/v1/github/status``
 

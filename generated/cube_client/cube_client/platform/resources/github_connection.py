@@ -45,7 +45,7 @@ class GithubConnectionResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Deployment:
-        """Connect.
+        """connect
 
         ``POST /build/api/v1/deployments/{deploymentId}/github/connect``
 
@@ -117,7 +117,7 @@ class AsyncGithubConnectionResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Deployment:
-        """Connect.
+        """connect
 
         ``POST /build/api/v1/deployments/{deploymentId}/github/connect``
 

@@ -70,7 +70,7 @@ class NotificationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.NotificationDto]:
-        """Get notifications.
+        """getNotifications
 
         ``GET /api/v1/deployments/{deploymentId}/notifications``
 
@@ -131,7 +131,7 @@ class NotificationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.NotificationDto:
-        """Create notification.
+        """createNotification
 
         ``POST /api/v1/deployments/{deploymentId}/notifications``
 
@@ -190,7 +190,7 @@ class NotificationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.NotificationDto:
-        """Get notification.
+        """getNotification
 
         ``GET /api/v1/deployments/{deploymentId}/notifications/{id}``
 
@@ -247,7 +247,7 @@ class NotificationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.NotificationDto:
-        """Update notification.
+        """updateNotification
 
         ``PUT /api/v1/deployments/{deploymentId}/notifications/{id}``
 
@@ -306,7 +306,7 @@ class NotificationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Delete notification.
+        """deleteNotification
 
         ``DELETE /api/v1/deployments/{deploymentId}/notifications/{id}``
 
@@ -349,7 +349,7 @@ class NotificationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.NotificationRecipient]:
-        """Get recipients.
+        """getRecipients
 
         ``GET /api/v1/deployments/{deploymentId}/notifications/{id}/recipients``
 
@@ -392,7 +392,7 @@ class NotificationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.NotificationRecipientsMutationResponse:
-        """Add recipients.
+        """addRecipients
 
         ``POST /api/v1/deployments/{deploymentId}/notifications/{id}/recipients``
 
@@ -441,7 +441,7 @@ class NotificationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Remove recipients.
+        """removeRecipients
 
         ``DELETE /api/v1/deployments/{deploymentId}/notifications/{id}/recipients``
 
@@ -518,7 +518,7 @@ class AsyncNotificationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.NotificationDto]:
-        """Get notifications.
+        """getNotifications
 
         ``GET /api/v1/deployments/{deploymentId}/notifications``
 
@@ -581,7 +581,7 @@ class AsyncNotificationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.NotificationDto:
-        """Create notification.
+        """createNotification
 
         ``POST /api/v1/deployments/{deploymentId}/notifications``
 
@@ -640,7 +640,7 @@ class AsyncNotificationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.NotificationDto:
-        """Get notification.
+        """getNotification
 
         ``GET /api/v1/deployments/{deploymentId}/notifications/{id}``
 
@@ -697,7 +697,7 @@ class AsyncNotificationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.NotificationDto:
-        """Update notification.
+        """updateNotification
 
         ``PUT /api/v1/deployments/{deploymentId}/notifications/{id}``
 
@@ -756,7 +756,7 @@ class AsyncNotificationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Delete notification.
+        """deleteNotification
 
         ``DELETE /api/v1/deployments/{deploymentId}/notifications/{id}``
 
@@ -799,7 +799,7 @@ class AsyncNotificationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.NotificationRecipient]:
-        """Get recipients.
+        """getRecipients
 
         ``GET /api/v1/deployments/{deploymentId}/notifications/{id}/recipients``
 
@@ -844,7 +844,7 @@ class AsyncNotificationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.NotificationRecipientsMutationResponse:
-        """Add recipients.
+        """addRecipients
 
         ``POST /api/v1/deployments/{deploymentId}/notifications/{id}/recipients``
 
@@ -893,7 +893,7 @@ class AsyncNotificationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Remove recipients.
+        """removeRecipients
 
         ``DELETE /api/v1/deployments/{deploymentId}/notifications/{id}/recipients``
 

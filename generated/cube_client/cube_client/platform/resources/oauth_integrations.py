@@ -38,7 +38,7 @@ class OauthIntegrationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> list[_models.OauthIntegration]:
-        """List oauth integrations.
+        """listOAuthIntegrations
 
         ``GET /api/v1/oauth-integrations``
 
@@ -82,7 +82,7 @@ class OauthIntegrationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.OauthIntegration:
-        """Create oauth integration.
+        """createOAuthIntegration
 
         ``POST /api/v1/oauth-integrations``
 
@@ -131,7 +131,7 @@ class OauthIntegrationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.OauthIntegration:
-        """Get oauth integration.
+        """getOAuthIntegration
 
         ``GET /api/v1/oauth-integrations/{id}``
 
@@ -179,7 +179,7 @@ class OauthIntegrationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.OauthIntegration:
-        """Update oauth integration.
+        """updateOAuthIntegration
 
         ``PUT /api/v1/oauth-integrations/{id}``
 
@@ -231,7 +231,7 @@ class OauthIntegrationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Delete oauth integration.
+        """deleteOAuthIntegration
 
         ``DELETE /api/v1/oauth-integrations/{id}``
 
@@ -290,7 +290,7 @@ class AsyncOauthIntegrationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> list[_models.OauthIntegration]:
-        """List oauth integrations.
+        """listOAuthIntegrations
 
         ``GET /api/v1/oauth-integrations``
 
@@ -334,7 +334,7 @@ class AsyncOauthIntegrationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.OauthIntegration:
-        """Create oauth integration.
+        """createOAuthIntegration
 
         ``POST /api/v1/oauth-integrations``
 
@@ -383,7 +383,7 @@ class AsyncOauthIntegrationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.OauthIntegration:
-        """Get oauth integration.
+        """getOAuthIntegration
 
         ``GET /api/v1/oauth-integrations/{id}``
 
@@ -431,7 +431,7 @@ class AsyncOauthIntegrationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.OauthIntegration:
-        """Update oauth integration.
+        """updateOAuthIntegration
 
         ``PUT /api/v1/oauth-integrations/{id}``
 
@@ -483,7 +483,7 @@ class AsyncOauthIntegrationsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Delete oauth integration.
+        """deleteOAuthIntegration
 
         ``DELETE /api/v1/oauth-integrations/{id}``
 

@@ -38,7 +38,7 @@ class OIDCTokenConfigsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> list[_models.OidcTokenConfig]:
-        """List oidc token configs.
+        """listOidcTokenConfigs
 
         ``GET /api/v1/oidc-token-configs``
 
@@ -80,7 +80,7 @@ class OIDCTokenConfigsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.OidcTokenConfig:
-        """Create oidc token config.
+        """createOidcTokenConfig
 
         ``POST /api/v1/oidc-token-configs``
 
@@ -127,7 +127,7 @@ class OIDCTokenConfigsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.OidcTokenConfig:
-        """Get oidc token config.
+        """getOidcTokenConfig
 
         ``GET /api/v1/oidc-token-configs/{id}``
 
@@ -172,7 +172,7 @@ class OIDCTokenConfigsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.OidcTokenConfig:
-        """Update oidc token config.
+        """updateOidcTokenConfig
 
         ``PUT /api/v1/oidc-token-configs/{id}``
 
@@ -221,7 +221,7 @@ class OIDCTokenConfigsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Delete oidc token config.
+        """deleteOidcTokenConfig
 
         ``DELETE /api/v1/oidc-token-configs/{id}``
 
@@ -280,7 +280,7 @@ class AsyncOIDCTokenConfigsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> list[_models.OidcTokenConfig]:
-        """List oidc token configs.
+        """listOidcTokenConfigs
 
         ``GET /api/v1/oidc-token-configs``
 
@@ -322,7 +322,7 @@ class AsyncOIDCTokenConfigsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.OidcTokenConfig:
-        """Create oidc token config.
+        """createOidcTokenConfig
 
         ``POST /api/v1/oidc-token-configs``
 
@@ -369,7 +369,7 @@ class AsyncOIDCTokenConfigsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.OidcTokenConfig:
-        """Get oidc token config.
+        """getOidcTokenConfig
 
         ``GET /api/v1/oidc-token-configs/{id}``
 
@@ -414,7 +414,7 @@ class AsyncOIDCTokenConfigsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.OidcTokenConfig:
-        """Update oidc token config.
+        """updateOidcTokenConfig
 
         ``PUT /api/v1/oidc-token-configs/{id}``
 
@@ -463,7 +463,7 @@ class AsyncOIDCTokenConfigsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Delete oidc token config.
+        """deleteOidcTokenConfig
 
         ``DELETE /api/v1/oidc-token-configs/{id}``
 

@@ -36,7 +36,7 @@ class OpenapiSpecResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> dict[str, Any]:
-        """Get spec.
+        """getSpec
 
         ``GET /api/v1/spec``
 
@@ -88,7 +88,7 @@ class AsyncOpenapiSpecResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> dict[str, Any]:
-        """Get spec.
+        """getSpec
 
         ``GET /api/v1/spec``
 

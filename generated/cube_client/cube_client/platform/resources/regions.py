@@ -50,7 +50,7 @@ class RegionsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.RegionResponse]:
-        """List regions.
+        """listRegions
 
         ``GET /api/v1/regions``
 
@@ -105,7 +105,7 @@ class AsyncRegionsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.RegionResponse]:
-        """List regions.
+        """listRegions
 
         ``GET /api/v1/regions``
 

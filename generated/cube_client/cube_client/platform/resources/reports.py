@@ -63,7 +63,7 @@ class ReportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.Report]:
-        """Get reports.
+        """getReports
 
         ``GET /api/v1/deployments/{deploymentId}/reports``
 
@@ -131,7 +131,7 @@ class ReportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """Create report.
+        """createReport
 
         ``POST /api/v1/deployments/{deploymentId}/reports``
 
@@ -209,7 +209,7 @@ class ReportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """Upsert report by public id.
+        """upsertReportByPublicId
 
         ``PUT /api/v1/deployments/{deploymentId}/reports/by-public-id/{publicId}``
 
@@ -271,7 +271,7 @@ class ReportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """Get report.
+        """getReport
 
         ``GET /api/v1/deployments/{deploymentId}/reports/{reportId}``
 
@@ -329,7 +329,7 @@ class ReportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """Update report.
+        """updateReport
 
         ``PUT /api/v1/deployments/{deploymentId}/reports/{reportId}``
 
@@ -391,7 +391,7 @@ class ReportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Delete report.
+        """deleteReport
 
         ``DELETE /api/v1/deployments/{deploymentId}/reports/{reportId}``
 
@@ -443,7 +443,7 @@ class ReportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """Connect report to workbook.
+        """connectReportToWorkbook
 
         ``PUT /api/v1/deployments/{deploymentId}/reports/{reportId}/connect-workbook``
 
@@ -505,7 +505,7 @@ class ReportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """Disconnect report from workbook.
+        """disconnectReportFromWorkbook
 
         ``DELETE /api/v1/deployments/{deploymentId}/reports/{reportId}/connect-workbook``
 
@@ -563,7 +563,7 @@ class ReportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """Refresh report.
+        """refreshReport
 
         ``PUT /api/v1/deployments/{deploymentId}/reports/{reportId}/refresh``
 
@@ -657,7 +657,7 @@ class AsyncReportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.Report]:
-        """Get reports.
+        """getReports
 
         ``GET /api/v1/deployments/{deploymentId}/reports``
 
@@ -725,7 +725,7 @@ class AsyncReportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """Create report.
+        """createReport
 
         ``POST /api/v1/deployments/{deploymentId}/reports``
 
@@ -803,7 +803,7 @@ class AsyncReportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """Upsert report by public id.
+        """upsertReportByPublicId
 
         ``PUT /api/v1/deployments/{deploymentId}/reports/by-public-id/{publicId}``
 
@@ -865,7 +865,7 @@ class AsyncReportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """Get report.
+        """getReport
 
         ``GET /api/v1/deployments/{deploymentId}/reports/{reportId}``
 
@@ -923,7 +923,7 @@ class AsyncReportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """Update report.
+        """updateReport
 
         ``PUT /api/v1/deployments/{deploymentId}/reports/{reportId}``
 
@@ -985,7 +985,7 @@ class AsyncReportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Delete report.
+        """deleteReport
 
         ``DELETE /api/v1/deployments/{deploymentId}/reports/{reportId}``
 
@@ -1037,7 +1037,7 @@ class AsyncReportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """Connect report to workbook.
+        """connectReportToWorkbook
 
         ``PUT /api/v1/deployments/{deploymentId}/reports/{reportId}/connect-workbook``
 
@@ -1099,7 +1099,7 @@ class AsyncReportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """Disconnect report from workbook.
+        """disconnectReportFromWorkbook
 
         ``DELETE /api/v1/deployments/{deploymentId}/reports/{reportId}/connect-workbook``
 
@@ -1157,7 +1157,7 @@ class AsyncReportsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """Refresh report.
+        """refreshReport
 
         ``PUT /api/v1/deployments/{deploymentId}/reports/{reportId}/refresh``
 

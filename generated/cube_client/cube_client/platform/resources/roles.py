@@ -52,7 +52,7 @@ class RolesResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.Role]:
-        """Get roles.
+        """getRoles
 
         ``GET /api/v1/roles``
 
@@ -91,7 +91,7 @@ class RolesResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Role:
-        """Create role.
+        """createRole
 
         ``POST /api/v1/roles``
 
@@ -135,7 +135,7 @@ class RolesResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Role:
-        """Get role.
+        """getRole
 
         ``GET /api/v1/roles/{roleId}``
 
@@ -177,7 +177,7 @@ class RolesResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Role:
-        """Update role.
+        """updateRole
 
         ``PUT /api/v1/roles/{roleId}``
 
@@ -224,7 +224,7 @@ class RolesResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Delete role.
+        """deleteRole
 
         ``DELETE /api/v1/roles/{roleId}``
 
@@ -264,7 +264,7 @@ class RolesResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Assign role to user.
+        """assignRoleToUser
 
         ``PUT /api/v1/roles/{roleId}/users/{userId}``
 
@@ -305,7 +305,7 @@ class RolesResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Remove role from user.
+        """removeRoleFromUser
 
         ``DELETE /api/v1/roles/{roleId}/users/{userId}``
 
@@ -369,7 +369,7 @@ class AsyncRolesResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.Role]:
-        """Get roles.
+        """getRoles
 
         ``GET /api/v1/roles``
 
@@ -408,7 +408,7 @@ class AsyncRolesResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Role:
-        """Create role.
+        """createRole
 
         ``POST /api/v1/roles``
 
@@ -452,7 +452,7 @@ class AsyncRolesResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Role:
-        """Get role.
+        """getRole
 
         ``GET /api/v1/roles/{roleId}``
 
@@ -494,7 +494,7 @@ class AsyncRolesResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Role:
-        """Update role.
+        """updateRole
 
         ``PUT /api/v1/roles/{roleId}``
 
@@ -541,7 +541,7 @@ class AsyncRolesResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Delete role.
+        """deleteRole
 
         ``DELETE /api/v1/roles/{roleId}``
 
@@ -581,7 +581,7 @@ class AsyncRolesResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Assign role to user.
+        """assignRoleToUser
 
         ``PUT /api/v1/roles/{roleId}/users/{userId}``
 
@@ -622,7 +622,7 @@ class AsyncRolesResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Remove role from user.
+        """removeRoleFromUser
 
         ``DELETE /api/v1/roles/{roleId}/users/{userId}``
 

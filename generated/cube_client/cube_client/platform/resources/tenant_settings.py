@@ -38,7 +38,7 @@ class TenantSettingsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.TenantSettings:
-        """Get tenant settings.
+        """getTenantSettings
 
         ``GET /api/v1/tenant/settings``
 
@@ -82,7 +82,7 @@ class TenantSettingsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.TenantSettings:
-        """Update tenant settings.
+        """updateTenantSettings
 
         ``PUT /api/v1/tenant/settings``
 
@@ -148,7 +148,7 @@ class AsyncTenantSettingsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.TenantSettings:
-        """Get tenant settings.
+        """getTenantSettings
 
         ``GET /api/v1/tenant/settings``
 
@@ -192,7 +192,7 @@ class AsyncTenantSettingsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.TenantSettings:
-        """Update tenant settings.
+        """updateTenantSettings
 
         ``PUT /api/v1/tenant/settings``
 

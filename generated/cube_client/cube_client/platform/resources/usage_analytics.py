@@ -37,7 +37,7 @@ class UsageAnalyticsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UsageAnalyticsTokenResponse:
-        """Create token.
+        """createToken
 
         ``POST /api/v1/usage-analytics/token``
 
@@ -89,7 +89,7 @@ class AsyncUsageAnalyticsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UsageAnalyticsTokenResponse:
-        """Create token.
+        """createToken
 
         ``POST /api/v1/usage-analytics/token``
 

@@ -41,7 +41,7 @@ class UserAttributeValuesResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UserAttributeValue:
-        """Upsert user attribute value.
+        """upsertUserAttributeValue
 
         ``POST /api/v1/user-attribute-values``
 
@@ -84,7 +84,7 @@ class UserAttributeValuesResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> list[_models.UserAttributeValue]:
-        """Get user attribute values.
+        """getUserAttributeValues
 
         ``GET /api/v1/user-attribute-values/{userId}``
 
@@ -145,7 +145,7 @@ class AsyncUserAttributeValuesResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UserAttributeValue:
-        """Upsert user attribute value.
+        """upsertUserAttributeValue
 
         ``POST /api/v1/user-attribute-values``
 
@@ -188,7 +188,7 @@ class AsyncUserAttributeValuesResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> list[_models.UserAttributeValue]:
-        """Get user attribute values.
+        """getUserAttributeValues
 
         ``GET /api/v1/user-attribute-values/{userId}``
 

@@ -58,7 +58,7 @@ class UserAttributesResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.UserAttribute]:
-        """Get user attributes.
+        """getUserAttributes
 
         ``GET /api/v1/user-attributes``
 
@@ -107,7 +107,7 @@ class UserAttributesResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UserAttribute:
-        """Create user attribute.
+        """createUserAttribute
 
         ``POST /api/v1/user-attributes``
 
@@ -155,7 +155,7 @@ class UserAttributesResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UserAttribute:
-        """Update user attribute.
+        """updateUserAttribute
 
         ``PUT /api/v1/user-attributes/{id}``
 
@@ -227,7 +227,7 @@ class AsyncUserAttributesResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.UserAttribute]:
-        """Get user attributes.
+        """getUserAttributes
 
         ``GET /api/v1/user-attributes``
 
@@ -278,7 +278,7 @@ class AsyncUserAttributesResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UserAttribute:
-        """Create user attribute.
+        """createUserAttribute
 
         ``POST /api/v1/user-attributes``
 
@@ -326,7 +326,7 @@ class AsyncUserAttributesResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UserAttribute:
-        """Update user attribute.
+        """updateUserAttribute
 
         ``PUT /api/v1/user-attributes/{id}``
 

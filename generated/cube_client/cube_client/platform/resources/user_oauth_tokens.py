@@ -37,7 +37,7 @@ class UserOauthTokensResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> list[_models.UserOauthToken]:
-        """List user oauth tokens.
+        """listUserOAuthTokens
 
         ``GET /api/v1/user-oauth-tokens``
 
@@ -73,7 +73,7 @@ class UserOauthTokensResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UserOauthToken:
-        """Get user oauth token.
+        """getUserOAuthToken
 
         ``GET /api/v1/user-oauth-tokens/{integrationId}``
 
@@ -112,7 +112,7 @@ class UserOauthTokensResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Revoke user oauth token.
+        """revokeUserOAuthToken
 
         ``DELETE /api/v1/user-oauth-tokens/{integrationId}``
 
@@ -151,7 +151,7 @@ class UserOauthTokensResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Initiate oauth flow.
+        """initiateOAuthFlow
 
         ``POST /api/v1/user-oauth-tokens/{integrationId}/initiate``
 
@@ -209,7 +209,7 @@ class AsyncUserOauthTokensResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> list[_models.UserOauthToken]:
-        """List user oauth tokens.
+        """listUserOAuthTokens
 
         ``GET /api/v1/user-oauth-tokens``
 
@@ -245,7 +245,7 @@ class AsyncUserOauthTokensResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UserOauthToken:
-        """Get user oauth token.
+        """getUserOAuthToken
 
         ``GET /api/v1/user-oauth-tokens/{integrationId}``
 
@@ -284,7 +284,7 @@ class AsyncUserOauthTokensResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Revoke user oauth token.
+        """revokeUserOAuthToken
 
         ``DELETE /api/v1/user-oauth-tokens/{integrationId}``
 
@@ -323,7 +323,7 @@ class AsyncUserOauthTokensResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Initiate oauth flow.
+        """initiateOAuthFlow
 
         ``POST /api/v1/user-oauth-tokens/{integrationId}/initiate``
 

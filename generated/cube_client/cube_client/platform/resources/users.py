@@ -45,7 +45,7 @@ class UsersResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.User:
-        """Update my settings.
+        """updateMySettings
 
         ``PATCH /api/v1/users/me/settings``
 
@@ -115,7 +115,7 @@ class AsyncUsersResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.User:
-        """Update my settings.
+        """updateMySettings
 
         ``PATCH /api/v1/users/me/settings``
 

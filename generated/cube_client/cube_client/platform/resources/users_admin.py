@@ -48,7 +48,7 @@ class UsersAdminResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.User:
-        """Create user.
+        """createUser
 
         ``POST /api/v1/users``
 
@@ -99,7 +99,7 @@ class UsersAdminResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.BulkUserActionPayload:
-        """Bulk user action.
+        """bulkUserAction
 
         ``POST /api/v1/users/bulk``
 
@@ -153,7 +153,7 @@ class UsersAdminResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.User:
-        """Update user.
+        """updateUser
 
         ``PUT /api/v1/users/{id}``
 
@@ -208,7 +208,7 @@ class UsersAdminResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Delete user.
+        """deleteUser
 
         ``DELETE /api/v1/users/{id}``
 
@@ -276,7 +276,7 @@ class AsyncUsersAdminResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.User:
-        """Create user.
+        """createUser
 
         ``POST /api/v1/users``
 
@@ -327,7 +327,7 @@ class AsyncUsersAdminResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.BulkUserActionPayload:
-        """Bulk user action.
+        """bulkUserAction
 
         ``POST /api/v1/users/bulk``
 
@@ -381,7 +381,7 @@ class AsyncUsersAdminResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.User:
-        """Update user.
+        """updateUser
 
         ``PUT /api/v1/users/{id}``
 
@@ -436,7 +436,7 @@ class AsyncUsersAdminResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Delete user.
+        """deleteUser
 
         ``DELETE /api/v1/users/{id}``
 

@@ -63,7 +63,7 @@ class WorkbookPromotionsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.WorkbookPromotionSummaryResponse:
-        """Get workbook promotion.
+        """getWorkbookPromotion
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotion``
 
@@ -108,7 +108,7 @@ class WorkbookPromotionsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.WorkbookPromotionLinkDto]:
-        """Get workbook promotion links.
+        """getWorkbookPromotionLinks
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotion-links``
 
@@ -157,7 +157,7 @@ class WorkbookPromotionsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.WorkbookPromotionPreviewDto:
-        """Preview workbook promotion.
+        """previewWorkbookPromotion
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotion-previews``
 
@@ -206,7 +206,7 @@ class WorkbookPromotionsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.WorkbookPromotionDto]:
-        """Get workbook promotions.
+        """getWorkbookPromotions
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotions``
 
@@ -256,7 +256,7 @@ class WorkbookPromotionsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.WorkbookPromotionDto:
-        """Promote workbook.
+        """promoteWorkbook
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotions``
 
@@ -332,7 +332,7 @@ class AsyncWorkbookPromotionsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.WorkbookPromotionSummaryResponse:
-        """Get workbook promotion.
+        """getWorkbookPromotion
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotion``
 
@@ -377,7 +377,7 @@ class AsyncWorkbookPromotionsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.WorkbookPromotionLinkDto]:
-        """Get workbook promotion links.
+        """getWorkbookPromotionLinks
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotion-links``
 
@@ -426,7 +426,7 @@ class AsyncWorkbookPromotionsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.WorkbookPromotionPreviewDto:
-        """Preview workbook promotion.
+        """previewWorkbookPromotion
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotion-previews``
 
@@ -477,7 +477,7 @@ class AsyncWorkbookPromotionsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.WorkbookPromotionDto]:
-        """Get workbook promotions.
+        """getWorkbookPromotions
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotions``
 
@@ -527,7 +527,7 @@ class AsyncWorkbookPromotionsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.WorkbookPromotionDto:
-        """Promote workbook.
+        """promoteWorkbook
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotions``
 

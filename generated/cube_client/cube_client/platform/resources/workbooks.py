@@ -54,7 +54,7 @@ class WorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.Workbook]:
-        """Get workbooks.
+        """getWorkbooks
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks``
 
@@ -98,7 +98,7 @@ class WorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Workbook:
-        """Create workbook.
+        """createWorkbook
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks``
 
@@ -148,7 +148,7 @@ class WorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Workbook:
-        """Upsert workbook by slug.
+        """upsertWorkbookBySlug
 
         ``PUT /api/v1/deployments/{deploymentId}/workbooks/by-slug/{slug}``
 
@@ -196,7 +196,7 @@ class WorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Workbook:
-        """Get workbook.
+        """getWorkbook
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}``
 
@@ -242,7 +242,7 @@ class WorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Update workbook.
+        """updateWorkbook
 
         ``PUT /api/v1/deployments/{deploymentId}/workbooks/{workbookId}``
 
@@ -292,7 +292,7 @@ class WorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Delete workbook.
+        """deleteWorkbook
 
         ``DELETE /api/v1/deployments/{deploymentId}/workbooks/{workbookId}``
 
@@ -334,7 +334,7 @@ class WorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.WorkbookDashboard:
-        """Update workbook dashboard.
+        """updateWorkbookDashboard
 
         ``PUT /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard``
 
@@ -383,7 +383,7 @@ class WorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Dashboard:
-        """Update published dashboard ai widget thread.
+        """updatePublishedDashboardAiWidgetThread
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/ai-widget-thread``
 
@@ -432,7 +432,7 @@ class WorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Workbook:
-        """Duplicate workbook.
+        """duplicateWorkbook
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/duplicate``
 
@@ -484,7 +484,7 @@ class WorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Dashboard:
-        """Publish dashboard.
+        """publishDashboard
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/publish``
 
@@ -565,7 +565,7 @@ class AsyncWorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.Workbook]:
-        """Get workbooks.
+        """getWorkbooks
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks``
 
@@ -609,7 +609,7 @@ class AsyncWorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Workbook:
-        """Create workbook.
+        """createWorkbook
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks``
 
@@ -659,7 +659,7 @@ class AsyncWorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Workbook:
-        """Upsert workbook by slug.
+        """upsertWorkbookBySlug
 
         ``PUT /api/v1/deployments/{deploymentId}/workbooks/by-slug/{slug}``
 
@@ -707,7 +707,7 @@ class AsyncWorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Workbook:
-        """Get workbook.
+        """getWorkbook
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}``
 
@@ -753,7 +753,7 @@ class AsyncWorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Update workbook.
+        """updateWorkbook
 
         ``PUT /api/v1/deployments/{deploymentId}/workbooks/{workbookId}``
 
@@ -803,7 +803,7 @@ class AsyncWorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """Delete workbook.
+        """deleteWorkbook
 
         ``DELETE /api/v1/deployments/{deploymentId}/workbooks/{workbookId}``
 
@@ -845,7 +845,7 @@ class AsyncWorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.WorkbookDashboard:
-        """Update workbook dashboard.
+        """updateWorkbookDashboard
 
         ``PUT /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard``
 
@@ -894,7 +894,7 @@ class AsyncWorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Dashboard:
-        """Update published dashboard ai widget thread.
+        """updatePublishedDashboardAiWidgetThread
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/ai-widget-thread``
 
@@ -943,7 +943,7 @@ class AsyncWorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Workbook:
-        """Duplicate workbook.
+        """duplicateWorkbook
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/duplicate``
 
@@ -995,7 +995,7 @@ class AsyncWorkbooksResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Dashboard:
-        """Publish dashboard.
+        """publishDashboard
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/publish``
 

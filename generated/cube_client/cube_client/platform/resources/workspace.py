@@ -71,7 +71,7 @@ class WorkspaceResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.Workbook]:
-        """Shared workspace objects.
+        """sharedWorkspaceObjects
 
         ``GET /api/v1/deployments/{deploymentId}/shared-workspace``
 
@@ -125,7 +125,7 @@ class WorkspaceResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.Workbook]:
-        """Workspace objects.
+        """workspaceObjects
 
         ``GET /api/v1/deployments/{deploymentId}/workspace``
 
@@ -171,7 +171,7 @@ class WorkspaceResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.BulkDeleteWorkspaceObjectsPayload:
-        """Bulk delete workspace objects.
+        """bulkDeleteWorkspaceObjects
 
         ``POST /api/v1/deployments/{deploymentId}/workspace/bulk-delete``
 
@@ -219,7 +219,7 @@ class WorkspaceResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.BulkMoveWorkspaceObjectsResponse:
-        """Bulk move workspace objects.
+        """bulkMoveWorkspaceObjects
 
         ``POST /api/v1/deployments/{deploymentId}/workspace/bulk-move``
 
@@ -269,7 +269,7 @@ class WorkspaceResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Workbook:
-        """Move workspace object.
+        """moveWorkspaceObject
 
         ``POST /api/v1/deployments/{deploymentId}/workspace/move``
 
@@ -349,7 +349,7 @@ class AsyncWorkspaceResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.Workbook]:
-        """Shared workspace objects.
+        """sharedWorkspaceObjects
 
         ``GET /api/v1/deployments/{deploymentId}/shared-workspace``
 
@@ -405,7 +405,7 @@ class AsyncWorkspaceResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[_models.Workbook]:
-        """Workspace objects.
+        """workspaceObjects
 
         ``GET /api/v1/deployments/{deploymentId}/workspace``
 
@@ -451,7 +451,7 @@ class AsyncWorkspaceResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.BulkDeleteWorkspaceObjectsPayload:
-        """Bulk delete workspace objects.
+        """bulkDeleteWorkspaceObjects
 
         ``POST /api/v1/deployments/{deploymentId}/workspace/bulk-delete``
 
@@ -499,7 +499,7 @@ class AsyncWorkspaceResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.BulkMoveWorkspaceObjectsResponse:
-        """Bulk move workspace objects.
+        """bulkMoveWorkspaceObjects
 
         ``POST /api/v1/deployments/{deploymentId}/workspace/bulk-move``
 
@@ -549,7 +549,7 @@ class AsyncWorkspaceResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Workbook:
-        """Move workspace object.
+        """moveWorkspaceObject
 
         ``POST /api/v1/deployments/{deploymentId}/workspace/move``
 

@@ -55,7 +55,7 @@ class SCIMGroupsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[Any]:
-        """List groups.
+        """listGroups
 
         ``GET /scim/v2/Groups``
 
@@ -98,7 +98,7 @@ class SCIMGroupsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Group:
-        """Create group.
+        """createGroup
 
         ``POST /scim/v2/Groups``
 
@@ -141,7 +141,7 @@ class SCIMGroupsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Group:
-        """Get group.
+        """getGroup
 
         ``GET /scim/v2/Groups/{id}``
 
@@ -187,7 +187,7 @@ class SCIMGroupsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Group:
-        """Replace group.
+        """replaceGroup
 
         ``PUT /scim/v2/Groups/{id}``
 
@@ -234,7 +234,7 @@ class SCIMGroupsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> None:
-        """Delete group.
+        """deleteGroup
 
         ``DELETE /scim/v2/Groups/{id}``
 
@@ -271,7 +271,7 @@ class SCIMGroupsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Group:
-        """Patch group.
+        """patchGroup
 
         ``PATCH /scim/v2/Groups/{id}``
 
@@ -340,7 +340,7 @@ class AsyncSCIMGroupsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[Any]:
-        """List groups.
+        """listGroups
 
         ``GET /scim/v2/Groups``
 
@@ -383,7 +383,7 @@ class AsyncSCIMGroupsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Group:
-        """Create group.
+        """createGroup
 
         ``POST /scim/v2/Groups``
 
@@ -426,7 +426,7 @@ class AsyncSCIMGroupsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Group:
-        """Get group.
+        """getGroup
 
         ``GET /scim/v2/Groups/{id}``
 
@@ -472,7 +472,7 @@ class AsyncSCIMGroupsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Group:
-        """Replace group.
+        """replaceGroup
 
         ``PUT /scim/v2/Groups/{id}``
 
@@ -519,7 +519,7 @@ class AsyncSCIMGroupsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> None:
-        """Delete group.
+        """deleteGroup
 
         ``DELETE /scim/v2/Groups/{id}``
 
@@ -556,7 +556,7 @@ class AsyncSCIMGroupsResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Group:
-        """Patch group.
+        """patchGroup
 
         ``PATCH /scim/v2/Groups/{id}``
 

@@ -54,7 +54,7 @@ class SCIMUsersResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[Any]:
-        """List users.
+        """listUsers
 
         ``GET /scim/v2/Users``
 
@@ -99,7 +99,7 @@ class SCIMUsersResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.User:
-        """Create user.
+        """createUser
 
         ``POST /scim/v2/Users``
 
@@ -144,7 +144,7 @@ class SCIMUsersResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.User:
-        """Get user.
+        """getUser
 
         ``GET /scim/v2/Users/{id}``
 
@@ -190,7 +190,7 @@ class SCIMUsersResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.User:
-        """Replace user.
+        """replaceUser
 
         ``PUT /scim/v2/Users/{id}``
 
@@ -240,7 +240,7 @@ class SCIMUsersResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> None:
-        """Delete user.
+        """deleteUser
 
         ``DELETE /scim/v2/Users/{id}``
 
@@ -277,7 +277,7 @@ class SCIMUsersResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.User:
-        """Patch user.
+        """patchUser
 
         ``PATCH /scim/v2/Users/{id}``
 
@@ -345,7 +345,7 @@ class AsyncSCIMUsersResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPage[Any]:
-        """List users.
+        """listUsers
 
         ``GET /scim/v2/Users``
 
@@ -390,7 +390,7 @@ class AsyncSCIMUsersResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.User:
-        """Create user.
+        """createUser
 
         ``POST /scim/v2/Users``
 
@@ -435,7 +435,7 @@ class AsyncSCIMUsersResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.User:
-        """Get user.
+        """getUser
 
         ``GET /scim/v2/Users/{id}``
 
@@ -481,7 +481,7 @@ class AsyncSCIMUsersResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.User:
-        """Replace user.
+        """replaceUser
 
         ``PUT /scim/v2/Users/{id}``
 
@@ -531,7 +531,7 @@ class AsyncSCIMUsersResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> None:
-        """Delete user.
+        """deleteUser
 
         ``DELETE /scim/v2/Users/{id}``
 
@@ -568,7 +568,7 @@ class AsyncSCIMUsersResource:
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.User:
-        """Patch user.
+        """patchUser
 
         ``PATCH /scim/v2/Users/{id}``
 
