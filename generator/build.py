@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any, TypeVar
 
 from generator.config import FamilyConfig
+from generator.contracts import client_members, resource_members
 from generator.diagnostics import Diagnostic, join_pointer, one_line, pointer
 from generator.ir import (
     ANY,
@@ -46,11 +47,6 @@ from generator.validate import repair_diagnostics
 RESERVED_ARGS = frozenset(
     {"self", "extra_headers", "extra_query", "extra_body", "timeout", "max_retries", "body"}
 )
-# Attributes of the generated client and resources that a tag or operation must not shadow.
-RESERVED_CLIENT_ATTRS = frozenset(
-    {"with_raw_response", "close", "aclose", "base_url", "timeout", "max_retries", "request",
-     "copy", "auth_headers", "default_headers", "is_closed", "get_api_list"}
-)  # fmt: skip
 # Keyword arguments of every generated client constructor; server variables must not take them.
 RESERVED_CLIENT_KWARGS = frozenset(
     {"base_url", "timeout", "max_retries", "http_client", "default_headers", "auth_scheme",
@@ -119,7 +115,7 @@ class FamilyBuilder:
     def _resources(
         self, groups: dict[str, list[Operation]], tag_docs: dict[str, str]
     ) -> tuple[Resource, ...]:
-        attrs = Namespace(RESERVED_CLIENT_ATTRS)
+        attrs = Namespace(client_members())
         classes = Namespace()
         out = []
         for tag, raw_ops in groups.items():
@@ -140,7 +136,7 @@ class FamilyBuilder:
     def _link_jobs(self, ops: list[Operation]) -> list[Operation]:
         """Resolve each ``x-cube-job`` against the operations of the same resource."""
         by_id = {op.operation_id: op for op in ops}
-        names = Namespace({op.py_name for op in ops} | RESERVED_CLIENT_ATTRS)
+        names = Namespace({op.py_name for op in ops} | resource_members())
         linked = []
         for op in ops:
             raw = self._job_specs.get(op.pointer)
@@ -219,7 +215,7 @@ class FamilyBuilder:
                     else "default"
                 )
                 names = method_names.setdefault(
-                    snake_case(tag) or "resource", Namespace(RESERVED_CLIENT_ATTRS)
+                    snake_case(tag) or "resource", Namespace(resource_members())
                 )
                 yield (
                     tag,

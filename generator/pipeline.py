@@ -21,6 +21,7 @@ from typing import Any
 from generator import __version__
 from generator.build import FamilyBuilder
 from generator.config import Config, FamilyConfig
+from generator.contracts import RUNTIME_DIR
 from generator.diagnostics import CodegenError, Diagnostic
 from generator.formatting import format_tree
 from generator.ir import Family, Package
@@ -32,8 +33,6 @@ from generator.refs import bundle, check_local_refs
 from generator.render import TEMPLATES, render
 from generator.testcases import CaseBuilder
 from generator.validate import openapi_version, validate
-
-RUNTIME_DIR = TEMPLATES / "runtime"
 
 
 @dataclass(frozen=True)
@@ -193,13 +192,16 @@ def render_package(package: Package, versions: dict[str, str], config: Config) -
         )
         for family in package.families:
             name = family.module or "api"
-            files[f"{pkg}/tests/test_{pkg}_{name}.py"] = render(
-                "tests/test_family.py.jinja",
-                **ctx,
-                family=family,
-                family_import=imports[family.name],
-                cases=CaseBuilder(family).cases(),
-            )
+            cases = CaseBuilder(family).cases()
+            for resource in family.resources:
+                files[f"{pkg}/tests/test_{pkg}_{name}_{resource.module}.py"] = render(
+                    "tests/test_resource.py.jinja",
+                    **ctx,
+                    family=family,
+                    resource=resource,
+                    family_import=imports[family.name],
+                    cases=cases[resource.module],
+                )
     return files
 
 

@@ -1,12 +1,14 @@
 """Jinja rendering: one strict environment, filters that escape, and type-expression rendering.
 
 Templates receive IR values only. Every string that came from a document reaches a template slot
-through one of the escaping filters (``py_str``, ``docstring``, ``comment``, ``md``); type
-expressions are rendered here from IR type references, never from document text.
+through one of the escaping filters (``py_str``, ``docstring``, ``comment``, ``md``,
+``md_code``); type expressions are rendered here from IR type references, never from document
+text.
 """
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -97,6 +99,19 @@ def markdown_text(value: object) -> str:
     return text
 
 
+def markdown_code(value: object, *, table: bool = False) -> str:
+    """A code span for a generated README: backslashes are literal there, so the text is fenced
+    with more backticks than it holds; in a table a ``|`` is escaped (GFM strips that escape)."""
+    text = " ".join(clean_text(value, 400).split())
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    if text.startswith("`") or text.endswith("`"):
+        text = f" {text} "
+    if table:
+        text = text.replace("|", "\\|")
+    return f"{fence}{text}{fence}"
+
+
 def uses_type(ops: tuple[Operation, ...], name: str) -> bool:
     """Whether any signature in ``ops`` mentions ``Literal``/``datetime``/``Any`` (for imports)."""
     needle = {"Literal": "Literal[", "datetime": "datetime.", "Any": "Any"}[name]
@@ -127,6 +142,7 @@ def environment() -> jinja2.Environment:
         docstring=docstring_body,
         comment=comment_text,
         md=markdown_text,
+        md_code=markdown_code,
         py_type=py_type,
         py_literal=py_literal,
         py_tuple=py_tuple,

@@ -214,6 +214,11 @@ class BaseClient:
         return f"<{type(self).__name__} base_url={str(self.base_url)!r}>"
 
     @property
+    def with_raw_response(self) -> object:
+        """Every resource, returning the HTTP response; each generated client narrows the type."""
+        raise NotImplementedError
+
+    @property
     def auth_headers(self) -> dict[str, str]:
         if self._credential is None:
             return {}

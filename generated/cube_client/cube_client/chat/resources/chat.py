@@ -6,7 +6,8 @@ from __future__ import annotations
 from functools import cached_property
 from typing import cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -18,11 +19,8 @@ from cube_client._utils import build_headers, strip_not_given
 __all__ = ["AsyncChatResource", "ChatResource"]
 
 
-class ChatResource:
+class ChatResource(SyncAPIResource):
     """Operations tagged Chat"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> ChatResourceWithRawResponse:
@@ -84,11 +82,8 @@ class ChatResourceWithRawResponse:
         self.stream_chat_state = to_raw_response_wrapper(resource.stream_chat_state)
 
 
-class AsyncChatResource:
+class AsyncChatResource(AsyncAPIResource):
     """Operations tagged Chat"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncChatResourceWithRawResponse:

@@ -6,7 +6,8 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -17,11 +18,8 @@ from cube_client._utils import strip_not_given
 __all__ = ["AsyncDataResource", "DataResource"]
 
 
-class DataResource:
+class DataResource(SyncAPIResource):
     """Operations tagged Data"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> DataResourceWithRawResponse:
@@ -150,11 +148,8 @@ class DataResourceWithRawResponse:
         self.get_meta = to_raw_response_wrapper(resource.get_meta)
 
 
-class AsyncDataResource:
+class AsyncDataResource(AsyncAPIResource):
     """Operations tagged Data"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncDataResourceWithRawResponse:

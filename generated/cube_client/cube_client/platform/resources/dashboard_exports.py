@@ -6,8 +6,9 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, Literal, cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._jobs import AsyncJob, JobSpec, SyncJob
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     AsyncBinaryResponse,
     BinaryResponse,
@@ -22,11 +23,8 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncDashboardExportsResource", "DashboardExportsResource"]
 
 
-class DashboardExportsResource:
+class DashboardExportsResource(SyncAPIResource):
     """Operations tagged Dashboard Exports"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> DashboardExportsResourceWithRawResponse:
@@ -273,11 +271,8 @@ class DashboardExportsResourceWithRawResponse:
         self.download_export = to_raw_response_wrapper(resource.download_export)
 
 
-class AsyncDashboardExportsResource:
+class AsyncDashboardExportsResource(AsyncAPIResource):
     """Operations tagged Dashboard Exports"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncDashboardExportsResourceWithRawResponse:

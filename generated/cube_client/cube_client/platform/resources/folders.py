@@ -6,7 +6,8 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -16,11 +17,8 @@ from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeou
 __all__ = ["AsyncFoldersResource", "FoldersResource"]
 
 
-class FoldersResource:
+class FoldersResource(SyncAPIResource):
     """Operations tagged Folders"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> FoldersResourceWithRawResponse:
@@ -219,11 +217,8 @@ class FoldersResourceWithRawResponse:
         self.update_folder = to_raw_response_wrapper(resource.update_folder)
 
 
-class AsyncFoldersResource:
+class AsyncFoldersResource(AsyncAPIResource):
     """Operations tagged Folders"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncFoldersResourceWithRawResponse:
