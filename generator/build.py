@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 from generator.config import FamilyConfig
 from generator.contracts import client_members, resource_members
 from generator.diagnostics import Diagnostic, join_pointer, one_line, pointer
+from generator.extensions import JOB, PAGINATION, JobSpec, PageSpec, PaginationSpec, parse
 from generator.ir import (
     ANY,
     NONE,
@@ -41,7 +42,6 @@ from generator.naming import ClassName, Namespace, PythonIdentifier, pascal_case
 from generator.openapi_paths import HTTP_METHODS as METHODS
 from generator.refs import Resolver
 from generator.schemas import SchemaCatalog, default_problem
-from generator.validate import repair_diagnostics
 
 # Keyword arguments every method takes; operation parameters must not take these names.
 RESERVED_ARGS = frozenset(
@@ -53,8 +53,6 @@ RESERVED_CLIENT_KWARGS = frozenset(
      "allow_http_loopback", "self"}
 )  # fmt: skip
 _PATH_PARAM = re.compile(r"\{([^{}]+)\}")
-PAGINATION_EXTENSION = "x-cube-pagination"
-JOB_EXTENSION = "x-cube-job"
 _K = TypeVar("_K", bound=str)
 
 
@@ -67,7 +65,7 @@ class FamilyBuilder:
         self.config = config
         self.resolver = Resolver(doc, file)
         self.catalog = SchemaCatalog(doc, file)
-        self.diagnostics: list[Diagnostic] = repair_diagnostics(doc, file)
+        self.diagnostics: list[Diagnostic] = []
         self._job_specs: dict[str, Any] = {}
 
     def warn(self, id: str, ptr: str, message: str, level: str = "warning") -> None:
@@ -147,20 +145,22 @@ class FamilyBuilder:
     def _job(
         self, op: Operation, raw: Any, by_id: dict[str, Operation], names: Namespace
     ) -> Job | None:
-        at = join_pointer(op.pointer, JOB_EXTENSION)
-        spec = _obj(raw)
-        status = by_id.get(str(spec.get("statusOperation", "")))
-        download = by_id.get(str(spec.get("downloadOperation", "")))
+        at = join_pointer(op.pointer, JOB)
+        spec = parse(JobSpec, raw, at)
+        if isinstance(spec, tuple):
+            self.warn("job-invalid", *spec)
+            return None
+        status = by_id.get(spec.status_operation)
+        download = by_id.get(spec.download_operation) if spec.download_operation else None
         if status is None or op.success.kind != "json":
             self.warn(
                 "job-invalid", at, "statusOperation must name a JSON operation of the same tag"
             )
             return None
-        id_param = str(spec.get("idParam", spec.get("idField", "id")))
         own = {p.name: p.py_name for p in op.path_params}
         args: list[PythonIdentifier | None] = []
         for p in status.path_params:
-            if p.name == id_param:
+            if p.name == spec.path_param:
                 args.append(None)
             elif p.name in own:
                 args.append(own[p.name])
@@ -169,7 +169,9 @@ class FamilyBuilder:
                 return None
         if None not in args:
             self.warn(
-                "job-invalid", at, f"idParam {one_line(id_param, 40)} is not a path parameter"
+                "job-invalid",
+                at,
+                f"idParam {one_line(spec.path_param, 40)} is not a path parameter",
             )
             return None
         if download is not None and [p.name for p in download.path_params] != [
@@ -177,22 +179,17 @@ class FamilyBuilder:
         ]:
             self.warn("job-invalid", at, "download and status operations take different paths")
             download = None
-
-        def strings(key: str, default: tuple[str, ...]) -> tuple[str, ...]:
-            value = spec.get(key)
-            return tuple(str(v) for v in value) if isinstance(value, list) else default
-
         return Job(
             method=names.identifier(op.py_name + "_job"),
             status_method=status.py_name,
             download_method=download.py_name if download else None,
             call_args=tuple(args),
-            id_field=str(spec.get("idField", "id")),
-            status_field=str(spec.get("statusField", "status")),
-            success_values=strings("successValues", ("completed",)),
-            failure_values=strings("failureValues", ("failed",)),
-            error_field=str(spec.get("errorField", "error")),
-            expires_field=str(spec.get("expiresField", "")),
+            id_field=spec.id_field,
+            status_field=spec.status_field,
+            success_values=spec.success_values,
+            failure_values=spec.failure_values,
+            error_field=spec.error_field,
+            expires_field=spec.expires_field,
             status_type=status.success.type,
         )
 
@@ -258,8 +255,8 @@ class FamilyBuilder:
         params = self._parameters(path, item, op, ptr, args, hint)
         body = self._request_body(op, ptr, args, hint)
         success, errors = self._responses(op, ptr, hint)
-        if JOB_EXTENSION in op:
-            self._job_specs[ptr] = op[JOB_EXTENSION]
+        if JOB in op:
+            self._job_specs[ptr] = op[JOB]
         return Operation(
             operation_id=op_id,
             py_name=py_name,
@@ -471,50 +468,34 @@ class FamilyBuilder:
         return Response(status, "json", media, self.catalog.type_of(schema, name), desc)
 
     def _pagination(self, op: dict[str, Any], ptr: str, success: Response) -> Pagination | None:
-        ext = op.get(PAGINATION_EXTENSION)
-        if ext is None:
+        if PAGINATION not in op:
             return None
-        at = join_pointer(ptr, PAGINATION_EXTENSION)
-        primary = self._page_spec(ext, at, success, None)
-        if primary is None:
+        spec = parse(PaginationSpec, op[PAGINATION], join_pointer(ptr, PAGINATION))
+        if isinstance(spec, tuple):
+            self.warn("pagination-invalid", spec[0], f"{spec[1]}; not paginated")
             return None
-        alternatives = []
-        for i, alt in enumerate(_obj(ext).get("alternatives") or []):
-            spec = self._page_spec(alt, join_pointer(at, "alternatives", i), success, primary)
-            if spec is not None:
-                alternatives.append(spec)
-        return dataclasses.replace(primary, alternatives=tuple(alternatives))
+        primary = self._page(spec, success, None)
+        alternatives = tuple(self._page(alt, success, primary) for alt in spec.alternatives)
+        return dataclasses.replace(primary, alternatives=alternatives)
 
-    def _page_spec(
-        self, raw: Any, at: str, success: Response, primary: Pagination | None
-    ) -> Pagination | None:
-        ext = _obj(raw)
-        if ext.get("style") not in ("offset", "cursor"):
-            self.warn("pagination-invalid", at, "style must be offset or cursor; not paginated")
-            return None
-        items = _path(ext.get("items"))
-        if not items:
-            self.warn("pagination-invalid", at, "items must be a non-empty list of keys")
-            return None
-        if "itemSchema" in ext:
-            item_type = self.catalog.type_of(ext["itemSchema"], "PageItem")
+    def _page(self, spec: PageSpec, success: Response, primary: Pagination | None) -> Pagination:
+        if spec.item_schema is not None:
+            item_type = self.catalog.type_of(spec.item_schema, "PageItem")
         elif primary is not None:
             item_type = primary.item_type
         else:
-            item_type = self._item_type(success.type, items)
-        limit = ext.get("defaultLimit")
-        first = ext.get("firstOffset", 0)
+            item_type = self._item_type(success.type, spec.items)
         return Pagination(
-            style=ext["style"],
-            items_path=items,
+            style=spec.style,
+            items_path=spec.items,
             item_type=item_type,
-            total_path=_path(ext.get("total")),
-            offset_param=str(ext.get("offsetParam", "offset")),
-            limit_param=str(ext.get("limitParam", "limit")),
-            cursor_param=str(ext.get("cursorParam", "after")),
-            next_cursor_path=_path(ext.get("nextCursor")),
-            default_limit=limit if isinstance(limit, int) and not isinstance(limit, bool) else None,
-            first_offset=first if isinstance(first, int) and not isinstance(first, bool) else 0,
+            total_path=spec.total,
+            offset_param=spec.offset_param,
+            limit_param=spec.limit_param,
+            cursor_param=spec.cursor_param,
+            next_cursor_path=spec.next_cursor,
+            default_limit=spec.default_limit,
+            first_offset=spec.first_offset,
         )
 
     def _item_type(self, t: TypeRef, path: tuple[str, ...]) -> TypeRef:
@@ -639,10 +620,6 @@ def _status_rank(status: object) -> tuple[int, str]:
 def _obj(value: Any) -> dict[str, Any]:
     """``value`` when it is a mapping, else an empty one: documents are untrusted in shape."""
     return value if isinstance(value, dict) else {}
-
-
-def _path(value: Any) -> tuple[str, ...]:
-    return tuple(str(x) for x in value) if isinstance(value, list) else ()
 
 
 def _strip_none(t: TypeRef) -> TypeRef:

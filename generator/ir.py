@@ -115,19 +115,21 @@ class Response:
 
 @dataclass(frozen=True, slots=True)
 class Pagination:
-    """How a list endpoint pages: by offset/limit with a total, or by an opaque cursor."""
+    """How a list endpoint pages: by offset/limit with a total, or by an opaque cursor.
+
+    Built from :class:`generator.extensions.PaginationSpec`, which owns the defaults."""
 
     style: Literal["offset", "cursor"]
     items_path: tuple[str, ...]
     item_type: TypeRef
-    total_path: tuple[str, ...] = ()
-    offset_param: str = "offset"
-    limit_param: str = "limit"
-    cursor_param: str = "after"
-    next_cursor_path: tuple[str, ...] = ()
-    default_limit: int | None = None
+    total_path: tuple[str, ...]
+    offset_param: str
+    limit_param: str
+    cursor_param: str
+    next_cursor_path: tuple[str, ...]
+    default_limit: int | None
+    first_offset: int
     alternatives: tuple[Pagination, ...] = ()
-    first_offset: int = 0
 
 
 @dataclass(frozen=True, slots=True)

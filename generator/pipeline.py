@@ -41,6 +41,7 @@ class LoadedFamily:
     file: str
     document: dict[str, Any]
     version: str
+    diagnostics: tuple[Diagnostic, ...] = ()  # what loading worked around
 
 
 @dataclass
@@ -60,10 +61,10 @@ def load_family(config: Config, family: FamilyConfig) -> LoadedFamily:
     openapi_version(doc, file)
     if family.overlays:
         doc = apply_overlays(doc, file, [str(config.path(o)) for o in family.overlays])
-    doc = bundle(doc, file)
+    doc, bundled = bundle(doc, file)
     check_local_refs(doc, file)
-    validate(doc, file)
-    return LoadedFamily(family, file, doc, str(doc["openapi"]))
+    doc, repaired = validate(doc, file)
+    return LoadedFamily(family, file, doc, str(doc["openapi"]), (*bundled, *repaired))
 
 
 def apply_overlays(doc: Any, file: str, overlay_files: list[str]) -> Any:
@@ -98,6 +99,7 @@ def _generate(config: Config, pool: ProcessPoolExecutor | None) -> Result:
     diagnostics: list[Diagnostic] = []
     families: list[Family] = []
     for fam in loaded:
+        diagnostics.extend(fam.diagnostics)
         builder = FamilyBuilder(fam.document, fam.file, fam.config)
         families.append(builder.build())
         diagnostics.extend(builder.diagnostics)

@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import unquote, urldefrag
 
 from generator.diagnostics import (
+    Diagnostic,
     error,
     one_line,
     pointer,
@@ -21,8 +22,6 @@ from generator.diagnostics import (
 )
 from generator.loader import load_document
 from generator.naming import pascal_case
-
-REPAIRS_KEY = "x-cube-codegen-repairs"  # also in generator.validate
 
 _SCHEMA_KEYS = frozenset(
     {"schema", "schemas", "properties", "items", "allOf", "anyOf", "oneOf", "not",
@@ -47,7 +46,7 @@ class _Bundler:
         self.taken = {str(k).lower() for k in schemas} if isinstance(schemas, dict) else set()
         self.new_schemas: dict[str, Any] = {}
         self.inlining: set[tuple[Path, str]] = set()
-        self.repairs: list[dict[str, str]] = []
+        self.repairs: list[Diagnostic] = []
 
     def doc(self, file: Path, referrer: str) -> Any:
         if file not in self.docs:
@@ -86,11 +85,14 @@ class _Bundler:
             if not file.is_file():  # a schema in a file that is not there: unconstrained, warned
                 self.new_schemas[name] = {}
                 self.repairs.append(
-                    {
-                        "pointer": at,
-                        "message": f"$ref names missing file {one_line(file.name, 80)}; "
+                    Diagnostic(
+                        "openapi-repaired",
+                        "warning",
+                        referrer,
+                        at,
+                        f"$ref names missing file {one_line(file.name, 80)}; "
                         "the schema is left unconstrained",
-                    }
+                    )
                 )
                 return "#/components/schemas/" + name
             node = self._fetch(file, frag, referrer, at)
@@ -158,10 +160,11 @@ def _is_file_ref(value: str, in_root: bool) -> bool:
     return "#" in value or value.endswith((".yaml", ".yml", ".json"))
 
 
-def bundle(root: Any, root_file: str) -> Any:
-    """Return a copy of ``root`` whose references are all local; other files are read on demand."""
+def bundle(root: Any, root_file: str) -> tuple[Any, list[Diagnostic]]:
+    """A copy of ``root`` whose references are all local (other files are read on demand), and a
+    warning for each reference that could only be worked around."""
     if not _has_external_refs(root):
-        return root
+        return root, []
     b = _Bundler(Path(root_file), root)
     out = b.rewrite(root, b.root_file, ())
     if b.new_schemas:
@@ -171,9 +174,7 @@ def bundle(root: Any, root_file: str) -> Any:
                 "document-invalid", root_file, "/components", "components.schemas must be objects"
             )
         comps["schemas"] = {**comps["schemas"], **b.new_schemas}
-    if b.repairs:
-        out.setdefault(REPAIRS_KEY, []).extend(b.repairs)
-    return out
+    return out, b.repairs
 
 
 def _has_external_refs(node: Any) -> bool:
