@@ -65,7 +65,6 @@ def main() -> None:
         "load_document",
         "apply_overlays",
         "bundle",
-        "check_local_refs",
         "validate",
         "render_models",
         "render",

@@ -198,7 +198,7 @@ class FamilyBuilder:
         method_names: dict[str, Namespace] = {}
         for path, raw_item in paths.items():
             item_ptr = pointer("paths", path)
-            item, _ = self.resolver.deref(raw_item, item_ptr)
+            item, _ = self.resolver.resolve(raw_item, item_ptr)
             if not isinstance(item, dict):
                 continue
             for method in METHODS:
@@ -285,7 +285,7 @@ class FamilyBuilder:
         merged: dict[tuple[str, str], tuple[dict[str, Any], str]] = {}
         for owner, owner_ptr in ((item, ptr.rsplit("/", 1)[0]), (op, ptr)):
             for i, raw in enumerate(owner.get("parameters", []) or []):
-                p, p_ptr = self.resolver.deref(raw, join_pointer(owner_ptr, "parameters", i))
+                p, p_ptr = self.resolver.resolve(raw, join_pointer(owner_ptr, "parameters", i))
                 if (
                     isinstance(p, dict)
                     and isinstance(p.get("name"), str)
@@ -357,7 +357,7 @@ class FamilyBuilder:
     ) -> RequestBody | None:
         if "requestBody" not in op:
             return None
-        body, _ = self.resolver.deref(op["requestBody"], join_pointer(ptr, "requestBody"))
+        body, _ = self.resolver.resolve(op["requestBody"], join_pointer(ptr, "requestBody"))
         content = body.get("content") if isinstance(body, dict) else None
         if not isinstance(content, dict) or not content:
             return None
@@ -434,7 +434,7 @@ class FamilyBuilder:
                     f"{one_line(status, 40)} is not an HTTP status code; response ignored",
                 )
                 continue
-            r, _ = self.resolver.deref(resp, r_ptr)
+            r, _ = self.resolver.resolve(resp, r_ptr)
             if not isinstance(r, dict):
                 continue
             is_success = code.startswith("2") or (
@@ -554,7 +554,7 @@ class FamilyBuilder:
             for name in requirement if isinstance(requirement, dict) else {}:
                 scheme = schemes.get(name)
                 if isinstance(scheme, dict) and "$ref" in scheme:
-                    scheme, _ = self.resolver.deref(
+                    scheme, _ = self.resolver.resolve(
                         scheme, pointer("components", "securitySchemes", name)
                     )
                 auth = self._auth_from_scheme(scheme if isinstance(scheme, dict) else {})

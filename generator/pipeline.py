@@ -29,7 +29,7 @@ from generator.loader import load_document
 from generator.models import render_models, warm_up_models
 from generator.naming import PythonIdentifier, pascal_case
 from generator.openapi_paths import operation_keys
-from generator.refs import bundle, check_local_refs
+from generator.refs import Resolver, bundle
 from generator.render import TEMPLATES, render
 from generator.testcases import CaseBuilder
 from generator.validate import openapi_version, validate
@@ -62,7 +62,7 @@ def load_family(config: Config, family: FamilyConfig) -> LoadedFamily:
     if family.overlays:
         doc = apply_overlays(doc, file, [str(config.path(o)) for o in family.overlays])
     doc, bundled = bundle(doc, file)
-    check_local_refs(doc, file)
+    Resolver(doc, file).check_all(local_only=True)
     doc, repaired = validate(doc, file)
     return LoadedFamily(family, file, doc, str(doc["openapi"]), (*bundled, *repaired))
 
