@@ -11,10 +11,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from generator import DEFAULT_CONFIG, DEFAULT_OUT
 from generator.diagnostics import CodegenError, Diagnostic, pointer
 from generator.loader import load_document
-
-DEFAULT_CONFIG = Path("spec/cube-codegen.yaml")
 
 
 class AuthConfig(BaseModel):
@@ -72,7 +71,7 @@ class Config(BaseModel):
     package: PackageConfig
     families: tuple[FamilyConfig, ...] = Field(min_length=1)
     base_dir: Path = Path()
-    out_dir: Path = Path("generated")
+    out_dir: Path = DEFAULT_OUT
 
     def path(self, relative: str) -> Path:
         return self.base_dir / relative
@@ -86,7 +85,7 @@ def load_config(path: Path = DEFAULT_CONFIG, *, out_dir: Path | None = None) -> 
         )
     try:
         return Config.model_validate(
-            {**raw, "base_dir": path.parent, "out_dir": out_dir or Path("generated")}
+            {**raw, "base_dir": path.parent, "out_dir": out_dir or DEFAULT_OUT}
         )
     except ValidationError as exc:
         first = exc.errors()[0]
