@@ -88,8 +88,15 @@ def spec_hash(config: Config, loaded: list[LoadedFamily]) -> str:
     return "sha256:" + h.hexdigest()
 
 
-def generate(config: Config) -> Result:
-    """Generate the whole package for ``config``; raises :class:`CodegenError` on bad input."""
+def generate(config: Config, *, workers: bool = False) -> Result:
+    """Generate the whole package for ``config``; raises :class:`CodegenError` on bad input.
+
+    With ``workers``, models are made in forked worker processes while this one renders the rest
+    (the command line asks for that); a library call starts no processes of its own besides the
+    formatter. Output does not depend on it.
+    """
+    if not workers:
+        return _generate(config, None)
     with _model_workers(len(config.families)) as pool:
         return _generate(config, pool)
 
