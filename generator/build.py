@@ -38,6 +38,7 @@ from generator.ir import (
     TypeRef,
     UnionOf,
 )
+from generator.models import build_models, constraint_groups
 from generator.naming import ClassName, Namespace, PythonIdentifier, pascal_case, snake_case
 from generator.openapi_paths import HTTP_METHODS as METHODS
 from generator.refs import Resolver
@@ -91,6 +92,7 @@ class FamilyBuilder:
                 "info",
             )
         resources = self._resources(groups, tag_docs)
+        models = build_models(self.catalog)
         self.diagnostics.extend(self.catalog.diagnostics)
         info = _obj(self.doc.get("info"))
         url, variables = self._server()
@@ -106,7 +108,7 @@ class FamilyBuilder:
             auth=self._auth(),
             resources=resources,
             schemas={str(k): v for k, v in self.catalog.models.items()},
-            model_names=tuple(self.catalog.models),
+            models=models,
             source=self.file,
         )
 
@@ -372,7 +374,7 @@ class FamilyBuilder:
         groups: tuple[tuple[str, ...], ...] = ()
         if isinstance(type_, ModelRef):
             model = self.catalog.models.get(type_.name)
-            groups = _constraint_groups(model)
+            groups = constraint_groups(model)
             fields = self._body_fields(model, args, type_.name, bool(groups))
         return RequestBody(
             media,
@@ -627,28 +629,6 @@ def _strip_none(t: TypeRef) -> TypeRef:
         rest = [m for m in t.members if m != NONE]
         return rest[0] if len(rest) == 1 else t
     return t
-
-
-def _constraint_groups(model: Any) -> tuple[tuple[str, ...], ...]:
-    """Branches of a ``oneOf`` that only choose among the object's own properties.
-
-    ``{properties: {a, b}, oneOf: [{required: [a]}, {required: [b]}]}`` gives ``(("a",), ("b",))``.
-    """
-    schema = _obj(model)
-    props = _obj(schema.get("properties"))
-    branches = schema.get("oneOf")
-    if not props or not isinstance(branches, list) or not branches:
-        return ()
-    groups = []
-    for branch in branches:
-        b = _obj(branch)
-        if set(b) - {"required", "not", "description", "title"}:
-            return ()
-        req = b.get("required")
-        if not isinstance(req, list) or not all(isinstance(r, str) and r in props for r in req):
-            return ()
-        groups.append(tuple(req))
-    return tuple(groups)
 
 
 def _default_text(schema: Any) -> str | None:

@@ -154,7 +154,7 @@ def generate(
             if not quiet:
                 click.echo(message(config.out_dir))
             return
-    result = run(config, workers=True)
+    result = run(config)
     files = strip_root(result.files, config.package.name) if spec_file else result.files
     write_tree(config.out_dir, files)
     if spec_file is None:
@@ -195,7 +195,7 @@ def check(config_path: Path, out: Path | None) -> None:
     from generator.writer import diff_tree
 
     config = _config(config_path, out)
-    result = run(config, workers=True)
+    result = run(config)
     lines = diff_tree(config.out_dir, result.files)
     if lines:
         click.echo(f"{config.out_dir} is out of date ({len(lines)} files); run `make generate`:")

@@ -50,6 +50,48 @@ TypeRef = Primitive | ModelRef | ListOf | DictOf | LiteralOf | UnionOf
 ANY = Primitive("Any")
 NONE = Primitive("None")
 
+# --- models -----------------------------------------------------------------------------------
+
+Scalar = str | int | float | bool
+
+
+@dataclass(frozen=True, slots=True)
+class ModelField:
+    """One property of a model: ``py_name`` is the attribute, ``name`` the wire name (alias)."""
+
+    name: str
+    py_name: PythonIdentifier
+    type: TypeRef
+    required: bool
+    default: Scalar | None = None  # a value of ``type``; None with ``required`` False: ``= None``
+    description: str = ""
+    # pydantic ``Field`` constraints (``max_length``, ``ge``, ``pattern``, ...), in schema order
+    constraints: tuple[tuple[str, Scalar], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    """An object schema: a class with one attribute per property (``allOf`` members merged)."""
+
+    name: ClassName
+    fields: tuple[ModelField, ...]
+    description: str = ""
+    extra_allowed: bool = False  # unknown properties are kept (``additionalProperties``)
+    # ``oneOf`` branches that only require properties: one group of attributes must all be set
+    one_of: tuple[tuple[PythonIdentifier, ...], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ValueModel:
+    """A named schema that is not an object (a union, list, map or scalar): a class of one value."""
+
+    name: ClassName
+    type: TypeRef
+    description: str = ""
+
+
+ModelKind = Model | ValueModel
+
 # --- operations -----------------------------------------------------------------------------
 
 ParamLocation = Literal["path", "query", "header", "cookie"]
@@ -232,7 +274,7 @@ class Family:
     auth: Auth | None
     resources: tuple[Resource, ...]
     schemas: dict[str, Any] = field(hash=False, compare=False)
-    model_names: tuple[ClassName, ...] = ()
+    models: tuple[ModelKind, ...] = ()
     source: str = ""
 
     @property

@@ -6,14 +6,9 @@ here writes to disk; :mod:`generator.cli` decides where the result goes.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import keyword
-import multiprocessing
-import os
-from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,7 +21,6 @@ from generator.diagnostics import CodegenError, Diagnostic
 from generator.formatting import format_tree
 from generator.ir import Family, Package
 from generator.loader import load_document
-from generator.models import render_models, warm_up_models
 from generator.naming import PythonIdentifier, pascal_case
 from generator.openapi_paths import operation_keys
 from generator.refs import Resolver, bundle
@@ -88,20 +82,8 @@ def spec_hash(config: Config, loaded: list[LoadedFamily]) -> str:
     return "sha256:" + h.hexdigest()
 
 
-def generate(config: Config, *, workers: bool = False) -> Result:
-    """Generate the whole package for ``config``; raises :class:`CodegenError` on bad input.
-
-    With ``workers``, models are made in forked worker processes while this one renders the rest
-    (the command line asks for that); a library call starts no processes of its own besides the
-    formatter. Output does not depend on it.
-    """
-    if not workers:
-        return _generate(config, None)
-    with _model_workers(len(config.families)) as pool:
-        return _generate(config, pool)
-
-
-def _generate(config: Config, pool: ProcessPoolExecutor | None) -> Result:
+def generate(config: Config) -> Result:
+    """Generate the whole package for ``config``; raises :class:`CodegenError` on bad input."""
     loaded = [load_family(config, fam) for fam in config.families]
     diagnostics: list[Diagnostic] = []
     families: list[Family] = []
@@ -123,41 +105,8 @@ def _generate(config: Config, pool: ProcessPoolExecutor | None) -> Result:
         generator_version=__version__,
     )
     versions = {f.config.name: f.version for f in loaded}
-    root = config.package.name
-    # Models are the slowest stage: they are made in worker processes while this one renders
-    # and formats everything else. Output does not depend on the scheduling.
-    pending = [
-        (f, pool.submit(render_models, f, versions[f.name]) if pool else None)
-        for f in package.families
-    ]
-    files = format_tree(render_package(package, versions, config), root)
-    models = {
-        model_path(f, f"{root}/{root}"): header(package)
-        + "\n"
-        + (job.result() if job else render_models(f, versions[f.name]))
-        for f, job in pending
-    }
-    pyproject = f"{root}/pyproject.toml"
-    files.update(format_tree({**models, pyproject: files[pyproject]}, root))
+    files = format_tree(render_package(package, versions, config), config.package.name)
     return Result(dict(sorted(files.items())), package, diagnostics, [f.document for f in loaded])
-
-
-@contextlib.contextmanager
-def _model_workers(jobs: int) -> Iterator[ProcessPoolExecutor | None]:
-    """Forked workers for model generation when the machine has a core to spare, else None."""
-    cores = os.cpu_count() or 1
-    if cores < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        yield None
-        return
-    context = multiprocessing.get_context("fork")
-    workers = max(1, min(jobs, cores))
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=warm_up_models) as pool:
-        yield pool
-
-
-def model_path(family: Family, root: str) -> str:
-    base = f"{root}/{family.module}" if family.module else root
-    return f"{base}/models.py"
 
 
 def header(package: Package, comment: str = "#") -> str:
@@ -221,6 +170,7 @@ def _render_family(
     fctx = {**ctx, "family": family, "family_import": family_import}
     out = {
         f"{base}/_client.py": render("family/client.py.jinja", **fctx),
+        f"{base}/models.py": render("family/models.py.jinja", **fctx),
         f"{base}/resources/__init__.py": render("family/resources__init__.py.jinja", **fctx),
     }
     if family.module:

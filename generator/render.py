@@ -8,6 +8,7 @@ text.
 
 from __future__ import annotations
 
+import math
 import re
 from functools import cache
 from pathlib import Path
@@ -19,6 +20,7 @@ from generator.ir import (
     DictOf,
     ListOf,
     LiteralOf,
+    Model,
     ModelRef,
     Operation,
     Primitive,
@@ -47,7 +49,7 @@ def py_type(t: TypeRef, models: str = "_models") -> str:
         case Primitive(name):
             return _PRIMITIVES[name]
         case ModelRef(name):
-            return f"{models}.{name}"
+            return f"{models}.{name}" if models else name
         case ListOf(item):
             return f"list[{py_type(item, models)}]"
         case DictOf(value):
@@ -61,6 +63,8 @@ def py_type(t: TypeRef, models: str = "_models") -> str:
 
 def py_literal(value: object) -> str:
     if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, float) and math.isfinite(value):
         return repr(value)
     if isinstance(value, int):
         return str(int(value))
@@ -153,6 +157,7 @@ def environment() -> jinja2.Environment:
         r for r in family.resources if op in r.operations
     )
     env.tests["model"] = lambda t: isinstance(t, ModelRef)
+    env.tests["object_model"] = lambda m: isinstance(m, Model)
     env.tests["binary"] = lambda t: (
         t == Primitive("bytes") or (isinstance(t, UnionOf) and Primitive("bytes") in t.members)
     )

@@ -32,6 +32,10 @@ _COMPONENT_PREFIX = "#/components/schemas/"
 # with a document component of the same spelling; the model emitter maps them back.
 CATALOG_PREFIX = "#/x-catalog/"
 _MAX_DEPTH = 64
+# Keywords that say what a value is, besides ``type``.
+_TYPE_KEYWORDS = frozenset(
+    {"enum", "const", "oneOf", "anyOf", "allOf", "items", "properties", "additionalProperties"}
+)
 _FORMATS: dict[str, Primitive] = {
     "date-time": Primitive("datetime"),
     "date": Primitive("date"),
@@ -238,6 +242,8 @@ class SchemaCatalog:
                 return self.type_of(target, hint, depth + 1)
             return ModelRef(name)
         types, nullable = _nullable_types(schema)
+        if nullable and not types and not any(k in schema for k in _TYPE_KEYWORDS):
+            return NONE  # ``{type: "null"}``: a union's "or null" branch
         result = self._base_type(schema, types, hint, depth)
         return _with_none(result) if nullable else result
 
@@ -253,7 +259,7 @@ class SchemaCatalog:
             if isinstance(members, list) and members:
                 if "discriminator" in schema or _is_object_with_properties(schema):
                     return ModelRef(self.hoist(schema, hint))
-                return _union(
+                return union_of(
                     [
                         self.type_of(m, f"{hint}Option{i + 1}", depth + 1)
                         for i, m in enumerate(members)
@@ -263,7 +269,9 @@ class SchemaCatalog:
         if isinstance(all_of, list) and len(all_of) == 1 and not schema.get("properties"):
             return self.type_of(all_of[0], hint, depth + 1)
         if len(types) > 1:
-            return _union([self._base_type({**schema, "type": t}, [t], hint, depth) for t in types])
+            return union_of(
+                [self._base_type({**schema, "type": t}, [t], hint, depth) for t in types]
+            )
         kind = types[0] if types else None
         if kind == "array" or (kind is None and "items" in schema):
             return ListOf(self.type_of(schema.get("items"), hint + "Item", depth + 1))
@@ -381,10 +389,10 @@ def _literal(values: list[Any]) -> TypeRef:
 def _with_none(t: TypeRef) -> TypeRef:
     if t in (ANY, NONE):
         return t
-    return _union([t, NONE])
+    return union_of([t, NONE])
 
 
-def _union(members: list[TypeRef]) -> TypeRef:
+def union_of(members: list[TypeRef]) -> TypeRef:
     flat: list[TypeRef] = []
     for m in members:
         for x in m.members if isinstance(m, UnionOf) else (m,):
