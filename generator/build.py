@@ -25,6 +25,8 @@ from generator.ir import (
     Family,
     Job,
     ListOf,
+    Model,
+    ModelKind,
     ModelRef,
     Operation,
     Pagination,
@@ -68,6 +70,7 @@ class FamilyBuilder:
         self.catalog = SchemaCatalog(doc, file)
         self.diagnostics: list[Diagnostic] = []
         self._job_specs: dict[str, Any] = {}
+        self._models: dict[ClassName, ModelKind] = {}
 
     def warn(self, id: str, ptr: str, message: str, level: str = "warning") -> None:
         self.diagnostics.append(Diagnostic(id, level, self.file, ptr, message))  # type: ignore[arg-type]
@@ -91,8 +94,9 @@ class FamilyBuilder:
                 "webhooks describe calls the server makes; no client methods are generated",
                 "info",
             )
-        resources = self._resources(groups, tag_docs)
         models = build_models(self.catalog)
+        self._models = {m.name: m for m in models}
+        resources = self._resources(groups, tag_docs)
         self.diagnostics.extend(self.catalog.diagnostics)
         info = _obj(self.doc.get("info"))
         url, variables = self._server()
@@ -186,14 +190,25 @@ class FamilyBuilder:
             status_method=status.py_name,
             download_method=download.py_name if download else None,
             call_args=tuple(args),
-            id_field=spec.id_field,
-            status_field=spec.status_field,
+            id_field=self._attribute(op.success.type, spec.id_field),
+            status_field=self._attribute(status.success.type, spec.status_field),
             success_values=spec.success_values,
             failure_values=spec.failure_values,
-            error_field=spec.error_field,
-            expires_field=spec.expires_field,
+            error_field=self._attribute(status.success.type, spec.error_field),
+            expires_field=self._attribute(op.success.type, spec.expires_field),
             status_type=status.success.type,
         )
+
+    def _attribute(self, t: TypeRef, wire: str) -> str:
+        """The attribute a field named ``wire`` has in the model of ``t``; the JSON key itself
+        when the response has no model or the model does not declare the field."""
+        t = _strip_none(t)
+        model = self._models.get(t.name) if isinstance(t, ModelRef) else None
+        if isinstance(model, Model):
+            for f in model.fields:
+                if f.name == wire:
+                    return f.py_name
+        return wire
 
     def _operations(self, op_ids: set[str]) -> Iterator[tuple[str, Operation]]:
         paths = self.doc.get("paths") or {}

@@ -88,6 +88,8 @@ class ValueModel:
     name: ClassName
     type: TypeRef
     description: str = ""
+    # reaches itself through value classes: typed on ``root`` only, as a base cannot name itself
+    recursive: bool = False
 
 
 ModelKind = Model | ValueModel
@@ -183,6 +185,7 @@ class Job:
     download_method: PythonIdentifier | None
     # Arguments of the status/download calls: a submit-method argument name, or None for the job id.
     call_args: tuple[PythonIdentifier | None, ...]
+    # Where the runtime reads each value: the model attribute, or the JSON key without a model.
     id_field: str
     status_field: str
     success_values: tuple[str, ...]

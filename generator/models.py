@@ -8,6 +8,7 @@ models.py.jinja`` renders the result; nothing after it renames anything.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from generator.diagnostics import one_line
@@ -58,19 +59,32 @@ def build_models(catalog: SchemaCatalog) -> tuple[ModelKind, ...]:
 
 def _ordered(models: dict[ClassName, ModelKind]) -> tuple[ModelKind, ...]:
     """Classes by name, value classes last and after the value classes they name: a class's
-    base (``RootModel[A | B]``) is evaluated when it is defined, annotations later."""
+    base (``RootModel[A | B]``) is evaluated when it is defined, annotations later. A value class
+    that reaches itself through value classes is marked ``recursive``."""
     values = {n: m for n, m in models.items() if isinstance(m, ValueModel)}
+    deps = {n: sorted(d for d in _refs(m.type) if d in values) for n, m in values.items()}
     out = [models[n] for n in sorted(models) if n not in values]
     placed: set[ClassName] = set()
+
+    def reaches(start: ClassName) -> bool:
+        stack, seen = list(deps[start]), set()
+        while stack:
+            cur = stack.pop()
+            if cur == start:
+                return True
+            if cur not in seen:
+                seen.add(cur)
+                stack.extend(deps[cur])
+        return False
 
     def place(name: ClassName, path: frozenset[ClassName]) -> None:
         if name in placed or name in path:
             return
-        for dep in sorted(_refs(values[name].type)):
-            if dep in values:
-                place(dep, path | {name})
+        for dep in deps[name]:
+            place(dep, path | {name})
         placed.add(name)
-        out.append(values[name])
+        model = values[name]
+        out.append(dataclasses.replace(model, recursive=True) if reaches(name) else model)
 
     for name in sorted(values):
         place(name, frozenset())

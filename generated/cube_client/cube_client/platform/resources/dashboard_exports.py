@@ -146,12 +146,12 @@ class DashboardExportsResource(SyncAPIResource):
         job: SyncJob[_models.DashboardExportJob, _models.DashboardExportStatus] = SyncJob(
             submitted,
             spec=JobSpec(
-                id_field="jobId",
+                id_field="job_id",
                 status_field="status",
                 success_values=("completed",),
                 failure_values=("failed",),
                 error_field="error",
-                expires_field="expiresAt",
+                expires_field="expires_at",
             ),
             poll=lambda: self.get_export_status(
                 deployment_id,
@@ -394,12 +394,12 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
         job: AsyncJob[_models.DashboardExportJob, _models.DashboardExportStatus] = AsyncJob(
             submitted,
             spec=JobSpec(
-                id_field="jobId",
+                id_field="job_id",
                 status_field="status",
                 success_values=("completed",),
                 failure_values=("failed",),
                 error_field="error",
-                expires_field="expiresAt",
+                expires_field="expires_at",
             ),
             poll=lambda: self.get_export_status(
                 deployment_id,
