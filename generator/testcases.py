@@ -8,6 +8,8 @@ client promises, independently of the runtime that implements them, so the two m
 from __future__ import annotations
 
 import datetime
+import re
+import re._parser as re_parser  # type: ignore[import-not-found]  # no stubs; sre_parse warns
 from dataclasses import dataclass
 from typing import Any
 
@@ -365,6 +367,9 @@ def _string_sample(schema: dict[str, Any]) -> str:
         "hostname": "example.com",
     }
     value = by_format.get(fmt, "value") if isinstance(fmt, str) else "value"
+    pattern = schema.get("pattern")
+    if isinstance(pattern, str) and not _matches(pattern, value):
+        value = _pattern_sample(pattern) or value
     min_len = schema.get("minLength")
     if isinstance(min_len, int) and len(value) < min_len:
         value = value + "x" * (min_len - len(value))
@@ -372,6 +377,65 @@ def _string_sample(schema: dict[str, Any]) -> str:
     if isinstance(max_len, int) and len(value) > max_len:
         value = value[:max_len]
     return value
+
+
+def _matches(pattern: str, value: str) -> bool:
+    try:
+        return re.search(pattern, value) is not None
+    except re.error:
+        return True  # not a Python regular expression: nothing to satisfy here
+
+
+def _pattern_sample(pattern: str) -> str | None:
+    """The shortest string the regular expression's first alternatives spell, if it matches."""
+    try:
+        parsed = re_parser.parse(pattern)
+        value = _spell(parsed, 0)
+    except (re.error, ValueError, RecursionError, OverflowError):
+        return None
+    return value if _matches(pattern, value) else None
+
+
+def _spell(items: Any, depth: int) -> str:
+    if depth > 20:
+        raise ValueError("pattern nests too deeply")
+    out = []
+    for op, arg in items:
+        name = str(op)
+        if name == "LITERAL":
+            out.append(chr(arg))
+        elif name == "ANY":
+            out.append("a")
+        elif name == "IN":
+            out.append(_spell_class(arg))
+        elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            low, _high, sub = arg
+            if low > 64:
+                raise ValueError("repeat too long for a sample")
+            out.append(_spell(sub, depth + 1) * low)
+        elif name in ("SUBPATTERN", "ATOMIC_GROUP"):
+            out.append(_spell(arg[-1], depth + 1))
+        elif name == "BRANCH":
+            out.append(_spell(arg[1][0], depth + 1))
+        elif name in ("AT", "ASSERT", "ASSERT_NOT"):
+            continue
+        else:
+            raise ValueError(f"unsupported pattern part {name}")
+    return "".join(out)
+
+
+def _spell_class(items: Any) -> str:
+    for op, arg in items:
+        name = str(op)
+        if name == "NEGATE":
+            return "~"
+        if name == "LITERAL":
+            return chr(arg)
+        if name == "RANGE":
+            return chr(arg[0])
+        if name == "CATEGORY":
+            return {"CATEGORY_DIGIT": "0", "CATEGORY_SPACE": " "}.get(str(arg), "a")
+    return "a"
 
 
 def _number_sample(schema: dict[str, Any], default: float) -> Any:
