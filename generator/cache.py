@@ -5,13 +5,13 @@ configuration itself, the family documents, overlays, changelog and any file the
 there; hidden files aside), every document, overlay and changelog the configuration names
 wherever it is, every file under ``templates/``, every ``.py`` file under ``generator/``, the
 Python minor version, the versions
-of the tools that shape output (ruff, datamodel-code-generator, pydantic, jinja2) and the
+of the tools that shape output (ruff, pydantic, jinja2) and the
 generator version. A manifest beside the output folder, ``<parent>/.cache/cube-codegen/
 <name>.json`` (outside the generated tree, so ``check`` never sees it), holds the key and a
 sha256 of the tree written, so a hand-edited, added or deleted generated file regenerates too.
 
 The ``generate`` command asks :func:`up_to_date` before its heavy imports: this module imports the
-standard library only (no yaml, pydantic, jinja2, datamodel-code-generator, pipeline), and the
+standard library only (no yaml, pydantic, jinja2, pipeline), and the
 fast path never parses the configuration: the files it names are listed in the manifest, and the
 configuration's own bytes are part of the key.
 """
@@ -37,7 +37,7 @@ DISABLE_ENV = "CUBE_CODEGEN_NO_CACHE"  # set to a non-empty value to always rege
 GENERATOR_DIR = Path(__file__).resolve().parent
 TEMPLATES_DIR = GENERATOR_DIR.parent / "templates"
 # Distributions whose version changes the generated text.
-TOOLS = ("ruff", "datamodel_code_generator", "pydantic", "jinja2")
+TOOLS = ("ruff", "pydantic", "jinja2")
 # Caches that tools leave beside the inputs; never inputs.
 
 

@@ -6,6 +6,7 @@ client class and credential. The single-document mode builds the same model from
 
 from __future__ import annotations
 
+import keyword
 from pathlib import Path
 from typing import Any
 
@@ -58,7 +59,7 @@ class PackageConfig(BaseModel):
     @field_validator("name")
     @classmethod
     def _identifier(cls, v: str) -> str:
-        if not v.isidentifier() or not v.islower():
+        if not v.isidentifier() or not v.islower() or keyword.iskeyword(v):
             raise ValueError("must be a lower-case Python identifier")
         return v
 

@@ -96,7 +96,8 @@ def generate(config: Config) -> Result:
     if errors:
         raise CodegenError(errors)
     package = Package(
-        name=PythonIdentifier(config.package.name),
+        # validated by the configuration; kept verbatim (``p_`` stays ``p_``: it names folders)
+        name=PythonIdentifier.unchecked(config.package.name),
         distribution=config.package.distribution,
         version=config.package.version,
         description=config.package.description or families[0].title,

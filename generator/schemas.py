@@ -1,9 +1,8 @@
 """Schemas: give every object schema a class name of ours, and map schemas to type references.
 
-datamodel-code-generator invents names for inline objects and renames schemas that clash with its
-imports, so we never let it choose: every object schema with properties, wherever it stands, is
-hoisted into a flat catalogue under a :class:`~generator.naming.ClassName` we allocated, and all
-references are rewritten to those names. The catalogue is what the model emitter receives.
+Every object schema with properties, wherever it stands, is hoisted into a flat catalogue under a
+:class:`~generator.naming.ClassName` allocated here, and all references are rewritten to those
+names; :mod:`generator.models` turns the catalogue into model IR, so no class is named twice.
 """
 
 from __future__ import annotations

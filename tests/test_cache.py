@@ -61,7 +61,7 @@ families:
     auth_optional: true
 """
 
-HEAVY = ("pydantic", "jinja2", "datamodel_code_generator", "generator.pipeline", "yaml")
+HEAVY = ("pydantic", "jinja2", "generator.pipeline", "yaml")
 
 
 @pytest.fixture(autouse=True)
