@@ -4,27 +4,29 @@ the template renames anything, and the runtime is told attribute names, not wire
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 from generator.config import load_config
 from generator.ir import Model, ValueModel
 from generator.pipeline import generate, load_family, single_document_config, strip_root
+from tests.helpers import generate_package, run_python
 
 PACKAGE = "model_ir_client"
 
 
-def _family(tmp_path: Path, schemas: dict[str, Any], paths: dict[str, Any] | None = None) -> Any:
-    doc = {
+def _document(schemas: dict[str, Any]) -> dict[str, Any]:
+    return {
         "openapi": "3.1.0",
         "info": {"title": "M", "version": "1"},
-        "paths": paths or {},
+        "paths": {},
         "components": {"schemas": schemas},
     }
+
+
+def _family(tmp_path: Path, schemas: dict[str, Any]) -> Any:
     spec = tmp_path / "doc.json"
-    spec.write_text(json.dumps(doc), encoding="utf-8")
+    spec.write_text(json.dumps(_document(schemas)), encoding="utf-8")
     config = single_document_config(spec, (), PACKAGE, tmp_path / "out")
     result = generate(config)
     return result.package.families[0], strip_root(result.files, PACKAGE)
@@ -66,19 +68,14 @@ def test_recursive_value_classes_are_typed_on_root(tmp_path: Path) -> None:
     assert isinstance(kinds["Leaf"], Model)
     source = files[f"{PACKAGE}/models.py"]
     assert "class Tree(RootModel[Any]):\n    root: str | list[Tree]" in source
-    out = tmp_path / "out"
-    for rel, text in files.items():
-        (out / rel).parent.mkdir(parents=True, exist_ok=True)
-        (out / rel).write_text(text, encoding="utf-8")
-    probe = (
+    out = tmp_path / "dist"
+    generate_package(_document(schemas), out, PACKAGE)
+    run_python(
         f"from {PACKAGE} import models\n"
         "leaf = models.Leaf.model_validate({'tree': ['a', ['b']]})\n"
-        "assert leaf.tree is not None and isinstance(leaf.tree.root, list)\n"
+        "assert leaf.tree is not None and isinstance(leaf.tree.root, list)\n",
+        out,
     )
-    proc = subprocess.run(
-        [sys.executable, "-c", probe], cwd=out, capture_output=True, text=True, check=False
-    )
-    assert proc.returncode == 0, proc.stderr
 
 
 def test_one_of_required_groups_are_checked_by_the_model(tmp_path: Path) -> None:

@@ -4,15 +4,12 @@ and a package name ending in ``_``."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from generator.pipeline import generate, single_document_config, strip_root
+from tests.helpers import check_clean_and_typed, generate_package, run_python
 
 PACKAGE = "stress_"
 SCHEMAS = 600
@@ -98,39 +95,16 @@ def stress_document() -> dict[str, Any]:
 
 @pytest.mark.slow
 def test_stress_document_gives_a_clean_typed_package(tmp_path: Path) -> None:
-    spec = tmp_path / "stress.json"
-    spec.write_text(json.dumps(stress_document()), encoding="utf-8")
     out = tmp_path / "dist"
-    result = generate(single_document_config(spec, (), PACKAGE, out))
-    assert not [d for d in result.diagnostics if d.level == "error"]
-    for rel, text in strip_root(result.files, PACKAGE).items():
-        (out / rel).parent.mkdir(parents=True, exist_ok=True)
-        (out / rel).write_text(text, encoding="utf-8")
-    bin_dir = Path(sys.executable).parent
-    for args in (
-        [str(bin_dir / "ruff"), "check", "--no-cache", "."],
-        [str(bin_dir / "ruff"), "format", "--check", "--no-cache", "."],
-        [str(bin_dir / "mypy"), "--cache-dir", str(tmp_path / "mypy"), PACKAGE],
-    ):
-        proc = subprocess.run(
-            args, cwd=out, capture_output=True, text=True, timeout=600, check=False
-        )
-        assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-1000:]
-    probe = (
+    generate_package(stress_document(), out, PACKAGE)
+    check_clean_and_typed(out, PACKAGE, tmp_path / "mypy")
+    run_python(
         f"from {PACKAGE} import models\n"
         "a = models.Animal.model_validate({'kind': 'cat', 'friends': [{'kind': 'dog'}]})\n"
         "assert a.root.kind == 'cat'\n"
         "i = models.Item0.model_validate({'id': 1, 'next': {'id': 2}})\n"
         "assert i.next is not None and i.next.id == 2\n"
         "r = models.Ring0.model_validate([['x']])\n"
-        "assert isinstance(r.root, list)\n"
+        "assert isinstance(r.root, list)\n",
+        out,
     )
-    proc = subprocess.run(
-        [sys.executable, "-c", probe],
-        cwd=out,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]

@@ -8,8 +8,6 @@ the live classes, and prove a tag or operation named after any member is renamed
 from __future__ import annotations
 
 import importlib
-import json
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,7 +17,7 @@ import pytest
 from runtime_servers import Exchange, LocalServer
 
 from generator.contracts import client_members, resource_members
-from generator.pipeline import generate, single_document_config, strip_root
+from tests.helpers import check_clean_and_typed, generate_package
 
 CLIENT_MEMBERS = {
     "auth_headers", "base_url", "close", "max_retries", "request", "send", "timeout",
@@ -79,12 +77,7 @@ def _document() -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     out = tmp_path_factory.mktemp("send") / "dist"
-    spec = out.parent / "send.json"
-    spec.write_text(json.dumps(_document()), encoding="utf-8")
-    files = strip_root(generate(single_document_config(spec, (), PACKAGE, out)).files, PACKAGE)
-    for rel, text in files.items():
-        (out / rel).parent.mkdir(parents=True, exist_ok=True)
-        (out / rel).write_text(text, encoding="utf-8")
+    generate_package(_document(), out, PACKAGE)
     sys.path.insert(0, str(out))
     try:
         yield out
@@ -120,13 +113,4 @@ def test_members_are_renamed_and_send_works(package: Path, server: LocalServer) 
 
 @pytest.mark.slow
 def test_package_with_member_names_passes_mypy_strict(package: Path, tmp_path: Path) -> None:
-    mypy = str(Path(sys.executable).with_name("mypy"))
-    proc = subprocess.run(
-        [mypy, "--cache-dir", str(tmp_path / "mypy"), PACKAGE],
-        cwd=package,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stdout[-4000:]
+    check_clean_and_typed(package, PACKAGE, tmp_path / "mypy")
