@@ -480,7 +480,9 @@ class FamilyBuilder:
             # Error bodies are JSON, so JSON stays acceptable at a lower preference.
             accept = ", ".join(m for m in content if _pick_media([m], _RESPONSE_KINDS)[1] == kind)
             accept += ", application/json;q=0.5"
-            return Response(status, kind, media, t, desc, accept=accept)
+            item_schema = _obj(content.get(media)).get("itemSchema")
+            item = self.catalog.type_of(item_schema, name + "Item") if item_schema else ANY
+            return Response(status, kind, media, t, desc, accept=accept, item_type=item)
         schema = (content.get(media) or {}).get("schema")
         return Response(status, "json", media, self.catalog.type_of(schema, name), desc)
 

@@ -151,6 +151,8 @@ class Response:
     description: str = ""
     # The media types a non-JSON success response may carry, as an Accept header value.
     accept: str = ""
+    # An event stream's ``itemSchema`` (OpenAPI 3.2): the type of each event's data.
+    item_type: TypeRef = ANY
 
     @property
     def is_success(self) -> bool:
@@ -223,7 +225,7 @@ class Operation:
     @property
     def idempotent(self) -> bool:
         """Whether a retry may re-send this request even after the server may have seen it."""
-        return self.method in {"GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"}
+        return self.method in {"GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE", "QUERY"}
 
 
 @dataclass(frozen=True, slots=True)

@@ -121,6 +121,8 @@ def uses_type(ops: tuple[Operation, ...], name: str) -> bool:
     needle = {"Literal": "Literal[", "datetime": "datetime.", "Any": "Any"}[name]
     for op in ops:
         types: list[TypeRef] = [p.type for p in op.parameters] + [op.success.type]
+        if op.success.kind == "event-stream":
+            types.append(op.success.item_type)
         if op.body is not None:
             types.append(op.body.type)
             types.extend(f.type for f in op.body.fields or ())

@@ -490,7 +490,7 @@ class AsyncAPIClient(BaseClient):
         if kind == "event-stream":
             from ._streaming import AsyncEventStream
 
-            stream = AsyncEventStream(response)
+            stream: AsyncEventStream[Any] = AsyncEventStream(response, cast_to)
             return APIResponse(response, lambda: stream) if self._wants_raw(call) else stream
         if self._wants_raw(call):
             return APIResponse(response, functools.partial(_parse, response, cast_to, kind))
@@ -507,7 +507,7 @@ def _parse(response: httpx.Response, cast_to: Any, kind: ResponseKind) -> Any:
     if kind == "event-stream":
         from ._streaming import EventStream
 
-        return EventStream(response)
+        return EventStream(response, cast_to)
     return None
 
 
