@@ -129,7 +129,7 @@ def generate(
 ) -> None:
     """Generate the package from spec/ (documents + overlays) into generated/.
 
-    With --spec, generate a package from any one OpenAPI 3.0/3.1 document into --out.
+    With --spec, generate a package from any one OpenAPI 3.0/3.1/3.2 document into --out.
     """
     plain = spec_file is None and not overlays and not package_name and report is None
     # unchanged inputs: answered from the manifest, before the configuration or pipeline loads
