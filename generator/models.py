@@ -154,8 +154,25 @@ def _field(
         required=required and not has_default,
         default=default if has_default else None,
         description=one_line(schema.get("description", ""), 400),
-        constraints=_constraints(schema, type_),
+        constraints=_constraints(_scalar_source(schema, catalog), type_),
     )
+
+
+def _scalar_source(schema: dict[str, Any], catalog: SchemaCatalog) -> dict[str, Any]:
+    """The schema a field's constraints are read from: the named scalar a ``$ref`` names, or the
+    one non-null member of ``oneOf``/``anyOf: [<scalar>, {type: null}]``."""
+    for key in ("oneOf", "anyOf"):
+        members = schema.get(key)
+        if isinstance(members, list):
+            rest = [m for m in members if m != {"type": "null"}]
+            if len(rest) == 1 and len(members) == 2 and isinstance(rest[0], dict):
+                schema = rest[0]
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith(CATALOG_PREFIX):
+        target = catalog.models.get(ClassName.unchecked(ref[len(CATALOG_PREFIX) :]))
+        if isinstance(target, dict):
+            return {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
+    return schema
 
 
 def _accepts(t: TypeRef, value: Any) -> bool:

@@ -64,10 +64,10 @@ def py_type(t: TypeRef, models: str = "_models") -> str:
 def py_literal(value: object) -> str:
     if isinstance(value, bool) or value is None:
         return repr(value)
-    if isinstance(value, float) and math.isfinite(value):
-        return repr(value)
     if isinstance(value, int):
         return str(int(value))
+    if isinstance(value, float):
+        return repr(value) if math.isfinite(value) else f"float({py_str(repr(value))})"
     return py_str(value)
 
 

@@ -31,10 +31,6 @@ _COMPONENT_PREFIX = "#/components/schemas/"
 # with a document component of the same spelling; the model emitter maps them back.
 CATALOG_PREFIX = "#/x-catalog/"
 _MAX_DEPTH = 64
-# Keywords that say what a value is, besides ``type``.
-_TYPE_KEYWORDS = frozenset(
-    {"enum", "const", "oneOf", "anyOf", "allOf", "items", "properties", "additionalProperties"}
-)
 _FORMATS: dict[str, Primitive] = {
     "date-time": Primitive("datetime"),
     "date": Primitive("date"),
@@ -237,12 +233,12 @@ class SchemaCatalog:
             if name is None:
                 return ANY
             target = self.models.get(name)
-            if isinstance(target, dict) and _is_scalar_like(target):
+            if isinstance(target, dict) and is_scalar_like(target):
                 return self.type_of(target, hint, depth + 1)
             return ModelRef(name)
         types, nullable = _nullable_types(schema)
-        if nullable and not types and not any(k in schema for k in _TYPE_KEYWORDS):
-            return NONE  # ``{type: "null"}``: a union's "or null" branch
+        if nullable and not types and schema.get("type") in ("null", ["null"]):
+            return NONE  # `type: null` alone: the `None` branch of a nullable union
         result = self._base_type(schema, types, hint, depth)
         return _with_none(result) if nullable else result
 
@@ -361,7 +357,7 @@ def _escape(name: str) -> str:
     return name.replace("~", "~0").replace("/", "~1")
 
 
-def _is_scalar_like(schema: dict[str, Any]) -> bool:
+def is_scalar_like(schema: dict[str, Any]) -> bool:
     """A named schema that is really a scalar, enum or list alias: used inline, not as a model."""
     if _is_object_with_properties(schema) or "discriminator" in schema:
         return False

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime
 import re
-import re._parser as re_parser  # type: ignore[import-not-found]  # no stubs; sre_parse warns
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,8 +24,9 @@ from generator.ir import (
     UnionOf,
 )
 from generator.naming import ClassName, Namespace, PythonIdentifier
+from generator.pattern_sample import sample_for_pattern
 from generator.render import error_class, py_literal
-from generator.schemas import CATALOG_PREFIX
+from generator.schemas import CATALOG_PREFIX, is_scalar_like
 
 SAMPLE_DATETIME = datetime.datetime(2024, 1, 2, 3, 4, 5, tzinfo=datetime.UTC)
 _MAX_DEPTH = 4
@@ -274,7 +274,10 @@ class CaseBuilder:
         ref = schema.get("$ref")
         if isinstance(ref, str) and ref.startswith(CATALOG_PREFIX):
             target = self.schemas.get(ref[len(CATALOG_PREFIX) :])
-            return self.sample_json(target, depth + 1) if depth < _MAX_DEPTH * 2 else {}
+            deep = depth >= _MAX_DEPTH * 2 and not (
+                isinstance(target, dict) and is_scalar_like(target)
+            )
+            return {} if deep else self.sample_json(target, depth + 1)
         if "const" in schema:
             return schema["const"]
         if isinstance(schema.get("enum"), list) and schema["enum"]:
@@ -351,6 +354,13 @@ def _is_null(schema: Any) -> bool:
     return isinstance(schema, dict) and schema.get("type") == "null"
 
 
+def _matches(pattern: str, value: str) -> bool:
+    try:
+        return re.search(pattern, value) is not None
+    except re.error:
+        return False
+
+
 def _string_sample(schema: dict[str, Any]) -> str:
     fmt = schema.get("format")
     by_format = {
@@ -369,7 +379,7 @@ def _string_sample(schema: dict[str, Any]) -> str:
     value = by_format.get(fmt, "value") if isinstance(fmt, str) else "value"
     pattern = schema.get("pattern")
     if isinstance(pattern, str) and not _matches(pattern, value):
-        value = _pattern_sample(pattern) or value
+        value = sample_for_pattern(pattern) or value
     min_len = schema.get("minLength")
     if isinstance(min_len, int) and len(value) < min_len:
         value = value + "x" * (min_len - len(value))
@@ -377,65 +387,6 @@ def _string_sample(schema: dict[str, Any]) -> str:
     if isinstance(max_len, int) and len(value) > max_len:
         value = value[:max_len]
     return value
-
-
-def _matches(pattern: str, value: str) -> bool:
-    try:
-        return re.search(pattern, value) is not None
-    except re.error:
-        return True  # not a Python regular expression: nothing to satisfy here
-
-
-def _pattern_sample(pattern: str) -> str | None:
-    """The shortest string the regular expression's first alternatives spell, if it matches."""
-    try:
-        parsed = re_parser.parse(pattern)
-        value = _spell(parsed, 0)
-    except (re.error, ValueError, RecursionError, OverflowError):
-        return None
-    return value if _matches(pattern, value) else None
-
-
-def _spell(items: Any, depth: int) -> str:
-    if depth > 20:
-        raise ValueError("pattern nests too deeply")
-    out = []
-    for op, arg in items:
-        name = str(op)
-        if name == "LITERAL":
-            out.append(chr(arg))
-        elif name == "ANY":
-            out.append("a")
-        elif name == "IN":
-            out.append(_spell_class(arg))
-        elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
-            low, _high, sub = arg
-            if low > 64:
-                raise ValueError("repeat too long for a sample")
-            out.append(_spell(sub, depth + 1) * low)
-        elif name in ("SUBPATTERN", "ATOMIC_GROUP"):
-            out.append(_spell(arg[-1], depth + 1))
-        elif name == "BRANCH":
-            out.append(_spell(arg[1][0], depth + 1))
-        elif name in ("AT", "ASSERT", "ASSERT_NOT"):
-            continue
-        else:
-            raise ValueError(f"unsupported pattern part {name}")
-    return "".join(out)
-
-
-def _spell_class(items: Any) -> str:
-    for op, arg in items:
-        name = str(op)
-        if name == "NEGATE":
-            return "~"
-        if name == "LITERAL":
-            return chr(arg)
-        if name == "RANGE":
-            return chr(arg[0])
-        if name == "CATEGORY":
-            return {"CATEGORY_DIGIT": "0", "CATEGORY_SPACE": " "}.get(str(arg), "a")
-    return "a"
 
 
 def _number_sample(schema: dict[str, Any], default: float) -> Any:
