@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -76,3 +78,16 @@ def run_python(code: str, cwd: Path) -> None:
         check=False,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+@contextlib.contextmanager
+def imported_package(doc: dict[str, Any], out: Path, package: str) -> Iterator[Path]:
+    """Generate ``doc`` into ``out`` and make ``package`` importable here until the block ends."""
+    generate_package(doc, out, package)
+    sys.path.insert(0, str(out))
+    try:
+        yield out
+    finally:
+        sys.path.remove(str(out))
+        for name in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
+            del sys.modules[name]

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
-from functools import lru_cache
 from typing import Any, Generic, TypeVar
 
 import httpx
@@ -20,16 +19,11 @@ import pydantic
 from httpx_sse import EventSource, ServerSentEvent, SSEError
 
 from ._exceptions import APIResponseValidationError
-from ._response import stream_errors
+from ._response import _adapter, stream_errors
 
 __all__ = ["AsyncEventStream", "EventStream", "ServerSentEvent"]
 
 T = TypeVar("T")  # the type of each event's data (the document's ``itemSchema``; Any without)
-
-
-@lru_cache(maxsize=256)
-def _adapter(item_type: Any) -> pydantic.TypeAdapter[Any]:
-    return pydantic.TypeAdapter(item_type)
 
 
 def _item(event: ServerSentEvent, response: httpx.Response, item_type: Any) -> Any:

@@ -20,8 +20,6 @@ newlines, ``#``, Jinja syntax, U+2028/U+2029, NUL (as the JSON escape) and very 
 from __future__ import annotations
 
 import ast
-import subprocess
-import sys
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -32,7 +30,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from generator.diagnostics import CodegenError
-from tests.helpers import check_clean_and_typed
+from tests.helpers import check_clean_and_typed, run_python
 from tests.helpers import generate_package as generate_into
 
 PACKAGE = "hostile_client"
@@ -340,15 +338,7 @@ def import_all(out: Path, canary: Path) -> None:
         "    if getattr(obj, '__module__', '') == models.__name__ and hasattr(obj, 'model_fields'):\n"
         "        obj.model_json_schema()\n"
     )
-    proc = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=out,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    run_python(code, out)
     assert not canary.exists(), "importing the package ran code from the document"
 
 
@@ -571,18 +561,10 @@ def test_colliding_names_give_a_clean_typed_package(tmp_path: Path) -> None:
     generate_package(colliding_doc(), out)
     check_clean_and_typed(out, PACKAGE, tmp_path / "mypy", "--extend-ignore", "RUF036")
     import_all(out, tmp_path / CANARY_NAME)
-    # our ``Count1`` is the component, not the union branch the model library named first
-    probe = (
+    # our ``Count1`` is the component, not a union branch named like it
+    run_python(
         f"from {PACKAGE} import models\n"
         "ann = str(models.Holder.model_fields['mine'].annotation)\n"
-        "assert 'Count1' in ann and 'x' in models.Count1.model_fields, ann\n"
+        "assert 'Count1' in ann and 'x' in models.Count1.model_fields, ann\n",
+        out,
     )
-    proc = subprocess.run(
-        [sys.executable, "-c", probe],
-        cwd=out,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr

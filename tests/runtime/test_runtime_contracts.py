@@ -8,7 +8,6 @@ the live classes, and prove a tag or operation named after any member is renamed
 from __future__ import annotations
 
 import importlib
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,7 @@ import pytest
 from runtime_servers import Exchange, LocalServer
 
 from generator.contracts import client_members, resource_members
-from tests.helpers import check_clean_and_typed, generate_package
+from tests.helpers import check_clean_and_typed, imported_package
 
 CLIENT_MEMBERS = {
     "auth_headers", "base_url", "close", "max_retries", "request", "send", "timeout",
@@ -76,15 +75,8 @@ def _document() -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    out = tmp_path_factory.mktemp("send") / "dist"
-    generate_package(_document(), out, PACKAGE)
-    sys.path.insert(0, str(out))
-    try:
+    with imported_package(_document(), tmp_path_factory.mktemp("send") / "dist", PACKAGE) as out:
         yield out
-    finally:
-        sys.path.remove(str(out))
-        for name in [m for m in sys.modules if m == PACKAGE or m.startswith(PACKAGE + ".")]:
-            del sys.modules[name]
 
 
 def test_members_are_renamed_and_send_works(package: Path, server: LocalServer) -> None:

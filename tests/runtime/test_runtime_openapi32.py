@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,7 @@ from runtime_servers import Exchange, LocalServer
 
 from generator.diagnostics import CodegenError
 from generator.validate import validate
-from tests.helpers import check_clean_and_typed, generate_package
+from tests.helpers import check_clean_and_typed, imported_package
 
 PACKAGE = "stream32_client"
 EVENTS = [{"kind": "delta", "text": "Hel"}, {"kind": "delta", "text": "lo"}, {"kind": "done"}]
@@ -75,15 +74,8 @@ def document() -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    out = tmp_path_factory.mktemp("stream32") / "dist"
-    generate_package(document(), out, PACKAGE)
-    sys.path.insert(0, str(out))
-    try:
+    with imported_package(document(), tmp_path_factory.mktemp("stream32") / "dist", PACKAGE) as out:
         yield out
-    finally:
-        sys.path.remove(str(out))
-        for name in [m for m in sys.modules if m == PACKAGE or m.startswith(PACKAGE + ".")]:
-            del sys.modules[name]
 
 
 def _serve(server: LocalServer) -> None:
