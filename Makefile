@@ -65,12 +65,13 @@ test-fast: $(STAMP)
 # (table also in bench/last-run.md). Peers live in their own ignored venv, pinned here.
 BENCH_VENV ?= .bench-venv
 BENCH_OPC  := openapi-python-client==0.29.1
+BENCH_DMCG := datamodel-code-generator==0.89.0
 
 bench: $(STAMP)
-	@$(BENCH_VENV)/bin/python -m pip show openapi-python-client 2>/dev/null | grep -qx 'Version: $(lastword $(subst ==, ,$(BENCH_OPC)))' || \
+	@$(BENCH_VENV)/bin/python -m pip show openapi-python-client datamodel-code-generator 2>/dev/null | grep -c '^Version: \($(lastword $(subst ==, ,$(BENCH_OPC)))\|$(lastword $(subst ==, ,$(BENCH_DMCG)))\)$$' | grep -qx 2 || \
 	  { { test -x $(BENCH_VENV)/bin/python || $(PYTHON) -m venv $(BENCH_VENV); } && \
-	    $(BENCH_VENV)/bin/python -m pip install --quiet --disable-pip-version-check $(BENCH_OPC); } || \
-	  echo "bench: could not install $(BENCH_OPC); its rows will say so"
+	    $(BENCH_VENV)/bin/python -m pip install --quiet --disable-pip-version-check $(BENCH_OPC) $(BENCH_DMCG); } || \
+	  echo "bench: could not install the peers ($(BENCH_OPC), $(BENCH_DMCG)); their rows will say so"
 	-$(BIN)/python bench/run.py --shared "$(or $(CUBE_CODEGEN_SHARED),$(SHARED))" --peer-venv $(BENCH_VENV)
 
 clean-venv:

@@ -6,23 +6,21 @@ Exit codes: 0 success, 1 a check found differences (or an overlay action matched
 
 from __future__ import annotations
 
-# ruff: noqa: E402
-from generator.cache import Stamp, exit_if_up_to_date, message
-
-exit_if_up_to_date()  # a no-op `cube-codegen generate` ends here, before the imports below
-
 import functools
 import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from generator import __version__
-from generator.config import DEFAULT_CONFIG, Config, load_config
+from generator import DEFAULT_CONFIG, DEFAULT_OUT, __version__
+from generator.cache import Stamp, message, up_to_date
 from generator.diagnostics import CodegenError
+
+if TYPE_CHECKING:
+    from generator.config import Config
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -77,6 +75,8 @@ def main() -> None:
 
 
 def _config(config_path: Path, out: Path | None) -> Config:
+    from generator.config import load_config  # pydantic: not needed by a no-op run
+
     return load_config(config_path, out_dir=out)
 
 
@@ -129,8 +129,14 @@ def generate(
 ) -> None:
     """Generate the package from spec/ (documents + overlays) into generated/.
 
-    With --spec, generate a package from any one OpenAPI 3.0/3.1 document into --out.
+    With --spec, generate a package from any one OpenAPI 3.0/3.1/3.2 document into --out.
     """
+    plain = spec_file is None and not overlays and not package_name and report is None
+    # unchanged inputs: answered from the manifest, before the configuration or pipeline loads
+    if plain and _up_to_date(config_path, out or DEFAULT_OUT):
+        if not quiet:
+            click.echo(message(out or DEFAULT_OUT))
+        return
     from generator.pipeline import generate as run
     from generator.pipeline import report_json, single_document_config, strip_root
     from generator.writer import write_atomic, write_tree
@@ -164,6 +170,13 @@ def generate(
             f"generated {len(files)} files, {ops} operations in "
             f"{len(result.package.families)} families into {config.out_dir}"
         )
+
+
+def _up_to_date(config_path: Path, out: Path) -> bool:
+    try:
+        return up_to_date(config_path, out)
+    except OSError:  # an unreadable manifest or input: the full run reports what is wrong
+        return False
 
 
 @main.command()

@@ -20,7 +20,8 @@ from typing import Any, NoReturn
 
 import click
 
-from generator.config import DEFAULT_CONFIG, Config, load_config
+from generator import DEFAULT_CONFIG
+from generator.config import Config, load_config
 from generator.diagnostics import CodegenError, one_line
 from generator.drift.overlay_health import DEFAULT_OVERLAY_DIR, OverlayHealth, check_overlays
 from generator.fetch import (

@@ -6,14 +6,9 @@ here writes to disk; :mod:`generator.cli` decides where the result goes.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import keyword
-import multiprocessing
-import os
-from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,19 +16,17 @@ from typing import Any
 from generator import __version__
 from generator.build import FamilyBuilder
 from generator.config import Config, FamilyConfig
+from generator.contracts import RUNTIME_DIR
 from generator.diagnostics import CodegenError, Diagnostic
 from generator.formatting import format_tree
 from generator.ir import Family, Package
 from generator.loader import load_document
-from generator.models import render_models, warm_up_models
 from generator.naming import PythonIdentifier, pascal_case
 from generator.openapi_paths import operation_keys
-from generator.refs import bundle, check_local_refs
+from generator.refs import Resolver, bundle
 from generator.render import TEMPLATES, render
 from generator.testcases import CaseBuilder
 from generator.validate import openapi_version, validate
-
-RUNTIME_DIR = TEMPLATES / "runtime"
 
 
 @dataclass(frozen=True)
@@ -42,6 +35,7 @@ class LoadedFamily:
     file: str
     document: dict[str, Any]
     version: str
+    diagnostics: tuple[Diagnostic, ...] = ()  # what loading worked around
 
 
 @dataclass
@@ -61,10 +55,10 @@ def load_family(config: Config, family: FamilyConfig) -> LoadedFamily:
     openapi_version(doc, file)
     if family.overlays:
         doc = apply_overlays(doc, file, [str(config.path(o)) for o in family.overlays])
-    doc = bundle(doc, file)
-    check_local_refs(doc, file)
-    validate(doc, file)
-    return LoadedFamily(family, file, doc, str(doc["openapi"]))
+    doc, bundled = bundle(doc, file)
+    Resolver(doc, file).check_all(local_only=True)
+    doc, repaired = validate(doc, file)
+    return LoadedFamily(family, file, doc, str(doc["openapi"]), (*bundled, *repaired))
 
 
 def apply_overlays(doc: Any, file: str, overlay_files: list[str]) -> Any:
@@ -90,15 +84,11 @@ def spec_hash(config: Config, loaded: list[LoadedFamily]) -> str:
 
 def generate(config: Config) -> Result:
     """Generate the whole package for ``config``; raises :class:`CodegenError` on bad input."""
-    with _model_workers(len(config.families)) as pool:
-        return _generate(config, pool)
-
-
-def _generate(config: Config, pool: ProcessPoolExecutor | None) -> Result:
     loaded = [load_family(config, fam) for fam in config.families]
     diagnostics: list[Diagnostic] = []
     families: list[Family] = []
     for fam in loaded:
+        diagnostics.extend(fam.diagnostics)
         builder = FamilyBuilder(fam.document, fam.file, fam.config)
         families.append(builder.build())
         diagnostics.extend(builder.diagnostics)
@@ -106,7 +96,8 @@ def _generate(config: Config, pool: ProcessPoolExecutor | None) -> Result:
     if errors:
         raise CodegenError(errors)
     package = Package(
-        name=PythonIdentifier(config.package.name),
+        # validated by the configuration; kept verbatim (``p_`` stays ``p_``: it names folders)
+        name=PythonIdentifier.unchecked(config.package.name),
         distribution=config.package.distribution,
         version=config.package.version,
         description=config.package.description or families[0].title,
@@ -115,41 +106,8 @@ def _generate(config: Config, pool: ProcessPoolExecutor | None) -> Result:
         generator_version=__version__,
     )
     versions = {f.config.name: f.version for f in loaded}
-    root = config.package.name
-    # Models are the slowest stage: they are made in worker processes while this one renders
-    # and formats everything else. Output does not depend on the scheduling.
-    pending = [
-        (f, pool.submit(render_models, f, versions[f.name]) if pool else None)
-        for f in package.families
-    ]
-    files = format_tree(render_package(package, versions, config), root)
-    models = {
-        model_path(f, f"{root}/{root}"): header(package)
-        + "\n"
-        + (job.result() if job else render_models(f, versions[f.name]))
-        for f, job in pending
-    }
-    pyproject = f"{root}/pyproject.toml"
-    files.update(format_tree({**models, pyproject: files[pyproject]}, root))
+    files = format_tree(render_package(package, versions, config), config.package.name)
     return Result(dict(sorted(files.items())), package, diagnostics, [f.document for f in loaded])
-
-
-@contextlib.contextmanager
-def _model_workers(jobs: int) -> Iterator[ProcessPoolExecutor | None]:
-    """Forked workers for model generation when the machine has a core to spare, else None."""
-    cores = os.cpu_count() or 1
-    if cores < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        yield None
-        return
-    context = multiprocessing.get_context("fork")
-    workers = max(1, min(jobs, cores))
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=warm_up_models) as pool:
-        yield pool
-
-
-def model_path(family: Family, root: str) -> str:
-    base = f"{root}/{family.module}" if family.module else root
-    return f"{base}/models.py"
 
 
 def header(package: Package, comment: str = "#") -> str:
@@ -193,13 +151,16 @@ def render_package(package: Package, versions: dict[str, str], config: Config) -
         )
         for family in package.families:
             name = family.module or "api"
-            files[f"{pkg}/tests/test_{pkg}_{name}.py"] = render(
-                "tests/test_family.py.jinja",
-                **ctx,
-                family=family,
-                family_import=imports[family.name],
-                cases=CaseBuilder(family).cases(),
-            )
+            cases = CaseBuilder(family).cases()
+            for resource in family.resources:
+                files[f"{pkg}/tests/test_{pkg}_{name}_{resource.module}.py"] = render(
+                    "tests/test_resource.py.jinja",
+                    **ctx,
+                    family=family,
+                    resource=resource,
+                    family_import=imports[family.name],
+                    cases=cases[resource.module],
+                )
     return files
 
 
@@ -210,6 +171,7 @@ def _render_family(
     fctx = {**ctx, "family": family, "family_import": family_import}
     out = {
         f"{base}/_client.py": render("family/client.py.jinja", **fctx),
+        f"{base}/models.py": render("family/models.py.jinja", **fctx),
         f"{base}/resources/__init__.py": render("family/resources__init__.py.jinja", **fctx),
     }
     if family.module:

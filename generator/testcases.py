@@ -24,7 +24,7 @@ from generator.ir import (
     TypeRef,
     UnionOf,
 )
-from generator.naming import PythonIdentifier
+from generator.naming import ClassName, Namespace, PythonIdentifier
 from generator.pattern_sample import sample_for_pattern
 from generator.render import error_class, py_literal
 from generator.schemas import CATALOG_PREFIX, is_scalar_like
@@ -56,6 +56,7 @@ class ErrorCase:
 class TestCase:
     op: Operation
     resource_attr: PythonIdentifier
+    class_name: ClassName  # the test class, unique in the family (see :class:`Namespace`)
     args: tuple[Arg, ...]
     expected_path: str
     whole_body_code: str | None  # expected JSON body when the body is one argument
@@ -82,14 +83,19 @@ class CaseBuilder:
         self.family = family
         self.schemas = family.schemas
 
-    def cases(self) -> list[TestCase]:
-        return [
-            self._case(op, resource.attr)
-            for resource in self.family.resources
-            for op in resource.operations
-        ]
+    def cases(self) -> dict[PythonIdentifier, list[TestCase]]:
+        """Test cases by resource module; test class names are unique in the family."""
+        classes = Namespace()
+        out: dict[PythonIdentifier, list[TestCase]] = {}
+        for resource in self.family.resources:
+            attr = resource.attr
+            out[resource.module] = [
+                self._case(op, attr, classes.class_name(f"test {attr} {op.py_name}"))
+                for op in resource.operations
+            ]
+        return out
 
-    def _case(self, op: Operation, attr: PythonIdentifier) -> TestCase:
+    def _case(self, op: Operation, attr: PythonIdentifier, class_name: ClassName) -> TestCase:
         args: list[Arg] = []
         path = op.path
         for i, p in enumerate(op.path_params):
@@ -133,6 +139,7 @@ class CaseBuilder:
         return TestCase(
             op=op,
             resource_attr=attr,
+            class_name=class_name,
             args=tuple(args),
             expected_path=path,
             whole_body_code=whole_body,

@@ -92,7 +92,7 @@ def test_default_fail_on_is_breaking(tmp_path: Path) -> None:
         (
             "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n"
             "      responses:\n        '200': {$ref: '#/components/responses/Nope'}\n",
-            "points at nothing",
+            "names nothing",
         ),
     ],
 )

@@ -24,14 +24,16 @@ BASE = "/api/v1/deployments/7/dashboard-exports"
 JOB = f"{BASE}/job-1"
 DOWNLOAD = f"{JOB}/download"
 PDF = b"%PDF-1.7\n" + hashlib.sha256(b"seed").digest() * 8000 + b"\n%%EOF\n"  # ~256 KB
+# The generated client names model attributes (the generator knows them); JSON keys for dicts.
 SPEC = JobSpec(
-    id_field="jobId",
+    id_field="job_id",
     status_field="status",
     success_values=("completed",),
     failure_values=("failed",),
     error_field="error",
-    expires_field="expiresAt",
+    expires_field="expires_at",
 )
+DICT_SPEC = JobSpec(id_field="jobId", expires_field="expiresAt")
 
 
 class FakeClock:
@@ -248,9 +250,9 @@ def test_job_spec_reads_dicts_models_and_epochs() -> None:
     other: SyncJob[Any, Any] = SyncJob(model, spec=SPEC, poll=dict)
     assert other.id == "j"
     assert other.expires_at == datetime.datetime(2030, 1, 2, 2, 4, 5, tzinfo=datetime.UTC)
-    assert SyncJob({"jobId": "x"}, spec=SPEC, poll=dict).expires_at is None
+    assert SyncJob({"jobId": "x"}, spec=DICT_SPEC, poll=dict).expires_at is None
     with pytest.raises(APIError, match="no 'jobId'"):
-        _ = SyncJob({}, spec=SPEC, poll=dict).id
+        _ = SyncJob({}, spec=DICT_SPEC, poll=dict).id
 
 
 @pytest.mark.anyio

@@ -331,8 +331,8 @@ def test_load_round_trips_typed_models(tls_server: LocalServer, trusting: ssl.SS
     result = answer.results[0]
     assert isinstance(result, data_models.V1LoadResult)
     assert result.annotation.measures["orders.count"]["title"] == "Orders Count"
-    rows = result.data  # the default (row) response format: one object per row
-    assert isinstance(rows, list)
+    rows = result.data.root  # a union the document names: row, compact or columnar form
+    assert isinstance(rows, list)  # the default (row) form: one object per row
     assert rows[1] == {"orders.status": "processing", "orders.count": "13"}
     seen = tls_server.seen("POST", f"{DATA_BASE}/v1/load")[0]
     assert seen.headers["authorization"] == JWT  # the JWT itself, no prefix

@@ -216,6 +216,11 @@ class BaseClient:
         return f"<{type(self).__name__} base_url={str(self.base_url)!r}>"
 
     @property
+    def with_raw_response(self) -> object:
+        """Every resource, returning the HTTP response; each generated client narrows the type."""
+        raise NotImplementedError
+
+    @property
     def auth_headers(self) -> dict[str, str]:
         if self._credential is None:
             return {}
@@ -527,7 +532,7 @@ class AsyncAPIClient(BaseClient):
         if kind == "event-stream":
             from ._streaming import AsyncEventStream
 
-            stream = AsyncEventStream(response)
+            stream: AsyncEventStream[Any] = AsyncEventStream(response, cast_to)
             return APIResponse(response, lambda: stream) if self._wants_raw(call) else stream
         if kind == "json-lines":  # ``cast_to`` is a ``JSONLines`` spec
             lines = cast_to.aopen(response)
@@ -547,7 +552,7 @@ def _parse(response: httpx.Response, cast_to: Any, kind: ResponseKind) -> Any:
     if kind == "event-stream":
         from ._streaming import EventStream
 
-        return EventStream(response)
+        return EventStream(response, cast_to)
     if kind == "json-lines":  # ``cast_to`` is a ``JSONLines`` spec
         return cast_to.open(response)
     return None

@@ -38,7 +38,19 @@ __all__ = [
     "ServerSentEvent",
 ]
 
-T = TypeVar("T")
+T = TypeVar("T")  # the type of each event's data (the document's ``itemSchema``; Any without)
+
+
+def _item(event: ServerSentEvent, response: httpx.Response, item_type: Any) -> Any:
+    data = _decode(event, response)
+    try:
+        return _adapter(item_type).validate_python(data)
+    except pydantic.ValidationError as exc:
+        raise APIResponseValidationError(
+            f"event data does not match the documented schema: {exc.error_count()} errors",
+            response=response,
+            body=data,
+        ) from None
 
 
 @contextmanager
@@ -71,12 +83,16 @@ def _decode(event: ServerSentEvent, response: httpx.Response) -> Any:
         ) from None
 
 
-class EventStream:
-    """Iterate events as they arrive; leaving the loop early closes the connection."""
+class EventStream(Generic[T]):
+    """Iterate events as they arrive; leaving the loop early closes the connection.
 
-    def __init__(self, response: httpx.Response) -> None:
+    ``iter_items()`` gives each event's data parsed as the documented item type.
+    """
+
+    def __init__(self, response: httpx.Response, item_type: Any = Any) -> None:
         self.http_response = response
         self._source = EventSource(response)
+        self._item_type = item_type
 
     def __iter__(self) -> Iterator[ServerSentEvent]:
         try:
@@ -97,22 +113,33 @@ class EventStream:
         finally:
             self.close()
 
+    def iter_items(self) -> Iterator[T]:
+        """Each event's data as the documented item type (events without data are skipped)."""
+        events = iter(self)
+        try:
+            for event in events:
+                if event.data:
+                    yield _item(event, self.http_response, self._item_type)
+        finally:
+            self.close()
+
     def close(self) -> None:
         self.http_response.close()
 
-    def __enter__(self) -> EventStream:
+    def __enter__(self) -> EventStream[T]:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
 
 
-class AsyncEventStream:
+class AsyncEventStream(Generic[T]):
     """Async twin of :class:`EventStream`."""
 
-    def __init__(self, response: httpx.Response) -> None:
+    def __init__(self, response: httpx.Response, item_type: Any = Any) -> None:
         self.http_response = response
         self._source = EventSource(response)
+        self._item_type = item_type
 
     async def __aiter__(self) -> AsyncIterator[ServerSentEvent]:
         try:
@@ -133,10 +160,20 @@ class AsyncEventStream:
         finally:
             await self.close()
 
+    async def iter_items(self) -> AsyncIterator[T]:
+        """Each event's data as the documented item type (events without data are skipped)."""
+        try:
+            with _sse_errors(self.http_response):
+                async for event in self._source.aiter_sse():
+                    if event.data:
+                        yield _item(event, self.http_response, self._item_type)
+        finally:
+            await self.close()
+
     async def close(self) -> None:
         await self.http_response.aclose()
 
-    async def __aenter__(self) -> AsyncEventStream:
+    async def __aenter__(self) -> AsyncEventStream[T]:
         return self
 
     async def __aexit__(self, *exc: object) -> None:

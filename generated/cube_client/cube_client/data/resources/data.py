@@ -6,7 +6,8 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Literal, cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -23,11 +24,8 @@ from cube_client.data import models as _models
 __all__ = ["AsyncDataResource", "DataResource"]
 
 
-class DataResource:
+class DataResource(SyncAPIResource):
     """Operations tagged Data"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> DataResourceWithRawResponse:
@@ -183,11 +181,8 @@ class DataResourceWithRawResponse:
         self.meta_v1 = to_raw_response_wrapper(resource.meta_v1)
 
 
-class AsyncDataResource:
+class AsyncDataResource(AsyncAPIResource):
     """Operations tagged Data"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncDataResourceWithRawResponse:

@@ -6,8 +6,9 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -30,11 +31,8 @@ _LIST_API_KEYS_PAGES = PageSpec(
 )
 
 
-class APIKeysResource:
+class APIKeysResource(SyncAPIResource):
     """Operations tagged API Keys"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> APIKeysResourceWithRawResponse:
@@ -213,11 +211,8 @@ class APIKeysResourceWithRawResponse:
         self.delete_api_key = to_raw_response_wrapper(resource.delete_api_key)
 
 
-class AsyncAPIKeysResource:
+class AsyncAPIKeysResource(AsyncAPIResource):
     """Operations tagged API Keys"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncAPIKeysResourceWithRawResponse:

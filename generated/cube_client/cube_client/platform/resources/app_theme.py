@@ -6,7 +6,8 @@ from __future__ import annotations
 from functools import cached_property
 from typing import cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -17,11 +18,8 @@ from cube_client.platform import models as _models
 __all__ = ["AppThemeResource", "AsyncAppThemeResource"]
 
 
-class AppThemeResource:
+class AppThemeResource(SyncAPIResource):
     """Operations tagged App Theme"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AppThemeResourceWithRawResponse:
@@ -69,11 +67,8 @@ class AppThemeResourceWithRawResponse:
         self.get_app_config = to_raw_response_wrapper(resource.get_app_config)
 
 
-class AsyncAppThemeResource:
+class AsyncAppThemeResource(AsyncAPIResource):
     """Operations tagged App Theme"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncAppThemeResourceWithRawResponse:

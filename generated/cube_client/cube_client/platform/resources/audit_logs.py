@@ -7,7 +7,8 @@ import datetime
 from functools import cached_property
 from typing import cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     AsyncBinaryResponse,
     BinaryResponse,
@@ -20,11 +21,8 @@ from cube_client._utils import build_headers
 __all__ = ["AsyncAuditLogsResource", "AuditLogsResource"]
 
 
-class AuditLogsResource:
+class AuditLogsResource(SyncAPIResource):
     """Operations tagged Audit Logs"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AuditLogsResourceWithRawResponse:
@@ -98,11 +96,8 @@ class AuditLogsResourceWithRawResponse:
         self.export_audit_logs = to_raw_response_wrapper(resource.export_audit_logs)
 
 
-class AsyncAuditLogsResource:
+class AsyncAuditLogsResource(AsyncAPIResource):
     """Operations tagged Audit Logs"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncAuditLogsResourceWithRawResponse:

@@ -6,8 +6,9 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Literal, cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -30,11 +31,8 @@ _LIST_EMBED_TENANT_WORKBOOKS_PAGES = PageSpec(
 )
 
 
-class DashboardEmbedAccessResource:
+class DashboardEmbedAccessResource(SyncAPIResource):
     """Operations tagged Dashboard Embed Access"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> DashboardEmbedAccessResourceWithRawResponse:
@@ -191,11 +189,8 @@ class DashboardEmbedAccessResourceWithRawResponse:
         self.update_embed_access = to_raw_response_wrapper(resource.update_embed_access)
 
 
-class AsyncDashboardEmbedAccessResource:
+class AsyncDashboardEmbedAccessResource(AsyncAPIResource):
     """Operations tagged Dashboard Embed Access"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncDashboardEmbedAccessResourceWithRawResponse:

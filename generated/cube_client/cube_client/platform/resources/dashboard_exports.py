@@ -6,8 +6,9 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Literal, cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._jobs import AsyncJob, JobSpec, SyncJob
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     AsyncBinaryResponse,
     BinaryResponse,
@@ -22,11 +23,8 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncDashboardExportsResource", "DashboardExportsResource"]
 
 
-class DashboardExportsResource:
+class DashboardExportsResource(SyncAPIResource):
     """Operations tagged Dashboard Exports"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> DashboardExportsResourceWithRawResponse:
@@ -137,12 +135,12 @@ class DashboardExportsResource:
             SyncJob(
                 submitted,
                 spec=JobSpec(
-                    id_field="jobId",
+                    id_field="job_id",
                     status_field="status",
                     success_values=("completed",),
                     failure_values=("failed",),
                     error_field="error",
-                    expires_field="expiresAt",
+                    expires_field="expires_at",
                 ),
                 poll=lambda: self.get_export_status(
                     deployment_id,
@@ -255,11 +253,8 @@ class DashboardExportsResourceWithRawResponse:
         self.download_export = to_raw_response_wrapper(resource.download_export)
 
 
-class AsyncDashboardExportsResource:
+class AsyncDashboardExportsResource(AsyncAPIResource):
     """Operations tagged Dashboard Exports"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncDashboardExportsResourceWithRawResponse:
@@ -372,12 +367,12 @@ class AsyncDashboardExportsResource:
             AsyncJob(
                 submitted,
                 spec=JobSpec(
-                    id_field="jobId",
+                    id_field="job_id",
                     status_field="status",
                     success_values=("completed",),
                     failure_values=("failed",),
                     error_field="error",
-                    expires_field="expiresAt",
+                    expires_field="expires_at",
                 ),
                 poll=lambda: self.get_export_status(
                     deployment_id,

@@ -6,8 +6,9 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -42,11 +43,8 @@ _LIST_FILES_PAGES = PageSpec(
 )
 
 
-class DataModelResource:
+class DataModelResource(SyncAPIResource):
     """Operations tagged Data Model"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> DataModelResourceWithRawResponse:
@@ -797,11 +795,8 @@ class DataModelResourceWithRawResponse:
         self.pull = to_raw_response_wrapper(resource.pull)
 
 
-class AsyncDataModelResource:
+class AsyncDataModelResource(AsyncAPIResource):
     """Operations tagged Data Model"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncDataModelResourceWithRawResponse:

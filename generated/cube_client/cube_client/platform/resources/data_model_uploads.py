@@ -6,7 +6,8 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -18,11 +19,8 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncDataModelUploadsResource", "DataModelUploadsResource"]
 
 
-class DataModelUploadsResource:
+class DataModelUploadsResource(SyncAPIResource):
     """Operations tagged Data Model Uploads"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> DataModelUploadsResourceWithRawResponse:
@@ -243,11 +241,8 @@ class DataModelUploadsResourceWithRawResponse:
         self.start_upload = to_raw_response_wrapper(resource.start_upload)
 
 
-class AsyncDataModelUploadsResource:
+class AsyncDataModelUploadsResource(AsyncAPIResource):
     """Operations tagged Data Model Uploads"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncDataModelUploadsResourceWithRawResponse:

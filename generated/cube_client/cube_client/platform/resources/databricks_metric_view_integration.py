@@ -6,7 +6,8 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Literal, cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -21,11 +22,8 @@ __all__ = [
 ]
 
 
-class DatabricksMetricViewIntegrationResource:
+class DatabricksMetricViewIntegrationResource(SyncAPIResource):
     """Operations tagged Databricks Metric View Integration"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> DatabricksMetricViewIntegrationResourceWithRawResponse:
@@ -151,11 +149,8 @@ class DatabricksMetricViewIntegrationResourceWithRawResponse:
         self.save_integration = to_raw_response_wrapper(resource.save_integration)
 
 
-class AsyncDatabricksMetricViewIntegrationResource:
+class AsyncDatabricksMetricViewIntegrationResource(AsyncAPIResource):
     """Operations tagged Databricks Metric View Integration"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncDatabricksMetricViewIntegrationResourceWithRawResponse:

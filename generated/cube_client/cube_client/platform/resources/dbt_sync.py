@@ -6,8 +6,9 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, Literal, cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -41,11 +42,8 @@ _GET_DBT_SYNC_GENERATED_FILES_PAGES = PageSpec(
 )
 
 
-class DbtSyncResource:
+class DbtSyncResource(SyncAPIResource):
     """Operations tagged dbt Sync"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> DbtSyncResourceWithRawResponse:
@@ -379,11 +377,8 @@ class DbtSyncResourceWithRawResponse:
         self.get_dbt_sync_result = to_raw_response_wrapper(resource.get_dbt_sync_result)
 
 
-class AsyncDbtSyncResource:
+class AsyncDbtSyncResource(AsyncAPIResource):
     """Operations tagged dbt Sync"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncDbtSyncResourceWithRawResponse:

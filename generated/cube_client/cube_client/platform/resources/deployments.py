@@ -6,8 +6,9 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, Literal, cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -75,11 +76,8 @@ _LIST_DEPLOYMENT_VERSIONS_PAGES = PageSpec(
 )
 
 
-class DeploymentsResource:
+class DeploymentsResource(SyncAPIResource):
     """Operations tagged Deployments"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> DeploymentsResourceWithRawResponse:
@@ -666,11 +664,8 @@ class DeploymentsResourceWithRawResponse:
         self.list_deployment_versions = to_raw_response_wrapper(resource.list_deployment_versions)
 
 
-class AsyncDeploymentsResource:
+class AsyncDeploymentsResource(AsyncAPIResource):
     """Operations tagged Deployments"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncDeploymentsResourceWithRawResponse:

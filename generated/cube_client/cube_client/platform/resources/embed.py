@@ -6,8 +6,9 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -41,11 +42,8 @@ _LIST_MENTIONABLE_EMBED_USERS_PAGES = PageSpec(
 )
 
 
-class EmbedResource:
+class EmbedResource(SyncAPIResource):
     """Operations tagged Embed"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> EmbedResourceWithRawResponse:
@@ -652,11 +650,8 @@ class EmbedResourceWithRawResponse:
         self.post_token_by_session_id = to_raw_response_wrapper(resource.post_token_by_session_id)
 
 
-class AsyncEmbedResource:
+class AsyncEmbedResource(AsyncAPIResource):
     """Operations tagged Embed"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncEmbedResourceWithRawResponse:

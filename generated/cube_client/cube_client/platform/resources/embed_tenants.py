@@ -6,8 +6,9 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -63,11 +64,8 @@ _LIST_EMBED_USERS_PAGES = PageSpec(
 )
 
 
-class EmbedTenantsResource:
+class EmbedTenantsResource(SyncAPIResource):
     """Operations tagged Embed Tenants"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> EmbedTenantsResourceWithRawResponse:
@@ -671,11 +669,8 @@ class EmbedTenantsResourceWithRawResponse:
         self.provision_embed_users = to_raw_response_wrapper(resource.provision_embed_users)
 
 
-class AsyncEmbedTenantsResource:
+class AsyncEmbedTenantsResource(AsyncAPIResource):
     """Operations tagged Embed Tenants"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncEmbedTenantsResourceWithRawResponse:

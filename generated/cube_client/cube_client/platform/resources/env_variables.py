@@ -6,8 +6,9 @@ from __future__ import annotations
 from functools import cached_property
 from typing import cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -30,11 +31,8 @@ _GET_ENV_VARIABLES_PAGES = PageSpec(
 )
 
 
-class EnvVariablesResource:
+class EnvVariablesResource(SyncAPIResource):
     """Operations tagged Env Variables"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> EnvVariablesResourceWithRawResponse:
@@ -135,11 +133,8 @@ class EnvVariablesResourceWithRawResponse:
         self.set_env_variables = to_raw_response_wrapper(resource.set_env_variables)
 
 
-class AsyncEnvVariablesResource:
+class AsyncEnvVariablesResource(AsyncAPIResource):
     """Operations tagged Env Variables"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncEnvVariablesResourceWithRawResponse:

@@ -6,8 +6,9 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, Literal, cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -53,11 +54,8 @@ _GET_DEPLOYMENT_ENVIRONMENT_TOKENS_PAGES = PageSpec(
 )
 
 
-class EnvironmentsResource:
+class EnvironmentsResource(SyncAPIResource):
     """Operations tagged Environments"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> EnvironmentsResourceWithRawResponse:
@@ -304,11 +302,8 @@ class EnvironmentsResourceWithRawResponse:
         )
 
 
-class AsyncEnvironmentsResource:
+class AsyncEnvironmentsResource(AsyncAPIResource):
     """Operations tagged Environments"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncEnvironmentsResourceWithRawResponse:

@@ -6,8 +6,9 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -30,11 +31,8 @@ _GET_FOLDERS_PAGES = PageSpec(
 )
 
 
-class FoldersResource:
+class FoldersResource(SyncAPIResource):
     """Operations tagged Folders"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> FoldersResourceWithRawResponse:
@@ -275,11 +273,8 @@ class FoldersResourceWithRawResponse:
         self.get_folder_ancestors = to_raw_response_wrapper(resource.get_folder_ancestors)
 
 
-class AsyncFoldersResource:
+class AsyncFoldersResource(AsyncAPIResource):
     """Operations tagged Folders"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncFoldersResourceWithRawResponse:

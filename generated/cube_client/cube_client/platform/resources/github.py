@@ -6,8 +6,9 @@ from __future__ import annotations
 from functools import cached_property
 from typing import cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -51,11 +52,8 @@ _BRANCHES_PAGES = PageSpec(
 )
 
 
-class GithubResource:
+class GithubResource(SyncAPIResource):
     """Operations tagged GitHub"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> GithubResourceWithRawResponse:
@@ -234,11 +232,8 @@ class GithubResourceWithRawResponse:
         self.status = to_raw_response_wrapper(resource.status)
 
 
-class AsyncGithubResource:
+class AsyncGithubResource(AsyncAPIResource):
     """Operations tagged GitHub"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncGithubResourceWithRawResponse:

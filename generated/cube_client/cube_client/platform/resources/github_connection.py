@@ -6,7 +6,8 @@ from __future__ import annotations
 from functools import cached_property
 from typing import cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -18,11 +19,8 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncGithubConnectionResource", "GithubConnectionResource"]
 
 
-class GithubConnectionResource:
+class GithubConnectionResource(SyncAPIResource):
     """Operations tagged GitHub Connection"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> GithubConnectionResourceWithRawResponse:
@@ -90,11 +88,8 @@ class GithubConnectionResourceWithRawResponse:
         self.connect = to_raw_response_wrapper(resource.connect)
 
 
-class AsyncGithubConnectionResource:
+class AsyncGithubConnectionResource(AsyncAPIResource):
     """Operations tagged GitHub Connection"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncGithubConnectionResourceWithRawResponse:

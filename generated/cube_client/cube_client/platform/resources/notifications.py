@@ -6,8 +6,9 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, Literal, cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -41,11 +42,8 @@ _GET_RECIPIENTS_PAGES = PageSpec(
 )
 
 
-class NotificationsResource:
+class NotificationsResource(SyncAPIResource):
     """Operations tagged Notifications"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> NotificationsResourceWithRawResponse:
@@ -489,11 +487,8 @@ class NotificationsResourceWithRawResponse:
         self.remove_recipients = to_raw_response_wrapper(resource.remove_recipients)
 
 
-class AsyncNotificationsResource:
+class AsyncNotificationsResource(AsyncAPIResource):
     """Operations tagged Notifications"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncNotificationsResourceWithRawResponse:

@@ -6,7 +6,8 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -18,11 +19,8 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncOauthIntegrationsResource", "OauthIntegrationsResource"]
 
 
-class OauthIntegrationsResource:
+class OauthIntegrationsResource(SyncAPIResource):
     """Operations tagged OAuth Integrations"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> OauthIntegrationsResourceWithRawResponse:
@@ -270,11 +268,8 @@ class OauthIntegrationsResourceWithRawResponse:
         self.delete_oauth_integration = to_raw_response_wrapper(resource.delete_oauth_integration)
 
 
-class AsyncOauthIntegrationsResource:
+class AsyncOauthIntegrationsResource(AsyncAPIResource):
     """Operations tagged OAuth Integrations"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncOauthIntegrationsResourceWithRawResponse:

@@ -6,7 +6,8 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -18,11 +19,8 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncOIDCTokenConfigsResource", "OIDCTokenConfigsResource"]
 
 
-class OIDCTokenConfigsResource:
+class OIDCTokenConfigsResource(SyncAPIResource):
     """Operations tagged OIDC Token Configs"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> OIDCTokenConfigsResourceWithRawResponse:
@@ -260,11 +258,8 @@ class OIDCTokenConfigsResourceWithRawResponse:
         self.delete_oidc_token_config = to_raw_response_wrapper(resource.delete_oidc_token_config)
 
 
-class AsyncOIDCTokenConfigsResource:
+class AsyncOIDCTokenConfigsResource(AsyncAPIResource):
     """Operations tagged OIDC Token Configs"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncOIDCTokenConfigsResourceWithRawResponse:

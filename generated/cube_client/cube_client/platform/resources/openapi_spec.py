@@ -6,7 +6,8 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -16,11 +17,8 @@ from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeou
 __all__ = ["AsyncOpenapiSpecResource", "OpenapiSpecResource"]
 
 
-class OpenapiSpecResource:
+class OpenapiSpecResource(SyncAPIResource):
     """Operations tagged OpenAPI Spec"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> OpenapiSpecResourceWithRawResponse:
@@ -68,11 +66,8 @@ class OpenapiSpecResourceWithRawResponse:
         self.get_spec = to_raw_response_wrapper(resource.get_spec)
 
 
-class AsyncOpenapiSpecResource:
+class AsyncOpenapiSpecResource(AsyncAPIResource):
     """Operations tagged OpenAPI Spec"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncOpenapiSpecResourceWithRawResponse:

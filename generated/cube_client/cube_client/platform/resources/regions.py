@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -28,11 +29,8 @@ _LIST_REGIONS_PAGES = PageSpec(
 )
 
 
-class RegionsResource:
+class RegionsResource(SyncAPIResource):
     """Operations tagged Regions"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> RegionsResourceWithRawResponse:
@@ -83,11 +81,8 @@ class RegionsResourceWithRawResponse:
         self.list_regions = to_raw_response_wrapper(resource.list_regions)
 
 
-class AsyncRegionsResource:
+class AsyncRegionsResource(AsyncAPIResource):
     """Operations tagged Regions"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncRegionsResourceWithRawResponse:

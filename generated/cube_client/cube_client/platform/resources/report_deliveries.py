@@ -6,7 +6,8 @@ from __future__ import annotations
 from functools import cached_property
 from typing import cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -17,11 +18,8 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncReportDeliveriesResource", "ReportDeliveriesResource"]
 
 
-class ReportDeliveriesResource:
+class ReportDeliveriesResource(SyncAPIResource):
     """Operations tagged Report Deliveries"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> ReportDeliveriesResourceWithRawResponse:
@@ -81,11 +79,8 @@ class ReportDeliveriesResourceWithRawResponse:
         self.pause_report_delivery = to_raw_response_wrapper(resource.pause_report_delivery)
 
 
-class AsyncReportDeliveriesResource:
+class AsyncReportDeliveriesResource(AsyncAPIResource):
     """Operations tagged Report Deliveries"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncReportDeliveriesResourceWithRawResponse:

@@ -6,8 +6,9 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, Literal, cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -30,11 +31,8 @@ _GET_REPORTS_PAGES = PageSpec(
 )
 
 
-class ReportsResource:
+class ReportsResource(SyncAPIResource):
     """Operations tagged Reports"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> ReportsResourceWithRawResponse:
@@ -624,11 +622,8 @@ class ReportsResourceWithRawResponse:
         self.refresh_report = to_raw_response_wrapper(resource.refresh_report)
 
 
-class AsyncReportsResource:
+class AsyncReportsResource(AsyncAPIResource):
     """Operations tagged Reports"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncReportsResourceWithRawResponse:

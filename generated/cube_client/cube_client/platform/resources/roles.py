@@ -6,8 +6,9 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -30,11 +31,8 @@ _GET_ROLES_PAGES = PageSpec(
 )
 
 
-class RolesResource:
+class RolesResource(SyncAPIResource):
     """Operations tagged Roles"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> RolesResourceWithRawResponse:
@@ -347,11 +345,8 @@ class RolesResourceWithRawResponse:
         self.remove_role_from_user = to_raw_response_wrapper(resource.remove_role_from_user)
 
 
-class AsyncRolesResource:
+class AsyncRolesResource(AsyncAPIResource):
     """Operations tagged Roles"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncRolesResourceWithRawResponse:

@@ -6,7 +6,8 @@ from __future__ import annotations
 from functools import cached_property
 from typing import cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -18,11 +19,8 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncTenantSettingsResource", "TenantSettingsResource"]
 
 
-class TenantSettingsResource:
+class TenantSettingsResource(SyncAPIResource):
     """Operations tagged Tenant Settings"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> TenantSettingsResourceWithRawResponse:
@@ -128,11 +126,8 @@ class TenantSettingsResourceWithRawResponse:
         self.update_tenant_settings = to_raw_response_wrapper(resource.update_tenant_settings)
 
 
-class AsyncTenantSettingsResource:
+class AsyncTenantSettingsResource(AsyncAPIResource):
     """Operations tagged Tenant Settings"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncTenantSettingsResourceWithRawResponse:

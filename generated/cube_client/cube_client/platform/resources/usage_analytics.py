@@ -6,7 +6,8 @@ from __future__ import annotations
 from functools import cached_property
 from typing import cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -17,11 +18,8 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncUsageAnalyticsResource", "UsageAnalyticsResource"]
 
 
-class UsageAnalyticsResource:
+class UsageAnalyticsResource(SyncAPIResource):
     """Operations tagged Usage Analytics"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> UsageAnalyticsResourceWithRawResponse:
@@ -69,11 +67,8 @@ class UsageAnalyticsResourceWithRawResponse:
         self.create_token = to_raw_response_wrapper(resource.create_token)
 
 
-class AsyncUsageAnalyticsResource:
+class AsyncUsageAnalyticsResource(AsyncAPIResource):
     """Operations tagged Usage Analytics"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncUsageAnalyticsResourceWithRawResponse:

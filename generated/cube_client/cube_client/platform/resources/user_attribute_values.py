@@ -6,7 +6,8 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -18,11 +19,8 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncUserAttributeValuesResource", "UserAttributeValuesResource"]
 
 
-class UserAttributeValuesResource:
+class UserAttributeValuesResource(SyncAPIResource):
     """Operations tagged User Attribute Values"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> UserAttributeValuesResourceWithRawResponse:
@@ -122,11 +120,8 @@ class UserAttributeValuesResourceWithRawResponse:
         self.get_user_attribute_values = to_raw_response_wrapper(resource.get_user_attribute_values)
 
 
-class AsyncUserAttributeValuesResource:
+class AsyncUserAttributeValuesResource(AsyncAPIResource):
     """Operations tagged User Attribute Values"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncUserAttributeValuesResourceWithRawResponse:

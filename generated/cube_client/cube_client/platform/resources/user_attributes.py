@@ -6,8 +6,9 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Literal, cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -30,11 +31,8 @@ _GET_USER_ATTRIBUTES_PAGES = PageSpec(
 )
 
 
-class UserAttributesResource:
+class UserAttributesResource(SyncAPIResource):
     """Operations tagged User Attributes"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> UserAttributesResourceWithRawResponse:
@@ -199,11 +197,8 @@ class UserAttributesResourceWithRawResponse:
         self.update_user_attribute = to_raw_response_wrapper(resource.update_user_attribute)
 
 
-class AsyncUserAttributesResource:
+class AsyncUserAttributesResource(AsyncAPIResource):
     """Operations tagged User Attributes"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncUserAttributesResourceWithRawResponse:

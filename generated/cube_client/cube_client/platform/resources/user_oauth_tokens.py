@@ -6,7 +6,8 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -17,11 +18,8 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncUserOauthTokensResource", "UserOauthTokensResource"]
 
 
-class UserOauthTokensResource:
+class UserOauthTokensResource(SyncAPIResource):
     """Operations tagged User OAuth Tokens"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> UserOauthTokensResourceWithRawResponse:
@@ -189,11 +187,8 @@ class UserOauthTokensResourceWithRawResponse:
         self.initiate_oauth_flow = to_raw_response_wrapper(resource.initiate_oauth_flow)
 
 
-class AsyncUserOauthTokensResource:
+class AsyncUserOauthTokensResource(AsyncAPIResource):
     """Operations tagged User OAuth Tokens"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncUserOauthTokensResourceWithRawResponse:

@@ -6,7 +6,8 @@ from __future__ import annotations
 from functools import cached_property
 from typing import cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -18,11 +19,8 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncUsersResource", "UsersResource"]
 
 
-class UsersResource:
+class UsersResource(SyncAPIResource):
     """Operations tagged Users"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> UsersResourceWithRawResponse:
@@ -88,11 +86,8 @@ class UsersResourceWithRawResponse:
         self.update_my_settings = to_raw_response_wrapper(resource.update_my_settings)
 
 
-class AsyncUsersResource:
+class AsyncUsersResource(AsyncAPIResource):
     """Operations tagged Users"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncUsersResourceWithRawResponse:

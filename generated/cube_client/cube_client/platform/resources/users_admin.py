@@ -6,7 +6,8 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, Literal, cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -18,11 +19,8 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncUsersAdminResource", "UsersAdminResource"]
 
 
-class UsersAdminResource:
+class UsersAdminResource(SyncAPIResource):
     """Operations tagged Users Admin"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> UsersAdminResourceWithRawResponse:
@@ -246,11 +244,8 @@ class UsersAdminResourceWithRawResponse:
         self.delete_user = to_raw_response_wrapper(resource.delete_user)
 
 
-class AsyncUsersAdminResource:
+class AsyncUsersAdminResource(AsyncAPIResource):
     """Operations tagged Users Admin"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncUsersAdminResourceWithRawResponse:

@@ -6,8 +6,9 @@ from __future__ import annotations
 from functools import cached_property
 from typing import cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -41,11 +42,8 @@ _GET_WORKBOOK_PROMOTIONS_PAGES = PageSpec(
 )
 
 
-class WorkbookPromotionsResource:
+class WorkbookPromotionsResource(SyncAPIResource):
     """Operations tagged Workbook Promotions"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> WorkbookPromotionsResourceWithRawResponse:
@@ -310,11 +308,8 @@ class WorkbookPromotionsResourceWithRawResponse:
         self.promote_workbook = to_raw_response_wrapper(resource.promote_workbook)
 
 
-class AsyncWorkbookPromotionsResource:
+class AsyncWorkbookPromotionsResource(AsyncAPIResource):
     """Operations tagged Workbook Promotions"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncWorkbookPromotionsResourceWithRawResponse:

@@ -6,8 +6,9 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -30,11 +31,8 @@ _GET_WORKBOOKS_PAGES = PageSpec(
 )
 
 
-class WorkbooksResource:
+class WorkbooksResource(SyncAPIResource):
     """Operations tagged Workbooks"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> WorkbooksResourceWithRawResponse:
@@ -541,11 +539,8 @@ class WorkbooksResourceWithRawResponse:
         self.publish_dashboard = to_raw_response_wrapper(resource.publish_dashboard)
 
 
-class AsyncWorkbooksResource:
+class AsyncWorkbooksResource(AsyncAPIResource):
     """Operations tagged Workbooks"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncWorkbooksResourceWithRawResponse:

@@ -6,8 +6,9 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Literal, cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -41,11 +42,8 @@ _WORKSPACE_OBJECTS_PAGES = PageSpec(
 )
 
 
-class WorkspaceResource:
+class WorkspaceResource(SyncAPIResource):
     """Operations tagged Workspace"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> WorkspaceResourceWithRawResponse:
@@ -319,11 +317,8 @@ class WorkspaceResourceWithRawResponse:
         self.move_workspace_object = to_raw_response_wrapper(resource.move_workspace_object)
 
 
-class AsyncWorkspaceResource:
+class AsyncWorkspaceResource(AsyncAPIResource):
     """Operations tagged Workspace"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncWorkspaceResourceWithRawResponse:

@@ -6,8 +6,9 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -31,11 +32,8 @@ _LIST_GROUPS_PAGES = PageSpec(
 )
 
 
-class SCIMGroupsResource:
+class SCIMGroupsResource(SyncAPIResource):
     """Operations tagged SCIM Groups"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> SCIMGroupsResourceWithRawResponse:
@@ -316,11 +314,8 @@ class SCIMGroupsResourceWithRawResponse:
         self.patch_group = to_raw_response_wrapper(resource.patch_group)
 
 
-class AsyncSCIMGroupsResource:
+class AsyncSCIMGroupsResource(AsyncAPIResource):
     """Operations tagged SCIM Groups"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncSCIMGroupsResourceWithRawResponse:

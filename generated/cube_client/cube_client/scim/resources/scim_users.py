@@ -6,8 +6,9 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, cast
 
-from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
+from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
@@ -31,11 +32,8 @@ _LIST_USERS_PAGES = PageSpec(
 )
 
 
-class SCIMUsersResource:
+class SCIMUsersResource(SyncAPIResource):
     """Operations tagged SCIM Users"""
-
-    def __init__(self, client: SyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> SCIMUsersResourceWithRawResponse:
@@ -322,11 +320,8 @@ class SCIMUsersResourceWithRawResponse:
         self.patch_user = to_raw_response_wrapper(resource.patch_user)
 
 
-class AsyncSCIMUsersResource:
+class AsyncSCIMUsersResource(AsyncAPIResource):
     """Operations tagged SCIM Users"""
-
-    def __init__(self, client: AsyncAPIClient) -> None:
-        self._client = client
 
     @cached_property
     def with_raw_response(self) -> AsyncSCIMUsersResourceWithRawResponse:
