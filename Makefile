@@ -8,7 +8,7 @@ SHARED ?= $(abspath ../shared)
 
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: generate check lint test test-fast bench drift clean-venv
+.PHONY: generate check lint test test-fast bench drift update clean-venv
 
 $(STAMP): requirements.lock pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -52,6 +52,17 @@ drift: $(STAMP)
 	else \
 	  echo "make drift: CUBE_BASE_URL and CUBE_API_KEY are not set; nothing was compared"; \
 	fi
+
+# One step from a changed live document (CUBE_BASE_URL, CUBE_API_KEY; or UPDATE_ARGS="--from FILE")
+# to a regenerated, versioned package and a pull-request summary. `cube-codegen update` exits 1
+# when it wrote changes; that is success here (the summary and $$GITHUB_OUTPUT say what changed).
+UPDATE_CONFIG  ?= spec/cube-codegen.yaml
+UPDATE_OUT     ?= generated
+UPDATE_SUMMARY ?= update-summary.md
+
+update: $(STAMP)
+	@rc=0; $(BIN)/cube-codegen update --config "$(UPDATE_CONFIG)" --out "$(UPDATE_OUT)" \
+	  --summary "$(UPDATE_SUMMARY)" $(UPDATE_ARGS) || rc=$$?; test $$rc -le 1
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -p no:cacheprovider -x -m "not slow"

@@ -55,6 +55,7 @@ class LazyGroup(click.Group):
         "overlay": ("generator.overlay.cli", "overlay"),
         "drift": ("generator.drift.cli", "drift"),
         "fetch": ("generator.fetch_cli", "fetch"),
+        "update": ("generator.update_cli", "update_command"),
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:

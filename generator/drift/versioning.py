@@ -42,11 +42,13 @@ def next_version(version: str, kind: str | None) -> str:
     match = _SEMVER.match(version)
     if not match:
         raise ValueError(f"{version!r} is not MAJOR.MINOR.PATCH")
-    major, minor, _ = (int(g) for g in match.groups())
+    major, minor, patch = (int(g) for g in match.groups())
     if kind == "major":
         return f"{major + 1}.0.0"
     if kind == "minor":
         return f"{major}.{minor + 1}.0"
+    if kind == "patch":
+        return f"{major}.{minor}.{patch + 1}"
     return version
 
 

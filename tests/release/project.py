@@ -140,9 +140,10 @@ def document() -> dict[str, Any]:
 
 
 def breaking(doc: dict[str, Any]) -> dict[str, Any]:
-    """``getWidget`` is gone: code calling ``client.widgets.get_widget`` no longer type-checks."""
+    """``createWidget`` is gone: code calling ``client.widgets.create_widget`` no longer
+    type-checks."""
     doc = copy.deepcopy(doc)
-    del doc["paths"]["/widgets/{widgetId}"]
+    del doc["paths"]["/widgets"]
     return doc
 
 
