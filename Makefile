@@ -8,7 +8,7 @@ SHARED ?= $(abspath ../shared)
 
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: generate check lint test test-fast bench drift update clean-venv
+.PHONY: generate check lint test test-fast bench drift update dist clean-venv
 
 $(STAMP): requirements.lock pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -63,6 +63,18 @@ UPDATE_SUMMARY ?= update-summary.md
 update: $(STAMP)
 	@rc=0; $(BIN)/cube-codegen update --config "$(UPDATE_CONFIG)" --out "$(UPDATE_OUT)" \
 	  --summary "$(UPDATE_SUMMARY)" $(UPDATE_ARGS) || rc=$$?; test $$rc -le 1
+
+# Wheel and sdist of the generated package (built from a copy, so generated/ stays clean), then
+# `twine check --strict`. Publish with `twine upload --repository-url URL $(DIST)/*.whl $(DIST)/*.tar.gz`.
+DIST ?= dist
+
+dist: $(STAMP)
+	rm -rf "$(DIST)" && mkdir -p "$(DIST)/.src"
+	cp -R $(PKG)/. "$(DIST)/.src/"
+	$(BIN)/python -m build --no-isolation --outdir "$(DIST)" "$(DIST)/.src" > "$(DIST)/.build.log" 2>&1 || \
+	  { cat "$(DIST)/.build.log"; exit 1; }
+	rm -rf "$(DIST)/.src"
+	$(BIN)/twine check --strict "$(DIST)"/*.whl "$(DIST)"/*.tar.gz
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -p no:cacheprovider -x -m "not slow"
