@@ -27,6 +27,7 @@ from generator.drift.engine import DriftReport, compare
 from generator.drift.model import Change
 from generator.drift.overlay_health import OverlayHealth, check_overlays
 from generator.drift.report import render_markdown
+from generator.drift.surface import Finding, SurfaceMapper
 from generator.drift.versioning import (
     bump_config_text,
     changelog_section,
@@ -89,6 +90,7 @@ class UpdateResult:
     spec_changed: bool = False
     generated_changes: list[str] = field(default_factory=list)
     changelog: str = ""
+    findings: list[Finding] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
@@ -133,6 +135,9 @@ def update(
     report = compare(old_doc, new_doc, old_file=str(document_path), new_file=source.label)
     health = check_overlays(new_doc, spec_dir / "overlays", document_file=source.label)
     result = UpdateResult(fam.name, source.label, report, health)
+    result.findings = SurfaceMapper(old_doc, new_doc, str(document_path), source.label).findings(
+        report
+    )
     old_text = document_path.read_text(encoding="utf-8")
     result.spec_changed = new_text != old_text
 
@@ -250,7 +255,9 @@ def summary_markdown(result: UpdateResult) -> str:
         f"- Snapshot: {'updated' if result.spec_changed else 'unchanged'}",
         f"- Generated files changed: {len(result.generated_changes)}",
         "",
-        render_markdown(result.report, result.health, title="Drift").rstrip("\n"),
+        render_markdown(
+            result.report, result.health, title="Drift", findings=result.findings
+        ).rstrip("\n"),
         "",
     ]
     if result.generated_changes:

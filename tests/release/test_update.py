@@ -99,6 +99,7 @@ def test_breaking_change_bumps_major(ca: trustme.CA, tmp_path: Path) -> None:
     summary = (tmp_path / "summary.md").read_text()
     assert "`1.2.3` → `2.0.0` (major)" in summary
     assert "POST /widgets" in summary and "### Breaking (1)" in summary
+    assert "`client.widgets.create_widget()` | **no** |" in summary  # the SDK's words
     # generated/ is exactly what generate makes from the updated spec/
     assert (
         run_cli("check", "--config", str(config), "--out", str(tmp_path / "generated")).returncode
