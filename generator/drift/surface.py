@@ -17,7 +17,7 @@ from generator.diagnostics import escape_pointer_token, resolve_pointer, split_p
 from generator.drift.engine import DriftReport
 from generator.drift.lines import LineIndex
 from generator.drift.model import Change
-from generator.ir import Family, Operation, Resource
+from generator.ir import Family, LiteralOf, Operation, Primitive, Resource, TypeRef, UnionOf
 from generator.naming import snake_case
 
 SurfaceKind = Literal["client", "resource", "method", "parameter", "model", "field"]
@@ -36,6 +36,9 @@ _STOPS_TYPE_CHECKING = frozenset(
         "response-property-became-optional",
         "response-property-became-nullable",
         "response-property-type-changed",
+        # a value read into the old, narrower type (a Literal, a union) no longer fits it
+        "response-property-enum-value-added",  # unless the enum is a class: see finding()
+        "response-property-variant-added",
     }
     | {
         f"request-{where}-{what}"
@@ -154,6 +157,12 @@ class SurfaceMapper:
         type_checks = change.id not in _STOPS_TYPE_CHECKING
         if change.id == "operation-id-changed":
             type_checks = not self._method_renamed(change)
+        elif change.id == "response-property-enum-value-added":
+            type_checks = not _inline_enum(self.new.doc, change.pointer)
+        elif change.id.endswith("-type-changed") and surface.kind == "parameter":
+            old_new = self._argument_types(change, surface)
+            if old_new is not None:
+                type_checks = _accepts(old_new[1], old_new[0])
         return Finding(
             change,
             surface,
@@ -173,6 +182,18 @@ class SurfaceMapper:
             if found:
                 return found
         return None
+
+    def _argument_types(self, change: Change, surface: Surface) -> tuple[TypeRef, TypeRef] | None:
+        """The argument's type in the old and in the new package, when both have it."""
+        label = change.operation or ""
+        found: list[TypeRef] = []
+        for labels, index in ((self.old_labels, self.old), (self.new_labels, self.new)):
+            op = index.operation(labels.get(label, ""))
+            t = _argument_type(op[1], surface.name) if op else None
+            if t is None:
+                return None
+            found.append(t)
+        return found[0], found[1]
 
     def _method_renamed(self, change: Change) -> bool:
         old = self.old_labels.get(change.operation or "")
@@ -259,6 +280,58 @@ class SurfaceMapper:
             "\0".join((change.id, change.operation or "", ptr)).encode("utf-8")
         ).hexdigest()
         return digest[:16]
+
+
+def _argument_type(op: Operation, name: str) -> TypeRef | None:
+    for p in op.parameters:
+        if p.py_name == name:
+            return p.type
+    if op.body is not None and op.body.fields is not None:
+        for f in op.body.fields:
+            if f.py_name == name:
+                return f.type
+    return None
+
+
+def _members(t: TypeRef) -> tuple[TypeRef, ...]:
+    return tuple(m for u in t.members for m in _members(u)) if isinstance(t, UnionOf) else (t,)
+
+
+def _accepts(new: TypeRef, old: TypeRef) -> bool:
+    """Whether every value of the old argument type is still a value of the new one (the rules
+    mypy applies: a union accepts its members, ``float`` accepts ``int``, ``Any`` everything)."""
+    targets = _members(new)
+    if Primitive("Any") in targets:
+        return True
+
+    def fits(member: TypeRef) -> bool:
+        if member in targets:
+            return True
+        if member == Primitive("int") and Primitive("float") in targets:
+            return True
+        if isinstance(member, LiteralOf):
+            return all(
+                LiteralOf((v,)) in targets
+                or any(isinstance(t, LiteralOf) and v in t.values for t in targets)
+                or Primitive(_LITERAL_BASE[type(v)]) in targets
+                for v in member.values
+            )
+        return False
+
+    return all(fits(m) for m in _members(old))
+
+
+_LITERAL_BASE: dict[type, Any] = {str: "str", int: "int", bool: "bool"}
+
+
+def _inline_enum(doc: Any, ptr: str) -> bool:
+    """An enum written in place becomes a ``Literal`` (a new value no longer fits the old type); one
+    behind a ``$ref`` is an enum class of its own, which a new member leaves the same type."""
+    try:
+        node = resolve_pointer(doc, ptr)
+    except (KeyError, ValueError, IndexError, TypeError):
+        return True
+    return isinstance(node, dict) and "enum" in node
 
 
 def _exists(doc: Any, ptr: str) -> bool:
