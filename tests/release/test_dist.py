@@ -98,16 +98,14 @@ def test_dist_publish_install_and_call(tmp_path: Path, index: str) -> None:
     assert not list((ROOT / "generated").rglob("*.egg-info"))
 
     upload = _run(
-        str(BIN / "twine"),
-        "upload",
-        "--non-interactive",
-        "--repository-url",
-        index,
-        "-u",
-        "ci",
-        "-p",
-        "unused",
-        *(str(p) for p in sorted(dist.glob("cube_client-*"))),
+        "make",
+        "--no-print-directory",
+        "-C",
+        str(ROOT),
+        "publish",
+        f"DIST={dist}",
+        f"PUBLISH_URL={index}",
+        env={**os.environ, "TWINE_USERNAME": "ci", "TWINE_PASSWORD": "unused"},
     )
     assert upload.returncode == 0, upload.stdout + upload.stderr
     listing = urllib.request.urlopen(f"{index}/simple/cube-client/", timeout=5).read().decode()
