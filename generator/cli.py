@@ -56,6 +56,7 @@ class LazyGroup(click.Group):
         "drift": ("generator.drift.cli", "drift"),
         "fetch": ("generator.fetch_cli", "fetch"),
         "update": ("generator.update_cli", "update_command"),
+        "keep": ("generator.custom_code_cli", "keep_command"),
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:

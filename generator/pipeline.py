@@ -88,10 +88,19 @@ def spec_hash(config: Config, loaded: list[LoadedFamily]) -> str:
     return "sha256:" + h.hexdigest()
 
 
-def generate(config: Config) -> Result:
-    """Generate the whole package for ``config``; raises :class:`CodegenError` on bad input."""
+def generate(config: Config, *, custom: bool = True) -> Result:
+    """Generate the whole package for ``config``; raises :class:`CodegenError` on bad input.
+
+    With ``custom`` (the default), the hand-written code beside the configuration is applied
+    (:mod:`generator.custom_code`): custom files added, kept patches merged in.
+    """
     with _model_workers(len(config.families)) as pool:
-        return _generate(config, pool)
+        result = _generate(config, pool)
+    if custom:
+        from generator.custom_code import apply_custom_code
+
+        result.files = apply_custom_code(config, result.files)
+    return result
 
 
 def _generate(config: Config, pool: ProcessPoolExecutor | None) -> Result:
