@@ -35,6 +35,7 @@ from generator.drift.versioning import (
 )
 from generator.fetch import snapshot_text
 from generator.loader import load_document, parse_text
+from generator.structure import structure_only
 from generator.writer import read_tree, write_tree
 
 BUMPS = ("major", "minor", "patch")
@@ -102,13 +103,7 @@ def _fail(file: str, message: str, id: str = "update-failed") -> CodegenError:
 
 
 def _family(config: Config, name: str | None) -> FamilyConfig:
-    if name is None:
-        return config.families[0]
-    for fam in config.families:
-        if fam.name == name:
-            return fam
-    names = ", ".join(f.name for f in config.families)
-    raise _fail("--family", f"no API family named {name!r} (the config has {names})")
+    return config.families[0] if name is None else config.family(name)
 
 
 def update(
@@ -130,14 +125,8 @@ def update(
     if not document_path.is_relative_to(spec_dir):
         raise _fail(str(config_path), f"{fam.document} is not inside {spec_dir}")
     old_doc = load_document(document_path)
-    new_text = snapshot_text(source.load())
-    new_doc = parse_text(new_text, source.label, as_json=False)
-    report = compare(old_doc, new_doc, old_file=str(document_path), new_file=source.label)
-    health = check_overlays(new_doc, spec_dir / "overlays", document_file=source.label)
-    result = UpdateResult(fam.name, source.label, report, health)
-    result.findings = SurfaceMapper(old_doc, new_doc, str(document_path), source.label).findings(
-        report
-    )
+    new_text, new_doc = _new_snapshot(config, source)
+    result = _compare(fam, config, old_doc, new_doc, str(document_path), source.label)
     old_text = document_path.read_text(encoding="utf-8")
     result.spec_changed = new_text != old_text
 
@@ -151,7 +140,7 @@ def update(
         files = generate(config)
         before = read_tree(config.out_dir)
         changed = _differences(before, files)
-        result.bump = bump_for(report, bool(changed))
+        result.bump = bump_for(result.report, bool(changed))
         result.old_version = result.new_version = config.package.version
         if result.bump is not None:
             edit = bump_config_text(
@@ -159,7 +148,7 @@ def update(
             )
             result.new_version = edit.new
             staged_config.write_text(edit.text, encoding="utf-8")
-            result.changelog = _changelog(report, edit.new, changed, today)
+            result.changelog = _changelog(result.report, edit.new, changed, today)
             if config.package.changelog:
                 log = staged / config.package.changelog
                 existing = log.read_text(encoding="utf-8") if log.exists() else ""
@@ -175,6 +164,26 @@ def update(
         raise _relocated(exc, str(staged), str(spec_dir)) from None
     finally:
         shutil.rmtree(staged, ignore_errors=True)
+    return result
+
+
+def _new_snapshot(config: Config, source: Source) -> tuple[str, Any]:
+    """The new document in the snapshot form ``fetch`` writes for this project."""
+    fetched = source.load()
+    if config.snapshot.structure_only:
+        fetched = structure_only(fetched)
+    text = snapshot_text(fetched)
+    return text, parse_text(text, source.label, as_json=False)
+
+
+def _compare(
+    fam: FamilyConfig, config: Config, old_doc: Any, new_doc: Any, old_file: str, label: str
+) -> UpdateResult:
+    """Drift (in the SDK's words too) and the family's overlays checked on the new document."""
+    report = compare(old_doc, new_doc, old_file=old_file, new_file=label)
+    health = check_overlays(new_doc, [config.path(o) for o in fam.overlays], document_file=label)
+    result = UpdateResult(fam.name, label, report, health)
+    result.findings = SurfaceMapper(old_doc, new_doc, old_file, label).findings(report)
     return result
 
 

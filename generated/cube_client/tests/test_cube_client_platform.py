@@ -15,9 +15,11 @@ from cube_client import (
     APIStatusError,
     AuthenticationError,
     BadRequestError,
+    ConflictError,
     NotFoundError,
     PermissionDeniedError,
     RateLimitError,
+    UnprocessableEntityError,
 )
 from cube_client.platform import AsyncPlatformClient, PlatformClient
 from cube_client.platform import models as _models
@@ -50,28 +52,445 @@ def _check_request(rec: Recorder, method: str, path: str) -> httpx.Request:
     return request
 
 
+class TestApikeyslistapikeys:
+    """GET /api/v1/api-keys"""
+
+    RESPONSE: ClassVar[Any] = {
+        "items": [
+            {
+                "allowedEndpoints": ["value"],
+                "createdAt": "2024-01-02",
+                "deploymentIds": [3],
+                "expiresAt": "2024-01-02",
+                "id": 3,
+                "lastUsedAt": "2024-01-02",
+                "name": "value",
+                "suffix": "value",
+                "updatedAt": "2024-01-02",
+                "userId": 3,
+            }
+        ],
+        "pageInfo": {
+            "endCursor": "value",
+            "hasNextPage": True,
+            "hasPreviousPage": True,
+            "startCursor": "value",
+        },
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/api-keys")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.api_keys.list_api_keys()
+            value: Any = result.items
+
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.ApiKeyResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.api_keys.list_api_keys()
+                return result.items
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.ApiKeyResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.api_keys.list_api_keys()
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.api_keys.list_api_keys()
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestApikeyscreateapikey:
+    """POST /api/v1/api-keys"""
+
+    RESPONSE: ClassVar[Any] = {
+        "allowedEndpoints": ["value"],
+        "createdAt": "2024-01-02",
+        "deploymentIds": [3],
+        "expiresAt": "2024-01-02",
+        "id": 3,
+        "lastUsedAt": "2024-01-02",
+        "name": "value",
+        "suffix": "value",
+        "token": "value",
+        "updatedAt": "2024-01-02",
+        "userId": 3,
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/api-keys")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "name": "value",
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.api_keys.create_api_key(
+                name="value",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.ApiKeyCreatedResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.api_keys.create_api_key(
+                    name="value",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.ApiKeyCreatedResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.api_keys.create_api_key(
+                    name="value",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.api_keys.create_api_key(
+                        name="value",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestApikeysgetapikey:
+    """GET /api/v1/api-keys/{id}"""
+
+    RESPONSE: ClassVar[Any] = {
+        "allowedEndpoints": ["value"],
+        "createdAt": "2024-01-02",
+        "deploymentIds": [3],
+        "expiresAt": "2024-01-02",
+        "id": 3,
+        "lastUsedAt": "2024-01-02",
+        "name": "value",
+        "suffix": "value",
+        "updatedAt": "2024-01-02",
+        "userId": 3,
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/api-keys/1.5")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.api_keys.get_api_key(
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.ApiKeyResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.api_keys.get_api_key(
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.ApiKeyResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.api_keys.get_api_key(
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.api_keys.get_api_key(
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestApikeysdeleteapikey:
+    """DELETE /api/v1/api-keys/{id}"""
+
+    RESPONSE: ClassVar[Any] = "value"
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "DELETE", "/api/v1/api-keys/1.5")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.api_keys.delete_api_key(
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.api_keys.delete_api_key(
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.api_keys.delete_api_key(
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.api_keys.delete_api_key(
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestAppthemegetappconfig:
+    """GET /api/v1/app-config"""
+
+    RESPONSE: ClassVar[Any] = {
+        "appTheme": {
+            "dark": {
+                "accentColor": "value",
+                "backgroundColor": "value",
+                "contrast": 1.5,
+                "foregroundColor": "value",
+                "logoUrl": "value",
+            },
+            "light": {
+                "accentColor": "value",
+                "backgroundColor": "value",
+                "contrast": 1.5,
+                "foregroundColor": "value",
+                "logoUrl": "value",
+            },
+            "logoUrl": "value",
+            "palette": {},
+        },
+        "applyThemeGlobally": True,
+        "creatorMode": {},
+        "dashboardAppsEnabled": True,
+        "embedding": {},
+        "restrictDataDownload": True,
+        "sheetsAgentChatEnabled": True,
+        "sheetsUi": {},
+        "timezoneSettings": {},
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/app-config")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.app_theme.get_app_config()
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.AppConfigResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.app_theme.get_app_config()
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.AppConfigResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.app_theme.get_app_config()
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.app_theme.get_app_config()
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
 class TestDeploymentsgetdeployments:
     """GET /api/v1/deployments"""
 
     RESPONSE: ClassVar[Any] = {
-        "data": {
-            "deployments": [{"id": "value", "name": "value", "created_at": "2024-01-02T03:04:05Z"}]
-        },
-        "pagination": {"offset": 3, "limit": 3, "total": 3},
+        "count": 3,
+        "data": [{"creationStep": "project", "deploymentUrl": "value", "id": 3, "name": "value"}],
+        "items": [{"creationStep": "project", "deploymentUrl": "value", "id": 3, "name": "value"}],
+        "pageInfo": {"hasNextPage": True, "hasPreviousPage": True},
+        "pagination": {"limit": 3, "offset": 3, "total": 3},
+        "totalCount": 3,
     }
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/deployments")
-        assert rec.query("offset") == "3"
-        assert rec.query("limit") == "3"
-        assert rec.query("first") == "3"
         assert rec.query("after") == "value"
+        assert rec.query("first") == "3"
         assert sorted(request.url.params.keys()) == sorted(
             {
-                "offset",
-                "limit",
-                "first",
                 "after",
+                "first",
             }
         )
         assert request.content == b""
@@ -82,10 +501,8 @@ class TestDeploymentsgetdeployments:
         client = _client(rec)
         with client:
             result = client.deployments.get_deployments(
-                offset=3,
-                limit=3,
-                first=3,
                 after="value",
+                first=3,
             )
             value: Any = result.items
 
@@ -101,10 +518,8 @@ class TestDeploymentsgetdeployments:
             client = _async_client(rec)
             async with client:
                 result = await client.deployments.get_deployments(
-                    offset=3,
-                    limit=3,
-                    first=3,
                     after="value",
+                    first=3,
                 )
                 return result.items
 
@@ -130,10 +545,8 @@ class TestDeploymentsgetdeployments:
             client = _async_client(rec)
             async with client:
                 await client.deployments.get_deployments(
-                    offset=3,
-                    limit=3,
-                    first=3,
                     after="value",
+                    first=3,
                 )
 
         with pytest.raises(error) as info:
@@ -143,37 +556,40 @@ class TestDeploymentsgetdeployments:
                 client = _client(rec)
                 with client:
                     client.deployments.get_deployments(
-                        offset=3,
-                        limit=3,
-                        first=3,
                         after="value",
+                        first=3,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
 
 
-class TestDeploymentscreatedeployment:
-    """POST /build/api/v1/deployments"""
+class TestDeploymentsgetdeployment:
+    """GET /api/v1/deployments/{deploymentId}"""
 
-    RESPONSE: ClassVar[Any] = {"key": "value"}
+    RESPONSE: ClassVar[Any] = {
+        "creationStep": "project",
+        "deploymentUrl": "value",
+        "id": 3,
+        "name": "value",
+    }
 
     def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "POST", "/build/api/v1/deployments")
+        request = _check_request(rec, "GET", "/api/v1/deployments/7")
         assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {"key": "value"}
+        assert request.content == b""
 
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE
         rec = Recorder(200, RESPONSE, "application/json")
         client = _client(rec)
         with client:
-            result = client.deployments.create_deployment(
-                body={"key": "value"},
+            result = client.deployments.get_deployment(
+                7,
             )
             value = result
 
         self._check(rec)
-        assert value is not None or RESPONSE is None
+        assert isinstance(value, _models.Deployment)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -182,14 +598,14 @@ class TestDeploymentscreatedeployment:
         async def run() -> Any:
             client = _async_client(rec)
             async with client:
-                result = await client.deployments.create_deployment(
-                    body={"key": "value"},
+                result = await client.deployments.get_deployment(
+                    7,
                 )
                 return result
 
         value = asyncio.run(run())
         self._check(rec)
-        assert value is not None or RESPONSE is None
+        assert isinstance(value, _models.Deployment)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -207,8 +623,8 @@ class TestDeploymentscreatedeployment:
         async def run_async() -> None:
             client = _async_client(rec)
             async with client:
-                await client.deployments.create_deployment(
-                    body={"key": "value"},
+                await client.deployments.get_deployment(
+                    7,
                 )
 
         with pytest.raises(error) as info:
@@ -217,8 +633,8 @@ class TestDeploymentscreatedeployment:
             else:
                 client = _client(rec)
                 with client:
-                    client.deployments.create_deployment(
-                        body={"key": "value"},
+                    client.deployments.get_deployment(
+                        7,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -227,15 +643,43 @@ class TestDeploymentscreatedeployment:
 class TestDeploymentsupdatedeployment:
     """PUT /api/v1/deployments/{deploymentId}"""
 
-    RESPONSE: ClassVar[Any] = {"key": "value"}
+    RESPONSE: ClassVar[Any] = {
+        "autoDomain": "value",
+        "cloudProvider": "cubecloud",
+        "creationMethod": "upload",
+        "creationStep": "project",
+        "cspsConfig": {"enabled": True, "storageProvider": "value"},
+        "cubeImageCloud": "value",
+        "cubeImageVersion": "value",
+        "customDomain": "value",
+        "defaultLaunchpadViewGroup": "value",
+        "deployBranchMergeAllowed": True,
+        "deployBranchName": "value",
+        "deployBranchReadOnly": True,
+        "deployMode": "git",
+        "deployProjectRoot": "value",
+        "deploymentUrl": "value",
+        "id": 3,
+        "isCold": True,
+        "isCubeSqlEnabled": True,
+        "isManaged": True,
+        "isSupportPreAggregations": True,
+        "launchpadTabs": ["value"],
+        "name": "value",
+        "region": "value",
+        "releaseChannel": "latest",
+        "releaseChannelVersion": "value",
+        "releaseChannelVersionHold": True,
+        "repoType": "git",
+        "targetPlatform": "value",
+        "template": "single",
+        "templateVariables": {},
+    }
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "PUT", "/api/v1/deployments/7")
         assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {
-            "releaseChannelVersion": "value",
-            "releaseChannel": "value",
-        }
+        assert rec.json() == {}
 
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE
@@ -244,13 +688,11 @@ class TestDeploymentsupdatedeployment:
         with client:
             result = client.deployments.update_deployment(
                 7,
-                release_channel_version="value",
-                release_channel="value",
             )
             value = result
 
         self._check(rec)
-        assert value is not None or RESPONSE is None
+        assert isinstance(value, _models.DeploymentSettings)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -261,14 +703,12 @@ class TestDeploymentsupdatedeployment:
             async with client:
                 result = await client.deployments.update_deployment(
                     7,
-                    release_channel_version="value",
-                    release_channel="value",
                 )
                 return result
 
         value = asyncio.run(run())
         self._check(rec)
-        assert value is not None or RESPONSE is None
+        assert isinstance(value, _models.DeploymentSettings)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -289,8 +729,6 @@ class TestDeploymentsupdatedeployment:
             async with client:
                 await client.deployments.update_deployment(
                     7,
-                    release_channel_version="value",
-                    release_channel="value",
                 )
 
         with pytest.raises(error) as info:
@@ -301,8 +739,674 @@ class TestDeploymentsupdatedeployment:
                 with client:
                     client.deployments.update_deployment(
                         7,
-                        release_channel_version="value",
-                        release_channel="value",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDeploymentsdeletedeployment:
+    """DELETE /api/v1/deployments/{deploymentId}"""
+
+    RESPONSE: ClassVar[Any] = {"success": True}
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "DELETE", "/api/v1/deployments/7")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.deployments.delete_deployment(
+                7,
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.DeploymentDeleteResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.deployments.delete_deployment(
+                    7,
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.DeploymentDeleteResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.deployments.delete_deployment(
+                    7,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.deployments.delete_deployment(
+                        7,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDeploymentsbuildstatus:
+    """GET /api/v1/deployments/{deploymentId}/build-status"""
+
+    RESPONSE: ClassVar[Any] = {
+        "branchName": "value",
+        "buildJobId": 3,
+        "deploymentId": 3,
+        "deploymentStatus": "value",
+        "errorText": "value",
+        "filesHash": "value",
+        "lastHash": "value",
+        "mode": "value",
+        "status": "value",
+        "updatedAt": "value",
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/deployments/7/build-status")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.deployments.build_status(
+                7,
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.BuildStatusResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.deployments.build_status(
+                    7,
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.BuildStatusResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.deployments.build_status(
+                    7,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.deployments.build_status(
+                        7,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDeploymentsadvancecreationstep:
+    """POST /api/v1/deployments/{deploymentId}/creation-step/advance"""
+
+    RESPONSE: ClassVar[Any] = {
+        "creationStep": "project",
+        "deploymentUrl": "value",
+        "id": 3,
+        "name": "value",
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/deployments/7/creation-step/advance")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "creationStep": "project",
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.deployments.advance_creation_step(
+                7,
+                creation_step="project",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.Deployment)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.deployments.advance_creation_step(
+                    7,
+                    creation_step="project",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.Deployment)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.deployments.advance_creation_step(
+                    7,
+                    creation_step="project",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.deployments.advance_creation_step(
+                        7,
+                        creation_step="project",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDeploymentsresetcreationstep:
+    """POST /api/v1/deployments/{deploymentId}/creation-step/reset"""
+
+    RESPONSE: ClassVar[Any] = {
+        "creationStep": "project",
+        "deploymentUrl": "value",
+        "id": 3,
+        "name": "value",
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/deployments/7/creation-step/reset")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.deployments.reset_creation_step(
+                7,
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.Deployment)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.deployments.reset_creation_step(
+                    7,
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.Deployment)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.deployments.reset_creation_step(
+                    7,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.deployments.reset_creation_step(
+                        7,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDeploymentslogs:
+    """GET /api/v1/deployments/{deploymentId}/logs"""
+
+    RESPONSE: ClassVar[Any] = {
+        "items": [{"date": "value", "message": "value", "pod": "value"}],
+        "pageInfo": {"hasNextPage": True, "hasPreviousPage": True},
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/deployments/7/logs")
+        assert rec.query("after") == "value"
+        assert rec.query("first") == "3"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "after",
+                "first",
+            }
+        )
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.deployments.logs(
+                7,
+                after="value",
+                first=3,
+            )
+            value: Any = result.items
+
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.DeploymentLogLine)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.deployments.logs(
+                    7,
+                    after="value",
+                    first=3,
+                )
+                return result.items
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.DeploymentLogLine)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.deployments.logs(
+                    7,
+                    after="value",
+                    first=3,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.deployments.logs(
+                        7,
+                        after="value",
+                        first=3,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDeploymentspods:
+    """GET /api/v1/deployments/{deploymentId}/pods"""
+
+    RESPONSE: ClassVar[Any] = {
+        "items": [
+            {
+                "containers": ["value"],
+                "name": "value",
+                "ready": True,
+                "restartCount": 3,
+                "status": "value",
+                "type": "value",
+            }
+        ],
+        "pageInfo": {"hasNextPage": True, "hasPreviousPage": True},
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/deployments/7/pods")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.deployments.pods(
+                7,
+            )
+            value: Any = result.items
+
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.DeploymentPod)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.deployments.pods(
+                    7,
+                )
+                return result.items
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.DeploymentPod)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.deployments.pods(
+                    7,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.deployments.pods(
+                        7,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDeploymentsgetdeploymentsettings:
+    """GET /api/v1/deployments/{deploymentId}/settings"""
+
+    RESPONSE: ClassVar[Any] = {
+        "autoDomain": "value",
+        "cloudProvider": "cubecloud",
+        "creationMethod": "upload",
+        "creationStep": "project",
+        "cspsConfig": {"enabled": True, "storageProvider": "value"},
+        "cubeImageCloud": "value",
+        "cubeImageVersion": "value",
+        "customDomain": "value",
+        "defaultLaunchpadViewGroup": "value",
+        "deployBranchMergeAllowed": True,
+        "deployBranchName": "value",
+        "deployBranchReadOnly": True,
+        "deployMode": "git",
+        "deployProjectRoot": "value",
+        "deploymentUrl": "value",
+        "id": 3,
+        "isCold": True,
+        "isCubeSqlEnabled": True,
+        "isManaged": True,
+        "isSupportPreAggregations": True,
+        "launchpadTabs": ["value"],
+        "name": "value",
+        "region": "value",
+        "releaseChannel": "latest",
+        "releaseChannelVersion": "value",
+        "releaseChannelVersionHold": True,
+        "repoType": "git",
+        "targetPlatform": "value",
+        "template": "single",
+        "templateVariables": {},
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/deployments/7/settings")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.deployments.get_deployment_settings(
+                7,
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.DeploymentSettings)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.deployments.get_deployment_settings(
+                    7,
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.DeploymentSettings)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.deployments.get_deployment_settings(
+                    7,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.deployments.get_deployment_settings(
+                        7,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDeploymentsdeploymenttoken:
+    """POST /api/v1/deployments/{deploymentId}/token"""
+
+    RESPONSE: ClassVar[Any] = {"cubeApiToken": "value"}
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/deployments/7/token")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {}
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.deployments.deployment_token(
+                7,
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.DeploymentTokenResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.deployments.deployment_token(
+                    7,
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.DeploymentTokenResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.deployments.deployment_token(
+                    7,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.deployments.deployment_token(
+                        7,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -311,7 +1415,18 @@ class TestDeploymentsupdatedeployment:
 class TestDeploymentslistdeploymentversions:
     """GET /api/v1/deployments/{deploymentId}/versions"""
 
-    RESPONSE: ClassVar[Any] = {"data": [{}]}
+    RESPONSE: ClassVar[Any] = {
+        "items": [
+            {
+                "isCurrent": True,
+                "isLatestInChannel": True,
+                "releaseChannel": "latest",
+                "releaseChannelVersion": "value",
+                "version": "value",
+            }
+        ],
+        "pageInfo": {"hasNextPage": True, "hasPreviousPage": True},
+    }
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/deployments/7/versions")
@@ -326,10 +1441,11 @@ class TestDeploymentslistdeploymentversions:
             result = client.deployments.list_deployment_versions(
                 7,
             )
-            value = result
+            value: Any = result.items
 
         self._check(rec)
-        assert isinstance(value, _models.DeploymentVersionListResponse)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.DeploymentVersion)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -341,11 +1457,12 @@ class TestDeploymentslistdeploymentversions:
                 result = await client.deployments.list_deployment_versions(
                     7,
                 )
-                return result
+                return result.items
 
         value = asyncio.run(run())
         self._check(rec)
-        assert isinstance(value, _models.DeploymentVersionListResponse)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.DeploymentVersion)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -380,28 +1497,1983 @@ class TestDeploymentslistdeploymentversions:
         assert info.value.message == "sample failure"
 
 
+class TestDashboardexportsstartexport:
+    """POST /api/v1/deployments/{deploymentId}/dashboard-exports"""
+
+    RESPONSE: ClassVar[Any] = {"expiresAt": "2024-01-02T03:04:05Z", "jobId": "value"}
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/deployments/7/dashboard-exports")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "format": "png",
+            "dashboardId": "value",
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.dashboard_exports.start_export(
+                7,
+                format="png",
+                dashboard_id="value",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.DashboardExportJobResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.dashboard_exports.start_export(
+                    7,
+                    format="png",
+                    dashboard_id="value",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.DashboardExportJobResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (400, BadRequestError),
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+            (404, NotFoundError),
+            (429, RateLimitError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.dashboard_exports.start_export(
+                    7,
+                    format="png",
+                    dashboard_id="value",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.dashboard_exports.start_export(
+                        7,
+                        format="png",
+                        dashboard_id="value",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDashboardexportsgetexportstatus:
+    """GET /api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}"""
+
+    RESPONSE: ClassVar[Any] = {
+        "contentType": "value",
+        "error": "value",
+        "progress": 1.5,
+        "status": "pending",
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/deployments/7/dashboard-exports/id-2")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.dashboard_exports.get_export_status(
+                7,
+                "id-2",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.DashboardExportStatusResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.dashboard_exports.get_export_status(
+                    7,
+                    "id-2",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.DashboardExportStatusResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.dashboard_exports.get_export_status(
+                    7,
+                    "id-2",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.dashboard_exports.get_export_status(
+                        7,
+                        "id-2",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDashboardexportsdownloadexport:
+    """GET /api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}/download"""
+
+    RESPONSE: ClassVar[Any] = b"sample,bytes\n"
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(
+            rec, "GET", "/api/v1/deployments/7/dashboard-exports/id-2/download"
+        )
+        assert rec.query("filename") == "value"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "filename",
+            }
+        )
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/pdf")
+        client = _client(rec)
+        with client:
+            result = client.dashboard_exports.download_export(
+                7,
+                "id-2",
+                filename="value",
+            )
+            value = result.read()
+            result.close()
+
+        self._check(rec)
+        assert value == RESPONSE
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/pdf")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.dashboard_exports.download_export(
+                    7,
+                    "id-2",
+                    filename="value",
+                )
+                data = await result.read()
+                await result.close()
+                return data
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert value == RESPONSE
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.dashboard_exports.download_export(
+                    7,
+                    "id-2",
+                    filename="value",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.dashboard_exports.download_export(
+                        7,
+                        "id-2",
+                        filename="value",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDatabricksmetricviewintegrationgetintegration:
+    """GET /api/v1/deployments/{deploymentId}/databricks-metric-view-integrations/{dataSourceName}"""
+
+    RESPONSE: ClassVar[Any] = {
+        "accessTest": {},
+        "configuration": {
+            "deletionPolicy": "retain",
+            "enabled": True,
+            "selectionMode": "all",
+            "sourceOverrides": {},
+            "targetCatalog": "value",
+            "targetNamePrefix": "value",
+            "targetNames": {},
+            "targetSchema": "value",
+            "version": 1,
+            "viewNameRegex": "value",
+            "viewNames": [],
+        },
+        "configurationVersion": 3,
+        "createdAt": "2024-01-02",
+        "dataSourceName": "value",
+        "deploymentId": 3,
+        "publicId": "value",
+        "updatedAt": "2024-01-02",
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(
+            rec, "GET", "/api/v1/deployments/7/databricks-metric-view-integrations/id-2"
+        )
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.databricks_metric_view_integration.get_integration(
+                7,
+                "id-2",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.DatabricksMetricViewIntegrationResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.databricks_metric_view_integration.get_integration(
+                    7,
+                    "id-2",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.DatabricksMetricViewIntegrationResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.databricks_metric_view_integration.get_integration(
+                    7,
+                    "id-2",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.databricks_metric_view_integration.get_integration(
+                        7,
+                        "id-2",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDatabricksmetricviewintegrationsaveintegration:
+    """PUT /api/v1/deployments/{deploymentId}/databricks-metric-view-integrations/{dataSourceName}"""
+
+    RESPONSE: ClassVar[Any] = {
+        "accessTest": {},
+        "configuration": {
+            "deletionPolicy": "retain",
+            "enabled": True,
+            "selectionMode": "all",
+            "sourceOverrides": {},
+            "targetCatalog": "value",
+            "targetNamePrefix": "value",
+            "targetNames": {},
+            "targetSchema": "value",
+            "version": 1,
+            "viewNameRegex": "value",
+            "viewNames": [],
+        },
+        "configurationVersion": 3,
+        "createdAt": "2024-01-02",
+        "dataSourceName": "value",
+        "deploymentId": 3,
+        "publicId": "value",
+        "updatedAt": "2024-01-02",
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(
+            rec, "PUT", "/api/v1/deployments/7/databricks-metric-view-integrations/id-2"
+        )
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "deletionPolicy": "retain",
+            "enabled": True,
+            "expectedConfigurationVersion": 3,
+            "selectionMode": "all",
+            "targetCatalog": "value",
+            "targetNamePrefix": "value",
+            "targetSchema": "value",
+            "viewNameRegex": "value",
+            "viewNames": ["value"],
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.databricks_metric_view_integration.save_integration(
+                7,
+                "id-2",
+                deletion_policy="retain",
+                enabled=True,
+                expected_configuration_version=3,
+                selection_mode="all",
+                target_catalog="value",
+                target_name_prefix="value",
+                target_schema="value",
+                view_name_regex="value",
+                view_names=["value"],
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.DatabricksMetricViewIntegrationResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.databricks_metric_view_integration.save_integration(
+                    7,
+                    "id-2",
+                    deletion_policy="retain",
+                    enabled=True,
+                    expected_configuration_version=3,
+                    selection_mode="all",
+                    target_catalog="value",
+                    target_name_prefix="value",
+                    target_schema="value",
+                    view_name_regex="value",
+                    view_names=["value"],
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.DatabricksMetricViewIntegrationResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.databricks_metric_view_integration.save_integration(
+                    7,
+                    "id-2",
+                    deletion_policy="retain",
+                    enabled=True,
+                    expected_configuration_version=3,
+                    selection_mode="all",
+                    target_catalog="value",
+                    target_name_prefix="value",
+                    target_schema="value",
+                    view_name_regex="value",
+                    view_names=["value"],
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.databricks_metric_view_integration.save_integration(
+                        7,
+                        "id-2",
+                        deletion_policy="retain",
+                        enabled=True,
+                        expected_configuration_version=3,
+                        selection_mode="all",
+                        target_catalog="value",
+                        target_name_prefix="value",
+                        target_schema="value",
+                        view_name_regex="value",
+                        view_names=["value"],
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDatabricksmetricviewpublicationstartpreview:
+    """POST /api/v1/deployments/{deploymentId}/databricks-metric-view-previews"""
+
+    RESPONSE: ClassVar[Any] = {
+        "buildJobId": 3,
+        "commit": "value",
+        "dataSourceName": "value",
+        "deploymentId": 3,
+        "previewId": "value",
+        "resultUrl": "value",
+        "reused": True,
+        "status": "QUEUED",
+        "statusUrl": "value",
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(
+            rec, "POST", "/api/v1/deployments/7/databricks-metric-view-previews"
+        )
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "dataSourceName": "value",
+            "selectionMode": "all",
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.databricks_metric_view_publication.start_preview(
+                7,
+                data_source_name="value",
+                selection_mode="all",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.DatabricksMetricViewPublicationPreviewStartResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.databricks_metric_view_publication.start_preview(
+                    7,
+                    data_source_name="value",
+                    selection_mode="all",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.DatabricksMetricViewPublicationPreviewStartResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.databricks_metric_view_publication.start_preview(
+                    7,
+                    data_source_name="value",
+                    selection_mode="all",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.databricks_metric_view_publication.start_preview(
+                        7,
+                        data_source_name="value",
+                        selection_mode="all",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDatabricksmetricviewpublicationpreviewstatus:
+    """GET /api/v1/deployments/{deploymentId}/databricks-metric-view-previews/{previewId}"""
+
+    RESPONSE: ClassVar[Any] = {
+        "dataSourceName": "value",
+        "deploymentId": 3,
+        "error": "value",
+        "previewId": "value",
+        "progress": {"message": "value", "percentComplete": 3, "stage": "QUEUED"},
+        "resultAvailable": True,
+        "startedAt": "value",
+        "status": "QUEUED",
+        "updatedAt": "value",
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(
+            rec, "GET", "/api/v1/deployments/7/databricks-metric-view-previews/id-2"
+        )
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.databricks_metric_view_publication.preview_status(
+                7,
+                "id-2",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.DatabricksMetricViewPublicationPreviewStatusResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.databricks_metric_view_publication.preview_status(
+                    7,
+                    "id-2",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.DatabricksMetricViewPublicationPreviewStatusResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.databricks_metric_view_publication.preview_status(
+                    7,
+                    "id-2",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.databricks_metric_view_publication.preview_status(
+                        7,
+                        "id-2",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDatabricksmetricviewpublicationcancelpreview:
+    """DELETE /api/v1/deployments/{deploymentId}/databricks-metric-view-previews/{previewId}"""
+
+    RESPONSE: ClassVar[Any] = "value"
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(
+            rec, "DELETE", "/api/v1/deployments/7/databricks-metric-view-previews/id-2"
+        )
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.databricks_metric_view_publication.cancel_preview(
+                7,
+                "id-2",
+            )
+            value = result
+
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.databricks_metric_view_publication.cancel_preview(
+                    7,
+                    "id-2",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.databricks_metric_view_publication.cancel_preview(
+                    7,
+                    "id-2",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.databricks_metric_view_publication.cancel_preview(
+                        7,
+                        "id-2",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDatabricksmetricviewpublicationpreviewresult:
+    """GET /api/v1/deployments/{deploymentId}/databricks-metric-view-previews/{previewId}/result"""
+
+    RESPONSE: ClassVar[Any] = {
+        "buildJobId": 3,
+        "commit": "value",
+        "completedAt": "value",
+        "dataSourceName": "value",
+        "deploymentId": 3,
+        "durationMs": 3,
+        "outcome": "success",
+        "previewId": "value",
+        "runtime": {
+            "bridgeCommit": "value",
+            "bridgeVersion": "value",
+            "cubeConverterVersion": "value",
+            "databricksConverterVersion": "value",
+            "ossieCommit": "value",
+            "ossieCoreVersion": "value",
+            "policyVersion": 3,
+            "runnerVersion": "value",
+            "templateName": "value",
+        },
+        "sourceSha256": "value",
+        "version": 2,
+        "views": [
+            {
+                "counts": {"dimensions": 3, "errors": 3, "joins": 3, "measures": 3, "warnings": 3},
+                "cubeViewName": "value",
+                "datasetSources": [],
+                "eligibleForPublication": True,
+                "issues": [],
+                "metricViewName": "value",
+                "outcome": "success",
+                "withheldMembers": [],
+            }
+        ],
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(
+            rec, "GET", "/api/v1/deployments/7/databricks-metric-view-previews/id-2/result"
+        )
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.databricks_metric_view_publication.preview_result(
+                7,
+                "id-2",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.DatabricksMetricViewPublicationPreviewResultResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.databricks_metric_view_publication.preview_result(
+                    7,
+                    "id-2",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.DatabricksMetricViewPublicationPreviewResultResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.databricks_metric_view_publication.preview_result(
+                    7,
+                    "id-2",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.databricks_metric_view_publication.preview_result(
+                        7,
+                        "id-2",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDbtsynclistdbtsyncs:
+    """GET /api/v1/deployments/{deploymentId}/dbt-sync"""
+
+    RESPONSE: ClassVar[Any] = {
+        "items": [
+            {
+                "branchName": "value",
+                "completedAt": "value",
+                "deploymentId": 3,
+                "durationMs": 3,
+                "errorMessage": "value",
+                "failedPhase": "value",
+                "gitRef": "value",
+                "lastStage": "value",
+                "phases": [
+                    {"durationMs": 3, "outcome": "value", "phase": "value", "startedOffsetMs": 3}
+                ],
+                "source": "value",
+                "startedAt": "value",
+                "stats": {},
+                "status": "value",
+                "syncJobId": "value",
+                "trigger": "value",
+                "triggerContext": {},
+                "userId": 3,
+            }
+        ],
+        "pageInfo": {
+            "endCursor": "value",
+            "hasNextPage": True,
+            "hasPreviousPage": True,
+            "startCursor": "value",
+        },
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/deployments/7/dbt-sync")
+        assert rec.query("after") == "value"
+        assert rec.query("first") == "3"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "after",
+                "first",
+            }
+        )
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.dbt_sync.list_dbt_syncs(
+                7,
+                after="value",
+                first=3,
+            )
+            value: Any = result.items
+
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.DbtSyncRun)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.dbt_sync.list_dbt_syncs(
+                    7,
+                    after="value",
+                    first=3,
+                )
+                return result.items
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.DbtSyncRun)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.dbt_sync.list_dbt_syncs(
+                    7,
+                    after="value",
+                    first=3,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.dbt_sync.list_dbt_syncs(
+                        7,
+                        after="value",
+                        first=3,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDbtsyncstartdbtsync:
+    """POST /api/v1/deployments/{deploymentId}/dbt-sync"""
+
+    RESPONSE: ClassVar[Any] = {"branchName": "value", "syncJobId": "value", "workflowId": "value"}
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/deployments/7/dbt-sync")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {}
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.dbt_sync.start_dbt_sync(
+                7,
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.DbtSyncResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.dbt_sync.start_dbt_sync(
+                    7,
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.DbtSyncResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.dbt_sync.start_dbt_sync(
+                    7,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.dbt_sync.start_dbt_sync(
+                        7,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDbtsyncgetdbtsyncstatus:
+    """GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}"""
+
+    RESPONSE: ClassVar[Any] = {
+        "error": "value",
+        "progress": {"message": "value", "percentComplete": 3, "stage": "value"},
+        "status": "value",
+        "syncJobId": "value",
+        "updatedAt": "value",
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/deployments/7/dbt-sync/id-2")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.dbt_sync.get_dbt_sync_status(
+                7,
+                "id-2",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.DbtSyncStatusResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.dbt_sync.get_dbt_sync_status(
+                    7,
+                    "id-2",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.DbtSyncStatusResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.dbt_sync.get_dbt_sync_status(
+                    7,
+                    "id-2",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.dbt_sync.get_dbt_sync_status(
+                        7,
+                        "id-2",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDbtsynccanceldbtsync:
+    """DELETE /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}"""
+
+    RESPONSE: ClassVar[Any] = {"message": "value"}
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "DELETE", "/api/v1/deployments/7/dbt-sync/id-2")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.dbt_sync.cancel_dbt_sync(
+                7,
+                "id-2",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.DbtSyncCancelResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.dbt_sync.cancel_dbt_sync(
+                    7,
+                    "id-2",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.DbtSyncCancelResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.dbt_sync.cancel_dbt_sync(
+                    7,
+                    "id-2",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.dbt_sync.cancel_dbt_sync(
+                        7,
+                        "id-2",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDbtsyncgetdbtsyncgeneratedfiles:
+    """GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/generated-files"""
+
+    RESPONSE: ClassVar[Any] = {
+        "items": [{"content": "value", "path": "value"}],
+        "pageInfo": {
+            "endCursor": "value",
+            "hasNextPage": True,
+            "hasPreviousPage": True,
+            "startCursor": "value",
+        },
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/deployments/7/dbt-sync/id-2/generated-files")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.dbt_sync.get_dbt_sync_generated_files(
+                7,
+                "id-2",
+            )
+            value: Any = result.items
+
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.DbtGeneratedFileContent)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.dbt_sync.get_dbt_sync_generated_files(
+                    7,
+                    "id-2",
+                )
+                return result.items
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.DbtGeneratedFileContent)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.dbt_sync.get_dbt_sync_generated_files(
+                    7,
+                    "id-2",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.dbt_sync.get_dbt_sync_generated_files(
+                        7,
+                        "id-2",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDbtsyncgetdbtsynclogs:
+    """GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/logs"""
+
+    RESPONSE: ClassVar[Any] = {
+        "items": [{"level": "value", "message": "value", "stream": "value", "timestamp": "value"}],
+        "pageInfo": {
+            "endCursor": "value",
+            "hasNextPage": True,
+            "hasPreviousPage": True,
+            "startCursor": "value",
+        },
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/deployments/7/dbt-sync/id-2/logs")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.dbt_sync.get_dbt_sync_logs(
+                7,
+                "id-2",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.DbtSyncLogEntriesListResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.dbt_sync.get_dbt_sync_logs(
+                    7,
+                    "id-2",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.DbtSyncLogEntriesListResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.dbt_sync.get_dbt_sync_logs(
+                    7,
+                    "id-2",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.dbt_sync.get_dbt_sync_logs(
+                        7,
+                        "id-2",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDbtsyncgetdbtsyncresult:
+    """GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/result"""
+
+    RESPONSE: ClassVar[Any] = {
+        "completedAt": "value",
+        "cubeCount": 3,
+        "durationMs": 3,
+        "generatedFiles": [{"path": "value"}],
+        "manifestStats": {"macros": 3, "models": 3, "sources": 3},
+        "syncJobId": "value",
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/deployments/7/dbt-sync/id-2/result")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.dbt_sync.get_dbt_sync_result(
+                7,
+                "id-2",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.DbtSyncResultResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.dbt_sync.get_dbt_sync_result(
+                    7,
+                    "id-2",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.DbtSyncResultResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.dbt_sync.get_dbt_sync_result(
+                    7,
+                    "id-2",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.dbt_sync.get_dbt_sync_result(
+                        7,
+                        "id-2",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDashboardembedaccesslistembedtenantworkbooks:
+    """GET /api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks"""
+
+    RESPONSE: ClassVar[Any] = {
+        "items": [
+            {
+                "calculatedFields": {},
+                "createdAt": "2024-01-02",
+                "createdBy": 3,
+                "dashboardDraft": {},
+                "dashboardPublished": {},
+                "deploymentId": 3,
+                "folderId": 1.5,
+                "folderPath": [{"id": 3, "name": "value"}],
+                "id": 3,
+                "isFavorite": True,
+                "meta": {},
+                "name": "value",
+                "promotion": {
+                    "linkId": 3,
+                    "origin": {"availability": {}},
+                    "parent": {"availability": {}},
+                },
+                "publishedDashboard": {
+                    "allowEmbed": True,
+                    "config": {},
+                    "deploymentId": 3,
+                    "id": 3,
+                    "publicId": "value",
+                    "reportSnapshots": [],
+                    "status": "draft",
+                    "versionId": 3,
+                    "versionNumber": 3,
+                    "workbookId": 3,
+                },
+                "slug": "value",
+                "type": "FOLDER",
+                "updatedAt": "2024-01-02",
+                "user": {"email": "value", "id": 3},
+                "userId": 1.5,
+            }
+        ],
+        "pageInfo": {
+            "endCursor": "value",
+            "hasNextPage": True,
+            "hasPreviousPage": True,
+            "startCursor": "value",
+        },
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/deployments/1.5/embed-tenants/id-2/workbooks")
+        assert rec.query("after") == "value"
+        assert rec.query("first") == "3"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "after",
+                "first",
+            }
+        )
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.dashboard_embed_access.list_embed_tenant_workbooks(
+                "1.5",
+                "id-2",
+                after="value",
+                first=3,
+            )
+            value: Any = result.items
+
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.Workbook)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.dashboard_embed_access.list_embed_tenant_workbooks(
+                    "1.5",
+                    "id-2",
+                    after="value",
+                    first=3,
+                )
+                return result.items
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.Workbook)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.dashboard_embed_access.list_embed_tenant_workbooks(
+                    "1.5",
+                    "id-2",
+                    after="value",
+                    first=3,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.dashboard_embed_access.list_embed_tenant_workbooks(
+                        "1.5",
+                        "id-2",
+                        after="value",
+                        first=3,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDashboardembedaccessgetembedaccess:
+    """GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access"""
+
+    RESPONSE: ClassVar[Any] = {
+        "allEmbedUsers": {"action": "read", "enabled": True, "groupId": 3},
+        "allowEmbed": True,
+        "tenants": [{"action": "read", "embedTenantName": "value", "groupId": 3}],
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/deployments/1.5/workbooks/1.5/embed-access")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.dashboard_embed_access.get_embed_access(
+                "1.5",
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.EmbedAccessResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.dashboard_embed_access.get_embed_access(
+                    "1.5",
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.EmbedAccessResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.dashboard_embed_access.get_embed_access(
+                    "1.5",
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.dashboard_embed_access.get_embed_access(
+                        "1.5",
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDashboardembedaccessupdateembedaccess:
+    """PUT /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access"""
+
+    RESPONSE: ClassVar[Any] = {
+        "allEmbedUsers": {"action": "read", "enabled": True, "groupId": 3},
+        "allowEmbed": True,
+        "tenants": [{"action": "read", "embedTenantName": "value", "groupId": 3}],
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "PUT", "/api/v1/deployments/1.5/workbooks/1.5/embed-access")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {}
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.dashboard_embed_access.update_embed_access(
+                "1.5",
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.EmbedAccessResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.dashboard_embed_access.update_embed_access(
+                    "1.5",
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.EmbedAccessResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.dashboard_embed_access.update_embed_access(
+                    "1.5",
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.dashboard_embed_access.update_embed_access(
+                        "1.5",
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestEnvvariablesgetenvvariables:
+    """GET /api/v1/deployments/{deploymentId}/env-vars"""
+
+    RESPONSE: ClassVar[Any] = {
+        "data": [{"name": "value", "value": "value"}],
+        "items": [{"name": "value", "value": "value"}],
+        "pageInfo": {"hasNextPage": True, "hasPreviousPage": True},
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/deployments/7/env-vars")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.env_variables.get_env_variables(
+                7,
+            )
+            value: Any = result.items
+
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.EnvVariableItem)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.env_variables.get_env_variables(
+                    7,
+                )
+                return result.items
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.EnvVariableItem)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.env_variables.get_env_variables(
+                    7,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.env_variables.get_env_variables(
+                        7,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestEnvvariablessetenvvariables:
+    """PUT /api/v1/deployments/{deploymentId}/env-vars"""
+
+    RESPONSE: ClassVar[Any] = {
+        "data": [{"name": "value", "value": "value"}],
+        "items": [{"name": "value", "value": "value"}],
+        "pageInfo": {"hasNextPage": True, "hasPreviousPage": True},
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "PUT", "/api/v1/deployments/7/env-vars")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "env_variables": [
+                v.model_dump(mode="json", by_alias=True, exclude_unset=True)
+                for v in [
+                    _models.EnvVariableItem.model_validate({"name": "value", "value": "value"})
+                ]
+            ],
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.env_variables.set_env_variables(
+                7,
+                env_variables=[
+                    _models.EnvVariableItem.model_validate({"name": "value", "value": "value"})
+                ],
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.EnvVariablesListResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.env_variables.set_env_variables(
+                    7,
+                    env_variables=[
+                        _models.EnvVariableItem.model_validate({"name": "value", "value": "value"})
+                    ],
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.EnvVariablesListResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.env_variables.set_env_variables(
+                    7,
+                    env_variables=[
+                        _models.EnvVariableItem.model_validate({"name": "value", "value": "value"})
+                    ],
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.env_variables.set_env_variables(
+                        7,
+                        env_variables=[
+                            _models.EnvVariableItem.model_validate(
+                                {"name": "value", "value": "value"}
+                            )
+                        ],
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
 class TestEnvironmentsgetdeploymentenvironments:
     """GET /api/v1/deployments/{deploymentId}/environments"""
 
     RESPONSE: ClassVar[Any] = {
-        "data": {
-            "environments": [
-                {"id": "value", "name": "value", "type": "production", "api_credentials": {}}
-            ]
-        },
-        "pagination": {"offset": 3, "limit": 3, "total": 3},
+        "data": [{"api_credentials": [], "id": "value", "type": "production"}],
+        "items": [
+            {
+                "api_credentials": [{"type": "rest", "version": 3}],
+                "branch": "value",
+                "id": "value",
+                "type": "production",
+                "user": "value",
+            }
+        ],
+        "pageInfo": {"hasNextPage": True, "hasPreviousPage": True},
+        "pagination": {"limit": 3, "offset": 3, "total": 3},
     }
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/deployments/7/environments")
         assert rec.query("type") == "production"
-        assert rec.query("offset") == "3"
-        assert rec.query("limit") == "3"
+        assert rec.query("after") == "value"
+        assert rec.query("first") == "3"
         assert sorted(request.url.params.keys()) == sorted(
             {
                 "type",
-                "offset",
-                "limit",
+                "after",
+                "first",
             }
         )
         assert request.content == b""
@@ -414,14 +3486,14 @@ class TestEnvironmentsgetdeploymentenvironments:
             result = client.environments.get_deployment_environments(
                 7,
                 type="production",
-                offset=3,
-                limit=3,
+                after="value",
+                first=3,
             )
             value: Any = result.items
 
         self._check(rec)
         assert len(value) == 1
-        assert isinstance(value[0], _models.Environment)
+        assert isinstance(value[0], _models.DeploymentEnvironment)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -433,15 +3505,15 @@ class TestEnvironmentsgetdeploymentenvironments:
                 result = await client.environments.get_deployment_environments(
                     7,
                     type="production",
-                    offset=3,
-                    limit=3,
+                    after="value",
+                    first=3,
                 )
                 return result.items
 
         value = asyncio.run(run())
         self._check(rec)
         assert len(value) == 1
-        assert isinstance(value[0], _models.Environment)
+        assert isinstance(value[0], _models.DeploymentEnvironment)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -462,8 +3534,8 @@ class TestEnvironmentsgetdeploymentenvironments:
                 await client.environments.get_deployment_environments(
                     7,
                     type="production",
-                    offset=3,
-                    limit=3,
+                    after="value",
+                    first=3,
                 )
 
         with pytest.raises(error) as info:
@@ -475,8 +3547,199 @@ class TestEnvironmentsgetdeploymentenvironments:
                     client.environments.get_deployment_environments(
                         7,
                         type="production",
-                        offset=3,
-                        limit=3,
+                        after="value",
+                        first=3,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestEnvironmentsgetdeploymentenvironmenttokens:
+    """GET /api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens"""
+
+    RESPONSE: ClassVar[Any] = {
+        "data": [
+            {"created_at": "value", "expires_at": "value", "security_context": {}, "token": "value"}
+        ],
+        "items": [
+            {"created_at": "value", "expires_at": "value", "security_context": {}, "token": "value"}
+        ],
+        "pageInfo": {"hasNextPage": True, "hasPreviousPage": True},
+        "pagination": {"limit": 3, "offset": 3, "total": 3},
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/deployments/7/environments/8/tokens")
+        assert rec.query("after") == "value"
+        assert rec.query("first") == "3"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "after",
+                "first",
+            }
+        )
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.environments.get_deployment_environment_tokens(
+                7,
+                8,
+                after="value",
+                first=3,
+            )
+            value: Any = result.items
+
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.DeploymentEnvironmentToken)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.environments.get_deployment_environment_tokens(
+                    7,
+                    8,
+                    after="value",
+                    first=3,
+                )
+                return result.items
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.DeploymentEnvironmentToken)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.environments.get_deployment_environment_tokens(
+                    7,
+                    8,
+                    after="value",
+                    first=3,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.environments.get_deployment_environment_tokens(
+                        7,
+                        8,
+                        after="value",
+                        first=3,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestEnvironmentscreatedeploymentenvironmenttoken:
+    """POST /api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens"""
+
+    RESPONSE: ClassVar[Any] = {
+        "data": {
+            "created_at": "value",
+            "expires_at": "value",
+            "security_context": {},
+            "token": "value",
+        }
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/deployments/7/environments/8/tokens")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "security_context": {"key": "value"},
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.environments.create_deployment_environment_token(
+                7,
+                8,
+                security_context={"key": "value"},
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.DeploymentEnvironmentTokenResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.environments.create_deployment_environment_token(
+                    7,
+                    8,
+                    security_context={"key": "value"},
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.DeploymentEnvironmentTokenResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.environments.create_deployment_environment_token(
+                    7,
+                    8,
+                    security_context={"key": "value"},
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.environments.create_deployment_environment_token(
+                        7,
+                        8,
+                        security_context={"key": "value"},
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -487,20 +3750,20 @@ class TestEnvironmentscreatedeploymentenvironmenttokenformetasync:
 
     RESPONSE: ClassVar[Any] = {
         "data": {
+            "created_at": "value",
+            "expires_at": "value",
+            "security_context": {},
             "token": "value",
-            "created_at": "2024-01-02T03:04:05Z",
-            "expires_at": "2024-01-02T03:04:05Z",
         }
     }
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(
-            rec, "POST", "/api/v1/deployments/7/environments/id-2/tokens-for-meta-sync"
+            rec, "POST", "/api/v1/deployments/7/environments/8/tokens-for-meta-sync"
         )
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
             "security_context": {"key": "value"},
-            "expires_in": 1.5,
         }
 
     def test_sync(self) -> None:
@@ -510,14 +3773,13 @@ class TestEnvironmentscreatedeploymentenvironmenttokenformetasync:
         with client:
             result = client.environments.create_deployment_environment_token_for_meta_sync(
                 7,
-                "id-2",
+                8,
                 security_context={"key": "value"},
-                expires_in=1.5,
             )
             value = result
 
         self._check(rec)
-        assert isinstance(value, _models.MetadataTokenResponse)
+        assert isinstance(value, _models.DeploymentEnvironmentTokenResponse)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -529,16 +3791,15 @@ class TestEnvironmentscreatedeploymentenvironmenttokenformetasync:
                 result = (
                     await client.environments.create_deployment_environment_token_for_meta_sync(
                         7,
-                        "id-2",
+                        8,
                         security_context={"key": "value"},
-                        expires_in=1.5,
                     )
                 )
                 return result
 
         value = asyncio.run(run())
         self._check(rec)
-        assert isinstance(value, _models.MetadataTokenResponse)
+        assert isinstance(value, _models.DeploymentEnvironmentTokenResponse)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -558,9 +3819,8 @@ class TestEnvironmentscreatedeploymentenvironmenttokenformetasync:
             async with client:
                 await client.environments.create_deployment_environment_token_for_meta_sync(
                     7,
-                    "id-2",
+                    8,
                     security_context={"key": "value"},
-                    expires_in=1.5,
                 )
 
         with pytest.raises(error) as info:
@@ -571,12 +3831,11943 @@ class TestEnvironmentscreatedeploymentenvironmenttokenformetasync:
                 with client:
                     client.environments.create_deployment_environment_token_for_meta_sync(
                         7,
-                        "id-2",
+                        8,
                         security_context={"key": "value"},
-                        expires_in=1.5,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
+
+
+class TestFoldersgetfolders:
+    """GET /api/v1/deployments/{deploymentId}/folders"""
+
+    RESPONSE: ClassVar[Any] = {
+        "count": 3,
+        "data": [
+            {
+                "createdAt": "2024-01-02",
+                "deploymentId": 3,
+                "id": 3,
+                "name": "value",
+                "position": 3,
+                "type": "FOLDER",
+                "updatedAt": "2024-01-02",
+            }
+        ],
+        "items": [
+            {
+                "createdAt": "2024-01-02",
+                "createdBy": 3,
+                "deploymentId": 3,
+                "folderPath": [{"id": 3, "name": "value"}],
+                "id": 3,
+                "name": "value",
+                "parentId": 3,
+                "position": 3,
+                "type": "FOLDER",
+                "updatedAt": "2024-01-02",
+                "updatedBy": 3,
+                "user": {"email": "value", "id": 3},
+            }
+        ],
+        "pageInfo": {"hasNextPage": True, "hasPreviousPage": True},
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/deployments/1.5/folders")
+        assert rec.query("after") == "value"
+        assert rec.query("first") == "3"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "after",
+                "first",
+            }
+        )
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.folders.get_folders(
+                "1.5",
+                after="value",
+                first=3,
+            )
+            value: Any = result.items
+
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.Folder)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.folders.get_folders(
+                    "1.5",
+                    after="value",
+                    first=3,
+                )
+                return result.items
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.Folder)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.folders.get_folders(
+                    "1.5",
+                    after="value",
+                    first=3,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.folders.get_folders(
+                        "1.5",
+                        after="value",
+                        first=3,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestFolderscreatefolder:
+    """POST /api/v1/deployments/{deploymentId}/folders"""
+
+    RESPONSE: ClassVar[Any] = {
+        "createdAt": "2024-01-02",
+        "createdBy": 3,
+        "deploymentId": 3,
+        "folderPath": [{"id": 3, "name": "value"}],
+        "id": 3,
+        "name": "value",
+        "parentId": 3,
+        "position": 3,
+        "type": "FOLDER",
+        "updatedAt": "2024-01-02",
+        "updatedBy": 3,
+        "user": {"email": "value", "id": 3},
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/deployments/1.5/folders")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "name": "value",
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.folders.create_folder(
+                "1.5",
+                name="value",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.Folder)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.folders.create_folder(
+                    "1.5",
+                    name="value",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.Folder)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.folders.create_folder(
+                    "1.5",
+                    name="value",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.folders.create_folder(
+                        "1.5",
+                        name="value",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestFoldersupdatefolder:
+    """PUT /api/v1/deployments/{deploymentId}/folders/{folderId}"""
+
+    RESPONSE: ClassVar[Any] = {
+        "createdAt": "2024-01-02",
+        "createdBy": 3,
+        "deploymentId": 3,
+        "folderPath": [{"id": 3, "name": "value"}],
+        "id": 3,
+        "name": "value",
+        "parentId": 3,
+        "position": 3,
+        "type": "FOLDER",
+        "updatedAt": "2024-01-02",
+        "updatedBy": 3,
+        "user": {"email": "value", "id": 3},
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "PUT", "/api/v1/deployments/1.5/folders/1.5")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {}
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.folders.update_folder(
+                "1.5",
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.Folder)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.folders.update_folder(
+                    "1.5",
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.Folder)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.folders.update_folder(
+                    "1.5",
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.folders.update_folder(
+                        "1.5",
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestFoldersdeletefolder:
+    """DELETE /api/v1/deployments/{deploymentId}/folders/{folderId}"""
+
+    RESPONSE: ClassVar[Any] = "value"
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "DELETE", "/api/v1/deployments/1.5/folders/1.5")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.folders.delete_folder(
+                "1.5",
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.folders.delete_folder(
+                    "1.5",
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.folders.delete_folder(
+                    "1.5",
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.folders.delete_folder(
+                        "1.5",
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestFoldersgetfolderancestors:
+    """GET /api/v1/deployments/{deploymentId}/folders/{folderId}/ancestors"""
+
+    RESPONSE: ClassVar[Any] = [
+        {
+            "createdAt": "2024-01-02",
+            "createdBy": 3,
+            "deploymentId": 3,
+            "folderPath": [{"id": 3, "name": "value"}],
+            "id": 3,
+            "name": "value",
+            "parentId": 3,
+            "position": 3,
+            "type": "FOLDER",
+            "updatedAt": "2024-01-02",
+            "updatedBy": 3,
+            "user": {"email": "value", "id": 3},
+        }
+    ]
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/deployments/1.5/folders/1.5/ancestors")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.folders.get_folder_ancestors(
+                "1.5",
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, list) and isinstance(value[0], _models.Folder)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.folders.get_folder_ancestors(
+                    "1.5",
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, list) and isinstance(value[0], _models.Folder)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.folders.get_folder_ancestors(
+                    "1.5",
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.folders.get_folder_ancestors(
+                        "1.5",
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestNotificationsgetnotifications:
+    """GET /api/v1/deployments/{deploymentId}/notifications"""
+
+    RESPONSE: ClassVar[Any] = {
+        "items": [
+            {
+                "cronExpression": "value",
+                "dashboardId": 3,
+                "deploymentId": 3,
+                "filters": [{"member": "value"}],
+                "humanReadableSchedule": "value",
+                "id": 3,
+                "isEnabled": True,
+                "memberSwitchers": [{"member": "value", "selected": "value"}],
+                "notificationAiSummary": True,
+                "notificationEnabled": True,
+                "notificationFormat": "value",
+                "timeGrains": [{"grain": "value", "member": "value"}],
+                "timezone": "value",
+            }
+        ],
+        "pageInfo": {"hasNextPage": True, "hasPreviousPage": True},
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/deployments/7/notifications")
+        assert rec.query("after") == "value"
+        assert rec.query("first") == "3"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "after",
+                "first",
+            }
+        )
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.notifications.get_notifications(
+                7,
+                after="value",
+                first=3,
+            )
+            value: Any = result.items
+
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.NotificationDto)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.notifications.get_notifications(
+                    7,
+                    after="value",
+                    first=3,
+                )
+                return result.items
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.NotificationDto)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.notifications.get_notifications(
+                    7,
+                    after="value",
+                    first=3,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.notifications.get_notifications(
+                        7,
+                        after="value",
+                        first=3,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestNotificationscreatenotification:
+    """POST /api/v1/deployments/{deploymentId}/notifications"""
+
+    RESPONSE: ClassVar[Any] = {
+        "cronExpression": "value",
+        "dashboardId": 3,
+        "deploymentId": 3,
+        "filters": [{"member": "value"}],
+        "humanReadableSchedule": "value",
+        "id": 3,
+        "isEnabled": True,
+        "memberSwitchers": [{"member": "value", "selected": "value"}],
+        "notificationAiSummary": True,
+        "notificationEnabled": True,
+        "notificationFormat": "value",
+        "timeGrains": [{"grain": "value", "member": "value"}],
+        "timezone": "value",
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/deployments/7/notifications")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "scheduleType": "HOURLY",
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.notifications.create_notification(
+                7,
+                schedule_type="HOURLY",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.NotificationDto)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.notifications.create_notification(
+                    7,
+                    schedule_type="HOURLY",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.NotificationDto)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.notifications.create_notification(
+                    7,
+                    schedule_type="HOURLY",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.notifications.create_notification(
+                        7,
+                        schedule_type="HOURLY",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestNotificationsgetnotification:
+    """GET /api/v1/deployments/{deploymentId}/notifications/{id}"""
+
+    RESPONSE: ClassVar[Any] = {
+        "cronExpression": "value",
+        "dashboardId": 3,
+        "deploymentId": 3,
+        "filters": [{"member": "value"}],
+        "humanReadableSchedule": "value",
+        "id": 3,
+        "isEnabled": True,
+        "memberSwitchers": [{"member": "value", "selected": "value"}],
+        "notificationAiSummary": True,
+        "notificationEnabled": True,
+        "notificationFormat": "value",
+        "timeGrains": [{"grain": "value", "member": "value"}],
+        "timezone": "value",
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/deployments/7/notifications/8")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.notifications.get_notification(
+                7,
+                8,
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.NotificationDto)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.notifications.get_notification(
+                    7,
+                    8,
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.NotificationDto)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.notifications.get_notification(
+                    7,
+                    8,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.notifications.get_notification(
+                        7,
+                        8,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestNotificationsupdatenotification:
+    """PUT /api/v1/deployments/{deploymentId}/notifications/{id}"""
+
+    RESPONSE: ClassVar[Any] = {
+        "cronExpression": "value",
+        "dashboardId": 3,
+        "deploymentId": 3,
+        "filters": [{"member": "value"}],
+        "humanReadableSchedule": "value",
+        "id": 3,
+        "isEnabled": True,
+        "memberSwitchers": [{"member": "value", "selected": "value"}],
+        "notificationAiSummary": True,
+        "notificationEnabled": True,
+        "notificationFormat": "value",
+        "timeGrains": [{"grain": "value", "member": "value"}],
+        "timezone": "value",
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "PUT", "/api/v1/deployments/7/notifications/8")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {}
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.notifications.update_notification(
+                7,
+                8,
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.NotificationDto)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.notifications.update_notification(
+                    7,
+                    8,
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.NotificationDto)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.notifications.update_notification(
+                    7,
+                    8,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.notifications.update_notification(
+                        7,
+                        8,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestNotificationsdeletenotification:
+    """DELETE /api/v1/deployments/{deploymentId}/notifications/{id}"""
+
+    RESPONSE: ClassVar[Any] = "value"
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "DELETE", "/api/v1/deployments/7/notifications/8")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.notifications.delete_notification(
+                7,
+                8,
+            )
+            value = result
+
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.notifications.delete_notification(
+                    7,
+                    8,
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.notifications.delete_notification(
+                    7,
+                    8,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.notifications.delete_notification(
+                        7,
+                        8,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestNotificationsgetrecipients:
+    """GET /api/v1/deployments/{deploymentId}/notifications/{id}/recipients"""
+
+    RESPONSE: ClassVar[Any] = {
+        "items": [
+            {
+                "channelId": "value",
+                "channelName": "value",
+                "email": "value",
+                "embedTenantName": "value",
+                "embedUserId": 3,
+                "externalId": "value",
+                "type": "USER",
+                "userId": 3,
+                "username": "value",
+            }
+        ],
+        "pageInfo": {"hasNextPage": True, "hasPreviousPage": True},
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/deployments/7/notifications/8/recipients")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.notifications.get_recipients(
+                7,
+                8,
+            )
+            value: Any = result.items
+
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.NotificationRecipient)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.notifications.get_recipients(
+                    7,
+                    8,
+                )
+                return result.items
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.NotificationRecipient)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.notifications.get_recipients(
+                    7,
+                    8,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.notifications.get_recipients(
+                        7,
+                        8,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestNotificationsaddrecipients:
+    """POST /api/v1/deployments/{deploymentId}/notifications/{id}/recipients"""
+
+    RESPONSE: ClassVar[Any] = {
+        "createdRecipients": [{"type": "USER"}],
+        "unchangedRecipients": [{"type": "USER"}],
+        "updatedRecipients": [{"type": "USER"}],
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/deployments/7/notifications/8/recipients")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "recipients": [
+                v.model_dump(mode="json", by_alias=True, exclude_unset=True)
+                for v in [
+                    _models.NotificationRecipientInput.model_validate(
+                        {
+                            "channelId": "value",
+                            "channelName": "value",
+                            "email": "value",
+                            "embedTenantName": "value",
+                            "externalId": "value",
+                            "groups": ["value"],
+                            "securityContext": {},
+                            "type": "USER",
+                            "userAttributes": [{"name": "value"}],
+                            "userId": 3,
+                        }
+                    )
+                ]
+            ],
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.notifications.add_recipients(
+                7,
+                8,
+                recipients=[
+                    _models.NotificationRecipientInput.model_validate(
+                        {
+                            "channelId": "value",
+                            "channelName": "value",
+                            "email": "value",
+                            "embedTenantName": "value",
+                            "externalId": "value",
+                            "groups": ["value"],
+                            "securityContext": {},
+                            "type": "USER",
+                            "userAttributes": [{"name": "value"}],
+                            "userId": 3,
+                        }
+                    )
+                ],
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.NotificationRecipientsMutationResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.notifications.add_recipients(
+                    7,
+                    8,
+                    recipients=[
+                        _models.NotificationRecipientInput.model_validate(
+                            {
+                                "channelId": "value",
+                                "channelName": "value",
+                                "email": "value",
+                                "embedTenantName": "value",
+                                "externalId": "value",
+                                "groups": ["value"],
+                                "securityContext": {},
+                                "type": "USER",
+                                "userAttributes": [{"name": "value"}],
+                                "userId": 3,
+                            }
+                        )
+                    ],
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.NotificationRecipientsMutationResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.notifications.add_recipients(
+                    7,
+                    8,
+                    recipients=[
+                        _models.NotificationRecipientInput.model_validate(
+                            {
+                                "channelId": "value",
+                                "channelName": "value",
+                                "email": "value",
+                                "embedTenantName": "value",
+                                "externalId": "value",
+                                "groups": ["value"],
+                                "securityContext": {},
+                                "type": "USER",
+                                "userAttributes": [{"name": "value"}],
+                                "userId": 3,
+                            }
+                        )
+                    ],
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.notifications.add_recipients(
+                        7,
+                        8,
+                        recipients=[
+                            _models.NotificationRecipientInput.model_validate(
+                                {
+                                    "channelId": "value",
+                                    "channelName": "value",
+                                    "email": "value",
+                                    "embedTenantName": "value",
+                                    "externalId": "value",
+                                    "groups": ["value"],
+                                    "securityContext": {},
+                                    "type": "USER",
+                                    "userAttributes": [{"name": "value"}],
+                                    "userId": 3,
+                                }
+                            )
+                        ],
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestNotificationsremoverecipients:
+    """DELETE /api/v1/deployments/{deploymentId}/notifications/{id}/recipients"""
+
+    RESPONSE: ClassVar[Any] = "value"
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "DELETE", "/api/v1/deployments/7/notifications/8/recipients")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "recipients": [
+                v.model_dump(mode="json", by_alias=True, exclude_unset=True)
+                for v in [
+                    _models.RemoveNotificationRecipientInput.model_validate(
+                        {"embedTenantName": "value", "id": 3, "type": "USER"}
+                    )
+                ]
+            ],
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.notifications.remove_recipients(
+                7,
+                8,
+                recipients=[
+                    _models.RemoveNotificationRecipientInput.model_validate(
+                        {"embedTenantName": "value", "id": 3, "type": "USER"}
+                    )
+                ],
+            )
+            value = result
+
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.notifications.remove_recipients(
+                    7,
+                    8,
+                    recipients=[
+                        _models.RemoveNotificationRecipientInput.model_validate(
+                            {"embedTenantName": "value", "id": 3, "type": "USER"}
+                        )
+                    ],
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.notifications.remove_recipients(
+                    7,
+                    8,
+                    recipients=[
+                        _models.RemoveNotificationRecipientInput.model_validate(
+                            {"embedTenantName": "value", "id": 3, "type": "USER"}
+                        )
+                    ],
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.notifications.remove_recipients(
+                        7,
+                        8,
+                        recipients=[
+                            _models.RemoveNotificationRecipientInput.model_validate(
+                                {"embedTenantName": "value", "id": 3, "type": "USER"}
+                            )
+                        ],
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestReportsgetreports:
+    """GET /api/v1/deployments/{deploymentId}/reports"""
+
+    RESPONSE: ClassVar[Any] = {
+        "count": 3,
+        "data": [
+            {
+                "createdAt": "2024-01-02",
+                "deploymentId": 3,
+                "id": 3,
+                "name": "value",
+                "publicId": "valuexxxxxxx",
+                "refreshedByUser": {"email": "value", "id": 3},
+                "type": "FOLDER",
+                "updatedAt": "2024-01-02",
+                "user": {"email": "value", "id": 3},
+                "userId": 3,
+            }
+        ],
+        "items": [
+            {
+                "canEdit": True,
+                "canManage": True,
+                "createdAt": "2024-01-02",
+                "createdBy": 3,
+                "currentQueryChecksum": "value",
+                "deploymentId": 3,
+                "description": "value",
+                "endResultCell": "value",
+                "externalWorkbookId": "value",
+                "externalWorkbookPlacements": [{"resultLocation": "value", "workbookId": "value"}],
+                "folderId": 3,
+                "folderPath": [{"id": 3, "name": "value"}],
+                "id": 3,
+                "jsonQuery": "value",
+                "meta": {},
+                "name": "value",
+                "pivotItems": {"columns": [], "filters": [], "measures": [], "rows": []},
+                "publicId": "valuexxxxxxx",
+                "refreshedBy": 3,
+                "refreshedByUser": {"email": "value", "id": 3},
+                "resultLocation": "value",
+                "rolesWithAccess": [{"actions": [], "id": 3, "name": "value"}],
+                "source": "GOOGLE_SHEETS",
+                "sqlQuery": "value",
+                "title": "value",
+                "type": "FOLDER",
+                "updatedAt": "2024-01-02",
+                "user": {"email": "value", "id": 3},
+                "userId": 3,
+                "version": 3,
+                "workbookId": 3,
+            }
+        ],
+        "pageInfo": {"hasNextPage": True, "hasPreviousPage": True},
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/deployments/1.5/reports")
+        assert rec.query("after") == "value"
+        assert rec.query("first") == "3"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "after",
+                "first",
+            }
+        )
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.reports.get_reports(
+                "1.5",
+                after="value",
+                first=3,
+            )
+            value: Any = result.items
+
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.Report)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.reports.get_reports(
+                    "1.5",
+                    after="value",
+                    first=3,
+                )
+                return result.items
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.Report)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.reports.get_reports(
+                    "1.5",
+                    after="value",
+                    first=3,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.reports.get_reports(
+                        "1.5",
+                        after="value",
+                        first=3,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestReportscreatereport:
+    """POST /api/v1/deployments/{deploymentId}/reports"""
+
+    RESPONSE: ClassVar[Any] = {
+        "canEdit": True,
+        "canManage": True,
+        "createdAt": "2024-01-02",
+        "createdBy": 3,
+        "currentQueryChecksum": "value",
+        "deploymentId": 3,
+        "description": "value",
+        "endResultCell": "value",
+        "externalWorkbookId": "value",
+        "externalWorkbookPlacements": [{"resultLocation": "value", "workbookId": "value"}],
+        "folderId": 3,
+        "folderPath": [{"id": 3, "name": "value"}],
+        "id": 3,
+        "jsonQuery": "value",
+        "meta": {},
+        "name": "value",
+        "pivotItems": {"columns": [], "filters": [], "measures": [], "rows": []},
+        "publicId": "valuexxxxxxx",
+        "refreshedBy": 3,
+        "refreshedByUser": {"email": "value", "firstName": "value", "id": 3, "picture": "value"},
+        "resultLocation": "value",
+        "rolesWithAccess": [{"actions": [], "id": 3, "name": "value"}],
+        "source": "GOOGLE_SHEETS",
+        "sqlQuery": "value",
+        "title": "value",
+        "type": "FOLDER",
+        "updatedAt": "2024-01-02",
+        "user": {"email": "value", "firstName": "value", "id": 3, "picture": "value"},
+        "userId": 3,
+        "version": 3,
+        "workbookId": 3,
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/deployments/1.5/reports")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {}
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.reports.create_report(
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.Report)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.reports.create_report(
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.Report)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.reports.create_report(
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.reports.create_report(
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestReportsupsertreportbypublicid:
+    """PUT /api/v1/deployments/{deploymentId}/reports/by-public-id/{publicId}"""
+
+    RESPONSE: ClassVar[Any] = {
+        "canEdit": True,
+        "canManage": True,
+        "createdAt": "2024-01-02",
+        "createdBy": 3,
+        "currentQueryChecksum": "value",
+        "deploymentId": 3,
+        "description": "value",
+        "endResultCell": "value",
+        "externalWorkbookId": "value",
+        "externalWorkbookPlacements": [{"resultLocation": "value", "workbookId": "value"}],
+        "folderId": 3,
+        "folderPath": [{"id": 3, "name": "value"}],
+        "id": 3,
+        "jsonQuery": "value",
+        "meta": {},
+        "name": "value",
+        "pivotItems": {"columns": [], "filters": [], "measures": [], "rows": []},
+        "publicId": "valuexxxxxxx",
+        "refreshedBy": 3,
+        "refreshedByUser": {"email": "value", "firstName": "value", "id": 3, "picture": "value"},
+        "resultLocation": "value",
+        "rolesWithAccess": [{"actions": [], "id": 3, "name": "value"}],
+        "source": "GOOGLE_SHEETS",
+        "sqlQuery": "value",
+        "title": "value",
+        "type": "FOLDER",
+        "updatedAt": "2024-01-02",
+        "user": {"email": "value", "firstName": "value", "id": 3, "picture": "value"},
+        "userId": 3,
+        "version": 3,
+        "workbookId": 3,
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "PUT", "/api/v1/deployments/1.5/reports/by-public-id/id-2")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {}
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.reports.upsert_report_by_public_id(
+                "1.5",
+                "id-2",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.Report)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.reports.upsert_report_by_public_id(
+                    "1.5",
+                    "id-2",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.Report)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.reports.upsert_report_by_public_id(
+                    "1.5",
+                    "id-2",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.reports.upsert_report_by_public_id(
+                        "1.5",
+                        "id-2",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestReportsgetreport:
+    """GET /api/v1/deployments/{deploymentId}/reports/{reportId}"""
+
+    RESPONSE: ClassVar[Any] = {
+        "canEdit": True,
+        "canManage": True,
+        "createdAt": "2024-01-02",
+        "createdBy": 3,
+        "currentQueryChecksum": "value",
+        "deploymentId": 3,
+        "description": "value",
+        "endResultCell": "value",
+        "externalWorkbookId": "value",
+        "externalWorkbookPlacements": [{"resultLocation": "value", "workbookId": "value"}],
+        "folderId": 3,
+        "folderPath": [{"id": 3, "name": "value"}],
+        "id": 3,
+        "jsonQuery": "value",
+        "meta": {},
+        "name": "value",
+        "pivotItems": {"columns": [], "filters": [], "measures": [], "rows": []},
+        "publicId": "valuexxxxxxx",
+        "refreshedBy": 3,
+        "refreshedByUser": {"email": "value", "firstName": "value", "id": 3, "picture": "value"},
+        "resultLocation": "value",
+        "rolesWithAccess": [{"actions": [], "id": 3, "name": "value"}],
+        "source": "GOOGLE_SHEETS",
+        "sqlQuery": "value",
+        "title": "value",
+        "type": "FOLDER",
+        "updatedAt": "2024-01-02",
+        "user": {"email": "value", "firstName": "value", "id": 3, "picture": "value"},
+        "userId": 3,
+        "version": 3,
+        "workbookId": 3,
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/deployments/1.5/reports/1.5")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.reports.get_report(
+                "1.5",
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.Report)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.reports.get_report(
+                    "1.5",
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.Report)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.reports.get_report(
+                    "1.5",
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.reports.get_report(
+                        "1.5",
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestReportsupdatereport:
+    """PUT /api/v1/deployments/{deploymentId}/reports/{reportId}"""
+
+    RESPONSE: ClassVar[Any] = {
+        "canEdit": True,
+        "canManage": True,
+        "createdAt": "2024-01-02",
+        "createdBy": 3,
+        "currentQueryChecksum": "value",
+        "deploymentId": 3,
+        "description": "value",
+        "endResultCell": "value",
+        "externalWorkbookId": "value",
+        "externalWorkbookPlacements": [{"resultLocation": "value", "workbookId": "value"}],
+        "folderId": 3,
+        "folderPath": [{"id": 3, "name": "value"}],
+        "id": 3,
+        "jsonQuery": "value",
+        "meta": {},
+        "name": "value",
+        "pivotItems": {"columns": [], "filters": [], "measures": [], "rows": []},
+        "publicId": "valuexxxxxxx",
+        "refreshedBy": 3,
+        "refreshedByUser": {"email": "value", "firstName": "value", "id": 3, "picture": "value"},
+        "resultLocation": "value",
+        "rolesWithAccess": [{"actions": [], "id": 3, "name": "value"}],
+        "source": "GOOGLE_SHEETS",
+        "sqlQuery": "value",
+        "title": "value",
+        "type": "FOLDER",
+        "updatedAt": "2024-01-02",
+        "user": {"email": "value", "firstName": "value", "id": 3, "picture": "value"},
+        "userId": 3,
+        "version": 3,
+        "workbookId": 3,
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "PUT", "/api/v1/deployments/id-1/reports/1.5")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {}
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.reports.update_report(
+                "id-1",
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.Report)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.reports.update_report(
+                    "id-1",
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.Report)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.reports.update_report(
+                    "id-1",
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.reports.update_report(
+                        "id-1",
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestReportsdeletereport:
+    """DELETE /api/v1/deployments/{deploymentId}/reports/{reportId}"""
+
+    RESPONSE: ClassVar[Any] = "value"
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "DELETE", "/api/v1/deployments/1.5/reports/1.5")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.reports.delete_report(
+                "1.5",
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.reports.delete_report(
+                    "1.5",
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.reports.delete_report(
+                    "1.5",
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.reports.delete_report(
+                        "1.5",
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestReportsconnectreporttoworkbook:
+    """PUT /api/v1/deployments/{deploymentId}/reports/{reportId}/connect-workbook"""
+
+    RESPONSE: ClassVar[Any] = {
+        "canEdit": True,
+        "canManage": True,
+        "createdAt": "2024-01-02",
+        "createdBy": 3,
+        "currentQueryChecksum": "value",
+        "deploymentId": 3,
+        "description": "value",
+        "endResultCell": "value",
+        "externalWorkbookId": "value",
+        "externalWorkbookPlacements": [{"resultLocation": "value", "workbookId": "value"}],
+        "folderId": 3,
+        "folderPath": [{"id": 3, "name": "value"}],
+        "id": 3,
+        "jsonQuery": "value",
+        "meta": {},
+        "name": "value",
+        "pivotItems": {"columns": [], "filters": [], "measures": [], "rows": []},
+        "publicId": "valuexxxxxxx",
+        "refreshedBy": 3,
+        "refreshedByUser": {"email": "value", "firstName": "value", "id": 3, "picture": "value"},
+        "resultLocation": "value",
+        "rolesWithAccess": [{"actions": [], "id": 3, "name": "value"}],
+        "source": "GOOGLE_SHEETS",
+        "sqlQuery": "value",
+        "title": "value",
+        "type": "FOLDER",
+        "updatedAt": "2024-01-02",
+        "user": {"email": "value", "firstName": "value", "id": 3, "picture": "value"},
+        "userId": 3,
+        "version": 3,
+        "workbookId": 3,
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "PUT", "/api/v1/deployments/1.5/reports/1.5/connect-workbook")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "externalWorkbookId": "value",
+            "resultLocation": "value",
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.reports.connect_report_to_workbook(
+                "1.5",
+                "1.5",
+                external_workbook_id="value",
+                result_location="value",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.Report)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.reports.connect_report_to_workbook(
+                    "1.5",
+                    "1.5",
+                    external_workbook_id="value",
+                    result_location="value",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.Report)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.reports.connect_report_to_workbook(
+                    "1.5",
+                    "1.5",
+                    external_workbook_id="value",
+                    result_location="value",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.reports.connect_report_to_workbook(
+                        "1.5",
+                        "1.5",
+                        external_workbook_id="value",
+                        result_location="value",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestReportsdisconnectreportfromworkbook:
+    """DELETE /api/v1/deployments/{deploymentId}/reports/{reportId}/connect-workbook"""
+
+    RESPONSE: ClassVar[Any] = {
+        "canEdit": True,
+        "canManage": True,
+        "createdAt": "2024-01-02",
+        "createdBy": 3,
+        "currentQueryChecksum": "value",
+        "deploymentId": 3,
+        "description": "value",
+        "endResultCell": "value",
+        "externalWorkbookId": "value",
+        "externalWorkbookPlacements": [{"resultLocation": "value", "workbookId": "value"}],
+        "folderId": 3,
+        "folderPath": [{"id": 3, "name": "value"}],
+        "id": 3,
+        "jsonQuery": "value",
+        "meta": {},
+        "name": "value",
+        "pivotItems": {"columns": [], "filters": [], "measures": [], "rows": []},
+        "publicId": "valuexxxxxxx",
+        "refreshedBy": 3,
+        "refreshedByUser": {"email": "value", "firstName": "value", "id": 3, "picture": "value"},
+        "resultLocation": "value",
+        "rolesWithAccess": [{"actions": [], "id": 3, "name": "value"}],
+        "source": "GOOGLE_SHEETS",
+        "sqlQuery": "value",
+        "title": "value",
+        "type": "FOLDER",
+        "updatedAt": "2024-01-02",
+        "user": {"email": "value", "firstName": "value", "id": 3, "picture": "value"},
+        "userId": 3,
+        "version": 3,
+        "workbookId": 3,
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(
+            rec, "DELETE", "/api/v1/deployments/1.5/reports/1.5/connect-workbook"
+        )
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {}
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.reports.disconnect_report_from_workbook(
+                "1.5",
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.Report)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.reports.disconnect_report_from_workbook(
+                    "1.5",
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.Report)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.reports.disconnect_report_from_workbook(
+                    "1.5",
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.reports.disconnect_report_from_workbook(
+                        "1.5",
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestReportsrefreshreport:
+    """PUT /api/v1/deployments/{deploymentId}/reports/{reportId}/refresh"""
+
+    RESPONSE: ClassVar[Any] = {
+        "canEdit": True,
+        "canManage": True,
+        "createdAt": "2024-01-02",
+        "createdBy": 3,
+        "currentQueryChecksum": "value",
+        "deploymentId": 3,
+        "description": "value",
+        "endResultCell": "value",
+        "externalWorkbookId": "value",
+        "externalWorkbookPlacements": [{"resultLocation": "value", "workbookId": "value"}],
+        "folderId": 3,
+        "folderPath": [{"id": 3, "name": "value"}],
+        "id": 3,
+        "jsonQuery": "value",
+        "meta": {},
+        "name": "value",
+        "pivotItems": {"columns": [], "filters": [], "measures": [], "rows": []},
+        "publicId": "valuexxxxxxx",
+        "refreshedBy": 3,
+        "refreshedByUser": {"email": "value", "firstName": "value", "id": 3, "picture": "value"},
+        "resultLocation": "value",
+        "rolesWithAccess": [{"actions": [], "id": 3, "name": "value"}],
+        "source": "GOOGLE_SHEETS",
+        "sqlQuery": "value",
+        "title": "value",
+        "type": "FOLDER",
+        "updatedAt": "2024-01-02",
+        "user": {"email": "value", "firstName": "value", "id": 3, "picture": "value"},
+        "userId": 3,
+        "version": 3,
+        "workbookId": 3,
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "PUT", "/api/v1/deployments/1.5/reports/1.5/refresh")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {}
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.reports.refresh_report(
+                "1.5",
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.Report)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.reports.refresh_report(
+                    "1.5",
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.Report)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.reports.refresh_report(
+                    "1.5",
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.reports.refresh_report(
+                        "1.5",
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestWorkspacesharedworkspaceobjects:
+    """GET /api/v1/deployments/{deploymentId}/shared-workspace"""
+
+    RESPONSE: ClassVar[Any] = {
+        "items": [
+            {
+                "calculatedFields": {},
+                "createdAt": "2024-01-02",
+                "createdBy": 3,
+                "dashboardDraft": {},
+                "dashboardPublished": {},
+                "deploymentId": 3,
+                "folderId": 1.5,
+                "folderPath": [{"id": 3, "name": "value"}],
+                "id": 3,
+                "isFavorite": True,
+                "meta": {},
+                "name": "value",
+                "promotion": {
+                    "linkId": 3,
+                    "origin": {"availability": {}},
+                    "parent": {"availability": {}},
+                },
+                "publishedDashboard": {
+                    "allowEmbed": True,
+                    "config": {},
+                    "deploymentId": 3,
+                    "id": 3,
+                    "publicId": "value",
+                    "reportSnapshots": [],
+                    "status": "draft",
+                    "versionId": 3,
+                    "versionNumber": 3,
+                    "workbookId": 3,
+                },
+                "slug": "value",
+                "type": "FOLDER",
+                "updatedAt": "2024-01-02",
+                "user": {"email": "value", "id": 3},
+                "userId": 1.5,
+            }
+        ],
+        "pageInfo": {
+            "endCursor": "value",
+            "hasNextPage": True,
+            "hasPreviousPage": True,
+            "startCursor": "value",
+        },
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/deployments/1.5/shared-workspace")
+        assert rec.query("after") == "value"
+        assert rec.query("first") == "3"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "after",
+                "first",
+            }
+        )
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.workspace.shared_workspace_objects(
+                "1.5",
+                after="value",
+                first=3,
+            )
+            value: Any = result.items
+
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.Workbook)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.workspace.shared_workspace_objects(
+                    "1.5",
+                    after="value",
+                    first=3,
+                )
+                return result.items
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.Workbook)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.workspace.shared_workspace_objects(
+                    "1.5",
+                    after="value",
+                    first=3,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.workspace.shared_workspace_objects(
+                        "1.5",
+                        after="value",
+                        first=3,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestWorkspaceworkspaceobjects:
+    """GET /api/v1/deployments/{deploymentId}/workspace"""
+
+    RESPONSE: ClassVar[Any] = {
+        "items": [
+            {
+                "calculatedFields": {},
+                "createdAt": "2024-01-02",
+                "createdBy": 3,
+                "dashboardDraft": {},
+                "dashboardPublished": {},
+                "deploymentId": 3,
+                "folderId": 1.5,
+                "folderPath": [{"id": 3, "name": "value"}],
+                "id": 3,
+                "isFavorite": True,
+                "meta": {},
+                "name": "value",
+                "promotion": {
+                    "linkId": 3,
+                    "origin": {"availability": {}},
+                    "parent": {"availability": {}},
+                },
+                "publishedDashboard": {
+                    "allowEmbed": True,
+                    "config": {},
+                    "deploymentId": 3,
+                    "id": 3,
+                    "publicId": "value",
+                    "reportSnapshots": [],
+                    "status": "draft",
+                    "versionId": 3,
+                    "versionNumber": 3,
+                    "workbookId": 3,
+                },
+                "slug": "value",
+                "type": "FOLDER",
+                "updatedAt": "2024-01-02",
+                "user": {"email": "value", "id": 3},
+                "userId": 1.5,
+            }
+        ],
+        "pageInfo": {
+            "endCursor": "value",
+            "hasNextPage": True,
+            "hasPreviousPage": True,
+            "startCursor": "value",
+        },
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/deployments/1.5/workspace")
+        assert rec.query("after") == "value"
+        assert rec.query("first") == "3"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "after",
+                "first",
+            }
+        )
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.workspace.workspace_objects(
+                "1.5",
+                after="value",
+                first=3,
+            )
+            value: Any = result.items
+
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.Workbook)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.workspace.workspace_objects(
+                    "1.5",
+                    after="value",
+                    first=3,
+                )
+                return result.items
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.Workbook)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.workspace.workspace_objects(
+                    "1.5",
+                    after="value",
+                    first=3,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.workspace.workspace_objects(
+                        "1.5",
+                        after="value",
+                        first=3,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestWorkspacebulkdeleteworkspaceobjects:
+    """POST /api/v1/deployments/{deploymentId}/workspace/bulk-delete"""
+
+    RESPONSE: ClassVar[Any] = {
+        "deleted": [{"id": 3, "type": "FOLDER"}],
+        "failed": [{"error": {"message": "value", "status": 3}, "id": 3, "type": "FOLDER"}],
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/deployments/1.5/workspace/bulk-delete")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "items": [
+                v.model_dump(mode="json", by_alias=True, exclude_unset=True)
+                for v in [_models.WorkspaceItemRefInput.model_validate({"id": 3, "type": "FOLDER"})]
+            ],
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.workspace.bulk_delete_workspace_objects(
+                "1.5",
+                items=[_models.WorkspaceItemRefInput.model_validate({"id": 3, "type": "FOLDER"})],
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.BulkDeleteWorkspaceObjectsPayload)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.workspace.bulk_delete_workspace_objects(
+                    "1.5",
+                    items=[
+                        _models.WorkspaceItemRefInput.model_validate({"id": 3, "type": "FOLDER"})
+                    ],
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.BulkDeleteWorkspaceObjectsPayload)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.workspace.bulk_delete_workspace_objects(
+                    "1.5",
+                    items=[
+                        _models.WorkspaceItemRefInput.model_validate({"id": 3, "type": "FOLDER"})
+                    ],
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.workspace.bulk_delete_workspace_objects(
+                        "1.5",
+                        items=[
+                            _models.WorkspaceItemRefInput.model_validate(
+                                {"id": 3, "type": "FOLDER"}
+                            )
+                        ],
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestWorkspacebulkmoveworkspaceobjects:
+    """POST /api/v1/deployments/{deploymentId}/workspace/bulk-move"""
+
+    RESPONSE: ClassVar[Any] = {
+        "failed": [{"error": {"message": "value", "status": 3}, "id": 3, "type": "FOLDER"}],
+        "moved": [
+            {
+                "calculatedFields": {},
+                "createdAt": "2024-01-02",
+                "deploymentId": 3,
+                "id": 3,
+                "meta": {},
+                "name": "value",
+                "type": "FOLDER",
+                "updatedAt": "2024-01-02",
+            }
+        ],
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/deployments/1.5/workspace/bulk-move")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "items": [
+                v.model_dump(mode="json", by_alias=True, exclude_unset=True)
+                for v in [_models.WorkspaceItemRefInput.model_validate({"id": 3, "type": "FOLDER"})]
+            ],
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.workspace.bulk_move_workspace_objects(
+                "1.5",
+                items=[_models.WorkspaceItemRefInput.model_validate({"id": 3, "type": "FOLDER"})],
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.BulkMoveWorkspaceObjectsResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.workspace.bulk_move_workspace_objects(
+                    "1.5",
+                    items=[
+                        _models.WorkspaceItemRefInput.model_validate({"id": 3, "type": "FOLDER"})
+                    ],
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.BulkMoveWorkspaceObjectsResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.workspace.bulk_move_workspace_objects(
+                    "1.5",
+                    items=[
+                        _models.WorkspaceItemRefInput.model_validate({"id": 3, "type": "FOLDER"})
+                    ],
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.workspace.bulk_move_workspace_objects(
+                        "1.5",
+                        items=[
+                            _models.WorkspaceItemRefInput.model_validate(
+                                {"id": 3, "type": "FOLDER"}
+                            )
+                        ],
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestWorkspacemoveworkspaceobject:
+    """POST /api/v1/deployments/{deploymentId}/workspace/move"""
+
+    RESPONSE: ClassVar[Any] = {
+        "calculatedFields": {},
+        "createdAt": "2024-01-02",
+        "createdBy": 3,
+        "dashboardDraft": {},
+        "dashboardPublished": {},
+        "deploymentId": 3,
+        "folderId": 1.5,
+        "folderPath": [{"id": 3, "name": "value"}],
+        "id": 3,
+        "isFavorite": True,
+        "meta": {},
+        "name": "value",
+        "promotion": {
+            "linkId": 3,
+            "origin": {"availability": "available"},
+            "parent": {"availability": "available"},
+        },
+        "publishedDashboard": {
+            "allowEmbed": True,
+            "config": {},
+            "deploymentId": 3,
+            "id": 3,
+            "publicId": "value",
+            "reportSnapshots": [],
+            "status": "draft",
+            "versionId": 3,
+            "versionNumber": 3,
+            "workbookId": 3,
+        },
+        "slug": "value",
+        "type": "FOLDER",
+        "updatedAt": "2024-01-02",
+        "user": {"email": "value", "id": 3},
+        "userId": 1.5,
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/deployments/1.5/workspace/move")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "id": 3,
+            "type": "FOLDER",
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.workspace.move_workspace_object(
+                "1.5",
+                id=3,
+                type="FOLDER",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.Workbook)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.workspace.move_workspace_object(
+                    "1.5",
+                    id=3,
+                    type="FOLDER",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.Workbook)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.workspace.move_workspace_object(
+                    "1.5",
+                    id=3,
+                    type="FOLDER",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.workspace.move_workspace_object(
+                        "1.5",
+                        id=3,
+                        type="FOLDER",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestWorkbooksgetworkbooks:
+    """GET /api/v1/deployments/{deploymentId}/workbooks"""
+
+    RESPONSE: ClassVar[Any] = {
+        "count": 3,
+        "data": [
+            {
+                "calculatedFields": {},
+                "createdAt": "2024-01-02",
+                "deploymentId": 3,
+                "id": 3,
+                "meta": {},
+                "name": "value",
+                "type": "FOLDER",
+                "updatedAt": "2024-01-02",
+            }
+        ],
+        "items": [
+            {
+                "calculatedFields": {},
+                "createdAt": "2024-01-02",
+                "createdBy": 3,
+                "dashboardDraft": {},
+                "dashboardPublished": {},
+                "deploymentId": 3,
+                "folderId": 1.5,
+                "folderPath": [{"id": 3, "name": "value"}],
+                "id": 3,
+                "isFavorite": True,
+                "meta": {},
+                "name": "value",
+                "promotion": {
+                    "linkId": 3,
+                    "origin": {"availability": {}},
+                    "parent": {"availability": {}},
+                },
+                "publishedDashboard": {
+                    "allowEmbed": True,
+                    "config": {},
+                    "deploymentId": 3,
+                    "id": 3,
+                    "publicId": "value",
+                    "reportSnapshots": [],
+                    "status": "draft",
+                    "versionId": 3,
+                    "versionNumber": 3,
+                    "workbookId": 3,
+                },
+                "slug": "value",
+                "type": "FOLDER",
+                "updatedAt": "2024-01-02",
+                "user": {"email": "value", "id": 3},
+                "userId": 1.5,
+            }
+        ],
+        "pageInfo": {"hasNextPage": True, "hasPreviousPage": True},
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/deployments/1.5/workbooks")
+        assert rec.query("after") == "value"
+        assert rec.query("first") == "3"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "after",
+                "first",
+            }
+        )
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.workbooks.get_workbooks(
+                "1.5",
+                after="value",
+                first=3,
+            )
+            value: Any = result.items
+
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.Workbook)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.workbooks.get_workbooks(
+                    "1.5",
+                    after="value",
+                    first=3,
+                )
+                return result.items
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.Workbook)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.workbooks.get_workbooks(
+                    "1.5",
+                    after="value",
+                    first=3,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.workbooks.get_workbooks(
+                        "1.5",
+                        after="value",
+                        first=3,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestWorkbookscreateworkbook:
+    """POST /api/v1/deployments/{deploymentId}/workbooks"""
+
+    RESPONSE: ClassVar[Any] = {
+        "calculatedFields": {},
+        "createdAt": "2024-01-02",
+        "createdBy": 3,
+        "dashboardDraft": {},
+        "dashboardPublished": {},
+        "deploymentId": 3,
+        "folderId": 1.5,
+        "folderPath": [{"id": 3, "name": "value"}],
+        "id": 3,
+        "isFavorite": True,
+        "meta": {},
+        "name": "value",
+        "promotion": {
+            "linkId": 3,
+            "origin": {"availability": "available"},
+            "parent": {"availability": "available"},
+        },
+        "publishedDashboard": {
+            "allowEmbed": True,
+            "config": {},
+            "deploymentId": 3,
+            "id": 3,
+            "publicId": "value",
+            "reportSnapshots": [],
+            "status": "draft",
+            "versionId": 3,
+            "versionNumber": 3,
+            "workbookId": 3,
+        },
+        "slug": "value",
+        "type": "FOLDER",
+        "updatedAt": "2024-01-02",
+        "user": {"email": "value", "id": 3},
+        "userId": 1.5,
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/deployments/1.5/workbooks")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {}
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.workbooks.create_workbook(
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.Workbook)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.workbooks.create_workbook(
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.Workbook)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.workbooks.create_workbook(
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.workbooks.create_workbook(
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestWorkbooksupsertworkbookbyslug:
+    """PUT /api/v1/deployments/{deploymentId}/workbooks/by-slug/{slug}"""
+
+    RESPONSE: ClassVar[Any] = {
+        "calculatedFields": {},
+        "createdAt": "2024-01-02",
+        "createdBy": 3,
+        "dashboardDraft": {},
+        "dashboardPublished": {},
+        "deploymentId": 3,
+        "folderId": 1.5,
+        "folderPath": [{"id": 3, "name": "value"}],
+        "id": 3,
+        "isFavorite": True,
+        "meta": {},
+        "name": "value",
+        "promotion": {
+            "linkId": 3,
+            "origin": {"availability": "available"},
+            "parent": {"availability": "available"},
+        },
+        "publishedDashboard": {
+            "allowEmbed": True,
+            "config": {},
+            "deploymentId": 3,
+            "id": 3,
+            "publicId": "value",
+            "reportSnapshots": [],
+            "status": "draft",
+            "versionId": 3,
+            "versionNumber": 3,
+            "workbookId": 3,
+        },
+        "slug": "value",
+        "type": "FOLDER",
+        "updatedAt": "2024-01-02",
+        "user": {"email": "value", "id": 3},
+        "userId": 1.5,
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "PUT", "/api/v1/deployments/1.5/workbooks/by-slug/id-2")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {}
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.workbooks.upsert_workbook_by_slug(
+                "1.5",
+                "id-2",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.Workbook)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.workbooks.upsert_workbook_by_slug(
+                    "1.5",
+                    "id-2",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.Workbook)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.workbooks.upsert_workbook_by_slug(
+                    "1.5",
+                    "id-2",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.workbooks.upsert_workbook_by_slug(
+                        "1.5",
+                        "id-2",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestWorkbooksgetworkbook:
+    """GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}"""
+
+    RESPONSE: ClassVar[Any] = {
+        "calculatedFields": {},
+        "createdAt": "2024-01-02",
+        "createdBy": 3,
+        "dashboardDraft": {},
+        "dashboardPublished": {},
+        "deploymentId": 3,
+        "folderId": 1.5,
+        "folderPath": [{"id": 3, "name": "value"}],
+        "id": 3,
+        "isFavorite": True,
+        "meta": {},
+        "name": "value",
+        "promotion": {
+            "linkId": 3,
+            "origin": {"availability": "available"},
+            "parent": {"availability": "available"},
+        },
+        "publishedDashboard": {
+            "allowEmbed": True,
+            "config": {},
+            "deploymentId": 3,
+            "id": 3,
+            "publicId": "value",
+            "reportSnapshots": [],
+            "status": "draft",
+            "versionId": 3,
+            "versionNumber": 3,
+            "workbookId": 3,
+        },
+        "slug": "value",
+        "type": "FOLDER",
+        "updatedAt": "2024-01-02",
+        "user": {"email": "value", "id": 3},
+        "userId": 1.5,
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/deployments/1.5/workbooks/1.5")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.workbooks.get_workbook(
+                "1.5",
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.Workbook)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.workbooks.get_workbook(
+                    "1.5",
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.Workbook)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.workbooks.get_workbook(
+                    "1.5",
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.workbooks.get_workbook(
+                        "1.5",
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestWorkbooksupdateworkbook:
+    """PUT /api/v1/deployments/{deploymentId}/workbooks/{workbookId}"""
+
+    RESPONSE: ClassVar[Any] = "value"
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "PUT", "/api/v1/deployments/1.5/workbooks/1.5")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {}
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.workbooks.update_workbook(
+                "1.5",
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.workbooks.update_workbook(
+                    "1.5",
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.workbooks.update_workbook(
+                    "1.5",
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.workbooks.update_workbook(
+                        "1.5",
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestWorkbooksdeleteworkbook:
+    """DELETE /api/v1/deployments/{deploymentId}/workbooks/{workbookId}"""
+
+    RESPONSE: ClassVar[Any] = "value"
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "DELETE", "/api/v1/deployments/1.5/workbooks/1.5")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.workbooks.delete_workbook(
+                "1.5",
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.workbooks.delete_workbook(
+                    "1.5",
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.workbooks.delete_workbook(
+                    "1.5",
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.workbooks.delete_workbook(
+                        "1.5",
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestWorkbooksupdateworkbookdashboard:
+    """PUT /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard"""
+
+    RESPONSE: ClassVar[Any] = {"dashboardDraft": {}, "dashboardPublished": {}}
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "PUT", "/api/v1/deployments/1.5/workbooks/1.5/dashboard")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {}
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.workbooks.update_workbook_dashboard(
+                "1.5",
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.WorkbookDashboard)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.workbooks.update_workbook_dashboard(
+                    "1.5",
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.WorkbookDashboard)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.workbooks.update_workbook_dashboard(
+                    "1.5",
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.workbooks.update_workbook_dashboard(
+                        "1.5",
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestWorkbooksupdatepublisheddashboardaiwidgetthread:
+    """POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/ai-widget-thread"""
+
+    RESPONSE: ClassVar[Any] = {
+        "allowEmbed": True,
+        "config": {
+            "app": {},
+            "description": "value",
+            "kind": "CLASSIC",
+            "layout": {},
+            "settings": {},
+            "theme": {},
+            "title": "value",
+            "widgets": [],
+        },
+        "createdBy": 3,
+        "deploymentId": 3,
+        "description": "value",
+        "fromSharedWorkspace": True,
+        "id": 3,
+        "publicId": "value",
+        "reportSnapshots": [{"id": 3, "reportId": 3, "versionNumber": 3}],
+        "restrictDataDownload": True,
+        "status": "draft",
+        "title": "value",
+        "useBoardDashboards": True,
+        "versionId": 3,
+        "versionNumber": 3,
+        "workbookId": 3,
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(
+            rec, "POST", "/api/v1/deployments/1.5/workbooks/1.5/dashboard/ai-widget-thread"
+        )
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "threadId": "value",
+            "widgetId": "value",
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.workbooks.update_published_dashboard_ai_widget_thread(
+                "1.5",
+                "1.5",
+                thread_id="value",
+                widget_id="value",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.Dashboard)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.workbooks.update_published_dashboard_ai_widget_thread(
+                    "1.5",
+                    "1.5",
+                    thread_id="value",
+                    widget_id="value",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.Dashboard)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.workbooks.update_published_dashboard_ai_widget_thread(
+                    "1.5",
+                    "1.5",
+                    thread_id="value",
+                    widget_id="value",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.workbooks.update_published_dashboard_ai_widget_thread(
+                        "1.5",
+                        "1.5",
+                        thread_id="value",
+                        widget_id="value",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestWorkbooksduplicateworkbook:
+    """POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/duplicate"""
+
+    RESPONSE: ClassVar[Any] = {
+        "calculatedFields": {},
+        "createdAt": "2024-01-02",
+        "createdBy": 3,
+        "dashboardDraft": {},
+        "dashboardPublished": {},
+        "deploymentId": 3,
+        "folderId": 1.5,
+        "folderPath": [{"id": 3, "name": "value"}],
+        "id": 3,
+        "isFavorite": True,
+        "meta": {},
+        "name": "value",
+        "promotion": {
+            "linkId": 3,
+            "origin": {"availability": "available"},
+            "parent": {"availability": "available"},
+        },
+        "publishedDashboard": {
+            "allowEmbed": True,
+            "config": {},
+            "deploymentId": 3,
+            "id": 3,
+            "publicId": "value",
+            "reportSnapshots": [],
+            "status": "draft",
+            "versionId": 3,
+            "versionNumber": 3,
+            "workbookId": 3,
+        },
+        "slug": "value",
+        "type": "FOLDER",
+        "updatedAt": "2024-01-02",
+        "user": {"email": "value", "id": 3},
+        "userId": 1.5,
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/deployments/1.5/workbooks/1.5/duplicate")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {}
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.workbooks.duplicate_workbook(
+                "1.5",
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.Workbook)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.workbooks.duplicate_workbook(
+                    "1.5",
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.Workbook)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.workbooks.duplicate_workbook(
+                    "1.5",
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.workbooks.duplicate_workbook(
+                        "1.5",
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestWorkbookspublishdashboard:
+    """POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/publish"""
+
+    RESPONSE: ClassVar[Any] = {
+        "allowEmbed": True,
+        "config": {
+            "app": {},
+            "description": "value",
+            "kind": "CLASSIC",
+            "layout": {},
+            "settings": {},
+            "theme": {},
+            "title": "value",
+            "widgets": [],
+        },
+        "createdBy": 3,
+        "deploymentId": 3,
+        "description": "value",
+        "fromSharedWorkspace": True,
+        "id": 3,
+        "publicId": "value",
+        "reportSnapshots": [{"id": 3, "reportId": 3, "versionNumber": 3}],
+        "restrictDataDownload": True,
+        "status": "draft",
+        "title": "value",
+        "useBoardDashboards": True,
+        "versionId": 3,
+        "versionNumber": 3,
+        "workbookId": 3,
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/deployments/1.5/workbooks/1.5/publish")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "workbookId": 3,
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.workbooks.publish_dashboard(
+                "1.5",
+                "1.5",
+                workbook_id_2=3,
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.Dashboard)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.workbooks.publish_dashboard(
+                    "1.5",
+                    "1.5",
+                    workbook_id_2=3,
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.Dashboard)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.workbooks.publish_dashboard(
+                    "1.5",
+                    "1.5",
+                    workbook_id_2=3,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.workbooks.publish_dashboard(
+                        "1.5",
+                        "1.5",
+                        workbook_id_2=3,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestWorkbookpromotionsgetworkbookpromotion:
+    """GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotion"""
+
+    RESPONSE: ClassVar[Any] = {
+        "promotion": {
+            "linkId": 3,
+            "origin": {"availability": "available"},
+            "parent": {"availability": "available"},
+        }
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/deployments/1.5/workbooks/1.5/promotion")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.workbook_promotions.get_workbook_promotion(
+                "1.5",
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.WorkbookPromotionSummaryResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.workbook_promotions.get_workbook_promotion(
+                    "1.5",
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.WorkbookPromotionSummaryResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.workbook_promotions.get_workbook_promotion(
+                    "1.5",
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.workbook_promotions.get_workbook_promotion(
+                        "1.5",
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestWorkbookpromotionsgetworkbookpromotionlinks:
+    """GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotion-links"""
+
+    RESPONSE: ClassVar[Any] = {
+        "items": [{"id": 3, "target": {"availability": "available"}}],
+        "pageInfo": {
+            "endCursor": "value",
+            "hasNextPage": True,
+            "hasPreviousPage": True,
+            "startCursor": "value",
+        },
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(
+            rec, "GET", "/api/v1/deployments/1.5/workbooks/1.5/promotion-links"
+        )
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.workbook_promotions.get_workbook_promotion_links(
+                "1.5",
+                "1.5",
+            )
+            value: Any = result.items
+
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.WorkbookPromotionLinkDto)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.workbook_promotions.get_workbook_promotion_links(
+                    "1.5",
+                    "1.5",
+                )
+                return result.items
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.WorkbookPromotionLinkDto)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.workbook_promotions.get_workbook_promotion_links(
+                    "1.5",
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.workbook_promotions.get_workbook_promotion_links(
+                        "1.5",
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestWorkbookpromotionspreviewworkbookpromotion:
+    """POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotion-previews"""
+
+    RESPONSE: ClassVar[Any] = {
+        "destinationHash": "value",
+        "destinationWasDiverged": True,
+        "reportCount": 3,
+        "sourceHash": "value",
+        "targetDeploymentId": 3,
+        "targetWorkbookId": 3,
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(
+            rec, "POST", "/api/v1/deployments/1.5/workbooks/1.5/promotion-previews"
+        )
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "targetDeploymentId": 3,
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.workbook_promotions.preview_workbook_promotion(
+                "1.5",
+                "1.5",
+                target_deployment_id=3,
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.WorkbookPromotionPreviewDto)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.workbook_promotions.preview_workbook_promotion(
+                    "1.5",
+                    "1.5",
+                    target_deployment_id=3,
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.WorkbookPromotionPreviewDto)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.workbook_promotions.preview_workbook_promotion(
+                    "1.5",
+                    "1.5",
+                    target_deployment_id=3,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.workbook_promotions.preview_workbook_promotion(
+                        "1.5",
+                        "1.5",
+                        target_deployment_id=3,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestWorkbookpromotionsgetworkbookpromotions:
+    """GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotions"""
+
+    RESPONSE: ClassVar[Any] = {
+        "items": [
+            {
+                "completedAt": "2024-01-02",
+                "destinationChangedSincePreview": True,
+                "destinationWasDiverged": True,
+                "id": 3,
+                "linkId": 3,
+                "outcome": "created",
+                "overrideRequested": True,
+                "performedBy": {
+                    "authenticationMethod": "session",
+                    "displayName": "value",
+                    "userId": 3,
+                },
+                "source": {"availability": "available"},
+                "target": {"availability": "available"},
+                "targetDashboardVersionId": 3,
+            }
+        ],
+        "pageInfo": {
+            "endCursor": "value",
+            "hasNextPage": True,
+            "hasPreviousPage": True,
+            "startCursor": "value",
+        },
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/deployments/1.5/workbooks/1.5/promotions")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.workbook_promotions.get_workbook_promotions(
+                "1.5",
+                "1.5",
+            )
+            value: Any = result.items
+
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.WorkbookPromotionDto)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.workbook_promotions.get_workbook_promotions(
+                    "1.5",
+                    "1.5",
+                )
+                return result.items
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.WorkbookPromotionDto)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.workbook_promotions.get_workbook_promotions(
+                    "1.5",
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.workbook_promotions.get_workbook_promotions(
+                        "1.5",
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestWorkbookpromotionspromoteworkbook:
+    """POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotions"""
+
+    RESPONSE: ClassVar[Any] = {
+        "completedAt": "2024-01-02",
+        "destinationChangedSincePreview": True,
+        "destinationWasDiverged": True,
+        "id": 3,
+        "linkId": 3,
+        "outcome": "created",
+        "overrideRequested": True,
+        "performedBy": {
+            "apiKeyId": 3,
+            "authenticationMethod": "session",
+            "displayName": "value",
+            "userId": 3,
+        },
+        "source": {"availability": "available"},
+        "target": {"availability": "available"},
+        "targetDashboardVersionId": 3,
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/deployments/1.5/workbooks/1.5/promotions")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "expectedSourceHash": "value",
+            "idempotencyKey": "value",
+            "targetDeploymentId": 3,
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.workbook_promotions.promote_workbook(
+                "1.5",
+                "1.5",
+                expected_source_hash="value",
+                idempotency_key="value",
+                target_deployment_id=3,
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.WorkbookPromotionDto)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.workbook_promotions.promote_workbook(
+                    "1.5",
+                    "1.5",
+                    expected_source_hash="value",
+                    idempotency_key="value",
+                    target_deployment_id=3,
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.WorkbookPromotionDto)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.workbook_promotions.promote_workbook(
+                    "1.5",
+                    "1.5",
+                    expected_source_hash="value",
+                    idempotency_key="value",
+                    target_deployment_id=3,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.workbook_promotions.promote_workbook(
+                        "1.5",
+                        "1.5",
+                        expected_source_hash="value",
+                        idempotency_key="value",
+                        target_deployment_id=3,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestEmbedtenantslistembedtenants:
+    """GET /api/v1/embed-tenants"""
+
+    RESPONSE: ClassVar[Any] = {
+        "items": [
+            {
+                "createdAt": "2024-01-02",
+                "displayName": "value",
+                "id": 3,
+                "name": "value",
+                "userCount": 3,
+            }
+        ],
+        "pageInfo": {
+            "endCursor": "value",
+            "hasNextPage": True,
+            "hasPreviousPage": True,
+            "startCursor": "value",
+        },
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/embed-tenants")
+        assert rec.query("after") == "value"
+        assert rec.query("first") == "3"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "after",
+                "first",
+            }
+        )
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.embed_tenants.list_embed_tenants(
+                after="value",
+                first=3,
+            )
+            value: Any = result.items
+
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.EmbedTenant)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.embed_tenants.list_embed_tenants(
+                    after="value",
+                    first=3,
+                )
+                return result.items
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.EmbedTenant)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.embed_tenants.list_embed_tenants(
+                    after="value",
+                    first=3,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.embed_tenants.list_embed_tenants(
+                        after="value",
+                        first=3,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestEmbedtenantsdeleteembedtenant:
+    """DELETE /api/v1/embed-tenants/{embedTenantName}"""
+
+    RESPONSE: ClassVar[Any] = "value"
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "DELETE", "/api/v1/embed-tenants/id-1")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.embed_tenants.delete_embed_tenant(
+                "id-1",
+            )
+            value = result
+
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.embed_tenants.delete_embed_tenant(
+                    "id-1",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.embed_tenants.delete_embed_tenant(
+                    "id-1",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.embed_tenants.delete_embed_tenant(
+                        "id-1",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestEmbedtenantsgetgroups:
+    """GET /api/v1/embed-tenants/{embedTenantName}/groups"""
+
+    RESPONSE: ClassVar[Any] = {
+        "items": [{"description": "value", "id": 3, "name": "value", "userCount": 3}],
+        "pageInfo": {
+            "endCursor": "value",
+            "hasNextPage": True,
+            "hasPreviousPage": True,
+            "startCursor": "value",
+        },
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/embed-tenants/id-1/groups")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.embed_tenants.get_groups(
+                "id-1",
+            )
+            value: Any = result.items
+
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.UserGroupDTO)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.embed_tenants.get_groups(
+                    "id-1",
+                )
+                return result.items
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.UserGroupDTO)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.embed_tenants.get_groups(
+                    "id-1",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.embed_tenants.get_groups(
+                        "id-1",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestEmbedtenantscreategroup:
+    """POST /api/v1/embed-tenants/{embedTenantName}/groups"""
+
+    RESPONSE: ClassVar[Any] = {"description": "value", "id": 3, "name": "value", "userCount": 3}
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/embed-tenants/id-1/groups")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "name": "value",
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.embed_tenants.create_group(
+                "id-1",
+                name="value",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.UserGroupDTO)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.embed_tenants.create_group(
+                    "id-1",
+                    name="value",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.UserGroupDTO)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.embed_tenants.create_group(
+                    "id-1",
+                    name="value",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.embed_tenants.create_group(
+                        "id-1",
+                        name="value",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestEmbedtenantsgetgroup:
+    """GET /api/v1/embed-tenants/{embedTenantName}/groups/{id}"""
+
+    RESPONSE: ClassVar[Any] = {"description": "value", "id": 3, "name": "value", "userCount": 3}
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/embed-tenants/id-1/groups/8")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.embed_tenants.get_group(
+                "id-1",
+                8,
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.UserGroupDTO)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.embed_tenants.get_group(
+                    "id-1",
+                    8,
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.UserGroupDTO)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.embed_tenants.get_group(
+                    "id-1",
+                    8,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.embed_tenants.get_group(
+                        "id-1",
+                        8,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestEmbedtenantsdeletegroup:
+    """DELETE /api/v1/embed-tenants/{embedTenantName}/groups/{id}"""
+
+    RESPONSE: ClassVar[Any] = "value"
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "DELETE", "/api/v1/embed-tenants/id-1/groups/8")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.embed_tenants.delete_group(
+                "id-1",
+                8,
+            )
+            value = result
+
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.embed_tenants.delete_group(
+                    "id-1",
+                    8,
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.embed_tenants.delete_group(
+                    "id-1",
+                    8,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.embed_tenants.delete_group(
+                        "id-1",
+                        8,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestEmbedtenantsupdategroup:
+    """PATCH /api/v1/embed-tenants/{embedTenantName}/groups/{id}"""
+
+    RESPONSE: ClassVar[Any] = {"description": "value", "id": 3, "name": "value", "userCount": 3}
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "PATCH", "/api/v1/embed-tenants/id-1/groups/8")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {}
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.embed_tenants.update_group(
+                "id-1",
+                8,
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.UserGroupDTO)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.embed_tenants.update_group(
+                    "id-1",
+                    8,
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.UserGroupDTO)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.embed_tenants.update_group(
+                    "id-1",
+                    8,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.embed_tenants.update_group(
+                        "id-1",
+                        8,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestEmbedtenantsgetgroupmembers:
+    """GET /api/v1/embed-tenants/{embedTenantName}/groups/{id}/users"""
+
+    RESPONSE: ClassVar[Any] = {
+        "items": [
+            {
+                "createdAt": "2024-01-02",
+                "email": "value",
+                "externalId": "value",
+                "firstName": "value",
+                "id": 3,
+                "lastLogin": "2024-01-02",
+                "username": "value",
+            }
+        ],
+        "pageInfo": {
+            "endCursor": "value",
+            "hasNextPage": True,
+            "hasPreviousPage": True,
+            "startCursor": "value",
+        },
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/embed-tenants/id-1/groups/8/users")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.embed_tenants.get_group_members(
+                "id-1",
+                8,
+            )
+            value: Any = result.items
+
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.EmbedUser)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.embed_tenants.get_group_members(
+                    "id-1",
+                    8,
+                )
+                return result.items
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.EmbedUser)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.embed_tenants.get_group_members(
+                    "id-1",
+                    8,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.embed_tenants.get_group_members(
+                        "id-1",
+                        8,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestEmbedtenantsaddgroupmembers:
+    """POST /api/v1/embed-tenants/{embedTenantName}/groups/{id}/users"""
+
+    RESPONSE: ClassVar[Any] = {
+        "addedMembers": [{"id": 3, "username": "value"}],
+        "unchangedMembers": [{"id": 3, "username": "value"}],
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/embed-tenants/id-1/groups/8/users")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "members": [
+                v.model_dump(mode="json", by_alias=True, exclude_unset=True)
+                for v in [
+                    _models.EmbedGroupMemberInput.model_validate(
+                        {"embedUserId": 3, "externalId": "value"}
+                    )
+                ]
+            ],
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.embed_tenants.add_group_members(
+                "id-1",
+                8,
+                members=[
+                    _models.EmbedGroupMemberInput.model_validate(
+                        {"embedUserId": 3, "externalId": "value"}
+                    )
+                ],
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.EmbedGroupMembersMutationResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.embed_tenants.add_group_members(
+                    "id-1",
+                    8,
+                    members=[
+                        _models.EmbedGroupMemberInput.model_validate(
+                            {"embedUserId": 3, "externalId": "value"}
+                        )
+                    ],
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.EmbedGroupMembersMutationResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.embed_tenants.add_group_members(
+                    "id-1",
+                    8,
+                    members=[
+                        _models.EmbedGroupMemberInput.model_validate(
+                            {"embedUserId": 3, "externalId": "value"}
+                        )
+                    ],
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.embed_tenants.add_group_members(
+                        "id-1",
+                        8,
+                        members=[
+                            _models.EmbedGroupMemberInput.model_validate(
+                                {"embedUserId": 3, "externalId": "value"}
+                            )
+                        ],
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestEmbedtenantsremovegroupmembers:
+    """DELETE /api/v1/embed-tenants/{embedTenantName}/groups/{id}/users"""
+
+    RESPONSE: ClassVar[Any] = "value"
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "DELETE", "/api/v1/embed-tenants/id-1/groups/8/users")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "members": [
+                v.model_dump(mode="json", by_alias=True, exclude_unset=True)
+                for v in [
+                    _models.EmbedGroupMemberInput.model_validate(
+                        {"embedUserId": 3, "externalId": "value"}
+                    )
+                ]
+            ],
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.embed_tenants.remove_group_members(
+                "id-1",
+                8,
+                members=[
+                    _models.EmbedGroupMemberInput.model_validate(
+                        {"embedUserId": 3, "externalId": "value"}
+                    )
+                ],
+            )
+            value = result
+
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.embed_tenants.remove_group_members(
+                    "id-1",
+                    8,
+                    members=[
+                        _models.EmbedGroupMemberInput.model_validate(
+                            {"embedUserId": 3, "externalId": "value"}
+                        )
+                    ],
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.embed_tenants.remove_group_members(
+                    "id-1",
+                    8,
+                    members=[
+                        _models.EmbedGroupMemberInput.model_validate(
+                            {"embedUserId": 3, "externalId": "value"}
+                        )
+                    ],
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.embed_tenants.remove_group_members(
+                        "id-1",
+                        8,
+                        members=[
+                            _models.EmbedGroupMemberInput.model_validate(
+                                {"embedUserId": 3, "externalId": "value"}
+                            )
+                        ],
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestEmbedtenantsprovisionembeduser:
+    """POST /api/v1/embed-tenants/{embedTenantName}/user"""
+
+    RESPONSE: ClassVar[Any] = {
+        "createdAt": "2024-01-02",
+        "email": "value",
+        "externalId": "value",
+        "firstName": "value",
+        "id": 3,
+        "lastLogin": "2024-01-02",
+        "username": "value",
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/embed-tenants/id-1/user")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "externalId": "value",
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.embed_tenants.provision_embed_user(
+                "id-1",
+                external_id="value",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.EmbedUser)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.embed_tenants.provision_embed_user(
+                    "id-1",
+                    external_id="value",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.EmbedUser)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.embed_tenants.provision_embed_user(
+                    "id-1",
+                    external_id="value",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.embed_tenants.provision_embed_user(
+                        "id-1",
+                        external_id="value",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestEmbedtenantslistembedusers:
+    """GET /api/v1/embed-tenants/{embedTenantName}/users"""
+
+    RESPONSE: ClassVar[Any] = {
+        "items": [
+            {
+                "createdAt": "2024-01-02",
+                "email": "value",
+                "externalId": "value",
+                "firstName": "value",
+                "id": 3,
+                "lastLogin": "2024-01-02",
+                "username": "value",
+            }
+        ],
+        "pageInfo": {
+            "endCursor": "value",
+            "hasNextPage": True,
+            "hasPreviousPage": True,
+            "startCursor": "value",
+        },
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/embed-tenants/id-1/users")
+        assert rec.query("after") == "value"
+        assert rec.query("first") == "3"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "after",
+                "first",
+            }
+        )
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.embed_tenants.list_embed_users(
+                "id-1",
+                after="value",
+                first=3,
+            )
+            value: Any = result.items
+
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.EmbedUser)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.embed_tenants.list_embed_users(
+                    "id-1",
+                    after="value",
+                    first=3,
+                )
+                return result.items
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.EmbedUser)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.embed_tenants.list_embed_users(
+                    "id-1",
+                    after="value",
+                    first=3,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.embed_tenants.list_embed_users(
+                        "id-1",
+                        after="value",
+                        first=3,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestEmbedtenantsprovisionembedusers:
+    """POST /api/v1/embed-tenants/{embedTenantName}/users"""
+
+    RESPONSE: ClassVar[Any] = {
+        "failed": [{"error": {"message": "value", "status": 3}, "externalId": "value"}],
+        "succeeded": [{"id": 3, "username": "value"}],
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/embed-tenants/id-1/users")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "users": [
+                v.model_dump(mode="json", by_alias=True, exclude_unset=True)
+                for v in [
+                    _models.ProvisionEmbedUserInput.model_validate(
+                        {
+                            "email": "user@example.com",
+                            "externalId": "value",
+                            "groups": ["value"],
+                            "tenantGroups": ["value"],
+                            "userProfile": {},
+                        }
+                    )
+                ]
+            ],
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.embed_tenants.provision_embed_users(
+                "id-1",
+                users=[
+                    _models.ProvisionEmbedUserInput.model_validate(
+                        {
+                            "email": "user@example.com",
+                            "externalId": "value",
+                            "groups": ["value"],
+                            "tenantGroups": ["value"],
+                            "userProfile": {},
+                        }
+                    )
+                ],
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.ProvisionEmbedUsersResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.embed_tenants.provision_embed_users(
+                    "id-1",
+                    users=[
+                        _models.ProvisionEmbedUserInput.model_validate(
+                            {
+                                "email": "user@example.com",
+                                "externalId": "value",
+                                "groups": ["value"],
+                                "tenantGroups": ["value"],
+                                "userProfile": {},
+                            }
+                        )
+                    ],
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.ProvisionEmbedUsersResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.embed_tenants.provision_embed_users(
+                    "id-1",
+                    users=[
+                        _models.ProvisionEmbedUserInput.model_validate(
+                            {
+                                "email": "user@example.com",
+                                "externalId": "value",
+                                "groups": ["value"],
+                                "tenantGroups": ["value"],
+                                "userProfile": {},
+                            }
+                        )
+                    ],
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.embed_tenants.provision_embed_users(
+                        "id-1",
+                        users=[
+                            _models.ProvisionEmbedUserInput.model_validate(
+                                {
+                                    "email": "user@example.com",
+                                    "externalId": "value",
+                                    "groups": ["value"],
+                                    "tenantGroups": ["value"],
+                                    "userProfile": {},
+                                }
+                            )
+                        ],
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestEmbedgetdashboard:
+    """GET /api/v1/embed/dashboard/{publicId}"""
+
+    RESPONSE: ClassVar[Any] = {
+        "allowEmbed": True,
+        "config": {
+            "app": {},
+            "description": "value",
+            "kind": "CLASSIC",
+            "layout": {},
+            "settings": {},
+            "theme": {},
+            "title": "value",
+            "widgets": [],
+        },
+        "createdBy": 3,
+        "deploymentId": 3,
+        "description": "value",
+        "fromSharedWorkspace": True,
+        "id": 3,
+        "publicId": "value",
+        "reportSnapshots": [{"id": 3, "reportId": 3, "versionNumber": 3}],
+        "restrictDataDownload": True,
+        "status": "draft",
+        "title": "value",
+        "useBoardDashboards": True,
+        "versionId": 3,
+        "versionNumber": 3,
+        "workbookId": 3,
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/embed/dashboard/id-1")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.embed.get_dashboard(
+                "id-1",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.Dashboard)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.embed.get_dashboard(
+                    "id-1",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.Dashboard)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.embed.get_dashboard(
+                    "id-1",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.embed.get_dashboard(
+                        "id-1",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestEmbedupdatedashboardembedding:
+    """PATCH /api/v1/embed/dashboard/{publicId}"""
+
+    RESPONSE: ClassVar[Any] = {"allowEmbed": True, "publicId": "value"}
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "PATCH", "/api/v1/embed/dashboard/id-1")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "allowEmbed": True,
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.embed.update_dashboard_embedding(
+                "id-1",
+                allow_embed=True,
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.DashboardEmbeddingResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.embed.update_dashboard_embedding(
+                    "id-1",
+                    allow_embed=True,
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.DashboardEmbeddingResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.embed.update_dashboard_embedding(
+                    "id-1",
+                    allow_embed=True,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.embed.update_dashboard_embedding(
+                        "id-1",
+                        allow_embed=True,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestEmbedlistdashboardcomments:
+    """GET /api/v1/embed/dashboard/{publicId}/comments"""
+
+    RESPONSE: ClassVar[Any] = {
+        "items": [
+            {
+                "replies": [
+                    {
+                        "body": "value",
+                        "createdAt": "2024-01-02",
+                        "dashboardId": "value",
+                        "id": 3,
+                        "isOwn": True,
+                    }
+                ],
+                "resolvedAt": "2024-01-02",
+                "resolvedBy": 3,
+                "root": {
+                    "body": "value",
+                    "createdAt": "2024-01-02",
+                    "dashboardId": "value",
+                    "id": 3,
+                    "isOwn": True,
+                },
+            }
+        ],
+        "pageInfo": {
+            "endCursor": "value",
+            "hasNextPage": True,
+            "hasPreviousPage": True,
+            "startCursor": "value",
+        },
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/embed/dashboard/id-1/comments")
+        assert rec.query("after") == "value"
+        assert rec.query("first") == "3"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "after",
+                "first",
+            }
+        )
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.embed.list_dashboard_comments(
+                "id-1",
+                after="value",
+                first=3,
+            )
+            value: Any = result.items
+
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.EmbedDashboardCommentThreadDto)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.embed.list_dashboard_comments(
+                    "id-1",
+                    after="value",
+                    first=3,
+                )
+                return result.items
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.EmbedDashboardCommentThreadDto)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.embed.list_dashboard_comments(
+                    "id-1",
+                    after="value",
+                    first=3,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.embed.list_dashboard_comments(
+                        "id-1",
+                        after="value",
+                        first=3,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestEmbedcreatedashboardcomment:
+    """POST /api/v1/embed/dashboard/{publicId}/comments"""
+
+    RESPONSE: ClassVar[Any] = {
+        "body": "value",
+        "createdAt": "2024-01-02",
+        "dashboardId": "value",
+        "editedAt": "2024-01-02",
+        "id": 3,
+        "isOwn": True,
+        "removedAt": "2024-01-02",
+        "userId": 3,
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/embed/dashboard/id-1/comments")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "body": "value",
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.embed.create_dashboard_comment(
+                "id-1",
+                body_2="value",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.EmbedDashboardCommentDto)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.embed.create_dashboard_comment(
+                    "id-1",
+                    body_2="value",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.EmbedDashboardCommentDto)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.embed.create_dashboard_comment(
+                    "id-1",
+                    body_2="value",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.embed.create_dashboard_comment(
+                        "id-1",
+                        body_2="value",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestEmbedlistmentionableembedusers:
+    """GET /api/v1/embed/dashboard/{publicId}/comments/mentionable-users"""
+
+    RESPONSE: ClassVar[Any] = {
+        "items": [{"email": "value", "firstName": "value", "id": 3, "username": "value"}],
+        "pageInfo": {
+            "endCursor": "value",
+            "hasNextPage": True,
+            "hasPreviousPage": True,
+            "startCursor": "value",
+        },
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(
+            rec, "GET", "/api/v1/embed/dashboard/id-1/comments/mentionable-users"
+        )
+        assert rec.query("after") == "value"
+        assert rec.query("first") == "3"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "after",
+                "first",
+            }
+        )
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.embed.list_mentionable_embed_users(
+                "id-1",
+                after="value",
+                first=3,
+            )
+            value: Any = result.items
+
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.EmbedMentionableUserDto)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.embed.list_mentionable_embed_users(
+                    "id-1",
+                    after="value",
+                    first=3,
+                )
+                return result.items
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.EmbedMentionableUserDto)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.embed.list_mentionable_embed_users(
+                    "id-1",
+                    after="value",
+                    first=3,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.embed.list_mentionable_embed_users(
+                        "id-1",
+                        after="value",
+                        first=3,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestEmbedremovedashboardcomment:
+    """DELETE /api/v1/embed/dashboard/{publicId}/comments/{commentId}"""
+
+    RESPONSE: ClassVar[Any] = "value"
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "DELETE", "/api/v1/embed/dashboard/id-1/comments/1.5")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.embed.remove_dashboard_comment(
+                "id-1",
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.embed.remove_dashboard_comment(
+                    "id-1",
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.embed.remove_dashboard_comment(
+                    "id-1",
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.embed.remove_dashboard_comment(
+                        "id-1",
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestEmbedupdatedashboardcomment:
+    """PATCH /api/v1/embed/dashboard/{publicId}/comments/{commentId}"""
+
+    RESPONSE: ClassVar[Any] = {
+        "body": "value",
+        "createdAt": "2024-01-02",
+        "dashboardId": "value",
+        "editedAt": "2024-01-02",
+        "id": 3,
+        "isOwn": True,
+        "removedAt": "2024-01-02",
+        "userId": 3,
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "PATCH", "/api/v1/embed/dashboard/id-1/comments/1.5")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "body": "value",
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.embed.update_dashboard_comment(
+                "id-1",
+                "1.5",
+                body_2="value",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.EmbedDashboardCommentDto)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.embed.update_dashboard_comment(
+                    "id-1",
+                    "1.5",
+                    body_2="value",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.EmbedDashboardCommentDto)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.embed.update_dashboard_comment(
+                    "id-1",
+                    "1.5",
+                    body_2="value",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.embed.update_dashboard_comment(
+                        "id-1",
+                        "1.5",
+                        body_2="value",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestEmbedsetdashboardcommentresolved:
+    """POST /api/v1/embed/dashboard/{publicId}/comments/{commentId}/resolve"""
+
+    RESPONSE: ClassVar[Any] = {
+        "replies": [
+            {
+                "body": "value",
+                "createdAt": "2024-01-02",
+                "dashboardId": "value",
+                "id": 3,
+                "isOwn": True,
+            }
+        ],
+        "resolvedAt": "2024-01-02",
+        "resolvedBy": 3,
+        "root": {
+            "body": "value",
+            "createdAt": "2024-01-02",
+            "dashboardId": "value",
+            "editedAt": "2024-01-02",
+            "id": 3,
+            "isOwn": True,
+            "removedAt": "2024-01-02",
+            "userId": 3,
+        },
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/embed/dashboard/id-1/comments/1.5/resolve")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "resolved": True,
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.embed.set_dashboard_comment_resolved(
+                "id-1",
+                "1.5",
+                resolved=True,
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.EmbedDashboardCommentThreadDto)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.embed.set_dashboard_comment_resolved(
+                    "id-1",
+                    "1.5",
+                    resolved=True,
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.EmbedDashboardCommentThreadDto)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.embed.set_dashboard_comment_resolved(
+                    "id-1",
+                    "1.5",
+                    resolved=True,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.embed.set_dashboard_comment_resolved(
+                        "id-1",
+                        "1.5",
+                        resolved=True,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestEmbedpostdashboardpythonrun:
+    """POST /api/v1/embed/dashboard/{publicId}/python-run"""
+
+    RESPONSE: ClassVar[Any] = {
+        "at": "value",
+        "executionError": "value",
+        "inputRowCount": 3,
+        "outputData": "value",
+        "stderr": "value",
+        "stdout": "value",
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/embed/dashboard/id-1/python-run")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "reportId": 3,
+            "reportVersionId": 3,
+            "sqlQuery": "value",
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.embed.post_dashboard_python_run(
+                "id-1",
+                report_id=3,
+                report_version_id=3,
+                sql_query="value",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.PythonAnalysisFilteredRun)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.embed.post_dashboard_python_run(
+                    "id-1",
+                    report_id=3,
+                    report_version_id=3,
+                    sql_query="value",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.PythonAnalysisFilteredRun)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.embed.post_dashboard_python_run(
+                    "id-1",
+                    report_id=3,
+                    report_version_id=3,
+                    sql_query="value",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.embed.post_dashboard_python_run(
+                        "id-1",
+                        report_id=3,
+                        report_version_id=3,
+                        sql_query="value",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestEmbedgeneratesession:
+    """POST /api/v1/embed/generate-session"""
+
+    RESPONSE: ClassVar[Any] = {"sessionId": "value"}
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/embed/generate-session")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "deploymentId": 1.5,
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.embed.generate_session(
+                deployment_id=1.5,
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.GenerateSessionResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.embed.generate_session(
+                    deployment_id=1.5,
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.GenerateSessionResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.embed.generate_session(
+                    deployment_id=1.5,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.embed.generate_session(
+                        deployment_id=1.5,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestEmbedrevokesession:
+    """POST /api/v1/embed/session/revoke"""
+
+    RESPONSE: ClassVar[Any] = "value"
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/embed/session/revoke")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "sessionId": "value",
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.embed.revoke_session(
+                session_id="value",
+            )
+            value = result
+
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.embed.revoke_session(
+                    session_id="value",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.embed.revoke_session(
+                    session_id="value",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.embed.revoke_session(
+                        session_id="value",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestEmbedposttokenbysessionid:
+    """POST /api/v1/embed/session/token"""
+
+    RESPONSE: ClassVar[Any] = {"token": "value"}
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/embed/session/token")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "sessionId": "value",
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.embed.post_token_by_session_id(
+                session_id="value",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.GenerateEmbedTokenResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.embed.post_token_by_session_id(
+                    session_id="value",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.GenerateEmbedTokenResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.embed.post_token_by_session_id(
+                    session_id="value",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.embed.post_token_by_session_id(
+                        session_id="value",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestExternaldocumentslistexternaldocumentplacements:
+    """GET /api/v1/external-documents/{externalWorkbookId}/placements"""
+
+    RESPONSE: ClassVar[Any] = {
+        "items": [
+            {
+                "access": "GRANTED",
+                "anchorCell": "value",
+                "deploymentId": 3,
+                "endResultCell": "value",
+                "host": "GOOGLE_SHEETS",
+                "owner": {"email": "value", "id": 3},
+                "placedAt": "value",
+                "placementId": "value",
+                "refreshedAt": "value",
+                "reportId": 3,
+                "reportName": "value",
+                "resultLocation": "value",
+                "sheetId": "value",
+                "sheetName": "value",
+            }
+        ],
+        "pageInfo": {"hasNextPage": True, "hasPreviousPage": True},
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/external-documents/id-1/placements")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.external_documents.list_external_document_placements(
+                "id-1",
+            )
+            value: Any = result.items
+
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.ExternalDocumentPlacementResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.external_documents.list_external_document_placements(
+                    "id-1",
+                )
+                return result.items
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.ExternalDocumentPlacementResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+            (422, UnprocessableEntityError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.external_documents.list_external_document_placements(
+                    "id-1",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.external_documents.list_external_document_placements(
+                        "id-1",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestGithubinstallations:
+    """GET /api/v1/github/installations"""
+
+    RESPONSE: ClassVar[Any] = {
+        "data": [
+            {"avatarUrl": "value", "id": "value", "installationId": "value", "login": "value"}
+        ],
+        "items": [
+            {"avatarUrl": "value", "id": "value", "installationId": "value", "login": "value"}
+        ],
+        "pageInfo": {"hasNextPage": True, "hasPreviousPage": True},
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/github/installations")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.github.installations()
+            value: Any = result.items
+
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.GithubInstallationResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.github.installations()
+                return result.items
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.GithubInstallationResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.github.installations()
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.github.installations()
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestGithubrepositories:
+    """GET /api/v1/github/installations/{installationId}/repositories"""
+
+    RESPONSE: ClassVar[Any] = {
+        "data": [{"htmlUrl": "value", "id": 3, "name": "value"}],
+        "items": [{"htmlUrl": "value", "id": 3, "name": "value"}],
+        "pageInfo": {"hasNextPage": True, "hasPreviousPage": True},
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/github/installations/7/repositories")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.github.repositories(
+                7,
+            )
+            value: Any = result.items
+
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.GithubRepoResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.github.repositories(
+                    7,
+                )
+                return result.items
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.GithubRepoResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.github.repositories(
+                    7,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.github.repositories(
+                        7,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestGithubbranches:
+    """GET /api/v1/github/repositories/{owner}/{repo}/branches"""
+
+    RESPONSE: ClassVar[Any] = {
+        "data": [{"isDefault": True, "name": "value"}],
+        "items": [{"isDefault": True, "name": "value"}],
+        "pageInfo": {"hasNextPage": True, "hasPreviousPage": True},
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/github/repositories/id-1/id-2/branches")
+        assert rec.query("installationId") == "3"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "installationId",
+            }
+        )
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.github.branches(
+                "id-1",
+                "id-2",
+                installation_id=3,
+            )
+            value: Any = result.items
+
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.GithubBranchResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.github.branches(
+                    "id-1",
+                    "id-2",
+                    installation_id=3,
+                )
+                return result.items
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.GithubBranchResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.github.branches(
+                    "id-1",
+                    "id-2",
+                    installation_id=3,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.github.branches(
+                        "id-1",
+                        "id-2",
+                        installation_id=3,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestGithubstatus:
+    """GET /api/v1/github/status"""
+
+    RESPONSE: ClassVar[Any] = {"connected": True, "linkUrl": "value", "settingsUrl": "value"}
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/github/status")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.github.status()
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.GithubConnectStatusResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.github.status()
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.GithubConnectStatusResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.github.status()
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.github.status()
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestOauthintegrationslistoauthintegrations:
+    """GET /api/v1/oauth-integrations"""
+
+    RESPONSE: ClassVar[Any] = [
+        {
+            "authUrl": "https://example.com/",
+            "clientId": "value",
+            "config": {},
+            "createdAt": "2024-01-02",
+            "id": 3,
+            "name": "value",
+            "redirectUri": "https://example.com/",
+            "scopes": ["value"],
+            "tokenUrl": "https://example.com/",
+            "type": "value",
+            "updatedAt": "2024-01-02",
+        }
+    ]
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/oauth-integrations")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.oauth_integrations.list_oauth_integrations()
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, list) and isinstance(value[0], _models.OauthIntegration)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.oauth_integrations.list_oauth_integrations()
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, list) and isinstance(value[0], _models.OauthIntegration)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.oauth_integrations.list_oauth_integrations()
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.oauth_integrations.list_oauth_integrations()
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestOauthintegrationscreateoauthintegration:
+    """POST /api/v1/oauth-integrations"""
+
+    RESPONSE: ClassVar[Any] = {
+        "authUrl": "https://example.com/",
+        "clientId": "value",
+        "config": {},
+        "createdAt": "2024-01-02",
+        "id": 3,
+        "name": "value",
+        "redirectUri": "https://example.com/",
+        "scopes": ["value"],
+        "tokenUrl": "https://example.com/",
+        "type": "value",
+        "updatedAt": "2024-01-02",
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/oauth-integrations")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "authUrl": "value",
+            "clientId": "value",
+            "clientSecret": "value",
+            "name": "value",
+            "redirectUri": "value",
+            "scopes": ["value"],
+            "tokenUrl": "value",
+            "type": "value",
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.oauth_integrations.create_oauth_integration(
+                auth_url="value",
+                client_id="value",
+                client_secret="value",
+                name="value",
+                redirect_uri="value",
+                scopes=["value"],
+                token_url="value",
+                type="value",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.OauthIntegration)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.oauth_integrations.create_oauth_integration(
+                    auth_url="value",
+                    client_id="value",
+                    client_secret="value",
+                    name="value",
+                    redirect_uri="value",
+                    scopes=["value"],
+                    token_url="value",
+                    type="value",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.OauthIntegration)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.oauth_integrations.create_oauth_integration(
+                    auth_url="value",
+                    client_id="value",
+                    client_secret="value",
+                    name="value",
+                    redirect_uri="value",
+                    scopes=["value"],
+                    token_url="value",
+                    type="value",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.oauth_integrations.create_oauth_integration(
+                        auth_url="value",
+                        client_id="value",
+                        client_secret="value",
+                        name="value",
+                        redirect_uri="value",
+                        scopes=["value"],
+                        token_url="value",
+                        type="value",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestOauthintegrationsgetoauthintegration:
+    """GET /api/v1/oauth-integrations/{id}"""
+
+    RESPONSE: ClassVar[Any] = {
+        "authUrl": "https://example.com/",
+        "clientId": "value",
+        "config": {},
+        "createdAt": "2024-01-02",
+        "id": 3,
+        "name": "value",
+        "redirectUri": "https://example.com/",
+        "scopes": ["value"],
+        "tokenUrl": "https://example.com/",
+        "type": "value",
+        "updatedAt": "2024-01-02",
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/oauth-integrations/1.5")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.oauth_integrations.get_oauth_integration(
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.OauthIntegration)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.oauth_integrations.get_oauth_integration(
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.OauthIntegration)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.oauth_integrations.get_oauth_integration(
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.oauth_integrations.get_oauth_integration(
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestOauthintegrationsupdateoauthintegration:
+    """PUT /api/v1/oauth-integrations/{id}"""
+
+    RESPONSE: ClassVar[Any] = {
+        "authUrl": "https://example.com/",
+        "clientId": "value",
+        "config": {},
+        "createdAt": "2024-01-02",
+        "id": 3,
+        "name": "value",
+        "redirectUri": "https://example.com/",
+        "scopes": ["value"],
+        "tokenUrl": "https://example.com/",
+        "type": "value",
+        "updatedAt": "2024-01-02",
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "PUT", "/api/v1/oauth-integrations/1.5")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "authUrl": "value",
+            "clientId": "value",
+            "name": "value",
+            "redirectUri": "value",
+            "scopes": ["value"],
+            "tokenUrl": "value",
+            "type": "value",
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.oauth_integrations.update_oauth_integration(
+                "1.5",
+                auth_url="value",
+                client_id="value",
+                name="value",
+                redirect_uri="value",
+                scopes=["value"],
+                token_url="value",
+                type="value",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.OauthIntegration)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.oauth_integrations.update_oauth_integration(
+                    "1.5",
+                    auth_url="value",
+                    client_id="value",
+                    name="value",
+                    redirect_uri="value",
+                    scopes=["value"],
+                    token_url="value",
+                    type="value",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.OauthIntegration)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.oauth_integrations.update_oauth_integration(
+                    "1.5",
+                    auth_url="value",
+                    client_id="value",
+                    name="value",
+                    redirect_uri="value",
+                    scopes=["value"],
+                    token_url="value",
+                    type="value",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.oauth_integrations.update_oauth_integration(
+                        "1.5",
+                        auth_url="value",
+                        client_id="value",
+                        name="value",
+                        redirect_uri="value",
+                        scopes=["value"],
+                        token_url="value",
+                        type="value",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestOauthintegrationsdeleteoauthintegration:
+    """DELETE /api/v1/oauth-integrations/{id}"""
+
+    RESPONSE: ClassVar[Any] = "value"
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "DELETE", "/api/v1/oauth-integrations/1.5")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.oauth_integrations.delete_oauth_integration(
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.oauth_integrations.delete_oauth_integration(
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.oauth_integrations.delete_oauth_integration(
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.oauth_integrations.delete_oauth_integration(
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestOidctokenconfigslistoidctokenconfigs:
+    """GET /api/v1/oidc-token-configs"""
+
+    RESPONSE: ClassVar[Any] = [
+        {
+            "audience": "value",
+            "audienceType": "value",
+            "createdAt": "2024-01-02",
+            "customClaims": {},
+            "id": 3,
+            "isEnabled": True,
+            "name": "value",
+            "subFormat": "value",
+            "targetEnvVar": "value",
+            "updatedAt": "2024-01-02",
+        }
+    ]
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/oidc-token-configs")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.oidc_token_configs.list_oidc_token_configs()
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, list) and isinstance(value[0], _models.OidcTokenConfig)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.oidc_token_configs.list_oidc_token_configs()
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, list) and isinstance(value[0], _models.OidcTokenConfig)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.oidc_token_configs.list_oidc_token_configs()
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.oidc_token_configs.list_oidc_token_configs()
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestOidctokenconfigscreateoidctokenconfig:
+    """POST /api/v1/oidc-token-configs"""
+
+    RESPONSE: ClassVar[Any] = {
+        "audience": "value",
+        "audienceType": "value",
+        "createdAt": "2024-01-02",
+        "customClaims": {},
+        "id": 3,
+        "isEnabled": True,
+        "name": "value",
+        "subFormat": "value",
+        "targetEnvVar": "value",
+        "updatedAt": "2024-01-02",
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/oidc-token-configs")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "audienceType": "value",
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.oidc_token_configs.create_oidc_token_config(
+                audience_type="value",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.OidcTokenConfig)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.oidc_token_configs.create_oidc_token_config(
+                    audience_type="value",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.OidcTokenConfig)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.oidc_token_configs.create_oidc_token_config(
+                    audience_type="value",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.oidc_token_configs.create_oidc_token_config(
+                        audience_type="value",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestOidctokenconfigsgetoidctokenconfig:
+    """GET /api/v1/oidc-token-configs/{id}"""
+
+    RESPONSE: ClassVar[Any] = {
+        "audience": "value",
+        "audienceType": "value",
+        "createdAt": "2024-01-02",
+        "customClaims": {},
+        "id": 3,
+        "isEnabled": True,
+        "name": "value",
+        "subFormat": "value",
+        "targetEnvVar": "value",
+        "updatedAt": "2024-01-02",
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/oidc-token-configs/1.5")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.oidc_token_configs.get_oidc_token_config(
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.OidcTokenConfig)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.oidc_token_configs.get_oidc_token_config(
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.OidcTokenConfig)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.oidc_token_configs.get_oidc_token_config(
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.oidc_token_configs.get_oidc_token_config(
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestOidctokenconfigsupdateoidctokenconfig:
+    """PUT /api/v1/oidc-token-configs/{id}"""
+
+    RESPONSE: ClassVar[Any] = {
+        "audience": "value",
+        "audienceType": "value",
+        "createdAt": "2024-01-02",
+        "customClaims": {},
+        "id": 3,
+        "isEnabled": True,
+        "name": "value",
+        "subFormat": "value",
+        "targetEnvVar": "value",
+        "updatedAt": "2024-01-02",
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "PUT", "/api/v1/oidc-token-configs/1.5")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {}
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.oidc_token_configs.update_oidc_token_config(
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.OidcTokenConfig)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.oidc_token_configs.update_oidc_token_config(
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.OidcTokenConfig)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.oidc_token_configs.update_oidc_token_config(
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.oidc_token_configs.update_oidc_token_config(
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestOidctokenconfigsdeleteoidctokenconfig:
+    """DELETE /api/v1/oidc-token-configs/{id}"""
+
+    RESPONSE: ClassVar[Any] = "value"
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "DELETE", "/api/v1/oidc-token-configs/1.5")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.oidc_token_configs.delete_oidc_token_config(
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.oidc_token_configs.delete_oidc_token_config(
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.oidc_token_configs.delete_oidc_token_config(
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.oidc_token_configs.delete_oidc_token_config(
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestRegionslistregions:
+    """GET /api/v1/regions"""
+
+    RESPONSE: ClassVar[Any] = {
+        "data": [{"id": 3, "name": "value"}],
+        "items": [
+            {
+                "id": 3,
+                "isDedicated": True,
+                "isHybrid": True,
+                "isPublic": True,
+                "name": "value",
+                "provider": "value",
+                "title": "value",
+                "useAiEngineer": True,
+            }
+        ],
+        "pageInfo": {"hasNextPage": True, "hasPreviousPage": True},
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/regions")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.regions.list_regions()
+            value: Any = result.items
+
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.RegionResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.regions.list_regions()
+                return result.items
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.RegionResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.regions.list_regions()
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.regions.list_regions()
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestRolesgetroles:
+    """GET /api/v1/roles"""
+
+    RESPONSE: ClassVar[Any] = {
+        "items": [
+            {
+                "description": "value",
+                "id": 3,
+                "name": "value",
+                "policies": [{"actions": [], "resourceType": "Global", "resources": []}],
+            }
+        ],
+        "pageInfo": {
+            "endCursor": "value",
+            "hasNextPage": True,
+            "hasPreviousPage": True,
+            "startCursor": "value",
+        },
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/roles")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.roles.get_roles()
+            value: Any = result.items
+
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.Role)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.roles.get_roles()
+                return result.items
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.Role)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.roles.get_roles()
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.roles.get_roles()
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestRolescreaterole:
+    """POST /api/v1/roles"""
+
+    RESPONSE: ClassVar[Any] = {
+        "description": "value",
+        "id": 3,
+        "name": "value",
+        "policies": [{"actions": [], "resourceType": "Global", "resources": []}],
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/roles")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "name": "value",
+            "policies": [
+                v.model_dump(mode="json", by_alias=True, exclude_unset=True)
+                for v in [
+                    _models.Policy.model_validate(
+                        {"actions": ["All"], "resourceType": "Global", "resources": ["value"]}
+                    )
+                ]
+            ],
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.roles.create_role(
+                name="value",
+                policies=[
+                    _models.Policy.model_validate(
+                        {"actions": ["All"], "resourceType": "Global", "resources": ["value"]}
+                    )
+                ],
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.Role)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.roles.create_role(
+                    name="value",
+                    policies=[
+                        _models.Policy.model_validate(
+                            {"actions": ["All"], "resourceType": "Global", "resources": ["value"]}
+                        )
+                    ],
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.Role)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+            (409, ConflictError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.roles.create_role(
+                    name="value",
+                    policies=[
+                        _models.Policy.model_validate(
+                            {"actions": ["All"], "resourceType": "Global", "resources": ["value"]}
+                        )
+                    ],
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.roles.create_role(
+                        name="value",
+                        policies=[
+                            _models.Policy.model_validate(
+                                {
+                                    "actions": ["All"],
+                                    "resourceType": "Global",
+                                    "resources": ["value"],
+                                }
+                            )
+                        ],
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestRolesgetrole:
+    """GET /api/v1/roles/{roleId}"""
+
+    RESPONSE: ClassVar[Any] = {
+        "description": "value",
+        "id": 3,
+        "name": "value",
+        "policies": [{"actions": [], "resourceType": "Global", "resources": []}],
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/roles/1.5")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.roles.get_role(
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.Role)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.roles.get_role(
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.Role)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.roles.get_role(
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.roles.get_role(
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestRolesupdaterole:
+    """PUT /api/v1/roles/{roleId}"""
+
+    RESPONSE: ClassVar[Any] = {
+        "description": "value",
+        "id": 3,
+        "name": "value",
+        "policies": [{"actions": [], "resourceType": "Global", "resources": []}],
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "PUT", "/api/v1/roles/1.5")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "name": "value",
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.roles.update_role(
+                "1.5",
+                name="value",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.Role)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.roles.update_role(
+                    "1.5",
+                    name="value",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.Role)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+            (409, ConflictError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.roles.update_role(
+                    "1.5",
+                    name="value",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.roles.update_role(
+                        "1.5",
+                        name="value",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestRolesdeleterole:
+    """DELETE /api/v1/roles/{roleId}"""
+
+    RESPONSE: ClassVar[Any] = "value"
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "DELETE", "/api/v1/roles/1.5")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.roles.delete_role(
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.roles.delete_role(
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.roles.delete_role(
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.roles.delete_role(
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestRolesassignroletouser:
+    """PUT /api/v1/roles/{roleId}/users/{userId}"""
+
+    RESPONSE: ClassVar[Any] = "value"
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "PUT", "/api/v1/roles/1.5/users/1.5")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.roles.assign_role_to_user(
+                "1.5",
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.roles.assign_role_to_user(
+                    "1.5",
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.roles.assign_role_to_user(
+                    "1.5",
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.roles.assign_role_to_user(
+                        "1.5",
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestRolesremoverolefromuser:
+    """DELETE /api/v1/roles/{roleId}/users/{userId}"""
+
+    RESPONSE: ClassVar[Any] = "value"
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "DELETE", "/api/v1/roles/1.5/users/1.5")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.roles.remove_role_from_user(
+                "1.5",
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.roles.remove_role_from_user(
+                    "1.5",
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.roles.remove_role_from_user(
+                    "1.5",
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.roles.remove_role_from_user(
+                        "1.5",
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestOpenapispecgetspec:
+    """GET /api/v1/spec"""
+
+    RESPONSE: ClassVar[Any] = {"key": "value"}
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/spec")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.openapi_spec.get_spec()
+            value = result
+
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.openapi_spec.get_spec()
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.openapi_spec.get_spec()
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.openapi_spec.get_spec()
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestTenantsettingsgettenantsettings:
+    """GET /api/v1/tenant/settings"""
+
+    RESPONSE: ClassVar[Any] = {
+        "aiTokensAutoPurchaseAmount": 3,
+        "aiTokensAutoPurchaseEnabled": True,
+        "aiTokensAutoPurchaseThreshold": 3,
+        "auditLogEnabled": True,
+        "auditLogEnabledCurrent": True,
+        "auditLogEnabledTimestamp": 3,
+        "hasSupportAccess": True,
+        "maintenanceWindowDay": "value",
+        "maintenanceWindowEnabled": True,
+        "maintenanceWindowTime": "value",
+        "oidcEnabled": True,
+        "useAIBIUserInterface": True,
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/tenant/settings")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.tenant_settings.get_tenant_settings()
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.TenantSettings)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.tenant_settings.get_tenant_settings()
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.TenantSettings)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.tenant_settings.get_tenant_settings()
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.tenant_settings.get_tenant_settings()
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestTenantsettingsupdatetenantsettings:
+    """PUT /api/v1/tenant/settings"""
+
+    RESPONSE: ClassVar[Any] = {
+        "aiTokensAutoPurchaseAmount": 3,
+        "aiTokensAutoPurchaseEnabled": True,
+        "aiTokensAutoPurchaseThreshold": 3,
+        "auditLogEnabled": True,
+        "auditLogEnabledCurrent": True,
+        "auditLogEnabledTimestamp": 3,
+        "hasSupportAccess": True,
+        "maintenanceWindowDay": "value",
+        "maintenanceWindowEnabled": True,
+        "maintenanceWindowTime": "value",
+        "oidcEnabled": True,
+        "useAIBIUserInterface": True,
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "PUT", "/api/v1/tenant/settings")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {}
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.tenant_settings.update_tenant_settings()
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.TenantSettings)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.tenant_settings.update_tenant_settings()
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.TenantSettings)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.tenant_settings.update_tenant_settings()
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.tenant_settings.update_tenant_settings()
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestUsageanalyticscreatetoken:
+    """POST /api/v1/usage-analytics/token"""
+
+    RESPONSE: ClassVar[Any] = {
+        "apiUrl": "value",
+        "deploymentId": 3,
+        "expiresAt": "value",
+        "token": "value",
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/usage-analytics/token")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.usage_analytics.create_token()
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.UsageAnalyticsTokenResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.usage_analytics.create_token()
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.UsageAnalyticsTokenResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.usage_analytics.create_token()
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.usage_analytics.create_token()
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestUserattributevaluesupsertuserattributevalue:
+    """POST /api/v1/user-attribute-values"""
+
+    RESPONSE: ClassVar[Any] = {
+        "description": "value",
+        "displayName": "value",
+        "formattedValue": "value",
+        "name": "value",
+        "type": "string",
+        "userAttributeId": 3,
+        "userId": 3,
+        "value": "value",
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/user-attribute-values")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "userAttributeId": "value",
+            "userId": "value",
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.user_attribute_values.upsert_user_attribute_value(
+                user_attribute_id="value",
+                user_id="value",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.UserAttributeValue)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.user_attribute_values.upsert_user_attribute_value(
+                    user_attribute_id="value",
+                    user_id="value",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.UserAttributeValue)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.user_attribute_values.upsert_user_attribute_value(
+                    user_attribute_id="value",
+                    user_id="value",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.user_attribute_values.upsert_user_attribute_value(
+                        user_attribute_id="value",
+                        user_id="value",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestUserattributevaluesgetuserattributevalues:
+    """GET /api/v1/user-attribute-values/{userId}"""
+
+    RESPONSE: ClassVar[Any] = [
+        {
+            "description": "value",
+            "displayName": "value",
+            "formattedValue": "value",
+            "name": "value",
+            "type": "string",
+            "userAttributeId": 3,
+            "userId": 3,
+            "value": "value",
+        }
+    ]
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/user-attribute-values/1.5")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.user_attribute_values.get_user_attribute_values(
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, list) and isinstance(value[0], _models.UserAttributeValue)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.user_attribute_values.get_user_attribute_values(
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, list) and isinstance(value[0], _models.UserAttributeValue)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.user_attribute_values.get_user_attribute_values(
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.user_attribute_values.get_user_attribute_values(
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestUserattributesgetuserattributes:
+    """GET /api/v1/user-attributes"""
+
+    RESPONSE: ClassVar[Any] = {
+        "count": 3,
+        "data": [{"id": 3, "name": "value", "type": "string"}],
+        "items": [
+            {
+                "defaultValue": "value",
+                "description": "value",
+                "displayName": "value",
+                "id": 3,
+                "name": "value",
+                "type": "string",
+            }
+        ],
+        "pageInfo": {"hasNextPage": True, "hasPreviousPage": True},
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/user-attributes")
+        assert rec.query("after") == "value"
+        assert rec.query("first") == "3"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "after",
+                "first",
+            }
+        )
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.user_attributes.get_user_attributes(
+                after="value",
+                first=3,
+            )
+            value: Any = result.items
+
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.UserAttribute)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.user_attributes.get_user_attributes(
+                    after="value",
+                    first=3,
+                )
+                return result.items
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.UserAttribute)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.user_attributes.get_user_attributes(
+                    after="value",
+                    first=3,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.user_attributes.get_user_attributes(
+                        after="value",
+                        first=3,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestUserattributescreateuserattribute:
+    """POST /api/v1/user-attributes"""
+
+    RESPONSE: ClassVar[Any] = {
+        "defaultValue": "value",
+        "description": "value",
+        "displayName": "value",
+        "id": 3,
+        "name": "value",
+        "type": "string",
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/user-attributes")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "name": "value",
+            "type": "string",
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.user_attributes.create_user_attribute(
+                name="value",
+                type="string",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.UserAttribute)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.user_attributes.create_user_attribute(
+                    name="value",
+                    type="string",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.UserAttribute)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.user_attributes.create_user_attribute(
+                    name="value",
+                    type="string",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.user_attributes.create_user_attribute(
+                        name="value",
+                        type="string",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestUserattributesupdateuserattribute:
+    """PUT /api/v1/user-attributes/{id}"""
+
+    RESPONSE: ClassVar[Any] = {
+        "defaultValue": "value",
+        "description": "value",
+        "displayName": "value",
+        "id": 3,
+        "name": "value",
+        "type": "string",
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "PUT", "/api/v1/user-attributes/1.5")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {}
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.user_attributes.update_user_attribute(
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.UserAttribute)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.user_attributes.update_user_attribute(
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.UserAttribute)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.user_attributes.update_user_attribute(
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.user_attributes.update_user_attribute(
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestUseroauthtokenslistuseroauthtokens:
+    """GET /api/v1/user-oauth-tokens"""
+
+    RESPONSE: ClassVar[Any] = [
+        {
+            "accessTokenExpiresAt": "2024-01-02",
+            "createdAt": "2024-01-02",
+            "id": 3,
+            "integrationId": 3,
+            "lastError": "value",
+            "refreshTokenExpiresAt": "2024-01-02",
+            "status": "value",
+            "updatedAt": "2024-01-02",
+            "userId": 3,
+        }
+    ]
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/user-oauth-tokens")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.user_oauth_tokens.list_user_oauth_tokens()
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, list) and isinstance(value[0], _models.UserOauthToken)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.user_oauth_tokens.list_user_oauth_tokens()
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, list) and isinstance(value[0], _models.UserOauthToken)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.user_oauth_tokens.list_user_oauth_tokens()
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.user_oauth_tokens.list_user_oauth_tokens()
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestUseroauthtokensgetuseroauthtoken:
+    """GET /api/v1/user-oauth-tokens/{integrationId}"""
+
+    RESPONSE: ClassVar[Any] = {
+        "accessTokenExpiresAt": "2024-01-02",
+        "createdAt": "2024-01-02",
+        "id": 3,
+        "integrationId": 3,
+        "lastError": "value",
+        "refreshTokenExpiresAt": "2024-01-02",
+        "status": "value",
+        "updatedAt": "2024-01-02",
+        "userId": 3,
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/user-oauth-tokens/1.5")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.user_oauth_tokens.get_user_oauth_token(
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.UserOauthToken)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.user_oauth_tokens.get_user_oauth_token(
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.UserOauthToken)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.user_oauth_tokens.get_user_oauth_token(
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.user_oauth_tokens.get_user_oauth_token(
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestUseroauthtokensrevokeuseroauthtoken:
+    """DELETE /api/v1/user-oauth-tokens/{integrationId}"""
+
+    RESPONSE: ClassVar[Any] = "value"
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "DELETE", "/api/v1/user-oauth-tokens/1.5")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.user_oauth_tokens.revoke_user_oauth_token(
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.user_oauth_tokens.revoke_user_oauth_token(
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.user_oauth_tokens.revoke_user_oauth_token(
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.user_oauth_tokens.revoke_user_oauth_token(
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestUseroauthtokensinitiateoauthflow:
+    """POST /api/v1/user-oauth-tokens/{integrationId}/initiate"""
+
+    RESPONSE: ClassVar[Any] = "value"
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/user-oauth-tokens/1.5/initiate")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.user_oauth_tokens.initiate_oauth_flow(
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.user_oauth_tokens.initiate_oauth_flow(
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.user_oauth_tokens.initiate_oauth_flow(
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.user_oauth_tokens.initiate_oauth_flow(
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestUsersadmincreateuser:
+    """POST /api/v1/users"""
+
+    RESPONSE: ClassVar[Any] = {
+        "activeRoleId": 3,
+        "aliases": [
+            {
+                "createdAt": "value",
+                "id": 3,
+                "source": "ldap",
+                "updatedAt": "value",
+                "userId": 3,
+                "username": "value",
+            }
+        ],
+        "createdAt": "2024-01-02",
+        "defaultRoles": ["value"],
+        "email": "value",
+        "externalId": "value",
+        "firstName": "value",
+        "gitUser": "value",
+        "id": 3,
+        "impersonation": {},
+        "isAdmin": True,
+        "isDeactivated": True,
+        "lastLogin": "2024-01-02",
+        "notifications": {},
+        "picture": "value",
+        "samlId": "value",
+        "settings": {},
+        "title": "value",
+        "tosAccepted": {},
+        "updatedAt": "2024-01-02",
+        "userPolicies": [{"actions": [], "resourceType": "Global", "resources": []}],
+        "username": "value",
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/users")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "email": "value",
+            "username": "value",
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.users_admin.create_user(
+                email="value",
+                username="value",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.User)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.users_admin.create_user(
+                    email="value",
+                    username="value",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.User)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.users_admin.create_user(
+                    email="value",
+                    username="value",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.users_admin.create_user(
+                        email="value",
+                        username="value",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestUsersadminbulkuseraction:
+    """POST /api/v1/users/bulk"""
+
+    RESPONSE: ClassVar[Any] = {
+        "action": "DEACTIVATE",
+        "failed": [{"error": {"message": "value", "status": 3}, "userId": 3}],
+        "succeeded": [3],
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/users/bulk")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "action": "DEACTIVATE",
+            "userIds": [3],
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.users_admin.bulk_user_action(
+                action="DEACTIVATE",
+                user_ids=[3],
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.BulkUserActionPayload)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.users_admin.bulk_user_action(
+                    action="DEACTIVATE",
+                    user_ids=[3],
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.BulkUserActionPayload)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.users_admin.bulk_user_action(
+                    action="DEACTIVATE",
+                    user_ids=[3],
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.users_admin.bulk_user_action(
+                        action="DEACTIVATE",
+                        user_ids=[3],
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestUsersadminupdateuser:
+    """PUT /api/v1/users/{id}"""
+
+    RESPONSE: ClassVar[Any] = {
+        "activeRoleId": 3,
+        "aliases": [
+            {
+                "createdAt": "value",
+                "id": 3,
+                "source": "ldap",
+                "updatedAt": "value",
+                "userId": 3,
+                "username": "value",
+            }
+        ],
+        "createdAt": "2024-01-02",
+        "defaultRoles": ["value"],
+        "email": "value",
+        "externalId": "value",
+        "firstName": "value",
+        "gitUser": "value",
+        "id": 3,
+        "impersonation": {},
+        "isAdmin": True,
+        "isDeactivated": True,
+        "lastLogin": "2024-01-02",
+        "notifications": {},
+        "picture": "value",
+        "samlId": "value",
+        "settings": {},
+        "title": "value",
+        "tosAccepted": {},
+        "updatedAt": "2024-01-02",
+        "userPolicies": [{"actions": [], "resourceType": "Global", "resources": []}],
+        "username": "value",
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "PUT", "/api/v1/users/1.5")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {}
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.users_admin.update_user(
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.User)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.users_admin.update_user(
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.User)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.users_admin.update_user(
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.users_admin.update_user(
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestUsersadmindeleteuser:
+    """DELETE /api/v1/users/{id}"""
+
+    RESPONSE: ClassVar[Any] = "value"
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "DELETE", "/api/v1/users/1.5")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.users_admin.delete_user(
+                "1.5",
+            )
+            value = result
+
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.users_admin.delete_user(
+                    "1.5",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.users_admin.delete_user(
+                    "1.5",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.users_admin.delete_user(
+                        "1.5",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestUsersupdatemysettings:
+    """PATCH /api/v1/users/me/settings"""
+
+    RESPONSE: ClassVar[Any] = {
+        "activeRoleId": 3,
+        "aliases": [
+            {
+                "createdAt": "value",
+                "id": 3,
+                "source": "ldap",
+                "updatedAt": "value",
+                "userId": 3,
+                "username": "value",
+            }
+        ],
+        "createdAt": "2024-01-02",
+        "defaultRoles": ["value"],
+        "email": "value",
+        "externalId": "value",
+        "firstName": "value",
+        "gitUser": "value",
+        "id": 3,
+        "impersonation": {},
+        "isAdmin": True,
+        "isDeactivated": True,
+        "lastLogin": "2024-01-02",
+        "notifications": {},
+        "picture": "value",
+        "samlId": "value",
+        "settings": {},
+        "title": "value",
+        "tosAccepted": {},
+        "updatedAt": "2024-01-02",
+        "userPolicies": [{"actions": [], "resourceType": "Global", "resources": []}],
+        "username": "value",
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "PATCH", "/api/v1/users/me/settings")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {}
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.users.update_my_settings()
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.User)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.users.update_my_settings()
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.User)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.users.update_my_settings()
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.users.update_my_settings()
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDeploymentcreationcreatedeployment:
+    """POST /build/api/v1/deployments"""
+
+    RESPONSE: ClassVar[Any] = {
+        "creationStep": "project",
+        "deploymentUrl": "value",
+        "id": 3,
+        "name": "value",
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/build/api/v1/deployments")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "cloudProvider": "cubecloud",
+            "creationStep": "project",
+            "isManaged": True,
+            "name": "value",
+            "region": "value",
+            "targetPlatform": "value",
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.deployment_creation.create_deployment(
+                cloud_provider="cubecloud",
+                creation_step="project",
+                is_managed=True,
+                name="value",
+                region="value",
+                target_platform="value",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.Deployment)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.deployment_creation.create_deployment(
+                    cloud_provider="cubecloud",
+                    creation_step="project",
+                    is_managed=True,
+                    name="value",
+                    region="value",
+                    target_platform="value",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.Deployment)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.deployment_creation.create_deployment(
+                    cloud_provider="cubecloud",
+                    creation_step="project",
+                    is_managed=True,
+                    name="value",
+                    region="value",
+                    target_platform="value",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.deployment_creation.create_deployment(
+                        cloud_provider="cubecloud",
+                        creation_step="project",
+                        is_managed=True,
+                        name="value",
+                        region="value",
+                        target_platform="value",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDatamodellistbranches:
+    """GET /build/api/v1/deployments/{deploymentId}/branches"""
+
+    RESPONSE: ClassVar[Any] = {
+        "data": [{"id": 3, "name": "value"}],
+        "items": [
+            {
+                "id": 3,
+                "isStagingEnvironmentEnabled": True,
+                "lastHash": "value",
+                "name": "value",
+                "parentBranch": "value",
+            }
+        ],
+        "pageInfo": {"hasNextPage": True, "hasPreviousPage": True},
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/build/api/v1/deployments/7/branches")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.data_model.list_branches(
+                7,
+            )
+            value: Any = result.items
+
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.BranchResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.data_model.list_branches(
+                    7,
+                )
+                return result.items
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert len(value) == 1
+        assert isinstance(value[0], _models.BranchResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.data_model.list_branches(
+                    7,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.data_model.list_branches(
+                        7,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDatamodelcreatebranch:
+    """POST /build/api/v1/deployments/{deploymentId}/branches"""
+
+    RESPONSE: ClassVar[Any] = {"active": True, "branchName": "value", "parentBranch": "value"}
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/build/api/v1/deployments/7/branches")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "name": "value",
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.data_model.create_branch(
+                7,
+                name="value",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.DevBranchResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.data_model.create_branch(
+                    7,
+                    name="value",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.DevBranchResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.data_model.create_branch(
+                    7,
+                    name="value",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.data_model.create_branch(
+                        7,
+                        name="value",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDatamodelremovebranch:
+    """DELETE /build/api/v1/deployments/{deploymentId}/branches"""
+
+    RESPONSE: ClassVar[Any] = {"success": True}
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "DELETE", "/build/api/v1/deployments/7/branches")
+        assert rec.query("branchName") == "value"
+        assert rec.query("removeOnUpstream") == "true"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "branchName",
+                "removeOnUpstream",
+            }
+        )
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.data_model.remove_branch(
+                7,
+                branch_name="value",
+                remove_on_upstream=True,
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.DataModelWriteResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.data_model.remove_branch(
+                    7,
+                    branch_name="value",
+                    remove_on_upstream=True,
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.DataModelWriteResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.data_model.remove_branch(
+                    7,
+                    branch_name="value",
+                    remove_on_upstream=True,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.data_model.remove_branch(
+                        7,
+                        branch_name="value",
+                        remove_on_upstream=True,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDatamodelsetbranchstagingenvironment:
+    """PUT /build/api/v1/deployments/{deploymentId}/branches/staging-environment"""
+
+    RESPONSE: ClassVar[Any] = {
+        "data": {
+            "id": 3,
+            "isStagingEnvironmentEnabled": True,
+            "lastHash": "value",
+            "name": "value",
+            "parentBranch": "value",
+        }
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(
+            rec, "PUT", "/build/api/v1/deployments/7/branches/staging-environment"
+        )
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "enabled": True,
+            "branchName": "value",
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.data_model.set_branch_staging_environment(
+                7,
+                enabled=True,
+                branch_name="value",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.SetBranchStagingEnvironmentResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.data_model.set_branch_staging_environment(
+                    7,
+                    enabled=True,
+                    branch_name="value",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.SetBranchStagingEnvironmentResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (400, BadRequestError),
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.data_model.set_branch_staging_environment(
+                    7,
+                    enabled=True,
+                    branch_name="value",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.data_model.set_branch_staging_environment(
+                        7,
+                        enabled=True,
+                        branch_name="value",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDatamodelcommitchanges:
+    """POST /build/api/v1/deployments/{deploymentId}/commit"""
+
+    RESPONSE: ClassVar[Any] = {"success": True}
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/build/api/v1/deployments/7/commit")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {}
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.data_model.commit_changes(
+                7,
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.DataModelWriteResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.data_model.commit_changes(
+                    7,
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.DataModelWriteResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.data_model.commit_changes(
+                    7,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.data_model.commit_changes(
+                        7,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDatamodellistfiles:
+    """GET /build/api/v1/deployments/{deploymentId}/data-model/files"""
+
+    RESPONSE: ClassVar[Any] = {
+        "data": [{}],
+        "items": [{"key": "value"}],
+        "pageInfo": {"hasNextPage": True, "hasPreviousPage": True},
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/build/api/v1/deployments/7/data-model/files")
+        assert rec.query("withContent") == "true"
+        assert rec.query("branchName") == "value"
+        assert rec.query("showLastCLIUpload") == "true"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "withContent",
+                "branchName",
+                "showLastCLIUpload",
+            }
+        )
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.data_model.list_files(
+                7,
+                with_content=True,
+                branch_name="value",
+                show_last_cli_upload=True,
+            )
+            value: Any = result.items
+
+        self._check(rec)
+        assert len(value) == 1
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.data_model.list_files(
+                    7,
+                    with_content=True,
+                    branch_name="value",
+                    show_last_cli_upload=True,
+                )
+                return result.items
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert len(value) == 1
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.data_model.list_files(
+                    7,
+                    with_content=True,
+                    branch_name="value",
+                    show_last_cli_upload=True,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.data_model.list_files(
+                        7,
+                        with_content=True,
+                        branch_name="value",
+                        show_last_cli_upload=True,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDatamodelupdatefiles:
+    """PUT /build/api/v1/deployments/{deploymentId}/data-model/files"""
+
+    RESPONSE: ClassVar[Any] = {"success": True}
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "PUT", "/build/api/v1/deployments/7/data-model/files")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "branchId": 3,
+            "branchName": "value",
+            "files": [
+                v.model_dump(mode="json", by_alias=True, exclude_unset=True)
+                for v in [
+                    _models.DataModelFileContent.model_validate(
+                        {"content": "value", "path": "value"}
+                    )
+                ]
+            ],
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.data_model.update_files(
+                7,
+                branch_id=3,
+                branch_name="value",
+                files=[
+                    _models.DataModelFileContent.model_validate(
+                        {"content": "value", "path": "value"}
+                    )
+                ],
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.DataModelWriteResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.data_model.update_files(
+                    7,
+                    branch_id=3,
+                    branch_name="value",
+                    files=[
+                        _models.DataModelFileContent.model_validate(
+                            {"content": "value", "path": "value"}
+                        )
+                    ],
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.DataModelWriteResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.data_model.update_files(
+                    7,
+                    branch_id=3,
+                    branch_name="value",
+                    files=[
+                        _models.DataModelFileContent.model_validate(
+                            {"content": "value", "path": "value"}
+                        )
+                    ],
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.data_model.update_files(
+                        7,
+                        branch_id=3,
+                        branch_name="value",
+                        files=[
+                            _models.DataModelFileContent.model_validate(
+                                {"content": "value", "path": "value"}
+                            )
+                        ],
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDatamodelremovefiles:
+    """DELETE /build/api/v1/deployments/{deploymentId}/data-model/files"""
+
+    RESPONSE: ClassVar[Any] = {"success": True}
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "DELETE", "/build/api/v1/deployments/7/data-model/files")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "branchId": 3,
+            "branchName": "value",
+            "files": [
+                v.model_dump(mode="json", by_alias=True, exclude_unset=True)
+                for v in [_models.DataModelFilePath.model_validate({"path": "value"})]
+            ],
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.data_model.remove_files(
+                7,
+                branch_id=3,
+                branch_name="value",
+                files=[_models.DataModelFilePath.model_validate({"path": "value"})],
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.DataModelWriteResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.data_model.remove_files(
+                    7,
+                    branch_id=3,
+                    branch_name="value",
+                    files=[_models.DataModelFilePath.model_validate({"path": "value"})],
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.DataModelWriteResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.data_model.remove_files(
+                    7,
+                    branch_id=3,
+                    branch_name="value",
+                    files=[_models.DataModelFilePath.model_validate({"path": "value"})],
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.data_model.remove_files(
+                        7,
+                        branch_id=3,
+                        branch_name="value",
+                        files=[_models.DataModelFilePath.model_validate({"path": "value"})],
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDatamodelrenamefiles:
+    """POST /build/api/v1/deployments/{deploymentId}/data-model/files/rename"""
+
+    RESPONSE: ClassVar[Any] = {"success": True}
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/build/api/v1/deployments/7/data-model/files/rename")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "branchId": 3,
+            "branchName": "value",
+            "files": [
+                v.model_dump(mode="json", by_alias=True, exclude_unset=True)
+                for v in [
+                    _models.DataModelFileRename.model_validate(
+                        {"newPath": "value", "path": "value"}
+                    )
+                ]
+            ],
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.data_model.rename_files(
+                7,
+                branch_id=3,
+                branch_name="value",
+                files=[
+                    _models.DataModelFileRename.model_validate(
+                        {"newPath": "value", "path": "value"}
+                    )
+                ],
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.DataModelWriteResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.data_model.rename_files(
+                    7,
+                    branch_id=3,
+                    branch_name="value",
+                    files=[
+                        _models.DataModelFileRename.model_validate(
+                            {"newPath": "value", "path": "value"}
+                        )
+                    ],
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.DataModelWriteResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.data_model.rename_files(
+                    7,
+                    branch_id=3,
+                    branch_name="value",
+                    files=[
+                        _models.DataModelFileRename.model_validate(
+                            {"newPath": "value", "path": "value"}
+                        )
+                    ],
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.data_model.rename_files(
+                        7,
+                        branch_id=3,
+                        branch_name="value",
+                        files=[
+                            _models.DataModelFileRename.model_validate(
+                                {"newPath": "value", "path": "value"}
+                            )
+                        ],
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDatamodelvalidatedatamodel:
+    """GET /build/api/v1/deployments/{deploymentId}/data-model/validate"""
+
+    RESPONSE: ClassVar[Any] = {
+        "branchName": "value",
+        "cubesCount": 3,
+        "deploymentId": 3,
+        "errors": [{"message": "value"}],
+        "mode": "production",
+        "valid": True,
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/build/api/v1/deployments/7/data-model/validate")
+        assert rec.query("branchName") == "value"
+        assert rec.query("devMode") == "true"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "branchName",
+                "devMode",
+            }
+        )
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.data_model.validate_data_model(
+                7,
+                branch_name="value",
+                dev_mode=True,
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.DataModelValidationResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.data_model.validate_data_model(
+                    7,
+                    branch_name="value",
+                    dev_mode=True,
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.DataModelValidationResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.data_model.validate_data_model(
+                    7,
+                    branch_name="value",
+                    dev_mode=True,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.data_model.validate_data_model(
+                        7,
+                        branch_name="value",
+                        dev_mode=True,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDatamodelstartdevmode:
+    """POST /build/api/v1/deployments/{deploymentId}/dev-mode"""
+
+    RESPONSE: ClassVar[Any] = {"active": True, "branchName": "value", "parentBranch": "value"}
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/build/api/v1/deployments/7/dev-mode")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {}
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.data_model.start_dev_mode(
+                7,
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.DevBranchResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.data_model.start_dev_mode(
+                    7,
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.DevBranchResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.data_model.start_dev_mode(
+                    7,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.data_model.start_dev_mode(
+                        7,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDatamodelstopdevmode:
+    """DELETE /build/api/v1/deployments/{deploymentId}/dev-mode"""
+
+    RESPONSE: ClassVar[Any] = {"success": True}
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "DELETE", "/build/api/v1/deployments/7/dev-mode")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.data_model.stop_dev_mode(
+                7,
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.DataModelWriteResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.data_model.stop_dev_mode(
+                    7,
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.DataModelWriteResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.data_model.stop_dev_mode(
+                    7,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.data_model.stop_dev_mode(
+                        7,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDatamodelmergeintoparentbranch:
+    """POST /build/api/v1/deployments/{deploymentId}/merge"""
+
+    RESPONSE: ClassVar[Any] = {"branchDeleted": True, "merged": True}
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/build/api/v1/deployments/7/merge")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "branchId": 3,
+            "branchName": "value",
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.data_model.merge_into_parent_branch(
+                7,
+                branch_id=3,
+                branch_name="value",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.MergeResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.data_model.merge_into_parent_branch(
+                    7,
+                    branch_id=3,
+                    branch_name="value",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.MergeResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.data_model.merge_into_parent_branch(
+                    7,
+                    branch_id=3,
+                    branch_name="value",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.data_model.merge_into_parent_branch(
+                        7,
+                        branch_id=3,
+                        branch_name="value",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDatamodelmergetodefaultbranch:
+    """POST /build/api/v1/deployments/{deploymentId}/merge-to-default"""
+
+    RESPONSE: ClassVar[Any] = {"branchDeleted": True, "merged": True}
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/build/api/v1/deployments/7/merge-to-default")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "branchId": 3,
+            "branchName": "value",
+            "message": "value",
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.data_model.merge_to_default_branch(
+                7,
+                branch_id=3,
+                branch_name="value",
+                message="value",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.MergeResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.data_model.merge_to_default_branch(
+                    7,
+                    branch_id=3,
+                    branch_name="value",
+                    message="value",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.MergeResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.data_model.merge_to_default_branch(
+                    7,
+                    branch_id=3,
+                    branch_name="value",
+                    message="value",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.data_model.merge_to_default_branch(
+                        7,
+                        branch_id=3,
+                        branch_name="value",
+                        message="value",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDatamodelpull:
+    """POST /build/api/v1/deployments/{deploymentId}/pull"""
+
+    RESPONSE: ClassVar[Any] = {"buildTriggered": True}
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/build/api/v1/deployments/7/pull")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "branchName": "value",
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.data_model.pull(
+                7,
+                branch_name="value",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.PullResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.data_model.pull(
+                    7,
+                    branch_name="value",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.PullResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.data_model.pull(
+                    7,
+                    branch_name="value",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.data_model.pull(
+                        7,
+                        branch_name="value",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDatamodeluploadsfilehashes:
+    """GET /build/api/v1/deployments/{deploymentId}/data-model/file-hashes"""
+
+    RESPONSE: ClassVar[Any] = {"key": {"hash": "value"}}
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/build/api/v1/deployments/7/data-model/file-hashes")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.data_model_uploads.file_hashes(
+                7,
+            )
+            value = result
+
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.data_model_uploads.file_hashes(
+                    7,
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.data_model_uploads.file_hashes(
+                    7,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.data_model_uploads.file_hashes(
+                        7,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDatamodeluploadsuploadfile:
+    """POST /build/api/v1/deployments/{deploymentId}/data-model/upload/file"""
+
+    RESPONSE: ClassVar[Any] = "value"
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/build/api/v1/deployments/7/data-model/upload/file")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == _models.UploadFileRequest.model_validate(
+            {"fileName": "value", "transaction": "value", "file": "value"}
+        ).model_dump(mode="json", by_alias=True, exclude_unset=True)
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.data_model_uploads.upload_file(
+                7,
+                body=_models.UploadFileRequest.model_validate(
+                    {"fileName": "value", "transaction": "value", "file": "value"}
+                ),
+            )
+            value = result
+
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.data_model_uploads.upload_file(
+                    7,
+                    body=_models.UploadFileRequest.model_validate(
+                        {"fileName": "value", "transaction": "value", "file": "value"}
+                    ),
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert value is not None or RESPONSE is None
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.data_model_uploads.upload_file(
+                    7,
+                    body=_models.UploadFileRequest.model_validate(
+                        {"fileName": "value", "transaction": "value", "file": "value"}
+                    ),
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.data_model_uploads.upload_file(
+                        7,
+                        body=_models.UploadFileRequest.model_validate(
+                            {"fileName": "value", "transaction": "value", "file": "value"}
+                        ),
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDatamodeluploadsfinishupload:
+    """POST /build/api/v1/deployments/{deploymentId}/data-model/upload/finish"""
+
+    RESPONSE: ClassVar[Any] = {"lastHash": "value"}
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(
+            rec, "POST", "/build/api/v1/deployments/7/data-model/upload/finish"
+        )
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "files": {"key": "value"},
+            "transaction": _models.UploadTransaction.model_validate({"id": "value"}).model_dump(
+                mode="json", by_alias=True, exclude_unset=True
+            ),
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.data_model_uploads.finish_upload(
+                7,
+                files={"key": "value"},
+                transaction=_models.UploadTransaction.model_validate({"id": "value"}),
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.FinishUploadResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.data_model_uploads.finish_upload(
+                    7,
+                    files={"key": "value"},
+                    transaction=_models.UploadTransaction.model_validate({"id": "value"}),
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.FinishUploadResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.data_model_uploads.finish_upload(
+                    7,
+                    files={"key": "value"},
+                    transaction=_models.UploadTransaction.model_validate({"id": "value"}),
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.data_model_uploads.finish_upload(
+                        7,
+                        files={"key": "value"},
+                        transaction=_models.UploadTransaction.model_validate({"id": "value"}),
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestDatamodeluploadsstartupload:
+    """POST /build/api/v1/deployments/{deploymentId}/data-model/upload/start"""
+
+    RESPONSE: ClassVar[Any] = {"deploymentName": "value", "transaction": {"id": "value"}}
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/build/api/v1/deployments/7/data-model/upload/start")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.data_model_uploads.start_upload(
+                7,
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.StartUploadResponse)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.data_model_uploads.start_upload(
+                    7,
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.StartUploadResponse)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.data_model_uploads.start_upload(
+                    7,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.data_model_uploads.start_upload(
+                        7,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestGithubconnectionconnect:
+    """POST /build/api/v1/deployments/{deploymentId}/github/connect"""
+
+    RESPONSE: ClassVar[Any] = {
+        "creationStep": "project",
+        "deploymentUrl": "value",
+        "id": 3,
+        "name": "value",
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/build/api/v1/deployments/7/github/connect")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "installationId": 3,
+            "name": "value",
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.github_connection.connect(
+                7,
+                installation_id=3,
+                name="value",
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.Deployment)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.github_connection.connect(
+                    7,
+                    installation_id=3,
+                    name="value",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.Deployment)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.github_connection.connect(
+                    7,
+                    installation_id=3,
+                    name="value",
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.github_connection.connect(
+                        7,
+                        installation_id=3,
+                        name="value",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestAuditlogsexportauditlogs:
+    """GET /api/v1/audit-logs/export"""
+
+    RESPONSE: ClassVar[Any] = b"sample,bytes\n"
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/audit-logs/export")
+        assert rec.query("start") == "2024-01-02"
+        assert rec.query("end") == "2024-01-02"
+        assert rec.query("search") == "value"
+        assert rec.query("eventName") == "value"
+        assert rec.query("userEmail") == "value"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "start",
+                "end",
+                "search",
+                "eventName",
+                "userEmail",
+            }
+        )
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "text/csv")
+        client = _client(rec)
+        with client:
+            result = client.audit_logs.export_audit_logs(
+                start=datetime.date(2024, 1, 2),
+                end=datetime.date(2024, 1, 2),
+                search="value",
+                event_name="value",
+                user_email="value",
+            )
+            value = result.read()
+            result.close()
+
+        self._check(rec)
+        assert value == RESPONSE
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "text/csv")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.audit_logs.export_audit_logs(
+                    start=datetime.date(2024, 1, 2),
+                    end=datetime.date(2024, 1, 2),
+                    search="value",
+                    event_name="value",
+                    user_email="value",
+                )
+                data = await result.read()
+                await result.close()
+                return data
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert value == RESPONSE
 
 
 class TestReportdeliveriespausereportdelivery:
@@ -652,5391 +15843,3 @@ class TestReportdeliveriespausereportdelivery:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.ReportDeliveryResponse)
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.report_deliveries.pause_report_delivery(
-                    7,
-                    8,
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.report_deliveries.pause_report_delivery(
-                        7,
-                        8,
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestDashboardexportsstartexport:
-    """POST /api/v1/deployments/{deploymentId}/dashboard-exports"""
-
-    RESPONSE: ClassVar[Any] = {"jobId": "value", "expiresAt": "2024-01-02T03:04:05Z"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "POST", "/api/v1/deployments/7/dashboard-exports")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {
-            "dashboardId": 1.5,
-            "format": "pdf",
-        }
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.dashboard_exports.start_export(
-                7,
-                dashboard_id=1.5,
-                format="pdf",
-            )
-            value = result
-
-        self._check(rec)
-        assert isinstance(value, _models.DashboardExportJob)
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.dashboard_exports.start_export(
-                    7,
-                    dashboard_id=1.5,
-                    format="pdf",
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert isinstance(value, _models.DashboardExportJob)
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (400, BadRequestError),
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-            (404, NotFoundError),
-            (429, RateLimitError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.dashboard_exports.start_export(
-                    7,
-                    dashboard_id=1.5,
-                    format="pdf",
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.dashboard_exports.start_export(
-                        7,
-                        dashboard_id=1.5,
-                        format="pdf",
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestDashboardexportsgetexportstatus:
-    """GET /api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}"""
-
-    RESPONSE: ClassVar[Any] = {"status": "completed", "error": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "GET", "/api/v1/deployments/7/dashboard-exports/id-2")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.dashboard_exports.get_export_status(
-                7,
-                "id-2",
-            )
-            value = result
-
-        self._check(rec)
-        assert isinstance(value, _models.DashboardExportStatus)
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.dashboard_exports.get_export_status(
-                    7,
-                    "id-2",
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert isinstance(value, _models.DashboardExportStatus)
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.dashboard_exports.get_export_status(
-                    7,
-                    "id-2",
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.dashboard_exports.get_export_status(
-                        7,
-                        "id-2",
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestDashboardexportsdownloadexport:
-    """GET /api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}/download"""
-
-    RESPONSE: ClassVar[Any] = b"sample,bytes\n"
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(
-            rec, "GET", "/api/v1/deployments/7/dashboard-exports/id-2/download"
-        )
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/pdf")
-        client = _client(rec)
-        with client:
-            result = client.dashboard_exports.download_export(
-                7,
-                "id-2",
-            )
-            value = result.read()
-            result.close()
-
-        self._check(rec)
-        assert value == RESPONSE
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/pdf")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.dashboard_exports.download_export(
-                    7,
-                    "id-2",
-                )
-                data = await result.read()
-                await result.close()
-                return data
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value == RESPONSE
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.dashboard_exports.download_export(
-                    7,
-                    "id-2",
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.dashboard_exports.download_export(
-                        7,
-                        "id-2",
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestAuditlogsexportauditlogs:
-    """GET /api/v1/audit-logs/export"""
-
-    RESPONSE: ClassVar[Any] = b"sample,bytes\n"
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "GET", "/api/v1/audit-logs/export")
-        assert rec.query("start") == "2024-01-02"
-        assert rec.query("end") == "2024-01-02"
-        assert rec.query("search") == "value"
-        assert rec.query("eventName") == "value"
-        assert rec.query("userEmail") == "value"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "start",
-                "end",
-                "search",
-                "eventName",
-                "userEmail",
-            }
-        )
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "text/csv")
-        client = _client(rec)
-        with client:
-            result = client.audit_logs.export_audit_logs(
-                start=datetime.date(2024, 1, 2),
-                end=datetime.date(2024, 1, 2),
-                search="value",
-                event_name="value",
-                user_email="value",
-            )
-            value = result.read()
-            result.close()
-
-        self._check(rec)
-        assert value == RESPONSE
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "text/csv")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.audit_logs.export_audit_logs(
-                    start=datetime.date(2024, 1, 2),
-                    end=datetime.date(2024, 1, 2),
-                    search="value",
-                    event_name="value",
-                    user_email="value",
-                )
-                data = await result.read()
-                await result.close()
-                return data
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value == RESPONSE
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.audit_logs.export_audit_logs(
-                    start=datetime.date(2024, 1, 2),
-                    end=datetime.date(2024, 1, 2),
-                    search="value",
-                    event_name="value",
-                    user_email="value",
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.audit_logs.export_audit_logs(
-                        start=datetime.date(2024, 1, 2),
-                        end=datetime.date(2024, 1, 2),
-                        search="value",
-                        event_name="value",
-                        user_email="value",
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestBrancheslistbranches:
-    """GET /build/api/v1/deployments/{deploymentId}/branches"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "GET", "/build/api/v1/deployments/7/branches")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.branches.list_branches(
-                7,
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.branches.list_branches(
-                    7,
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.branches.list_branches(
-                    7,
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.branches.list_branches(
-                        7,
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestBranchessetbranchstagingenvironment:
-    """PUT /build/api/v1/deployments/{deploymentId}/branches/staging-environment"""
-
-    RESPONSE: ClassVar[Any] = {
-        "data": {
-            "id": 3,
-            "name": "value",
-            "parentBranch": "value",
-            "lastHash": "value",
-            "isStagingEnvironmentEnabled": True,
-        }
-    }
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(
-            rec, "PUT", "/build/api/v1/deployments/7/branches/staging-environment"
-        )
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {
-            "enabled": True,
-            "branchName": "value",
-            "branchId": 3,
-        }
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.branches.set_branch_staging_environment(
-                7,
-                enabled=True,
-                branch_name="value",
-                branch_id=3,
-            )
-            value = result
-
-        self._check(rec)
-        assert isinstance(value, _models.BranchResponse)
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.branches.set_branch_staging_environment(
-                    7,
-                    enabled=True,
-                    branch_name="value",
-                    branch_id=3,
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert isinstance(value, _models.BranchResponse)
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (400, BadRequestError),
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.branches.set_branch_staging_environment(
-                    7,
-                    enabled=True,
-                    branch_name="value",
-                    branch_id=3,
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.branches.set_branch_staging_environment(
-                        7,
-                        enabled=True,
-                        branch_name="value",
-                        branch_id=3,
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestDatamodellistdatamodelfiles:
-    """GET /build/api/v1/deployments/{deploymentId}/data-model/files"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "GET", "/build/api/v1/deployments/7/data-model/files")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.data_model.list_data_model_files(
-                7,
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.data_model.list_data_model_files(
-                    7,
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.data_model.list_data_model_files(
-                    7,
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.data_model.list_data_model_files(
-                        7,
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestDatamodeluploaddatamodelfiles:
-    """POST /build/api/v1/deployments/{deploymentId}/data-model/files"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "POST", "/build/api/v1/deployments/7/data-model/files")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {"key": "value"}
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.data_model.upload_data_model_files(
-                7,
-                body={"key": "value"},
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.data_model.upload_data_model_files(
-                    7,
-                    body={"key": "value"},
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.data_model.upload_data_model_files(
-                    7,
-                    body={"key": "value"},
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.data_model.upload_data_model_files(
-                        7,
-                        body={"key": "value"},
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestDatamodelenterdevmode:
-    """POST /build/api/v1/deployments/{deploymentId}/dev-mode"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "POST", "/build/api/v1/deployments/7/dev-mode")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {"key": "value"}
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.data_model.enter_dev_mode(
-                7,
-                body={"key": "value"},
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.data_model.enter_dev_mode(
-                    7,
-                    body={"key": "value"},
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.data_model.enter_dev_mode(
-                    7,
-                    body={"key": "value"},
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.data_model.enter_dev_mode(
-                        7,
-                        body={"key": "value"},
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestEnvvariableslistenvvars:
-    """GET /api/v1/deployments/{deploymentId}/env-vars"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "GET", "/api/v1/deployments/7/env-vars")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.env_variables.list_env_vars(
-                7,
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.env_variables.list_env_vars(
-                    7,
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.env_variables.list_env_vars(
-                    7,
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.env_variables.list_env_vars(
-                        7,
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestEnvvariablescreateenvvar:
-    """POST /api/v1/deployments/{deploymentId}/env-vars"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "POST", "/api/v1/deployments/7/env-vars")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {"key": "value"}
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.env_variables.create_env_var(
-                7,
-                body={"key": "value"},
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.env_variables.create_env_var(
-                    7,
-                    body={"key": "value"},
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.env_variables.create_env_var(
-                    7,
-                    body={"key": "value"},
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.env_variables.create_env_var(
-                        7,
-                        body={"key": "value"},
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestEnvvariablesdeleteenvvar:
-    """DELETE /api/v1/deployments/{deploymentId}/env-vars/{id}"""
-
-    RESPONSE: ClassVar[Any] = None
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "DELETE", "/api/v1/deployments/7/env-vars/id-2")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            client.env_variables.delete_env_var(
-                7,
-                "id-2",
-            )
-            value = None
-        self._check(rec)
-        assert value is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                await client.env_variables.delete_env_var(
-                    7,
-                    "id-2",
-                )
-                return None
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.env_variables.delete_env_var(
-                    7,
-                    "id-2",
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.env_variables.delete_env_var(
-                        7,
-                        "id-2",
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestRegionslistregions:
-    """GET /api/v1/regions"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "GET", "/api/v1/regions")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.regions.list_regions()
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.regions.list_regions()
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.regions.list_regions()
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.regions.list_regions()
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestGithubconnectgithubrepository:
-    """POST /build/api/v1/deployments/{deploymentId}/github/connect"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "POST", "/build/api/v1/deployments/7/github/connect")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {"key": "value"}
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.github.connect_github_repository(
-                7,
-                body={"key": "value"},
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.github.connect_github_repository(
-                    7,
-                    body={"key": "value"},
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.github.connect_github_repository(
-                    7,
-                    body={"key": "value"},
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.github.connect_github_repository(
-                        7,
-                        body={"key": "value"},
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestGithublistgithubrepositories:
-    """GET /api/v1/github/repositories"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "GET", "/api/v1/github/repositories")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.github.list_github_repositories()
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.github.list_github_repositories()
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.github.list_github_repositories()
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.github.list_github_repositories()
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestModelsyncstartdbtsync:
-    """POST /api/v1/deployments/{deploymentId}/dbt-sync"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "POST", "/api/v1/deployments/7/dbt-sync")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {"key": "value"}
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.model_sync.start_dbt_sync(
-                7,
-                body={"key": "value"},
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.model_sync.start_dbt_sync(
-                    7,
-                    body={"key": "value"},
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.model_sync.start_dbt_sync(
-                    7,
-                    body={"key": "value"},
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.model_sync.start_dbt_sync(
-                        7,
-                        body={"key": "value"},
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestModelsynccreatedatabricksmetricviewpreview:
-    """POST /api/v1/deployments/{deploymentId}/databricks-metric-view-previews"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(
-            rec, "POST", "/api/v1/deployments/7/databricks-metric-view-previews"
-        )
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {"key": "value"}
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.model_sync.create_databricks_metric_view_preview(
-                7,
-                body={"key": "value"},
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.model_sync.create_databricks_metric_view_preview(
-                    7,
-                    body={"key": "value"},
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.model_sync.create_databricks_metric_view_preview(
-                    7,
-                    body={"key": "value"},
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.model_sync.create_databricks_metric_view_preview(
-                        7,
-                        body={"key": "value"},
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestModelsyncsetdatabricksmetricviewintegration:
-    """PUT /api/v1/deployments/{deploymentId}/databricks-metric-view-integrations/{dataSourceName}"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(
-            rec, "PUT", "/api/v1/deployments/7/databricks-metric-view-integrations/id-2"
-        )
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {"key": "value"}
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.model_sync.set_databricks_metric_view_integration(
-                7,
-                "id-2",
-                body={"key": "value"},
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.model_sync.set_databricks_metric_view_integration(
-                    7,
-                    "id-2",
-                    body={"key": "value"},
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.model_sync.set_databricks_metric_view_integration(
-                    7,
-                    "id-2",
-                    body={"key": "value"},
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.model_sync.set_databricks_metric_view_integration(
-                        7,
-                        "id-2",
-                        body={"key": "value"},
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestModelsyncdeletedatabricksmetricviewintegration:
-    """DELETE /api/v1/deployments/{deploymentId}/databricks-metric-view-integrations/{dataSourceName}"""
-
-    RESPONSE: ClassVar[Any] = None
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(
-            rec, "DELETE", "/api/v1/deployments/7/databricks-metric-view-integrations/id-2"
-        )
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            client.model_sync.delete_databricks_metric_view_integration(
-                7,
-                "id-2",
-            )
-            value = None
-        self._check(rec)
-        assert value is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                await client.model_sync.delete_databricks_metric_view_integration(
-                    7,
-                    "id-2",
-                )
-                return None
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.model_sync.delete_databricks_metric_view_integration(
-                    7,
-                    "id-2",
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.model_sync.delete_databricks_metric_view_integration(
-                        7,
-                        "id-2",
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestModelsynccreatesnowflakesemanticviewpull:
-    """POST /api/v1/deployments/{deploymentId}/snowflake-semantic-view-pulls"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "POST", "/api/v1/deployments/7/snowflake-semantic-view-pulls")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {"key": "value"}
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.model_sync.create_snowflake_semantic_view_pull(
-                7,
-                body={"key": "value"},
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.model_sync.create_snowflake_semantic_view_pull(
-                    7,
-                    body={"key": "value"},
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.model_sync.create_snowflake_semantic_view_pull(
-                    7,
-                    body={"key": "value"},
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.model_sync.create_snowflake_semantic_view_pull(
-                        7,
-                        body={"key": "value"},
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestModelsynccreatesnowflakesemanticviewsync:
-    """POST /api/v1/deployments/{deploymentId}/snowflake-semantic-view-syncs"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "POST", "/api/v1/deployments/7/snowflake-semantic-view-syncs")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {"key": "value"}
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.model_sync.create_snowflake_semantic_view_sync(
-                7,
-                body={"key": "value"},
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.model_sync.create_snowflake_semantic_view_sync(
-                    7,
-                    body={"key": "value"},
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.model_sync.create_snowflake_semantic_view_sync(
-                    7,
-                    body={"key": "value"},
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.model_sync.create_snowflake_semantic_view_sync(
-                        7,
-                        body={"key": "value"},
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestFolderslistfolders:
-    """GET /api/v1/deployments/{deploymentId}/folders"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "GET", "/api/v1/deployments/7/folders")
-        assert rec.query("offset") == "3"
-        assert rec.query("limit") == "3"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "offset",
-                "limit",
-            }
-        )
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.folders.list_folders(
-                7,
-                offset=3,
-                limit=3,
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.folders.list_folders(
-                    7,
-                    offset=3,
-                    limit=3,
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.folders.list_folders(
-                    7,
-                    offset=3,
-                    limit=3,
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.folders.list_folders(
-                        7,
-                        offset=3,
-                        limit=3,
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestFolderscreatefolder:
-    """POST /api/v1/deployments/{deploymentId}/folders"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "POST", "/api/v1/deployments/7/folders")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {"key": "value"}
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.folders.create_folder(
-                7,
-                body={"key": "value"},
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.folders.create_folder(
-                    7,
-                    body={"key": "value"},
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.folders.create_folder(
-                    7,
-                    body={"key": "value"},
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.folders.create_folder(
-                        7,
-                        body={"key": "value"},
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestFoldersdeletefolder:
-    """DELETE /api/v1/deployments/{deploymentId}/folders/{id}"""
-
-    RESPONSE: ClassVar[Any] = None
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "DELETE", "/api/v1/deployments/7/folders/8")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            client.folders.delete_folder(
-                7,
-                8,
-            )
-            value = None
-        self._check(rec)
-        assert value is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                await client.folders.delete_folder(
-                    7,
-                    8,
-                )
-                return None
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.folders.delete_folder(
-                    7,
-                    8,
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.folders.delete_folder(
-                        7,
-                        8,
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestFoldersupdatefolder:
-    """PATCH /api/v1/deployments/{deploymentId}/folders/{id}"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "PATCH", "/api/v1/deployments/7/folders/8")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {"key": "value"}
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.folders.update_folder(
-                7,
-                8,
-                body={"key": "value"},
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.folders.update_folder(
-                    7,
-                    8,
-                    body={"key": "value"},
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.folders.update_folder(
-                    7,
-                    8,
-                    body={"key": "value"},
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.folders.update_folder(
-                        7,
-                        8,
-                        body={"key": "value"},
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestReportslistreports:
-    """GET /api/v1/deployments/{deploymentId}/reports"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "GET", "/api/v1/deployments/7/reports")
-        assert rec.query("offset") == "3"
-        assert rec.query("limit") == "3"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "offset",
-                "limit",
-            }
-        )
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.reports.list_reports(
-                7,
-                offset=3,
-                limit=3,
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.reports.list_reports(
-                    7,
-                    offset=3,
-                    limit=3,
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.reports.list_reports(
-                    7,
-                    offset=3,
-                    limit=3,
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.reports.list_reports(
-                        7,
-                        offset=3,
-                        limit=3,
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestReportscreatereport:
-    """POST /api/v1/deployments/{deploymentId}/reports"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "POST", "/api/v1/deployments/7/reports")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {"key": "value"}
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.reports.create_report(
-                7,
-                body={"key": "value"},
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.reports.create_report(
-                    7,
-                    body={"key": "value"},
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.reports.create_report(
-                    7,
-                    body={"key": "value"},
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.reports.create_report(
-                        7,
-                        body={"key": "value"},
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestReportsgetreport:
-    """GET /api/v1/deployments/{deploymentId}/reports/{id}"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "GET", "/api/v1/deployments/7/reports/8")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.reports.get_report(
-                7,
-                8,
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.reports.get_report(
-                    7,
-                    8,
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.reports.get_report(
-                    7,
-                    8,
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.reports.get_report(
-                        7,
-                        8,
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestReportsdeletereport:
-    """DELETE /api/v1/deployments/{deploymentId}/reports/{id}"""
-
-    RESPONSE: ClassVar[Any] = None
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "DELETE", "/api/v1/deployments/7/reports/8")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            client.reports.delete_report(
-                7,
-                8,
-            )
-            value = None
-        self._check(rec)
-        assert value is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                await client.reports.delete_report(
-                    7,
-                    8,
-                )
-                return None
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.reports.delete_report(
-                    7,
-                    8,
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.reports.delete_report(
-                        7,
-                        8,
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestWorkbookslistworkbooks:
-    """GET /api/v1/deployments/{deploymentId}/workbooks"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "GET", "/api/v1/deployments/7/workbooks")
-        assert rec.query("offset") == "3"
-        assert rec.query("limit") == "3"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "offset",
-                "limit",
-            }
-        )
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.workbooks.list_workbooks(
-                7,
-                offset=3,
-                limit=3,
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.workbooks.list_workbooks(
-                    7,
-                    offset=3,
-                    limit=3,
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.workbooks.list_workbooks(
-                    7,
-                    offset=3,
-                    limit=3,
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.workbooks.list_workbooks(
-                        7,
-                        offset=3,
-                        limit=3,
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestWorkbookscreateworkbook:
-    """POST /api/v1/deployments/{deploymentId}/workbooks"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "POST", "/api/v1/deployments/7/workbooks")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {"key": "value"}
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.workbooks.create_workbook(
-                7,
-                body={"key": "value"},
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.workbooks.create_workbook(
-                    7,
-                    body={"key": "value"},
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.workbooks.create_workbook(
-                    7,
-                    body={"key": "value"},
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.workbooks.create_workbook(
-                        7,
-                        body={"key": "value"},
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestWorkbooksgetworkbook:
-    """GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "GET", "/api/v1/deployments/7/workbooks/8")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.workbooks.get_workbook(
-                7,
-                8,
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.workbooks.get_workbook(
-                    7,
-                    8,
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.workbooks.get_workbook(
-                    7,
-                    8,
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.workbooks.get_workbook(
-                        7,
-                        8,
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestWorkbooksdeleteworkbook:
-    """DELETE /api/v1/deployments/{deploymentId}/workbooks/{workbookId}"""
-
-    RESPONSE: ClassVar[Any] = None
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "DELETE", "/api/v1/deployments/7/workbooks/8")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            client.workbooks.delete_workbook(
-                7,
-                8,
-            )
-            value = None
-        self._check(rec)
-        assert value is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                await client.workbooks.delete_workbook(
-                    7,
-                    8,
-                )
-                return None
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.workbooks.delete_workbook(
-                    7,
-                    8,
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.workbooks.delete_workbook(
-                        7,
-                        8,
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestWorkbookslistworkbookdashboards:
-    """GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboards"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "GET", "/api/v1/deployments/7/workbooks/8/dashboards")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.workbooks.list_workbook_dashboards(
-                7,
-                8,
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.workbooks.list_workbook_dashboards(
-                    7,
-                    8,
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.workbooks.list_workbook_dashboards(
-                    7,
-                    8,
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.workbooks.list_workbook_dashboards(
-                        7,
-                        8,
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestExternaldocumentslistexternaldocumentplacements:
-    """GET /api/v1/external-documents/{externalWorkbookId}/placements"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "GET", "/api/v1/external-documents/id-1/placements")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.external_documents.list_external_document_placements(
-                "id-1",
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.external_documents.list_external_document_placements(
-                    "id-1",
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.external_documents.list_external_document_placements(
-                    "id-1",
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.external_documents.list_external_document_placements(
-                        "id-1",
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestExternaldocumentscreateexternaldocumentplacement:
-    """POST /api/v1/external-documents/{externalWorkbookId}/placements"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "POST", "/api/v1/external-documents/id-1/placements")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {"key": "value"}
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.external_documents.create_external_document_placement(
-                "id-1",
-                body={"key": "value"},
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.external_documents.create_external_document_placement(
-                    "id-1",
-                    body={"key": "value"},
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.external_documents.create_external_document_placement(
-                    "id-1",
-                    body={"key": "value"},
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.external_documents.create_external_document_placement(
-                        "id-1",
-                        body={"key": "value"},
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestNotificationslistnotifications:
-    """GET /api/v1/deployments/{deploymentId}/notifications"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "GET", "/api/v1/deployments/7/notifications")
-        assert rec.query("offset") == "3"
-        assert rec.query("limit") == "3"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "offset",
-                "limit",
-            }
-        )
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.notifications.list_notifications(
-                7,
-                offset=3,
-                limit=3,
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.notifications.list_notifications(
-                    7,
-                    offset=3,
-                    limit=3,
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.notifications.list_notifications(
-                    7,
-                    offset=3,
-                    limit=3,
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.notifications.list_notifications(
-                        7,
-                        offset=3,
-                        limit=3,
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestScheduledtaskslistscheduledtasks:
-    """GET /api/v1/deployments/{deploymentId}/scheduled-tasks"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "GET", "/api/v1/deployments/7/scheduled-tasks")
-        assert rec.query("offset") == "3"
-        assert rec.query("limit") == "3"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "offset",
-                "limit",
-            }
-        )
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.scheduled_tasks.list_scheduled_tasks(
-                7,
-                offset=3,
-                limit=3,
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.scheduled_tasks.list_scheduled_tasks(
-                    7,
-                    offset=3,
-                    limit=3,
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.scheduled_tasks.list_scheduled_tasks(
-                    7,
-                    offset=3,
-                    limit=3,
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.scheduled_tasks.list_scheduled_tasks(
-                        7,
-                        offset=3,
-                        limit=3,
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestScheduledtaskscreatescheduledtask:
-    """POST /api/v1/deployments/{deploymentId}/scheduled-tasks"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "POST", "/api/v1/deployments/7/scheduled-tasks")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {"key": "value"}
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.scheduled_tasks.create_scheduled_task(
-                7,
-                body={"key": "value"},
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.scheduled_tasks.create_scheduled_task(
-                    7,
-                    body={"key": "value"},
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.scheduled_tasks.create_scheduled_task(
-                    7,
-                    body={"key": "value"},
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.scheduled_tasks.create_scheduled_task(
-                        7,
-                        body={"key": "value"},
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestScheduledtasksdeletescheduledtask:
-    """DELETE /api/v1/deployments/{deploymentId}/scheduled-tasks/{id}"""
-
-    RESPONSE: ClassVar[Any] = None
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "DELETE", "/api/v1/deployments/7/scheduled-tasks/id-2")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            client.scheduled_tasks.delete_scheduled_task(
-                7,
-                "id-2",
-            )
-            value = None
-        self._check(rec)
-        assert value is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                await client.scheduled_tasks.delete_scheduled_task(
-                    7,
-                    "id-2",
-                )
-                return None
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.scheduled_tasks.delete_scheduled_task(
-                    7,
-                    "id-2",
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.scheduled_tasks.delete_scheduled_task(
-                        7,
-                        "id-2",
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestUserslistusers:
-    """GET /api/v1/users"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "GET", "/api/v1/users")
-        assert rec.query("offset") == "3"
-        assert rec.query("limit") == "3"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "offset",
-                "limit",
-            }
-        )
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.users.list_users(
-                offset=3,
-                limit=3,
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.users.list_users(
-                    offset=3,
-                    limit=3,
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.users.list_users(
-                    offset=3,
-                    limit=3,
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.users.list_users(
-                        offset=3,
-                        limit=3,
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestUserscreateuser:
-    """POST /api/v1/users"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "POST", "/api/v1/users")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {"key": "value"}
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.users.create_user(
-                body={"key": "value"},
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.users.create_user(
-                    body={"key": "value"},
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.users.create_user(
-                    body={"key": "value"},
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.users.create_user(
-                        body={"key": "value"},
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestUsersgetuser:
-    """GET /api/v1/users/{id}"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "GET", "/api/v1/users/7")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.users.get_user(
-                7,
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.users.get_user(
-                    7,
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.users.get_user(
-                    7,
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.users.get_user(
-                        7,
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestUsersdeleteuser:
-    """DELETE /api/v1/users/{id}"""
-
-    RESPONSE: ClassVar[Any] = None
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "DELETE", "/api/v1/users/7")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            client.users.delete_user(
-                7,
-            )
-            value = None
-        self._check(rec)
-        assert value is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                await client.users.delete_user(
-                    7,
-                )
-                return None
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.users.delete_user(
-                    7,
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.users.delete_user(
-                        7,
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestUsersupdateuser:
-    """PATCH /api/v1/users/{id}"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "PATCH", "/api/v1/users/7")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {"key": "value"}
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.users.update_user(
-                7,
-                body={"key": "value"},
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.users.update_user(
-                    7,
-                    body={"key": "value"},
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.users.update_user(
-                    7,
-                    body={"key": "value"},
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.users.update_user(
-                        7,
-                        body={"key": "value"},
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestUsersgetmysettings:
-    """GET /api/v1/users/me/settings"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "GET", "/api/v1/users/me/settings")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.users.get_my_settings()
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.users.get_my_settings()
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.users.get_my_settings()
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.users.get_my_settings()
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestUsersupdatemysettings:
-    """PUT /api/v1/users/me/settings"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "PUT", "/api/v1/users/me/settings")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {"key": "value"}
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.users.update_my_settings(
-                body={"key": "value"},
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.users.update_my_settings(
-                    body={"key": "value"},
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.users.update_my_settings(
-                    body={"key": "value"},
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.users.update_my_settings(
-                        body={"key": "value"},
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestApikeyslistapikeys:
-    """GET /api/v1/api-keys"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "GET", "/api/v1/api-keys")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.api_keys.list_api_keys()
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.api_keys.list_api_keys()
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.api_keys.list_api_keys()
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.api_keys.list_api_keys()
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestApikeyscreateapikey:
-    """POST /api/v1/api-keys"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "POST", "/api/v1/api-keys")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {"key": "value"}
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.api_keys.create_api_key(
-                body={"key": "value"},
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.api_keys.create_api_key(
-                    body={"key": "value"},
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.api_keys.create_api_key(
-                    body={"key": "value"},
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.api_keys.create_api_key(
-                        body={"key": "value"},
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestApikeysdeleteapikey:
-    """DELETE /api/v1/api-keys/{id}"""
-
-    RESPONSE: ClassVar[Any] = None
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "DELETE", "/api/v1/api-keys/id-1")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            client.api_keys.delete_api_key(
-                "id-1",
-            )
-            value = None
-        self._check(rec)
-        assert value is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                await client.api_keys.delete_api_key(
-                    "id-1",
-                )
-                return None
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.api_keys.delete_api_key(
-                    "id-1",
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.api_keys.delete_api_key(
-                        "id-1",
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestUserattributeslistuserattributes:
-    """GET /api/v1/user-attributes"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "GET", "/api/v1/user-attributes")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.user_attributes.list_user_attributes()
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.user_attributes.list_user_attributes()
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.user_attributes.list_user_attributes()
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.user_attributes.list_user_attributes()
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestUserattributescreateuserattribute:
-    """POST /api/v1/user-attributes"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "POST", "/api/v1/user-attributes")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {"key": "value"}
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.user_attributes.create_user_attribute(
-                body={"key": "value"},
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.user_attributes.create_user_attribute(
-                    body={"key": "value"},
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.user_attributes.create_user_attribute(
-                    body={"key": "value"},
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.user_attributes.create_user_attribute(
-                        body={"key": "value"},
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestUserattributesdeleteuserattribute:
-    """DELETE /api/v1/user-attributes/{id}"""
-
-    RESPONSE: ClassVar[Any] = None
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "DELETE", "/api/v1/user-attributes/id-1")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            client.user_attributes.delete_user_attribute(
-                "id-1",
-            )
-            value = None
-        self._check(rec)
-        assert value is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                await client.user_attributes.delete_user_attribute(
-                    "id-1",
-                )
-                return None
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.user_attributes.delete_user_attribute(
-                    "id-1",
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.user_attributes.delete_user_attribute(
-                        "id-1",
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestUserattributevalueslistuserattributevalues:
-    """GET /api/v1/user-attribute-values"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "GET", "/api/v1/user-attribute-values")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.user_attribute_values.list_user_attribute_values()
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.user_attribute_values.list_user_attribute_values()
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.user_attribute_values.list_user_attribute_values()
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.user_attribute_values.list_user_attribute_values()
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestUserattributevaluescreateuserattributevalue:
-    """POST /api/v1/user-attribute-values"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "POST", "/api/v1/user-attribute-values")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {"key": "value"}
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.user_attribute_values.create_user_attribute_value(
-                body={"key": "value"},
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.user_attribute_values.create_user_attribute_value(
-                    body={"key": "value"},
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.user_attribute_values.create_user_attribute_value(
-                    body={"key": "value"},
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.user_attribute_values.create_user_attribute_value(
-                        body={"key": "value"},
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestTenantsettingsgettenantsettings:
-    """GET /api/v1/tenant/settings"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "GET", "/api/v1/tenant/settings")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.tenant_settings.get_tenant_settings()
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.tenant_settings.get_tenant_settings()
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.tenant_settings.get_tenant_settings()
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.tenant_settings.get_tenant_settings()
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestTenantsettingsupdatetenantsettings:
-    """PUT /api/v1/tenant/settings"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "PUT", "/api/v1/tenant/settings")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {"key": "value"}
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.tenant_settings.update_tenant_settings(
-                body={"key": "value"},
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.tenant_settings.update_tenant_settings(
-                    body={"key": "value"},
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.tenant_settings.update_tenant_settings(
-                    body={"key": "value"},
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.tenant_settings.update_tenant_settings(
-                        body={"key": "value"},
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestOauthintegrationslistoauthintegrations:
-    """GET /api/v1/oauth-integrations"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "GET", "/api/v1/oauth-integrations")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.oauth_integrations.list_oauth_integrations()
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.oauth_integrations.list_oauth_integrations()
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.oauth_integrations.list_oauth_integrations()
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.oauth_integrations.list_oauth_integrations()
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestOauthintegrationscreateoauthintegration:
-    """POST /api/v1/oauth-integrations"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "POST", "/api/v1/oauth-integrations")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {"key": "value"}
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.oauth_integrations.create_oauth_integration(
-                body={"key": "value"},
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.oauth_integrations.create_oauth_integration(
-                    body={"key": "value"},
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.oauth_integrations.create_oauth_integration(
-                    body={"key": "value"},
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.oauth_integrations.create_oauth_integration(
-                        body={"key": "value"},
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestOauthintegrationsdeleteoauthintegration:
-    """DELETE /api/v1/oauth-integrations/{id}"""
-
-    RESPONSE: ClassVar[Any] = None
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "DELETE", "/api/v1/oauth-integrations/id-1")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            client.oauth_integrations.delete_oauth_integration(
-                "id-1",
-            )
-            value = None
-        self._check(rec)
-        assert value is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                await client.oauth_integrations.delete_oauth_integration(
-                    "id-1",
-                )
-                return None
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.oauth_integrations.delete_oauth_integration(
-                    "id-1",
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.oauth_integrations.delete_oauth_integration(
-                        "id-1",
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestUseroauthtokenslistuseroauthtokens:
-    """GET /api/v1/user-oauth-tokens"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "GET", "/api/v1/user-oauth-tokens")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.user_oauth_tokens.list_user_oauth_tokens()
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.user_oauth_tokens.list_user_oauth_tokens()
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.user_oauth_tokens.list_user_oauth_tokens()
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.user_oauth_tokens.list_user_oauth_tokens()
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestUseroauthtokensdeleteuseroauthtoken:
-    """DELETE /api/v1/user-oauth-tokens/{id}"""
-
-    RESPONSE: ClassVar[Any] = None
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "DELETE", "/api/v1/user-oauth-tokens/id-1")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            client.user_oauth_tokens.delete_user_oauth_token(
-                "id-1",
-            )
-            value = None
-        self._check(rec)
-        assert value is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                await client.user_oauth_tokens.delete_user_oauth_token(
-                    "id-1",
-                )
-                return None
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.user_oauth_tokens.delete_user_oauth_token(
-                    "id-1",
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.user_oauth_tokens.delete_user_oauth_token(
-                        "id-1",
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestOidctokenconfigslistoidctokenconfigs:
-    """GET /api/v1/oidc-token-configs"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "GET", "/api/v1/oidc-token-configs")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.oidc_token_configs.list_oidc_token_configs()
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.oidc_token_configs.list_oidc_token_configs()
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.oidc_token_configs.list_oidc_token_configs()
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.oidc_token_configs.list_oidc_token_configs()
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestOidctokenconfigscreateoidctokenconfig:
-    """POST /api/v1/oidc-token-configs"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "POST", "/api/v1/oidc-token-configs")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {"key": "value"}
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.oidc_token_configs.create_oidc_token_config(
-                body={"key": "value"},
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.oidc_token_configs.create_oidc_token_config(
-                    body={"key": "value"},
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.oidc_token_configs.create_oidc_token_config(
-                    body={"key": "value"},
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.oidc_token_configs.create_oidc_token_config(
-                        body={"key": "value"},
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestOidctokenconfigsdeleteoidctokenconfig:
-    """DELETE /api/v1/oidc-token-configs/{id}"""
-
-    RESPONSE: ClassVar[Any] = None
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "DELETE", "/api/v1/oidc-token-configs/id-1")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            client.oidc_token_configs.delete_oidc_token_config(
-                "id-1",
-            )
-            value = None
-        self._check(rec)
-        assert value is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                await client.oidc_token_configs.delete_oidc_token_config(
-                    "id-1",
-                )
-                return None
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.oidc_token_configs.delete_oidc_token_config(
-                    "id-1",
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.oidc_token_configs.delete_oidc_token_config(
-                        "id-1",
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestAppthemegetappconfig:
-    """GET /api/v1/app-config"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "GET", "/api/v1/app-config")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.app_theme.get_app_config()
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.app_theme.get_app_config()
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.app_theme.get_app_config()
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.app_theme.get_app_config()
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestAppthemeupdateappconfig:
-    """PUT /api/v1/app-config"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "PUT", "/api/v1/app-config")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {"key": "value"}
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.app_theme.update_app_config(
-                body={"key": "value"},
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.app_theme.update_app_config(
-                    body={"key": "value"},
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.app_theme.update_app_config(
-                    body={"key": "value"},
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.app_theme.update_app_config(
-                        body={"key": "value"},
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestEmbedcreateembedsession:
-    """POST /api/v1/embed/sessions"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "POST", "/api/v1/embed/sessions")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {"key": "value"}
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.embed.create_embed_session(
-                body={"key": "value"},
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.embed.create_embed_session(
-                    body={"key": "value"},
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.embed.create_embed_session(
-                    body={"key": "value"},
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.embed.create_embed_session(
-                        body={"key": "value"},
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestEmbedtenantslistembedtenants:
-    """GET /api/v1/embed-tenants"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "GET", "/api/v1/embed-tenants")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.embed_tenants.list_embed_tenants()
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.embed_tenants.list_embed_tenants()
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.embed_tenants.list_embed_tenants()
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.embed_tenants.list_embed_tenants()
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestEmbedtenantscreateembedtenant:
-    """POST /api/v1/embed-tenants"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "POST", "/api/v1/embed-tenants")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {"key": "value"}
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.embed_tenants.create_embed_tenant(
-                body={"key": "value"},
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.embed_tenants.create_embed_tenant(
-                    body={"key": "value"},
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.embed_tenants.create_embed_tenant(
-                    body={"key": "value"},
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.embed_tenants.create_embed_tenant(
-                        body={"key": "value"},
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestUsageanalyticscreateusageanalyticstoken:
-    """POST /api/v1/usage-analytics/token"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "POST", "/api/v1/usage-analytics/token")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {"key": "value"}
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.usage_analytics.create_usage_analytics_token(
-                body={"key": "value"},
-            )
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.usage_analytics.create_usage_analytics_token(
-                    body={"key": "value"},
-                )
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.usage_analytics.create_usage_analytics_token(
-                    body={"key": "value"},
-                )
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.usage_analytics.create_usage_analytics_token(
-                        body={"key": "value"},
-                    )
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"
-
-
-class TestOpenapispecgetspec:
-    """GET /api/v1/spec"""
-
-    RESPONSE: ClassVar[Any] = {"key": "value"}
-
-    def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "GET", "/api/v1/spec")
-        assert sorted(request.url.params.keys()) == sorted({})
-        assert request.content == b""
-
-    def test_sync(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-        client = _client(rec)
-        with client:
-            result = client.openapi_spec.get_spec()
-            value = result
-
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    def test_async(self) -> None:
-        RESPONSE = self.RESPONSE
-        rec = Recorder(200, RESPONSE, "application/json")
-
-        async def run() -> Any:
-            client = _async_client(rec)
-            async with client:
-                result = await client.openapi_spec.get_spec()
-                return result
-
-        value = asyncio.run(run())
-        self._check(rec)
-        assert value is not None or RESPONSE is None
-
-    @pytest.mark.parametrize("is_async", [False, True])
-    @pytest.mark.parametrize(
-        ("status", "error"),
-        [
-            (401, AuthenticationError),
-            (403, PermissionDeniedError),
-        ],
-    )
-    def test_documented_error(
-        self, status: int, error: type[APIStatusError], is_async: bool
-    ) -> None:
-        rec = Recorder(status, {"error": "sample failure"})
-
-        async def run_async() -> None:
-            client = _async_client(rec)
-            async with client:
-                await client.openapi_spec.get_spec()
-
-        with pytest.raises(error) as info:
-            if is_async:
-                asyncio.run(run_async())
-            else:
-                client = _client(rec)
-                with client:
-                    client.openapi_spec.get_spec()
-        assert info.value.status_code == status
-        assert info.value.message == "sample failure"

@@ -4,25 +4,94 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 
-class StreamChatStateRequest(BaseModel):
-    """
-    Chat request. Its shape is not shown in the service description beyond these optional properties.
-    """
-
+class AbortChatRequest(BaseModel):
     model_config = ConfigDict(
-        extra="allow",
+        populate_by_name=True,
+    )
+    chat_id: Annotated[str, Field(alias="chatId")]
+    session_settings: Annotated[SessionSettingsDto | None, Field(alias="sessionSettings")] = None
+
+
+class ChatRequest(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    active_branch_name: Annotated[str | None, Field(alias="activeBranchName")] = None
+    chat_id: Annotated[str | None, Field(alias="chatId")] = None
+    images: list[ImageAttachmentDto] | None = None
+    input: str | None = None
+    is_default_branch: Annotated[bool | None, Field(alias="isDefaultBranch")] = None
+    message_id: Annotated[str | None, Field(alias="messageId", pattern="^\\d{13,}-message$")] = None
+    session_settings: Annotated[SessionSettingsDto | None, Field(alias="sessionSettings")] = None
+
+
+class ImageAttachmentDto(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    data: str
+    mime_type: Annotated[str, Field(alias="mimeType")]
+    name: str | None = None
+
+
+class SessionSettingsDto(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    email: str | None = None
+    external_id: Annotated[str | None, Field(alias="externalId")] = None
+    groups: list[str] | None = None
+    internal_id: Annotated[str | None, Field(alias="internalId")] = None
+    public_dashboard_id: Annotated[str | None, Field(alias="publicDashboardId")] = None
+    roles: list[str] | None = None
+    security_context: Annotated[dict[str, Any] | None, Field(alias="securityContext")] = None
+    user_attributes: Annotated[list[Any] | None, Field(alias="userAttributes")] = None
+
+
+class StreamChatStateResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    code: Literal["chat_aborted", "chat_suspended"] | None = None
+    content: str | None = None
+    error: str | None = None
+    graph_path: Annotated[list[str] | None, Field(alias="graphPath")] = None
+    id: str | None = None
+    is_delta: Annotated[bool | None, Field(alias="isDelta")] = None
+    is_in_process: Annotated[bool | None, Field(alias="isInProcess")] = None
+    message_id: Annotated[str | None, Field(alias="messageId")] = None
+    retryable: bool | None = None
+    role: Literal["user", "assistant"] | None = None
+    sort: float | None = None
+    state: dict[str, Any] | None = None
+    thinking: str | None = None
+    tool_call: Annotated[StreamChatStateResponseToolCall | None, Field(alias="toolCall")] = None
+    type: Literal["abort", "suspend", "usage"] | None = None
+    usage: StreamChatStateResponseUsage | None = None
+
+
+class StreamChatStateResponseToolCall(BaseModel):
+    model_config = ConfigDict(
         populate_by_name=True,
     )
     input: str | None = None
-    """
-    Input text.
-    """
-    chat_id: Annotated[str | None, Field(alias="chatId")] = None
-    """
-    Chat id.
-    """
+    name: str | None = None
+    result: str | None = None
+
+
+class StreamChatStateResponseUsage(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    cache_read_tokens: Annotated[float | None, Field(alias="cacheReadTokens")] = None
+    cache_write_tokens: Annotated[float | None, Field(alias="cacheWriteTokens")] = None
+    input_tokens: Annotated[float | None, Field(alias="inputTokens")] = None
+    llm_calls: Annotated[float | None, Field(alias="llmCalls")] = None
+    models: list[str] | None = None
+    output_tokens: Annotated[float | None, Field(alias="outputTokens")] = None
+    total_tokens: Annotated[float | None, Field(alias="totalTokens")] = None

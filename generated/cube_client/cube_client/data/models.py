@@ -4,28 +4,413 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, RootModel
 
 
-class CubesqlRequest(BaseModel):
+class CubesqlV1Request(BaseModel):
     model_config = ConfigDict(
-        extra="allow",
         populate_by_name=True,
     )
-    query: str | None = None
-    """
-    The SQL query.
-    """
+    query: str
+    timezone: str | None = None
+    cache: Literal["stale-if-slow", "stale-while-revalidate", "must-revalidate", "no-cache"] = (
+        "stale-if-slow"
+    )
 
 
-class LoadRequest(BaseModel):
+class CubesqlV1Response(BaseModel):
     model_config = ConfigDict(
-        extra="allow",
         populate_by_name=True,
     )
-    query: dict[str, Any] | None = None
-    """
-    The query.
-    """
+    schema_: Annotated[list[CubesqlV1ResponseItem] | None, Field(alias="schema")] = None
+    last_refresh_time: Annotated[AwareDatetime | None, Field(alias="lastRefreshTime")] = None
+    data: list[list[Any]] | None = None
+
+
+class CubesqlV1ResponseItem(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    name: str | None = None
+    column_type: str | None = None
+
+
+class Query(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    measures: list[str] | None = None
+    dimensions: list[str] | None = None
+    segments: list[str] | None = None
+    time_dimensions: Annotated[
+        list[V1LoadRequestQueryTimeDimension] | None, Field(alias="timeDimensions")
+    ] = None
+    order: list[list[str]] | None = None
+    limit: int | None = None
+    offset: int | None = None
+    filters: list[V1LoadRequestQueryFilterItem] | None = None
+    ungrouped: bool | None = None
+    subquery_joins: Annotated[
+        list[V1LoadRequestQueryJoinSubquery] | None, Field(alias="subqueryJoins")
+    ] = None
+    join_hints: Annotated[list[V1LoadRequestJoinHint] | None, Field(alias="joinHints")] = None
+    timezone: str | None = None
+    response_format: Annotated[
+        Literal["default", "compact", "columnar"] | None, Field(alias="responseFormat")
+    ] = None
+
+
+class V1CubeMeta(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    name: str
+    title: str | None = None
+    type: V1CubeMetaType
+    meta: dict[str, Any] | None = None
+    description: str | None = None
+    measures: list[V1CubeMetaMeasure]
+    dimensions: list[V1CubeMetaDimension]
+    segments: list[V1CubeMetaSegment]
+    joins: list[V1CubeMetaJoin] | None = None
+    folders: list[V1CubeMetaFolder] | None = None
+    nested_folders: Annotated[list[V1CubeMetaNestedFolder] | None, Field(alias="nestedFolders")] = (
+        None
+    )
+    hierarchies: list[V1CubeMetaHierarchy] | None = None
+
+
+class V1CubeMetaCustomNumericFormat(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    type: Literal["custom-numeric"]
+    value: str
+    alias: str | None = None
+
+
+class V1CubeMetaCustomTimeFormat(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    type: Literal["custom-time"]
+    value: str
+
+
+class V1CubeMetaDimension(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    name: str
+    title: str | None = None
+    short_title: Annotated[str | None, Field(alias="shortTitle")] = None
+    description: str | None = None
+    type: str
+    alias_member: Annotated[str | None, Field(alias="aliasMember")] = None
+    granularities: list[V1CubeMetaDimensionGranularity] | None = None
+    meta: dict[str, Any] | None = None
+    format: V1CubeMetaFormat | None = None
+    format_description: Annotated[
+        V1CubeMetaFormatDescription | None, Field(alias="formatDescription")
+    ] = None
+    currency: str | None = None
+    order: V1CubeMetaDimensionOrder | None = None
+    key: str | None = None
+
+
+class V1CubeMetaDimensionGranularity(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    name: str
+    title: str
+    interval: str | None = None
+    sql: str | None = None
+    offset: str | None = None
+    origin: str | None = None
+
+
+class V1CubeMetaDimensionOrder(RootModel[Literal["asc", "desc"]]):
+    root: Literal["asc", "desc"]
+
+
+class V1CubeMetaFolder(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    name: str
+    members: list[str]
+
+
+class V1CubeMetaFormatDescription(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    name: str
+    specifier: str
+    currency: str | None = None
+
+
+class V1CubeMetaHierarchy(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    name: str
+    alias_member: Annotated[str | None, Field(alias="aliasMember")] = None
+    title: str | None = None
+    levels: list[str]
+
+
+class V1CubeMetaJoin(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    name: str
+    relationship: str
+
+
+class V1CubeMetaLinkFormat(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    label: str
+    type: Literal["link"]
+
+
+class V1CubeMetaMeasure(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    name: str
+    title: str | None = None
+    short_title: Annotated[str | None, Field(alias="shortTitle")] = None
+    description: str | None = None
+    type: str
+    agg_type: Annotated[str | None, Field(alias="aggType")] = None
+    meta: dict[str, Any] | None = None
+    format: V1CubeMetaFormat | None = None
+    format_description: Annotated[
+        V1CubeMetaFormatDescription | None, Field(alias="formatDescription")
+    ] = None
+    currency: str | None = None
+    alias_member: Annotated[str | None, Field(alias="aliasMember")] = None
+
+
+class V1CubeMetaNestedFolder(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    name: str
+    members: list[str | V1CubeMetaNestedFolder]
+
+
+class V1CubeMetaSegment(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    name: str
+    title: str
+    description: str | None = None
+    short_title: Annotated[str, Field(alias="shortTitle")]
+    meta: dict[str, Any] | None = None
+
+
+class V1CubeMetaSimpleFormat(
+    RootModel[Literal["percent", "currency", "number", "imageUrl", "id", "link"]]
+):
+    root: Literal["percent", "currency", "number", "imageUrl", "id", "link"]
+
+
+class V1CubeMetaFormat(
+    RootModel[
+        V1CubeMetaSimpleFormat
+        | V1CubeMetaLinkFormat
+        | V1CubeMetaCustomTimeFormat
+        | V1CubeMetaCustomNumericFormat
+    ]
+):
+    root: (
+        V1CubeMetaSimpleFormat
+        | V1CubeMetaLinkFormat
+        | V1CubeMetaCustomTimeFormat
+        | V1CubeMetaCustomNumericFormat
+    )
+
+
+class V1CubeMetaType(RootModel[Literal["cube", "view"]]):
+    root: Literal["cube", "view"]
+
+
+class V1Error(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    error: str
+
+
+class V1LoadRequest(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    query_type: Annotated[str | None, Field(alias="queryType")] = None
+    cache: (
+        Literal["stale-if-slow", "stale-while-revalidate", "must-revalidate", "no-cache"] | None
+    ) = None
+    query: Query | None = None
+
+
+class V1LoadRequestJoinHint(RootModel[list[str]]):
+    root: list[str]
+
+
+class V1LoadRequestQuery(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    measures: list[str] | None = None
+    dimensions: list[str] | None = None
+    segments: list[str] | None = None
+    time_dimensions: Annotated[
+        list[V1LoadRequestQueryTimeDimension] | None, Field(alias="timeDimensions")
+    ] = None
+    order: list[list[str]] | None = None
+    limit: int | None = None
+    offset: int | None = None
+    filters: list[V1LoadRequestQueryFilterItem] | None = None
+    ungrouped: bool | None = None
+    subquery_joins: Annotated[
+        list[V1LoadRequestQueryJoinSubquery] | None, Field(alias="subqueryJoins")
+    ] = None
+    join_hints: Annotated[list[V1LoadRequestJoinHint] | None, Field(alias="joinHints")] = None
+    timezone: str | None = None
+    response_format: Annotated[
+        Literal["default", "compact", "columnar"] | None, Field(alias="responseFormat")
+    ] = None
+
+
+class V1LoadRequestQueryFilterBase(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    member: str | None = None
+    operator: str | None = None
+    values: list[str] | None = None
+
+
+class V1LoadRequestQueryFilterLogicalAnd(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    and_: Annotated[list[dict[str, Any]] | None, Field(alias="and")] = None
+
+
+class V1LoadRequestQueryFilterLogicalOr(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    or_: Annotated[list[dict[str, Any]] | None, Field(alias="or")] = None
+
+
+class V1LoadRequestQueryFilterItem(
+    RootModel[
+        V1LoadRequestQueryFilterBase
+        | V1LoadRequestQueryFilterLogicalOr
+        | V1LoadRequestQueryFilterLogicalAnd
+    ]
+):
+    root: (
+        V1LoadRequestQueryFilterBase
+        | V1LoadRequestQueryFilterLogicalOr
+        | V1LoadRequestQueryFilterLogicalAnd
+    )
+
+
+class V1LoadRequestQueryJoinSubquery(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    sql: str
+    on: str
+    join_type: Annotated[str, Field(alias="joinType")]
+    alias: str
+
+
+class V1LoadRequestQueryTimeDimension(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    dimension: str
+    granularity: str | None = None
+    date_range: Annotated[dict[str, Any] | None, Field(alias="dateRange")] = None
+
+
+class V1LoadResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    pivot_query: Annotated[dict[str, Any] | None, Field(alias="pivotQuery")] = None
+    slow_query: Annotated[bool | None, Field(alias="slowQuery")] = None
+    query_type: Annotated[str | None, Field(alias="queryType")] = None
+    results: list[V1LoadResult]
+
+
+class V1LoadResult(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    data_source: Annotated[str | None, Field(alias="dataSource")] = None
+    annotation: V1LoadResultAnnotation
+    data: V1LoadResultData
+    refresh_key_values: Annotated[list[dict[str, Any]] | None, Field(alias="refreshKeyValues")] = (
+        None
+    )
+    last_refresh_time: Annotated[str | None, Field(alias="lastRefreshTime")] = None
+
+
+class V1LoadResultAnnotation(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    measures: dict[str, Any]
+    dimensions: dict[str, Any]
+    segments: dict[str, Any]
+    time_dimensions: Annotated[dict[str, Any], Field(alias="timeDimensions")]
+
+
+class V1LoadResultDataColumnar(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    members: list[str]
+    columns: list[list[Any]]
+
+
+class V1LoadResultDataCompact(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    members: list[str]
+    dataset: list[list[Any]]
+
+
+class V1LoadResultDataRow(RootModel[list[dict[str, Any]]]):
+    root: list[dict[str, Any]]
+
+
+class V1LoadResultData(
+    RootModel[V1LoadResultDataRow | V1LoadResultDataCompact | V1LoadResultDataColumnar]
+):
+    root: V1LoadResultDataRow | V1LoadResultDataCompact | V1LoadResultDataColumnar
+
+
+class V1MetaResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    cubes: list[V1CubeMeta] | None = None
+    compiler_id: Annotated[str | None, Field(alias="compilerId")] = None
+
+
+V1CubeMetaNestedFolder.model_rebuild()

@@ -32,11 +32,11 @@ if TYPE_CHECKING:
         AuditLogsResource,
         AuditLogsResourceWithRawResponse,
     )
-    from cube_client.platform.resources.branches import (
-        AsyncBranchesResource,
-        AsyncBranchesResourceWithRawResponse,
-        BranchesResource,
-        BranchesResourceWithRawResponse,
+    from cube_client.platform.resources.dashboard_embed_access import (
+        AsyncDashboardEmbedAccessResource,
+        AsyncDashboardEmbedAccessResourceWithRawResponse,
+        DashboardEmbedAccessResource,
+        DashboardEmbedAccessResourceWithRawResponse,
     )
     from cube_client.platform.resources.dashboard_exports import (
         AsyncDashboardExportsResource,
@@ -49,6 +49,36 @@ if TYPE_CHECKING:
         AsyncDataModelResourceWithRawResponse,
         DataModelResource,
         DataModelResourceWithRawResponse,
+    )
+    from cube_client.platform.resources.data_model_uploads import (
+        AsyncDataModelUploadsResource,
+        AsyncDataModelUploadsResourceWithRawResponse,
+        DataModelUploadsResource,
+        DataModelUploadsResourceWithRawResponse,
+    )
+    from cube_client.platform.resources.databricks_metric_view_integration import (
+        AsyncDatabricksMetricViewIntegrationResource,
+        AsyncDatabricksMetricViewIntegrationResourceWithRawResponse,
+        DatabricksMetricViewIntegrationResource,
+        DatabricksMetricViewIntegrationResourceWithRawResponse,
+    )
+    from cube_client.platform.resources.databricks_metric_view_publication import (
+        AsyncDatabricksMetricViewPublicationResource,
+        AsyncDatabricksMetricViewPublicationResourceWithRawResponse,
+        DatabricksMetricViewPublicationResource,
+        DatabricksMetricViewPublicationResourceWithRawResponse,
+    )
+    from cube_client.platform.resources.dbt_sync import (
+        AsyncDbtSyncResource,
+        AsyncDbtSyncResourceWithRawResponse,
+        DbtSyncResource,
+        DbtSyncResourceWithRawResponse,
+    )
+    from cube_client.platform.resources.deployment_creation import (
+        AsyncDeploymentCreationResource,
+        AsyncDeploymentCreationResourceWithRawResponse,
+        DeploymentCreationResource,
+        DeploymentCreationResourceWithRawResponse,
     )
     from cube_client.platform.resources.deployments import (
         AsyncDeploymentsResource,
@@ -98,11 +128,11 @@ if TYPE_CHECKING:
         GithubResource,
         GithubResourceWithRawResponse,
     )
-    from cube_client.platform.resources.model_sync import (
-        AsyncModelSyncResource,
-        AsyncModelSyncResourceWithRawResponse,
-        ModelSyncResource,
-        ModelSyncResourceWithRawResponse,
+    from cube_client.platform.resources.github_connection import (
+        AsyncGithubConnectionResource,
+        AsyncGithubConnectionResourceWithRawResponse,
+        GithubConnectionResource,
+        GithubConnectionResourceWithRawResponse,
     )
     from cube_client.platform.resources.notifications import (
         AsyncNotificationsResource,
@@ -146,11 +176,11 @@ if TYPE_CHECKING:
         ReportsResource,
         ReportsResourceWithRawResponse,
     )
-    from cube_client.platform.resources.scheduled_tasks import (
-        AsyncScheduledTasksResource,
-        AsyncScheduledTasksResourceWithRawResponse,
-        ScheduledTasksResource,
-        ScheduledTasksResourceWithRawResponse,
+    from cube_client.platform.resources.roles import (
+        AsyncRolesResource,
+        AsyncRolesResourceWithRawResponse,
+        RolesResource,
+        RolesResourceWithRawResponse,
     )
     from cube_client.platform.resources.tenant_settings import (
         AsyncTenantSettingsResource,
@@ -188,11 +218,29 @@ if TYPE_CHECKING:
         UsersResource,
         UsersResourceWithRawResponse,
     )
+    from cube_client.platform.resources.users_admin import (
+        AsyncUsersAdminResource,
+        AsyncUsersAdminResourceWithRawResponse,
+        UsersAdminResource,
+        UsersAdminResourceWithRawResponse,
+    )
+    from cube_client.platform.resources.workbook_promotions import (
+        AsyncWorkbookPromotionsResource,
+        AsyncWorkbookPromotionsResourceWithRawResponse,
+        WorkbookPromotionsResource,
+        WorkbookPromotionsResourceWithRawResponse,
+    )
     from cube_client.platform.resources.workbooks import (
         AsyncWorkbooksResource,
         AsyncWorkbooksResourceWithRawResponse,
         WorkbooksResource,
         WorkbooksResourceWithRawResponse,
+    )
+    from cube_client.platform.resources.workspace import (
+        AsyncWorkspaceResource,
+        AsyncWorkspaceResourceWithRawResponse,
+        WorkspaceResource,
+        WorkspaceResourceWithRawResponse,
     )
 
 __all__ = ["AsyncPlatformClient", "PlatformClient"]
@@ -246,179 +294,11 @@ class PlatformClient(SyncAPIClient):
         )
 
     @cached_property
-    def deployments(self) -> DeploymentsResource:
-        """Operations tagged Deployments"""
-        from cube_client.platform.resources.deployments import DeploymentsResource
-
-        return DeploymentsResource(self)
-
-    @cached_property
-    def environments(self) -> EnvironmentsResource:
-        """Operations tagged Environments"""
-        from cube_client.platform.resources.environments import EnvironmentsResource
-
-        return EnvironmentsResource(self)
-
-    @cached_property
-    def report_deliveries(self) -> ReportDeliveriesResource:
-        """Operations tagged Report Deliveries"""
-        from cube_client.platform.resources.report_deliveries import ReportDeliveriesResource
-
-        return ReportDeliveriesResource(self)
-
-    @cached_property
-    def dashboard_exports(self) -> DashboardExportsResource:
-        """Operations tagged Dashboard Exports"""
-        from cube_client.platform.resources.dashboard_exports import DashboardExportsResource
-
-        return DashboardExportsResource(self)
-
-    @cached_property
-    def audit_logs(self) -> AuditLogsResource:
-        """Operations tagged Audit Logs"""
-        from cube_client.platform.resources.audit_logs import AuditLogsResource
-
-        return AuditLogsResource(self)
-
-    @cached_property
-    def branches(self) -> BranchesResource:
-        """Operations tagged Branches"""
-        from cube_client.platform.resources.branches import BranchesResource
-
-        return BranchesResource(self)
-
-    @cached_property
-    def data_model(self) -> DataModelResource:
-        """Operations tagged Data Model"""
-        from cube_client.platform.resources.data_model import DataModelResource
-
-        return DataModelResource(self)
-
-    @cached_property
-    def env_variables(self) -> EnvVariablesResource:
-        """Operations tagged Env Variables"""
-        from cube_client.platform.resources.env_variables import EnvVariablesResource
-
-        return EnvVariablesResource(self)
-
-    @cached_property
-    def regions(self) -> RegionsResource:
-        """Operations tagged Regions"""
-        from cube_client.platform.resources.regions import RegionsResource
-
-        return RegionsResource(self)
-
-    @cached_property
-    def github(self) -> GithubResource:
-        """Operations tagged GitHub"""
-        from cube_client.platform.resources.github import GithubResource
-
-        return GithubResource(self)
-
-    @cached_property
-    def model_sync(self) -> ModelSyncResource:
-        """Operations tagged Model Sync"""
-        from cube_client.platform.resources.model_sync import ModelSyncResource
-
-        return ModelSyncResource(self)
-
-    @cached_property
-    def folders(self) -> FoldersResource:
-        """Operations tagged Folders"""
-        from cube_client.platform.resources.folders import FoldersResource
-
-        return FoldersResource(self)
-
-    @cached_property
-    def reports(self) -> ReportsResource:
-        """Operations tagged Reports"""
-        from cube_client.platform.resources.reports import ReportsResource
-
-        return ReportsResource(self)
-
-    @cached_property
-    def workbooks(self) -> WorkbooksResource:
-        """Operations tagged Workbooks"""
-        from cube_client.platform.resources.workbooks import WorkbooksResource
-
-        return WorkbooksResource(self)
-
-    @cached_property
-    def external_documents(self) -> ExternalDocumentsResource:
-        """Operations tagged External Documents"""
-        from cube_client.platform.resources.external_documents import ExternalDocumentsResource
-
-        return ExternalDocumentsResource(self)
-
-    @cached_property
-    def notifications(self) -> NotificationsResource:
-        """Operations tagged Notifications"""
-        from cube_client.platform.resources.notifications import NotificationsResource
-
-        return NotificationsResource(self)
-
-    @cached_property
-    def scheduled_tasks(self) -> ScheduledTasksResource:
-        """Operations tagged Scheduled Tasks"""
-        from cube_client.platform.resources.scheduled_tasks import ScheduledTasksResource
-
-        return ScheduledTasksResource(self)
-
-    @cached_property
-    def users(self) -> UsersResource:
-        """Operations tagged Users"""
-        from cube_client.platform.resources.users import UsersResource
-
-        return UsersResource(self)
-
-    @cached_property
     def api_keys(self) -> APIKeysResource:
         """Operations tagged API Keys"""
         from cube_client.platform.resources.api_keys import APIKeysResource
 
         return APIKeysResource(self)
-
-    @cached_property
-    def user_attributes(self) -> UserAttributesResource:
-        """Operations tagged User Attributes"""
-        from cube_client.platform.resources.user_attributes import UserAttributesResource
-
-        return UserAttributesResource(self)
-
-    @cached_property
-    def user_attribute_values(self) -> UserAttributeValuesResource:
-        """Operations tagged User Attribute Values"""
-        from cube_client.platform.resources.user_attribute_values import UserAttributeValuesResource
-
-        return UserAttributeValuesResource(self)
-
-    @cached_property
-    def tenant_settings(self) -> TenantSettingsResource:
-        """Operations tagged Tenant Settings"""
-        from cube_client.platform.resources.tenant_settings import TenantSettingsResource
-
-        return TenantSettingsResource(self)
-
-    @cached_property
-    def oauth_integrations(self) -> OauthIntegrationsResource:
-        """Operations tagged OAuth Integrations"""
-        from cube_client.platform.resources.oauth_integrations import OauthIntegrationsResource
-
-        return OauthIntegrationsResource(self)
-
-    @cached_property
-    def user_oauth_tokens(self) -> UserOauthTokensResource:
-        """Operations tagged User OAuth Tokens"""
-        from cube_client.platform.resources.user_oauth_tokens import UserOauthTokensResource
-
-        return UserOauthTokensResource(self)
-
-    @cached_property
-    def oidc_token_configs(self) -> OIDCTokenConfigsResource:
-        """Operations tagged OIDC Token Configs"""
-        from cube_client.platform.resources.oidc_token_configs import OIDCTokenConfigsResource
-
-        return OIDCTokenConfigsResource(self)
 
     @cached_property
     def app_theme(self) -> AppThemeResource:
@@ -428,11 +308,108 @@ class PlatformClient(SyncAPIClient):
         return AppThemeResource(self)
 
     @cached_property
-    def embed(self) -> EmbedResource:
-        """Operations tagged Embed"""
-        from cube_client.platform.resources.embed import EmbedResource
+    def deployments(self) -> DeploymentsResource:
+        """Operations tagged Deployments"""
+        from cube_client.platform.resources.deployments import DeploymentsResource
 
-        return EmbedResource(self)
+        return DeploymentsResource(self)
+
+    @cached_property
+    def dashboard_exports(self) -> DashboardExportsResource:
+        """Operations tagged Dashboard Exports"""
+        from cube_client.platform.resources.dashboard_exports import DashboardExportsResource
+
+        return DashboardExportsResource(self)
+
+    @cached_property
+    def databricks_metric_view_integration(self) -> DatabricksMetricViewIntegrationResource:
+        """Operations tagged Databricks Metric View Integration"""
+        from cube_client.platform.resources.databricks_metric_view_integration import (
+            DatabricksMetricViewIntegrationResource,
+        )
+
+        return DatabricksMetricViewIntegrationResource(self)
+
+    @cached_property
+    def databricks_metric_view_publication(self) -> DatabricksMetricViewPublicationResource:
+        """Operations tagged Databricks Metric View Publication"""
+        from cube_client.platform.resources.databricks_metric_view_publication import (
+            DatabricksMetricViewPublicationResource,
+        )
+
+        return DatabricksMetricViewPublicationResource(self)
+
+    @cached_property
+    def dbt_sync(self) -> DbtSyncResource:
+        """Operations tagged dbt Sync"""
+        from cube_client.platform.resources.dbt_sync import DbtSyncResource
+
+        return DbtSyncResource(self)
+
+    @cached_property
+    def dashboard_embed_access(self) -> DashboardEmbedAccessResource:
+        """Operations tagged Dashboard Embed Access"""
+        from cube_client.platform.resources.dashboard_embed_access import (
+            DashboardEmbedAccessResource,
+        )
+
+        return DashboardEmbedAccessResource(self)
+
+    @cached_property
+    def env_variables(self) -> EnvVariablesResource:
+        """Operations tagged Env Variables"""
+        from cube_client.platform.resources.env_variables import EnvVariablesResource
+
+        return EnvVariablesResource(self)
+
+    @cached_property
+    def environments(self) -> EnvironmentsResource:
+        """Operations tagged Environments"""
+        from cube_client.platform.resources.environments import EnvironmentsResource
+
+        return EnvironmentsResource(self)
+
+    @cached_property
+    def folders(self) -> FoldersResource:
+        """Operations tagged Folders"""
+        from cube_client.platform.resources.folders import FoldersResource
+
+        return FoldersResource(self)
+
+    @cached_property
+    def notifications(self) -> NotificationsResource:
+        """Operations tagged Notifications"""
+        from cube_client.platform.resources.notifications import NotificationsResource
+
+        return NotificationsResource(self)
+
+    @cached_property
+    def reports(self) -> ReportsResource:
+        """Operations tagged Reports"""
+        from cube_client.platform.resources.reports import ReportsResource
+
+        return ReportsResource(self)
+
+    @cached_property
+    def workspace(self) -> WorkspaceResource:
+        """Operations tagged Workspace"""
+        from cube_client.platform.resources.workspace import WorkspaceResource
+
+        return WorkspaceResource(self)
+
+    @cached_property
+    def workbooks(self) -> WorkbooksResource:
+        """Operations tagged Workbooks"""
+        from cube_client.platform.resources.workbooks import WorkbooksResource
+
+        return WorkbooksResource(self)
+
+    @cached_property
+    def workbook_promotions(self) -> WorkbookPromotionsResource:
+        """Operations tagged Workbook Promotions"""
+        from cube_client.platform.resources.workbook_promotions import WorkbookPromotionsResource
+
+        return WorkbookPromotionsResource(self)
 
     @cached_property
     def embed_tenants(self) -> EmbedTenantsResource:
@@ -442,11 +419,53 @@ class PlatformClient(SyncAPIClient):
         return EmbedTenantsResource(self)
 
     @cached_property
-    def usage_analytics(self) -> UsageAnalyticsResource:
-        """Operations tagged Usage Analytics"""
-        from cube_client.platform.resources.usage_analytics import UsageAnalyticsResource
+    def embed(self) -> EmbedResource:
+        """Operations tagged Embed"""
+        from cube_client.platform.resources.embed import EmbedResource
 
-        return UsageAnalyticsResource(self)
+        return EmbedResource(self)
+
+    @cached_property
+    def external_documents(self) -> ExternalDocumentsResource:
+        """Operations tagged External Documents"""
+        from cube_client.platform.resources.external_documents import ExternalDocumentsResource
+
+        return ExternalDocumentsResource(self)
+
+    @cached_property
+    def github(self) -> GithubResource:
+        """Operations tagged GitHub"""
+        from cube_client.platform.resources.github import GithubResource
+
+        return GithubResource(self)
+
+    @cached_property
+    def oauth_integrations(self) -> OauthIntegrationsResource:
+        """Operations tagged OAuth Integrations"""
+        from cube_client.platform.resources.oauth_integrations import OauthIntegrationsResource
+
+        return OauthIntegrationsResource(self)
+
+    @cached_property
+    def oidc_token_configs(self) -> OIDCTokenConfigsResource:
+        """Operations tagged OIDC Token Configs"""
+        from cube_client.platform.resources.oidc_token_configs import OIDCTokenConfigsResource
+
+        return OIDCTokenConfigsResource(self)
+
+    @cached_property
+    def regions(self) -> RegionsResource:
+        """Operations tagged Regions"""
+        from cube_client.platform.resources.regions import RegionsResource
+
+        return RegionsResource(self)
+
+    @cached_property
+    def roles(self) -> RolesResource:
+        """Operations tagged Roles"""
+        from cube_client.platform.resources.roles import RolesResource
+
+        return RolesResource(self)
 
     @cached_property
     def openapi_spec(self) -> OpenapiSpecResource:
@@ -454,6 +473,97 @@ class PlatformClient(SyncAPIClient):
         from cube_client.platform.resources.openapi_spec import OpenapiSpecResource
 
         return OpenapiSpecResource(self)
+
+    @cached_property
+    def tenant_settings(self) -> TenantSettingsResource:
+        """Operations tagged Tenant Settings"""
+        from cube_client.platform.resources.tenant_settings import TenantSettingsResource
+
+        return TenantSettingsResource(self)
+
+    @cached_property
+    def usage_analytics(self) -> UsageAnalyticsResource:
+        """Operations tagged Usage Analytics"""
+        from cube_client.platform.resources.usage_analytics import UsageAnalyticsResource
+
+        return UsageAnalyticsResource(self)
+
+    @cached_property
+    def user_attribute_values(self) -> UserAttributeValuesResource:
+        """Operations tagged User Attribute Values"""
+        from cube_client.platform.resources.user_attribute_values import UserAttributeValuesResource
+
+        return UserAttributeValuesResource(self)
+
+    @cached_property
+    def user_attributes(self) -> UserAttributesResource:
+        """Operations tagged User Attributes"""
+        from cube_client.platform.resources.user_attributes import UserAttributesResource
+
+        return UserAttributesResource(self)
+
+    @cached_property
+    def user_oauth_tokens(self) -> UserOauthTokensResource:
+        """Operations tagged User OAuth Tokens"""
+        from cube_client.platform.resources.user_oauth_tokens import UserOauthTokensResource
+
+        return UserOauthTokensResource(self)
+
+    @cached_property
+    def users_admin(self) -> UsersAdminResource:
+        """Operations tagged Users Admin"""
+        from cube_client.platform.resources.users_admin import UsersAdminResource
+
+        return UsersAdminResource(self)
+
+    @cached_property
+    def users(self) -> UsersResource:
+        """Operations tagged Users"""
+        from cube_client.platform.resources.users import UsersResource
+
+        return UsersResource(self)
+
+    @cached_property
+    def deployment_creation(self) -> DeploymentCreationResource:
+        """Operations tagged Deployment Creation"""
+        from cube_client.platform.resources.deployment_creation import DeploymentCreationResource
+
+        return DeploymentCreationResource(self)
+
+    @cached_property
+    def data_model(self) -> DataModelResource:
+        """Operations tagged Data Model"""
+        from cube_client.platform.resources.data_model import DataModelResource
+
+        return DataModelResource(self)
+
+    @cached_property
+    def data_model_uploads(self) -> DataModelUploadsResource:
+        """Operations tagged Data Model Uploads"""
+        from cube_client.platform.resources.data_model_uploads import DataModelUploadsResource
+
+        return DataModelUploadsResource(self)
+
+    @cached_property
+    def github_connection(self) -> GithubConnectionResource:
+        """Operations tagged GitHub Connection"""
+        from cube_client.platform.resources.github_connection import GithubConnectionResource
+
+        return GithubConnectionResource(self)
+
+    @cached_property
+    def audit_logs(self) -> AuditLogsResource:
+        """Operations tagged Audit Logs"""
+        from cube_client.platform.resources.audit_logs import AuditLogsResource
+
+        return AuditLogsResource(self)
+
+    @cached_property
+    def report_deliveries(self) -> ReportDeliveriesResource:
+        """Operations tagged Report Deliveries"""
+        from cube_client.platform.resources.report_deliveries import ReportDeliveriesResource
+
+        return ReportDeliveriesResource(self)
 
     @cached_property
     def with_raw_response(self) -> PlatformClientWithRawResponse:
@@ -466,124 +576,160 @@ class PlatformClientWithRawResponse:
         self._client = client
 
     @cached_property
-    def deployments(self) -> DeploymentsResourceWithRawResponse:
-        return self._client.deployments.with_raw_response
-
-    @cached_property
-    def environments(self) -> EnvironmentsResourceWithRawResponse:
-        return self._client.environments.with_raw_response
-
-    @cached_property
-    def report_deliveries(self) -> ReportDeliveriesResourceWithRawResponse:
-        return self._client.report_deliveries.with_raw_response
-
-    @cached_property
-    def dashboard_exports(self) -> DashboardExportsResourceWithRawResponse:
-        return self._client.dashboard_exports.with_raw_response
-
-    @cached_property
-    def audit_logs(self) -> AuditLogsResourceWithRawResponse:
-        return self._client.audit_logs.with_raw_response
-
-    @cached_property
-    def branches(self) -> BranchesResourceWithRawResponse:
-        return self._client.branches.with_raw_response
-
-    @cached_property
-    def data_model(self) -> DataModelResourceWithRawResponse:
-        return self._client.data_model.with_raw_response
-
-    @cached_property
-    def env_variables(self) -> EnvVariablesResourceWithRawResponse:
-        return self._client.env_variables.with_raw_response
-
-    @cached_property
-    def regions(self) -> RegionsResourceWithRawResponse:
-        return self._client.regions.with_raw_response
-
-    @cached_property
-    def github(self) -> GithubResourceWithRawResponse:
-        return self._client.github.with_raw_response
-
-    @cached_property
-    def model_sync(self) -> ModelSyncResourceWithRawResponse:
-        return self._client.model_sync.with_raw_response
-
-    @cached_property
-    def folders(self) -> FoldersResourceWithRawResponse:
-        return self._client.folders.with_raw_response
-
-    @cached_property
-    def reports(self) -> ReportsResourceWithRawResponse:
-        return self._client.reports.with_raw_response
-
-    @cached_property
-    def workbooks(self) -> WorkbooksResourceWithRawResponse:
-        return self._client.workbooks.with_raw_response
-
-    @cached_property
-    def external_documents(self) -> ExternalDocumentsResourceWithRawResponse:
-        return self._client.external_documents.with_raw_response
-
-    @cached_property
-    def notifications(self) -> NotificationsResourceWithRawResponse:
-        return self._client.notifications.with_raw_response
-
-    @cached_property
-    def scheduled_tasks(self) -> ScheduledTasksResourceWithRawResponse:
-        return self._client.scheduled_tasks.with_raw_response
-
-    @cached_property
-    def users(self) -> UsersResourceWithRawResponse:
-        return self._client.users.with_raw_response
-
-    @cached_property
     def api_keys(self) -> APIKeysResourceWithRawResponse:
         return self._client.api_keys.with_raw_response
-
-    @cached_property
-    def user_attributes(self) -> UserAttributesResourceWithRawResponse:
-        return self._client.user_attributes.with_raw_response
-
-    @cached_property
-    def user_attribute_values(self) -> UserAttributeValuesResourceWithRawResponse:
-        return self._client.user_attribute_values.with_raw_response
-
-    @cached_property
-    def tenant_settings(self) -> TenantSettingsResourceWithRawResponse:
-        return self._client.tenant_settings.with_raw_response
-
-    @cached_property
-    def oauth_integrations(self) -> OauthIntegrationsResourceWithRawResponse:
-        return self._client.oauth_integrations.with_raw_response
-
-    @cached_property
-    def user_oauth_tokens(self) -> UserOauthTokensResourceWithRawResponse:
-        return self._client.user_oauth_tokens.with_raw_response
-
-    @cached_property
-    def oidc_token_configs(self) -> OIDCTokenConfigsResourceWithRawResponse:
-        return self._client.oidc_token_configs.with_raw_response
 
     @cached_property
     def app_theme(self) -> AppThemeResourceWithRawResponse:
         return self._client.app_theme.with_raw_response
 
     @cached_property
-    def embed(self) -> EmbedResourceWithRawResponse:
-        return self._client.embed.with_raw_response
+    def deployments(self) -> DeploymentsResourceWithRawResponse:
+        return self._client.deployments.with_raw_response
+
+    @cached_property
+    def dashboard_exports(self) -> DashboardExportsResourceWithRawResponse:
+        return self._client.dashboard_exports.with_raw_response
+
+    @cached_property
+    def databricks_metric_view_integration(
+        self,
+    ) -> DatabricksMetricViewIntegrationResourceWithRawResponse:
+        return self._client.databricks_metric_view_integration.with_raw_response
+
+    @cached_property
+    def databricks_metric_view_publication(
+        self,
+    ) -> DatabricksMetricViewPublicationResourceWithRawResponse:
+        return self._client.databricks_metric_view_publication.with_raw_response
+
+    @cached_property
+    def dbt_sync(self) -> DbtSyncResourceWithRawResponse:
+        return self._client.dbt_sync.with_raw_response
+
+    @cached_property
+    def dashboard_embed_access(self) -> DashboardEmbedAccessResourceWithRawResponse:
+        return self._client.dashboard_embed_access.with_raw_response
+
+    @cached_property
+    def env_variables(self) -> EnvVariablesResourceWithRawResponse:
+        return self._client.env_variables.with_raw_response
+
+    @cached_property
+    def environments(self) -> EnvironmentsResourceWithRawResponse:
+        return self._client.environments.with_raw_response
+
+    @cached_property
+    def folders(self) -> FoldersResourceWithRawResponse:
+        return self._client.folders.with_raw_response
+
+    @cached_property
+    def notifications(self) -> NotificationsResourceWithRawResponse:
+        return self._client.notifications.with_raw_response
+
+    @cached_property
+    def reports(self) -> ReportsResourceWithRawResponse:
+        return self._client.reports.with_raw_response
+
+    @cached_property
+    def workspace(self) -> WorkspaceResourceWithRawResponse:
+        return self._client.workspace.with_raw_response
+
+    @cached_property
+    def workbooks(self) -> WorkbooksResourceWithRawResponse:
+        return self._client.workbooks.with_raw_response
+
+    @cached_property
+    def workbook_promotions(self) -> WorkbookPromotionsResourceWithRawResponse:
+        return self._client.workbook_promotions.with_raw_response
 
     @cached_property
     def embed_tenants(self) -> EmbedTenantsResourceWithRawResponse:
         return self._client.embed_tenants.with_raw_response
 
     @cached_property
-    def usage_analytics(self) -> UsageAnalyticsResourceWithRawResponse:
-        return self._client.usage_analytics.with_raw_response
+    def embed(self) -> EmbedResourceWithRawResponse:
+        return self._client.embed.with_raw_response
+
+    @cached_property
+    def external_documents(self) -> ExternalDocumentsResourceWithRawResponse:
+        return self._client.external_documents.with_raw_response
+
+    @cached_property
+    def github(self) -> GithubResourceWithRawResponse:
+        return self._client.github.with_raw_response
+
+    @cached_property
+    def oauth_integrations(self) -> OauthIntegrationsResourceWithRawResponse:
+        return self._client.oauth_integrations.with_raw_response
+
+    @cached_property
+    def oidc_token_configs(self) -> OIDCTokenConfigsResourceWithRawResponse:
+        return self._client.oidc_token_configs.with_raw_response
+
+    @cached_property
+    def regions(self) -> RegionsResourceWithRawResponse:
+        return self._client.regions.with_raw_response
+
+    @cached_property
+    def roles(self) -> RolesResourceWithRawResponse:
+        return self._client.roles.with_raw_response
 
     @cached_property
     def openapi_spec(self) -> OpenapiSpecResourceWithRawResponse:
         return self._client.openapi_spec.with_raw_response
+
+    @cached_property
+    def tenant_settings(self) -> TenantSettingsResourceWithRawResponse:
+        return self._client.tenant_settings.with_raw_response
+
+    @cached_property
+    def usage_analytics(self) -> UsageAnalyticsResourceWithRawResponse:
+        return self._client.usage_analytics.with_raw_response
+
+    @cached_property
+    def user_attribute_values(self) -> UserAttributeValuesResourceWithRawResponse:
+        return self._client.user_attribute_values.with_raw_response
+
+    @cached_property
+    def user_attributes(self) -> UserAttributesResourceWithRawResponse:
+        return self._client.user_attributes.with_raw_response
+
+    @cached_property
+    def user_oauth_tokens(self) -> UserOauthTokensResourceWithRawResponse:
+        return self._client.user_oauth_tokens.with_raw_response
+
+    @cached_property
+    def users_admin(self) -> UsersAdminResourceWithRawResponse:
+        return self._client.users_admin.with_raw_response
+
+    @cached_property
+    def users(self) -> UsersResourceWithRawResponse:
+        return self._client.users.with_raw_response
+
+    @cached_property
+    def deployment_creation(self) -> DeploymentCreationResourceWithRawResponse:
+        return self._client.deployment_creation.with_raw_response
+
+    @cached_property
+    def data_model(self) -> DataModelResourceWithRawResponse:
+        return self._client.data_model.with_raw_response
+
+    @cached_property
+    def data_model_uploads(self) -> DataModelUploadsResourceWithRawResponse:
+        return self._client.data_model_uploads.with_raw_response
+
+    @cached_property
+    def github_connection(self) -> GithubConnectionResourceWithRawResponse:
+        return self._client.github_connection.with_raw_response
+
+    @cached_property
+    def audit_logs(self) -> AuditLogsResourceWithRawResponse:
+        return self._client.audit_logs.with_raw_response
+
+    @cached_property
+    def report_deliveries(self) -> ReportDeliveriesResourceWithRawResponse:
+        return self._client.report_deliveries.with_raw_response
 
 
 class AsyncPlatformClient(AsyncAPIClient):
@@ -627,25 +773,25 @@ class AsyncPlatformClient(AsyncAPIClient):
         )
 
     @cached_property
+    def api_keys(self) -> AsyncAPIKeysResource:
+        """Operations tagged API Keys"""
+        from cube_client.platform.resources.api_keys import AsyncAPIKeysResource
+
+        return AsyncAPIKeysResource(self)
+
+    @cached_property
+    def app_theme(self) -> AsyncAppThemeResource:
+        """Operations tagged App Theme"""
+        from cube_client.platform.resources.app_theme import AsyncAppThemeResource
+
+        return AsyncAppThemeResource(self)
+
+    @cached_property
     def deployments(self) -> AsyncDeploymentsResource:
         """Operations tagged Deployments"""
         from cube_client.platform.resources.deployments import AsyncDeploymentsResource
 
         return AsyncDeploymentsResource(self)
-
-    @cached_property
-    def environments(self) -> AsyncEnvironmentsResource:
-        """Operations tagged Environments"""
-        from cube_client.platform.resources.environments import AsyncEnvironmentsResource
-
-        return AsyncEnvironmentsResource(self)
-
-    @cached_property
-    def report_deliveries(self) -> AsyncReportDeliveriesResource:
-        """Operations tagged Report Deliveries"""
-        from cube_client.platform.resources.report_deliveries import AsyncReportDeliveriesResource
-
-        return AsyncReportDeliveriesResource(self)
 
     @cached_property
     def dashboard_exports(self) -> AsyncDashboardExportsResource:
@@ -655,25 +801,38 @@ class AsyncPlatformClient(AsyncAPIClient):
         return AsyncDashboardExportsResource(self)
 
     @cached_property
-    def audit_logs(self) -> AsyncAuditLogsResource:
-        """Operations tagged Audit Logs"""
-        from cube_client.platform.resources.audit_logs import AsyncAuditLogsResource
+    def databricks_metric_view_integration(self) -> AsyncDatabricksMetricViewIntegrationResource:
+        """Operations tagged Databricks Metric View Integration"""
+        from cube_client.platform.resources.databricks_metric_view_integration import (
+            AsyncDatabricksMetricViewIntegrationResource,
+        )
 
-        return AsyncAuditLogsResource(self)
-
-    @cached_property
-    def branches(self) -> AsyncBranchesResource:
-        """Operations tagged Branches"""
-        from cube_client.platform.resources.branches import AsyncBranchesResource
-
-        return AsyncBranchesResource(self)
+        return AsyncDatabricksMetricViewIntegrationResource(self)
 
     @cached_property
-    def data_model(self) -> AsyncDataModelResource:
-        """Operations tagged Data Model"""
-        from cube_client.platform.resources.data_model import AsyncDataModelResource
+    def databricks_metric_view_publication(self) -> AsyncDatabricksMetricViewPublicationResource:
+        """Operations tagged Databricks Metric View Publication"""
+        from cube_client.platform.resources.databricks_metric_view_publication import (
+            AsyncDatabricksMetricViewPublicationResource,
+        )
 
-        return AsyncDataModelResource(self)
+        return AsyncDatabricksMetricViewPublicationResource(self)
+
+    @cached_property
+    def dbt_sync(self) -> AsyncDbtSyncResource:
+        """Operations tagged dbt Sync"""
+        from cube_client.platform.resources.dbt_sync import AsyncDbtSyncResource
+
+        return AsyncDbtSyncResource(self)
+
+    @cached_property
+    def dashboard_embed_access(self) -> AsyncDashboardEmbedAccessResource:
+        """Operations tagged Dashboard Embed Access"""
+        from cube_client.platform.resources.dashboard_embed_access import (
+            AsyncDashboardEmbedAccessResource,
+        )
+
+        return AsyncDashboardEmbedAccessResource(self)
 
     @cached_property
     def env_variables(self) -> AsyncEnvVariablesResource:
@@ -683,25 +842,11 @@ class AsyncPlatformClient(AsyncAPIClient):
         return AsyncEnvVariablesResource(self)
 
     @cached_property
-    def regions(self) -> AsyncRegionsResource:
-        """Operations tagged Regions"""
-        from cube_client.platform.resources.regions import AsyncRegionsResource
+    def environments(self) -> AsyncEnvironmentsResource:
+        """Operations tagged Environments"""
+        from cube_client.platform.resources.environments import AsyncEnvironmentsResource
 
-        return AsyncRegionsResource(self)
-
-    @cached_property
-    def github(self) -> AsyncGithubResource:
-        """Operations tagged GitHub"""
-        from cube_client.platform.resources.github import AsyncGithubResource
-
-        return AsyncGithubResource(self)
-
-    @cached_property
-    def model_sync(self) -> AsyncModelSyncResource:
-        """Operations tagged Model Sync"""
-        from cube_client.platform.resources.model_sync import AsyncModelSyncResource
-
-        return AsyncModelSyncResource(self)
+        return AsyncEnvironmentsResource(self)
 
     @cached_property
     def folders(self) -> AsyncFoldersResource:
@@ -711,11 +856,25 @@ class AsyncPlatformClient(AsyncAPIClient):
         return AsyncFoldersResource(self)
 
     @cached_property
+    def notifications(self) -> AsyncNotificationsResource:
+        """Operations tagged Notifications"""
+        from cube_client.platform.resources.notifications import AsyncNotificationsResource
+
+        return AsyncNotificationsResource(self)
+
+    @cached_property
     def reports(self) -> AsyncReportsResource:
         """Operations tagged Reports"""
         from cube_client.platform.resources.reports import AsyncReportsResource
 
         return AsyncReportsResource(self)
+
+    @cached_property
+    def workspace(self) -> AsyncWorkspaceResource:
+        """Operations tagged Workspace"""
+        from cube_client.platform.resources.workspace import AsyncWorkspaceResource
+
+        return AsyncWorkspaceResource(self)
 
     @cached_property
     def workbooks(self) -> AsyncWorkbooksResource:
@@ -725,6 +884,29 @@ class AsyncPlatformClient(AsyncAPIClient):
         return AsyncWorkbooksResource(self)
 
     @cached_property
+    def workbook_promotions(self) -> AsyncWorkbookPromotionsResource:
+        """Operations tagged Workbook Promotions"""
+        from cube_client.platform.resources.workbook_promotions import (
+            AsyncWorkbookPromotionsResource,
+        )
+
+        return AsyncWorkbookPromotionsResource(self)
+
+    @cached_property
+    def embed_tenants(self) -> AsyncEmbedTenantsResource:
+        """Operations tagged Embed Tenants"""
+        from cube_client.platform.resources.embed_tenants import AsyncEmbedTenantsResource
+
+        return AsyncEmbedTenantsResource(self)
+
+    @cached_property
+    def embed(self) -> AsyncEmbedResource:
+        """Operations tagged Embed"""
+        from cube_client.platform.resources.embed import AsyncEmbedResource
+
+        return AsyncEmbedResource(self)
+
+    @cached_property
     def external_documents(self) -> AsyncExternalDocumentsResource:
         """Operations tagged External Documents"""
         from cube_client.platform.resources.external_documents import AsyncExternalDocumentsResource
@@ -732,39 +914,60 @@ class AsyncPlatformClient(AsyncAPIClient):
         return AsyncExternalDocumentsResource(self)
 
     @cached_property
-    def notifications(self) -> AsyncNotificationsResource:
-        """Operations tagged Notifications"""
-        from cube_client.platform.resources.notifications import AsyncNotificationsResource
+    def github(self) -> AsyncGithubResource:
+        """Operations tagged GitHub"""
+        from cube_client.platform.resources.github import AsyncGithubResource
 
-        return AsyncNotificationsResource(self)
-
-    @cached_property
-    def scheduled_tasks(self) -> AsyncScheduledTasksResource:
-        """Operations tagged Scheduled Tasks"""
-        from cube_client.platform.resources.scheduled_tasks import AsyncScheduledTasksResource
-
-        return AsyncScheduledTasksResource(self)
+        return AsyncGithubResource(self)
 
     @cached_property
-    def users(self) -> AsyncUsersResource:
-        """Operations tagged Users"""
-        from cube_client.platform.resources.users import AsyncUsersResource
+    def oauth_integrations(self) -> AsyncOauthIntegrationsResource:
+        """Operations tagged OAuth Integrations"""
+        from cube_client.platform.resources.oauth_integrations import AsyncOauthIntegrationsResource
 
-        return AsyncUsersResource(self)
-
-    @cached_property
-    def api_keys(self) -> AsyncAPIKeysResource:
-        """Operations tagged API Keys"""
-        from cube_client.platform.resources.api_keys import AsyncAPIKeysResource
-
-        return AsyncAPIKeysResource(self)
+        return AsyncOauthIntegrationsResource(self)
 
     @cached_property
-    def user_attributes(self) -> AsyncUserAttributesResource:
-        """Operations tagged User Attributes"""
-        from cube_client.platform.resources.user_attributes import AsyncUserAttributesResource
+    def oidc_token_configs(self) -> AsyncOIDCTokenConfigsResource:
+        """Operations tagged OIDC Token Configs"""
+        from cube_client.platform.resources.oidc_token_configs import AsyncOIDCTokenConfigsResource
 
-        return AsyncUserAttributesResource(self)
+        return AsyncOIDCTokenConfigsResource(self)
+
+    @cached_property
+    def regions(self) -> AsyncRegionsResource:
+        """Operations tagged Regions"""
+        from cube_client.platform.resources.regions import AsyncRegionsResource
+
+        return AsyncRegionsResource(self)
+
+    @cached_property
+    def roles(self) -> AsyncRolesResource:
+        """Operations tagged Roles"""
+        from cube_client.platform.resources.roles import AsyncRolesResource
+
+        return AsyncRolesResource(self)
+
+    @cached_property
+    def openapi_spec(self) -> AsyncOpenapiSpecResource:
+        """Operations tagged OpenAPI Spec"""
+        from cube_client.platform.resources.openapi_spec import AsyncOpenapiSpecResource
+
+        return AsyncOpenapiSpecResource(self)
+
+    @cached_property
+    def tenant_settings(self) -> AsyncTenantSettingsResource:
+        """Operations tagged Tenant Settings"""
+        from cube_client.platform.resources.tenant_settings import AsyncTenantSettingsResource
+
+        return AsyncTenantSettingsResource(self)
+
+    @cached_property
+    def usage_analytics(self) -> AsyncUsageAnalyticsResource:
+        """Operations tagged Usage Analytics"""
+        from cube_client.platform.resources.usage_analytics import AsyncUsageAnalyticsResource
+
+        return AsyncUsageAnalyticsResource(self)
 
     @cached_property
     def user_attribute_values(self) -> AsyncUserAttributeValuesResource:
@@ -776,18 +979,11 @@ class AsyncPlatformClient(AsyncAPIClient):
         return AsyncUserAttributeValuesResource(self)
 
     @cached_property
-    def tenant_settings(self) -> AsyncTenantSettingsResource:
-        """Operations tagged Tenant Settings"""
-        from cube_client.platform.resources.tenant_settings import AsyncTenantSettingsResource
+    def user_attributes(self) -> AsyncUserAttributesResource:
+        """Operations tagged User Attributes"""
+        from cube_client.platform.resources.user_attributes import AsyncUserAttributesResource
 
-        return AsyncTenantSettingsResource(self)
-
-    @cached_property
-    def oauth_integrations(self) -> AsyncOauthIntegrationsResource:
-        """Operations tagged OAuth Integrations"""
-        from cube_client.platform.resources.oauth_integrations import AsyncOauthIntegrationsResource
-
-        return AsyncOauthIntegrationsResource(self)
+        return AsyncUserAttributesResource(self)
 
     @cached_property
     def user_oauth_tokens(self) -> AsyncUserOauthTokensResource:
@@ -797,46 +993,62 @@ class AsyncPlatformClient(AsyncAPIClient):
         return AsyncUserOauthTokensResource(self)
 
     @cached_property
-    def oidc_token_configs(self) -> AsyncOIDCTokenConfigsResource:
-        """Operations tagged OIDC Token Configs"""
-        from cube_client.platform.resources.oidc_token_configs import AsyncOIDCTokenConfigsResource
+    def users_admin(self) -> AsyncUsersAdminResource:
+        """Operations tagged Users Admin"""
+        from cube_client.platform.resources.users_admin import AsyncUsersAdminResource
 
-        return AsyncOIDCTokenConfigsResource(self)
-
-    @cached_property
-    def app_theme(self) -> AsyncAppThemeResource:
-        """Operations tagged App Theme"""
-        from cube_client.platform.resources.app_theme import AsyncAppThemeResource
-
-        return AsyncAppThemeResource(self)
+        return AsyncUsersAdminResource(self)
 
     @cached_property
-    def embed(self) -> AsyncEmbedResource:
-        """Operations tagged Embed"""
-        from cube_client.platform.resources.embed import AsyncEmbedResource
+    def users(self) -> AsyncUsersResource:
+        """Operations tagged Users"""
+        from cube_client.platform.resources.users import AsyncUsersResource
 
-        return AsyncEmbedResource(self)
-
-    @cached_property
-    def embed_tenants(self) -> AsyncEmbedTenantsResource:
-        """Operations tagged Embed Tenants"""
-        from cube_client.platform.resources.embed_tenants import AsyncEmbedTenantsResource
-
-        return AsyncEmbedTenantsResource(self)
+        return AsyncUsersResource(self)
 
     @cached_property
-    def usage_analytics(self) -> AsyncUsageAnalyticsResource:
-        """Operations tagged Usage Analytics"""
-        from cube_client.platform.resources.usage_analytics import AsyncUsageAnalyticsResource
+    def deployment_creation(self) -> AsyncDeploymentCreationResource:
+        """Operations tagged Deployment Creation"""
+        from cube_client.platform.resources.deployment_creation import (
+            AsyncDeploymentCreationResource,
+        )
 
-        return AsyncUsageAnalyticsResource(self)
+        return AsyncDeploymentCreationResource(self)
 
     @cached_property
-    def openapi_spec(self) -> AsyncOpenapiSpecResource:
-        """Operations tagged OpenAPI Spec"""
-        from cube_client.platform.resources.openapi_spec import AsyncOpenapiSpecResource
+    def data_model(self) -> AsyncDataModelResource:
+        """Operations tagged Data Model"""
+        from cube_client.platform.resources.data_model import AsyncDataModelResource
 
-        return AsyncOpenapiSpecResource(self)
+        return AsyncDataModelResource(self)
+
+    @cached_property
+    def data_model_uploads(self) -> AsyncDataModelUploadsResource:
+        """Operations tagged Data Model Uploads"""
+        from cube_client.platform.resources.data_model_uploads import AsyncDataModelUploadsResource
+
+        return AsyncDataModelUploadsResource(self)
+
+    @cached_property
+    def github_connection(self) -> AsyncGithubConnectionResource:
+        """Operations tagged GitHub Connection"""
+        from cube_client.platform.resources.github_connection import AsyncGithubConnectionResource
+
+        return AsyncGithubConnectionResource(self)
+
+    @cached_property
+    def audit_logs(self) -> AsyncAuditLogsResource:
+        """Operations tagged Audit Logs"""
+        from cube_client.platform.resources.audit_logs import AsyncAuditLogsResource
+
+        return AsyncAuditLogsResource(self)
+
+    @cached_property
+    def report_deliveries(self) -> AsyncReportDeliveriesResource:
+        """Operations tagged Report Deliveries"""
+        from cube_client.platform.resources.report_deliveries import AsyncReportDeliveriesResource
+
+        return AsyncReportDeliveriesResource(self)
 
     @cached_property
     def with_raw_response(self) -> AsyncPlatformClientWithRawResponse:
@@ -849,121 +1061,157 @@ class AsyncPlatformClientWithRawResponse:
         self._client = client
 
     @cached_property
-    def deployments(self) -> AsyncDeploymentsResourceWithRawResponse:
-        return self._client.deployments.with_raw_response
-
-    @cached_property
-    def environments(self) -> AsyncEnvironmentsResourceWithRawResponse:
-        return self._client.environments.with_raw_response
-
-    @cached_property
-    def report_deliveries(self) -> AsyncReportDeliveriesResourceWithRawResponse:
-        return self._client.report_deliveries.with_raw_response
-
-    @cached_property
-    def dashboard_exports(self) -> AsyncDashboardExportsResourceWithRawResponse:
-        return self._client.dashboard_exports.with_raw_response
-
-    @cached_property
-    def audit_logs(self) -> AsyncAuditLogsResourceWithRawResponse:
-        return self._client.audit_logs.with_raw_response
-
-    @cached_property
-    def branches(self) -> AsyncBranchesResourceWithRawResponse:
-        return self._client.branches.with_raw_response
-
-    @cached_property
-    def data_model(self) -> AsyncDataModelResourceWithRawResponse:
-        return self._client.data_model.with_raw_response
-
-    @cached_property
-    def env_variables(self) -> AsyncEnvVariablesResourceWithRawResponse:
-        return self._client.env_variables.with_raw_response
-
-    @cached_property
-    def regions(self) -> AsyncRegionsResourceWithRawResponse:
-        return self._client.regions.with_raw_response
-
-    @cached_property
-    def github(self) -> AsyncGithubResourceWithRawResponse:
-        return self._client.github.with_raw_response
-
-    @cached_property
-    def model_sync(self) -> AsyncModelSyncResourceWithRawResponse:
-        return self._client.model_sync.with_raw_response
-
-    @cached_property
-    def folders(self) -> AsyncFoldersResourceWithRawResponse:
-        return self._client.folders.with_raw_response
-
-    @cached_property
-    def reports(self) -> AsyncReportsResourceWithRawResponse:
-        return self._client.reports.with_raw_response
-
-    @cached_property
-    def workbooks(self) -> AsyncWorkbooksResourceWithRawResponse:
-        return self._client.workbooks.with_raw_response
-
-    @cached_property
-    def external_documents(self) -> AsyncExternalDocumentsResourceWithRawResponse:
-        return self._client.external_documents.with_raw_response
-
-    @cached_property
-    def notifications(self) -> AsyncNotificationsResourceWithRawResponse:
-        return self._client.notifications.with_raw_response
-
-    @cached_property
-    def scheduled_tasks(self) -> AsyncScheduledTasksResourceWithRawResponse:
-        return self._client.scheduled_tasks.with_raw_response
-
-    @cached_property
-    def users(self) -> AsyncUsersResourceWithRawResponse:
-        return self._client.users.with_raw_response
-
-    @cached_property
     def api_keys(self) -> AsyncAPIKeysResourceWithRawResponse:
         return self._client.api_keys.with_raw_response
-
-    @cached_property
-    def user_attributes(self) -> AsyncUserAttributesResourceWithRawResponse:
-        return self._client.user_attributes.with_raw_response
-
-    @cached_property
-    def user_attribute_values(self) -> AsyncUserAttributeValuesResourceWithRawResponse:
-        return self._client.user_attribute_values.with_raw_response
-
-    @cached_property
-    def tenant_settings(self) -> AsyncTenantSettingsResourceWithRawResponse:
-        return self._client.tenant_settings.with_raw_response
-
-    @cached_property
-    def oauth_integrations(self) -> AsyncOauthIntegrationsResourceWithRawResponse:
-        return self._client.oauth_integrations.with_raw_response
-
-    @cached_property
-    def user_oauth_tokens(self) -> AsyncUserOauthTokensResourceWithRawResponse:
-        return self._client.user_oauth_tokens.with_raw_response
-
-    @cached_property
-    def oidc_token_configs(self) -> AsyncOIDCTokenConfigsResourceWithRawResponse:
-        return self._client.oidc_token_configs.with_raw_response
 
     @cached_property
     def app_theme(self) -> AsyncAppThemeResourceWithRawResponse:
         return self._client.app_theme.with_raw_response
 
     @cached_property
-    def embed(self) -> AsyncEmbedResourceWithRawResponse:
-        return self._client.embed.with_raw_response
+    def deployments(self) -> AsyncDeploymentsResourceWithRawResponse:
+        return self._client.deployments.with_raw_response
+
+    @cached_property
+    def dashboard_exports(self) -> AsyncDashboardExportsResourceWithRawResponse:
+        return self._client.dashboard_exports.with_raw_response
+
+    @cached_property
+    def databricks_metric_view_integration(
+        self,
+    ) -> AsyncDatabricksMetricViewIntegrationResourceWithRawResponse:
+        return self._client.databricks_metric_view_integration.with_raw_response
+
+    @cached_property
+    def databricks_metric_view_publication(
+        self,
+    ) -> AsyncDatabricksMetricViewPublicationResourceWithRawResponse:
+        return self._client.databricks_metric_view_publication.with_raw_response
+
+    @cached_property
+    def dbt_sync(self) -> AsyncDbtSyncResourceWithRawResponse:
+        return self._client.dbt_sync.with_raw_response
+
+    @cached_property
+    def dashboard_embed_access(self) -> AsyncDashboardEmbedAccessResourceWithRawResponse:
+        return self._client.dashboard_embed_access.with_raw_response
+
+    @cached_property
+    def env_variables(self) -> AsyncEnvVariablesResourceWithRawResponse:
+        return self._client.env_variables.with_raw_response
+
+    @cached_property
+    def environments(self) -> AsyncEnvironmentsResourceWithRawResponse:
+        return self._client.environments.with_raw_response
+
+    @cached_property
+    def folders(self) -> AsyncFoldersResourceWithRawResponse:
+        return self._client.folders.with_raw_response
+
+    @cached_property
+    def notifications(self) -> AsyncNotificationsResourceWithRawResponse:
+        return self._client.notifications.with_raw_response
+
+    @cached_property
+    def reports(self) -> AsyncReportsResourceWithRawResponse:
+        return self._client.reports.with_raw_response
+
+    @cached_property
+    def workspace(self) -> AsyncWorkspaceResourceWithRawResponse:
+        return self._client.workspace.with_raw_response
+
+    @cached_property
+    def workbooks(self) -> AsyncWorkbooksResourceWithRawResponse:
+        return self._client.workbooks.with_raw_response
+
+    @cached_property
+    def workbook_promotions(self) -> AsyncWorkbookPromotionsResourceWithRawResponse:
+        return self._client.workbook_promotions.with_raw_response
 
     @cached_property
     def embed_tenants(self) -> AsyncEmbedTenantsResourceWithRawResponse:
         return self._client.embed_tenants.with_raw_response
 
     @cached_property
-    def usage_analytics(self) -> AsyncUsageAnalyticsResourceWithRawResponse:
-        return self._client.usage_analytics.with_raw_response
+    def embed(self) -> AsyncEmbedResourceWithRawResponse:
+        return self._client.embed.with_raw_response
+
+    @cached_property
+    def external_documents(self) -> AsyncExternalDocumentsResourceWithRawResponse:
+        return self._client.external_documents.with_raw_response
+
+    @cached_property
+    def github(self) -> AsyncGithubResourceWithRawResponse:
+        return self._client.github.with_raw_response
+
+    @cached_property
+    def oauth_integrations(self) -> AsyncOauthIntegrationsResourceWithRawResponse:
+        return self._client.oauth_integrations.with_raw_response
+
+    @cached_property
+    def oidc_token_configs(self) -> AsyncOIDCTokenConfigsResourceWithRawResponse:
+        return self._client.oidc_token_configs.with_raw_response
+
+    @cached_property
+    def regions(self) -> AsyncRegionsResourceWithRawResponse:
+        return self._client.regions.with_raw_response
+
+    @cached_property
+    def roles(self) -> AsyncRolesResourceWithRawResponse:
+        return self._client.roles.with_raw_response
 
     @cached_property
     def openapi_spec(self) -> AsyncOpenapiSpecResourceWithRawResponse:
         return self._client.openapi_spec.with_raw_response
+
+    @cached_property
+    def tenant_settings(self) -> AsyncTenantSettingsResourceWithRawResponse:
+        return self._client.tenant_settings.with_raw_response
+
+    @cached_property
+    def usage_analytics(self) -> AsyncUsageAnalyticsResourceWithRawResponse:
+        return self._client.usage_analytics.with_raw_response
+
+    @cached_property
+    def user_attribute_values(self) -> AsyncUserAttributeValuesResourceWithRawResponse:
+        return self._client.user_attribute_values.with_raw_response
+
+    @cached_property
+    def user_attributes(self) -> AsyncUserAttributesResourceWithRawResponse:
+        return self._client.user_attributes.with_raw_response
+
+    @cached_property
+    def user_oauth_tokens(self) -> AsyncUserOauthTokensResourceWithRawResponse:
+        return self._client.user_oauth_tokens.with_raw_response
+
+    @cached_property
+    def users_admin(self) -> AsyncUsersAdminResourceWithRawResponse:
+        return self._client.users_admin.with_raw_response
+
+    @cached_property
+    def users(self) -> AsyncUsersResourceWithRawResponse:
+        return self._client.users.with_raw_response
+
+    @cached_property
+    def deployment_creation(self) -> AsyncDeploymentCreationResourceWithRawResponse:
+        return self._client.deployment_creation.with_raw_response
+
+    @cached_property
+    def data_model(self) -> AsyncDataModelResourceWithRawResponse:
+        return self._client.data_model.with_raw_response
+
+    @cached_property
+    def data_model_uploads(self) -> AsyncDataModelUploadsResourceWithRawResponse:
+        return self._client.data_model_uploads.with_raw_response
+
+    @cached_property
+    def github_connection(self) -> AsyncGithubConnectionResourceWithRawResponse:
+        return self._client.github_connection.with_raw_response
+
+    @cached_property
+    def audit_logs(self) -> AsyncAuditLogsResourceWithRawResponse:
+        return self._client.audit_logs.with_raw_response
+
+    @cached_property
+    def report_deliveries(self) -> AsyncReportDeliveriesResourceWithRawResponse:
+        return self._client.report_deliveries.with_raw_response

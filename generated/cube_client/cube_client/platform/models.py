@@ -4,200 +4,2322 @@
 
 from __future__ import annotations
 
+from datetime import date as date_aliased
 from typing import Annotated, Any, Literal
+from uuid import UUID
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, RootModel
 
 
-class Branch(BaseModel):
+class AddNotificationRecipientsInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    id: int | None = None
-    name: str | None = None
-    parent_branch: Annotated[str | None, Field(alias="parentBranch")] = None
-    last_hash: Annotated[str | None, Field(alias="lastHash")] = None
-    is_staging_environment_enabled: Annotated[
-        bool | None, Field(alias="isStagingEnvironmentEnabled")
+    recipients: Annotated[list[NotificationRecipientInput], Field(max_length=1000, min_length=1)]
+
+
+class AdvanceCreationStepInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    creation_step: Annotated[CreationStep, Field(alias="creationStep")]
+
+
+class AnalyticsChat(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    background_color: Annotated[str | None, Field(alias="backgroundColor")] = None
+    chat_input: Annotated[ChatInput | None, Field(alias="chatInput")] = None
+
+
+class AnalyticsChat1(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    background_color: Annotated[str | None, Field(alias="backgroundColor")] = None
+    chat_input: Annotated[ChatInput | None, Field(alias="chatInput")] = None
+
+
+class ApiKeyCreatedResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    allowed_endpoints: Annotated[list[str] | None, Field(alias="allowedEndpoints")] = None
+    created_at: Annotated[date_aliased | AwareDatetime, Field(alias="createdAt")]
+    deployment_ids: Annotated[list[int] | None, Field(alias="deploymentIds")] = None
+    expires_at: Annotated[date_aliased | AwareDatetime | None, Field(alias="expiresAt")] = None
+    id: int
+    last_used_at: Annotated[date_aliased | AwareDatetime | None, Field(alias="lastUsedAt")] = None
+    name: str
+    suffix: str | None = None
+    token: str
+    updated_at: Annotated[date_aliased | AwareDatetime, Field(alias="updatedAt")]
+    user_id: Annotated[int, Field(alias="userId")]
+
+
+class ApiKeyResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    allowed_endpoints: Annotated[list[str] | None, Field(alias="allowedEndpoints")] = None
+    created_at: Annotated[date_aliased | AwareDatetime, Field(alias="createdAt")]
+    deployment_ids: Annotated[list[int] | None, Field(alias="deploymentIds")] = None
+    expires_at: Annotated[date_aliased | AwareDatetime | None, Field(alias="expiresAt")] = None
+    id: int
+    last_used_at: Annotated[date_aliased | AwareDatetime | None, Field(alias="lastUsedAt")] = None
+    name: str
+    suffix: str | None = None
+    updated_at: Annotated[date_aliased | AwareDatetime, Field(alias="updatedAt")]
+    user_id: Annotated[int, Field(alias="userId")]
+
+
+class ApiKeysListResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    items: list[ApiKeyResponse]
+    page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+
+
+class AppConfigResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    app_theme: Annotated[AppTheme | None, Field(alias="appTheme")] = None
+    apply_theme_globally: Annotated[bool, Field(alias="applyThemeGlobally")]
+    creator_mode: Annotated[CreatorMode | None, Field(alias="creatorMode")] = None
+    dashboard_apps_enabled: Annotated[bool, Field(alias="dashboardAppsEnabled")]
+    embedding: EmbedSettings | None = None
+    restrict_data_download: Annotated[bool, Field(alias="restrictDataDownload")]
+    sheets_agent_chat_enabled: Annotated[bool, Field(alias="sheetsAgentChatEnabled")]
+    sheets_ui: Annotated[SheetsUiSettings | None, Field(alias="sheetsUi")] = None
+    timezone_settings: Annotated[TimezoneSettings | None, Field(alias="timezoneSettings")] = None
+
+
+class AppTheme(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    dark: Annotated[AppThemeScheme, Field(deprecated=True)]
+    light: Annotated[AppThemeScheme, Field(deprecated=True)]
+    logo_url: Annotated[str, Field(alias="logoUrl")]
+    palette: AppThemePalette
+    typography: AppThemeTypography | None = None
+
+
+class AppThemeCodePalette(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    saturation: Saturation | None = None
+
+
+class AppThemeFontRef(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    font_ref: Annotated[str, Field(alias="fontRef")]
+    font_weight: Annotated[float, Field(alias="fontWeight")]
+
+
+class AppThemePalette(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    accent: AppThemePaletteSeed | None = None
+    base: AppThemePaletteSeed | None = None
+    contrast_level: Annotated[ContrastLevel | None, Field(alias="contrastLevel")] = None
+    pastel: bool | None = None
+    surface_mode: Annotated[AppThemeSurfaceMode | None, Field(alias="surfaceMode")] = None
+    themes: AppThemePaletteThemes | None = None
+
+
+class AppThemePaletteSeed(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    color: str | None = None
+    hue: Hue | None = None
+    saturation: Saturation | None = None
+
+
+class AppThemePaletteThemes(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    code: AppThemeCodePalette | None = None
+    danger: AppThemePaletteSeed | None = None
+    note: AppThemePaletteSeed | None = None
+    success: AppThemePaletteSeed | None = None
+    warning: AppThemePaletteSeed | None = None
+
+
+class AppThemeScheme(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    accent_color: Annotated[str, Field(alias="accentColor")]
+    background_color: Annotated[str, Field(alias="backgroundColor")]
+    contrast: float
+    foreground_color: Annotated[str, Field(alias="foregroundColor")]
+    logo_url: Annotated[str, Field(alias="logoUrl")]
+
+
+class AppThemeSurfaceMode(RootModel[Literal["neutral", "tinted"]]):
+    root: Literal["neutral", "tinted"]
+
+
+class AppThemeTypography(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    body: AppThemeFontRef
+    fonts: list[ThemeFont]
+    heading: AppThemeFontRef
+
+
+class ApplyWorkbookPromotionInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    expected_destination_hash: Annotated[
+        ExpectedDestinationHash | None, Field(alias="expectedDestinationHash")
     ] = None
+    expected_source_hash: Annotated[
+        str, Field(alias="expectedSourceHash", pattern="^[a-f0-9]{64}$")
+    ]
+    idempotency_key: Annotated[UUID, Field(alias="idempotencyKey")]
+    override: bool | None = None
+    target_deployment_id: Annotated[int, Field(alias="targetDeploymentId", ge=1)]
+    target_folder_id: Annotated[TargetFolderId | None, Field(alias="targetFolderId")] = None
 
 
 class BranchResponse(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    data: Branch | None = None
+    id: int
+    is_staging_environment_enabled: Annotated[
+        bool | None, Field(alias="isStagingEnvironmentEnabled")
+    ] = None
+    last_hash: Annotated[str | None, Field(alias="lastHash")] = None
+    name: str
+    parent_branch: Annotated[str | None, Field(alias="parentBranch")] = None
 
 
-class CreateMetaSyncTokenRequest(BaseModel):
+class BranchesListResponse(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    data: Annotated[list[BranchResponse], Field(deprecated=True)]
+    items: list[BranchResponse]
+    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+
+
+class BuildStatusResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    branch_name: Annotated[str, Field(alias="branchName")]
+    build_job_id: Annotated[int | None, Field(alias="buildJobId")] = None
+    deployment_id: Annotated[int, Field(alias="deploymentId")]
+    deployment_status: Annotated[str | None, Field(alias="deploymentStatus")] = None
+    error_text: Annotated[str | None, Field(alias="errorText")] = None
+    files_hash: Annotated[str | None, Field(alias="filesHash")] = None
+    last_hash: Annotated[str | None, Field(alias="lastHash")] = None
+    mode: str
+    status: str
+    updated_at: Annotated[str | None, Field(alias="updatedAt")] = None
+
+
+class BulkActionError(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    message: str
+    status: int
+
+
+class BulkDeleteWorkspaceObjectsInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    items: Annotated[list[WorkspaceItemRefInput], Field(max_length=100, min_length=1)]
+
+
+class BulkDeleteWorkspaceObjectsPayload(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    deleted: list[WorkspaceItemRef]
+    failed: list[WorkspaceBulkFailure]
+
+
+class BulkMoveWorkspaceObjectsInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    folder_id: Annotated[int | None, Field(alias="folderId")] = None
+    items: Annotated[list[WorkspaceItemRefInput], Field(max_length=100, min_length=1)]
+
+
+class BulkMoveWorkspaceObjectsResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    failed: list[WorkspaceBulkFailure]
+    moved: list[Workbook]
+
+
+class BulkUserActionFailure(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    error: BulkActionError
+    user_id: Annotated[int, Field(alias="userId")]
+
+
+class BulkUserActionInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    action: BulkUserActionInputAction
+    user_ids: Annotated[list[int], Field(alias="userIds", max_length=100, min_length=1)]
+
+
+class BulkUserActionInputAction(RootModel[Literal["DEACTIVATE", "ACTIVATE", "DELETE"]]):
+    root: Literal["DEACTIVATE", "ACTIVATE", "DELETE"]
+
+
+class BulkUserActionPayload(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    action: BulkUserActionResponseAction
+    failed: list[BulkUserActionFailure]
+    succeeded: list[int]
+
+
+class BulkUserActionResponseAction(RootModel[Literal["DEACTIVATE", "ACTIVATE", "DELETE"]]):
+    root: Literal["DEACTIVATE", "ACTIVATE", "DELETE"]
+
+
+class Chat(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    input_color: Annotated[str | None, Field(alias="inputColor")] = None
+
+
+class ChatInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    background_color: Annotated[str | None, Field(alias="backgroundColor")] = None
+    border_color: Annotated[str | None, Field(alias="borderColor")] = None
+
+
+class ColumnFormatOverride(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    decimal_places: Annotated[int | None, Field(alias="decimalPlaces")] = None
+    type: ColumnFormatOverrideDtoType
+
+
+class ColumnFormatOverrideDtoType(RootModel[Literal["currency", "percent", "number"]]):
+    root: Literal["currency", "percent", "number"]
+
+
+class CommitChangesRequest(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    exit_dev_mode: Annotated[bool | None, Field(alias="exitDevMode")] = None
+    message: str | None = None
+    resolve_merge_conflict: Annotated[bool | None, Field(alias="resolveMergeConflict")] = None
+
+
+class ConnectGithubRequest(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    deploy_branch_name: Annotated[str | None, Field(alias="deployBranchName")] = None
+    deploy_project_root: Annotated[str | None, Field(alias="deployProjectRoot")] = None
+    installation_id: Annotated[int, Field(alias="installationId")]
+    is_new_repo: Annotated[bool | None, Field(alias="isNewRepo")] = None
+    name: Annotated[str, Field(min_length=1)]
+    private: bool | None = None
+
+
+class ConnectReportToWorkbookInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    address_only: Annotated[bool | None, Field(alias="addressOnly")] = None
+    anchor_cell: Annotated[str | None, Field(alias="anchorCell")] = None
+    end_result_cell: Annotated[str | None, Field(alias="endResultCell")] = None
+    external_workbook_id: Annotated[str, Field(alias="externalWorkbookId")]
+    host: ConnectReportToWorkbookInputHost | None = None
+    placement_id: Annotated[str | None, Field(alias="placementId")] = None
+    result_checksum: Annotated[
+        ReportPlacementResultChecksumInput | None, Field(alias="resultChecksum")
+    ] = None
+    result_location: Annotated[str, Field(alias="resultLocation")]
+    sheet_id: Annotated[str | None, Field(alias="sheetId")] = None
+    sheet_name: Annotated[str | None, Field(alias="sheetName")] = None
+    workbook_name: Annotated[str | None, Field(alias="workbookName")] = None
+
+
+class ConnectReportToWorkbookInputHost(RootModel[Literal["GOOGLE_SHEETS", "EXCEL"]]):
+    root: Literal["GOOGLE_SHEETS", "EXCEL"]
+
+
+class ContrastLevel(RootModel[float]):
+    root: Annotated[float, Field(ge=0.0, le=100.0)]
+
+
+class ControlThemeBorderSectionInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    color: str | None = None
+    radius: str | None = None
+    style: str | None = None
+    width: str | None = None
+
+
+class ControlThemeSectionInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    background_color: Annotated[str | None, Field(alias="backgroundColor")] = None
+    border: ControlThemeBorderSectionInput | None = None
+    padding: str | None = None
+    title: ControlThemeTitleSectionInput | None = None
+
+
+class ControlThemeTitleSectionInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    color: str | None = None
+    font_family: Annotated[str | None, Field(alias="fontFamily")] = None
+    font_size: Annotated[str | None, Field(alias="fontSize")] = None
+    font_weight: Annotated[str | None, Field(alias="fontWeight")] = None
+
+
+class Count(RootModel[int]):
+    root: Annotated[int, Field(deprecated=True, ge=0)]
+
+
+class CreateApiKeyInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    allowed_endpoints: Annotated[list[str] | None, Field(alias="allowedEndpoints")] = None
+    deployment_ids: Annotated[list[int] | None, Field(alias="deploymentIds")] = None
+    name: str
+    ttl_hours: Annotated[TtlHours | None, Field(alias="ttlHours")] = None
+
+
+class CreateBranchRequest(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    activate: bool | None = None
+    from_: Annotated[str | None, Field(alias="from")] = None
+    name: str
+
+
+class CreateDeploymentEnvironmentTokenInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    expires_in: ExpiresIn | None = None
+    """
+    Token lifetime in seconds. When omitted, the service issues a token valid for 86400 seconds (24 hours).
+    """
+    scopes: list[str] | None = None
     security_context: dict[str, Any]
-    """
-    Embedded in the token; controls which parts of the data model are visible, by the same multi-tenancy rules as regular tokens.
-    """
-    expires_in: float = 86400
-    """
-    Token lifetime in seconds; 86400 (24 hours) when omitted.
-    """
 
 
-class DashboardExportJob(BaseModel):
-    """
-    A submitted dashboard export job.
-    """
-
+class CreateDeploymentInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    job_id: Annotated[str, Field(alias="jobId")]
-    """
-    Job id; pass it as `jobId` to `getExportStatus` and `downloadExport`.
-    """
+    cloud_provider: Annotated[CreateDeploymentInputCloudProvider, Field(alias="cloudProvider")]
+    creation_method: Annotated[
+        CreateDeploymentInputCreationMethod | None, Field(alias="creationMethod")
+    ] = None
+    creation_step: Annotated[CreationStep, Field(alias="creationStep")]
+    deploy_mode: Annotated[CreateDeploymentInputDeployMode | None, Field(alias="deployMode")] = None
+    is_managed: Annotated[bool, Field(alias="isManaged")]
+    name: str
+    region: str
+    target_platform: Annotated[str, Field(alias="targetPlatform")]
+
+
+class CreateDeploymentInputCloudProvider(RootModel[Literal["cubecloud", "aws", "gcp"]]):
+    root: Literal["cubecloud", "aws", "gcp"]
+
+
+class CreateDeploymentInputCreationMethod(
+    RootModel[Literal["upload", "cubecloud", "github", "ssh"]]
+):
+    root: Literal["upload", "cubecloud", "github", "ssh"]
+
+
+class CreateDeploymentInputDeployMode(RootModel[Literal["git", "cli"]]):
+    root: Literal["git", "cli"]
+
+
+class CreateDeploymentTokenInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    expires_in: Annotated[ExpiresIn1 | None, Field(alias="expiresIn")] = None
+
+
+class CreateEmbedDashboardCommentBody(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    body: Annotated[str, Field(max_length=10000, min_length=1)]
+    parent_id: Annotated[int | None, Field(alias="parentId")] = None
+
+
+class CreateEmbedGroupInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    description: Description | None = None
+    name: Annotated[str, Field(max_length=100, min_length=1)]
+
+
+class CreateFolderInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    name: Annotated[str, Field(max_length=255)]
+    parent_id: Annotated[int | None, Field(alias="parentId")] = None
+    position: int | None = None
+
+
+class CreateNotificationInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    custom_cron: Annotated[str | None, Field(alias="customCron")] = None
+    dashboard_id: Annotated[int | None, Field(alias="dashboardId")] = None
+    dashboard_public_id: Annotated[str | None, Field(alias="dashboardPublicId")] = None
+    day_of_month: Annotated[int | None, Field(alias="dayOfMonth")] = None
+    day_of_week: Annotated[int | None, Field(alias="dayOfWeek")] = None
+    filters: list[DashboardFilterInput] | None = None
+    hour: int | None = None
+    member_switchers: Annotated[
+        list[DashboardMemberSwitcherInput] | None, Field(alias="memberSwitchers")
+    ] = None
+    minute: int | None = None
+    notification_ai_summary: Annotated[bool | None, Field(alias="notificationAiSummary")] = None
+    notification_enabled: Annotated[bool | None, Field(alias="notificationEnabled")] = None
+    notification_format: Annotated[
+        CreateNotificationInputNotificationFormat | None, Field(alias="notificationFormat")
+    ] = None
+    schedule_type: Annotated[CreateNotificationInputScheduleType, Field(alias="scheduleType")]
+    time_grains: Annotated[list[DashboardTimeGrainInput] | None, Field(alias="timeGrains")] = None
+    timezone: str | None = None
+
+
+class CreateNotificationInputNotificationFormat(RootModel[Literal["png", "pdf"]]):
+    root: Literal["png", "pdf"]
+
+
+class CreateNotificationInputScheduleType(
+    RootModel[Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]]
+):
+    root: Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]
+
+
+class CreateOauthIntegrationInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    auth_url: Annotated[str, Field(alias="authUrl")]
+    client_id: Annotated[str, Field(alias="clientId")]
+    client_secret: Annotated[str, Field(alias="clientSecret")]
+    config: dict[str, Any] | None = None
+    name: str
+    redirect_uri: Annotated[str, Field(alias="redirectUri")]
+    scopes: list[str] | None = None
+    token_url: Annotated[str, Field(alias="tokenUrl")]
+    type: str
+
+
+class CreateOidcTokenConfigInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    audience_type: Annotated[str, Field(alias="audienceType")]
+    custom_audience: Annotated[str | None, Field(alias="customAudience")] = None
+    custom_claims: Annotated[dict[str, Any] | None, Field(alias="customClaims")] = None
+    is_enabled: Annotated[bool | None, Field(alias="isEnabled")] = None
+    name: Name | None = None
+    sub_format: Annotated[SubFormat | None, Field(alias="subFormat")] = None
+    target_env_var: Annotated[TargetEnvVar | None, Field(alias="targetEnvVar")] = None
+
+
+class CreateReportInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    end_result_cell: Annotated[str | None, Field(alias="endResultCell")] = None
+    external_workbook_id: Annotated[str | None, Field(alias="externalWorkbookId")] = None
+    folder_id: Annotated[int | None, Field(alias="folderId")] = None
+    host: CreateReportInputHost | None = None
+    json_query: Annotated[str | None, Field(alias="jsonQuery")] = None
+    meta: dict[str, Any] | None = None
+    name: Name1 | None = None
+    pivot_items: Annotated[PivotItemsInput | None, Field(alias="pivotItems")] = None
+    public_id: Annotated[PublicId | None, Field(alias="publicId")] = None
+    result_checksum: Annotated[
+        ReportPlacementResultChecksumInput | None, Field(alias="resultChecksum")
+    ] = None
+    result_location: Annotated[str | None, Field(alias="resultLocation")] = None
+    sheet_id: Annotated[str | None, Field(alias="sheetId")] = None
+    source: CreateReportInputSource | None = None
+    sql_query: Annotated[str | None, Field(alias="sqlQuery")] = None
+    title: Title | None = None
+    workbook_id: Annotated[int | None, Field(alias="workbookId")] = None
+    workbook_name: Annotated[str | None, Field(alias="workbookName")] = None
+
+
+class CreateReportInputHost(RootModel[Literal["GOOGLE_SHEETS", "EXCEL"]]):
+    root: Literal["GOOGLE_SHEETS", "EXCEL"]
+
+
+class CreateReportInputSource(RootModel[Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]]):
+    root: Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]
+
+
+class CreateWorkbookInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    folder_id: Annotated[float | None, Field(alias="folderId")] = None
+    meta: dict[str, Any] | None = None
+    name: str | None = None
+
+
+class CreationStep(
+    RootModel[Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"]]
+):
+    root: Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"]
+
+
+class CreatorMode(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    localized_titles: Annotated[LocalizedTitles | None, Field(alias="localizedTitles")] = None
+    show_generated_sql: Annotated[bool | None, Field(alias="showGeneratedSql")] = None
+    show_semantic_sql: Annotated[bool | None, Field(alias="showSemanticSql")] = None
+    show_workspace_title: Annotated[bool | None, Field(alias="showWorkspaceTitle")] = None
+    workspace_title: Annotated[str | None, Field(alias="workspaceTitle")] = None
+
+
+class CspsConfig(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    aws_role_arn: Annotated[str | None, Field(alias="awsRoleArn")] = None
+    azure_client_id: Annotated[str | None, Field(alias="azureClientId")] = None
+    azure_container: Annotated[str | None, Field(alias="azureContainer")] = None
+    azure_storage_account: Annotated[str | None, Field(alias="azureStorageAccount")] = None
+    azure_tenant_id: Annotated[str | None, Field(alias="azureTenantId")] = None
+    enabled: bool
+    gcp_service_account_email: Annotated[str | None, Field(alias="gcpServiceAccountEmail")] = None
+    gcp_workload_identity_provider: Annotated[
+        str | None, Field(alias="gcpWorkloadIdentityProvider")
+    ] = None
+    gcs_bucket: Annotated[str | None, Field(alias="gcsBucket")] = None
+    s3_bucket: Annotated[str | None, Field(alias="s3Bucket")] = None
+    s3_region: Annotated[str | None, Field(alias="s3Region")] = None
+    s3_sse: Annotated[str | None, Field(alias="s3Sse")] = None
+    storage_provider: Annotated[str, Field(alias="storageProvider")]
+
+
+class CspsConfigInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    aws_role_arn: Annotated[str | None, Field(alias="awsRoleArn")] = None
+    azure_client_id: Annotated[str | None, Field(alias="azureClientId")] = None
+    azure_container: Annotated[str | None, Field(alias="azureContainer")] = None
+    azure_storage_account: Annotated[str | None, Field(alias="azureStorageAccount")] = None
+    azure_tenant_id: Annotated[str | None, Field(alias="azureTenantId")] = None
+    enabled: bool
+    gcp_service_account_email: Annotated[str | None, Field(alias="gcpServiceAccountEmail")] = None
+    gcp_workload_identity_provider: Annotated[
+        str | None, Field(alias="gcpWorkloadIdentityProvider")
+    ] = None
+    gcs_bucket: Annotated[str | None, Field(alias="gcsBucket")] = None
+    s3_bucket: Annotated[str | None, Field(alias="s3Bucket")] = None
+    s3_region: Annotated[str | None, Field(alias="s3Region")] = None
+    s3_sse: Annotated[str | None, Field(alias="s3Sse")] = None
+    storage_provider: Annotated[str, Field(alias="storageProvider")]
+
+
+class Dashboard(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    allow_embed: Annotated[bool, Field(alias="allowEmbed")]
+    config: DashboardConfig
+    created_by: Annotated[int | None, Field(alias="createdBy")] = None
+    deployment_id: Annotated[int, Field(alias="deploymentId")]
+    description: str | None = None
+    from_shared_workspace: Annotated[bool | None, Field(alias="fromSharedWorkspace")] = None
+    id: int
+    public_id: Annotated[str, Field(alias="publicId")]
+    report_snapshots: Annotated[list[ReportSnapshot], Field(alias="reportSnapshots")]
+    restrict_data_download: Annotated[bool | None, Field(alias="restrictDataDownload")] = None
+    status: DashboardDtoStatus
+    title: str | None = None
+    use_board_dashboards: Annotated[bool | None, Field(alias="useBoardDashboards")] = None
+    version_id: Annotated[int, Field(alias="versionId")]
+    version_number: Annotated[int, Field(alias="versionNumber")]
+    workbook_id: Annotated[int, Field(alias="workbookId")]
+
+
+class DashboardAppManifest(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    dependencies: dict[str, str] | None = None
+    version: int | None = None
+
+
+class DashboardAppManifestInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    dependencies: dict[str, str] | None = None
+    version: int | None = None
+
+
+class DashboardAppSource(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    entry: Entry | None = None
+    files: dict[str, str] | None = None
+    html: str | None = None
+    manifest: DashboardAppManifest | None = None
+
+
+class DashboardAppSourceInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    entry: Entry | None = None
+    files: dict[str, str] | None = None
+    html: str | None = None
+    manifest: DashboardAppManifestInput | None = None
+
+
+class DashboardBreakpointCols(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    lg: int | None = None
+    md: int | None = None
+    sm: int | None = None
+    xs: int | None = None
+    xxs: int | None = None
+
+
+class DashboardBreakpointColsInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    lg: int | None = None
+    md: int | None = None
+    sm: int | None = None
+    xs: int | None = None
+    xxs: int | None = None
+
+
+class DashboardBreakpoints(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    lg: int | None = None
+    md: int | None = None
+    sm: int | None = None
+    xs: int | None = None
+    xxs: int | None = None
+
+
+class DashboardBreakpointsInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    lg: int | None = None
+    md: int | None = None
+    sm: int | None = None
+    xs: int | None = None
+    xxs: int | None = None
+
+
+class DashboardConfig(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    app: DashboardAppSource | None = None
+    description: str | None = None
+    kind: DashboardConfigKind | None = None
+    layout: DashboardLayout | None = None
+    settings: dict[str, Any] | None = None
+    theme: dict[str, Any] | None = None
+    title: str | None = None
+    widgets: list[DashboardWidget] | None = None
+
+
+class DashboardConfigDraftInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    app: DashboardAppSourceInput | None = None
+    description: str | None = None
+    kind: DashboardConfigDraftInputKind | None = None
+    layout: DashboardLayoutInput | None = None
+    settings: dict[str, Any] | None = None
+    theme: DashboardThemeInput | None = None
+    title: str | None = None
+    widgets: list[DashboardWidgetDraftInput] | None = None
+
+
+class DashboardConfigDraftInputKind(RootModel[Literal["CLASSIC", "APP"]]):
+    root: Literal["CLASSIC", "APP"]
+
+
+class DashboardConfigInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    app: DashboardAppSourceInput | None = None
+    description: str | None = None
+    kind: DashboardConfigInputKind | None = None
+    layout: DashboardLayoutInput | None = None
+    settings: dict[str, Any] | None = None
+    theme: DashboardThemeInput | None = None
+    title: str | None = None
+    widgets: list[DashboardWidgetInput] | None = None
+
+
+class DashboardConfigInputKind(RootModel[Literal["CLASSIC", "APP"]]):
+    root: Literal["CLASSIC", "APP"]
+
+
+class DashboardConfigKind(RootModel[Literal["CLASSIC", "APP"]]):
+    root: Literal["CLASSIC", "APP"]
+
+
+class DashboardDtoStatus(RootModel[Literal["draft", "published", "archived"]]):
+    root: Literal["draft", "published", "archived"]
+
+
+class DashboardEmbeddingResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    allow_embed: Annotated[bool, Field(alias="allowEmbed")]
+    public_id: Annotated[str, Field(alias="publicId")]
+
+
+class DashboardExportJobResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
     expires_at: Annotated[AwareDatetime, Field(alias="expiresAt")]
     """
     When the job and its file are dropped: 5 minutes after submission. Download before then, or submit a new export.
     """
+    job_id: Annotated[str, Field(alias="jobId")]
+    """
+    Job id; pass it as `jobId` to `getExportStatus` and `downloadExport`.
+    """
 
 
-class DashboardExportStatus(BaseModel):
+class DashboardExportStatusResponse(BaseModel):
     model_config = ConfigDict(
-        extra="allow",
         populate_by_name=True,
     )
-    status: Literal["completed"] | Literal["failed"] | str
-    """
-    Job status. `completed`: the file can be downloaded until `expiresAt`. `failed`: the job failed and `error` says why. Other values (not documented) mean the job is still running: keep polling.
-    """
+    content_type: Annotated[str | None, Field(alias="contentType")] = None
     error: str | None = None
-    """
-    Why the job failed; present when `status` is `failed`.
-    """
+    progress: float | None = None
+    status: DashboardExportStatusResponseStatus
+
+
+class DashboardExportStatusResponseStatus(
+    RootModel[Literal["pending", "processing", "completed", "failed"]]
+):
+    root: Literal["pending", "processing", "completed", "failed"]
+
+
+class DashboardFilter(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    case_sensitive: Annotated[Any, Field(alias="caseSensitive")] = None
+    end_inclusive: Annotated[Any, Field(alias="endInclusive")] = None
+    member: str
+    operator: DashboardFilterOperator | None = None
+    start_inclusive: Annotated[Any, Field(alias="startInclusive")] = None
+    value: str | float | bool | list[Any] | None = None
+
+
+class DashboardFilterInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    case_sensitive: Annotated[Any, Field(alias="caseSensitive")] = None
+    end_inclusive: Annotated[Any, Field(alias="endInclusive")] = None
+    member: Annotated[str, Field(pattern=".+\\..+")]
+    operator: DashboardFilterInputOperator | None = None
+    start_inclusive: Annotated[Any, Field(alias="startInclusive")] = None
+    value: str | float | bool | list[Any] | None = None
+
+
+class DashboardFilterInputOperator(
+    RootModel[
+        Literal[
+            "equals",
+            "not_equals",
+            "greater_than",
+            "greater_than_or_equal",
+            "less_than",
+            "less_than_or_equal",
+            "contains",
+            "not_contains",
+            "starts_with",
+            "not_starts_with",
+            "ends_with",
+            "not_ends_with",
+            "is_null",
+            "is_not_null",
+            "is_empty",
+            "is_not_empty",
+            "between",
+            "custom",
+        ]
+    ]
+):
+    root: Literal[
+        "equals",
+        "not_equals",
+        "greater_than",
+        "greater_than_or_equal",
+        "less_than",
+        "less_than_or_equal",
+        "contains",
+        "not_contains",
+        "starts_with",
+        "not_starts_with",
+        "ends_with",
+        "not_ends_with",
+        "is_null",
+        "is_not_null",
+        "is_empty",
+        "is_not_empty",
+        "between",
+        "custom",
+    ]
+
+
+class DashboardFilterOperator(
+    RootModel[
+        Literal[
+            "equals",
+            "not_equals",
+            "greater_than",
+            "greater_than_or_equal",
+            "less_than",
+            "less_than_or_equal",
+            "contains",
+            "not_contains",
+            "starts_with",
+            "not_starts_with",
+            "ends_with",
+            "not_ends_with",
+            "is_null",
+            "is_not_null",
+            "is_empty",
+            "is_not_empty",
+            "between",
+            "custom",
+        ]
+    ]
+):
+    root: Literal[
+        "equals",
+        "not_equals",
+        "greater_than",
+        "greater_than_or_equal",
+        "less_than",
+        "less_than_or_equal",
+        "contains",
+        "not_contains",
+        "starts_with",
+        "not_starts_with",
+        "ends_with",
+        "not_ends_with",
+        "is_null",
+        "is_not_null",
+        "is_empty",
+        "is_not_empty",
+        "between",
+        "custom",
+    ]
+
+
+class DashboardLayout(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    breakpoints: DashboardBreakpoints | None = None
+    cols: DashboardBreakpointCols | None = None
+    container_padding: Annotated[list[int] | None, Field(alias="containerPadding")] = None
+    margin: list[int] | None = None
+    row_height: Annotated[int | None, Field(alias="rowHeight")] = None
+
+
+class DashboardLayoutInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    breakpoints: DashboardBreakpointsInput | None = None
+    cols: DashboardBreakpointColsInput | None = None
+    container_padding: Annotated[list[int] | None, Field(alias="containerPadding")] = None
+    margin: list[int] | None = None
+    row_height: Annotated[int | None, Field(alias="rowHeight")] = None
+
+
+class DashboardMemberSwitcher(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    member: str
+    selected: str
+
+
+class DashboardMemberSwitcherInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    member: Annotated[str, Field(pattern=".+\\..+")]
+    selected: str
+
+
+class DashboardResponsiveLayouts(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    lg: DashboardWidgetPosition | None = None
+    md: DashboardWidgetPosition | None = None
+    sm: DashboardWidgetPosition | None = None
+    xs: DashboardWidgetPosition | None = None
+    xxs: DashboardWidgetPosition | None = None
+
+
+class DashboardResponsiveLayoutsInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    lg: DashboardWidgetPositionInput | None = None
+    md: DashboardWidgetPositionInput | None = None
+    sm: DashboardWidgetPositionInput | None = None
+    xs: DashboardWidgetPositionInput | None = None
+    xxs: DashboardWidgetPositionInput | None = None
+
+
+class DashboardThemeInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    background_color: Annotated[str | None, Field(alias="backgroundColor")] = None
+    controls: ControlThemeSectionInput | None = None
+    dashboard: DashboardThemeSectionInput | None = None
+    font_family: Annotated[str | None, Field(alias="fontFamily")] = None
+    primary_color: Annotated[str | None, Field(alias="primaryColor")] = None
+    theme_id: Annotated[str | None, Field(alias="themeId")] = None
+    widgets: WidgetThemeSectionInput | None = None
+
+
+class DashboardThemeSectionInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    background_color: Annotated[str | None, Field(alias="backgroundColor")] = None
+    padding: str | None = None
+
+
+class DashboardTimeGrain(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    grain: str
+    member: str
+
+
+class DashboardTimeGrainInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    grain: str
+    member: Annotated[str, Field(pattern=".+\\..+")]
+
+
+class DashboardWidget(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    config: dict[str, Any] | None = None
+    id: str
+    position: DashboardWidgetPosition
+    responsive_layouts: Annotated[
+        DashboardResponsiveLayouts | None, Field(alias="responsiveLayouts")
+    ] = None
+    style: dict[str, Any] | None = None
+    type: DashboardWidgetDtoType
+
+
+class DashboardWidgetDraftInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    config: dict[str, Any] | None = None
+    id: Id | None = None
+    position: DashboardWidgetPositionInput
+    responsive_layouts: Annotated[
+        DashboardResponsiveLayoutsInput | None, Field(alias="responsiveLayouts")
+    ] = None
+    style: dict[str, Any] | None = None
+    type: DashboardWidgetDraftInputType
+
+
+class DashboardWidgetDraftInputType(
+    RootModel[
+        Literal[
+            "CHART",
+            "TEXT",
+            "FILTER",
+            "AI",
+            "TIME_GRAIN",
+            "FIELD",
+            "PARENT",
+            "SPACER",
+            "DIVIDER",
+            "CONTAINER",
+        ]
+    ]
+):
+    root: Literal[
+        "CHART",
+        "TEXT",
+        "FILTER",
+        "AI",
+        "TIME_GRAIN",
+        "FIELD",
+        "PARENT",
+        "SPACER",
+        "DIVIDER",
+        "CONTAINER",
+    ]
+
+
+class DashboardWidgetDtoType(
+    RootModel[
+        Literal[
+            "CHART",
+            "TEXT",
+            "FILTER",
+            "AI",
+            "TIME_GRAIN",
+            "FIELD",
+            "PARENT",
+            "SPACER",
+            "DIVIDER",
+            "CONTAINER",
+        ]
+    ]
+):
+    root: Literal[
+        "CHART",
+        "TEXT",
+        "FILTER",
+        "AI",
+        "TIME_GRAIN",
+        "FIELD",
+        "PARENT",
+        "SPACER",
+        "DIVIDER",
+        "CONTAINER",
+    ]
+
+
+class DashboardWidgetInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    config: dict[str, Any] | None = None
+    id: Annotated[str, Field(max_length=128)]
+    position: DashboardWidgetPositionInput
+    responsive_layouts: Annotated[
+        DashboardResponsiveLayoutsInput | None, Field(alias="responsiveLayouts")
+    ] = None
+    style: dict[str, Any] | None = None
+    type: DashboardWidgetInputType
+
+
+class DashboardWidgetInputType(
+    RootModel[
+        Literal[
+            "CHART",
+            "TEXT",
+            "FILTER",
+            "AI",
+            "TIME_GRAIN",
+            "FIELD",
+            "PARENT",
+            "SPACER",
+            "DIVIDER",
+            "CONTAINER",
+        ]
+    ]
+):
+    root: Literal[
+        "CHART",
+        "TEXT",
+        "FILTER",
+        "AI",
+        "TIME_GRAIN",
+        "FIELD",
+        "PARENT",
+        "SPACER",
+        "DIVIDER",
+        "CONTAINER",
+    ]
+
+
+class DashboardWidgetPosition(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    h: int
+    w: int
+    x: int
+    y: int
+
+
+class DashboardWidgetPositionInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    h: int
+    w: int
+    x: int
+    y: int
+
+
+class DataModelFileContent(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    content: str
+    path: str
+
+
+class DataModelFilePath(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    path: str
+
+
+class DataModelFileRename(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    new_path: Annotated[str, Field(alias="newPath")]
+    path: str
+
+
+class DataModelValidationError(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    file_name: Annotated[str | None, Field(alias="fileName")] = None
+    message: str
+
+
+class DataModelValidationResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    branch_name: Annotated[str, Field(alias="branchName")]
+    cubes_count: Annotated[int | None, Field(alias="cubesCount")] = None
+    deployment_id: Annotated[int, Field(alias="deploymentId")]
+    errors: list[DataModelValidationError]
+    mode: DataModelValidationResponseMode
+    valid: bool
+
+
+class DataModelValidationResponseMode(RootModel[Literal["production", "dev_mode"]]):
+    root: Literal["production", "dev_mode"]
+
+
+class DataModelWriteResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    success: bool
+
+
+class DatabricksMetricViewIntegrationConfigurationResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    deletion_policy: Annotated[
+        DatabricksMetricViewIntegrationConfigurationResponseDeletionPolicy,
+        Field(alias="deletionPolicy"),
+    ]
+    enabled: bool
+    selection_mode: Annotated[
+        DatabricksMetricViewIntegrationConfigurationResponseSelectionMode,
+        Field(alias="selectionMode"),
+    ]
+    source_overrides: Annotated[dict[str, str] | None, Field(alias="sourceOverrides")] = None
+    target_catalog: Annotated[str, Field(alias="targetCatalog")]
+    target_name_prefix: Annotated[str | None, Field(alias="targetNamePrefix")] = None
+    target_names: Annotated[dict[str, str] | None, Field(alias="targetNames")] = None
+    target_schema: Annotated[str, Field(alias="targetSchema")]
+    version: DatabricksMetricViewIntegrationConfigurationResponseVersion
+    view_name_regex: Annotated[str | None, Field(alias="viewNameRegex")] = None
+    view_names: Annotated[list[str] | None, Field(alias="viewNames")] = None
+
+
+class DatabricksMetricViewIntegrationConfigurationResponseDeletionPolicy(
+    RootModel[Literal["retain", "delete-managed"]]
+):
+    root: Literal["retain", "delete-managed"]
+
+
+class DatabricksMetricViewIntegrationConfigurationResponseSelectionMode(
+    RootModel[Literal["all", "selected", "pattern"]]
+):
+    root: Literal["all", "selected", "pattern"]
+
+
+class DatabricksMetricViewIntegrationConfigurationResponseVersion(RootModel[Literal[1]]):
+    root: Literal[1]
+
+
+class DatabricksMetricViewIntegrationResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    access_test: Annotated[dict[str, Any] | None, Field(alias="accessTest")] = None
+    configuration: DatabricksMetricViewIntegrationConfigurationResponse
+    configuration_version: Annotated[int, Field(alias="configurationVersion")]
+    created_at: Annotated[date_aliased | AwareDatetime, Field(alias="createdAt")]
+    data_source_name: Annotated[str, Field(alias="dataSourceName")]
+    deployment_id: Annotated[int, Field(alias="deploymentId")]
+    public_id: Annotated[str, Field(alias="publicId")]
+    updated_at: Annotated[date_aliased | AwareDatetime, Field(alias="updatedAt")]
+
+
+class DatabricksMetricViewPublicationCounts(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    dimensions: int
+    errors: int
+    joins: int
+    measures: int
+    warnings: int
+
+
+class DatabricksMetricViewPublicationDatasetSource(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    data_source: Annotated[str, Field(alias="dataSource")]
+    dataset: str
+    original_source: Annotated[str, Field(alias="originalSource")]
+    resolved_source: Annotated[str, Field(alias="resolvedSource")]
+
+
+class DatabricksMetricViewPublicationIssue(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    code: str
+    element: str | None = None
+    message: str
+    severity: DatabricksMetricViewPublicationIssueSeverity
+    stage: DatabricksMetricViewPublicationIssueStage
+
+
+class DatabricksMetricViewPublicationIssueSeverity(RootModel[Literal["ERROR", "WARNING"]]):
+    root: Literal["ERROR", "WARNING"]
+
+
+class DatabricksMetricViewPublicationIssueStage(
+    RootModel[
+        Literal[
+            "INPUT",
+            "VIEW_PROJECTION",
+            "OSSIE_VALIDATION",
+            "OSSIE_TO_DATABRICKS",
+            "OUTPUT_VALIDATION",
+            "EXECUTION",
+        ]
+    ]
+):
+    root: Literal[
+        "INPUT",
+        "VIEW_PROJECTION",
+        "OSSIE_VALIDATION",
+        "OSSIE_TO_DATABRICKS",
+        "OUTPUT_VALIDATION",
+        "EXECUTION",
+    ]
+
+
+class DatabricksMetricViewPublicationPreviewInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    data_source_name: Annotated[str, Field(alias="dataSourceName")]
+    selection_mode: Annotated[
+        DatabricksMetricViewPublicationPreviewInputSelectionMode, Field(alias="selectionMode")
+    ]
+    source_overrides: Annotated[dict[str, str] | None, Field(alias="sourceOverrides")] = None
+    target_names: Annotated[dict[str, str] | None, Field(alias="targetNames")] = None
+    view_name_regex: Annotated[str | None, Field(alias="viewNameRegex")] = None
+    view_names: Annotated[list[str] | None, Field(alias="viewNames")] = None
+
+
+class DatabricksMetricViewPublicationPreviewInputSelectionMode(
+    RootModel[Literal["all", "selected", "pattern"]]
+):
+    root: Literal["all", "selected", "pattern"]
+
+
+class DatabricksMetricViewPublicationPreviewResultResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    build_job_id: Annotated[int, Field(alias="buildJobId")]
+    commit: str | None = None
+    completed_at: Annotated[
+        str,
+        Field(
+            alias="completedAt", pattern="\\d{4}-[01]\\d-[0-3]\\dT[0-2]\\d:[0-5]\\d:[0-5]\\d.\\d+Z?"
+        ),
+    ]
+    data_source_name: Annotated[str, Field(alias="dataSourceName")]
+    deployment_id: Annotated[int, Field(alias="deploymentId")]
+    duration_ms: Annotated[int, Field(alias="durationMs")]
+    outcome: DatabricksMetricViewPublicationPreviewResultResponseOutcome
+    preview_id: Annotated[str, Field(alias="previewId")]
+    runtime: DatabricksMetricViewPublicationRuntime
+    source_sha256: Annotated[str, Field(alias="sourceSha256")]
+    version: DatabricksMetricViewPublicationPreviewResultResponseVersion
+    views: list[DatabricksMetricViewPublicationViewResult]
+
+
+class DatabricksMetricViewPublicationPreviewResultResponseOutcome(
+    RootModel[Literal["success", "partial", "failed"]]
+):
+    root: Literal["success", "partial", "failed"]
+
+
+class DatabricksMetricViewPublicationPreviewResultResponseVersion(RootModel[Literal[2]]):
+    root: Literal[2]
+
+
+class DatabricksMetricViewPublicationPreviewStartResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    build_job_id: Annotated[int, Field(alias="buildJobId")]
+    commit: str | None = None
+    data_source_name: Annotated[str, Field(alias="dataSourceName")]
+    deployment_id: Annotated[int, Field(alias="deploymentId")]
+    preview_id: Annotated[str, Field(alias="previewId")]
+    result_url: Annotated[str, Field(alias="resultUrl")]
+    reused: bool
+    status: DatabricksMetricViewPublicationPreviewStartResponseStatus
+    status_url: Annotated[str, Field(alias="statusUrl")]
+
+
+class DatabricksMetricViewPublicationPreviewStartResponseStatus(RootModel[Literal["QUEUED"]]):
+    root: Literal["QUEUED"]
+
+
+class DatabricksMetricViewPublicationPreviewStatusResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    data_source_name: Annotated[str, Field(alias="dataSourceName")]
+    deployment_id: Annotated[int, Field(alias="deploymentId")]
+    error: str | None = None
+    preview_id: Annotated[str, Field(alias="previewId")]
+    progress: DatabricksMetricViewPublicationProgress
+    result_available: Annotated[bool, Field(alias="resultAvailable")]
+    started_at: Annotated[
+        str,
+        Field(
+            alias="startedAt", pattern="\\d{4}-[01]\\d-[0-3]\\dT[0-2]\\d:[0-5]\\d:[0-5]\\d.\\d+Z?"
+        ),
+    ]
+    status: DatabricksMetricViewPublicationPreviewStatusResponseStatus
+    updated_at: Annotated[
+        str,
+        Field(
+            alias="updatedAt", pattern="\\d{4}-[01]\\d-[0-3]\\dT[0-2]\\d:[0-5]\\d:[0-5]\\d.\\d+Z?"
+        ),
+    ]
+
+
+class DatabricksMetricViewPublicationPreviewStatusResponseStatus(
+    RootModel[Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]]
+):
+    root: Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]
+
+
+class DatabricksMetricViewPublicationProgress(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    message: str
+    percent_complete: Annotated[int, Field(alias="percentComplete")]
+    stage: DatabricksMetricViewPublicationProgressStage
+
+
+class DatabricksMetricViewPublicationProgressStage(
+    RootModel[Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]]
+):
+    root: Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]
+
+
+class DatabricksMetricViewPublicationRuntime(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    bridge_commit: Annotated[str, Field(alias="bridgeCommit")]
+    bridge_version: Annotated[str, Field(alias="bridgeVersion")]
+    cube_converter_version: Annotated[str, Field(alias="cubeConverterVersion")]
+    databricks_converter_version: Annotated[str, Field(alias="databricksConverterVersion")]
+    ossie_commit: Annotated[str, Field(alias="ossieCommit")]
+    ossie_core_version: Annotated[str, Field(alias="ossieCoreVersion")]
+    policy_version: Annotated[int, Field(alias="policyVersion")]
+    runner_version: Annotated[str, Field(alias="runnerVersion")]
+    template_name: Annotated[str, Field(alias="templateName")]
+
+
+class DatabricksMetricViewPublicationViewResult(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    counts: DatabricksMetricViewPublicationCounts
+    cube_view_name: Annotated[str, Field(alias="cubeViewName")]
+    dataset_sources: Annotated[
+        list[DatabricksMetricViewPublicationDatasetSource], Field(alias="datasetSources")
+    ]
+    eligible_for_publication: Annotated[bool, Field(alias="eligibleForPublication")]
+    issues: list[DatabricksMetricViewPublicationIssue]
+    metric_view_name: Annotated[str, Field(alias="metricViewName")]
+    metric_view_sha256: Annotated[str | None, Field(alias="metricViewSha256")] = None
+    metric_view_yaml: Annotated[str | None, Field(alias="metricViewYaml")] = None
+    outcome: DatabricksMetricViewPublicationViewResultOutcome
+    source: str | None = None
+    withheld_members: Annotated[
+        list[DatabricksMetricViewPublicationWithheldMember], Field(alias="withheldMembers")
+    ]
+
+
+class DatabricksMetricViewPublicationViewResultOutcome(
+    RootModel[Literal["success", "partial", "failed"]]
+):
+    root: Literal["success", "partial", "failed"]
+
+
+class DatabricksMetricViewPublicationWithheldMember(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    code: str
+    cube: str
+    member: str
+
+
+class DbtGeneratedFileContent(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    content: str
+    path: str
+
+
+class DbtSyncCancelResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    message: str
+
+
+class DbtSyncGeneratedFile(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    path: str
+
+
+class DbtSyncGeneratedFilesListResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    items: list[DbtGeneratedFileContent]
+    page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+
+
+class DbtSyncLogEntriesListResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    items: list[DbtSyncLogEntry]
+    page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+
+
+class DbtSyncLogEntry(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    duration_ms: Annotated[int | None, Field(alias="durationMs")] = None
+    level: str
+    message: str
+    phase: str | None = None
+    stream: str
+    timestamp: str
+
+
+class DbtSyncManifestStats(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    macros: int
+    models: int
+    sources: int
+
+
+class DbtSyncProgress(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    message: str | None = None
+    percent_complete: Annotated[int, Field(alias="percentComplete")]
+    stage: str
+
+
+class DbtSyncResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    branch_name: Annotated[str, Field(alias="branchName")]
+    sync_job_id: Annotated[str, Field(alias="syncJobId")]
+    workflow_id: Annotated[str, Field(alias="workflowId")]
+
+
+class DbtSyncResultResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    completed_at: Annotated[str, Field(alias="completedAt")]
+    cube_count: Annotated[int, Field(alias="cubeCount")]
+    duration_ms: Annotated[int, Field(alias="durationMs")]
+    generated_files: Annotated[list[DbtSyncGeneratedFile], Field(alias="generatedFiles")]
+    manifest_stats: Annotated[DbtSyncManifestStats, Field(alias="manifestStats")]
+    sync_job_id: Annotated[str, Field(alias="syncJobId")]
+
+
+class DbtSyncRun(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    branch_name: Annotated[str, Field(alias="branchName")]
+    completed_at: Annotated[str | None, Field(alias="completedAt")] = None
+    deployment_id: Annotated[int, Field(alias="deploymentId")]
+    duration_ms: Annotated[int | None, Field(alias="durationMs")] = None
+    error_message: Annotated[str | None, Field(alias="errorMessage")] = None
+    failed_phase: Annotated[str | None, Field(alias="failedPhase")] = None
+    git_ref: Annotated[str | None, Field(alias="gitRef")] = None
+    last_stage: Annotated[str | None, Field(alias="lastStage")] = None
+    phases: list[DbtSyncRunPhase] | None = None
+    source: str
+    started_at: Annotated[str, Field(alias="startedAt")]
+    stats: DbtSyncRunStats | None = None
+    status: str
+    sync_job_id: Annotated[str, Field(alias="syncJobId")]
+    trigger: str
+    trigger_context: Annotated[DbtSyncRunTriggerContext | None, Field(alias="triggerContext")] = (
+        None
+    )
+    user_id: Annotated[int | None, Field(alias="userId")] = None
+
+
+class DbtSyncRunListResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    items: list[DbtSyncRun]
+    page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+
+
+class DbtSyncRunPhase(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    duration_ms: Annotated[int, Field(alias="durationMs")]
+    outcome: str
+    phase: str
+    started_offset_ms: Annotated[int, Field(alias="startedOffsetMs")]
+
+
+class DbtSyncRunStats(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    cube_count: Annotated[int | None, Field(alias="cubeCount")] = None
+    dbt_version: Annotated[str | None, Field(alias="dbtVersion")] = None
+    generated_file_count: Annotated[int | None, Field(alias="generatedFileCount")] = None
+    macros: int | None = None
+    manifest_generated_at: Annotated[str | None, Field(alias="manifestGeneratedAt")] = None
+    models: int | None = None
+    sources: int | None = None
+
+
+class DbtSyncRunTriggerContext(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    head_sha: Annotated[str | None, Field(alias="headSha")] = None
+    pushed_branch: Annotated[str | None, Field(alias="pushedBranch")] = None
+    target_branch: Annotated[str | None, Field(alias="targetBranch")] = None
+
+
+class DbtSyncRunsQueryStatus(
+    RootModel[Literal["RUNNING", "COMPLETED", "FAILED", "CANCELLED", "UNKNOWN"]]
+):
+    root: Literal["RUNNING", "COMPLETED", "FAILED", "CANCELLED", "UNKNOWN"]
+
+
+class DbtSyncRunsQueryTrigger(RootModel[Literal["manual", "api", "webhook", "agent", "unknown"]]):
+    root: Literal["manual", "api", "webhook", "agent", "unknown"]
+
+
+class DbtSyncStatusResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    error: str | None = None
+    progress: DbtSyncProgress
+    status: str
+    sync_job_id: Annotated[str, Field(alias="syncJobId")]
+    updated_at: Annotated[str, Field(alias="updatedAt")]
 
 
 class Deployment(BaseModel):
-    """
-    A deployment as listed.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    id: str | None = None
-    name: str | None = None
-    created_at: AwareDatetime | None = None
-    """
-    Creation time (ISO 8601).
-    """
-
-
-class DeploymentListResponse(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    data: DeploymentListResponseData | None = None
-    pagination: Pagination | None = None
+    creation_step: Annotated[CreationStep, Field(alias="creationStep")]
+    deployment_url: Annotated[str, Field(alias="deploymentUrl")]
+    id: int
+    name: str
 
 
-class DeploymentListResponseData(BaseModel):
+class DeploymentDeleteResponse(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    deployments: list[Deployment] | None = None
+    success: bool
+
+
+class DeploymentEnvironment(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    api_credentials: list[DeploymentEnvironmentApiCredential]
+    branch: str | None = None
+    id: str
+    type: DeploymentEnvironmentType
+    user: str | None = None
+
+
+class DeploymentEnvironmentApiCredential(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    database: str | None = None
+    host: str | None = None
+    port: Port | None = None
+    type: DeploymentEnvironmentApiCredentialType
+    url: str | None = None
+    version: Annotated[int, Field(ge=1)]
+
+
+class DeploymentEnvironmentApiCredentialType(RootModel[Literal["rest", "sql"]]):
+    root: Literal["rest", "sql"]
+
+
+class DeploymentEnvironmentToken(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    created_at: str
+    expires_at: str
+    security_context: dict[str, Any]
+    token: str
+
+
+class DeploymentEnvironmentTokenResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    data: DeploymentEnvironmentToken
+
+
+class DeploymentEnvironmentTokensListResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    data: Annotated[list[DeploymentEnvironmentToken], Field(deprecated=True)]
+    items: list[DeploymentEnvironmentToken]
+    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+    pagination: Annotated[DeploymentsPagination | None, Field(deprecated=True)] = None
+
+
+class DeploymentEnvironmentType(RootModel[Literal["production", "staging", "development"]]):
+    root: Literal["production", "staging", "development"]
+
+
+class DeploymentEnvironmentsListResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    data: Annotated[list[DeploymentEnvironment], Field(deprecated=True)]
+    items: list[DeploymentEnvironment]
+    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+    pagination: Annotated[DeploymentsPagination | None, Field(deprecated=True)] = None
+
+
+class DeploymentLogLine(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    date: str
+    message: str
+    pod: str
+
+
+class DeploymentLogsQueryContainer(
+    RootModel[Literal["INIT", "MAIN", "cubejs-server", "vector", "api-proxy"]]
+):
+    root: Literal["INIT", "MAIN", "cubejs-server", "vector", "api-proxy"]
+
+
+class DeploymentLogsQuerySource(RootModel[Literal["production", "dev"]]):
+    root: Literal["production", "dev"]
+
+
+class DeploymentLogsResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    items: list[DeploymentLogLine]
+    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+
+
+class DeploymentPod(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    containers: list[str] | None = None
+    name: str
+    ready: bool | None = None
+    restart_count: Annotated[int | None, Field(alias="restartCount")] = None
+    status: str | None = None
+    type: str | None = None
+
+
+class DeploymentPodsResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    items: list[DeploymentPod]
+    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+
+
+class DeploymentSettings(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    auto_domain: Annotated[str | None, Field(alias="autoDomain")] = None
+    cloud_provider: Annotated[DeploymentSettingsCloudProvider, Field(alias="cloudProvider")]
+    creation_method: Annotated[
+        DeploymentSettingsCreationMethod | None, Field(alias="creationMethod")
+    ] = None
+    creation_step: Annotated[CreationStep, Field(alias="creationStep")]
+    csps_config: Annotated[CspsConfig | None, Field(alias="cspsConfig")] = None
+    cube_image_cloud: Annotated[str | None, Field(alias="cubeImageCloud")] = None
+    cube_image_version: Annotated[str | None, Field(alias="cubeImageVersion")] = None
+    custom_domain: Annotated[str | None, Field(alias="customDomain")] = None
+    default_launchpad_view_group: Annotated[
+        str | None, Field(alias="defaultLaunchpadViewGroup")
+    ] = None
+    deploy_branch_merge_allowed: Annotated[bool, Field(alias="deployBranchMergeAllowed")]
+    deploy_branch_name: Annotated[str, Field(alias="deployBranchName")]
+    deploy_branch_read_only: Annotated[bool, Field(alias="deployBranchReadOnly")]
+    deploy_mode: Annotated[DeploymentSettingsDeployMode | None, Field(alias="deployMode")] = None
+    deploy_project_root: Annotated[str, Field(alias="deployProjectRoot")]
+    deployment_url: Annotated[str, Field(alias="deploymentUrl")]
+    id: int
+    is_cold: Annotated[bool | None, Field(alias="isCold")] = None
+    is_cube_sql_enabled: Annotated[bool, Field(alias="isCubeSqlEnabled")]
+    is_managed: Annotated[bool | None, Field(alias="isManaged")] = None
+    is_support_pre_aggregations: Annotated[bool, Field(alias="isSupportPreAggregations")]
+    launchpad_tabs: Annotated[list[str] | None, Field(alias="launchpadTabs")] = None
+    name: str
+    region: str | None = None
+    release_channel: Annotated[DeploymentSettingsReleaseChannel, Field(alias="releaseChannel")]
+    release_channel_version: Annotated[str | None, Field(alias="releaseChannelVersion")] = None
+    release_channel_version_hold: Annotated[
+        bool | None, Field(alias="releaseChannelVersionHold")
+    ] = None
+    repo_type: Annotated[DeploymentSettingsRepoType | None, Field(alias="repoType")] = None
+    target_platform: Annotated[str | None, Field(alias="targetPlatform")] = None
+    template: DeploymentSettingsTemplate
+    template_variables: Annotated[dict[str, Any] | None, Field(alias="templateVariables")] = None
+
+
+class DeploymentSettingsCloudProvider(RootModel[Literal["cubecloud", "aws", "gcp"]]):
+    root: Literal["cubecloud", "aws", "gcp"]
+
+
+class DeploymentSettingsCreationMethod(RootModel[Literal["upload", "cubecloud", "github", "ssh"]]):
+    root: Literal["upload", "cubecloud", "github", "ssh"]
+
+
+class DeploymentSettingsDeployMode(RootModel[Literal["git", "cli"]]):
+    root: Literal["git", "cli"]
+
+
+class DeploymentSettingsReleaseChannel(RootModel[Literal["latest", "release"]]):
+    root: Literal["latest", "release"]
+
+
+class DeploymentSettingsRepoType(RootModel[Literal["git", "deployRepo"]]):
+    root: Literal["git", "deployRepo"]
+
+
+class DeploymentSettingsTemplate(RootModel[Literal["single", "simpleCluster", "multiCluster"]]):
+    root: Literal["single", "simpleCluster", "multiCluster"]
+
+
+class DeploymentTokenResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    cube_api_token: Annotated[str, Field(alias="cubeApiToken")]
 
 
 class DeploymentVersion(BaseModel):
-    """
-    A runtime version a deployment can switch to.
-    """
-
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    release_channel_version: Annotated[str | None, Field(alias="releaseChannelVersion")] = None
-    """
-    Of the form `<image_repo>:v<version>`.
-    """
-    version: str | None = None
-    """
-    Of the form `<major>.<minor>.<patch>`.
-    """
-    release_channel: Annotated[str | None, Field(alias="releaseChannel")] = None
-    """
-    Update channel name.
-    """
-    is_latest_in_channel: Annotated[bool | None, Field(alias="isLatestInChannel")] = None
-    """
-    Marks the head of its update channel.
-    """
-    is_current: Annotated[bool | None, Field(alias="isCurrent")] = None
-    """
-    Marks the version in use.
-    """
+    is_current: Annotated[bool, Field(alias="isCurrent")]
+    is_latest_in_channel: Annotated[bool, Field(alias="isLatestInChannel")]
+    release_channel: Annotated[DeploymentVersionReleaseChannel, Field(alias="releaseChannel")]
+    release_channel_version: Annotated[str, Field(alias="releaseChannelVersion")]
+    version: str
 
 
-class DeploymentVersionListResponse(BaseModel):
+class DeploymentVersionReleaseChannel(RootModel[Literal["latest", "release"]]):
+    root: Literal["latest", "release"]
+
+
+class DeploymentVersionsResponse(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    data: list[DeploymentVersion] | None = None
+    items: list[DeploymentVersion]
+    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
 
 
-class Environment(BaseModel):
-    """
-    An environment of a deployment.
-    """
-
+class DeploymentsListResponse(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    id: str | None = None
-    name: str | None = None
-    type: Literal["production", "staging", "development"] | None = None
-    api_credentials: EnvironmentApiCredentials | None = None
+    count: Annotated[Count | None, Field(deprecated=True)] = None
+    data: Annotated[list[Deployment], Field(deprecated=True)]
+    items: list[Deployment]
+    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+    pagination: Annotated[DeploymentsPagination, Field(deprecated=True)]
+    total_count: Annotated[TotalCount | None, Field(alias="totalCount", deprecated=True)] = None
 
 
-class EnvironmentApiCredentials(BaseModel):
+class DeploymentsPagination(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    rest: EnvironmentApiCredentialsRest | None = None
-    sql: EnvironmentApiCredentialsSql | None = None
+    limit: Annotated[int, Field(ge=0)]
+    offset: Annotated[int, Field(ge=0)]
+    total: Annotated[int, Field(ge=0)]
 
 
-class EnvironmentApiCredentialsRest(BaseModel):
+class Description(RootModel[str]):
+    root: Annotated[str, Field(max_length=500)]
+
+
+class Description1(RootModel[str]):
+    root: Annotated[str, Field(max_length=255)]
+
+
+class Description3(RootModel[str]):
+    root: Annotated[str, Field(max_length=500)]
+
+
+class DevBranchResponse(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    url: str | None = None
-    """
-    Data API address.
-    """
+    active: bool
+    branch_name: Annotated[str | None, Field(alias="branchName")] = None
+    parent_branch: Annotated[str | None, Field(alias="parentBranch")] = None
 
 
-class EnvironmentApiCredentialsSql(BaseModel):
+class DisconnectReportFromWorkbookInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    host: str | None = None
-    port: int | None = None
+    anchor_cell: Annotated[str | None, Field(alias="anchorCell")] = None
+    external_workbook_id: Annotated[str | None, Field(alias="externalWorkbookId")] = None
+    placement_id: Annotated[str | None, Field(alias="placementId")] = None
+    result_location: Annotated[str | None, Field(alias="resultLocation")] = None
+    sheet_id: Annotated[str | None, Field(alias="sheetId")] = None
+    sheet_name: Annotated[str | None, Field(alias="sheetName")] = None
 
 
-class EnvironmentListResponse(BaseModel):
+class DuplicateWorkbookInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    data: EnvironmentListResponseData | None = None
-    pagination: Pagination | None = None
+    shared: bool | None = None
 
 
-class EnvironmentListResponseData(BaseModel):
+class EmbedAccessAllEmbedUsers(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    environments: list[Environment] | None = None
+    action: EmbedAccessAllEmbedUsersAction
+    enabled: bool
+    group_id: Annotated[int | None, Field(alias="groupId")] = None
+
+
+class EmbedAccessAllEmbedUsersAction(RootModel[Literal["read", "none"]]):
+    root: Literal["read", "none"]
+
+
+class EmbedAccessResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    all_embed_users: Annotated[EmbedAccessAllEmbedUsers, Field(alias="allEmbedUsers")]
+    allow_embed: Annotated[bool, Field(alias="allowEmbed")]
+    tenants: list[EmbedAccessTenantEntry]
+
+
+class EmbedAccessTenantEntry(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    action: EmbedAccessTenantEntryAction
+    embed_tenant_name: Annotated[str, Field(alias="embedTenantName")]
+    group_id: Annotated[int, Field(alias="groupId")]
+
+
+class EmbedAccessTenantEntryAction(RootModel[Literal["read", "none"]]):
+    root: Literal["read", "none"]
+
+
+class EmbedDashboardCommentDto(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    body: str
+    created_at: Annotated[date_aliased | AwareDatetime, Field(alias="createdAt")]
+    dashboard_id: Annotated[str, Field(alias="dashboardId")]
+    edited_at: Annotated[date_aliased | AwareDatetime | None, Field(alias="editedAt")] = None
+    id: int
+    is_own: Annotated[bool, Field(alias="isOwn")]
+    removed_at: Annotated[date_aliased | AwareDatetime | None, Field(alias="removedAt")] = None
+    user_id: Annotated[int | None, Field(alias="userId")] = None
+
+
+class EmbedDashboardCommentThreadDto(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    replies: list[EmbedDashboardCommentDto]
+    resolved_at: Annotated[date_aliased | AwareDatetime | None, Field(alias="resolvedAt")] = None
+    resolved_by: Annotated[int | None, Field(alias="resolvedBy")] = None
+    root: EmbedDashboardCommentDto
+
+
+class EmbedDashboardCommentThreadsListResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    items: list[EmbedDashboardCommentThreadDto]
+    page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+
+
+class EmbedGroupMemberInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    embed_user_id: Annotated[EmbedUserId | None, Field(alias="embedUserId")] = None
+    external_id: Annotated[ExternalId | None, Field(alias="externalId")] = None
+
+
+class EmbedGroupMembersInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    members: Annotated[list[EmbedGroupMemberInput], Field(max_length=1000, min_length=1)]
+
+
+class EmbedGroupMembersMutationResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    added_members: Annotated[list[EmbedUser], Field(alias="addedMembers")]
+    unchanged_members: Annotated[list[EmbedUser], Field(alias="unchangedMembers")]
+
+
+class EmbedMentionableUserDto(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    email: str | None = None
+    first_name: Annotated[str | None, Field(alias="firstName")] = None
+    id: int
+    username: str
+
+
+class EmbedMentionableUsersListResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    items: list[EmbedMentionableUserDto]
+    page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+
+
+class EmbedPythonFilteredRunInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    report_id: Annotated[int, Field(alias="reportId")]
+    report_version_id: Annotated[int, Field(alias="reportVersionId")]
+    sql_query: Annotated[str, Field(alias="sqlQuery")]
+
+
+class EmbedSessionSettings(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    allow_ai: Annotated[bool | None, Field(alias="allowAi")] = None
+    allow_chat_workspace_authoring: Annotated[
+        bool | None, Field(alias="allowChatWorkspaceAuthoring")
+    ] = None
+    locale: str | None = None
+    show_ai_widgets: Annotated[bool | None, Field(alias="showAiWidgets")] = None
+    show_dashboard_chat: Annotated[bool | None, Field(alias="showDashboardChat")] = None
+    show_dashboard_settings: Annotated[bool | None, Field(alias="showDashboardSettings")] = None
+    show_group_by_cube: Annotated[bool | None, Field(alias="showGroupByCube")] = None
+    show_member_names: Annotated[bool | None, Field(alias="showMemberNames")] = None
+    show_workbook_chat: Annotated[bool | None, Field(alias="showWorkbookChat")] = None
+    show_workbook_share: Annotated[bool | None, Field(alias="showWorkbookShare")] = None
+    timezone: str | None = None
+
+
+class EmbedSettings(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    allow_ai: Annotated[bool | None, Field(alias="allowAi")] = None
+    enable_dashboard_comments: Annotated[bool | None, Field(alias="enableDashboardComments")] = None
+    locale: str | None = None
+    show_ai_widgets: Annotated[bool | None, Field(alias="showAiWidgets")] = None
+    show_dashboard_chat: Annotated[bool | None, Field(alias="showDashboardChat")] = None
+    show_workbook_chat: Annotated[bool | None, Field(alias="showWorkbookChat")] = None
+    timezone: str | None = None
+
+
+class EmbedTenant(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    created_at: Annotated[date_aliased | AwareDatetime | None, Field(alias="createdAt")] = None
+    display_name: Annotated[str | None, Field(alias="displayName")] = None
+    id: int
+    name: str
+    user_count: Annotated[int, Field(alias="userCount")]
+
+
+class EmbedTenantName(RootModel[str]):
+    root: Annotated[str, Field(pattern="^[a-z][a-z0-9-]{0,34}[a-z0-9]$")]
+
+
+class EmbedTenantProfile(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    display_name: Annotated[str | None, Field(alias="displayName")] = None
+
+
+class EmbedTenantWorkbooksListQueryAccessSource(
+    RootModel[Literal["tenant", "allEmbedUsers", "folder"]]
+):
+    root: Literal["tenant", "allEmbedUsers", "folder"]
+
+
+class EmbedTenantWorkbooksListResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    items: list[Workbook]
+    page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+
+
+class EmbedTenantsPublicResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    items: list[EmbedTenant]
+    page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+
+
+class EmbedTheme(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    analytics_chat: Annotated[AnalyticsChat | None, Field(alias="analyticsChat")] = None
+    chat: Chat | None = None
+    font: str | None = None
+    primary_color: Annotated[str | None, Field(alias="primaryColor")] = None
+
+
+class EmbedTheme1(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    analytics_chat: Annotated[AnalyticsChat1 | None, Field(alias="analyticsChat")] = None
+    chat: Chat | None = None
+    font: str | None = None
+    primary_color: Annotated[str | None, Field(alias="primaryColor")] = None
+
+
+class EmbedThemeAnalyticsChat(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    background_color: Annotated[str | None, Field(alias="backgroundColor")] = None
+    chat_input: Annotated[ChatInput | None, Field(alias="chatInput")] = None
+
+
+class EmbedThemeAnalyticsChatInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    background_color: Annotated[str | None, Field(alias="backgroundColor")] = None
+    border_color: Annotated[str | None, Field(alias="borderColor")] = None
+
+
+class EmbedThemeChat(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    input_color: Annotated[str | None, Field(alias="inputColor")] = None
+
+
+class EmbedUser(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    created_at: Annotated[date_aliased | AwareDatetime | None, Field(alias="createdAt")] = None
+    email: str | None = None
+    external_id: Annotated[str | None, Field(alias="externalId")] = None
+    first_name: Annotated[str | None, Field(alias="firstName")] = None
+    id: int
+    last_login: Annotated[date_aliased | AwareDatetime | None, Field(alias="lastLogin")] = None
+    username: str
+
+
+class EmbedUserId(RootModel[int]):
+    root: Annotated[int, Field(ge=1)]
+
+
+class EmbedUserProfile(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    display_name: Annotated[str | None, Field(alias="displayName")] = None
+    picture: str | None = None
+
+
+class EmbedUsersPublicResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    items: list[EmbedUser]
+    page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+
+
+class Entry(RootModel[str]):
+    root: Annotated[str, Field(max_length=255)]
+
+
+class EnvVariableItem(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    name: str
+    value: str
+
+
+class EnvVariablesListResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    data: Annotated[list[EnvVariableItem], Field(deprecated=True)]
+    items: list[EnvVariableItem]
+    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
 
 
 class Error(BaseModel):
@@ -214,42 +2336,926 @@ class Error(BaseModel):
     """
 
 
-class MetadataToken(BaseModel):
+class ExpectedDestinationHash(RootModel[str]):
+    root: Annotated[str, Field(pattern="^[a-f0-9]{64}$")]
+
+
+class ExpiresIn(RootModel[int]):
+    root: Annotated[int, Field(ge=1, le=3600)]
+    """
+    Token lifetime in seconds. When omitted, the service issues a token valid for 86400 seconds (24 hours).
+    """
+
+
+class ExpiresIn1(RootModel[int]):
+    root: Annotated[int, Field(ge=60, le=86400)]
+
+
+class ExportSubjectInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    token: str | None = None
-    """
-    A JWT scoped to metadata endpoints.
-    """
-    created_at: AwareDatetime | None = None
-    """
-    Creation time.
-    """
-    expires_at: AwareDatetime | None = None
-    """
-    Expiry time.
-    """
+    email: str | None = None
+    embed_tenant_name: Annotated[str | None, Field(alias="embedTenantName")] = None
+    external_id: Annotated[str | None, Field(alias="externalId")] = None
+    groups: list[str] | None = None
+    security_context: Annotated[dict[str, Any] | None, Field(alias="securityContext")] = None
+    type: ExportSubjectInputType
+    user_attributes: Annotated[list[UserAttributeInput] | None, Field(alias="userAttributes")] = (
+        None
+    )
+    user_id: Annotated[int | None, Field(alias="userId")] = None
 
 
-class MetadataTokenResponse(BaseModel):
+class ExportSubjectInputType(RootModel[Literal["USER", "EMBED_USER"]]):
+    root: Literal["USER", "EMBED_USER"]
+
+
+class ExternalDocumentPlacementResponse(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    data: MetadataToken | None = None
+    access: ExternalDocumentPlacementResponseAccess
+    anchor_cell: Annotated[str | None, Field(alias="anchorCell")] = None
+    deployment_id: Annotated[int, Field(alias="deploymentId")]
+    end_result_cell: Annotated[str | None, Field(alias="endResultCell")] = None
+    host: ExternalDocumentPlacementResponseHost | None = None
+    owner: ResourceOwner | None = None
+    placed_at: Annotated[str | None, Field(alias="placedAt")] = None
+    placement_id: Annotated[str | None, Field(alias="placementId")] = None
+    refreshed_at: Annotated[str | None, Field(alias="refreshedAt")] = None
+    report_id: Annotated[int, Field(alias="reportId")]
+    report_name: Annotated[str | None, Field(alias="reportName")] = None
+    result_location: Annotated[str, Field(alias="resultLocation")]
+    sheet_id: Annotated[str | None, Field(alias="sheetId")] = None
+    sheet_name: Annotated[str | None, Field(alias="sheetName")] = None
 
 
-class Pagination(BaseModel):
-    """
-    Position of a page in a list.
-    """
+class ExternalDocumentPlacementResponseAccess(RootModel[Literal["GRANTED", "DENIED"]]):
+    root: Literal["GRANTED", "DENIED"]
 
+
+class ExternalDocumentPlacementResponseHost(RootModel[Literal["GOOGLE_SHEETS", "EXCEL"]]):
+    root: Literal["GOOGLE_SHEETS", "EXCEL"]
+
+
+class ExternalDocumentPlacementsListResponse(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    offset: int | None = None
-    limit: int | None = None
-    total: int | None = None
+    items: list[ExternalDocumentPlacementResponse]
+    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+
+
+class ExternalId(RootModel[str]):
+    root: Annotated[str, Field(min_length=1)]
+
+
+class FileHash(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    hash: str
+
+
+class FillMissingRows(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    excluded_dimensions: Annotated[list[str] | None, Field(alias="excludedDimensions")] = None
+    member: str
+
+
+class FinishUploadBody(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    auto_remove_files: Annotated[bool | None, Field(alias="autoRemoveFiles")] = None
+    await_git_operations: Annotated[bool | None, Field(alias="awaitGitOperations")] = None
+    commit_message: Annotated[str | None, Field(alias="commitMessage")] = None
+    files: dict[str, Any]
+    transaction: UploadTransaction
+
+
+class FinishUploadResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    last_hash: Annotated[str | None, Field(alias="lastHash")] = None
+
+
+class Folder(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    created_at: Annotated[date_aliased | AwareDatetime, Field(alias="createdAt")]
+    created_by: Annotated[int | None, Field(alias="createdBy")] = None
+    deployment_id: Annotated[int, Field(alias="deploymentId")]
+    folder_path: Annotated[list[WorkspaceFolderPathEntry] | None, Field(alias="folderPath")] = None
+    id: int
+    name: str
+    parent_id: Annotated[int | None, Field(alias="parentId")] = None
+    position: int
+    type: FolderDtoType
+    updated_at: Annotated[date_aliased | AwareDatetime, Field(alias="updatedAt")]
+    updated_by: Annotated[int | None, Field(alias="updatedBy")] = None
+    user: ResourceOwner | None = None
+
+
+class FolderDtoType(RootModel[Literal["FOLDER", "WORKBOOK", "REPORT"]]):
+    root: Literal["FOLDER", "WORKBOOK", "REPORT"]
+
+
+class FoldersListResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    count: Annotated[Count | None, Field(deprecated=True)] = None
+    data: Annotated[list[Folder], Field(deprecated=True)]
+    items: list[Folder]
+    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+
+
+class GenerateEmbedTokenResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    token: str
+
+
+class GenerateSession(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    branch_name: Annotated[str | None, Field(alias="branchName")] = None
+    creator_mode: Annotated[bool | None, Field(alias="creatorMode")] = None
+    deployment_id: Annotated[float, Field(alias="deploymentId")]
+    email: str | None = None
+    embed_tenant_name: Annotated[EmbedTenantName | None, Field(alias="embedTenantName")] = None
+    embed_tenant_profile: Annotated[
+        EmbedTenantProfile | None, Field(alias="embedTenantProfile")
+    ] = None
+    embed_theme: Annotated[EmbedTheme1 | None, Field(alias="embedTheme")] = None
+    external_id: Annotated[str | None, Field(alias="externalId")] = None
+    group_definitions: Annotated[
+        list[GroupDefinition] | None, Field(alias="groupDefinitions", deprecated=True)
+    ] = None
+    groups: list[str] | None = None
+    internal_id: Annotated[str | None, Field(alias="internalId")] = None
+    is_ephemeral: Annotated[bool | None, Field(alias="isEphemeral")] = None
+    public_dashboard_id: Annotated[str | None, Field(alias="publicDashboardId")] = None
+    roles: list[str] | None = None
+    security_context: Annotated[dict[str, Any] | None, Field(alias="securityContext")] = None
+    settings: Settings | None = None
+    tenant_group_definitions: Annotated[
+        list[GroupDefinition] | None, Field(alias="tenantGroupDefinitions")
+    ] = None
+    tenant_groups: Annotated[list[str] | None, Field(alias="tenantGroups")] = None
+    user_attribute_definitions: Annotated[
+        list[UserAttributeDefinition] | None, Field(alias="userAttributeDefinitions")
+    ] = None
+    user_attributes: Annotated[list[UserAttributeInput] | None, Field(alias="userAttributes")] = (
+        None
+    )
+    user_profile: Annotated[UserProfile | None, Field(alias="userProfile")] = None
+
+
+class GenerateSessionResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    session_id: Annotated[str, Field(alias="sessionId")]
+
+
+class GetDeploymentEnvironmentsQueryType(
+    RootModel[Literal["production", "staging", "development"]]
+):
+    root: Literal["production", "staging", "development"]
+
+
+class GetReportsQuerySortBy(RootModel[Literal["name", "createdAt", "updatedAt", "lastViewedAt"]]):
+    root: Literal["name", "createdAt", "updatedAt", "lastViewedAt"]
+
+
+class GetReportsQuerySortDirection(RootModel[Literal["ASC", "DESC"]]):
+    root: Literal["ASC", "DESC"]
+
+
+class GetUserAttributesQueryType(
+    RootModel[Literal["string", "number", "boolean", "string_array", "number_array"]]
+):
+    root: Literal["string", "number", "boolean", "string_array", "number_array"]
+
+
+class GetWorkspaceObjectsQueryOrderByDirection(RootModel[Literal["ASC", "DESC"]]):
+    root: Literal["ASC", "DESC"]
+
+
+class GetWorkspaceObjectsQueryOrderByField(
+    RootModel[Literal["updated_at", "created_at", "name", "viewer_last_viewed_at"]]
+):
+    root: Literal["updated_at", "created_at", "name", "viewer_last_viewed_at"]
+
+
+class GithubBranchResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    is_default: Annotated[bool, Field(alias="isDefault")]
+    name: str
+
+
+class GithubBranchesListResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    data: Annotated[list[GithubBranchResponse], Field(deprecated=True)]
+    items: list[GithubBranchResponse]
+    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+
+
+class GithubConnectStatusResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    connected: bool
+    link_url: Annotated[str, Field(alias="linkUrl")]
+    settings_url: Annotated[str, Field(alias="settingsUrl")]
+
+
+class GithubInstallationResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    avatar_url: Annotated[str, Field(alias="avatarUrl")]
+    id: str
+    installation_id: Annotated[str, Field(alias="installationId")]
+    login: str
+
+
+class GithubInstallationsListResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    data: Annotated[list[GithubInstallationResponse], Field(deprecated=True)]
+    items: list[GithubInstallationResponse]
+    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+
+
+class GithubRepoResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    html_url: Annotated[str, Field(alias="htmlUrl")]
+    id: int
+    name: str
+
+
+class GithubReposListResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    data: Annotated[list[GithubRepoResponse], Field(deprecated=True)]
+    items: list[GithubRepoResponse]
+    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+
+
+class GroupDefinition(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    description: str | None = None
+    name: str
+
+
+class Hue(RootModel[float]):
+    root: Annotated[float, Field(ge=0.0, le=360.0)]
+
+
+class Id(RootModel[str]):
+    root: Annotated[str, Field(max_length=128)]
+
+
+class LocalizedValue(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    locale: Annotated[str, Field(max_length=35)]
+    value: Annotated[str, Field(max_length=1000)]
+
+
+class LocalizedTitles(RootModel[list[LocalizedValue]]):
+    root: Annotated[list[LocalizedValue], Field(max_length=50)]
+
+
+class MergeIntoParentBranchRequest(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    branch_id: Annotated[int | None, Field(alias="branchId")] = None
+    branch_name: Annotated[str | None, Field(alias="branchName")] = None
+    delete_branch: Annotated[bool | None, Field(alias="deleteBranch")] = None
+    message: str | None = None
+    squash_commits: Annotated[bool | None, Field(alias="squashCommits")] = None
+    switch_to_parent_branch: Annotated[bool | None, Field(alias="switchToParentBranch")] = None
+
+
+class MergeResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    branch_deleted: Annotated[bool, Field(alias="branchDeleted")]
+    merged: bool
+
+
+class MergeToDefaultBranchRequest(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    branch_id: Annotated[int | None, Field(alias="branchId")] = None
+    branch_name: Annotated[str | None, Field(alias="branchName")] = None
+    message: str
+    remove_branch_after_merge: Annotated[bool | None, Field(alias="removeBranchAfterMerge")] = None
+
+
+class MoveWorkspaceObjectInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    folder_id: Annotated[int | None, Field(alias="folderId")] = None
+    id: int
+    type: MoveWorkspaceObjectInputType
+
+
+class MoveWorkspaceObjectInputType(RootModel[Literal["FOLDER", "WORKBOOK", "REPORT"]]):
+    root: Literal["FOLDER", "WORKBOOK", "REPORT"]
+
+
+class Name(RootModel[str]):
+    root: Annotated[str, Field(pattern="^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$")]
+
+
+class Name1(RootModel[str]):
+    root: Annotated[str, Field(max_length=255)]
+
+
+class Name3(RootModel[str]):
+    root: Annotated[str, Field(pattern="^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$")]
+
+
+class Name4(RootModel[str]):
+    root: Annotated[str, Field(max_length=255)]
+
+
+class NotificationDto(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    cron_expression: Annotated[str, Field(alias="cronExpression")]
+    dashboard_id: Annotated[int, Field(alias="dashboardId")]
+    deployment_id: Annotated[int, Field(alias="deploymentId")]
+    filters: list[DashboardFilter] | None = None
+    human_readable_schedule: Annotated[str, Field(alias="humanReadableSchedule")]
+    id: int
+    is_enabled: Annotated[bool, Field(alias="isEnabled")]
+    member_switchers: Annotated[
+        list[DashboardMemberSwitcher] | None, Field(alias="memberSwitchers")
+    ] = None
+    notification_ai_summary: Annotated[bool, Field(alias="notificationAiSummary")]
+    notification_enabled: Annotated[bool, Field(alias="notificationEnabled")]
+    notification_format: Annotated[str, Field(alias="notificationFormat")]
+    time_grains: Annotated[list[DashboardTimeGrain] | None, Field(alias="timeGrains")] = None
+    timezone: str
+
+
+class NotificationRecipient(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    channel_id: Annotated[str | None, Field(alias="channelId")] = None
+    channel_name: Annotated[str | None, Field(alias="channelName")] = None
+    email: str | None = None
+    embed_tenant_name: Annotated[str | None, Field(alias="embedTenantName")] = None
+    embed_user_id: Annotated[int | None, Field(alias="embedUserId")] = None
+    external_id: Annotated[str | None, Field(alias="externalId")] = None
+    type: NotificationRecipientType
+    user_id: Annotated[int | None, Field(alias="userId")] = None
+    username: str | None = None
+
+
+class NotificationRecipientInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    channel_id: Annotated[str | None, Field(alias="channelId")] = None
+    channel_name: Annotated[str | None, Field(alias="channelName")] = None
+    email: str | None = None
+    embed_tenant_name: Annotated[str | None, Field(alias="embedTenantName")] = None
+    external_id: Annotated[str | None, Field(alias="externalId")] = None
+    groups: list[str] | None = None
+    security_context: Annotated[dict[str, Any] | None, Field(alias="securityContext")] = None
+    type: NotificationRecipientInputType
+    user_attributes: Annotated[list[UserAttributeInput] | None, Field(alias="userAttributes")] = (
+        None
+    )
+    user_id: Annotated[int | None, Field(alias="userId")] = None
+
+
+class NotificationRecipientInputType(RootModel[Literal["USER", "EMBED_USER", "SLACK"]]):
+    root: Literal["USER", "EMBED_USER", "SLACK"]
+
+
+class NotificationRecipientType(RootModel[Literal["USER", "EMBED_USER", "SLACK"]]):
+    root: Literal["USER", "EMBED_USER", "SLACK"]
+
+
+class NotificationRecipientsListResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    items: list[NotificationRecipient]
+    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+
+
+class NotificationRecipientsMutationResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    created_recipients: Annotated[list[NotificationRecipient], Field(alias="createdRecipients")]
+    unchanged_recipients: Annotated[list[NotificationRecipient], Field(alias="unchangedRecipients")]
+    updated_recipients: Annotated[list[NotificationRecipient], Field(alias="updatedRecipients")]
+
+
+class NotificationsListResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    items: list[NotificationDto]
+    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+
+
+class OauthIntegration(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    auth_url: Annotated[str, Field(alias="authUrl")]
+    client_id: Annotated[str, Field(alias="clientId")]
+    config: dict[str, Any] | None = None
+    created_at: Annotated[date_aliased | AwareDatetime, Field(alias="createdAt")]
+    id: int
+    name: str
+    redirect_uri: Annotated[str, Field(alias="redirectUri")]
+    scopes: list[Any] | None = None
+    token_url: Annotated[str, Field(alias="tokenUrl")]
+    type: str
+    updated_at: Annotated[date_aliased | AwareDatetime, Field(alias="updatedAt")]
+
+
+class OidcTokenConfig(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    audience: str
+    audience_type: Annotated[str, Field(alias="audienceType")]
+    created_at: Annotated[date_aliased | AwareDatetime, Field(alias="createdAt")]
+    custom_claims: Annotated[dict[str, Any] | None, Field(alias="customClaims")] = None
+    id: int
+    is_enabled: Annotated[bool, Field(alias="isEnabled")]
+    name: str
+    sub_format: Annotated[str | None, Field(alias="subFormat")] = None
+    target_env_var: Annotated[str | None, Field(alias="targetEnvVar")] = None
+    updated_at: Annotated[date_aliased | AwareDatetime, Field(alias="updatedAt")]
+
+
+class PageInfo(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    end_cursor: Annotated[str | None, Field(alias="endCursor")] = None
+    has_next_page: Annotated[bool, Field(alias="hasNextPage")]
+    has_previous_page: Annotated[bool, Field(alias="hasPreviousPage")]
+    start_cursor: Annotated[str | None, Field(alias="startCursor")] = None
+
+
+class PeriodComparison(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    measure: str
+    offset: PeriodComparisonOffset
+    outputs: list[str] | None = None
+    time_dimension: Annotated[str, Field(alias="timeDimension")]
+
+
+class PeriodComparisonOffset(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    amount: int
+    unit: str
+
+
+class PivotItems(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    columns: list[str]
+    display_scale: Annotated[PivotItemsDisplayScale | None, Field(alias="displayScale")] = None
+    filters: list[str]
+    measures: list[str]
+    measures_axis: Annotated[PivotItemsMeasuresAxis | None, Field(alias="measuresAxis")] = None
+    measures_position: Annotated[
+        PivotItemsMeasuresPosition | None, Field(alias="measuresPosition")
+    ] = None
+    rows: list[str]
+    show_applied_filters: Annotated[bool | None, Field(alias="showAppliedFilters")] = None
+    show_column_totals: Annotated[bool | None, Field(alias="showColumnTotals")] = None
+    show_row_totals: Annotated[bool | None, Field(alias="showRowTotals")] = None
+
+
+class PivotItemsDisplayScale(
+    RootModel[Literal["model", "absolute", "thousands", "millions", "billions"]]
+):
+    root: Literal["model", "absolute", "thousands", "millions", "billions"]
+
+
+class PivotItemsInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    columns: list[str]
+    display_scale: Annotated[PivotItemsInputDisplayScale | None, Field(alias="displayScale")] = None
+    filters: list[str]
+    measures: list[str]
+    measures_axis: Annotated[PivotItemsInputMeasuresAxis | None, Field(alias="measuresAxis")] = None
+    measures_position: Annotated[
+        PivotItemsInputMeasuresPosition | None, Field(alias="measuresPosition")
+    ] = None
+    rows: list[str]
+    show_applied_filters: Annotated[bool | None, Field(alias="showAppliedFilters")] = None
+    show_column_totals: Annotated[bool | None, Field(alias="showColumnTotals")] = None
+    show_row_totals: Annotated[bool | None, Field(alias="showRowTotals")] = None
+
+
+class PivotItemsInputDisplayScale(
+    RootModel[Literal["model", "absolute", "thousands", "millions", "billions"]]
+):
+    root: Literal["model", "absolute", "thousands", "millions", "billions"]
+
+
+class PivotItemsInputMeasuresAxis(RootModel[Literal["columns", "rows"]]):
+    root: Literal["columns", "rows"]
+
+
+class PivotItemsInputMeasuresPosition(RootModel[Literal["before", "after"]]):
+    root: Literal["before", "after"]
+
+
+class PivotItemsMeasuresAxis(RootModel[Literal["columns", "rows"]]):
+    root: Literal["columns", "rows"]
+
+
+class PivotItemsMeasuresPosition(RootModel[Literal["before", "after"]]):
+    root: Literal["before", "after"]
+
+
+class Policy(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    actions: list[
+        Literal[
+            "All",
+            "DeploymentsManage",
+            "DeploymentCreate",
+            "DeploymentRead",
+            "DeploymentUpdate",
+            "DeploymentDelete",
+            "SecretsManage",
+            "DownloadData",
+            "PlaygroundRead",
+            "SchemaRead",
+            "SchemaUpdate",
+            "SchemaUpdateDevBranches",
+            "APMRead",
+            "ChatHistoryRead",
+            "PreAggregationBuild",
+            "AlertsCreate",
+            "AlertsRead",
+            "AlertsUpdate",
+            "AlertsDelete",
+            "AuditLogManage",
+            "BillingRead",
+            "SqlRunnerRead",
+            "DataAssetsRead",
+            "DataAssetsManage",
+            "CubeNetworkConnect",
+            "ReportRead",
+            "ReportEdit",
+            "ReportManage",
+            "WorkbookManage",
+            "WorkbookRead",
+            "WorkbookEdit",
+            "ChatThreadRead",
+            "AgentManage",
+            "AgentRead",
+            "AgentSpaceManage",
+            "AgentAdmin",
+            "DeploymentAgentRead",
+            "OAuthIntegrationsManage",
+            "OAuthIntegrationsIssueTokens",
+            "McpToolsManage",
+            "AIBIDevelop",
+            "AIBIExplore",
+            "AIBIView",
+            "ChartPalettesManage",
+            "DashboardThemesManage",
+            "AIBIDeveloper",
+            "AIBIUser",
+            "AIBIViewer",
+            "EmbedDeploymentRead",
+            "EmbedDashboardRead",
+            "FolderRead",
+            "FolderEdit",
+            "FolderManage",
+        ]
+    ]
+    resource_type: Annotated[PolicyResourceType, Field(alias="resourceType")]
+    resources: list[str]
+
+
+class PolicyResourceType(
+    RootModel[
+        Literal[
+            "Global",
+            "Deployment",
+            "Report",
+            "ReportFolder",
+            "Agent",
+            "AgentSpace",
+            "Workbook",
+            "Dashboard",
+            "Folder",
+            "ChatThread",
+        ]
+    ]
+):
+    root: Literal[
+        "Global",
+        "Deployment",
+        "Report",
+        "ReportFolder",
+        "Agent",
+        "AgentSpace",
+        "Workbook",
+        "Dashboard",
+        "Folder",
+        "ChatThread",
+    ]
+
+
+class Port(RootModel[int]):
+    root: Annotated[int, Field(ge=1)]
+
+
+class PostTokenBySessionIdInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    session_id: Annotated[str, Field(alias="sessionId")]
+
+
+class PreviewWorkbookPromotionInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    target_deployment_id: Annotated[int, Field(alias="targetDeploymentId", ge=1)]
+    target_folder_id: Annotated[TargetFolderId | None, Field(alias="targetFolderId")] = None
+
+
+class PromotionActorDto(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    api_key_id: Annotated[int | None, Field(alias="apiKeyId")] = None
+    authentication_method: Annotated[
+        PromotionActorDtoAuthenticationMethod, Field(alias="authenticationMethod")
+    ]
+    display_name: Annotated[str, Field(alias="displayName")]
+    user_id: Annotated[int, Field(alias="userId")]
+
+
+class PromotionActorDtoAuthenticationMethod(RootModel[Literal["session", "apiKey"]]):
+    root: Literal["session", "apiKey"]
+
+
+class PromotionReferenceDto(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    availability: PromotionReferenceDtoAvailability
+    deployment_id: Annotated[int | None, Field(alias="deploymentId")] = None
+    name: str | None = None
+    workbook_id: Annotated[int | None, Field(alias="workbookId")] = None
+
+
+class PromotionReferenceDtoAvailability(RootModel[Literal["available", "unavailable"]]):
+    root: Literal["available", "unavailable"]
+
+
+class ProvisionEmbedUserFailure(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    error: BulkActionError
+    external_id: Annotated[str, Field(alias="externalId")]
+
+
+class ProvisionEmbedUserInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    email: str | None = None
+    external_id: Annotated[str, Field(alias="externalId", min_length=1)]
+    groups: list[str] | None = None
+    tenant_groups: Annotated[list[str] | None, Field(alias="tenantGroups")] = None
+    user_profile: Annotated[UserProfile | None, Field(alias="userProfile")] = None
+
+
+class ProvisionEmbedUsersInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    users: Annotated[list[ProvisionEmbedUserInput], Field(max_length=100, min_length=1)]
+
+
+class ProvisionEmbedUsersResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    failed: list[ProvisionEmbedUserFailure]
+    succeeded: list[EmbedUser]
+
+
+class PublicId(RootModel[str]):
+    root: Annotated[str, Field(max_length=12, min_length=12, pattern="^[0-9A-Za-z]+$")]
+
+
+class PublishDashboardInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    allow_embed: Annotated[bool | None, Field(alias="allowEmbed")] = None
+    config: DashboardConfigInput | None = None
+    dashboard_id: Annotated[int | None, Field(alias="dashboardId")] = None
+    description: str | None = None
+    title: str | None = None
+    workbook_id: Annotated[int, Field(alias="workbookId")]
+
+
+class PullRequest(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    branch_name: Annotated[str, Field(alias="branchName")]
+
+
+class PullResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    build_triggered: Annotated[bool, Field(alias="buildTriggered")]
+
+
+class PythonAnalysisFilteredRun(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    at: str
+    execution_error: Annotated[str | None, Field(alias="executionError")] = None
+    input_row_count: Annotated[int, Field(alias="inputRowCount")]
+    output_data: Annotated[Any, Field(alias="outputData")] = None
+    stderr: str
+    stdout: str
+
+
+class RefreshReportInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    anchor_cell: Annotated[str | None, Field(alias="anchorCell")] = None
+    external_workbook_id: Annotated[str | None, Field(alias="externalWorkbookId")] = None
+    placement_id: Annotated[str | None, Field(alias="placementId")] = None
+    result_checksum: Annotated[
+        ReportPlacementResultChecksumInput | None, Field(alias="resultChecksum")
+    ] = None
+    result_location: Annotated[str | None, Field(alias="resultLocation")] = None
+    sheet_id: Annotated[str | None, Field(alias="sheetId")] = None
+    sheet_name: Annotated[str | None, Field(alias="sheetName")] = None
+
+
+class RegionResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    id: int
+    is_dedicated: Annotated[bool | None, Field(alias="isDedicated")] = None
+    is_hybrid: Annotated[bool | None, Field(alias="isHybrid")] = None
+    is_public: Annotated[bool | None, Field(alias="isPublic")] = None
+    name: str
+    provider: str | None = None
+    title: str | None = None
+    use_ai_engineer: Annotated[bool | None, Field(alias="useAiEngineer")] = None
+
+
+class RegionsListResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    data: Annotated[list[RegionResponse], Field(deprecated=True)]
+    items: list[RegionResponse]
+    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+
+
+class RemoveDataModelFilesInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    branch_id: Annotated[int | None, Field(alias="branchId")] = None
+    branch_name: Annotated[str | None, Field(alias="branchName")] = None
+    files: list[DataModelFilePath]
+
+
+class RemoveNotificationRecipientInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    embed_tenant_name: Annotated[str | None, Field(alias="embedTenantName")] = None
+    id: int | str
+    type: RemoveNotificationRecipientInputType
+
+
+class RemoveNotificationRecipientInputType(RootModel[Literal["USER", "EMBED_USER", "SLACK"]]):
+    root: Literal["USER", "EMBED_USER", "SLACK"]
+
+
+class RemoveNotificationRecipientsInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    recipients: Annotated[
+        list[RemoveNotificationRecipientInput], Field(max_length=1000, min_length=1)
+    ]
+
+
+class RenameDataModelFilesInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    branch_id: Annotated[int | None, Field(alias="branchId")] = None
+    branch_name: Annotated[str | None, Field(alias="branchName")] = None
+    files: list[DataModelFileRename]
+
+
+class Report(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    can_edit: Annotated[bool | None, Field(alias="canEdit")] = None
+    can_manage: Annotated[bool | None, Field(alias="canManage")] = None
+    created_at: Annotated[date_aliased | AwareDatetime, Field(alias="createdAt")]
+    created_by: Annotated[int | None, Field(alias="createdBy")] = None
+    current_query_checksum: Annotated[str | None, Field(alias="currentQueryChecksum")] = None
+    deployment_id: Annotated[int, Field(alias="deploymentId")]
+    description: str | None = None
+    end_result_cell: Annotated[str | None, Field(alias="endResultCell")] = None
+    external_workbook_id: Annotated[str | None, Field(alias="externalWorkbookId")] = None
+    external_workbook_placements: Annotated[
+        list[ReportPlacement] | None, Field(alias="externalWorkbookPlacements")
+    ] = None
+    folder_id: Annotated[int | None, Field(alias="folderId")] = None
+    folder_path: Annotated[list[WorkspaceFolderPathEntry] | None, Field(alias="folderPath")] = None
+    id: int
+    json_query: Annotated[str | None, Field(alias="jsonQuery")] = None
+    meta: dict[str, Any] | None = None
+    name: Annotated[str, Field(max_length=255)]
+    pivot_items: Annotated[PivotItems | None, Field(alias="pivotItems")] = None
+    public_id: Annotated[
+        str, Field(alias="publicId", max_length=12, min_length=12, pattern="^[0-9A-Za-z]+$")
+    ]
+    refreshed_by: Annotated[int | None, Field(alias="refreshedBy")] = None
+    refreshed_by_user: Annotated[ResourceOwner, Field(alias="refreshedByUser")]
+    result_location: Annotated[str | None, Field(alias="resultLocation")] = None
+    roles_with_access: Annotated[list[RoleWithAccess] | None, Field(alias="rolesWithAccess")] = None
+    source: ReportDtoSource | None = None
+    sql_query: Annotated[str | None, Field(alias="sqlQuery")] = None
+    title: str | None = None
+    type: ReportDtoType
+    updated_at: Annotated[date_aliased | AwareDatetime, Field(alias="updatedAt")]
+    user: ResourceOwner
+    user_id: Annotated[int, Field(alias="userId")]
+    version: int | None = None
+    workbook_id: Annotated[int | None, Field(alias="workbookId")] = None
 
 
 class ReportDeliveryColumn(BaseModel):
@@ -411,22 +3417,392 @@ class ReportDeliveryShape(BaseModel):
     columns: list[ReportDeliveryColumn]
 
 
-class SetStagingEnvironmentRequest(BaseModel):
+class ReportDtoSource(RootModel[Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]]):
+    root: Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]
+
+
+class ReportDtoType(RootModel[Literal["FOLDER", "WORKBOOK", "REPORT"]]):
+    root: Literal["FOLDER", "WORKBOOK", "REPORT"]
+
+
+class ReportPlacement(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    anchor_cell: Annotated[str | None, Field(alias="anchorCell")] = None
+    end_result_cell: Annotated[str | None, Field(alias="endResultCell")] = None
+    host: ReportPlacementHost | None = None
+    id: str | None = None
+    placed_at: Annotated[str | None, Field(alias="placedAt")] = None
+    placed_by_user_id: Annotated[int | None, Field(alias="placedByUserId")] = None
+    query_checksum: Annotated[str | None, Field(alias="queryChecksum")] = None
+    refreshed_at: Annotated[str | None, Field(alias="refreshedAt")] = None
+    refreshed_by_user_id: Annotated[int | None, Field(alias="refreshedByUserId")] = None
+    result_checksum: Annotated[
+        ReportPlacementResultChecksum | None, Field(alias="resultChecksum")
+    ] = None
+    result_location: Annotated[str, Field(alias="resultLocation")]
+    sheet_id: Annotated[str | None, Field(alias="sheetId")] = None
+    sheet_name: Annotated[str | None, Field(alias="sheetName")] = None
+    sync_status: Annotated[ReportPlacementSyncStatus | None, Field(alias="syncStatus")] = None
+    workbook_id: Annotated[str, Field(alias="workbookId")]
+    workbook_name: Annotated[str | None, Field(alias="workbookName")] = None
+
+
+class ReportPlacementHost(RootModel[Literal["GOOGLE_SHEETS", "EXCEL"]]):
+    root: Literal["GOOGLE_SHEETS", "EXCEL"]
+
+
+class ReportPlacementResultChecksum(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    chunks: Annotated[list[ReportPlacementResultChunk], Field(max_length=2000)]
+    v: Annotated[int, Field(ge=1)]
+
+
+class ReportPlacementResultChecksumInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    chunks: Annotated[list[ReportPlacementResultChunkInput], Field(max_length=2000)]
+    v: Annotated[int, Field(ge=1)]
+
+
+class ReportPlacementResultChunk(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    from_: Annotated[int, Field(alias="from", ge=0)]
+    hash: Annotated[str, Field(max_length=64, min_length=1)]
+    to: Annotated[To | None, Field(deprecated=True)] = None
+
+
+class ReportPlacementResultChunkInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    from_: Annotated[int, Field(alias="from", ge=0)]
+    hash: Annotated[str, Field(max_length=64, min_length=1)]
+    to: Annotated[To | None, Field(deprecated=True)] = None
+
+
+class ReportPlacementSyncStatus(RootModel[Literal["UP_TO_DATE", "CHANGED", "UNKNOWN"]]):
+    root: Literal["UP_TO_DATE", "CHANGED", "UNKNOWN"]
+
+
+class ReportSnapshot(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    description: str | None = None
+    fill_missing_rows: Annotated[FillMissingRows | None, Field(alias="fillMissingRows")] = None
+    id: int
+    is_source_report: Annotated[bool | None, Field(alias="isSourceReport")] = None
+    kind: ReportSnapshotDtoKind | None = None
+    meta: dict[str, Any] | None = None
+    name: str | None = None
+    period_comparisons: Annotated[
+        list[PeriodComparison] | None, Field(alias="periodComparisons")
+    ] = None
+    preferences: ReportSnapshotPreferences | None = None
+    public_id: Annotated[str | None, Field(alias="publicId")] = None
+    python_code: Annotated[str | None, Field(alias="pythonCode")] = None
+    report_id: Annotated[int, Field(alias="reportId")]
+    spec: str | dict[str, Any] | None = None
+    sql_query: Annotated[str | None, Field(alias="sqlQuery")] = None
+    title: str | None = None
+    version_number: Annotated[int, Field(alias="versionNumber")]
+
+
+class ReportSnapshotDtoKind(RootModel[Literal["vega", "table", "kpi", "html", "map", "sankey"]]):
+    root: Literal["vega", "table", "kpi", "html", "map", "sankey"]
+
+
+class ReportSnapshotPreferences(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    column_formats: Annotated[
+        ReportSnapshotPreferencesOption1 | None, Field(alias="columnFormats")
+    ] = None
+
+
+class ReportSnapshotPreferencesOption1(RootModel[dict[str, ColumnFormatOverride]]):
+    root: dict[str, ColumnFormatOverride]
+
+
+class ReportsListResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    count: Annotated[Count | None, Field(deprecated=True)] = None
+    data: Annotated[list[Report], Field(deprecated=True)]
+    items: list[Report]
+    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+
+
+class ResourceOwner(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    email: str
+    first_name: Annotated[str | None, Field(alias="firstName")] = None
+    id: int
+    picture: str | None = None
+
+
+class RevokeEmbedSessionInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    session_id: Annotated[str, Field(alias="sessionId", pattern="^[0-9a-f]{32}$")]
+
+
+class Role(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    description: str | None = None
+    id: int
+    name: str
+    policies: list[Policy]
+
+
+class RoleCreateBody(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    description: Description1 | None = None
+    name: Annotated[str, Field(max_length=255, min_length=1)]
+    policies: Annotated[list[Policy], Field(max_length=200)]
+
+
+class RoleUpdateBody(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    description: Description1 | None = None
+    name: Annotated[str | None, Field(max_length=255, min_length=1)] = None
+    policies: Annotated[list[Policy] | None, Field(max_length=200)] = None
+
+
+class RoleWithAccess(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    actions: list[
+        Literal[
+            "All",
+            "DeploymentsManage",
+            "DeploymentCreate",
+            "DeploymentRead",
+            "DeploymentUpdate",
+            "DeploymentDelete",
+            "SecretsManage",
+            "DownloadData",
+            "PlaygroundRead",
+            "SchemaRead",
+            "SchemaUpdate",
+            "SchemaUpdateDevBranches",
+            "APMRead",
+            "ChatHistoryRead",
+            "PreAggregationBuild",
+            "AlertsCreate",
+            "AlertsRead",
+            "AlertsUpdate",
+            "AlertsDelete",
+            "AuditLogManage",
+            "BillingRead",
+            "SqlRunnerRead",
+            "DataAssetsRead",
+            "DataAssetsManage",
+            "CubeNetworkConnect",
+            "ReportRead",
+            "ReportEdit",
+            "ReportManage",
+            "WorkbookManage",
+            "WorkbookRead",
+            "WorkbookEdit",
+            "ChatThreadRead",
+            "AgentManage",
+            "AgentRead",
+            "AgentSpaceManage",
+            "AgentAdmin",
+            "DeploymentAgentRead",
+            "OAuthIntegrationsManage",
+            "OAuthIntegrationsIssueTokens",
+            "McpToolsManage",
+            "AIBIDevelop",
+            "AIBIExplore",
+            "AIBIView",
+            "ChartPalettesManage",
+            "DashboardThemesManage",
+            "AIBIDeveloper",
+            "AIBIUser",
+            "AIBIViewer",
+            "EmbedDeploymentRead",
+            "EmbedDashboardRead",
+            "FolderRead",
+            "FolderEdit",
+            "FolderManage",
+        ]
+    ]
+    id: int
+    name: str
+
+
+class RolesListResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    items: list[Role]
+    page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+
+
+class Saturation(RootModel[float]):
+    root: Annotated[float, Field(ge=0.0, le=100.0)]
+
+
+class SaveDatabricksMetricViewIntegrationInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    deletion_policy: Annotated[
+        SaveDatabricksMetricViewIntegrationInputDeletionPolicy | None, Field(alias="deletionPolicy")
+    ] = None
     enabled: bool
-    branch_name: Annotated[str | None, Field(alias="branchName")] = None
+    expected_configuration_version: Annotated[
+        int, Field(alias="expectedConfigurationVersion", ge=0)
+    ]
+    selection_mode: Annotated[
+        SaveDatabricksMetricViewIntegrationInputSelectionMode, Field(alias="selectionMode")
+    ]
+    source_overrides: Annotated[dict[str, str] | None, Field(alias="sourceOverrides")] = None
+    target_catalog: Annotated[str, Field(alias="targetCatalog", max_length=255)]
+    target_name_prefix: Annotated[str | None, Field(alias="targetNamePrefix", max_length=255)] = (
+        None
+    )
+    target_names: Annotated[dict[str, str] | None, Field(alias="targetNames")] = None
+    target_schema: Annotated[str, Field(alias="targetSchema", max_length=255)]
+    view_name_regex: Annotated[str | None, Field(alias="viewNameRegex", max_length=128)] = None
+    view_names: Annotated[list[str] | None, Field(alias="viewNames", max_length=128)] = None
+
+
+class SaveDatabricksMetricViewIntegrationInputDeletionPolicy(
+    RootModel[Literal["retain", "delete-managed"]]
+):
+    root: Literal["retain", "delete-managed"]
+
+
+class SaveDatabricksMetricViewIntegrationInputSelectionMode(
+    RootModel[Literal["all", "selected", "pattern"]]
+):
+    root: Literal["all", "selected", "pattern"]
+
+
+class SetBranchStagingEnvironmentRequest1(BaseModel):
     """
-    Branch name; send this or `branchId`.
+    Name the branch.
     """
+
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
     branch_id: Annotated[int | None, Field(alias="branchId")] = None
-    """
-    Branch id as returned by `listBranches`; send this or `branchName`.
-    """
+    branch_name: Annotated[str | None, Field(alias="branchName")]
+    enabled: bool
 
 
-class StartExportRequest1(BaseModel):
+class SetBranchStagingEnvironmentRequest2(BaseModel):
+    """
+    Identify the branch by the id the branch listing returns.
+    """
+
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    branch_id: Annotated[int | None, Field(alias="branchId")]
+    branch_name: Annotated[str | None, Field(alias="branchName")] = None
+    enabled: bool
+
+
+class SetBranchStagingEnvironmentRequest(
+    RootModel[SetBranchStagingEnvironmentRequest1 | SetBranchStagingEnvironmentRequest2]
+):
+    root: SetBranchStagingEnvironmentRequest1 | SetBranchStagingEnvironmentRequest2
+
+
+class SetBranchStagingEnvironmentResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    data: BranchResponse
+
+
+class SetEmbedDashboardCommentResolvedBody(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    resolved: bool
+
+
+class SetEnvVariablesInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    env_variables: list[EnvVariableItem]
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    allow_ai: Annotated[bool | None, Field(alias="allowAi")] = None
+    allow_chat_workspace_authoring: Annotated[
+        bool | None, Field(alias="allowChatWorkspaceAuthoring")
+    ] = None
+    locale: str | None = None
+    show_ai_widgets: Annotated[bool | None, Field(alias="showAiWidgets")] = None
+    show_dashboard_chat: Annotated[bool | None, Field(alias="showDashboardChat")] = None
+    show_dashboard_settings: Annotated[bool | None, Field(alias="showDashboardSettings")] = None
+    show_group_by_cube: Annotated[bool | None, Field(alias="showGroupByCube")] = None
+    show_member_names: Annotated[bool | None, Field(alias="showMemberNames")] = None
+    show_workbook_chat: Annotated[bool | None, Field(alias="showWorkbookChat")] = None
+    show_workbook_share: Annotated[bool | None, Field(alias="showWorkbookShare")] = None
+    timezone: str | None = None
+
+
+class SheetsUiSettings(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    show_applied_filters: Annotated[bool | None, Field(alias="showAppliedFilters")] = None
+
+
+class SheetsUserSettingsInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    auto_run_query_on_change: Annotated[bool | None, Field(alias="autoRunQueryOnChange")] = None
+    open_exploration_from_sheet: Annotated[bool | None, Field(alias="openExplorationFromSheet")] = (
+        None
+    )
+    reveal_sheet_on_open: Annotated[bool | None, Field(alias="revealSheetOnOpen")] = None
+    show_applied_filters: Annotated[bool | None, Field(alias="showAppliedFilters")] = None
+    suppress_duplicate_values: Annotated[bool | None, Field(alias="suppressDuplicateValues")] = None
+
+
+class SourceTreeResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    data: Annotated[list[dict[str, Any]], Field(deprecated=True)]
+    items: list[dict[str, Any]]
+    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+
+
+class StartDashboardExportInput1(BaseModel):
     """
     Identify the dashboard by its numeric id.
     """
@@ -434,37 +3810,18 @@ class StartExportRequest1(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    dashboard_id: Annotated[float, Field(alias="dashboardId")]
-    """
-    Numeric dashboard id; send this or `dashboardPublicId`.
-    """
+    dashboard_id: Annotated[int | None, Field(alias="dashboardId")]
     dashboard_public_id: Annotated[str | None, Field(alias="dashboardPublicId")] = None
-    """
-    Public dashboard id; send this or `dashboardId`.
-    """
-    format: Literal["pdf", "png"]
-    """
-    Output format.
-    """
-    render_as: Annotated[Any | None, Field(alias="renderAs")] = None
-    """
-    Console user or embed user to render as, with that person's row-level security. Account administrators only.
-    """
-    groups: list[Any] | None = None
-    """
-    Groups of an embed subject; apply to this render only.
-    """
-    user_attributes: Annotated[dict[str, Any] | None, Field(alias="userAttributes")] = None
-    """
-    User attributes of an embed subject; apply to this render only.
-    """
-    security_context: Annotated[dict[str, Any] | None, Field(alias="securityContext")] = None
-    """
-    Security context of an embed subject; applies to this render only.
-    """
+    filters: list[DashboardFilterInput] | None = None
+    format: StartDashboardExportInputFormat
+    member_switchers: Annotated[
+        list[DashboardMemberSwitcherInput] | None, Field(alias="memberSwitchers")
+    ] = None
+    render_as: Annotated[ExportSubjectInput | None, Field(alias="renderAs")] = None
+    time_grains: Annotated[list[DashboardTimeGrainInput] | None, Field(alias="timeGrains")] = None
 
 
-class StartExportRequest2(BaseModel):
+class StartDashboardExportInput2(BaseModel):
     """
     Identify the dashboard by its public id.
     """
@@ -472,50 +3829,896 @@ class StartExportRequest2(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    dashboard_id: Annotated[float | None, Field(alias="dashboardId")] = None
-    """
-    Numeric dashboard id; send this or `dashboardPublicId`.
-    """
-    dashboard_public_id: Annotated[str, Field(alias="dashboardPublicId")]
-    """
-    Public dashboard id; send this or `dashboardId`.
-    """
-    format: Literal["pdf", "png"]
-    """
-    Output format.
-    """
-    render_as: Annotated[Any | None, Field(alias="renderAs")] = None
-    """
-    Console user or embed user to render as, with that person's row-level security. Account administrators only.
-    """
-    groups: list[Any] | None = None
-    """
-    Groups of an embed subject; apply to this render only.
-    """
-    user_attributes: Annotated[dict[str, Any] | None, Field(alias="userAttributes")] = None
-    """
-    User attributes of an embed subject; apply to this render only.
-    """
-    security_context: Annotated[dict[str, Any] | None, Field(alias="securityContext")] = None
-    """
-    Security context of an embed subject; applies to this render only.
-    """
+    dashboard_id: Annotated[int | None, Field(alias="dashboardId")] = None
+    dashboard_public_id: Annotated[str | None, Field(alias="dashboardPublicId")]
+    filters: list[DashboardFilterInput] | None = None
+    format: StartDashboardExportInputFormat
+    member_switchers: Annotated[
+        list[DashboardMemberSwitcherInput] | None, Field(alias="memberSwitchers")
+    ] = None
+    render_as: Annotated[ExportSubjectInput | None, Field(alias="renderAs")] = None
+    time_grains: Annotated[list[DashboardTimeGrainInput] | None, Field(alias="timeGrains")] = None
 
 
-class StartExportRequest(RootModel[StartExportRequest1 | StartExportRequest2]):
-    root: StartExportRequest1 | StartExportRequest2
+class StartDashboardExportInput(RootModel[StartDashboardExportInput1 | StartDashboardExportInput2]):
+    root: StartDashboardExportInput1 | StartDashboardExportInput2
 
 
-class UpdateDeploymentRequest(BaseModel):
+class StartDashboardExportInputFormat(RootModel[Literal["png", "pdf"]]):
+    root: Literal["png", "pdf"]
+
+
+class StartDbtSyncInput(BaseModel):
     model_config = ConfigDict(
-        extra="allow",
         populate_by_name=True,
     )
+    branch_name: Annotated[str | None, Field(alias="branchName")] = None
+    manifest: dict[str, Any] | None = None
+    output: StartDbtSyncInputOutput | None = None
+    ref: str | None = None
+    source: StartDbtSyncInputSource | None = None
+
+
+class StartDbtSyncInputOutput(RootModel[Literal["branch", "files"]]):
+    root: Literal["branch", "files"]
+
+
+class StartDbtSyncInputSource(RootModel[Literal["git", "manifest"]]):
+    root: Literal["git", "manifest"]
+
+
+class StartDevModeRequest(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    branch_name: Annotated[str | None, Field(alias="branchName")] = None
+
+
+class StartUploadResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    deployment_name: Annotated[str, Field(alias="deploymentName")]
+    transaction: UploadTransaction
+
+
+class SubFormat(RootModel[str]):
+    root: Annotated[
+        str,
+        Field(
+            max_length=200, pattern="^(?:[A-Za-z0-9:_-]|\\{(?:deployment_id|component|region)\\})+$"
+        ),
+    ]
+
+
+class TargetEnvVar(RootModel[str]):
+    root: Annotated[str, Field(max_length=128, pattern="^[A-Z_][A-Z0-9_]*$")]
+
+
+class TargetFolderId(RootModel[int]):
+    root: Annotated[int, Field(ge=1)]
+
+
+class TenantSettings(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    ai_tokens_auto_purchase_amount: Annotated[int, Field(alias="aiTokensAutoPurchaseAmount")]
+    ai_tokens_auto_purchase_enabled: Annotated[bool, Field(alias="aiTokensAutoPurchaseEnabled")]
+    ai_tokens_auto_purchase_threshold: Annotated[int, Field(alias="aiTokensAutoPurchaseThreshold")]
+    audit_log_enabled: Annotated[bool, Field(alias="auditLogEnabled")]
+    audit_log_enabled_current: Annotated[bool, Field(alias="auditLogEnabledCurrent")]
+    audit_log_enabled_timestamp: Annotated[int, Field(alias="auditLogEnabledTimestamp")]
+    has_support_access: Annotated[bool, Field(alias="hasSupportAccess")]
+    maintenance_window_day: Annotated[str, Field(alias="maintenanceWindowDay")]
+    maintenance_window_enabled: Annotated[bool, Field(alias="maintenanceWindowEnabled")]
+    maintenance_window_time: Annotated[str, Field(alias="maintenanceWindowTime")]
+    oidc_enabled: Annotated[bool, Field(alias="oidcEnabled")]
+    use_aibi_user_interface: Annotated[bool, Field(alias="useAIBIUserInterface")]
+
+
+class TenantSettingsInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    ai_tokens_auto_purchase_amount: Annotated[
+        int | None, Field(alias="aiTokensAutoPurchaseAmount")
+    ] = None
+    ai_tokens_auto_purchase_enabled: Annotated[
+        bool | None, Field(alias="aiTokensAutoPurchaseEnabled")
+    ] = None
+    audit_log_enabled: Annotated[bool | None, Field(alias="auditLogEnabled")] = None
+    has_support_access: Annotated[bool | None, Field(alias="hasSupportAccess")] = None
+    maintenance_window_day: Annotated[str | None, Field(alias="maintenanceWindowDay")] = None
+    maintenance_window_enabled: Annotated[bool | None, Field(alias="maintenanceWindowEnabled")] = (
+        None
+    )
+    maintenance_window_time: Annotated[str | None, Field(alias="maintenanceWindowTime")] = None
+    oidc_enabled: Annotated[bool | None, Field(alias="oidcEnabled")] = None
+    use_aibi_user_interface: Annotated[bool | None, Field(alias="useAIBIUserInterface")] = None
+
+
+class ThemeFont(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    family: str | None = None
+    format: str
+    id: str
+    name: str | None = None
+    url: str
+
+
+class TimezoneSettings(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    allow_user_override: Annotated[bool | None, Field(alias="allowUserOverride")] = None
+    enabled: bool | None = None
+    timezone: str | None = None
+
+
+class Title(RootModel[str]):
+    root: Annotated[str, Field(max_length=255)]
+
+
+class To(RootModel[int]):
+    root: Annotated[int, Field(deprecated=True, ge=0)]
+
+
+class TotalCount(RootModel[int]):
+    root: Annotated[int, Field(deprecated=True, ge=0)]
+
+
+class TtlHours(RootModel[int]):
+    root: Annotated[int, Field(ge=1)]
+
+
+class UpdateDashboardEmbeddingInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    allow_embed: Annotated[bool, Field(alias="allowEmbed")]
+
+
+class UpdateDataModelFilesInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    branch_id: Annotated[int | None, Field(alias="branchId")] = None
+    branch_name: Annotated[str | None, Field(alias="branchName")] = None
+    files: list[DataModelFileContent]
+
+
+class UpdateDeploymentInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    cloud_provider: Annotated[
+        UpdateDeploymentInputCloudProvider | None, Field(alias="cloudProvider")
+    ] = None
+    creation_method: Annotated[
+        UpdateDeploymentInputCreationMethod | None, Field(alias="creationMethod")
+    ] = None
+    csps_config: Annotated[CspsConfigInput | None, Field(alias="cspsConfig")] = None
+    custom_domain: Annotated[str | None, Field(alias="customDomain")] = None
+    default_launchpad_view_group: Annotated[
+        str | None, Field(alias="defaultLaunchpadViewGroup")
+    ] = None
+    deploy_branch_merge_allowed: Annotated[bool | None, Field(alias="deployBranchMergeAllowed")] = (
+        None
+    )
+    deploy_branch_name: Annotated[str | None, Field(alias="deployBranchName")] = None
+    deploy_branch_read_only: Annotated[bool | None, Field(alias="deployBranchReadOnly")] = None
+    deploy_mode: Annotated[UpdateDeploymentInputDeployMode | None, Field(alias="deployMode")] = None
+    deploy_project_root: Annotated[str | None, Field(alias="deployProjectRoot")] = None
+    launchpad_tabs: Annotated[list[str] | None, Field(alias="launchpadTabs")] = None
+    name: str | None = None
+    region: str | None = None
+    release_channel: Annotated[
+        UpdateDeploymentInputReleaseChannel | None, Field(alias="releaseChannel")
+    ] = None
     release_channel_version: Annotated[str | None, Field(alias="releaseChannelVersion")] = None
-    """
-    Accepted forms: `<version>`, `v<version>`, `<image_repo>:v<version>`; must be on the versions list.
-    """
-    release_channel: Annotated[str | None, Field(alias="releaseChannel")] = None
-    """
-    Sent without `releaseChannelVersion`, moves the deployment to that channel's latest version.
-    """
+    release_channel_version_hold: Annotated[
+        bool | None, Field(alias="releaseChannelVersionHold")
+    ] = None
+    template: UpdateDeploymentInputTemplate | None = None
+    template_variables: Annotated[dict[str, Any] | None, Field(alias="templateVariables")] = None
+
+
+class UpdateDeploymentInputCloudProvider(RootModel[Literal["cubecloud", "aws", "gcp"]]):
+    root: Literal["cubecloud", "aws", "gcp"]
+
+
+class UpdateDeploymentInputCreationMethod(
+    RootModel[Literal["upload", "cubecloud", "github", "ssh"]]
+):
+    root: Literal["upload", "cubecloud", "github", "ssh"]
+
+
+class UpdateDeploymentInputDeployMode(RootModel[Literal["git", "cli"]]):
+    root: Literal["git", "cli"]
+
+
+class UpdateDeploymentInputReleaseChannel(RootModel[Literal["latest", "release"]]):
+    root: Literal["latest", "release"]
+
+
+class UpdateDeploymentInputTemplate(RootModel[Literal["single", "simpleCluster", "multiCluster"]]):
+    root: Literal["single", "simpleCluster", "multiCluster"]
+
+
+class UpdateEmbedAccessInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    action: UpdateEmbedAccessInputAction | None = None
+    all_embed_users: Annotated[bool | None, Field(alias="allEmbedUsers")] = None
+    allow_embed: Annotated[bool | None, Field(alias="allowEmbed")] = None
+    embed_tenant_name: Annotated[str | None, Field(alias="embedTenantName")] = None
+
+
+class UpdateEmbedAccessInputAction(RootModel[Literal["read", "none"]]):
+    root: Literal["read", "none"]
+
+
+class UpdateEmbedDashboardCommentBody(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    body: Annotated[str, Field(max_length=10000, min_length=1)]
+
+
+class UpdateEmbedGroupInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    description: Description3 | None = None
+
+
+class UpdateFolderInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    name: Name1 | None = None
+    position: int | None = None
+
+
+class UpdateNotificationInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    custom_cron: Annotated[str | None, Field(alias="customCron")] = None
+    day_of_month: Annotated[int | None, Field(alias="dayOfMonth")] = None
+    day_of_week: Annotated[int | None, Field(alias="dayOfWeek")] = None
+    filters: list[DashboardFilterInput] | None = None
+    hour: int | None = None
+    is_enabled: Annotated[bool | None, Field(alias="isEnabled")] = None
+    member_switchers: Annotated[
+        list[DashboardMemberSwitcherInput] | None, Field(alias="memberSwitchers")
+    ] = None
+    minute: int | None = None
+    notification_ai_summary: Annotated[bool | None, Field(alias="notificationAiSummary")] = None
+    notification_enabled: Annotated[bool | None, Field(alias="notificationEnabled")] = None
+    notification_format: Annotated[
+        UpdateNotificationInputNotificationFormat | None, Field(alias="notificationFormat")
+    ] = None
+    schedule_type: Annotated[
+        UpdateNotificationInputScheduleType | None, Field(alias="scheduleType")
+    ] = None
+    time_grains: Annotated[list[DashboardTimeGrainInput] | None, Field(alias="timeGrains")] = None
+    timezone: str | None = None
+
+
+class UpdateNotificationInputNotificationFormat(RootModel[Literal["png", "pdf"]]):
+    root: Literal["png", "pdf"]
+
+
+class UpdateNotificationInputScheduleType(
+    RootModel[Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]]
+):
+    root: Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]
+
+
+class UpdateOauthIntegrationInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    auth_url: Annotated[str, Field(alias="authUrl")]
+    client_id: Annotated[str, Field(alias="clientId")]
+    client_secret: Annotated[str | None, Field(alias="clientSecret")] = None
+    config: dict[str, Any] | None = None
+    name: str
+    redirect_uri: Annotated[str, Field(alias="redirectUri")]
+    scopes: list[str] | None = None
+    token_url: Annotated[str, Field(alias="tokenUrl")]
+    type: str
+
+
+class UpdateOidcTokenConfigInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    custom_audience: Annotated[str | None, Field(alias="customAudience")] = None
+    custom_claims: Annotated[dict[str, Any] | None, Field(alias="customClaims")] = None
+    is_enabled: Annotated[bool | None, Field(alias="isEnabled")] = None
+    name: Name3 | None = None
+    sub_format: Annotated[SubFormat | None, Field(alias="subFormat")] = None
+    target_env_var: Annotated[TargetEnvVar | None, Field(alias="targetEnvVar")] = None
+
+
+class UpdatePublishedAiWidgetThreadInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    checksum: str | None = None
+    thread_id: Annotated[str, Field(alias="threadId")]
+    widget_id: Annotated[str, Field(alias="widgetId")]
+
+
+class UpdateReportInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    end_result_cell: Annotated[str | None, Field(alias="endResultCell")] = None
+    external_workbook_id: Annotated[str | None, Field(alias="externalWorkbookId")] = None
+    folder_id: Annotated[int | None, Field(alias="folderId")] = None
+    host: UpdateReportInputHost | None = None
+    json_query: Annotated[str | None, Field(alias="jsonQuery")] = None
+    meta: dict[str, Any] | None = None
+    name: Name4 | None = None
+    pivot_items: Annotated[PivotItems | None, Field(alias="pivotItems")] = None
+    placement_id: Annotated[str | None, Field(alias="placementId")] = None
+    public_id: Annotated[PublicId | None, Field(alias="publicId")] = None
+    result_checksum: Annotated[
+        ReportPlacementResultChecksumInput | None, Field(alias="resultChecksum")
+    ] = None
+    result_location: Annotated[str | None, Field(alias="resultLocation")] = None
+    sheet_id: Annotated[str | None, Field(alias="sheetId")] = None
+    sql_query: Annotated[str | None, Field(alias="sqlQuery")] = None
+    title: Title | None = None
+    workbook_id: Annotated[int | None, Field(alias="workbookId")] = None
+    workbook_name: Annotated[str | None, Field(alias="workbookName")] = None
+
+
+class UpdateReportInputHost(RootModel[Literal["GOOGLE_SHEETS", "EXCEL"]]):
+    root: Literal["GOOGLE_SHEETS", "EXCEL"]
+
+
+class UpdateWorkbookInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    folder_id: Annotated[float | None, Field(alias="folderId")] = None
+    meta: dict[str, Any] | None = None
+    name: str | None = None
+    slug: str | None = None
+    slug_takeover: Annotated[bool | None, Field(alias="slugTakeover")] = None
+
+
+class UploadFileBody(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    file_name: Annotated[str, Field(alias="fileName")]
+    transaction: str
+
+
+class UploadFileRequest(UploadFileBody):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    file: bytes | None = None
+
+
+class UploadTransaction(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    id: str
+
+
+class UsageAnalyticsTokenResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    api_url: Annotated[str, Field(alias="apiUrl")]
+    deployment_id: Annotated[int, Field(alias="deploymentId")]
+    expires_at: Annotated[str | None, Field(alias="expiresAt")] = None
+    token: str
+
+
+class User(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    active_role_id: Annotated[int | None, Field(alias="activeRoleId")] = None
+    aliases: list[UserAlias] | None = None
+    created_at: Annotated[date_aliased | AwareDatetime | None, Field(alias="createdAt")] = None
+    default_roles: Annotated[list[str] | None, Field(alias="defaultRoles")] = None
+    email: str
+    external_id: Annotated[str | None, Field(alias="externalId")] = None
+    first_name: Annotated[str | None, Field(alias="firstName")] = None
+    git_user: Annotated[str | None, Field(alias="gitUser")] = None
+    id: int
+    impersonation: UserImpersonationDTO | None = None
+    is_admin: Annotated[bool, Field(alias="isAdmin")]
+    is_deactivated: Annotated[bool | None, Field(alias="isDeactivated")] = None
+    last_login: Annotated[date_aliased | AwareDatetime | None, Field(alias="lastLogin")] = None
+    notifications: dict[str, Any]
+    picture: str | None = None
+    saml_id: Annotated[str | None, Field(alias="samlId")] = None
+    settings: UserSettingsInput | None = None
+    title: str | None = None
+    tos_accepted: Annotated[dict[str, Any] | None, Field(alias="tosAccepted")] = None
+    updated_at: Annotated[date_aliased | AwareDatetime | None, Field(alias="updatedAt")] = None
+    user_policies: Annotated[list[Policy] | None, Field(alias="userPolicies")] = None
+    username: str
+
+
+class UserAlias(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    created_at: Annotated[
+        str,
+        Field(
+            alias="createdAt", pattern="\\d{4}-[01]\\d-[0-3]\\dT[0-2]\\d:[0-5]\\d:[0-5]\\d.\\d+Z?"
+        ),
+    ]
+    id: int
+    source: UserAliasDTOSource
+    updated_at: Annotated[
+        str,
+        Field(
+            alias="updatedAt", pattern="\\d{4}-[01]\\d-[0-3]\\dT[0-2]\\d:[0-5]\\d:[0-5]\\d.\\d+Z?"
+        ),
+    ]
+    user_id: Annotated[int, Field(alias="userId")]
+    username: str
+
+
+class UserAliasDTOSource(RootModel[Literal["ldap", "saml", "scim", "manual"]]):
+    root: Literal["ldap", "saml", "scim", "manual"]
+
+
+class UserAttribute(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    default_value: Annotated[str | None, Field(alias="defaultValue")] = None
+    description: str | None = None
+    display_name: Annotated[str | None, Field(alias="displayName")] = None
+    id: int
+    name: str
+    type: UserAttributeType
+
+
+class UserAttributeCreateInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    default_value: Annotated[str | None, Field(alias="defaultValue")] = None
+    description: str | None = None
+    display_name: Annotated[str | None, Field(alias="displayName")] = None
+    name: Annotated[str, Field(min_length=1)]
+    type: UserAttributeCreateInputType
+
+
+class UserAttributeCreateInputType(
+    RootModel[Literal["string", "number", "boolean", "string_array", "number_array"]]
+):
+    root: Literal["string", "number", "boolean", "string_array", "number_array"]
+
+
+class UserAttributeDefinition(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    default_value: Annotated[str | None, Field(alias="defaultValue")] = None
+    description: str | None = None
+    display_name: Annotated[str | None, Field(alias="displayName")] = None
+    name: str
+    type: UserAttributeDefinitionDTOType
+
+
+class UserAttributeDefinitionDTOType(
+    RootModel[Literal["string", "number", "boolean", "string_array", "number_array"]]
+):
+    root: Literal["string", "number", "boolean", "string_array", "number_array"]
+
+
+class UserAttributeInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    name: str
+    value: str | float | bool | list[str] | list[float] | None = None
+
+
+class UserAttributeType(
+    RootModel[Literal["string", "number", "boolean", "string_array", "number_array"]]
+):
+    root: Literal["string", "number", "boolean", "string_array", "number_array"]
+
+
+class UserAttributeUpdateInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    default_value: Annotated[str | None, Field(alias="defaultValue")] = None
+    description: str | None = None
+    display_name: Annotated[str | None, Field(alias="displayName")] = None
+
+
+class UserAttributeValue(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    description: str | None = None
+    display_name: Annotated[str | None, Field(alias="displayName")] = None
+    formatted_value: Annotated[Any, Field(alias="formattedValue")] = None
+    name: str
+    type: UserAttributeValueType
+    user_attribute_id: Annotated[int, Field(alias="userAttributeId")]
+    user_id: Annotated[int, Field(alias="userId")]
+    value: Any = None
+
+
+class UserAttributeValueCreateInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    user_attribute_id: Annotated[str, Field(alias="userAttributeId", min_length=1)]
+    user_id: Annotated[str, Field(alias="userId", min_length=1)]
+    value: Any = None
+
+
+class UserAttributeValueType(
+    RootModel[Literal["string", "number", "boolean", "string_array", "number_array"]]
+):
+    root: Literal["string", "number", "boolean", "string_array", "number_array"]
+
+
+class UserAttributesListResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    count: Annotated[int, Field(deprecated=True, ge=0)]
+    data: Annotated[list[UserAttribute], Field(deprecated=True)]
+    items: list[UserAttribute]
+    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+
+
+class UserCreateInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    default_roles: Annotated[list[str] | None, Field(alias="defaultRoles")] = None
+    email: str
+    external_id: Annotated[str | None, Field(alias="externalId")] = None
+    first_name: Annotated[str | None, Field(alias="firstName")] = None
+    is_admin: Annotated[bool | None, Field(alias="isAdmin")] = None
+    is_external: Annotated[Any, Field(alias="isExternal")] = None
+    password: str | None = None
+    picture: Any = None
+    settings: dict[str, Any] | None = None
+    username: str
+
+
+class UserGroupDTO(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    description: str | None = None
+    id: int
+    name: str
+    user_count: Annotated[int | None, Field(alias="userCount")] = None
+
+
+class UserGroupsConnectionResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    items: list[UserGroupDTO]
+    page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+
+
+class UserImpersonationDTO(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    expires_at: Annotated[date_aliased | AwareDatetime | None, Field(alias="expiresAt")] = None
+    impersonated_user: Annotated[User | None, Field(alias="impersonatedUser")] = None
+    started_at: Annotated[date_aliased | AwareDatetime | None, Field(alias="startedAt")] = None
+
+
+class UserOauthToken(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    access_token_expires_at: Annotated[
+        date_aliased | AwareDatetime | None, Field(alias="accessTokenExpiresAt")
+    ] = None
+    created_at: Annotated[date_aliased | AwareDatetime, Field(alias="createdAt")]
+    id: int
+    integration_id: Annotated[int, Field(alias="integrationId")]
+    last_error: Annotated[Any, Field(alias="lastError")] = None
+    refresh_token_expires_at: Annotated[
+        date_aliased | AwareDatetime | None, Field(alias="refreshTokenExpiresAt")
+    ] = None
+    status: str
+    updated_at: Annotated[date_aliased | AwareDatetime, Field(alias="updatedAt")]
+    user_id: Annotated[int, Field(alias="userId")]
+
+
+class UserProfile(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    display_name: Annotated[str | None, Field(alias="displayName")] = None
+    picture: str | None = None
+
+
+class UserSettingsInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    alternating_row_colors: Annotated[bool | None, Field(alias="alternatingRowColors")] = None
+    default_deployment_id: Annotated[int | None, Field(alias="defaultDeploymentId")] = None
+    last_seen_changelog_id: Annotated[
+        int | None, Field(alias="lastSeenChangelogId", deprecated=True)
+    ] = None
+    locale: str | None = None
+    sheets: SheetsUserSettingsInput | None = None
+    theme: str | None = None
+    timezone: str | None = None
+
+
+class UserUpdateInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    embed_theme: Annotated[Any, Field(alias="embedTheme")] = None
+    first_name: Annotated[str | None, Field(alias="firstName")] = None
+    is_admin: Annotated[bool | None, Field(alias="isAdmin")] = None
+    is_deactivated: Annotated[bool | None, Field(alias="isDeactivated")] = None
+    last_login: Annotated[Any, Field(alias="lastLogin")] = None
+    notifications: list[str] | None = None
+    password: str | None = None
+    picture: Any = None
+    security_context: Annotated[Any, Field(alias="securityContext")] = None
+    settings: dict[str, Any] | None = None
+    title: str | None = None
+    tos_accepted: Annotated[dict[str, Any] | None, Field(alias="tosAccepted")] = None
+
+
+class WidgetThemeBorderSectionInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    color: str | None = None
+    radius: str | None = None
+    style: str | None = None
+    width: str | None = None
+
+
+class WidgetThemeSectionInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    background_color: Annotated[str | None, Field(alias="backgroundColor")] = None
+    border: WidgetThemeBorderSectionInput | None = None
+    margin: str | None = None
+    padding: str | None = None
+    text: WidgetThemeTextSectionInput | None = None
+    title: WidgetThemeTitleSectionInput | None = None
+
+
+class WidgetThemeTextSectionInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    code_font_family: Annotated[str | None, Field(alias="codeFontFamily")] = None
+    color: str | None = None
+    font_family: Annotated[str | None, Field(alias="fontFamily")] = None
+    secondary_color: Annotated[str | None, Field(alias="secondaryColor")] = None
+
+
+class WidgetThemeTitleSectionInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    color: str | None = None
+    font_family: Annotated[str | None, Field(alias="fontFamily")] = None
+    font_size: Annotated[str | None, Field(alias="fontSize")] = None
+    font_weight: Annotated[str | None, Field(alias="fontWeight")] = None
+
+
+class Workbook(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    calculated_fields: Annotated[dict[str, Any], Field(alias="calculatedFields")]
+    created_at: Annotated[date_aliased | AwareDatetime, Field(alias="createdAt")]
+    created_by: Annotated[int | None, Field(alias="createdBy")] = None
+    dashboard_draft: Annotated[DashboardConfig | None, Field(alias="dashboardDraft")] = None
+    dashboard_published: Annotated[DashboardConfig | None, Field(alias="dashboardPublished")] = None
+    deployment_id: Annotated[int, Field(alias="deploymentId")]
+    folder_id: Annotated[float | None, Field(alias="folderId")] = None
+    folder_path: Annotated[list[WorkspaceFolderPathEntry] | None, Field(alias="folderPath")] = None
+    id: int
+    is_favorite: Annotated[bool | None, Field(alias="isFavorite")] = None
+    meta: dict[str, Any]
+    name: str
+    promotion: WorkbookPromotionSummaryDto | None = None
+    published_dashboard: Annotated[Dashboard | None, Field(alias="publishedDashboard")] = None
+    slug: str | None = None
+    type: WorkbookDtoType
+    updated_at: Annotated[date_aliased | AwareDatetime, Field(alias="updatedAt")]
+    user: ResourceOwner | None = None
+    user_id: Annotated[float | None, Field(alias="userId")] = None
+
+
+class WorkbookDashboard(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    dashboard_draft: Annotated[DashboardConfig | None, Field(alias="dashboardDraft")] = None
+    dashboard_published: Annotated[DashboardConfig | None, Field(alias="dashboardPublished")] = None
+
+
+class WorkbookDashboardInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    dashboard_draft: Annotated[DashboardConfigDraftInput | None, Field(alias="dashboardDraft")] = (
+        None
+    )
+
+
+class WorkbookDtoType(RootModel[Literal["FOLDER", "WORKBOOK", "REPORT"]]):
+    root: Literal["FOLDER", "WORKBOOK", "REPORT"]
+
+
+class WorkbookPromotionDto(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    completed_at: Annotated[date_aliased | AwareDatetime, Field(alias="completedAt")]
+    destination_changed_since_preview: Annotated[
+        bool, Field(alias="destinationChangedSincePreview")
+    ]
+    destination_was_diverged: Annotated[bool, Field(alias="destinationWasDiverged")]
+    id: int
+    link_id: Annotated[int, Field(alias="linkId")]
+    outcome: WorkbookPromotionDtoOutcome
+    override_requested: Annotated[bool, Field(alias="overrideRequested")]
+    performed_by: Annotated[PromotionActorDto, Field(alias="performedBy")]
+    source: PromotionReferenceDto | None = None
+    target: PromotionReferenceDto | None = None
+    target_dashboard_version_id: Annotated[int, Field(alias="targetDashboardVersionId")]
+
+
+class WorkbookPromotionDtoOutcome(RootModel[Literal["created", "updated", "unchanged"]]):
+    root: Literal["created", "updated", "unchanged"]
+
+
+class WorkbookPromotionLinkDto(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    id: int
+    target: PromotionReferenceDto
+
+
+class WorkbookPromotionLinksListResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    items: list[WorkbookPromotionLinkDto]
+    page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+
+
+class WorkbookPromotionPreviewDto(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    destination_hash: Annotated[str | None, Field(alias="destinationHash")] = None
+    destination_was_diverged: Annotated[bool, Field(alias="destinationWasDiverged")]
+    report_count: Annotated[int, Field(alias="reportCount")]
+    source_hash: Annotated[str, Field(alias="sourceHash")]
+    target_deployment_id: Annotated[int, Field(alias="targetDeploymentId")]
+    target_workbook_id: Annotated[int | None, Field(alias="targetWorkbookId")] = None
+
+
+class WorkbookPromotionSummaryDto(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    first_promotion: Annotated[WorkbookPromotionDto | None, Field(alias="firstPromotion")] = None
+    last_promotion: Annotated[WorkbookPromotionDto | None, Field(alias="lastPromotion")] = None
+    link_id: Annotated[int, Field(alias="linkId")]
+    origin: PromotionReferenceDto
+    parent: PromotionReferenceDto
+
+
+class WorkbookPromotionSummaryResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    promotion: WorkbookPromotionSummaryDto | None = None
+
+
+class WorkbookPromotionsListResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    items: list[WorkbookPromotionDto]
+    page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+
+
+class WorkbooksListResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    count: Annotated[Count | None, Field(deprecated=True)] = None
+    data: Annotated[list[Workbook], Field(deprecated=True)]
+    items: list[Workbook]
+    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+
+
+class WorkspaceBulkFailure(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    error: BulkActionError
+    id: int
+    type: WorkspaceBulkFailureType
+
+
+class WorkspaceBulkFailureType(RootModel[Literal["FOLDER", "WORKBOOK", "REPORT"]]):
+    root: Literal["FOLDER", "WORKBOOK", "REPORT"]
+
+
+class WorkspaceConnectionResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    items: list[Workbook]
+    page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+
+
+class WorkspaceFolderPathEntry(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    id: int
+    name: str
+
+
+class WorkspaceItemRef(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    id: int
+    type: WorkspaceItemRefType
+
+
+class WorkspaceItemRefInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    id: int
+    type: WorkspaceItemRefInputType
+
+
+class WorkspaceItemRefInputType(RootModel[Literal["FOLDER", "WORKBOOK", "REPORT"]]):
+    root: Literal["FOLDER", "WORKBOOK", "REPORT"]
+
+
+class WorkspaceItemRefType(RootModel[Literal["FOLDER", "WORKBOOK", "REPORT"]]):
+    root: Literal["FOLDER", "WORKBOOK", "REPORT"]
+
+
+User.model_rebuild()

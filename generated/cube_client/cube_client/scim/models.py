@@ -4,181 +4,115 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 
-class ScimGroup(BaseModel):
-    """
-    A SCIM 2.0 group (core attributes; other attributes are free-form).
-    """
-
+class Error(BaseModel):
     model_config = ConfigDict(
-        extra="allow",
         populate_by_name=True,
     )
     schemas: list[str] | None = None
-    """
-    Schema URIs of the resource.
-    """
-    id: str | None = None
-    external_id: Annotated[str | None, Field(alias="externalId")] = None
-    display_name: Annotated[str, Field(alias="displayName")]
-    members: list[ScimGroupItem] | None = None
-    meta: ScimGroupMeta | None = None
+    status: str | None = None
+    detail: str | None = None
 
 
-class ScimGroupItem(BaseModel):
+class Group(BaseModel):
     model_config = ConfigDict(
-        extra="allow",
+        populate_by_name=True,
+    )
+    schemas: list[str] | None = None
+    id: str | None = None
+    display_name: Annotated[str, Field(alias="displayName")]
+    members: list[GroupItem] | None = None
+    meta: Meta | None = None
+
+
+class GroupItem(BaseModel):
+    model_config = ConfigDict(
         populate_by_name=True,
     )
     value: str | None = None
     display: str | None = None
 
 
-class ScimGroupListResponse(BaseModel):
-    """
-    A SCIM list response of groups.
-    """
-
+class ListResponse(BaseModel):
     model_config = ConfigDict(
-        extra="allow",
         populate_by_name=True,
     )
-    schemas: list[str]
-    total_results: Annotated[int, Field(alias="totalResults")]
+    schemas: list[str] | None = None
+    total_results: Annotated[int | None, Field(alias="totalResults")] = None
     start_index: Annotated[int | None, Field(alias="startIndex")] = None
     items_per_page: Annotated[int | None, Field(alias="itemsPerPage")] = None
-    resources: Annotated[list[ScimGroup] | None, Field(alias="Resources")] = None
 
 
-class ScimGroupMeta(BaseModel):
-    """
-    Resource metadata.
-    """
-
+class GroupListResponse(ListResponse):
     model_config = ConfigDict(
-        extra="allow",
+        populate_by_name=True,
+    )
+    resources: Annotated[list[Group] | None, Field(alias="Resources")] = None
+
+
+class Meta(BaseModel):
+    model_config = ConfigDict(
         populate_by_name=True,
     )
     resource_type: Annotated[str | None, Field(alias="resourceType")] = None
     created: AwareDatetime | None = None
     last_modified: Annotated[AwareDatetime | None, Field(alias="lastModified")] = None
     location: str | None = None
-    version: str | None = None
 
 
-class ScimPatchRequest(BaseModel):
-    """
-    A SCIM 2.0 patch request.
-    """
-
+class PatchOp(BaseModel):
     model_config = ConfigDict(
-        extra="allow",
         populate_by_name=True,
     )
     schemas: list[str]
-    operations: Annotated[list[ScimPatchRequestItem], Field(alias="Operations")]
+    operations: Annotated[list[PatchOpItem], Field(alias="Operations")]
 
 
-class ScimPatchRequestItem(BaseModel):
+class PatchOpItem(BaseModel):
     model_config = ConfigDict(
-        extra="allow",
         populate_by_name=True,
     )
-    op: str
-    """
-    `add`, `remove` or `replace` (case-insensitive).
-    """
+    op: Literal["add", "remove", "replace"]
     path: str | None = None
     value: Any | None = None
-    """
-    New value; any JSON value.
-    """
 
 
-class ScimUser(BaseModel):
-    """
-    A SCIM 2.0 user (core attributes; other attributes are free-form).
-    """
-
+class User(BaseModel):
     model_config = ConfigDict(
-        extra="allow",
         populate_by_name=True,
     )
     schemas: list[str] | None = None
-    """
-    Schema URIs of the resource.
-    """
     id: str | None = None
-    external_id: Annotated[str | None, Field(alias="externalId")] = None
     user_name: Annotated[str, Field(alias="userName")]
-    name: ScimUserName | None = None
-    display_name: Annotated[str | None, Field(alias="displayName")] = None
-    emails: list[ScimUserItem] | None = None
+    name: UserName | None = None
+    emails: list[UserItem] | None = None
     active: bool | None = None
-    groups: list[ScimUserItem2] | None = None
-    meta: ScimUserMeta | None = None
+    external_id: Annotated[str | None, Field(alias="externalId")] = None
+    meta: Meta | None = None
 
 
-class ScimUserItem(BaseModel):
+class UserItem(BaseModel):
     model_config = ConfigDict(
-        extra="allow",
         populate_by_name=True,
     )
     value: str | None = None
-    type: str | None = None
     primary: bool | None = None
 
 
-class ScimUserItem2(BaseModel):
+class UserListResponse(ListResponse):
     model_config = ConfigDict(
-        extra="allow",
         populate_by_name=True,
     )
-    value: str | None = None
-    display: str | None = None
+    resources: Annotated[list[User] | None, Field(alias="Resources")] = None
 
 
-class ScimUserListResponse(BaseModel):
-    """
-    A SCIM list response of users.
-    """
-
+class UserName(BaseModel):
     model_config = ConfigDict(
-        extra="allow",
         populate_by_name=True,
     )
-    schemas: list[str]
-    total_results: Annotated[int, Field(alias="totalResults")]
-    start_index: Annotated[int | None, Field(alias="startIndex")] = None
-    items_per_page: Annotated[int | None, Field(alias="itemsPerPage")] = None
-    resources: Annotated[list[ScimUser] | None, Field(alias="Resources")] = None
-
-
-class ScimUserMeta(BaseModel):
-    """
-    Resource metadata.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    resource_type: Annotated[str | None, Field(alias="resourceType")] = None
-    created: AwareDatetime | None = None
-    last_modified: Annotated[AwareDatetime | None, Field(alias="lastModified")] = None
-    location: str | None = None
-    version: str | None = None
-
-
-class ScimUserName(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    formatted: str | None = None
-    family_name: Annotated[str | None, Field(alias="familyName")] = None
     given_name: Annotated[str | None, Field(alias="givenName")] = None
+    family_name: Annotated[str | None, Field(alias="familyName")] = None
