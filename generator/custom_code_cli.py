@@ -8,20 +8,14 @@ from pathlib import Path
 
 import click
 
-from generator.config import DEFAULT_CONFIG, load_config
+from generator.cli_options import project_options
+from generator.config import load_config
 from generator.diagnostics import CodegenError, Diagnostic
 
 
 @click.command("keep")
 @click.argument("paths", nargs=-1, required=True)
-@click.option(
-    "--config",
-    "config_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=DEFAULT_CONFIG,
-    show_default=True,
-)
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None)
+@project_options
 def keep_command(paths: tuple[str, ...], config_path: Path, out: Path | None) -> None:
     """Keep the edits made to these generated files (paths relative to --out, or under it)."""
     from generator.custom_code import keep

@@ -14,9 +14,9 @@ from typing import NoReturn
 
 import click
 
-from generator.config import DEFAULT_CONFIG
+from generator.cli_options import connection_options, project_options
 from generator.diagnostics import CodegenError, one_line
-from generator.fetch import BASE_URL_ENV, DEFAULT_TIMEOUT, TOKEN_ENV, redact
+from generator.fetch import BASE_URL_ENV, redact
 from generator.update import (
     Source,
     file_source,
@@ -36,14 +36,7 @@ def _fail(message: str, token: str) -> NoReturn:
 
 
 @click.command("update")
-@click.option(
-    "--config",
-    "config_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=DEFAULT_CONFIG,
-    show_default=True,
-)
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None)
+@project_options
 @click.option("--family", default=None, help="The API family to update [the first in the config].")
 @click.option(
     "--from",
@@ -53,16 +46,7 @@ def _fail(message: str, token: str) -> NoReturn:
     help="Take the new document from this file instead of fetching it.",
 )
 @click.option("--base-url", envvar=BASE_URL_ENV, default="", help=f"[env {BASE_URL_ENV}]")
-@click.option("--token", envvar=TOKEN_ENV, default="", help=f"API token [env {TOKEN_ENV}].")
-@click.option(
-    "--timeout", type=click.FloatRange(min=0.1, max=600), default=DEFAULT_TIMEOUT, show_default=True
-)
-@click.option(
-    "--ca-bundle",
-    type=click.Path(dir_okay=False, exists=True, path_type=Path),
-    default=None,
-    help="PEM file of CA certificates to trust (default: SSL_CERT_FILE, else certifi).",
-)
+@connection_options
 @click.option(
     "--summary",
     type=click.Path(dir_okay=False, path_type=Path),
