@@ -80,7 +80,14 @@ class TestApikeyslistapikeys:
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/api-keys")
-        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.query("after") == "value"
+        assert rec.query("first") == "3"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "after",
+                "first",
+            }
+        )
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -88,7 +95,10 @@ class TestApikeyslistapikeys:
         rec = Recorder(200, RESPONSE, "application/json")
         client = _client(rec)
         with client:
-            result = client.api_keys.list_api_keys()
+            result = client.api_keys.list_api_keys(
+                after="value",
+                first=3,
+            )
             value: Any = result.items
 
         self._check(rec)
@@ -102,7 +112,10 @@ class TestApikeyslistapikeys:
         async def run() -> Any:
             client = _async_client(rec)
             async with client:
-                result = await client.api_keys.list_api_keys()
+                result = await client.api_keys.list_api_keys(
+                    after="value",
+                    first=3,
+                )
                 return result.items
 
         value = asyncio.run(run())
@@ -126,7 +139,10 @@ class TestApikeyslistapikeys:
         async def run_async() -> None:
             client = _async_client(rec)
             async with client:
-                await client.api_keys.list_api_keys()
+                await client.api_keys.list_api_keys(
+                    after="value",
+                    first=3,
+                )
 
         with pytest.raises(error) as info:
             if is_async:
@@ -134,7 +150,10 @@ class TestApikeyslistapikeys:
             else:
                 client = _client(rec)
                 with client:
-                    client.api_keys.list_api_keys()
+                    client.api_keys.list_api_keys(
+                        after="value",
+                        first=3,
+                    )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
 
@@ -160,7 +179,10 @@ class TestApikeyscreateapikey:
         request = _check_request(rec, "POST", "/api/v1/api-keys")
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
+            "allowedEndpoints": ["value"],
+            "deploymentIds": [3],
             "name": "value",
+            "ttlHours": 3,
         }
 
     def test_sync(self) -> None:
@@ -169,7 +191,10 @@ class TestApikeyscreateapikey:
         client = _client(rec)
         with client:
             result = client.api_keys.create_api_key(
+                allowed_endpoints=["value"],
+                deployment_ids=[3],
                 name="value",
+                ttl_hours=3,
             )
             value = result
 
@@ -184,7 +209,10 @@ class TestApikeyscreateapikey:
             client = _async_client(rec)
             async with client:
                 result = await client.api_keys.create_api_key(
+                    allowed_endpoints=["value"],
+                    deployment_ids=[3],
                     name="value",
+                    ttl_hours=3,
                 )
                 return result
 
@@ -209,7 +237,10 @@ class TestApikeyscreateapikey:
             client = _async_client(rec)
             async with client:
                 await client.api_keys.create_api_key(
+                    allowed_endpoints=["value"],
+                    deployment_ids=[3],
                     name="value",
+                    ttl_hours=3,
                 )
 
         with pytest.raises(error) as info:
@@ -219,7 +250,10 @@ class TestApikeyscreateapikey:
                 client = _client(rec)
                 with client:
                     client.api_keys.create_api_key(
+                        allowed_endpoints=["value"],
+                        deployment_ids=[3],
                         name="value",
+                        ttl_hours=3,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -252,7 +286,7 @@ class TestApikeysgetapikey:
         client = _client(rec)
         with client:
             result = client.api_keys.get_api_key(
-                "1.5",
+                1.5,
             )
             value = result
 
@@ -267,7 +301,7 @@ class TestApikeysgetapikey:
             client = _async_client(rec)
             async with client:
                 result = await client.api_keys.get_api_key(
-                    "1.5",
+                    1.5,
                 )
                 return result
 
@@ -292,7 +326,7 @@ class TestApikeysgetapikey:
             client = _async_client(rec)
             async with client:
                 await client.api_keys.get_api_key(
-                    "1.5",
+                    1.5,
                 )
 
         with pytest.raises(error) as info:
@@ -302,7 +336,7 @@ class TestApikeysgetapikey:
                 client = _client(rec)
                 with client:
                     client.api_keys.get_api_key(
-                        "1.5",
+                        1.5,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -324,7 +358,7 @@ class TestApikeysdeleteapikey:
         client = _client(rec)
         with client:
             result = client.api_keys.delete_api_key(
-                "1.5",
+                1.5,
             )
             value = result
 
@@ -339,7 +373,7 @@ class TestApikeysdeleteapikey:
             client = _async_client(rec)
             async with client:
                 result = await client.api_keys.delete_api_key(
-                    "1.5",
+                    1.5,
                 )
                 return result
 
@@ -364,7 +398,7 @@ class TestApikeysdeleteapikey:
             client = _async_client(rec)
             async with client:
                 await client.api_keys.delete_api_key(
-                    "1.5",
+                    1.5,
                 )
 
         with pytest.raises(error) as info:
@@ -374,7 +408,7 @@ class TestApikeysdeleteapikey:
                 client = _client(rec)
                 with client:
                     client.api_keys.delete_api_key(
-                        "1.5",
+                        1.5,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -485,10 +519,14 @@ class TestDeploymentsgetdeployments:
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/deployments")
+        assert rec.query("offset") == "3"
+        assert rec.query("limit") == "3"
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
         assert sorted(request.url.params.keys()) == sorted(
             {
+                "offset",
+                "limit",
                 "after",
                 "first",
             }
@@ -501,6 +539,8 @@ class TestDeploymentsgetdeployments:
         client = _client(rec)
         with client:
             result = client.deployments.get_deployments(
+                offset=3,
+                limit=3,
                 after="value",
                 first=3,
             )
@@ -518,6 +558,8 @@ class TestDeploymentsgetdeployments:
             client = _async_client(rec)
             async with client:
                 result = await client.deployments.get_deployments(
+                    offset=3,
+                    limit=3,
                     after="value",
                     first=3,
                 )
@@ -545,6 +587,8 @@ class TestDeploymentsgetdeployments:
             client = _async_client(rec)
             async with client:
                 await client.deployments.get_deployments(
+                    offset=3,
+                    limit=3,
                     after="value",
                     first=3,
                 )
@@ -556,6 +600,8 @@ class TestDeploymentsgetdeployments:
                 client = _client(rec)
                 with client:
                     client.deployments.get_deployments(
+                        offset=3,
+                        limit=3,
                         after="value",
                         first=3,
                     )
@@ -679,7 +725,24 @@ class TestDeploymentsupdatedeployment:
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "PUT", "/api/v1/deployments/7")
         assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {}
+        assert rec.json() == {
+            "cloudProvider": "cubecloud",
+            "creationMethod": "upload",
+            "customDomain": "value",
+            "defaultLaunchpadViewGroup": "value",
+            "deployBranchMergeAllowed": True,
+            "deployBranchName": "value",
+            "deployBranchReadOnly": True,
+            "deployMode": "git",
+            "deployProjectRoot": "value",
+            "launchpadTabs": ["value"],
+            "name": "value",
+            "region": "value",
+            "releaseChannel": "latest",
+            "releaseChannelVersion": "value",
+            "releaseChannelVersionHold": True,
+            "template": "single",
+        }
 
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE
@@ -688,6 +751,22 @@ class TestDeploymentsupdatedeployment:
         with client:
             result = client.deployments.update_deployment(
                 7,
+                cloud_provider="cubecloud",
+                creation_method="upload",
+                custom_domain="value",
+                default_launchpad_view_group="value",
+                deploy_branch_merge_allowed=True,
+                deploy_branch_name="value",
+                deploy_branch_read_only=True,
+                deploy_mode="git",
+                deploy_project_root="value",
+                launchpad_tabs=["value"],
+                name="value",
+                region="value",
+                release_channel="latest",
+                release_channel_version="value",
+                release_channel_version_hold=True,
+                template="single",
             )
             value = result
 
@@ -703,6 +782,22 @@ class TestDeploymentsupdatedeployment:
             async with client:
                 result = await client.deployments.update_deployment(
                     7,
+                    cloud_provider="cubecloud",
+                    creation_method="upload",
+                    custom_domain="value",
+                    default_launchpad_view_group="value",
+                    deploy_branch_merge_allowed=True,
+                    deploy_branch_name="value",
+                    deploy_branch_read_only=True,
+                    deploy_mode="git",
+                    deploy_project_root="value",
+                    launchpad_tabs=["value"],
+                    name="value",
+                    region="value",
+                    release_channel="latest",
+                    release_channel_version="value",
+                    release_channel_version_hold=True,
+                    template="single",
                 )
                 return result
 
@@ -729,6 +824,22 @@ class TestDeploymentsupdatedeployment:
             async with client:
                 await client.deployments.update_deployment(
                     7,
+                    cloud_provider="cubecloud",
+                    creation_method="upload",
+                    custom_domain="value",
+                    default_launchpad_view_group="value",
+                    deploy_branch_merge_allowed=True,
+                    deploy_branch_name="value",
+                    deploy_branch_read_only=True,
+                    deploy_mode="git",
+                    deploy_project_root="value",
+                    launchpad_tabs=["value"],
+                    name="value",
+                    region="value",
+                    release_channel="latest",
+                    release_channel_version="value",
+                    release_channel_version_hold=True,
+                    template="single",
                 )
 
         with pytest.raises(error) as info:
@@ -739,6 +850,22 @@ class TestDeploymentsupdatedeployment:
                 with client:
                     client.deployments.update_deployment(
                         7,
+                        cloud_provider="cubecloud",
+                        creation_method="upload",
+                        custom_domain="value",
+                        default_launchpad_view_group="value",
+                        deploy_branch_merge_allowed=True,
+                        deploy_branch_name="value",
+                        deploy_branch_read_only=True,
+                        deploy_mode="git",
+                        deploy_project_root="value",
+                        launchpad_tabs=["value"],
+                        name="value",
+                        region="value",
+                        release_channel="latest",
+                        release_channel_version="value",
+                        release_channel_version_hold=True,
+                        template="single",
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -834,7 +961,12 @@ class TestDeploymentsbuildstatus:
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/deployments/7/build-status")
-        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.query("branchName") == "value"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "branchName",
+            }
+        )
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -844,6 +976,7 @@ class TestDeploymentsbuildstatus:
         with client:
             result = client.deployments.build_status(
                 7,
+                branch_name="value",
             )
             value = result
 
@@ -859,6 +992,7 @@ class TestDeploymentsbuildstatus:
             async with client:
                 result = await client.deployments.build_status(
                     7,
+                    branch_name="value",
                 )
                 return result
 
@@ -884,6 +1018,7 @@ class TestDeploymentsbuildstatus:
             async with client:
                 await client.deployments.build_status(
                     7,
+                    branch_name="value",
                 )
 
         with pytest.raises(error) as info:
@@ -894,6 +1029,7 @@ class TestDeploymentsbuildstatus:
                 with client:
                     client.deployments.build_status(
                         7,
+                        branch_name="value",
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -1069,10 +1205,16 @@ class TestDeploymentslogs:
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/deployments/7/logs")
+        assert rec.query("source") == "production"
+        assert rec.query("pod") == "value"
+        assert rec.query("container") == "INIT"
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
         assert sorted(request.url.params.keys()) == sorted(
             {
+                "source",
+                "pod",
+                "container",
                 "after",
                 "first",
             }
@@ -1086,6 +1228,9 @@ class TestDeploymentslogs:
         with client:
             result = client.deployments.logs(
                 7,
+                source="production",
+                pod="value",
+                container="INIT",
                 after="value",
                 first=3,
             )
@@ -1104,6 +1249,9 @@ class TestDeploymentslogs:
             async with client:
                 result = await client.deployments.logs(
                     7,
+                    source="production",
+                    pod="value",
+                    container="INIT",
                     after="value",
                     first=3,
                 )
@@ -1132,6 +1280,9 @@ class TestDeploymentslogs:
             async with client:
                 await client.deployments.logs(
                     7,
+                    source="production",
+                    pod="value",
+                    container="INIT",
                     after="value",
                     first=3,
                 )
@@ -1144,6 +1295,9 @@ class TestDeploymentslogs:
                 with client:
                     client.deployments.logs(
                         7,
+                        source="production",
+                        pod="value",
+                        container="INIT",
                         after="value",
                         first=3,
                     )
@@ -1170,7 +1324,14 @@ class TestDeploymentspods:
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/deployments/7/pods")
-        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.query("after") == "value"
+        assert rec.query("first") == "3"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "after",
+                "first",
+            }
+        )
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -1180,6 +1341,8 @@ class TestDeploymentspods:
         with client:
             result = client.deployments.pods(
                 7,
+                after="value",
+                first=3,
             )
             value: Any = result.items
 
@@ -1196,6 +1359,8 @@ class TestDeploymentspods:
             async with client:
                 result = await client.deployments.pods(
                     7,
+                    after="value",
+                    first=3,
                 )
                 return result.items
 
@@ -1222,6 +1387,8 @@ class TestDeploymentspods:
             async with client:
                 await client.deployments.pods(
                     7,
+                    after="value",
+                    first=3,
                 )
 
         with pytest.raises(error) as info:
@@ -1232,6 +1399,8 @@ class TestDeploymentspods:
                 with client:
                     client.deployments.pods(
                         7,
+                        after="value",
+                        first=3,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -1348,7 +1517,9 @@ class TestDeploymentsdeploymenttoken:
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "POST", "/api/v1/deployments/7/token")
         assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {}
+        assert rec.json() == {
+            "expiresIn": 3,
+        }
 
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE
@@ -1357,6 +1528,7 @@ class TestDeploymentsdeploymenttoken:
         with client:
             result = client.deployments.deployment_token(
                 7,
+                expires_in=3,
             )
             value = result
 
@@ -1372,6 +1544,7 @@ class TestDeploymentsdeploymenttoken:
             async with client:
                 result = await client.deployments.deployment_token(
                     7,
+                    expires_in=3,
                 )
                 return result
 
@@ -1397,6 +1570,7 @@ class TestDeploymentsdeploymenttoken:
             async with client:
                 await client.deployments.deployment_token(
                     7,
+                    expires_in=3,
                 )
 
         with pytest.raises(error) as info:
@@ -1407,6 +1581,7 @@ class TestDeploymentsdeploymenttoken:
                 with client:
                     client.deployments.deployment_token(
                         7,
+                        expires_in=3,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -1430,7 +1605,14 @@ class TestDeploymentslistdeploymentversions:
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/deployments/7/versions")
-        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.query("after") == "value"
+        assert rec.query("first") == "3"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "after",
+                "first",
+            }
+        )
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -1440,6 +1622,8 @@ class TestDeploymentslistdeploymentversions:
         with client:
             result = client.deployments.list_deployment_versions(
                 7,
+                after="value",
+                first=3,
             )
             value: Any = result.items
 
@@ -1456,6 +1640,8 @@ class TestDeploymentslistdeploymentversions:
             async with client:
                 result = await client.deployments.list_deployment_versions(
                     7,
+                    after="value",
+                    first=3,
                 )
                 return result.items
 
@@ -1482,6 +1668,8 @@ class TestDeploymentslistdeploymentversions:
             async with client:
                 await client.deployments.list_deployment_versions(
                     7,
+                    after="value",
+                    first=3,
                 )
 
         with pytest.raises(error) as info:
@@ -1492,6 +1680,8 @@ class TestDeploymentslistdeploymentversions:
                 with client:
                     client.deployments.list_deployment_versions(
                         7,
+                        after="value",
+                        first=3,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -1506,8 +1696,8 @@ class TestDashboardexportsstartexport:
         request = _check_request(rec, "POST", "/api/v1/deployments/7/dashboard-exports")
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
+            "dashboardId": 3,
             "format": "png",
-            "dashboardId": "value",
         }
 
     def test_sync(self) -> None:
@@ -1517,8 +1707,8 @@ class TestDashboardexportsstartexport:
         with client:
             result = client.dashboard_exports.start_export(
                 7,
+                dashboard_id=3,
                 format="png",
-                dashboard_id="value",
             )
             value = result
 
@@ -1534,8 +1724,8 @@ class TestDashboardexportsstartexport:
             async with client:
                 result = await client.dashboard_exports.start_export(
                     7,
+                    dashboard_id=3,
                     format="png",
-                    dashboard_id="value",
                 )
                 return result
 
@@ -1564,8 +1754,8 @@ class TestDashboardexportsstartexport:
             async with client:
                 await client.dashboard_exports.start_export(
                     7,
+                    dashboard_id=3,
                     format="png",
-                    dashboard_id="value",
                 )
 
         with pytest.raises(error) as info:
@@ -1576,8 +1766,8 @@ class TestDashboardexportsstartexport:
                 with client:
                     client.dashboard_exports.start_export(
                         7,
+                        dashboard_id=3,
                         format="png",
-                        dashboard_id="value",
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -2021,6 +2211,8 @@ class TestDatabricksmetricviewpublicationstartpreview:
         assert rec.json() == {
             "dataSourceName": "value",
             "selectionMode": "all",
+            "viewNameRegex": "value",
+            "viewNames": ["value"],
         }
 
     def test_sync(self) -> None:
@@ -2032,6 +2224,8 @@ class TestDatabricksmetricviewpublicationstartpreview:
                 7,
                 data_source_name="value",
                 selection_mode="all",
+                view_name_regex="value",
+                view_names=["value"],
             )
             value = result
 
@@ -2049,6 +2243,8 @@ class TestDatabricksmetricviewpublicationstartpreview:
                     7,
                     data_source_name="value",
                     selection_mode="all",
+                    view_name_regex="value",
+                    view_names=["value"],
                 )
                 return result
 
@@ -2076,6 +2272,8 @@ class TestDatabricksmetricviewpublicationstartpreview:
                     7,
                     data_source_name="value",
                     selection_mode="all",
+                    view_name_regex="value",
+                    view_names=["value"],
                 )
 
         with pytest.raises(error) as info:
@@ -2088,6 +2286,8 @@ class TestDatabricksmetricviewpublicationstartpreview:
                         7,
                         data_source_name="value",
                         selection_mode="all",
+                        view_name_regex="value",
+                        view_names=["value"],
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -2408,10 +2608,14 @@ class TestDbtsynclistdbtsyncs:
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/deployments/7/dbt-sync")
+        assert rec.query("status") == "RUNNING"
+        assert rec.query("trigger") == "manual"
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
         assert sorted(request.url.params.keys()) == sorted(
             {
+                "status",
+                "trigger",
                 "after",
                 "first",
             }
@@ -2425,6 +2629,8 @@ class TestDbtsynclistdbtsyncs:
         with client:
             result = client.dbt_sync.list_dbt_syncs(
                 7,
+                status="RUNNING",
+                trigger="manual",
                 after="value",
                 first=3,
             )
@@ -2443,6 +2649,8 @@ class TestDbtsynclistdbtsyncs:
             async with client:
                 result = await client.dbt_sync.list_dbt_syncs(
                     7,
+                    status="RUNNING",
+                    trigger="manual",
                     after="value",
                     first=3,
                 )
@@ -2471,6 +2679,8 @@ class TestDbtsynclistdbtsyncs:
             async with client:
                 await client.dbt_sync.list_dbt_syncs(
                     7,
+                    status="RUNNING",
+                    trigger="manual",
                     after="value",
                     first=3,
                 )
@@ -2483,6 +2693,8 @@ class TestDbtsynclistdbtsyncs:
                 with client:
                     client.dbt_sync.list_dbt_syncs(
                         7,
+                        status="RUNNING",
+                        trigger="manual",
                         after="value",
                         first=3,
                     )
@@ -2498,7 +2710,12 @@ class TestDbtsyncstartdbtsync:
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "POST", "/api/v1/deployments/7/dbt-sync")
         assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {}
+        assert rec.json() == {
+            "branchName": "value",
+            "output": "branch",
+            "ref": "value",
+            "source": "git",
+        }
 
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE
@@ -2507,6 +2724,10 @@ class TestDbtsyncstartdbtsync:
         with client:
             result = client.dbt_sync.start_dbt_sync(
                 7,
+                branch_name="value",
+                output="branch",
+                ref="value",
+                source="git",
             )
             value = result
 
@@ -2522,6 +2743,10 @@ class TestDbtsyncstartdbtsync:
             async with client:
                 result = await client.dbt_sync.start_dbt_sync(
                     7,
+                    branch_name="value",
+                    output="branch",
+                    ref="value",
+                    source="git",
                 )
                 return result
 
@@ -2547,6 +2772,10 @@ class TestDbtsyncstartdbtsync:
             async with client:
                 await client.dbt_sync.start_dbt_sync(
                     7,
+                    branch_name="value",
+                    output="branch",
+                    ref="value",
+                    source="git",
                 )
 
         with pytest.raises(error) as info:
@@ -2557,6 +2786,10 @@ class TestDbtsyncstartdbtsync:
                 with client:
                     client.dbt_sync.start_dbt_sync(
                         7,
+                        branch_name="value",
+                        output="branch",
+                        ref="value",
+                        source="git",
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -2735,7 +2968,14 @@ class TestDbtsyncgetdbtsyncgeneratedfiles:
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/deployments/7/dbt-sync/id-2/generated-files")
-        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.query("after") == "value"
+        assert rec.query("first") == "3"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "after",
+                "first",
+            }
+        )
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -2746,6 +2986,8 @@ class TestDbtsyncgetdbtsyncgeneratedfiles:
             result = client.dbt_sync.get_dbt_sync_generated_files(
                 7,
                 "id-2",
+                after="value",
+                first=3,
             )
             value: Any = result.items
 
@@ -2763,6 +3005,8 @@ class TestDbtsyncgetdbtsyncgeneratedfiles:
                 result = await client.dbt_sync.get_dbt_sync_generated_files(
                     7,
                     "id-2",
+                    after="value",
+                    first=3,
                 )
                 return result.items
 
@@ -2790,6 +3034,8 @@ class TestDbtsyncgetdbtsyncgeneratedfiles:
                 await client.dbt_sync.get_dbt_sync_generated_files(
                     7,
                     "id-2",
+                    after="value",
+                    first=3,
                 )
 
         with pytest.raises(error) as info:
@@ -2801,6 +3047,8 @@ class TestDbtsyncgetdbtsyncgeneratedfiles:
                     client.dbt_sync.get_dbt_sync_generated_files(
                         7,
                         "id-2",
+                        after="value",
+                        first=3,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -3025,10 +3273,12 @@ class TestDashboardembedaccesslistembedtenantworkbooks:
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/deployments/1.5/embed-tenants/id-2/workbooks")
+        assert rec.query("accessSource") == "tenant"
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
         assert sorted(request.url.params.keys()) == sorted(
             {
+                "accessSource",
                 "after",
                 "first",
             }
@@ -3041,8 +3291,9 @@ class TestDashboardembedaccesslistembedtenantworkbooks:
         client = _client(rec)
         with client:
             result = client.dashboard_embed_access.list_embed_tenant_workbooks(
-                "1.5",
+                1.5,
                 "id-2",
+                access_source="tenant",
                 after="value",
                 first=3,
             )
@@ -3060,8 +3311,9 @@ class TestDashboardembedaccesslistembedtenantworkbooks:
             client = _async_client(rec)
             async with client:
                 result = await client.dashboard_embed_access.list_embed_tenant_workbooks(
-                    "1.5",
+                    1.5,
                     "id-2",
+                    access_source="tenant",
                     after="value",
                     first=3,
                 )
@@ -3089,8 +3341,9 @@ class TestDashboardembedaccesslistembedtenantworkbooks:
             client = _async_client(rec)
             async with client:
                 await client.dashboard_embed_access.list_embed_tenant_workbooks(
-                    "1.5",
+                    1.5,
                     "id-2",
+                    access_source="tenant",
                     after="value",
                     first=3,
                 )
@@ -3102,8 +3355,9 @@ class TestDashboardembedaccesslistembedtenantworkbooks:
                 client = _client(rec)
                 with client:
                     client.dashboard_embed_access.list_embed_tenant_workbooks(
-                        "1.5",
+                        1.5,
                         "id-2",
+                        access_source="tenant",
                         after="value",
                         first=3,
                     )
@@ -3131,8 +3385,8 @@ class TestDashboardembedaccessgetembedaccess:
         client = _client(rec)
         with client:
             result = client.dashboard_embed_access.get_embed_access(
-                "1.5",
-                "1.5",
+                1.5,
+                1.5,
             )
             value = result
 
@@ -3147,8 +3401,8 @@ class TestDashboardembedaccessgetembedaccess:
             client = _async_client(rec)
             async with client:
                 result = await client.dashboard_embed_access.get_embed_access(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
                 )
                 return result
 
@@ -3173,8 +3427,8 @@ class TestDashboardembedaccessgetembedaccess:
             client = _async_client(rec)
             async with client:
                 await client.dashboard_embed_access.get_embed_access(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
                 )
 
         with pytest.raises(error) as info:
@@ -3184,8 +3438,8 @@ class TestDashboardembedaccessgetembedaccess:
                 client = _client(rec)
                 with client:
                     client.dashboard_embed_access.get_embed_access(
-                        "1.5",
-                        "1.5",
+                        1.5,
+                        1.5,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -3203,7 +3457,12 @@ class TestDashboardembedaccessupdateembedaccess:
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "PUT", "/api/v1/deployments/1.5/workbooks/1.5/embed-access")
         assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {}
+        assert rec.json() == {
+            "action": "read",
+            "allEmbedUsers": True,
+            "allowEmbed": True,
+            "embedTenantName": "value",
+        }
 
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE
@@ -3211,8 +3470,12 @@ class TestDashboardembedaccessupdateembedaccess:
         client = _client(rec)
         with client:
             result = client.dashboard_embed_access.update_embed_access(
-                "1.5",
-                "1.5",
+                1.5,
+                1.5,
+                action="read",
+                all_embed_users=True,
+                allow_embed=True,
+                embed_tenant_name="value",
             )
             value = result
 
@@ -3227,8 +3490,12 @@ class TestDashboardembedaccessupdateembedaccess:
             client = _async_client(rec)
             async with client:
                 result = await client.dashboard_embed_access.update_embed_access(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
+                    action="read",
+                    all_embed_users=True,
+                    allow_embed=True,
+                    embed_tenant_name="value",
                 )
                 return result
 
@@ -3253,8 +3520,12 @@ class TestDashboardembedaccessupdateembedaccess:
             client = _async_client(rec)
             async with client:
                 await client.dashboard_embed_access.update_embed_access(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
+                    action="read",
+                    all_embed_users=True,
+                    allow_embed=True,
+                    embed_tenant_name="value",
                 )
 
         with pytest.raises(error) as info:
@@ -3264,8 +3535,12 @@ class TestDashboardembedaccessupdateembedaccess:
                 client = _client(rec)
                 with client:
                     client.dashboard_embed_access.update_embed_access(
-                        "1.5",
-                        "1.5",
+                        1.5,
+                        1.5,
+                        action="read",
+                        all_embed_users=True,
+                        allow_embed=True,
+                        embed_tenant_name="value",
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -3282,7 +3557,14 @@ class TestEnvvariablesgetenvvariables:
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/deployments/7/env-vars")
-        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.query("after") == "value"
+        assert rec.query("first") == "3"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "after",
+                "first",
+            }
+        )
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -3292,6 +3574,8 @@ class TestEnvvariablesgetenvvariables:
         with client:
             result = client.env_variables.get_env_variables(
                 7,
+                after="value",
+                first=3,
             )
             value: Any = result.items
 
@@ -3308,6 +3592,8 @@ class TestEnvvariablesgetenvvariables:
             async with client:
                 result = await client.env_variables.get_env_variables(
                     7,
+                    after="value",
+                    first=3,
                 )
                 return result.items
 
@@ -3334,6 +3620,8 @@ class TestEnvvariablesgetenvvariables:
             async with client:
                 await client.env_variables.get_env_variables(
                     7,
+                    after="value",
+                    first=3,
                 )
 
         with pytest.raises(error) as info:
@@ -3344,6 +3632,8 @@ class TestEnvvariablesgetenvvariables:
                 with client:
                     client.env_variables.get_env_variables(
                         7,
+                        after="value",
+                        first=3,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -3467,11 +3757,15 @@ class TestEnvironmentsgetdeploymentenvironments:
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/deployments/7/environments")
         assert rec.query("type") == "production"
+        assert rec.query("offset") == "3"
+        assert rec.query("limit") == "3"
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
         assert sorted(request.url.params.keys()) == sorted(
             {
                 "type",
+                "offset",
+                "limit",
                 "after",
                 "first",
             }
@@ -3486,6 +3780,8 @@ class TestEnvironmentsgetdeploymentenvironments:
             result = client.environments.get_deployment_environments(
                 7,
                 type="production",
+                offset=3,
+                limit=3,
                 after="value",
                 first=3,
             )
@@ -3505,6 +3801,8 @@ class TestEnvironmentsgetdeploymentenvironments:
                 result = await client.environments.get_deployment_environments(
                     7,
                     type="production",
+                    offset=3,
+                    limit=3,
                     after="value",
                     first=3,
                 )
@@ -3534,6 +3832,8 @@ class TestEnvironmentsgetdeploymentenvironments:
                 await client.environments.get_deployment_environments(
                     7,
                     type="production",
+                    offset=3,
+                    limit=3,
                     after="value",
                     first=3,
                 )
@@ -3547,6 +3847,8 @@ class TestEnvironmentsgetdeploymentenvironments:
                     client.environments.get_deployment_environments(
                         7,
                         type="production",
+                        offset=3,
+                        limit=3,
                         after="value",
                         first=3,
                     )
@@ -3570,10 +3872,14 @@ class TestEnvironmentsgetdeploymentenvironmenttokens:
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/deployments/7/environments/8/tokens")
+        assert rec.query("offset") == "3"
+        assert rec.query("limit") == "3"
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
         assert sorted(request.url.params.keys()) == sorted(
             {
+                "offset",
+                "limit",
                 "after",
                 "first",
             }
@@ -3588,6 +3894,8 @@ class TestEnvironmentsgetdeploymentenvironmenttokens:
             result = client.environments.get_deployment_environment_tokens(
                 7,
                 8,
+                offset=3,
+                limit=3,
                 after="value",
                 first=3,
             )
@@ -3607,6 +3915,8 @@ class TestEnvironmentsgetdeploymentenvironmenttokens:
                 result = await client.environments.get_deployment_environment_tokens(
                     7,
                     8,
+                    offset=3,
+                    limit=3,
                     after="value",
                     first=3,
                 )
@@ -3636,6 +3946,8 @@ class TestEnvironmentsgetdeploymentenvironmenttokens:
                 await client.environments.get_deployment_environment_tokens(
                     7,
                     8,
+                    offset=3,
+                    limit=3,
                     after="value",
                     first=3,
                 )
@@ -3649,6 +3961,8 @@ class TestEnvironmentsgetdeploymentenvironmenttokens:
                     client.environments.get_deployment_environment_tokens(
                         7,
                         8,
+                        offset=3,
+                        limit=3,
                         after="value",
                         first=3,
                     )
@@ -3672,6 +3986,8 @@ class TestEnvironmentscreatedeploymentenvironmenttoken:
         request = _check_request(rec, "POST", "/api/v1/deployments/7/environments/8/tokens")
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
+            "expires_in": 3,
+            "scopes": ["value"],
             "security_context": {"key": "value"},
         }
 
@@ -3683,6 +3999,8 @@ class TestEnvironmentscreatedeploymentenvironmenttoken:
             result = client.environments.create_deployment_environment_token(
                 7,
                 8,
+                expires_in=3,
+                scopes=["value"],
                 security_context={"key": "value"},
             )
             value = result
@@ -3700,6 +4018,8 @@ class TestEnvironmentscreatedeploymentenvironmenttoken:
                 result = await client.environments.create_deployment_environment_token(
                     7,
                     8,
+                    expires_in=3,
+                    scopes=["value"],
                     security_context={"key": "value"},
                 )
                 return result
@@ -3727,6 +4047,8 @@ class TestEnvironmentscreatedeploymentenvironmenttoken:
                 await client.environments.create_deployment_environment_token(
                     7,
                     8,
+                    expires_in=3,
+                    scopes=["value"],
                     security_context={"key": "value"},
                 )
 
@@ -3739,6 +4061,8 @@ class TestEnvironmentscreatedeploymentenvironmenttoken:
                     client.environments.create_deployment_environment_token(
                         7,
                         8,
+                        expires_in=3,
+                        scopes=["value"],
                         security_context={"key": "value"},
                     )
         assert info.value.status_code == status
@@ -3763,6 +4087,8 @@ class TestEnvironmentscreatedeploymentenvironmenttokenformetasync:
         )
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
+            "expires_in": 3,
+            "scopes": ["value"],
             "security_context": {"key": "value"},
         }
 
@@ -3774,6 +4100,8 @@ class TestEnvironmentscreatedeploymentenvironmenttokenformetasync:
             result = client.environments.create_deployment_environment_token_for_meta_sync(
                 7,
                 8,
+                expires_in=3,
+                scopes=["value"],
                 security_context={"key": "value"},
             )
             value = result
@@ -3792,6 +4120,8 @@ class TestEnvironmentscreatedeploymentenvironmenttokenformetasync:
                     await client.environments.create_deployment_environment_token_for_meta_sync(
                         7,
                         8,
+                        expires_in=3,
+                        scopes=["value"],
                         security_context={"key": "value"},
                     )
                 )
@@ -3820,6 +4150,8 @@ class TestEnvironmentscreatedeploymentenvironmenttokenformetasync:
                 await client.environments.create_deployment_environment_token_for_meta_sync(
                     7,
                     8,
+                    expires_in=3,
+                    scopes=["value"],
                     security_context={"key": "value"},
                 )
 
@@ -3832,6 +4164,8 @@ class TestEnvironmentscreatedeploymentenvironmenttokenformetasync:
                     client.environments.create_deployment_environment_token_for_meta_sync(
                         7,
                         8,
+                        expires_in=3,
+                        scopes=["value"],
                         security_context={"key": "value"},
                     )
         assert info.value.status_code == status
@@ -3875,10 +4209,12 @@ class TestFoldersgetfolders:
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/deployments/1.5/folders")
+        assert rec.query("parentId") == "3"
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
         assert sorted(request.url.params.keys()) == sorted(
             {
+                "parentId",
                 "after",
                 "first",
             }
@@ -3891,7 +4227,8 @@ class TestFoldersgetfolders:
         client = _client(rec)
         with client:
             result = client.folders.get_folders(
-                "1.5",
+                1.5,
+                parent_id=3,
                 after="value",
                 first=3,
             )
@@ -3909,7 +4246,8 @@ class TestFoldersgetfolders:
             client = _async_client(rec)
             async with client:
                 result = await client.folders.get_folders(
-                    "1.5",
+                    1.5,
+                    parent_id=3,
                     after="value",
                     first=3,
                 )
@@ -3937,7 +4275,8 @@ class TestFoldersgetfolders:
             client = _async_client(rec)
             async with client:
                 await client.folders.get_folders(
-                    "1.5",
+                    1.5,
+                    parent_id=3,
                     after="value",
                     first=3,
                 )
@@ -3949,7 +4288,8 @@ class TestFoldersgetfolders:
                 client = _client(rec)
                 with client:
                     client.folders.get_folders(
-                        "1.5",
+                        1.5,
+                        parent_id=3,
                         after="value",
                         first=3,
                     )
@@ -3980,6 +4320,8 @@ class TestFolderscreatefolder:
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
             "name": "value",
+            "parentId": 3,
+            "position": 3,
         }
 
     def test_sync(self) -> None:
@@ -3988,8 +4330,10 @@ class TestFolderscreatefolder:
         client = _client(rec)
         with client:
             result = client.folders.create_folder(
-                "1.5",
+                1.5,
                 name="value",
+                parent_id=3,
+                position=3,
             )
             value = result
 
@@ -4004,8 +4348,10 @@ class TestFolderscreatefolder:
             client = _async_client(rec)
             async with client:
                 result = await client.folders.create_folder(
-                    "1.5",
+                    1.5,
                     name="value",
+                    parent_id=3,
+                    position=3,
                 )
                 return result
 
@@ -4030,8 +4376,10 @@ class TestFolderscreatefolder:
             client = _async_client(rec)
             async with client:
                 await client.folders.create_folder(
-                    "1.5",
+                    1.5,
                     name="value",
+                    parent_id=3,
+                    position=3,
                 )
 
         with pytest.raises(error) as info:
@@ -4041,8 +4389,10 @@ class TestFolderscreatefolder:
                 client = _client(rec)
                 with client:
                     client.folders.create_folder(
-                        "1.5",
+                        1.5,
                         name="value",
+                        parent_id=3,
+                        position=3,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -4069,7 +4419,10 @@ class TestFoldersupdatefolder:
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "PUT", "/api/v1/deployments/1.5/folders/1.5")
         assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {}
+        assert rec.json() == {
+            "name": "value",
+            "position": 3,
+        }
 
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE
@@ -4077,8 +4430,10 @@ class TestFoldersupdatefolder:
         client = _client(rec)
         with client:
             result = client.folders.update_folder(
-                "1.5",
-                "1.5",
+                1.5,
+                1.5,
+                name="value",
+                position=3,
             )
             value = result
 
@@ -4093,8 +4448,10 @@ class TestFoldersupdatefolder:
             client = _async_client(rec)
             async with client:
                 result = await client.folders.update_folder(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
+                    name="value",
+                    position=3,
                 )
                 return result
 
@@ -4119,8 +4476,10 @@ class TestFoldersupdatefolder:
             client = _async_client(rec)
             async with client:
                 await client.folders.update_folder(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
+                    name="value",
+                    position=3,
                 )
 
         with pytest.raises(error) as info:
@@ -4130,8 +4489,10 @@ class TestFoldersupdatefolder:
                 client = _client(rec)
                 with client:
                     client.folders.update_folder(
-                        "1.5",
-                        "1.5",
+                        1.5,
+                        1.5,
+                        name="value",
+                        position=3,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -4153,8 +4514,8 @@ class TestFoldersdeletefolder:
         client = _client(rec)
         with client:
             result = client.folders.delete_folder(
-                "1.5",
-                "1.5",
+                1.5,
+                1.5,
             )
             value = result
 
@@ -4169,8 +4530,8 @@ class TestFoldersdeletefolder:
             client = _async_client(rec)
             async with client:
                 result = await client.folders.delete_folder(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
                 )
                 return result
 
@@ -4195,8 +4556,8 @@ class TestFoldersdeletefolder:
             client = _async_client(rec)
             async with client:
                 await client.folders.delete_folder(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
                 )
 
         with pytest.raises(error) as info:
@@ -4206,8 +4567,8 @@ class TestFoldersdeletefolder:
                 client = _client(rec)
                 with client:
                     client.folders.delete_folder(
-                        "1.5",
-                        "1.5",
+                        1.5,
+                        1.5,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -4244,8 +4605,8 @@ class TestFoldersgetfolderancestors:
         client = _client(rec)
         with client:
             result = client.folders.get_folder_ancestors(
-                "1.5",
-                "1.5",
+                1.5,
+                1.5,
             )
             value = result
 
@@ -4260,8 +4621,8 @@ class TestFoldersgetfolderancestors:
             client = _async_client(rec)
             async with client:
                 result = await client.folders.get_folder_ancestors(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
                 )
                 return result
 
@@ -4286,8 +4647,8 @@ class TestFoldersgetfolderancestors:
             client = _async_client(rec)
             async with client:
                 await client.folders.get_folder_ancestors(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
                 )
 
         with pytest.raises(error) as info:
@@ -4297,8 +4658,8 @@ class TestFoldersgetfolderancestors:
                 client = _client(rec)
                 with client:
                     client.folders.get_folder_ancestors(
-                        "1.5",
-                        "1.5",
+                        1.5,
+                        1.5,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -4330,10 +4691,22 @@ class TestNotificationsgetnotifications:
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/deployments/7/notifications")
+        assert rec.query("dashboardId") == "3"
+        assert rec.query("dashboardPublicId") == "value"
+        assert rec.query("recipientUserId") == "3"
+        assert rec.query("recipientEmail") == "value"
+        assert rec.query("recipientEmbedTenantName") == "value"
+        assert rec.query("recipientExternalId") == "value"
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
         assert sorted(request.url.params.keys()) == sorted(
             {
+                "dashboardId",
+                "dashboardPublicId",
+                "recipientUserId",
+                "recipientEmail",
+                "recipientEmbedTenantName",
+                "recipientExternalId",
                 "after",
                 "first",
             }
@@ -4347,6 +4720,12 @@ class TestNotificationsgetnotifications:
         with client:
             result = client.notifications.get_notifications(
                 7,
+                dashboard_id=3,
+                dashboard_public_id="value",
+                recipient_user_id=3,
+                recipient_email="value",
+                recipient_embed_tenant_name="value",
+                recipient_external_id="value",
                 after="value",
                 first=3,
             )
@@ -4365,6 +4744,12 @@ class TestNotificationsgetnotifications:
             async with client:
                 result = await client.notifications.get_notifications(
                     7,
+                    dashboard_id=3,
+                    dashboard_public_id="value",
+                    recipient_user_id=3,
+                    recipient_email="value",
+                    recipient_embed_tenant_name="value",
+                    recipient_external_id="value",
                     after="value",
                     first=3,
                 )
@@ -4393,6 +4778,12 @@ class TestNotificationsgetnotifications:
             async with client:
                 await client.notifications.get_notifications(
                     7,
+                    dashboard_id=3,
+                    dashboard_public_id="value",
+                    recipient_user_id=3,
+                    recipient_email="value",
+                    recipient_embed_tenant_name="value",
+                    recipient_external_id="value",
                     after="value",
                     first=3,
                 )
@@ -4405,6 +4796,12 @@ class TestNotificationsgetnotifications:
                 with client:
                     client.notifications.get_notifications(
                         7,
+                        dashboard_id=3,
+                        dashboard_public_id="value",
+                        recipient_user_id=3,
+                        recipient_email="value",
+                        recipient_embed_tenant_name="value",
+                        recipient_external_id="value",
                         after="value",
                         first=3,
                     )
@@ -4435,7 +4832,18 @@ class TestNotificationscreatenotification:
         request = _check_request(rec, "POST", "/api/v1/deployments/7/notifications")
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
+            "customCron": "value",
+            "dashboardId": 3,
+            "dashboardPublicId": "value",
+            "dayOfMonth": 3,
+            "dayOfWeek": 3,
+            "hour": 3,
+            "minute": 3,
+            "notificationAiSummary": True,
+            "notificationEnabled": True,
+            "notificationFormat": "png",
             "scheduleType": "HOURLY",
+            "timezone": "value",
         }
 
     def test_sync(self) -> None:
@@ -4445,7 +4853,18 @@ class TestNotificationscreatenotification:
         with client:
             result = client.notifications.create_notification(
                 7,
+                custom_cron="value",
+                dashboard_id=3,
+                dashboard_public_id="value",
+                day_of_month=3,
+                day_of_week=3,
+                hour=3,
+                minute=3,
+                notification_ai_summary=True,
+                notification_enabled=True,
+                notification_format="png",
                 schedule_type="HOURLY",
+                timezone="value",
             )
             value = result
 
@@ -4461,7 +4880,18 @@ class TestNotificationscreatenotification:
             async with client:
                 result = await client.notifications.create_notification(
                     7,
+                    custom_cron="value",
+                    dashboard_id=3,
+                    dashboard_public_id="value",
+                    day_of_month=3,
+                    day_of_week=3,
+                    hour=3,
+                    minute=3,
+                    notification_ai_summary=True,
+                    notification_enabled=True,
+                    notification_format="png",
                     schedule_type="HOURLY",
+                    timezone="value",
                 )
                 return result
 
@@ -4487,7 +4917,18 @@ class TestNotificationscreatenotification:
             async with client:
                 await client.notifications.create_notification(
                     7,
+                    custom_cron="value",
+                    dashboard_id=3,
+                    dashboard_public_id="value",
+                    day_of_month=3,
+                    day_of_week=3,
+                    hour=3,
+                    minute=3,
+                    notification_ai_summary=True,
+                    notification_enabled=True,
+                    notification_format="png",
                     schedule_type="HOURLY",
+                    timezone="value",
                 )
 
         with pytest.raises(error) as info:
@@ -4498,7 +4939,18 @@ class TestNotificationscreatenotification:
                 with client:
                     client.notifications.create_notification(
                         7,
+                        custom_cron="value",
+                        dashboard_id=3,
+                        dashboard_public_id="value",
+                        day_of_month=3,
+                        day_of_week=3,
+                        hour=3,
+                        minute=3,
+                        notification_ai_summary=True,
+                        notification_enabled=True,
+                        notification_format="png",
                         schedule_type="HOURLY",
+                        timezone="value",
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -4616,7 +5068,19 @@ class TestNotificationsupdatenotification:
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "PUT", "/api/v1/deployments/7/notifications/8")
         assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {}
+        assert rec.json() == {
+            "customCron": "value",
+            "dayOfMonth": 3,
+            "dayOfWeek": 3,
+            "hour": 3,
+            "isEnabled": True,
+            "minute": 3,
+            "notificationAiSummary": True,
+            "notificationEnabled": True,
+            "notificationFormat": "png",
+            "scheduleType": "HOURLY",
+            "timezone": "value",
+        }
 
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE
@@ -4626,6 +5090,17 @@ class TestNotificationsupdatenotification:
             result = client.notifications.update_notification(
                 7,
                 8,
+                custom_cron="value",
+                day_of_month=3,
+                day_of_week=3,
+                hour=3,
+                is_enabled=True,
+                minute=3,
+                notification_ai_summary=True,
+                notification_enabled=True,
+                notification_format="png",
+                schedule_type="HOURLY",
+                timezone="value",
             )
             value = result
 
@@ -4642,6 +5117,17 @@ class TestNotificationsupdatenotification:
                 result = await client.notifications.update_notification(
                     7,
                     8,
+                    custom_cron="value",
+                    day_of_month=3,
+                    day_of_week=3,
+                    hour=3,
+                    is_enabled=True,
+                    minute=3,
+                    notification_ai_summary=True,
+                    notification_enabled=True,
+                    notification_format="png",
+                    schedule_type="HOURLY",
+                    timezone="value",
                 )
                 return result
 
@@ -4668,6 +5154,17 @@ class TestNotificationsupdatenotification:
                 await client.notifications.update_notification(
                     7,
                     8,
+                    custom_cron="value",
+                    day_of_month=3,
+                    day_of_week=3,
+                    hour=3,
+                    is_enabled=True,
+                    minute=3,
+                    notification_ai_summary=True,
+                    notification_enabled=True,
+                    notification_format="png",
+                    schedule_type="HOURLY",
+                    timezone="value",
                 )
 
         with pytest.raises(error) as info:
@@ -4679,6 +5176,17 @@ class TestNotificationsupdatenotification:
                     client.notifications.update_notification(
                         7,
                         8,
+                        custom_cron="value",
+                        day_of_month=3,
+                        day_of_week=3,
+                        hour=3,
+                        is_enabled=True,
+                        minute=3,
+                        notification_ai_summary=True,
+                        notification_enabled=True,
+                        notification_format="png",
+                        schedule_type="HOURLY",
+                        timezone="value",
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -4782,7 +5290,14 @@ class TestNotificationsgetrecipients:
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/deployments/7/notifications/8/recipients")
-        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.query("after") == "value"
+        assert rec.query("first") == "3"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "after",
+                "first",
+            }
+        )
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -4793,6 +5308,8 @@ class TestNotificationsgetrecipients:
             result = client.notifications.get_recipients(
                 7,
                 8,
+                after="value",
+                first=3,
             )
             value: Any = result.items
 
@@ -4810,6 +5327,8 @@ class TestNotificationsgetrecipients:
                 result = await client.notifications.get_recipients(
                     7,
                     8,
+                    after="value",
+                    first=3,
                 )
                 return result.items
 
@@ -4837,6 +5356,8 @@ class TestNotificationsgetrecipients:
                 await client.notifications.get_recipients(
                     7,
                     8,
+                    after="value",
+                    first=3,
                 )
 
         with pytest.raises(error) as info:
@@ -4848,6 +5369,8 @@ class TestNotificationsgetrecipients:
                     client.notifications.get_recipients(
                         7,
                         8,
+                        after="value",
+                        first=3,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -5181,10 +5704,26 @@ class TestReportsgetreports:
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/deployments/1.5/reports")
+        assert rec.query("workbookId") == "3"
+        assert rec.query("folderId") == "3"
+        assert rec.query("externalWorkbookId") == "value"
+        assert rec.query("search") == "value"
+        assert rec.query("limit") == "3"
+        assert rec.query("page") == "3"
+        assert rec.query("sortBy") == "name"
+        assert rec.query("sortDirection") == "ASC"
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
         assert sorted(request.url.params.keys()) == sorted(
             {
+                "workbookId",
+                "folderId",
+                "externalWorkbookId",
+                "search",
+                "limit",
+                "page",
+                "sortBy",
+                "sortDirection",
                 "after",
                 "first",
             }
@@ -5197,7 +5736,15 @@ class TestReportsgetreports:
         client = _client(rec)
         with client:
             result = client.reports.get_reports(
-                "1.5",
+                1.5,
+                workbook_id=3,
+                folder_id=3,
+                external_workbook_id="value",
+                search="value",
+                limit=3,
+                page=3,
+                sort_by="name",
+                sort_direction="ASC",
                 after="value",
                 first=3,
             )
@@ -5215,7 +5762,15 @@ class TestReportsgetreports:
             client = _async_client(rec)
             async with client:
                 result = await client.reports.get_reports(
-                    "1.5",
+                    1.5,
+                    workbook_id=3,
+                    folder_id=3,
+                    external_workbook_id="value",
+                    search="value",
+                    limit=3,
+                    page=3,
+                    sort_by="name",
+                    sort_direction="ASC",
                     after="value",
                     first=3,
                 )
@@ -5243,7 +5798,15 @@ class TestReportsgetreports:
             client = _async_client(rec)
             async with client:
                 await client.reports.get_reports(
-                    "1.5",
+                    1.5,
+                    workbook_id=3,
+                    folder_id=3,
+                    external_workbook_id="value",
+                    search="value",
+                    limit=3,
+                    page=3,
+                    sort_by="name",
+                    sort_direction="ASC",
                     after="value",
                     first=3,
                 )
@@ -5255,7 +5818,15 @@ class TestReportsgetreports:
                 client = _client(rec)
                 with client:
                     client.reports.get_reports(
-                        "1.5",
+                        1.5,
+                        workbook_id=3,
+                        folder_id=3,
+                        external_workbook_id="value",
+                        search="value",
+                        limit=3,
+                        page=3,
+                        sort_by="name",
+                        sort_direction="ASC",
                         after="value",
                         first=3,
                     )
@@ -5303,7 +5874,22 @@ class TestReportscreatereport:
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "POST", "/api/v1/deployments/1.5/reports")
         assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {}
+        assert rec.json() == {
+            "endResultCell": "value",
+            "externalWorkbookId": "value",
+            "folderId": 3,
+            "host": "GOOGLE_SHEETS",
+            "jsonQuery": "value",
+            "name": "value",
+            "publicId": "value",
+            "resultLocation": "value",
+            "sheetId": "value",
+            "source": "GOOGLE_SHEETS",
+            "sqlQuery": "value",
+            "title": "value",
+            "workbookId": 3,
+            "workbookName": "value",
+        }
 
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE
@@ -5311,7 +5897,21 @@ class TestReportscreatereport:
         client = _client(rec)
         with client:
             result = client.reports.create_report(
-                "1.5",
+                1.5,
+                end_result_cell="value",
+                external_workbook_id="value",
+                folder_id=3,
+                host="GOOGLE_SHEETS",
+                json_query="value",
+                name="value",
+                public_id="value",
+                result_location="value",
+                sheet_id="value",
+                source="GOOGLE_SHEETS",
+                sql_query="value",
+                title="value",
+                workbook_id=3,
+                workbook_name="value",
             )
             value = result
 
@@ -5326,7 +5926,21 @@ class TestReportscreatereport:
             client = _async_client(rec)
             async with client:
                 result = await client.reports.create_report(
-                    "1.5",
+                    1.5,
+                    end_result_cell="value",
+                    external_workbook_id="value",
+                    folder_id=3,
+                    host="GOOGLE_SHEETS",
+                    json_query="value",
+                    name="value",
+                    public_id="value",
+                    result_location="value",
+                    sheet_id="value",
+                    source="GOOGLE_SHEETS",
+                    sql_query="value",
+                    title="value",
+                    workbook_id=3,
+                    workbook_name="value",
                 )
                 return result
 
@@ -5351,7 +5965,21 @@ class TestReportscreatereport:
             client = _async_client(rec)
             async with client:
                 await client.reports.create_report(
-                    "1.5",
+                    1.5,
+                    end_result_cell="value",
+                    external_workbook_id="value",
+                    folder_id=3,
+                    host="GOOGLE_SHEETS",
+                    json_query="value",
+                    name="value",
+                    public_id="value",
+                    result_location="value",
+                    sheet_id="value",
+                    source="GOOGLE_SHEETS",
+                    sql_query="value",
+                    title="value",
+                    workbook_id=3,
+                    workbook_name="value",
                 )
 
         with pytest.raises(error) as info:
@@ -5361,7 +5989,21 @@ class TestReportscreatereport:
                 client = _client(rec)
                 with client:
                     client.reports.create_report(
-                        "1.5",
+                        1.5,
+                        end_result_cell="value",
+                        external_workbook_id="value",
+                        folder_id=3,
+                        host="GOOGLE_SHEETS",
+                        json_query="value",
+                        name="value",
+                        public_id="value",
+                        result_location="value",
+                        sheet_id="value",
+                        source="GOOGLE_SHEETS",
+                        sql_query="value",
+                        title="value",
+                        workbook_id=3,
+                        workbook_name="value",
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -5407,7 +6049,22 @@ class TestReportsupsertreportbypublicid:
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "PUT", "/api/v1/deployments/1.5/reports/by-public-id/id-2")
         assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {}
+        assert rec.json() == {
+            "endResultCell": "value",
+            "externalWorkbookId": "value",
+            "folderId": 3,
+            "host": "GOOGLE_SHEETS",
+            "jsonQuery": "value",
+            "name": "value",
+            "publicId": "value",
+            "resultLocation": "value",
+            "sheetId": "value",
+            "source": "GOOGLE_SHEETS",
+            "sqlQuery": "value",
+            "title": "value",
+            "workbookId": 3,
+            "workbookName": "value",
+        }
 
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE
@@ -5415,8 +6072,22 @@ class TestReportsupsertreportbypublicid:
         client = _client(rec)
         with client:
             result = client.reports.upsert_report_by_public_id(
-                "1.5",
+                1.5,
                 "id-2",
+                end_result_cell="value",
+                external_workbook_id="value",
+                folder_id=3,
+                host="GOOGLE_SHEETS",
+                json_query="value",
+                name="value",
+                public_id_2="value",
+                result_location="value",
+                sheet_id="value",
+                source="GOOGLE_SHEETS",
+                sql_query="value",
+                title="value",
+                workbook_id=3,
+                workbook_name="value",
             )
             value = result
 
@@ -5431,8 +6102,22 @@ class TestReportsupsertreportbypublicid:
             client = _async_client(rec)
             async with client:
                 result = await client.reports.upsert_report_by_public_id(
-                    "1.5",
+                    1.5,
                     "id-2",
+                    end_result_cell="value",
+                    external_workbook_id="value",
+                    folder_id=3,
+                    host="GOOGLE_SHEETS",
+                    json_query="value",
+                    name="value",
+                    public_id_2="value",
+                    result_location="value",
+                    sheet_id="value",
+                    source="GOOGLE_SHEETS",
+                    sql_query="value",
+                    title="value",
+                    workbook_id=3,
+                    workbook_name="value",
                 )
                 return result
 
@@ -5457,8 +6142,22 @@ class TestReportsupsertreportbypublicid:
             client = _async_client(rec)
             async with client:
                 await client.reports.upsert_report_by_public_id(
-                    "1.5",
+                    1.5,
                     "id-2",
+                    end_result_cell="value",
+                    external_workbook_id="value",
+                    folder_id=3,
+                    host="GOOGLE_SHEETS",
+                    json_query="value",
+                    name="value",
+                    public_id_2="value",
+                    result_location="value",
+                    sheet_id="value",
+                    source="GOOGLE_SHEETS",
+                    sql_query="value",
+                    title="value",
+                    workbook_id=3,
+                    workbook_name="value",
                 )
 
         with pytest.raises(error) as info:
@@ -5468,8 +6167,22 @@ class TestReportsupsertreportbypublicid:
                 client = _client(rec)
                 with client:
                     client.reports.upsert_report_by_public_id(
-                        "1.5",
+                        1.5,
                         "id-2",
+                        end_result_cell="value",
+                        external_workbook_id="value",
+                        folder_id=3,
+                        host="GOOGLE_SHEETS",
+                        json_query="value",
+                        name="value",
+                        public_id_2="value",
+                        result_location="value",
+                        sheet_id="value",
+                        source="GOOGLE_SHEETS",
+                        sql_query="value",
+                        title="value",
+                        workbook_id=3,
+                        workbook_name="value",
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -5523,8 +6236,8 @@ class TestReportsgetreport:
         client = _client(rec)
         with client:
             result = client.reports.get_report(
-                "1.5",
-                "1.5",
+                1.5,
+                1.5,
             )
             value = result
 
@@ -5539,8 +6252,8 @@ class TestReportsgetreport:
             client = _async_client(rec)
             async with client:
                 result = await client.reports.get_report(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
                 )
                 return result
 
@@ -5565,8 +6278,8 @@ class TestReportsgetreport:
             client = _async_client(rec)
             async with client:
                 await client.reports.get_report(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
                 )
 
         with pytest.raises(error) as info:
@@ -5576,8 +6289,8 @@ class TestReportsgetreport:
                 client = _client(rec)
                 with client:
                     client.reports.get_report(
-                        "1.5",
-                        "1.5",
+                        1.5,
+                        1.5,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -5623,7 +6336,22 @@ class TestReportsupdatereport:
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "PUT", "/api/v1/deployments/id-1/reports/1.5")
         assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {}
+        assert rec.json() == {
+            "endResultCell": "value",
+            "externalWorkbookId": "value",
+            "folderId": 3,
+            "host": "GOOGLE_SHEETS",
+            "jsonQuery": "value",
+            "name": "value",
+            "placementId": "value",
+            "publicId": "value",
+            "resultLocation": "value",
+            "sheetId": "value",
+            "sqlQuery": "value",
+            "title": "value",
+            "workbookId": 3,
+            "workbookName": "value",
+        }
 
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE
@@ -5632,7 +6360,21 @@ class TestReportsupdatereport:
         with client:
             result = client.reports.update_report(
                 "id-1",
-                "1.5",
+                1.5,
+                end_result_cell="value",
+                external_workbook_id="value",
+                folder_id=3,
+                host="GOOGLE_SHEETS",
+                json_query="value",
+                name="value",
+                placement_id="value",
+                public_id="value",
+                result_location="value",
+                sheet_id="value",
+                sql_query="value",
+                title="value",
+                workbook_id=3,
+                workbook_name="value",
             )
             value = result
 
@@ -5648,7 +6390,21 @@ class TestReportsupdatereport:
             async with client:
                 result = await client.reports.update_report(
                     "id-1",
-                    "1.5",
+                    1.5,
+                    end_result_cell="value",
+                    external_workbook_id="value",
+                    folder_id=3,
+                    host="GOOGLE_SHEETS",
+                    json_query="value",
+                    name="value",
+                    placement_id="value",
+                    public_id="value",
+                    result_location="value",
+                    sheet_id="value",
+                    sql_query="value",
+                    title="value",
+                    workbook_id=3,
+                    workbook_name="value",
                 )
                 return result
 
@@ -5674,7 +6430,21 @@ class TestReportsupdatereport:
             async with client:
                 await client.reports.update_report(
                     "id-1",
-                    "1.5",
+                    1.5,
+                    end_result_cell="value",
+                    external_workbook_id="value",
+                    folder_id=3,
+                    host="GOOGLE_SHEETS",
+                    json_query="value",
+                    name="value",
+                    placement_id="value",
+                    public_id="value",
+                    result_location="value",
+                    sheet_id="value",
+                    sql_query="value",
+                    title="value",
+                    workbook_id=3,
+                    workbook_name="value",
                 )
 
         with pytest.raises(error) as info:
@@ -5685,7 +6455,21 @@ class TestReportsupdatereport:
                 with client:
                     client.reports.update_report(
                         "id-1",
-                        "1.5",
+                        1.5,
+                        end_result_cell="value",
+                        external_workbook_id="value",
+                        folder_id=3,
+                        host="GOOGLE_SHEETS",
+                        json_query="value",
+                        name="value",
+                        placement_id="value",
+                        public_id="value",
+                        result_location="value",
+                        sheet_id="value",
+                        sql_query="value",
+                        title="value",
+                        workbook_id=3,
+                        workbook_name="value",
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -5707,8 +6491,8 @@ class TestReportsdeletereport:
         client = _client(rec)
         with client:
             result = client.reports.delete_report(
-                "1.5",
-                "1.5",
+                1.5,
+                1.5,
             )
             value = result
 
@@ -5723,8 +6507,8 @@ class TestReportsdeletereport:
             client = _async_client(rec)
             async with client:
                 result = await client.reports.delete_report(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
                 )
                 return result
 
@@ -5749,8 +6533,8 @@ class TestReportsdeletereport:
             client = _async_client(rec)
             async with client:
                 await client.reports.delete_report(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
                 )
 
         with pytest.raises(error) as info:
@@ -5760,8 +6544,8 @@ class TestReportsdeletereport:
                 client = _client(rec)
                 with client:
                     client.reports.delete_report(
-                        "1.5",
-                        "1.5",
+                        1.5,
+                        1.5,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -5808,8 +6592,16 @@ class TestReportsconnectreporttoworkbook:
         request = _check_request(rec, "PUT", "/api/v1/deployments/1.5/reports/1.5/connect-workbook")
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
+            "addressOnly": True,
+            "anchorCell": "value",
+            "endResultCell": "value",
             "externalWorkbookId": "value",
+            "host": "GOOGLE_SHEETS",
+            "placementId": "value",
             "resultLocation": "value",
+            "sheetId": "value",
+            "sheetName": "value",
+            "workbookName": "value",
         }
 
     def test_sync(self) -> None:
@@ -5818,10 +6610,18 @@ class TestReportsconnectreporttoworkbook:
         client = _client(rec)
         with client:
             result = client.reports.connect_report_to_workbook(
-                "1.5",
-                "1.5",
+                1.5,
+                1.5,
+                address_only=True,
+                anchor_cell="value",
+                end_result_cell="value",
                 external_workbook_id="value",
+                host="GOOGLE_SHEETS",
+                placement_id="value",
                 result_location="value",
+                sheet_id="value",
+                sheet_name="value",
+                workbook_name="value",
             )
             value = result
 
@@ -5836,10 +6636,18 @@ class TestReportsconnectreporttoworkbook:
             client = _async_client(rec)
             async with client:
                 result = await client.reports.connect_report_to_workbook(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
+                    address_only=True,
+                    anchor_cell="value",
+                    end_result_cell="value",
                     external_workbook_id="value",
+                    host="GOOGLE_SHEETS",
+                    placement_id="value",
                     result_location="value",
+                    sheet_id="value",
+                    sheet_name="value",
+                    workbook_name="value",
                 )
                 return result
 
@@ -5864,10 +6672,18 @@ class TestReportsconnectreporttoworkbook:
             client = _async_client(rec)
             async with client:
                 await client.reports.connect_report_to_workbook(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
+                    address_only=True,
+                    anchor_cell="value",
+                    end_result_cell="value",
                     external_workbook_id="value",
+                    host="GOOGLE_SHEETS",
+                    placement_id="value",
                     result_location="value",
+                    sheet_id="value",
+                    sheet_name="value",
+                    workbook_name="value",
                 )
 
         with pytest.raises(error) as info:
@@ -5877,10 +6693,18 @@ class TestReportsconnectreporttoworkbook:
                 client = _client(rec)
                 with client:
                     client.reports.connect_report_to_workbook(
-                        "1.5",
-                        "1.5",
+                        1.5,
+                        1.5,
+                        address_only=True,
+                        anchor_cell="value",
+                        end_result_cell="value",
                         external_workbook_id="value",
+                        host="GOOGLE_SHEETS",
+                        placement_id="value",
                         result_location="value",
+                        sheet_id="value",
+                        sheet_name="value",
+                        workbook_name="value",
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -5928,7 +6752,14 @@ class TestReportsdisconnectreportfromworkbook:
             rec, "DELETE", "/api/v1/deployments/1.5/reports/1.5/connect-workbook"
         )
         assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {}
+        assert rec.json() == {
+            "anchorCell": "value",
+            "externalWorkbookId": "value",
+            "placementId": "value",
+            "resultLocation": "value",
+            "sheetId": "value",
+            "sheetName": "value",
+        }
 
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE
@@ -5936,8 +6767,14 @@ class TestReportsdisconnectreportfromworkbook:
         client = _client(rec)
         with client:
             result = client.reports.disconnect_report_from_workbook(
-                "1.5",
-                "1.5",
+                1.5,
+                1.5,
+                anchor_cell="value",
+                external_workbook_id="value",
+                placement_id="value",
+                result_location="value",
+                sheet_id="value",
+                sheet_name="value",
             )
             value = result
 
@@ -5952,8 +6789,14 @@ class TestReportsdisconnectreportfromworkbook:
             client = _async_client(rec)
             async with client:
                 result = await client.reports.disconnect_report_from_workbook(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
+                    anchor_cell="value",
+                    external_workbook_id="value",
+                    placement_id="value",
+                    result_location="value",
+                    sheet_id="value",
+                    sheet_name="value",
                 )
                 return result
 
@@ -5978,8 +6821,14 @@ class TestReportsdisconnectreportfromworkbook:
             client = _async_client(rec)
             async with client:
                 await client.reports.disconnect_report_from_workbook(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
+                    anchor_cell="value",
+                    external_workbook_id="value",
+                    placement_id="value",
+                    result_location="value",
+                    sheet_id="value",
+                    sheet_name="value",
                 )
 
         with pytest.raises(error) as info:
@@ -5989,8 +6838,14 @@ class TestReportsdisconnectreportfromworkbook:
                 client = _client(rec)
                 with client:
                     client.reports.disconnect_report_from_workbook(
-                        "1.5",
-                        "1.5",
+                        1.5,
+                        1.5,
+                        anchor_cell="value",
+                        external_workbook_id="value",
+                        placement_id="value",
+                        result_location="value",
+                        sheet_id="value",
+                        sheet_name="value",
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -6036,7 +6891,14 @@ class TestReportsrefreshreport:
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "PUT", "/api/v1/deployments/1.5/reports/1.5/refresh")
         assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {}
+        assert rec.json() == {
+            "anchorCell": "value",
+            "externalWorkbookId": "value",
+            "placementId": "value",
+            "resultLocation": "value",
+            "sheetId": "value",
+            "sheetName": "value",
+        }
 
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE
@@ -6044,8 +6906,14 @@ class TestReportsrefreshreport:
         client = _client(rec)
         with client:
             result = client.reports.refresh_report(
-                "1.5",
-                "1.5",
+                1.5,
+                1.5,
+                anchor_cell="value",
+                external_workbook_id="value",
+                placement_id="value",
+                result_location="value",
+                sheet_id="value",
+                sheet_name="value",
             )
             value = result
 
@@ -6060,8 +6928,14 @@ class TestReportsrefreshreport:
             client = _async_client(rec)
             async with client:
                 result = await client.reports.refresh_report(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
+                    anchor_cell="value",
+                    external_workbook_id="value",
+                    placement_id="value",
+                    result_location="value",
+                    sheet_id="value",
+                    sheet_name="value",
                 )
                 return result
 
@@ -6086,8 +6960,14 @@ class TestReportsrefreshreport:
             client = _async_client(rec)
             async with client:
                 await client.reports.refresh_report(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
+                    anchor_cell="value",
+                    external_workbook_id="value",
+                    placement_id="value",
+                    result_location="value",
+                    sheet_id="value",
+                    sheet_name="value",
                 )
 
         with pytest.raises(error) as info:
@@ -6097,8 +6977,14 @@ class TestReportsrefreshreport:
                 client = _client(rec)
                 with client:
                     client.reports.refresh_report(
-                        "1.5",
-                        "1.5",
+                        1.5,
+                        1.5,
+                        anchor_cell="value",
+                        external_workbook_id="value",
+                        placement_id="value",
+                        result_location="value",
+                        sheet_id="value",
+                        sheet_name="value",
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -6156,10 +7042,20 @@ class TestWorkspacesharedworkspaceobjects:
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/deployments/1.5/shared-workspace")
+        assert rec.query("folderId") == "3"
+        assert rec.query("types") == "FOLDER"
+        assert rec.query("orderByField") == "updated_at"
+        assert rec.query("orderByDirection") == "ASC"
+        assert rec.query("search") == "value"
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
         assert sorted(request.url.params.keys()) == sorted(
             {
+                "folderId",
+                "types",
+                "orderByField",
+                "orderByDirection",
+                "search",
                 "after",
                 "first",
             }
@@ -6172,7 +7068,12 @@ class TestWorkspacesharedworkspaceobjects:
         client = _client(rec)
         with client:
             result = client.workspace.shared_workspace_objects(
-                "1.5",
+                1.5,
+                folder_id=3,
+                types=["FOLDER"],
+                order_by_field="updated_at",
+                order_by_direction="ASC",
+                search="value",
                 after="value",
                 first=3,
             )
@@ -6190,7 +7091,12 @@ class TestWorkspacesharedworkspaceobjects:
             client = _async_client(rec)
             async with client:
                 result = await client.workspace.shared_workspace_objects(
-                    "1.5",
+                    1.5,
+                    folder_id=3,
+                    types=["FOLDER"],
+                    order_by_field="updated_at",
+                    order_by_direction="ASC",
+                    search="value",
                     after="value",
                     first=3,
                 )
@@ -6218,7 +7124,12 @@ class TestWorkspacesharedworkspaceobjects:
             client = _async_client(rec)
             async with client:
                 await client.workspace.shared_workspace_objects(
-                    "1.5",
+                    1.5,
+                    folder_id=3,
+                    types=["FOLDER"],
+                    order_by_field="updated_at",
+                    order_by_direction="ASC",
+                    search="value",
                     after="value",
                     first=3,
                 )
@@ -6230,7 +7141,12 @@ class TestWorkspacesharedworkspaceobjects:
                 client = _client(rec)
                 with client:
                     client.workspace.shared_workspace_objects(
-                        "1.5",
+                        1.5,
+                        folder_id=3,
+                        types=["FOLDER"],
+                        order_by_field="updated_at",
+                        order_by_direction="ASC",
+                        search="value",
                         after="value",
                         first=3,
                     )
@@ -6290,10 +7206,20 @@ class TestWorkspaceworkspaceobjects:
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/deployments/1.5/workspace")
+        assert rec.query("folderId") == "3"
+        assert rec.query("types") == "FOLDER"
+        assert rec.query("orderByField") == "updated_at"
+        assert rec.query("orderByDirection") == "ASC"
+        assert rec.query("search") == "value"
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
         assert sorted(request.url.params.keys()) == sorted(
             {
+                "folderId",
+                "types",
+                "orderByField",
+                "orderByDirection",
+                "search",
                 "after",
                 "first",
             }
@@ -6306,7 +7232,12 @@ class TestWorkspaceworkspaceobjects:
         client = _client(rec)
         with client:
             result = client.workspace.workspace_objects(
-                "1.5",
+                1.5,
+                folder_id=3,
+                types=["FOLDER"],
+                order_by_field="updated_at",
+                order_by_direction="ASC",
+                search="value",
                 after="value",
                 first=3,
             )
@@ -6324,7 +7255,12 @@ class TestWorkspaceworkspaceobjects:
             client = _async_client(rec)
             async with client:
                 result = await client.workspace.workspace_objects(
-                    "1.5",
+                    1.5,
+                    folder_id=3,
+                    types=["FOLDER"],
+                    order_by_field="updated_at",
+                    order_by_direction="ASC",
+                    search="value",
                     after="value",
                     first=3,
                 )
@@ -6352,7 +7288,12 @@ class TestWorkspaceworkspaceobjects:
             client = _async_client(rec)
             async with client:
                 await client.workspace.workspace_objects(
-                    "1.5",
+                    1.5,
+                    folder_id=3,
+                    types=["FOLDER"],
+                    order_by_field="updated_at",
+                    order_by_direction="ASC",
+                    search="value",
                     after="value",
                     first=3,
                 )
@@ -6364,7 +7305,12 @@ class TestWorkspaceworkspaceobjects:
                 client = _client(rec)
                 with client:
                     client.workspace.workspace_objects(
-                        "1.5",
+                        1.5,
+                        folder_id=3,
+                        types=["FOLDER"],
+                        order_by_field="updated_at",
+                        order_by_direction="ASC",
+                        search="value",
                         after="value",
                         first=3,
                     )
@@ -6396,7 +7342,7 @@ class TestWorkspacebulkdeleteworkspaceobjects:
         client = _client(rec)
         with client:
             result = client.workspace.bulk_delete_workspace_objects(
-                "1.5",
+                1.5,
                 items=[_models.WorkspaceItemRefInput.model_validate({"id": 3, "type": "FOLDER"})],
             )
             value = result
@@ -6412,7 +7358,7 @@ class TestWorkspacebulkdeleteworkspaceobjects:
             client = _async_client(rec)
             async with client:
                 result = await client.workspace.bulk_delete_workspace_objects(
-                    "1.5",
+                    1.5,
                     items=[
                         _models.WorkspaceItemRefInput.model_validate({"id": 3, "type": "FOLDER"})
                     ],
@@ -6440,7 +7386,7 @@ class TestWorkspacebulkdeleteworkspaceobjects:
             client = _async_client(rec)
             async with client:
                 await client.workspace.bulk_delete_workspace_objects(
-                    "1.5",
+                    1.5,
                     items=[
                         _models.WorkspaceItemRefInput.model_validate({"id": 3, "type": "FOLDER"})
                     ],
@@ -6453,7 +7399,7 @@ class TestWorkspacebulkdeleteworkspaceobjects:
                 client = _client(rec)
                 with client:
                     client.workspace.bulk_delete_workspace_objects(
-                        "1.5",
+                        1.5,
                         items=[
                             _models.WorkspaceItemRefInput.model_validate(
                                 {"id": 3, "type": "FOLDER"}
@@ -6487,6 +7433,7 @@ class TestWorkspacebulkmoveworkspaceobjects:
         request = _check_request(rec, "POST", "/api/v1/deployments/1.5/workspace/bulk-move")
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
+            "folderId": 3,
             "items": [
                 v.model_dump(mode="json", by_alias=True, exclude_unset=True)
                 for v in [_models.WorkspaceItemRefInput.model_validate({"id": 3, "type": "FOLDER"})]
@@ -6499,7 +7446,8 @@ class TestWorkspacebulkmoveworkspaceobjects:
         client = _client(rec)
         with client:
             result = client.workspace.bulk_move_workspace_objects(
-                "1.5",
+                1.5,
+                folder_id=3,
                 items=[_models.WorkspaceItemRefInput.model_validate({"id": 3, "type": "FOLDER"})],
             )
             value = result
@@ -6515,7 +7463,8 @@ class TestWorkspacebulkmoveworkspaceobjects:
             client = _async_client(rec)
             async with client:
                 result = await client.workspace.bulk_move_workspace_objects(
-                    "1.5",
+                    1.5,
+                    folder_id=3,
                     items=[
                         _models.WorkspaceItemRefInput.model_validate({"id": 3, "type": "FOLDER"})
                     ],
@@ -6543,7 +7492,8 @@ class TestWorkspacebulkmoveworkspaceobjects:
             client = _async_client(rec)
             async with client:
                 await client.workspace.bulk_move_workspace_objects(
-                    "1.5",
+                    1.5,
+                    folder_id=3,
                     items=[
                         _models.WorkspaceItemRefInput.model_validate({"id": 3, "type": "FOLDER"})
                     ],
@@ -6556,7 +7506,8 @@ class TestWorkspacebulkmoveworkspaceobjects:
                 client = _client(rec)
                 with client:
                     client.workspace.bulk_move_workspace_objects(
-                        "1.5",
+                        1.5,
+                        folder_id=3,
                         items=[
                             _models.WorkspaceItemRefInput.model_validate(
                                 {"id": 3, "type": "FOLDER"}
@@ -6611,6 +7562,7 @@ class TestWorkspacemoveworkspaceobject:
         request = _check_request(rec, "POST", "/api/v1/deployments/1.5/workspace/move")
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
+            "folderId": 3,
             "id": 3,
             "type": "FOLDER",
         }
@@ -6621,7 +7573,8 @@ class TestWorkspacemoveworkspaceobject:
         client = _client(rec)
         with client:
             result = client.workspace.move_workspace_object(
-                "1.5",
+                1.5,
+                folder_id=3,
                 id=3,
                 type="FOLDER",
             )
@@ -6638,7 +7591,8 @@ class TestWorkspacemoveworkspaceobject:
             client = _async_client(rec)
             async with client:
                 result = await client.workspace.move_workspace_object(
-                    "1.5",
+                    1.5,
+                    folder_id=3,
                     id=3,
                     type="FOLDER",
                 )
@@ -6665,7 +7619,8 @@ class TestWorkspacemoveworkspaceobject:
             client = _async_client(rec)
             async with client:
                 await client.workspace.move_workspace_object(
-                    "1.5",
+                    1.5,
+                    folder_id=3,
                     id=3,
                     type="FOLDER",
                 )
@@ -6677,7 +7632,8 @@ class TestWorkspacemoveworkspaceobject:
                 client = _client(rec)
                 with client:
                     client.workspace.move_workspace_object(
-                        "1.5",
+                        1.5,
+                        folder_id=3,
                         id=3,
                         type="FOLDER",
                     )
@@ -6745,10 +7701,12 @@ class TestWorkbooksgetworkbooks:
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/deployments/1.5/workbooks")
+        assert rec.query("folderId") == "3"
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
         assert sorted(request.url.params.keys()) == sorted(
             {
+                "folderId",
                 "after",
                 "first",
             }
@@ -6761,7 +7719,8 @@ class TestWorkbooksgetworkbooks:
         client = _client(rec)
         with client:
             result = client.workbooks.get_workbooks(
-                "1.5",
+                1.5,
+                folder_id=3,
                 after="value",
                 first=3,
             )
@@ -6779,7 +7738,8 @@ class TestWorkbooksgetworkbooks:
             client = _async_client(rec)
             async with client:
                 result = await client.workbooks.get_workbooks(
-                    "1.5",
+                    1.5,
+                    folder_id=3,
                     after="value",
                     first=3,
                 )
@@ -6807,7 +7767,8 @@ class TestWorkbooksgetworkbooks:
             client = _async_client(rec)
             async with client:
                 await client.workbooks.get_workbooks(
-                    "1.5",
+                    1.5,
+                    folder_id=3,
                     after="value",
                     first=3,
                 )
@@ -6819,7 +7780,8 @@ class TestWorkbooksgetworkbooks:
                 client = _client(rec)
                 with client:
                     client.workbooks.get_workbooks(
-                        "1.5",
+                        1.5,
+                        folder_id=3,
                         after="value",
                         first=3,
                     )
@@ -6870,7 +7832,10 @@ class TestWorkbookscreateworkbook:
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "POST", "/api/v1/deployments/1.5/workbooks")
         assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {}
+        assert rec.json() == {
+            "folderId": 1.5,
+            "name": "value",
+        }
 
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE
@@ -6878,7 +7843,9 @@ class TestWorkbookscreateworkbook:
         client = _client(rec)
         with client:
             result = client.workbooks.create_workbook(
-                "1.5",
+                1.5,
+                folder_id=1.5,
+                name="value",
             )
             value = result
 
@@ -6893,7 +7860,9 @@ class TestWorkbookscreateworkbook:
             client = _async_client(rec)
             async with client:
                 result = await client.workbooks.create_workbook(
-                    "1.5",
+                    1.5,
+                    folder_id=1.5,
+                    name="value",
                 )
                 return result
 
@@ -6918,7 +7887,9 @@ class TestWorkbookscreateworkbook:
             client = _async_client(rec)
             async with client:
                 await client.workbooks.create_workbook(
-                    "1.5",
+                    1.5,
+                    folder_id=1.5,
+                    name="value",
                 )
 
         with pytest.raises(error) as info:
@@ -6928,7 +7899,9 @@ class TestWorkbookscreateworkbook:
                 client = _client(rec)
                 with client:
                     client.workbooks.create_workbook(
-                        "1.5",
+                        1.5,
+                        folder_id=1.5,
+                        name="value",
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -6977,7 +7950,10 @@ class TestWorkbooksupsertworkbookbyslug:
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "PUT", "/api/v1/deployments/1.5/workbooks/by-slug/id-2")
         assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {}
+        assert rec.json() == {
+            "folderId": 1.5,
+            "name": "value",
+        }
 
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE
@@ -6985,8 +7961,10 @@ class TestWorkbooksupsertworkbookbyslug:
         client = _client(rec)
         with client:
             result = client.workbooks.upsert_workbook_by_slug(
-                "1.5",
+                1.5,
                 "id-2",
+                folder_id=1.5,
+                name="value",
             )
             value = result
 
@@ -7001,8 +7979,10 @@ class TestWorkbooksupsertworkbookbyslug:
             client = _async_client(rec)
             async with client:
                 result = await client.workbooks.upsert_workbook_by_slug(
-                    "1.5",
+                    1.5,
                     "id-2",
+                    folder_id=1.5,
+                    name="value",
                 )
                 return result
 
@@ -7027,8 +8007,10 @@ class TestWorkbooksupsertworkbookbyslug:
             client = _async_client(rec)
             async with client:
                 await client.workbooks.upsert_workbook_by_slug(
-                    "1.5",
+                    1.5,
                     "id-2",
+                    folder_id=1.5,
+                    name="value",
                 )
 
         with pytest.raises(error) as info:
@@ -7038,8 +8020,10 @@ class TestWorkbooksupsertworkbookbyslug:
                 client = _client(rec)
                 with client:
                     client.workbooks.upsert_workbook_by_slug(
-                        "1.5",
+                        1.5,
                         "id-2",
+                        folder_id=1.5,
+                        name="value",
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -7096,8 +8080,8 @@ class TestWorkbooksgetworkbook:
         client = _client(rec)
         with client:
             result = client.workbooks.get_workbook(
-                "1.5",
-                "1.5",
+                1.5,
+                1.5,
             )
             value = result
 
@@ -7112,8 +8096,8 @@ class TestWorkbooksgetworkbook:
             client = _async_client(rec)
             async with client:
                 result = await client.workbooks.get_workbook(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
                 )
                 return result
 
@@ -7138,8 +8122,8 @@ class TestWorkbooksgetworkbook:
             client = _async_client(rec)
             async with client:
                 await client.workbooks.get_workbook(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
                 )
 
         with pytest.raises(error) as info:
@@ -7149,8 +8133,8 @@ class TestWorkbooksgetworkbook:
                 client = _client(rec)
                 with client:
                     client.workbooks.get_workbook(
-                        "1.5",
-                        "1.5",
+                        1.5,
+                        1.5,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -7164,7 +8148,12 @@ class TestWorkbooksupdateworkbook:
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "PUT", "/api/v1/deployments/1.5/workbooks/1.5")
         assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {}
+        assert rec.json() == {
+            "folderId": 1.5,
+            "name": "value",
+            "slug": "value",
+            "slugTakeover": True,
+        }
 
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE
@@ -7172,8 +8161,12 @@ class TestWorkbooksupdateworkbook:
         client = _client(rec)
         with client:
             result = client.workbooks.update_workbook(
-                "1.5",
-                "1.5",
+                1.5,
+                1.5,
+                folder_id=1.5,
+                name="value",
+                slug="value",
+                slug_takeover=True,
             )
             value = result
 
@@ -7188,8 +8181,12 @@ class TestWorkbooksupdateworkbook:
             client = _async_client(rec)
             async with client:
                 result = await client.workbooks.update_workbook(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
+                    folder_id=1.5,
+                    name="value",
+                    slug="value",
+                    slug_takeover=True,
                 )
                 return result
 
@@ -7214,8 +8211,12 @@ class TestWorkbooksupdateworkbook:
             client = _async_client(rec)
             async with client:
                 await client.workbooks.update_workbook(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
+                    folder_id=1.5,
+                    name="value",
+                    slug="value",
+                    slug_takeover=True,
                 )
 
         with pytest.raises(error) as info:
@@ -7225,8 +8226,12 @@ class TestWorkbooksupdateworkbook:
                 client = _client(rec)
                 with client:
                     client.workbooks.update_workbook(
-                        "1.5",
-                        "1.5",
+                        1.5,
+                        1.5,
+                        folder_id=1.5,
+                        name="value",
+                        slug="value",
+                        slug_takeover=True,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -7248,8 +8253,8 @@ class TestWorkbooksdeleteworkbook:
         client = _client(rec)
         with client:
             result = client.workbooks.delete_workbook(
-                "1.5",
-                "1.5",
+                1.5,
+                1.5,
             )
             value = result
 
@@ -7264,8 +8269,8 @@ class TestWorkbooksdeleteworkbook:
             client = _async_client(rec)
             async with client:
                 result = await client.workbooks.delete_workbook(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
                 )
                 return result
 
@@ -7290,8 +8295,8 @@ class TestWorkbooksdeleteworkbook:
             client = _async_client(rec)
             async with client:
                 await client.workbooks.delete_workbook(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
                 )
 
         with pytest.raises(error) as info:
@@ -7301,8 +8306,8 @@ class TestWorkbooksdeleteworkbook:
                 client = _client(rec)
                 with client:
                     client.workbooks.delete_workbook(
-                        "1.5",
-                        "1.5",
+                        1.5,
+                        1.5,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -7324,8 +8329,8 @@ class TestWorkbooksupdateworkbookdashboard:
         client = _client(rec)
         with client:
             result = client.workbooks.update_workbook_dashboard(
-                "1.5",
-                "1.5",
+                1.5,
+                1.5,
             )
             value = result
 
@@ -7340,8 +8345,8 @@ class TestWorkbooksupdateworkbookdashboard:
             client = _async_client(rec)
             async with client:
                 result = await client.workbooks.update_workbook_dashboard(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
                 )
                 return result
 
@@ -7366,8 +8371,8 @@ class TestWorkbooksupdateworkbookdashboard:
             client = _async_client(rec)
             async with client:
                 await client.workbooks.update_workbook_dashboard(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
                 )
 
         with pytest.raises(error) as info:
@@ -7377,8 +8382,8 @@ class TestWorkbooksupdateworkbookdashboard:
                 client = _client(rec)
                 with client:
                     client.workbooks.update_workbook_dashboard(
-                        "1.5",
-                        "1.5",
+                        1.5,
+                        1.5,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -7421,6 +8426,7 @@ class TestWorkbooksupdatepublisheddashboardaiwidgetthread:
         )
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
+            "checksum": "value",
             "threadId": "value",
             "widgetId": "value",
         }
@@ -7431,8 +8437,9 @@ class TestWorkbooksupdatepublisheddashboardaiwidgetthread:
         client = _client(rec)
         with client:
             result = client.workbooks.update_published_dashboard_ai_widget_thread(
-                "1.5",
-                "1.5",
+                1.5,
+                1.5,
+                checksum="value",
                 thread_id="value",
                 widget_id="value",
             )
@@ -7449,8 +8456,9 @@ class TestWorkbooksupdatepublisheddashboardaiwidgetthread:
             client = _async_client(rec)
             async with client:
                 result = await client.workbooks.update_published_dashboard_ai_widget_thread(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
+                    checksum="value",
                     thread_id="value",
                     widget_id="value",
                 )
@@ -7477,8 +8485,9 @@ class TestWorkbooksupdatepublisheddashboardaiwidgetthread:
             client = _async_client(rec)
             async with client:
                 await client.workbooks.update_published_dashboard_ai_widget_thread(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
+                    checksum="value",
                     thread_id="value",
                     widget_id="value",
                 )
@@ -7490,8 +8499,9 @@ class TestWorkbooksupdatepublisheddashboardaiwidgetthread:
                 client = _client(rec)
                 with client:
                     client.workbooks.update_published_dashboard_ai_widget_thread(
-                        "1.5",
-                        "1.5",
+                        1.5,
+                        1.5,
+                        checksum="value",
                         thread_id="value",
                         widget_id="value",
                     )
@@ -7542,7 +8552,9 @@ class TestWorkbooksduplicateworkbook:
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "POST", "/api/v1/deployments/1.5/workbooks/1.5/duplicate")
         assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {}
+        assert rec.json() == {
+            "shared": True,
+        }
 
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE
@@ -7550,8 +8562,9 @@ class TestWorkbooksduplicateworkbook:
         client = _client(rec)
         with client:
             result = client.workbooks.duplicate_workbook(
-                "1.5",
-                "1.5",
+                1.5,
+                1.5,
+                shared=True,
             )
             value = result
 
@@ -7566,8 +8579,9 @@ class TestWorkbooksduplicateworkbook:
             client = _async_client(rec)
             async with client:
                 result = await client.workbooks.duplicate_workbook(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
+                    shared=True,
                 )
                 return result
 
@@ -7592,8 +8606,9 @@ class TestWorkbooksduplicateworkbook:
             client = _async_client(rec)
             async with client:
                 await client.workbooks.duplicate_workbook(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
+                    shared=True,
                 )
 
         with pytest.raises(error) as info:
@@ -7603,8 +8618,9 @@ class TestWorkbooksduplicateworkbook:
                 client = _client(rec)
                 with client:
                     client.workbooks.duplicate_workbook(
-                        "1.5",
-                        "1.5",
+                        1.5,
+                        1.5,
+                        shared=True,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -7645,6 +8661,10 @@ class TestWorkbookspublishdashboard:
         request = _check_request(rec, "POST", "/api/v1/deployments/1.5/workbooks/1.5/publish")
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
+            "allowEmbed": True,
+            "dashboardId": 3,
+            "description": "value",
+            "title": "value",
             "workbookId": 3,
         }
 
@@ -7654,8 +8674,12 @@ class TestWorkbookspublishdashboard:
         client = _client(rec)
         with client:
             result = client.workbooks.publish_dashboard(
-                "1.5",
-                "1.5",
+                1.5,
+                1.5,
+                allow_embed=True,
+                dashboard_id=3,
+                description="value",
+                title="value",
                 workbook_id_2=3,
             )
             value = result
@@ -7671,8 +8695,12 @@ class TestWorkbookspublishdashboard:
             client = _async_client(rec)
             async with client:
                 result = await client.workbooks.publish_dashboard(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
+                    allow_embed=True,
+                    dashboard_id=3,
+                    description="value",
+                    title="value",
                     workbook_id_2=3,
                 )
                 return result
@@ -7698,8 +8726,12 @@ class TestWorkbookspublishdashboard:
             client = _async_client(rec)
             async with client:
                 await client.workbooks.publish_dashboard(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
+                    allow_embed=True,
+                    dashboard_id=3,
+                    description="value",
+                    title="value",
                     workbook_id_2=3,
                 )
 
@@ -7710,8 +8742,12 @@ class TestWorkbookspublishdashboard:
                 client = _client(rec)
                 with client:
                     client.workbooks.publish_dashboard(
-                        "1.5",
-                        "1.5",
+                        1.5,
+                        1.5,
+                        allow_embed=True,
+                        dashboard_id=3,
+                        description="value",
+                        title="value",
                         workbook_id_2=3,
                     )
         assert info.value.status_code == status
@@ -7740,8 +8776,8 @@ class TestWorkbookpromotionsgetworkbookpromotion:
         client = _client(rec)
         with client:
             result = client.workbook_promotions.get_workbook_promotion(
-                "1.5",
-                "1.5",
+                1.5,
+                1.5,
             )
             value = result
 
@@ -7756,8 +8792,8 @@ class TestWorkbookpromotionsgetworkbookpromotion:
             client = _async_client(rec)
             async with client:
                 result = await client.workbook_promotions.get_workbook_promotion(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
                 )
                 return result
 
@@ -7782,8 +8818,8 @@ class TestWorkbookpromotionsgetworkbookpromotion:
             client = _async_client(rec)
             async with client:
                 await client.workbook_promotions.get_workbook_promotion(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
                 )
 
         with pytest.raises(error) as info:
@@ -7793,8 +8829,8 @@ class TestWorkbookpromotionsgetworkbookpromotion:
                 client = _client(rec)
                 with client:
                     client.workbook_promotions.get_workbook_promotion(
-                        "1.5",
-                        "1.5",
+                        1.5,
+                        1.5,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -7817,7 +8853,14 @@ class TestWorkbookpromotionsgetworkbookpromotionlinks:
         request = _check_request(
             rec, "GET", "/api/v1/deployments/1.5/workbooks/1.5/promotion-links"
         )
-        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.query("after") == "value"
+        assert rec.query("first") == "3"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "after",
+                "first",
+            }
+        )
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -7826,8 +8869,10 @@ class TestWorkbookpromotionsgetworkbookpromotionlinks:
         client = _client(rec)
         with client:
             result = client.workbook_promotions.get_workbook_promotion_links(
-                "1.5",
-                "1.5",
+                1.5,
+                1.5,
+                after="value",
+                first=3,
             )
             value: Any = result.items
 
@@ -7843,8 +8888,10 @@ class TestWorkbookpromotionsgetworkbookpromotionlinks:
             client = _async_client(rec)
             async with client:
                 result = await client.workbook_promotions.get_workbook_promotion_links(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
+                    after="value",
+                    first=3,
                 )
                 return result.items
 
@@ -7870,8 +8917,10 @@ class TestWorkbookpromotionsgetworkbookpromotionlinks:
             client = _async_client(rec)
             async with client:
                 await client.workbook_promotions.get_workbook_promotion_links(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
+                    after="value",
+                    first=3,
                 )
 
         with pytest.raises(error) as info:
@@ -7881,8 +8930,10 @@ class TestWorkbookpromotionsgetworkbookpromotionlinks:
                 client = _client(rec)
                 with client:
                     client.workbook_promotions.get_workbook_promotion_links(
-                        "1.5",
-                        "1.5",
+                        1.5,
+                        1.5,
+                        after="value",
+                        first=3,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -7907,6 +8958,7 @@ class TestWorkbookpromotionspreviewworkbookpromotion:
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
             "targetDeploymentId": 3,
+            "targetFolderId": 3,
         }
 
     def test_sync(self) -> None:
@@ -7915,9 +8967,10 @@ class TestWorkbookpromotionspreviewworkbookpromotion:
         client = _client(rec)
         with client:
             result = client.workbook_promotions.preview_workbook_promotion(
-                "1.5",
-                "1.5",
+                1.5,
+                1.5,
                 target_deployment_id=3,
+                target_folder_id=3,
             )
             value = result
 
@@ -7932,9 +8985,10 @@ class TestWorkbookpromotionspreviewworkbookpromotion:
             client = _async_client(rec)
             async with client:
                 result = await client.workbook_promotions.preview_workbook_promotion(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
                     target_deployment_id=3,
+                    target_folder_id=3,
                 )
                 return result
 
@@ -7959,9 +9013,10 @@ class TestWorkbookpromotionspreviewworkbookpromotion:
             client = _async_client(rec)
             async with client:
                 await client.workbook_promotions.preview_workbook_promotion(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
                     target_deployment_id=3,
+                    target_folder_id=3,
                 )
 
         with pytest.raises(error) as info:
@@ -7971,9 +9026,10 @@ class TestWorkbookpromotionspreviewworkbookpromotion:
                 client = _client(rec)
                 with client:
                     client.workbook_promotions.preview_workbook_promotion(
-                        "1.5",
-                        "1.5",
+                        1.5,
+                        1.5,
                         target_deployment_id=3,
+                        target_folder_id=3,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -8012,7 +9068,14 @@ class TestWorkbookpromotionsgetworkbookpromotions:
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/deployments/1.5/workbooks/1.5/promotions")
-        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.query("after") == "value"
+        assert rec.query("first") == "3"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "after",
+                "first",
+            }
+        )
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -8021,8 +9084,10 @@ class TestWorkbookpromotionsgetworkbookpromotions:
         client = _client(rec)
         with client:
             result = client.workbook_promotions.get_workbook_promotions(
-                "1.5",
-                "1.5",
+                1.5,
+                1.5,
+                after="value",
+                first=3,
             )
             value: Any = result.items
 
@@ -8038,8 +9103,10 @@ class TestWorkbookpromotionsgetworkbookpromotions:
             client = _async_client(rec)
             async with client:
                 result = await client.workbook_promotions.get_workbook_promotions(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
+                    after="value",
+                    first=3,
                 )
                 return result.items
 
@@ -8065,8 +9132,10 @@ class TestWorkbookpromotionsgetworkbookpromotions:
             client = _async_client(rec)
             async with client:
                 await client.workbook_promotions.get_workbook_promotions(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
+                    after="value",
+                    first=3,
                 )
 
         with pytest.raises(error) as info:
@@ -8076,8 +9145,10 @@ class TestWorkbookpromotionsgetworkbookpromotions:
                 client = _client(rec)
                 with client:
                     client.workbook_promotions.get_workbook_promotions(
-                        "1.5",
-                        "1.5",
+                        1.5,
+                        1.5,
+                        after="value",
+                        first=3,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -8109,9 +9180,12 @@ class TestWorkbookpromotionspromoteworkbook:
         request = _check_request(rec, "POST", "/api/v1/deployments/1.5/workbooks/1.5/promotions")
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
+            "expectedDestinationHash": "value",
             "expectedSourceHash": "value",
             "idempotencyKey": "value",
+            "override": True,
             "targetDeploymentId": 3,
+            "targetFolderId": 3,
         }
 
     def test_sync(self) -> None:
@@ -8120,11 +9194,14 @@ class TestWorkbookpromotionspromoteworkbook:
         client = _client(rec)
         with client:
             result = client.workbook_promotions.promote_workbook(
-                "1.5",
-                "1.5",
+                1.5,
+                1.5,
+                expected_destination_hash="value",
                 expected_source_hash="value",
                 idempotency_key="value",
+                override=True,
                 target_deployment_id=3,
+                target_folder_id=3,
             )
             value = result
 
@@ -8139,11 +9216,14 @@ class TestWorkbookpromotionspromoteworkbook:
             client = _async_client(rec)
             async with client:
                 result = await client.workbook_promotions.promote_workbook(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
+                    expected_destination_hash="value",
                     expected_source_hash="value",
                     idempotency_key="value",
+                    override=True,
                     target_deployment_id=3,
+                    target_folder_id=3,
                 )
                 return result
 
@@ -8168,11 +9248,14 @@ class TestWorkbookpromotionspromoteworkbook:
             client = _async_client(rec)
             async with client:
                 await client.workbook_promotions.promote_workbook(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
+                    expected_destination_hash="value",
                     expected_source_hash="value",
                     idempotency_key="value",
+                    override=True,
                     target_deployment_id=3,
+                    target_folder_id=3,
                 )
 
         with pytest.raises(error) as info:
@@ -8182,11 +9265,14 @@ class TestWorkbookpromotionspromoteworkbook:
                 client = _client(rec)
                 with client:
                     client.workbook_promotions.promote_workbook(
-                        "1.5",
-                        "1.5",
+                        1.5,
+                        1.5,
+                        expected_destination_hash="value",
                         expected_source_hash="value",
                         idempotency_key="value",
+                        override=True,
                         target_deployment_id=3,
+                        target_folder_id=3,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -8215,10 +9301,12 @@ class TestEmbedtenantslistembedtenants:
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/embed-tenants")
+        assert rec.query("search") == "value"
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
         assert sorted(request.url.params.keys()) == sorted(
             {
+                "search",
                 "after",
                 "first",
             }
@@ -8231,6 +9319,7 @@ class TestEmbedtenantslistembedtenants:
         client = _client(rec)
         with client:
             result = client.embed_tenants.list_embed_tenants(
+                search="value",
                 after="value",
                 first=3,
             )
@@ -8248,6 +9337,7 @@ class TestEmbedtenantslistembedtenants:
             client = _async_client(rec)
             async with client:
                 result = await client.embed_tenants.list_embed_tenants(
+                    search="value",
                     after="value",
                     first=3,
                 )
@@ -8275,6 +9365,7 @@ class TestEmbedtenantslistembedtenants:
             client = _async_client(rec)
             async with client:
                 await client.embed_tenants.list_embed_tenants(
+                    search="value",
                     after="value",
                     first=3,
                 )
@@ -8286,6 +9377,7 @@ class TestEmbedtenantslistembedtenants:
                 client = _client(rec)
                 with client:
                     client.embed_tenants.list_embed_tenants(
+                        search="value",
                         after="value",
                         first=3,
                     )
@@ -8380,7 +9472,14 @@ class TestEmbedtenantsgetgroups:
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/embed-tenants/id-1/groups")
-        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.query("after") == "value"
+        assert rec.query("first") == "3"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "after",
+                "first",
+            }
+        )
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -8390,6 +9489,8 @@ class TestEmbedtenantsgetgroups:
         with client:
             result = client.embed_tenants.get_groups(
                 "id-1",
+                after="value",
+                first=3,
             )
             value: Any = result.items
 
@@ -8406,6 +9507,8 @@ class TestEmbedtenantsgetgroups:
             async with client:
                 result = await client.embed_tenants.get_groups(
                     "id-1",
+                    after="value",
+                    first=3,
                 )
                 return result.items
 
@@ -8432,6 +9535,8 @@ class TestEmbedtenantsgetgroups:
             async with client:
                 await client.embed_tenants.get_groups(
                     "id-1",
+                    after="value",
+                    first=3,
                 )
 
         with pytest.raises(error) as info:
@@ -8442,6 +9547,8 @@ class TestEmbedtenantsgetgroups:
                 with client:
                     client.embed_tenants.get_groups(
                         "id-1",
+                        after="value",
+                        first=3,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -8456,6 +9563,7 @@ class TestEmbedtenantscreategroup:
         request = _check_request(rec, "POST", "/api/v1/embed-tenants/id-1/groups")
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
+            "description": "value",
             "name": "value",
         }
 
@@ -8466,6 +9574,7 @@ class TestEmbedtenantscreategroup:
         with client:
             result = client.embed_tenants.create_group(
                 "id-1",
+                description="value",
                 name="value",
             )
             value = result
@@ -8482,6 +9591,7 @@ class TestEmbedtenantscreategroup:
             async with client:
                 result = await client.embed_tenants.create_group(
                     "id-1",
+                    description="value",
                     name="value",
                 )
                 return result
@@ -8508,6 +9618,7 @@ class TestEmbedtenantscreategroup:
             async with client:
                 await client.embed_tenants.create_group(
                     "id-1",
+                    description="value",
                     name="value",
                 )
 
@@ -8519,6 +9630,7 @@ class TestEmbedtenantscreategroup:
                 with client:
                     client.embed_tenants.create_group(
                         "id-1",
+                        description="value",
                         name="value",
                     )
         assert info.value.status_code == status
@@ -8685,7 +9797,9 @@ class TestEmbedtenantsupdategroup:
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "PATCH", "/api/v1/embed-tenants/id-1/groups/8")
         assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {}
+        assert rec.json() == {
+            "description": "value",
+        }
 
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE
@@ -8695,6 +9809,7 @@ class TestEmbedtenantsupdategroup:
             result = client.embed_tenants.update_group(
                 "id-1",
                 8,
+                description="value",
             )
             value = result
 
@@ -8711,6 +9826,7 @@ class TestEmbedtenantsupdategroup:
                 result = await client.embed_tenants.update_group(
                     "id-1",
                     8,
+                    description="value",
                 )
                 return result
 
@@ -8737,6 +9853,7 @@ class TestEmbedtenantsupdategroup:
                 await client.embed_tenants.update_group(
                     "id-1",
                     8,
+                    description="value",
                 )
 
         with pytest.raises(error) as info:
@@ -8748,6 +9865,7 @@ class TestEmbedtenantsupdategroup:
                     client.embed_tenants.update_group(
                         "id-1",
                         8,
+                        description="value",
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -8778,7 +9896,14 @@ class TestEmbedtenantsgetgroupmembers:
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/embed-tenants/id-1/groups/8/users")
-        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.query("after") == "value"
+        assert rec.query("first") == "3"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "after",
+                "first",
+            }
+        )
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -8789,6 +9914,8 @@ class TestEmbedtenantsgetgroupmembers:
             result = client.embed_tenants.get_group_members(
                 "id-1",
                 8,
+                after="value",
+                first=3,
             )
             value: Any = result.items
 
@@ -8806,6 +9933,8 @@ class TestEmbedtenantsgetgroupmembers:
                 result = await client.embed_tenants.get_group_members(
                     "id-1",
                     8,
+                    after="value",
+                    first=3,
                 )
                 return result.items
 
@@ -8833,6 +9962,8 @@ class TestEmbedtenantsgetgroupmembers:
                 await client.embed_tenants.get_group_members(
                     "id-1",
                     8,
+                    after="value",
+                    first=3,
                 )
 
         with pytest.raises(error) as info:
@@ -8844,6 +9975,8 @@ class TestEmbedtenantsgetgroupmembers:
                     client.embed_tenants.get_group_members(
                         "id-1",
                         8,
+                        after="value",
+                        first=3,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -9079,7 +10212,10 @@ class TestEmbedtenantsprovisionembeduser:
         request = _check_request(rec, "POST", "/api/v1/embed-tenants/id-1/user")
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
+            "email": "value",
             "externalId": "value",
+            "groups": ["value"],
+            "tenantGroups": ["value"],
         }
 
     def test_sync(self) -> None:
@@ -9089,7 +10225,10 @@ class TestEmbedtenantsprovisionembeduser:
         with client:
             result = client.embed_tenants.provision_embed_user(
                 "id-1",
+                email="value",
                 external_id="value",
+                groups=["value"],
+                tenant_groups=["value"],
             )
             value = result
 
@@ -9105,7 +10244,10 @@ class TestEmbedtenantsprovisionembeduser:
             async with client:
                 result = await client.embed_tenants.provision_embed_user(
                     "id-1",
+                    email="value",
                     external_id="value",
+                    groups=["value"],
+                    tenant_groups=["value"],
                 )
                 return result
 
@@ -9131,7 +10273,10 @@ class TestEmbedtenantsprovisionembeduser:
             async with client:
                 await client.embed_tenants.provision_embed_user(
                     "id-1",
+                    email="value",
                     external_id="value",
+                    groups=["value"],
+                    tenant_groups=["value"],
                 )
 
         with pytest.raises(error) as info:
@@ -9142,7 +10287,10 @@ class TestEmbedtenantsprovisionembeduser:
                 with client:
                     client.embed_tenants.provision_embed_user(
                         "id-1",
+                        email="value",
                         external_id="value",
+                        groups=["value"],
+                        tenant_groups=["value"],
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -9173,10 +10321,12 @@ class TestEmbedtenantslistembedusers:
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/embed-tenants/id-1/users")
+        assert rec.query("search") == "value"
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
         assert sorted(request.url.params.keys()) == sorted(
             {
+                "search",
                 "after",
                 "first",
             }
@@ -9190,6 +10340,7 @@ class TestEmbedtenantslistembedusers:
         with client:
             result = client.embed_tenants.list_embed_users(
                 "id-1",
+                search="value",
                 after="value",
                 first=3,
             )
@@ -9208,6 +10359,7 @@ class TestEmbedtenantslistembedusers:
             async with client:
                 result = await client.embed_tenants.list_embed_users(
                     "id-1",
+                    search="value",
                     after="value",
                     first=3,
                 )
@@ -9236,6 +10388,7 @@ class TestEmbedtenantslistembedusers:
             async with client:
                 await client.embed_tenants.list_embed_users(
                     "id-1",
+                    search="value",
                     after="value",
                     first=3,
                 )
@@ -9248,6 +10401,7 @@ class TestEmbedtenantslistembedusers:
                 with client:
                     client.embed_tenants.list_embed_users(
                         "id-1",
+                        search="value",
                         after="value",
                         first=3,
                     )
@@ -9601,10 +10755,14 @@ class TestEmbedlistdashboardcomments:
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/embed/dashboard/id-1/comments")
+        assert rec.query("includeResolved") == "true"
+        assert rec.query("resolvedOnly") == "true"
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
         assert sorted(request.url.params.keys()) == sorted(
             {
+                "includeResolved",
+                "resolvedOnly",
                 "after",
                 "first",
             }
@@ -9618,6 +10776,8 @@ class TestEmbedlistdashboardcomments:
         with client:
             result = client.embed.list_dashboard_comments(
                 "id-1",
+                include_resolved=True,
+                resolved_only=True,
                 after="value",
                 first=3,
             )
@@ -9636,6 +10796,8 @@ class TestEmbedlistdashboardcomments:
             async with client:
                 result = await client.embed.list_dashboard_comments(
                     "id-1",
+                    include_resolved=True,
+                    resolved_only=True,
                     after="value",
                     first=3,
                 )
@@ -9664,6 +10826,8 @@ class TestEmbedlistdashboardcomments:
             async with client:
                 await client.embed.list_dashboard_comments(
                     "id-1",
+                    include_resolved=True,
+                    resolved_only=True,
                     after="value",
                     first=3,
                 )
@@ -9676,6 +10840,8 @@ class TestEmbedlistdashboardcomments:
                 with client:
                     client.embed.list_dashboard_comments(
                         "id-1",
+                        include_resolved=True,
+                        resolved_only=True,
                         after="value",
                         first=3,
                     )
@@ -9702,6 +10868,7 @@ class TestEmbedcreatedashboardcomment:
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
             "body": "value",
+            "parentId": 3,
         }
 
     def test_sync(self) -> None:
@@ -9712,6 +10879,7 @@ class TestEmbedcreatedashboardcomment:
             result = client.embed.create_dashboard_comment(
                 "id-1",
                 body_2="value",
+                parent_id=3,
             )
             value = result
 
@@ -9728,6 +10896,7 @@ class TestEmbedcreatedashboardcomment:
                 result = await client.embed.create_dashboard_comment(
                     "id-1",
                     body_2="value",
+                    parent_id=3,
                 )
                 return result
 
@@ -9754,6 +10923,7 @@ class TestEmbedcreatedashboardcomment:
                 await client.embed.create_dashboard_comment(
                     "id-1",
                     body_2="value",
+                    parent_id=3,
                 )
 
         with pytest.raises(error) as info:
@@ -9765,6 +10935,7 @@ class TestEmbedcreatedashboardcomment:
                     client.embed.create_dashboard_comment(
                         "id-1",
                         body_2="value",
+                        parent_id=3,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -9787,10 +10958,12 @@ class TestEmbedlistmentionableembedusers:
         request = _check_request(
             rec, "GET", "/api/v1/embed/dashboard/id-1/comments/mentionable-users"
         )
+        assert rec.query("search") == "value"
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
         assert sorted(request.url.params.keys()) == sorted(
             {
+                "search",
                 "after",
                 "first",
             }
@@ -9804,6 +10977,7 @@ class TestEmbedlistmentionableembedusers:
         with client:
             result = client.embed.list_mentionable_embed_users(
                 "id-1",
+                search="value",
                 after="value",
                 first=3,
             )
@@ -9822,6 +10996,7 @@ class TestEmbedlistmentionableembedusers:
             async with client:
                 result = await client.embed.list_mentionable_embed_users(
                     "id-1",
+                    search="value",
                     after="value",
                     first=3,
                 )
@@ -9850,6 +11025,7 @@ class TestEmbedlistmentionableembedusers:
             async with client:
                 await client.embed.list_mentionable_embed_users(
                     "id-1",
+                    search="value",
                     after="value",
                     first=3,
                 )
@@ -9862,6 +11038,7 @@ class TestEmbedlistmentionableembedusers:
                 with client:
                     client.embed.list_mentionable_embed_users(
                         "id-1",
+                        search="value",
                         after="value",
                         first=3,
                     )
@@ -9886,7 +11063,7 @@ class TestEmbedremovedashboardcomment:
         with client:
             result = client.embed.remove_dashboard_comment(
                 "id-1",
-                "1.5",
+                1.5,
             )
             value = result
 
@@ -9902,7 +11079,7 @@ class TestEmbedremovedashboardcomment:
             async with client:
                 result = await client.embed.remove_dashboard_comment(
                     "id-1",
-                    "1.5",
+                    1.5,
                 )
                 return result
 
@@ -9928,7 +11105,7 @@ class TestEmbedremovedashboardcomment:
             async with client:
                 await client.embed.remove_dashboard_comment(
                     "id-1",
-                    "1.5",
+                    1.5,
                 )
 
         with pytest.raises(error) as info:
@@ -9939,7 +11116,7 @@ class TestEmbedremovedashboardcomment:
                 with client:
                     client.embed.remove_dashboard_comment(
                         "id-1",
-                        "1.5",
+                        1.5,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -9973,7 +11150,7 @@ class TestEmbedupdatedashboardcomment:
         with client:
             result = client.embed.update_dashboard_comment(
                 "id-1",
-                "1.5",
+                1.5,
                 body_2="value",
             )
             value = result
@@ -9990,7 +11167,7 @@ class TestEmbedupdatedashboardcomment:
             async with client:
                 result = await client.embed.update_dashboard_comment(
                     "id-1",
-                    "1.5",
+                    1.5,
                     body_2="value",
                 )
                 return result
@@ -10017,7 +11194,7 @@ class TestEmbedupdatedashboardcomment:
             async with client:
                 await client.embed.update_dashboard_comment(
                     "id-1",
-                    "1.5",
+                    1.5,
                     body_2="value",
                 )
 
@@ -10029,7 +11206,7 @@ class TestEmbedupdatedashboardcomment:
                 with client:
                     client.embed.update_dashboard_comment(
                         "id-1",
-                        "1.5",
+                        1.5,
                         body_2="value",
                     )
         assert info.value.status_code == status
@@ -10077,7 +11254,7 @@ class TestEmbedsetdashboardcommentresolved:
         with client:
             result = client.embed.set_dashboard_comment_resolved(
                 "id-1",
-                "1.5",
+                1.5,
                 resolved=True,
             )
             value = result
@@ -10094,7 +11271,7 @@ class TestEmbedsetdashboardcommentresolved:
             async with client:
                 result = await client.embed.set_dashboard_comment_resolved(
                     "id-1",
-                    "1.5",
+                    1.5,
                     resolved=True,
                 )
                 return result
@@ -10121,7 +11298,7 @@ class TestEmbedsetdashboardcommentresolved:
             async with client:
                 await client.embed.set_dashboard_comment_resolved(
                     "id-1",
-                    "1.5",
+                    1.5,
                     resolved=True,
                 )
 
@@ -10133,7 +11310,7 @@ class TestEmbedsetdashboardcommentresolved:
                 with client:
                     client.embed.set_dashboard_comment_resolved(
                         "id-1",
-                        "1.5",
+                        1.5,
                         resolved=True,
                     )
         assert info.value.status_code == status
@@ -10244,7 +11421,18 @@ class TestEmbedgeneratesession:
         request = _check_request(rec, "POST", "/api/v1/embed/generate-session")
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
+            "branchName": "value",
+            "creatorMode": True,
             "deploymentId": 1.5,
+            "email": "value",
+            "embedTenantName": "value",
+            "externalId": "value",
+            "groups": ["value"],
+            "internalId": "value",
+            "isEphemeral": True,
+            "publicDashboardId": "value",
+            "roles": ["value"],
+            "tenantGroups": ["value"],
         }
 
     def test_sync(self) -> None:
@@ -10253,7 +11441,18 @@ class TestEmbedgeneratesession:
         client = _client(rec)
         with client:
             result = client.embed.generate_session(
+                branch_name="value",
+                creator_mode=True,
                 deployment_id=1.5,
+                email="value",
+                embed_tenant_name="value",
+                external_id="value",
+                groups=["value"],
+                internal_id="value",
+                is_ephemeral=True,
+                public_dashboard_id="value",
+                roles=["value"],
+                tenant_groups=["value"],
             )
             value = result
 
@@ -10268,7 +11467,18 @@ class TestEmbedgeneratesession:
             client = _async_client(rec)
             async with client:
                 result = await client.embed.generate_session(
+                    branch_name="value",
+                    creator_mode=True,
                     deployment_id=1.5,
+                    email="value",
+                    embed_tenant_name="value",
+                    external_id="value",
+                    groups=["value"],
+                    internal_id="value",
+                    is_ephemeral=True,
+                    public_dashboard_id="value",
+                    roles=["value"],
+                    tenant_groups=["value"],
                 )
                 return result
 
@@ -10293,7 +11503,18 @@ class TestEmbedgeneratesession:
             client = _async_client(rec)
             async with client:
                 await client.embed.generate_session(
+                    branch_name="value",
+                    creator_mode=True,
                     deployment_id=1.5,
+                    email="value",
+                    embed_tenant_name="value",
+                    external_id="value",
+                    groups=["value"],
+                    internal_id="value",
+                    is_ephemeral=True,
+                    public_dashboard_id="value",
+                    roles=["value"],
+                    tenant_groups=["value"],
                 )
 
         with pytest.raises(error) as info:
@@ -10303,7 +11524,18 @@ class TestEmbedgeneratesession:
                 client = _client(rec)
                 with client:
                     client.embed.generate_session(
+                        branch_name="value",
+                        creator_mode=True,
                         deployment_id=1.5,
+                        email="value",
+                        embed_tenant_name="value",
+                        external_id="value",
+                        groups=["value"],
+                        internal_id="value",
+                        is_ephemeral=True,
+                        public_dashboard_id="value",
+                        roles=["value"],
+                        tenant_groups=["value"],
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -10484,7 +11716,14 @@ class TestExternaldocumentslistexternaldocumentplacements:
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/external-documents/id-1/placements")
-        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.query("after") == "value"
+        assert rec.query("first") == "3"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "after",
+                "first",
+            }
+        )
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -10494,6 +11733,8 @@ class TestExternaldocumentslistexternaldocumentplacements:
         with client:
             result = client.external_documents.list_external_document_placements(
                 "id-1",
+                after="value",
+                first=3,
             )
             value: Any = result.items
 
@@ -10510,6 +11751,8 @@ class TestExternaldocumentslistexternaldocumentplacements:
             async with client:
                 result = await client.external_documents.list_external_document_placements(
                     "id-1",
+                    after="value",
+                    first=3,
                 )
                 return result.items
 
@@ -10537,6 +11780,8 @@ class TestExternaldocumentslistexternaldocumentplacements:
             async with client:
                 await client.external_documents.list_external_document_placements(
                     "id-1",
+                    after="value",
+                    first=3,
                 )
 
         with pytest.raises(error) as info:
@@ -10547,6 +11792,8 @@ class TestExternaldocumentslistexternaldocumentplacements:
                 with client:
                     client.external_documents.list_external_document_placements(
                         "id-1",
+                        after="value",
+                        first=3,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -10567,7 +11814,14 @@ class TestGithubinstallations:
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/github/installations")
-        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.query("after") == "value"
+        assert rec.query("first") == "3"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "after",
+                "first",
+            }
+        )
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -10575,7 +11829,10 @@ class TestGithubinstallations:
         rec = Recorder(200, RESPONSE, "application/json")
         client = _client(rec)
         with client:
-            result = client.github.installations()
+            result = client.github.installations(
+                after="value",
+                first=3,
+            )
             value: Any = result.items
 
         self._check(rec)
@@ -10589,7 +11846,10 @@ class TestGithubinstallations:
         async def run() -> Any:
             client = _async_client(rec)
             async with client:
-                result = await client.github.installations()
+                result = await client.github.installations(
+                    after="value",
+                    first=3,
+                )
                 return result.items
 
         value = asyncio.run(run())
@@ -10613,7 +11873,10 @@ class TestGithubinstallations:
         async def run_async() -> None:
             client = _async_client(rec)
             async with client:
-                await client.github.installations()
+                await client.github.installations(
+                    after="value",
+                    first=3,
+                )
 
         with pytest.raises(error) as info:
             if is_async:
@@ -10621,7 +11884,10 @@ class TestGithubinstallations:
             else:
                 client = _client(rec)
                 with client:
-                    client.github.installations()
+                    client.github.installations(
+                        after="value",
+                        first=3,
+                    )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
 
@@ -10637,7 +11903,14 @@ class TestGithubrepositories:
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/github/installations/7/repositories")
-        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.query("after") == "value"
+        assert rec.query("first") == "3"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "after",
+                "first",
+            }
+        )
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -10647,6 +11920,8 @@ class TestGithubrepositories:
         with client:
             result = client.github.repositories(
                 7,
+                after="value",
+                first=3,
             )
             value: Any = result.items
 
@@ -10663,6 +11938,8 @@ class TestGithubrepositories:
             async with client:
                 result = await client.github.repositories(
                     7,
+                    after="value",
+                    first=3,
                 )
                 return result.items
 
@@ -10689,6 +11966,8 @@ class TestGithubrepositories:
             async with client:
                 await client.github.repositories(
                     7,
+                    after="value",
+                    first=3,
                 )
 
         with pytest.raises(error) as info:
@@ -10699,6 +11978,8 @@ class TestGithubrepositories:
                 with client:
                     client.github.repositories(
                         7,
+                        after="value",
+                        first=3,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -10716,9 +11997,13 @@ class TestGithubbranches:
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/github/repositories/id-1/id-2/branches")
         assert rec.query("installationId") == "3"
+        assert rec.query("after") == "value"
+        assert rec.query("first") == "3"
         assert sorted(request.url.params.keys()) == sorted(
             {
                 "installationId",
+                "after",
+                "first",
             }
         )
         assert request.content == b""
@@ -10732,6 +12017,8 @@ class TestGithubbranches:
                 "id-1",
                 "id-2",
                 installation_id=3,
+                after="value",
+                first=3,
             )
             value: Any = result.items
 
@@ -10750,6 +12037,8 @@ class TestGithubbranches:
                     "id-1",
                     "id-2",
                     installation_id=3,
+                    after="value",
+                    first=3,
                 )
                 return result.items
 
@@ -10778,6 +12067,8 @@ class TestGithubbranches:
                     "id-1",
                     "id-2",
                     installation_id=3,
+                    after="value",
+                    first=3,
                 )
 
         with pytest.raises(error) as info:
@@ -10790,6 +12081,8 @@ class TestGithubbranches:
                         "id-1",
                         "id-2",
                         installation_id=3,
+                        after="value",
+                        first=3,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -11086,7 +12379,7 @@ class TestOauthintegrationsgetoauthintegration:
         client = _client(rec)
         with client:
             result = client.oauth_integrations.get_oauth_integration(
-                "1.5",
+                1.5,
             )
             value = result
 
@@ -11101,7 +12394,7 @@ class TestOauthintegrationsgetoauthintegration:
             client = _async_client(rec)
             async with client:
                 result = await client.oauth_integrations.get_oauth_integration(
-                    "1.5",
+                    1.5,
                 )
                 return result
 
@@ -11126,7 +12419,7 @@ class TestOauthintegrationsgetoauthintegration:
             client = _async_client(rec)
             async with client:
                 await client.oauth_integrations.get_oauth_integration(
-                    "1.5",
+                    1.5,
                 )
 
         with pytest.raises(error) as info:
@@ -11136,7 +12429,7 @@ class TestOauthintegrationsgetoauthintegration:
                 client = _client(rec)
                 with client:
                     client.oauth_integrations.get_oauth_integration(
-                        "1.5",
+                        1.5,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -11165,6 +12458,7 @@ class TestOauthintegrationsupdateoauthintegration:
         assert rec.json() == {
             "authUrl": "value",
             "clientId": "value",
+            "clientSecret": "value",
             "name": "value",
             "redirectUri": "value",
             "scopes": ["value"],
@@ -11178,9 +12472,10 @@ class TestOauthintegrationsupdateoauthintegration:
         client = _client(rec)
         with client:
             result = client.oauth_integrations.update_oauth_integration(
-                "1.5",
+                1.5,
                 auth_url="value",
                 client_id="value",
+                client_secret="value",
                 name="value",
                 redirect_uri="value",
                 scopes=["value"],
@@ -11200,9 +12495,10 @@ class TestOauthintegrationsupdateoauthintegration:
             client = _async_client(rec)
             async with client:
                 result = await client.oauth_integrations.update_oauth_integration(
-                    "1.5",
+                    1.5,
                     auth_url="value",
                     client_id="value",
+                    client_secret="value",
                     name="value",
                     redirect_uri="value",
                     scopes=["value"],
@@ -11232,9 +12528,10 @@ class TestOauthintegrationsupdateoauthintegration:
             client = _async_client(rec)
             async with client:
                 await client.oauth_integrations.update_oauth_integration(
-                    "1.5",
+                    1.5,
                     auth_url="value",
                     client_id="value",
+                    client_secret="value",
                     name="value",
                     redirect_uri="value",
                     scopes=["value"],
@@ -11249,9 +12546,10 @@ class TestOauthintegrationsupdateoauthintegration:
                 client = _client(rec)
                 with client:
                     client.oauth_integrations.update_oauth_integration(
-                        "1.5",
+                        1.5,
                         auth_url="value",
                         client_id="value",
+                        client_secret="value",
                         name="value",
                         redirect_uri="value",
                         scopes=["value"],
@@ -11278,7 +12576,7 @@ class TestOauthintegrationsdeleteoauthintegration:
         client = _client(rec)
         with client:
             result = client.oauth_integrations.delete_oauth_integration(
-                "1.5",
+                1.5,
             )
             value = result
 
@@ -11293,7 +12591,7 @@ class TestOauthintegrationsdeleteoauthintegration:
             client = _async_client(rec)
             async with client:
                 result = await client.oauth_integrations.delete_oauth_integration(
-                    "1.5",
+                    1.5,
                 )
                 return result
 
@@ -11318,7 +12616,7 @@ class TestOauthintegrationsdeleteoauthintegration:
             client = _async_client(rec)
             async with client:
                 await client.oauth_integrations.delete_oauth_integration(
-                    "1.5",
+                    1.5,
                 )
 
         with pytest.raises(error) as info:
@@ -11328,7 +12626,7 @@ class TestOauthintegrationsdeleteoauthintegration:
                 client = _client(rec)
                 with client:
                     client.oauth_integrations.delete_oauth_integration(
-                        "1.5",
+                        1.5,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -11432,6 +12730,11 @@ class TestOidctokenconfigscreateoidctokenconfig:
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
             "audienceType": "value",
+            "customAudience": "value",
+            "isEnabled": True,
+            "name": "value",
+            "subFormat": "value",
+            "targetEnvVar": "value",
         }
 
     def test_sync(self) -> None:
@@ -11441,6 +12744,11 @@ class TestOidctokenconfigscreateoidctokenconfig:
         with client:
             result = client.oidc_token_configs.create_oidc_token_config(
                 audience_type="value",
+                custom_audience="value",
+                is_enabled=True,
+                name="value",
+                sub_format="value",
+                target_env_var="value",
             )
             value = result
 
@@ -11456,6 +12764,11 @@ class TestOidctokenconfigscreateoidctokenconfig:
             async with client:
                 result = await client.oidc_token_configs.create_oidc_token_config(
                     audience_type="value",
+                    custom_audience="value",
+                    is_enabled=True,
+                    name="value",
+                    sub_format="value",
+                    target_env_var="value",
                 )
                 return result
 
@@ -11481,6 +12794,11 @@ class TestOidctokenconfigscreateoidctokenconfig:
             async with client:
                 await client.oidc_token_configs.create_oidc_token_config(
                     audience_type="value",
+                    custom_audience="value",
+                    is_enabled=True,
+                    name="value",
+                    sub_format="value",
+                    target_env_var="value",
                 )
 
         with pytest.raises(error) as info:
@@ -11491,6 +12809,11 @@ class TestOidctokenconfigscreateoidctokenconfig:
                 with client:
                     client.oidc_token_configs.create_oidc_token_config(
                         audience_type="value",
+                        custom_audience="value",
+                        is_enabled=True,
+                        name="value",
+                        sub_format="value",
+                        target_env_var="value",
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -11523,7 +12846,7 @@ class TestOidctokenconfigsgetoidctokenconfig:
         client = _client(rec)
         with client:
             result = client.oidc_token_configs.get_oidc_token_config(
-                "1.5",
+                1.5,
             )
             value = result
 
@@ -11538,7 +12861,7 @@ class TestOidctokenconfigsgetoidctokenconfig:
             client = _async_client(rec)
             async with client:
                 result = await client.oidc_token_configs.get_oidc_token_config(
-                    "1.5",
+                    1.5,
                 )
                 return result
 
@@ -11563,7 +12886,7 @@ class TestOidctokenconfigsgetoidctokenconfig:
             client = _async_client(rec)
             async with client:
                 await client.oidc_token_configs.get_oidc_token_config(
-                    "1.5",
+                    1.5,
                 )
 
         with pytest.raises(error) as info:
@@ -11573,7 +12896,7 @@ class TestOidctokenconfigsgetoidctokenconfig:
                 client = _client(rec)
                 with client:
                     client.oidc_token_configs.get_oidc_token_config(
-                        "1.5",
+                        1.5,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -11598,7 +12921,13 @@ class TestOidctokenconfigsupdateoidctokenconfig:
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "PUT", "/api/v1/oidc-token-configs/1.5")
         assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {}
+        assert rec.json() == {
+            "customAudience": "value",
+            "isEnabled": True,
+            "name": "value",
+            "subFormat": "value",
+            "targetEnvVar": "value",
+        }
 
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE
@@ -11606,7 +12935,12 @@ class TestOidctokenconfigsupdateoidctokenconfig:
         client = _client(rec)
         with client:
             result = client.oidc_token_configs.update_oidc_token_config(
-                "1.5",
+                1.5,
+                custom_audience="value",
+                is_enabled=True,
+                name="value",
+                sub_format="value",
+                target_env_var="value",
             )
             value = result
 
@@ -11621,7 +12955,12 @@ class TestOidctokenconfigsupdateoidctokenconfig:
             client = _async_client(rec)
             async with client:
                 result = await client.oidc_token_configs.update_oidc_token_config(
-                    "1.5",
+                    1.5,
+                    custom_audience="value",
+                    is_enabled=True,
+                    name="value",
+                    sub_format="value",
+                    target_env_var="value",
                 )
                 return result
 
@@ -11646,7 +12985,12 @@ class TestOidctokenconfigsupdateoidctokenconfig:
             client = _async_client(rec)
             async with client:
                 await client.oidc_token_configs.update_oidc_token_config(
-                    "1.5",
+                    1.5,
+                    custom_audience="value",
+                    is_enabled=True,
+                    name="value",
+                    sub_format="value",
+                    target_env_var="value",
                 )
 
         with pytest.raises(error) as info:
@@ -11656,7 +13000,12 @@ class TestOidctokenconfigsupdateoidctokenconfig:
                 client = _client(rec)
                 with client:
                     client.oidc_token_configs.update_oidc_token_config(
-                        "1.5",
+                        1.5,
+                        custom_audience="value",
+                        is_enabled=True,
+                        name="value",
+                        sub_format="value",
+                        target_env_var="value",
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -11678,7 +13027,7 @@ class TestOidctokenconfigsdeleteoidctokenconfig:
         client = _client(rec)
         with client:
             result = client.oidc_token_configs.delete_oidc_token_config(
-                "1.5",
+                1.5,
             )
             value = result
 
@@ -11693,7 +13042,7 @@ class TestOidctokenconfigsdeleteoidctokenconfig:
             client = _async_client(rec)
             async with client:
                 result = await client.oidc_token_configs.delete_oidc_token_config(
-                    "1.5",
+                    1.5,
                 )
                 return result
 
@@ -11718,7 +13067,7 @@ class TestOidctokenconfigsdeleteoidctokenconfig:
             client = _async_client(rec)
             async with client:
                 await client.oidc_token_configs.delete_oidc_token_config(
-                    "1.5",
+                    1.5,
                 )
 
         with pytest.raises(error) as info:
@@ -11728,7 +13077,7 @@ class TestOidctokenconfigsdeleteoidctokenconfig:
                 client = _client(rec)
                 with client:
                     client.oidc_token_configs.delete_oidc_token_config(
-                        "1.5",
+                        1.5,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -11756,7 +13105,14 @@ class TestRegionslistregions:
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/regions")
-        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.query("after") == "value"
+        assert rec.query("first") == "3"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "after",
+                "first",
+            }
+        )
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -11764,7 +13120,10 @@ class TestRegionslistregions:
         rec = Recorder(200, RESPONSE, "application/json")
         client = _client(rec)
         with client:
-            result = client.regions.list_regions()
+            result = client.regions.list_regions(
+                after="value",
+                first=3,
+            )
             value: Any = result.items
 
         self._check(rec)
@@ -11778,7 +13137,10 @@ class TestRegionslistregions:
         async def run() -> Any:
             client = _async_client(rec)
             async with client:
-                result = await client.regions.list_regions()
+                result = await client.regions.list_regions(
+                    after="value",
+                    first=3,
+                )
                 return result.items
 
         value = asyncio.run(run())
@@ -11802,7 +13164,10 @@ class TestRegionslistregions:
         async def run_async() -> None:
             client = _async_client(rec)
             async with client:
-                await client.regions.list_regions()
+                await client.regions.list_regions(
+                    after="value",
+                    first=3,
+                )
 
         with pytest.raises(error) as info:
             if is_async:
@@ -11810,7 +13175,10 @@ class TestRegionslistregions:
             else:
                 client = _client(rec)
                 with client:
-                    client.regions.list_regions()
+                    client.regions.list_regions(
+                        after="value",
+                        first=3,
+                    )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
 
@@ -11837,7 +13205,14 @@ class TestRolesgetroles:
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/roles")
-        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.query("after") == "value"
+        assert rec.query("first") == "3"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "after",
+                "first",
+            }
+        )
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -11845,7 +13220,10 @@ class TestRolesgetroles:
         rec = Recorder(200, RESPONSE, "application/json")
         client = _client(rec)
         with client:
-            result = client.roles.get_roles()
+            result = client.roles.get_roles(
+                after="value",
+                first=3,
+            )
             value: Any = result.items
 
         self._check(rec)
@@ -11859,7 +13237,10 @@ class TestRolesgetroles:
         async def run() -> Any:
             client = _async_client(rec)
             async with client:
-                result = await client.roles.get_roles()
+                result = await client.roles.get_roles(
+                    after="value",
+                    first=3,
+                )
                 return result.items
 
         value = asyncio.run(run())
@@ -11883,7 +13264,10 @@ class TestRolesgetroles:
         async def run_async() -> None:
             client = _async_client(rec)
             async with client:
-                await client.roles.get_roles()
+                await client.roles.get_roles(
+                    after="value",
+                    first=3,
+                )
 
         with pytest.raises(error) as info:
             if is_async:
@@ -11891,7 +13275,10 @@ class TestRolesgetroles:
             else:
                 client = _client(rec)
                 with client:
-                    client.roles.get_roles()
+                    client.roles.get_roles(
+                        after="value",
+                        first=3,
+                    )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
 
@@ -11910,6 +13297,7 @@ class TestRolescreaterole:
         request = _check_request(rec, "POST", "/api/v1/roles")
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
+            "description": "value",
             "name": "value",
             "policies": [
                 v.model_dump(mode="json", by_alias=True, exclude_unset=True)
@@ -11927,6 +13315,7 @@ class TestRolescreaterole:
         client = _client(rec)
         with client:
             result = client.roles.create_role(
+                description="value",
                 name="value",
                 policies=[
                     _models.Policy.model_validate(
@@ -11947,6 +13336,7 @@ class TestRolescreaterole:
             client = _async_client(rec)
             async with client:
                 result = await client.roles.create_role(
+                    description="value",
                     name="value",
                     policies=[
                         _models.Policy.model_validate(
@@ -11978,6 +13368,7 @@ class TestRolescreaterole:
             client = _async_client(rec)
             async with client:
                 await client.roles.create_role(
+                    description="value",
                     name="value",
                     policies=[
                         _models.Policy.model_validate(
@@ -11993,6 +13384,7 @@ class TestRolescreaterole:
                 client = _client(rec)
                 with client:
                     client.roles.create_role(
+                        description="value",
                         name="value",
                         policies=[
                             _models.Policy.model_validate(
@@ -12029,7 +13421,7 @@ class TestRolesgetrole:
         client = _client(rec)
         with client:
             result = client.roles.get_role(
-                "1.5",
+                1.5,
             )
             value = result
 
@@ -12044,7 +13436,7 @@ class TestRolesgetrole:
             client = _async_client(rec)
             async with client:
                 result = await client.roles.get_role(
-                    "1.5",
+                    1.5,
                 )
                 return result
 
@@ -12069,7 +13461,7 @@ class TestRolesgetrole:
             client = _async_client(rec)
             async with client:
                 await client.roles.get_role(
-                    "1.5",
+                    1.5,
                 )
 
         with pytest.raises(error) as info:
@@ -12079,7 +13471,7 @@ class TestRolesgetrole:
                 client = _client(rec)
                 with client:
                     client.roles.get_role(
-                        "1.5",
+                        1.5,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -12099,6 +13491,7 @@ class TestRolesupdaterole:
         request = _check_request(rec, "PUT", "/api/v1/roles/1.5")
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
+            "description": "value",
             "name": "value",
         }
 
@@ -12108,7 +13501,8 @@ class TestRolesupdaterole:
         client = _client(rec)
         with client:
             result = client.roles.update_role(
-                "1.5",
+                1.5,
+                description="value",
                 name="value",
             )
             value = result
@@ -12124,7 +13518,8 @@ class TestRolesupdaterole:
             client = _async_client(rec)
             async with client:
                 result = await client.roles.update_role(
-                    "1.5",
+                    1.5,
+                    description="value",
                     name="value",
                 )
                 return result
@@ -12151,7 +13546,8 @@ class TestRolesupdaterole:
             client = _async_client(rec)
             async with client:
                 await client.roles.update_role(
-                    "1.5",
+                    1.5,
+                    description="value",
                     name="value",
                 )
 
@@ -12162,7 +13558,8 @@ class TestRolesupdaterole:
                 client = _client(rec)
                 with client:
                     client.roles.update_role(
-                        "1.5",
+                        1.5,
+                        description="value",
                         name="value",
                     )
         assert info.value.status_code == status
@@ -12185,7 +13582,7 @@ class TestRolesdeleterole:
         client = _client(rec)
         with client:
             result = client.roles.delete_role(
-                "1.5",
+                1.5,
             )
             value = result
 
@@ -12200,7 +13597,7 @@ class TestRolesdeleterole:
             client = _async_client(rec)
             async with client:
                 result = await client.roles.delete_role(
-                    "1.5",
+                    1.5,
                 )
                 return result
 
@@ -12225,7 +13622,7 @@ class TestRolesdeleterole:
             client = _async_client(rec)
             async with client:
                 await client.roles.delete_role(
-                    "1.5",
+                    1.5,
                 )
 
         with pytest.raises(error) as info:
@@ -12235,7 +13632,7 @@ class TestRolesdeleterole:
                 client = _client(rec)
                 with client:
                     client.roles.delete_role(
-                        "1.5",
+                        1.5,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -12257,8 +13654,8 @@ class TestRolesassignroletouser:
         client = _client(rec)
         with client:
             result = client.roles.assign_role_to_user(
-                "1.5",
-                "1.5",
+                1.5,
+                1.5,
             )
             value = result
 
@@ -12273,8 +13670,8 @@ class TestRolesassignroletouser:
             client = _async_client(rec)
             async with client:
                 result = await client.roles.assign_role_to_user(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
                 )
                 return result
 
@@ -12299,8 +13696,8 @@ class TestRolesassignroletouser:
             client = _async_client(rec)
             async with client:
                 await client.roles.assign_role_to_user(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
                 )
 
         with pytest.raises(error) as info:
@@ -12310,8 +13707,8 @@ class TestRolesassignroletouser:
                 client = _client(rec)
                 with client:
                     client.roles.assign_role_to_user(
-                        "1.5",
-                        "1.5",
+                        1.5,
+                        1.5,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -12333,8 +13730,8 @@ class TestRolesremoverolefromuser:
         client = _client(rec)
         with client:
             result = client.roles.remove_role_from_user(
-                "1.5",
-                "1.5",
+                1.5,
+                1.5,
             )
             value = result
 
@@ -12349,8 +13746,8 @@ class TestRolesremoverolefromuser:
             client = _async_client(rec)
             async with client:
                 result = await client.roles.remove_role_from_user(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
                 )
                 return result
 
@@ -12375,8 +13772,8 @@ class TestRolesremoverolefromuser:
             client = _async_client(rec)
             async with client:
                 await client.roles.remove_role_from_user(
-                    "1.5",
-                    "1.5",
+                    1.5,
+                    1.5,
                 )
 
         with pytest.raises(error) as info:
@@ -12386,8 +13783,8 @@ class TestRolesremoverolefromuser:
                 client = _client(rec)
                 with client:
                     client.roles.remove_role_from_user(
-                        "1.5",
-                        "1.5",
+                        1.5,
+                        1.5,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -12555,14 +13952,34 @@ class TestTenantsettingsupdatetenantsettings:
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "PUT", "/api/v1/tenant/settings")
         assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {}
+        assert rec.json() == {
+            "aiTokensAutoPurchaseAmount": 3,
+            "aiTokensAutoPurchaseEnabled": True,
+            "auditLogEnabled": True,
+            "hasSupportAccess": True,
+            "maintenanceWindowDay": "value",
+            "maintenanceWindowEnabled": True,
+            "maintenanceWindowTime": "value",
+            "oidcEnabled": True,
+            "useAIBIUserInterface": True,
+        }
 
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE
         rec = Recorder(200, RESPONSE, "application/json")
         client = _client(rec)
         with client:
-            result = client.tenant_settings.update_tenant_settings()
+            result = client.tenant_settings.update_tenant_settings(
+                ai_tokens_auto_purchase_amount=3,
+                ai_tokens_auto_purchase_enabled=True,
+                audit_log_enabled=True,
+                has_support_access=True,
+                maintenance_window_day="value",
+                maintenance_window_enabled=True,
+                maintenance_window_time="value",
+                oidc_enabled=True,
+                use_aibi_user_interface=True,
+            )
             value = result
 
         self._check(rec)
@@ -12575,7 +13992,17 @@ class TestTenantsettingsupdatetenantsettings:
         async def run() -> Any:
             client = _async_client(rec)
             async with client:
-                result = await client.tenant_settings.update_tenant_settings()
+                result = await client.tenant_settings.update_tenant_settings(
+                    ai_tokens_auto_purchase_amount=3,
+                    ai_tokens_auto_purchase_enabled=True,
+                    audit_log_enabled=True,
+                    has_support_access=True,
+                    maintenance_window_day="value",
+                    maintenance_window_enabled=True,
+                    maintenance_window_time="value",
+                    oidc_enabled=True,
+                    use_aibi_user_interface=True,
+                )
                 return result
 
         value = asyncio.run(run())
@@ -12598,7 +14025,17 @@ class TestTenantsettingsupdatetenantsettings:
         async def run_async() -> None:
             client = _async_client(rec)
             async with client:
-                await client.tenant_settings.update_tenant_settings()
+                await client.tenant_settings.update_tenant_settings(
+                    ai_tokens_auto_purchase_amount=3,
+                    ai_tokens_auto_purchase_enabled=True,
+                    audit_log_enabled=True,
+                    has_support_access=True,
+                    maintenance_window_day="value",
+                    maintenance_window_enabled=True,
+                    maintenance_window_time="value",
+                    oidc_enabled=True,
+                    use_aibi_user_interface=True,
+                )
 
         with pytest.raises(error) as info:
             if is_async:
@@ -12606,7 +14043,17 @@ class TestTenantsettingsupdatetenantsettings:
             else:
                 client = _client(rec)
                 with client:
-                    client.tenant_settings.update_tenant_settings()
+                    client.tenant_settings.update_tenant_settings(
+                        ai_tokens_auto_purchase_amount=3,
+                        ai_tokens_auto_purchase_enabled=True,
+                        audit_log_enabled=True,
+                        has_support_access=True,
+                        maintenance_window_day="value",
+                        maintenance_window_enabled=True,
+                        maintenance_window_time="value",
+                        oidc_enabled=True,
+                        use_aibi_user_interface=True,
+                    )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
 
@@ -12795,7 +14242,7 @@ class TestUserattributevaluesgetuserattributevalues:
         client = _client(rec)
         with client:
             result = client.user_attribute_values.get_user_attribute_values(
-                "1.5",
+                1.5,
             )
             value = result
 
@@ -12810,7 +14257,7 @@ class TestUserattributevaluesgetuserattributevalues:
             client = _async_client(rec)
             async with client:
                 result = await client.user_attribute_values.get_user_attribute_values(
-                    "1.5",
+                    1.5,
                 )
                 return result
 
@@ -12835,7 +14282,7 @@ class TestUserattributevaluesgetuserattributevalues:
             client = _async_client(rec)
             async with client:
                 await client.user_attribute_values.get_user_attribute_values(
-                    "1.5",
+                    1.5,
                 )
 
         with pytest.raises(error) as info:
@@ -12845,7 +14292,7 @@ class TestUserattributevaluesgetuserattributevalues:
                 client = _client(rec)
                 with client:
                     client.user_attribute_values.get_user_attribute_values(
-                        "1.5",
+                        1.5,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -12872,10 +14319,18 @@ class TestUserattributesgetuserattributes:
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/user-attributes")
+        assert rec.query("offset") == "3"
+        assert rec.query("limit") == "3"
+        assert rec.query("name") == "value"
+        assert rec.query("type") == "string"
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
         assert sorted(request.url.params.keys()) == sorted(
             {
+                "offset",
+                "limit",
+                "name",
+                "type",
                 "after",
                 "first",
             }
@@ -12888,6 +14343,10 @@ class TestUserattributesgetuserattributes:
         client = _client(rec)
         with client:
             result = client.user_attributes.get_user_attributes(
+                offset=3,
+                limit=3,
+                name="value",
+                type="string",
                 after="value",
                 first=3,
             )
@@ -12905,6 +14364,10 @@ class TestUserattributesgetuserattributes:
             client = _async_client(rec)
             async with client:
                 result = await client.user_attributes.get_user_attributes(
+                    offset=3,
+                    limit=3,
+                    name="value",
+                    type="string",
                     after="value",
                     first=3,
                 )
@@ -12932,6 +14395,10 @@ class TestUserattributesgetuserattributes:
             client = _async_client(rec)
             async with client:
                 await client.user_attributes.get_user_attributes(
+                    offset=3,
+                    limit=3,
+                    name="value",
+                    type="string",
                     after="value",
                     first=3,
                 )
@@ -12943,6 +14410,10 @@ class TestUserattributesgetuserattributes:
                 client = _client(rec)
                 with client:
                     client.user_attributes.get_user_attributes(
+                        offset=3,
+                        limit=3,
+                        name="value",
+                        type="string",
                         after="value",
                         first=3,
                     )
@@ -12966,6 +14437,9 @@ class TestUserattributescreateuserattribute:
         request = _check_request(rec, "POST", "/api/v1/user-attributes")
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
+            "defaultValue": "value",
+            "description": "value",
+            "displayName": "value",
             "name": "value",
             "type": "string",
         }
@@ -12976,6 +14450,9 @@ class TestUserattributescreateuserattribute:
         client = _client(rec)
         with client:
             result = client.user_attributes.create_user_attribute(
+                default_value="value",
+                description="value",
+                display_name="value",
                 name="value",
                 type="string",
             )
@@ -12992,6 +14469,9 @@ class TestUserattributescreateuserattribute:
             client = _async_client(rec)
             async with client:
                 result = await client.user_attributes.create_user_attribute(
+                    default_value="value",
+                    description="value",
+                    display_name="value",
                     name="value",
                     type="string",
                 )
@@ -13018,6 +14498,9 @@ class TestUserattributescreateuserattribute:
             client = _async_client(rec)
             async with client:
                 await client.user_attributes.create_user_attribute(
+                    default_value="value",
+                    description="value",
+                    display_name="value",
                     name="value",
                     type="string",
                 )
@@ -13029,6 +14512,9 @@ class TestUserattributescreateuserattribute:
                 client = _client(rec)
                 with client:
                     client.user_attributes.create_user_attribute(
+                        default_value="value",
+                        description="value",
+                        display_name="value",
                         name="value",
                         type="string",
                     )
@@ -13051,7 +14537,11 @@ class TestUserattributesupdateuserattribute:
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "PUT", "/api/v1/user-attributes/1.5")
         assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {}
+        assert rec.json() == {
+            "defaultValue": "value",
+            "description": "value",
+            "displayName": "value",
+        }
 
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE
@@ -13059,7 +14549,10 @@ class TestUserattributesupdateuserattribute:
         client = _client(rec)
         with client:
             result = client.user_attributes.update_user_attribute(
-                "1.5",
+                1.5,
+                default_value="value",
+                description="value",
+                display_name="value",
             )
             value = result
 
@@ -13074,7 +14567,10 @@ class TestUserattributesupdateuserattribute:
             client = _async_client(rec)
             async with client:
                 result = await client.user_attributes.update_user_attribute(
-                    "1.5",
+                    1.5,
+                    default_value="value",
+                    description="value",
+                    display_name="value",
                 )
                 return result
 
@@ -13099,7 +14595,10 @@ class TestUserattributesupdateuserattribute:
             client = _async_client(rec)
             async with client:
                 await client.user_attributes.update_user_attribute(
-                    "1.5",
+                    1.5,
+                    default_value="value",
+                    description="value",
+                    display_name="value",
                 )
 
         with pytest.raises(error) as info:
@@ -13109,7 +14608,10 @@ class TestUserattributesupdateuserattribute:
                 client = _client(rec)
                 with client:
                     client.user_attributes.update_user_attribute(
-                        "1.5",
+                        1.5,
+                        default_value="value",
+                        description="value",
+                        display_name="value",
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -13217,7 +14719,7 @@ class TestUseroauthtokensgetuseroauthtoken:
         client = _client(rec)
         with client:
             result = client.user_oauth_tokens.get_user_oauth_token(
-                "1.5",
+                1.5,
             )
             value = result
 
@@ -13232,7 +14734,7 @@ class TestUseroauthtokensgetuseroauthtoken:
             client = _async_client(rec)
             async with client:
                 result = await client.user_oauth_tokens.get_user_oauth_token(
-                    "1.5",
+                    1.5,
                 )
                 return result
 
@@ -13257,7 +14759,7 @@ class TestUseroauthtokensgetuseroauthtoken:
             client = _async_client(rec)
             async with client:
                 await client.user_oauth_tokens.get_user_oauth_token(
-                    "1.5",
+                    1.5,
                 )
 
         with pytest.raises(error) as info:
@@ -13267,7 +14769,7 @@ class TestUseroauthtokensgetuseroauthtoken:
                 client = _client(rec)
                 with client:
                     client.user_oauth_tokens.get_user_oauth_token(
-                        "1.5",
+                        1.5,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -13289,7 +14791,7 @@ class TestUseroauthtokensrevokeuseroauthtoken:
         client = _client(rec)
         with client:
             result = client.user_oauth_tokens.revoke_user_oauth_token(
-                "1.5",
+                1.5,
             )
             value = result
 
@@ -13304,7 +14806,7 @@ class TestUseroauthtokensrevokeuseroauthtoken:
             client = _async_client(rec)
             async with client:
                 result = await client.user_oauth_tokens.revoke_user_oauth_token(
-                    "1.5",
+                    1.5,
                 )
                 return result
 
@@ -13329,7 +14831,7 @@ class TestUseroauthtokensrevokeuseroauthtoken:
             client = _async_client(rec)
             async with client:
                 await client.user_oauth_tokens.revoke_user_oauth_token(
-                    "1.5",
+                    1.5,
                 )
 
         with pytest.raises(error) as info:
@@ -13339,7 +14841,7 @@ class TestUseroauthtokensrevokeuseroauthtoken:
                 client = _client(rec)
                 with client:
                     client.user_oauth_tokens.revoke_user_oauth_token(
-                        "1.5",
+                        1.5,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -13361,7 +14863,7 @@ class TestUseroauthtokensinitiateoauthflow:
         client = _client(rec)
         with client:
             result = client.user_oauth_tokens.initiate_oauth_flow(
-                "1.5",
+                1.5,
             )
             value = result
 
@@ -13376,7 +14878,7 @@ class TestUseroauthtokensinitiateoauthflow:
             client = _async_client(rec)
             async with client:
                 result = await client.user_oauth_tokens.initiate_oauth_flow(
-                    "1.5",
+                    1.5,
                 )
                 return result
 
@@ -13401,7 +14903,7 @@ class TestUseroauthtokensinitiateoauthflow:
             client = _async_client(rec)
             async with client:
                 await client.user_oauth_tokens.initiate_oauth_flow(
-                    "1.5",
+                    1.5,
                 )
 
         with pytest.raises(error) as info:
@@ -13411,7 +14913,7 @@ class TestUseroauthtokensinitiateoauthflow:
                 client = _client(rec)
                 with client:
                     client.user_oauth_tokens.initiate_oauth_flow(
-                        "1.5",
+                        1.5,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -13458,7 +14960,12 @@ class TestUsersadmincreateuser:
         request = _check_request(rec, "POST", "/api/v1/users")
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
+            "defaultRoles": ["value"],
             "email": "value",
+            "externalId": "value",
+            "firstName": "value",
+            "isAdmin": True,
+            "password": "value",
             "username": "value",
         }
 
@@ -13468,7 +14975,12 @@ class TestUsersadmincreateuser:
         client = _client(rec)
         with client:
             result = client.users_admin.create_user(
+                default_roles=["value"],
                 email="value",
+                external_id="value",
+                first_name="value",
+                is_admin=True,
+                password="value",
                 username="value",
             )
             value = result
@@ -13484,7 +14996,12 @@ class TestUsersadmincreateuser:
             client = _async_client(rec)
             async with client:
                 result = await client.users_admin.create_user(
+                    default_roles=["value"],
                     email="value",
+                    external_id="value",
+                    first_name="value",
+                    is_admin=True,
+                    password="value",
                     username="value",
                 )
                 return result
@@ -13510,7 +15027,12 @@ class TestUsersadmincreateuser:
             client = _async_client(rec)
             async with client:
                 await client.users_admin.create_user(
+                    default_roles=["value"],
                     email="value",
+                    external_id="value",
+                    first_name="value",
+                    is_admin=True,
+                    password="value",
                     username="value",
                 )
 
@@ -13521,7 +15043,12 @@ class TestUsersadmincreateuser:
                 client = _client(rec)
                 with client:
                     client.users_admin.create_user(
+                        default_roles=["value"],
                         email="value",
+                        external_id="value",
+                        first_name="value",
+                        is_admin=True,
+                        password="value",
                         username="value",
                     )
         assert info.value.status_code == status
@@ -13651,7 +15178,14 @@ class TestUsersadminupdateuser:
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "PUT", "/api/v1/users/1.5")
         assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {}
+        assert rec.json() == {
+            "firstName": "value",
+            "isAdmin": True,
+            "isDeactivated": True,
+            "notifications": ["value"],
+            "password": "value",
+            "title": "value",
+        }
 
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE
@@ -13659,7 +15193,13 @@ class TestUsersadminupdateuser:
         client = _client(rec)
         with client:
             result = client.users_admin.update_user(
-                "1.5",
+                1.5,
+                first_name="value",
+                is_admin=True,
+                is_deactivated=True,
+                notifications=["value"],
+                password="value",
+                title="value",
             )
             value = result
 
@@ -13674,7 +15214,13 @@ class TestUsersadminupdateuser:
             client = _async_client(rec)
             async with client:
                 result = await client.users_admin.update_user(
-                    "1.5",
+                    1.5,
+                    first_name="value",
+                    is_admin=True,
+                    is_deactivated=True,
+                    notifications=["value"],
+                    password="value",
+                    title="value",
                 )
                 return result
 
@@ -13699,7 +15245,13 @@ class TestUsersadminupdateuser:
             client = _async_client(rec)
             async with client:
                 await client.users_admin.update_user(
-                    "1.5",
+                    1.5,
+                    first_name="value",
+                    is_admin=True,
+                    is_deactivated=True,
+                    notifications=["value"],
+                    password="value",
+                    title="value",
                 )
 
         with pytest.raises(error) as info:
@@ -13709,7 +15261,13 @@ class TestUsersadminupdateuser:
                 client = _client(rec)
                 with client:
                     client.users_admin.update_user(
-                        "1.5",
+                        1.5,
+                        first_name="value",
+                        is_admin=True,
+                        is_deactivated=True,
+                        notifications=["value"],
+                        password="value",
+                        title="value",
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -13731,7 +15289,7 @@ class TestUsersadmindeleteuser:
         client = _client(rec)
         with client:
             result = client.users_admin.delete_user(
-                "1.5",
+                1.5,
             )
             value = result
 
@@ -13746,7 +15304,7 @@ class TestUsersadmindeleteuser:
             client = _async_client(rec)
             async with client:
                 result = await client.users_admin.delete_user(
-                    "1.5",
+                    1.5,
                 )
                 return result
 
@@ -13771,7 +15329,7 @@ class TestUsersadmindeleteuser:
             client = _async_client(rec)
             async with client:
                 await client.users_admin.delete_user(
-                    "1.5",
+                    1.5,
                 )
 
         with pytest.raises(error) as info:
@@ -13781,7 +15339,7 @@ class TestUsersadmindeleteuser:
                 client = _client(rec)
                 with client:
                     client.users_admin.delete_user(
-                        "1.5",
+                        1.5,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -13827,14 +15385,28 @@ class TestUsersupdatemysettings:
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "PATCH", "/api/v1/users/me/settings")
         assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {}
+        assert rec.json() == {
+            "alternatingRowColors": True,
+            "defaultDeploymentId": 3,
+            "lastSeenChangelogId": 3,
+            "locale": "value",
+            "theme": "value",
+            "timezone": "value",
+        }
 
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE
         rec = Recorder(200, RESPONSE, "application/json")
         client = _client(rec)
         with client:
-            result = client.users.update_my_settings()
+            result = client.users.update_my_settings(
+                alternating_row_colors=True,
+                default_deployment_id=3,
+                last_seen_changelog_id=3,
+                locale="value",
+                theme="value",
+                timezone="value",
+            )
             value = result
 
         self._check(rec)
@@ -13847,7 +15419,14 @@ class TestUsersupdatemysettings:
         async def run() -> Any:
             client = _async_client(rec)
             async with client:
-                result = await client.users.update_my_settings()
+                result = await client.users.update_my_settings(
+                    alternating_row_colors=True,
+                    default_deployment_id=3,
+                    last_seen_changelog_id=3,
+                    locale="value",
+                    theme="value",
+                    timezone="value",
+                )
                 return result
 
         value = asyncio.run(run())
@@ -13870,7 +15449,14 @@ class TestUsersupdatemysettings:
         async def run_async() -> None:
             client = _async_client(rec)
             async with client:
-                await client.users.update_my_settings()
+                await client.users.update_my_settings(
+                    alternating_row_colors=True,
+                    default_deployment_id=3,
+                    last_seen_changelog_id=3,
+                    locale="value",
+                    theme="value",
+                    timezone="value",
+                )
 
         with pytest.raises(error) as info:
             if is_async:
@@ -13878,7 +15464,14 @@ class TestUsersupdatemysettings:
             else:
                 client = _client(rec)
                 with client:
-                    client.users.update_my_settings()
+                    client.users.update_my_settings(
+                        alternating_row_colors=True,
+                        default_deployment_id=3,
+                        last_seen_changelog_id=3,
+                        locale="value",
+                        theme="value",
+                        timezone="value",
+                    )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
 
@@ -13898,7 +15491,9 @@ class TestDeploymentcreationcreatedeployment:
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
             "cloudProvider": "cubecloud",
+            "creationMethod": "upload",
             "creationStep": "project",
+            "deployMode": "git",
             "isManaged": True,
             "name": "value",
             "region": "value",
@@ -13912,7 +15507,9 @@ class TestDeploymentcreationcreatedeployment:
         with client:
             result = client.deployment_creation.create_deployment(
                 cloud_provider="cubecloud",
+                creation_method="upload",
                 creation_step="project",
+                deploy_mode="git",
                 is_managed=True,
                 name="value",
                 region="value",
@@ -13932,7 +15529,9 @@ class TestDeploymentcreationcreatedeployment:
             async with client:
                 result = await client.deployment_creation.create_deployment(
                     cloud_provider="cubecloud",
+                    creation_method="upload",
                     creation_step="project",
+                    deploy_mode="git",
                     is_managed=True,
                     name="value",
                     region="value",
@@ -13962,7 +15561,9 @@ class TestDeploymentcreationcreatedeployment:
             async with client:
                 await client.deployment_creation.create_deployment(
                     cloud_provider="cubecloud",
+                    creation_method="upload",
                     creation_step="project",
+                    deploy_mode="git",
                     is_managed=True,
                     name="value",
                     region="value",
@@ -13977,7 +15578,9 @@ class TestDeploymentcreationcreatedeployment:
                 with client:
                     client.deployment_creation.create_deployment(
                         cloud_provider="cubecloud",
+                        creation_method="upload",
                         creation_step="project",
+                        deploy_mode="git",
                         is_managed=True,
                         name="value",
                         region="value",
@@ -14006,7 +15609,14 @@ class TestDatamodellistbranches:
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/build/api/v1/deployments/7/branches")
-        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.query("after") == "value"
+        assert rec.query("first") == "3"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "after",
+                "first",
+            }
+        )
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -14016,6 +15626,8 @@ class TestDatamodellistbranches:
         with client:
             result = client.data_model.list_branches(
                 7,
+                after="value",
+                first=3,
             )
             value: Any = result.items
 
@@ -14032,6 +15644,8 @@ class TestDatamodellistbranches:
             async with client:
                 result = await client.data_model.list_branches(
                     7,
+                    after="value",
+                    first=3,
                 )
                 return result.items
 
@@ -14058,6 +15672,8 @@ class TestDatamodellistbranches:
             async with client:
                 await client.data_model.list_branches(
                     7,
+                    after="value",
+                    first=3,
                 )
 
         with pytest.raises(error) as info:
@@ -14068,6 +15684,8 @@ class TestDatamodellistbranches:
                 with client:
                     client.data_model.list_branches(
                         7,
+                        after="value",
+                        first=3,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -14082,6 +15700,8 @@ class TestDatamodelcreatebranch:
         request = _check_request(rec, "POST", "/build/api/v1/deployments/7/branches")
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
+            "activate": True,
+            "from": "value",
             "name": "value",
         }
 
@@ -14092,6 +15712,8 @@ class TestDatamodelcreatebranch:
         with client:
             result = client.data_model.create_branch(
                 7,
+                activate=True,
+                from_="value",
                 name="value",
             )
             value = result
@@ -14108,6 +15730,8 @@ class TestDatamodelcreatebranch:
             async with client:
                 result = await client.data_model.create_branch(
                     7,
+                    activate=True,
+                    from_="value",
                     name="value",
                 )
                 return result
@@ -14134,6 +15758,8 @@ class TestDatamodelcreatebranch:
             async with client:
                 await client.data_model.create_branch(
                     7,
+                    activate=True,
+                    from_="value",
                     name="value",
                 )
 
@@ -14145,6 +15771,8 @@ class TestDatamodelcreatebranch:
                 with client:
                     client.data_model.create_branch(
                         7,
+                        activate=True,
+                        from_="value",
                         name="value",
                     )
         assert info.value.status_code == status
@@ -14257,8 +15885,8 @@ class TestDatamodelsetbranchstagingenvironment:
         )
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
-            "enabled": True,
             "branchName": "value",
+            "enabled": True,
         }
 
     def test_sync(self) -> None:
@@ -14268,8 +15896,8 @@ class TestDatamodelsetbranchstagingenvironment:
         with client:
             result = client.data_model.set_branch_staging_environment(
                 7,
-                enabled=True,
                 branch_name="value",
+                enabled=True,
             )
             value = result
 
@@ -14285,8 +15913,8 @@ class TestDatamodelsetbranchstagingenvironment:
             async with client:
                 result = await client.data_model.set_branch_staging_environment(
                     7,
-                    enabled=True,
                     branch_name="value",
+                    enabled=True,
                 )
                 return result
 
@@ -14313,8 +15941,8 @@ class TestDatamodelsetbranchstagingenvironment:
             async with client:
                 await client.data_model.set_branch_staging_environment(
                     7,
-                    enabled=True,
                     branch_name="value",
+                    enabled=True,
                 )
 
         with pytest.raises(error) as info:
@@ -14325,8 +15953,8 @@ class TestDatamodelsetbranchstagingenvironment:
                 with client:
                     client.data_model.set_branch_staging_environment(
                         7,
-                        enabled=True,
                         branch_name="value",
+                        enabled=True,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -14340,7 +15968,11 @@ class TestDatamodelcommitchanges:
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "POST", "/build/api/v1/deployments/7/commit")
         assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {}
+        assert rec.json() == {
+            "exitDevMode": True,
+            "message": "value",
+            "resolveMergeConflict": True,
+        }
 
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE
@@ -14349,6 +15981,9 @@ class TestDatamodelcommitchanges:
         with client:
             result = client.data_model.commit_changes(
                 7,
+                exit_dev_mode=True,
+                message="value",
+                resolve_merge_conflict=True,
             )
             value = result
 
@@ -14364,6 +15999,9 @@ class TestDatamodelcommitchanges:
             async with client:
                 result = await client.data_model.commit_changes(
                     7,
+                    exit_dev_mode=True,
+                    message="value",
+                    resolve_merge_conflict=True,
                 )
                 return result
 
@@ -14389,6 +16027,9 @@ class TestDatamodelcommitchanges:
             async with client:
                 await client.data_model.commit_changes(
                     7,
+                    exit_dev_mode=True,
+                    message="value",
+                    resolve_merge_conflict=True,
                 )
 
         with pytest.raises(error) as info:
@@ -14399,6 +16040,9 @@ class TestDatamodelcommitchanges:
                 with client:
                     client.data_model.commit_changes(
                         7,
+                        exit_dev_mode=True,
+                        message="value",
+                        resolve_merge_conflict=True,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -14418,11 +16062,15 @@ class TestDatamodellistfiles:
         assert rec.query("withContent") == "true"
         assert rec.query("branchName") == "value"
         assert rec.query("showLastCLIUpload") == "true"
+        assert rec.query("after") == "value"
+        assert rec.query("first") == "3"
         assert sorted(request.url.params.keys()) == sorted(
             {
                 "withContent",
                 "branchName",
                 "showLastCLIUpload",
+                "after",
+                "first",
             }
         )
         assert request.content == b""
@@ -14437,6 +16085,8 @@ class TestDatamodellistfiles:
                 with_content=True,
                 branch_name="value",
                 show_last_cli_upload=True,
+                after="value",
+                first=3,
             )
             value: Any = result.items
 
@@ -14455,6 +16105,8 @@ class TestDatamodellistfiles:
                     with_content=True,
                     branch_name="value",
                     show_last_cli_upload=True,
+                    after="value",
+                    first=3,
                 )
                 return result.items
 
@@ -14483,6 +16135,8 @@ class TestDatamodellistfiles:
                     with_content=True,
                     branch_name="value",
                     show_last_cli_upload=True,
+                    after="value",
+                    first=3,
                 )
 
         with pytest.raises(error) as info:
@@ -14496,6 +16150,8 @@ class TestDatamodellistfiles:
                         with_content=True,
                         branch_name="value",
                         show_last_cli_upload=True,
+                        after="value",
+                        first=3,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -14916,7 +16572,9 @@ class TestDatamodelstartdevmode:
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "POST", "/build/api/v1/deployments/7/dev-mode")
         assert sorted(request.url.params.keys()) == sorted({})
-        assert rec.json() == {}
+        assert rec.json() == {
+            "branchName": "value",
+        }
 
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE
@@ -14925,6 +16583,7 @@ class TestDatamodelstartdevmode:
         with client:
             result = client.data_model.start_dev_mode(
                 7,
+                branch_name="value",
             )
             value = result
 
@@ -14940,6 +16599,7 @@ class TestDatamodelstartdevmode:
             async with client:
                 result = await client.data_model.start_dev_mode(
                     7,
+                    branch_name="value",
                 )
                 return result
 
@@ -14965,6 +16625,7 @@ class TestDatamodelstartdevmode:
             async with client:
                 await client.data_model.start_dev_mode(
                     7,
+                    branch_name="value",
                 )
 
         with pytest.raises(error) as info:
@@ -14975,6 +16636,7 @@ class TestDatamodelstartdevmode:
                 with client:
                     client.data_model.start_dev_mode(
                         7,
+                        branch_name="value",
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -15063,6 +16725,10 @@ class TestDatamodelmergeintoparentbranch:
         assert rec.json() == {
             "branchId": 3,
             "branchName": "value",
+            "deleteBranch": True,
+            "message": "value",
+            "squashCommits": True,
+            "switchToParentBranch": True,
         }
 
     def test_sync(self) -> None:
@@ -15074,6 +16740,10 @@ class TestDatamodelmergeintoparentbranch:
                 7,
                 branch_id=3,
                 branch_name="value",
+                delete_branch=True,
+                message="value",
+                squash_commits=True,
+                switch_to_parent_branch=True,
             )
             value = result
 
@@ -15091,6 +16761,10 @@ class TestDatamodelmergeintoparentbranch:
                     7,
                     branch_id=3,
                     branch_name="value",
+                    delete_branch=True,
+                    message="value",
+                    squash_commits=True,
+                    switch_to_parent_branch=True,
                 )
                 return result
 
@@ -15118,6 +16792,10 @@ class TestDatamodelmergeintoparentbranch:
                     7,
                     branch_id=3,
                     branch_name="value",
+                    delete_branch=True,
+                    message="value",
+                    squash_commits=True,
+                    switch_to_parent_branch=True,
                 )
 
         with pytest.raises(error) as info:
@@ -15130,6 +16808,10 @@ class TestDatamodelmergeintoparentbranch:
                         7,
                         branch_id=3,
                         branch_name="value",
+                        delete_branch=True,
+                        message="value",
+                        squash_commits=True,
+                        switch_to_parent_branch=True,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -15147,6 +16829,7 @@ class TestDatamodelmergetodefaultbranch:
             "branchId": 3,
             "branchName": "value",
             "message": "value",
+            "removeBranchAfterMerge": True,
         }
 
     def test_sync(self) -> None:
@@ -15159,6 +16842,7 @@ class TestDatamodelmergetodefaultbranch:
                 branch_id=3,
                 branch_name="value",
                 message="value",
+                remove_branch_after_merge=True,
             )
             value = result
 
@@ -15177,6 +16861,7 @@ class TestDatamodelmergetodefaultbranch:
                     branch_id=3,
                     branch_name="value",
                     message="value",
+                    remove_branch_after_merge=True,
                 )
                 return result
 
@@ -15205,6 +16890,7 @@ class TestDatamodelmergetodefaultbranch:
                     branch_id=3,
                     branch_name="value",
                     message="value",
+                    remove_branch_after_merge=True,
                 )
 
         with pytest.raises(error) as info:
@@ -15218,6 +16904,7 @@ class TestDatamodelmergetodefaultbranch:
                         branch_id=3,
                         branch_name="value",
                         message="value",
+                        remove_branch_after_merge=True,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -15308,7 +16995,16 @@ class TestDatamodeluploadsfilehashes:
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/build/api/v1/deployments/7/data-model/file-hashes")
-        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.query("live") == "true"
+        assert rec.query("branchName") == "value"
+        assert rec.query("useDeployProjectRoot") == "true"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "live",
+                "branchName",
+                "useDeployProjectRoot",
+            }
+        )
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -15318,6 +17014,9 @@ class TestDatamodeluploadsfilehashes:
         with client:
             result = client.data_model_uploads.file_hashes(
                 7,
+                live=True,
+                branch_name="value",
+                use_deploy_project_root=True,
             )
             value = result
 
@@ -15333,6 +17032,9 @@ class TestDatamodeluploadsfilehashes:
             async with client:
                 result = await client.data_model_uploads.file_hashes(
                     7,
+                    live=True,
+                    branch_name="value",
+                    use_deploy_project_root=True,
                 )
                 return result
 
@@ -15358,6 +17060,9 @@ class TestDatamodeluploadsfilehashes:
             async with client:
                 await client.data_model_uploads.file_hashes(
                     7,
+                    live=True,
+                    branch_name="value",
+                    use_deploy_project_root=True,
                 )
 
         with pytest.raises(error) as info:
@@ -15368,6 +17073,9 @@ class TestDatamodeluploadsfilehashes:
                 with client:
                     client.data_model_uploads.file_hashes(
                         7,
+                        live=True,
+                        branch_name="value",
+                        use_deploy_project_root=True,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -15380,7 +17088,16 @@ class TestDatamodeluploadsuploadfile:
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "POST", "/build/api/v1/deployments/7/data-model/upload/file")
-        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.query("live") == "true"
+        assert rec.query("branchName") == "value"
+        assert rec.query("useDeployProjectRoot") == "true"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "live",
+                "branchName",
+                "useDeployProjectRoot",
+            }
+        )
         assert rec.json() == _models.UploadFileRequest.model_validate(
             {"fileName": "value", "transaction": "value", "file": "value"}
         ).model_dump(mode="json", by_alias=True, exclude_unset=True)
@@ -15392,6 +17109,9 @@ class TestDatamodeluploadsuploadfile:
         with client:
             result = client.data_model_uploads.upload_file(
                 7,
+                live=True,
+                branch_name="value",
+                use_deploy_project_root=True,
                 body=_models.UploadFileRequest.model_validate(
                     {"fileName": "value", "transaction": "value", "file": "value"}
                 ),
@@ -15410,6 +17130,9 @@ class TestDatamodeluploadsuploadfile:
             async with client:
                 result = await client.data_model_uploads.upload_file(
                     7,
+                    live=True,
+                    branch_name="value",
+                    use_deploy_project_root=True,
                     body=_models.UploadFileRequest.model_validate(
                         {"fileName": "value", "transaction": "value", "file": "value"}
                     ),
@@ -15438,6 +17161,9 @@ class TestDatamodeluploadsuploadfile:
             async with client:
                 await client.data_model_uploads.upload_file(
                     7,
+                    live=True,
+                    branch_name="value",
+                    use_deploy_project_root=True,
                     body=_models.UploadFileRequest.model_validate(
                         {"fileName": "value", "transaction": "value", "file": "value"}
                     ),
@@ -15451,6 +17177,9 @@ class TestDatamodeluploadsuploadfile:
                 with client:
                     client.data_model_uploads.upload_file(
                         7,
+                        live=True,
+                        branch_name="value",
+                        use_deploy_project_root=True,
                         body=_models.UploadFileRequest.model_validate(
                             {"fileName": "value", "transaction": "value", "file": "value"}
                         ),
@@ -15468,8 +17197,20 @@ class TestDatamodeluploadsfinishupload:
         request = _check_request(
             rec, "POST", "/build/api/v1/deployments/7/data-model/upload/finish"
         )
-        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.query("live") == "true"
+        assert rec.query("branchName") == "value"
+        assert rec.query("useDeployProjectRoot") == "true"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "live",
+                "branchName",
+                "useDeployProjectRoot",
+            }
+        )
         assert rec.json() == {
+            "autoRemoveFiles": True,
+            "awaitGitOperations": True,
+            "commitMessage": "value",
             "files": {"key": "value"},
             "transaction": _models.UploadTransaction.model_validate({"id": "value"}).model_dump(
                 mode="json", by_alias=True, exclude_unset=True
@@ -15483,6 +17224,12 @@ class TestDatamodeluploadsfinishupload:
         with client:
             result = client.data_model_uploads.finish_upload(
                 7,
+                live=True,
+                branch_name="value",
+                use_deploy_project_root=True,
+                auto_remove_files=True,
+                await_git_operations=True,
+                commit_message="value",
                 files={"key": "value"},
                 transaction=_models.UploadTransaction.model_validate({"id": "value"}),
             )
@@ -15500,6 +17247,12 @@ class TestDatamodeluploadsfinishupload:
             async with client:
                 result = await client.data_model_uploads.finish_upload(
                     7,
+                    live=True,
+                    branch_name="value",
+                    use_deploy_project_root=True,
+                    auto_remove_files=True,
+                    await_git_operations=True,
+                    commit_message="value",
                     files={"key": "value"},
                     transaction=_models.UploadTransaction.model_validate({"id": "value"}),
                 )
@@ -15527,6 +17280,12 @@ class TestDatamodeluploadsfinishupload:
             async with client:
                 await client.data_model_uploads.finish_upload(
                     7,
+                    live=True,
+                    branch_name="value",
+                    use_deploy_project_root=True,
+                    auto_remove_files=True,
+                    await_git_operations=True,
+                    commit_message="value",
                     files={"key": "value"},
                     transaction=_models.UploadTransaction.model_validate({"id": "value"}),
                 )
@@ -15539,6 +17298,12 @@ class TestDatamodeluploadsfinishupload:
                 with client:
                     client.data_model_uploads.finish_upload(
                         7,
+                        live=True,
+                        branch_name="value",
+                        use_deploy_project_root=True,
+                        auto_remove_files=True,
+                        await_git_operations=True,
+                        commit_message="value",
                         files={"key": "value"},
                         transaction=_models.UploadTransaction.model_validate({"id": "value"}),
                     )
@@ -15553,7 +17318,16 @@ class TestDatamodeluploadsstartupload:
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "POST", "/build/api/v1/deployments/7/data-model/upload/start")
-        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.query("live") == "true"
+        assert rec.query("branchName") == "value"
+        assert rec.query("useDeployProjectRoot") == "true"
+        assert sorted(request.url.params.keys()) == sorted(
+            {
+                "live",
+                "branchName",
+                "useDeployProjectRoot",
+            }
+        )
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -15563,6 +17337,9 @@ class TestDatamodeluploadsstartupload:
         with client:
             result = client.data_model_uploads.start_upload(
                 7,
+                live=True,
+                branch_name="value",
+                use_deploy_project_root=True,
             )
             value = result
 
@@ -15578,6 +17355,9 @@ class TestDatamodeluploadsstartupload:
             async with client:
                 result = await client.data_model_uploads.start_upload(
                     7,
+                    live=True,
+                    branch_name="value",
+                    use_deploy_project_root=True,
                 )
                 return result
 
@@ -15603,6 +17383,9 @@ class TestDatamodeluploadsstartupload:
             async with client:
                 await client.data_model_uploads.start_upload(
                     7,
+                    live=True,
+                    branch_name="value",
+                    use_deploy_project_root=True,
                 )
 
         with pytest.raises(error) as info:
@@ -15613,6 +17396,9 @@ class TestDatamodeluploadsstartupload:
                 with client:
                     client.data_model_uploads.start_upload(
                         7,
+                        live=True,
+                        branch_name="value",
+                        use_deploy_project_root=True,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -15632,8 +17418,12 @@ class TestGithubconnectionconnect:
         request = _check_request(rec, "POST", "/build/api/v1/deployments/7/github/connect")
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
+            "deployBranchName": "value",
+            "deployProjectRoot": "value",
             "installationId": 3,
+            "isNewRepo": True,
             "name": "value",
+            "private": True,
         }
 
     def test_sync(self) -> None:
@@ -15643,8 +17433,12 @@ class TestGithubconnectionconnect:
         with client:
             result = client.github_connection.connect(
                 7,
+                deploy_branch_name="value",
+                deploy_project_root="value",
                 installation_id=3,
+                is_new_repo=True,
                 name="value",
+                private=True,
             )
             value = result
 
@@ -15660,8 +17454,12 @@ class TestGithubconnectionconnect:
             async with client:
                 result = await client.github_connection.connect(
                     7,
+                    deploy_branch_name="value",
+                    deploy_project_root="value",
                     installation_id=3,
+                    is_new_repo=True,
                     name="value",
+                    private=True,
                 )
                 return result
 
@@ -15687,8 +17485,12 @@ class TestGithubconnectionconnect:
             async with client:
                 await client.github_connection.connect(
                     7,
+                    deploy_branch_name="value",
+                    deploy_project_root="value",
                     installation_id=3,
+                    is_new_repo=True,
                     name="value",
+                    private=True,
                 )
 
         with pytest.raises(error) as info:
@@ -15699,8 +17501,12 @@ class TestGithubconnectionconnect:
                 with client:
                     client.github_connection.connect(
                         7,
+                        deploy_branch_name="value",
+                        deploy_project_root="value",
                         installation_id=3,
+                        is_new_repo=True,
                         name="value",
+                        private=True,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, RootModel
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 
 class CubesqlV1Request(BaseModel):
@@ -50,12 +50,19 @@ class Query(BaseModel):
     order: list[list[str]] | None = None
     limit: int | None = None
     offset: int | None = None
-    filters: list[V1LoadRequestQueryFilterItem] | None = None
+    filters: (
+        list[
+            V1LoadRequestQueryFilterBase
+            | V1LoadRequestQueryFilterLogicalOr
+            | V1LoadRequestQueryFilterLogicalAnd
+        ]
+        | None
+    ) = None
     ungrouped: bool | None = None
     subquery_joins: Annotated[
         list[V1LoadRequestQueryJoinSubquery] | None, Field(alias="subqueryJoins")
     ] = None
-    join_hints: Annotated[list[V1LoadRequestJoinHint] | None, Field(alias="joinHints")] = None
+    join_hints: Annotated[list[list[str]] | None, Field(alias="joinHints")] = None
     timezone: str | None = None
     response_format: Annotated[
         Literal["default", "compact", "columnar"] | None, Field(alias="responseFormat")
@@ -68,7 +75,7 @@ class V1CubeMeta(BaseModel):
     )
     name: str
     title: str | None = None
-    type: V1CubeMetaType
+    type: Literal["cube", "view"]
     meta: dict[str, Any] | None = None
     description: str | None = None
     measures: list[V1CubeMetaMeasure]
@@ -111,12 +118,18 @@ class V1CubeMetaDimension(BaseModel):
     alias_member: Annotated[str | None, Field(alias="aliasMember")] = None
     granularities: list[V1CubeMetaDimensionGranularity] | None = None
     meta: dict[str, Any] | None = None
-    format: V1CubeMetaFormat | None = None
+    format: (
+        V1CubeMetaLinkFormat
+        | V1CubeMetaCustomTimeFormat
+        | V1CubeMetaCustomNumericFormat
+        | Literal["percent", "currency", "number", "imageUrl", "id", "link"]
+        | None
+    ) = None
     format_description: Annotated[
         V1CubeMetaFormatDescription | None, Field(alias="formatDescription")
     ] = None
     currency: str | None = None
-    order: V1CubeMetaDimensionOrder | None = None
+    order: Literal["asc", "desc"] | None = None
     key: str | None = None
 
 
@@ -130,10 +143,6 @@ class V1CubeMetaDimensionGranularity(BaseModel):
     sql: str | None = None
     offset: str | None = None
     origin: str | None = None
-
-
-class V1CubeMetaDimensionOrder(RootModel[Literal["asc", "desc"]]):
-    root: Literal["asc", "desc"]
 
 
 class V1CubeMetaFolder(BaseModel):
@@ -190,7 +199,13 @@ class V1CubeMetaMeasure(BaseModel):
     type: str
     agg_type: Annotated[str | None, Field(alias="aggType")] = None
     meta: dict[str, Any] | None = None
-    format: V1CubeMetaFormat | None = None
+    format: (
+        V1CubeMetaLinkFormat
+        | V1CubeMetaCustomTimeFormat
+        | V1CubeMetaCustomNumericFormat
+        | Literal["percent", "currency", "number", "imageUrl", "id", "link"]
+        | None
+    ) = None
     format_description: Annotated[
         V1CubeMetaFormatDescription | None, Field(alias="formatDescription")
     ] = None
@@ -217,32 +232,6 @@ class V1CubeMetaSegment(BaseModel):
     meta: dict[str, Any] | None = None
 
 
-class V1CubeMetaSimpleFormat(
-    RootModel[Literal["percent", "currency", "number", "imageUrl", "id", "link"]]
-):
-    root: Literal["percent", "currency", "number", "imageUrl", "id", "link"]
-
-
-class V1CubeMetaFormat(
-    RootModel[
-        V1CubeMetaSimpleFormat
-        | V1CubeMetaLinkFormat
-        | V1CubeMetaCustomTimeFormat
-        | V1CubeMetaCustomNumericFormat
-    ]
-):
-    root: (
-        V1CubeMetaSimpleFormat
-        | V1CubeMetaLinkFormat
-        | V1CubeMetaCustomTimeFormat
-        | V1CubeMetaCustomNumericFormat
-    )
-
-
-class V1CubeMetaType(RootModel[Literal["cube", "view"]]):
-    root: Literal["cube", "view"]
-
-
 class V1Error(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -261,10 +250,6 @@ class V1LoadRequest(BaseModel):
     query: Query | None = None
 
 
-class V1LoadRequestJoinHint(RootModel[list[str]]):
-    root: list[str]
-
-
 class V1LoadRequestQuery(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -278,12 +263,19 @@ class V1LoadRequestQuery(BaseModel):
     order: list[list[str]] | None = None
     limit: int | None = None
     offset: int | None = None
-    filters: list[V1LoadRequestQueryFilterItem] | None = None
+    filters: (
+        list[
+            V1LoadRequestQueryFilterBase
+            | V1LoadRequestQueryFilterLogicalOr
+            | V1LoadRequestQueryFilterLogicalAnd
+        ]
+        | None
+    ) = None
     ungrouped: bool | None = None
     subquery_joins: Annotated[
         list[V1LoadRequestQueryJoinSubquery] | None, Field(alias="subqueryJoins")
     ] = None
-    join_hints: Annotated[list[V1LoadRequestJoinHint] | None, Field(alias="joinHints")] = None
+    join_hints: Annotated[list[list[str]] | None, Field(alias="joinHints")] = None
     timezone: str | None = None
     response_format: Annotated[
         Literal["default", "compact", "columnar"] | None, Field(alias="responseFormat")
@@ -311,20 +303,6 @@ class V1LoadRequestQueryFilterLogicalOr(BaseModel):
         populate_by_name=True,
     )
     or_: Annotated[list[dict[str, Any]] | None, Field(alias="or")] = None
-
-
-class V1LoadRequestQueryFilterItem(
-    RootModel[
-        V1LoadRequestQueryFilterBase
-        | V1LoadRequestQueryFilterLogicalOr
-        | V1LoadRequestQueryFilterLogicalAnd
-    ]
-):
-    root: (
-        V1LoadRequestQueryFilterBase
-        | V1LoadRequestQueryFilterLogicalOr
-        | V1LoadRequestQueryFilterLogicalAnd
-    )
 
 
 class V1LoadRequestQueryJoinSubquery(BaseModel):
@@ -362,7 +340,7 @@ class V1LoadResult(BaseModel):
     )
     data_source: Annotated[str | None, Field(alias="dataSource")] = None
     annotation: V1LoadResultAnnotation
-    data: V1LoadResultData
+    data: V1LoadResultDataCompact | V1LoadResultDataColumnar | list[dict[str, Any]]
     refresh_key_values: Annotated[list[dict[str, Any]] | None, Field(alias="refreshKeyValues")] = (
         None
     )
@@ -393,16 +371,6 @@ class V1LoadResultDataCompact(BaseModel):
     )
     members: list[str]
     dataset: list[list[Any]]
-
-
-class V1LoadResultDataRow(RootModel[list[dict[str, Any]]]):
-    root: list[dict[str, Any]]
-
-
-class V1LoadResultData(
-    RootModel[V1LoadResultDataRow | V1LoadResultDataCompact | V1LoadResultDataColumnar]
-):
-    root: V1LoadResultDataRow | V1LoadResultDataCompact | V1LoadResultDataColumnar
 
 
 class V1MetaResponse(BaseModel):

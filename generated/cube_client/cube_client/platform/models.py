@@ -22,7 +22,10 @@ class AdvanceCreationStepInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    creation_step: Annotated[CreationStep, Field(alias="creationStep")]
+    creation_step: Annotated[
+        Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"],
+        Field(alias="creationStep"),
+    ]
 
 
 class AnalyticsChat(BaseModel):
@@ -131,7 +134,7 @@ class AppThemePalette(BaseModel):
     base: AppThemePaletteSeed | None = None
     contrast_level: Annotated[ContrastLevel | None, Field(alias="contrastLevel")] = None
     pastel: bool | None = None
-    surface_mode: Annotated[AppThemeSurfaceMode | None, Field(alias="surfaceMode")] = None
+    surface_mode: Annotated[Literal["neutral", "tinted"] | None, Field(alias="surfaceMode")] = None
     themes: AppThemePaletteThemes | None = None
 
 
@@ -164,10 +167,6 @@ class AppThemeScheme(BaseModel):
     contrast: float
     foreground_color: Annotated[str, Field(alias="foregroundColor")]
     logo_url: Annotated[str, Field(alias="logoUrl")]
-
-
-class AppThemeSurfaceMode(RootModel[Literal["neutral", "tinted"]]):
-    root: Literal["neutral", "tinted"]
 
 
 class AppThemeTypography(BaseModel):
@@ -284,25 +283,17 @@ class BulkUserActionInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    action: BulkUserActionInputAction
+    action: Literal["DEACTIVATE", "ACTIVATE", "DELETE"]
     user_ids: Annotated[list[int], Field(alias="userIds", max_length=100, min_length=1)]
-
-
-class BulkUserActionInputAction(RootModel[Literal["DEACTIVATE", "ACTIVATE", "DELETE"]]):
-    root: Literal["DEACTIVATE", "ACTIVATE", "DELETE"]
 
 
 class BulkUserActionPayload(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    action: BulkUserActionResponseAction
+    action: Literal["DEACTIVATE", "ACTIVATE", "DELETE"]
     failed: list[BulkUserActionFailure]
     succeeded: list[int]
-
-
-class BulkUserActionResponseAction(RootModel[Literal["DEACTIVATE", "ACTIVATE", "DELETE"]]):
-    root: Literal["DEACTIVATE", "ACTIVATE", "DELETE"]
 
 
 class Chat(BaseModel):
@@ -325,11 +316,7 @@ class ColumnFormatOverride(BaseModel):
         populate_by_name=True,
     )
     decimal_places: Annotated[int | None, Field(alias="decimalPlaces")] = None
-    type: ColumnFormatOverrideDtoType
-
-
-class ColumnFormatOverrideDtoType(RootModel[Literal["currency", "percent", "number"]]):
-    root: Literal["currency", "percent", "number"]
+    type: Literal["currency", "percent", "number"]
 
 
 class CommitChangesRequest(BaseModel):
@@ -361,7 +348,7 @@ class ConnectReportToWorkbookInput(BaseModel):
     anchor_cell: Annotated[str | None, Field(alias="anchorCell")] = None
     end_result_cell: Annotated[str | None, Field(alias="endResultCell")] = None
     external_workbook_id: Annotated[str, Field(alias="externalWorkbookId")]
-    host: ConnectReportToWorkbookInputHost | None = None
+    host: Literal["GOOGLE_SHEETS", "EXCEL"] | None = None
     placement_id: Annotated[str | None, Field(alias="placementId")] = None
     result_checksum: Annotated[
         ReportPlacementResultChecksumInput | None, Field(alias="resultChecksum")
@@ -370,10 +357,6 @@ class ConnectReportToWorkbookInput(BaseModel):
     sheet_id: Annotated[str | None, Field(alias="sheetId")] = None
     sheet_name: Annotated[str | None, Field(alias="sheetName")] = None
     workbook_name: Annotated[str | None, Field(alias="workbookName")] = None
-
-
-class ConnectReportToWorkbookInputHost(RootModel[Literal["GOOGLE_SHEETS", "EXCEL"]]):
-    root: Literal["GOOGLE_SHEETS", "EXCEL"]
 
 
 class ContrastLevel(RootModel[float]):
@@ -449,30 +432,19 @@ class CreateDeploymentInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    cloud_provider: Annotated[CreateDeploymentInputCloudProvider, Field(alias="cloudProvider")]
+    cloud_provider: Annotated[Literal["cubecloud", "aws", "gcp"], Field(alias="cloudProvider")]
     creation_method: Annotated[
-        CreateDeploymentInputCreationMethod | None, Field(alias="creationMethod")
+        Literal["upload", "cubecloud", "github", "ssh"] | None, Field(alias="creationMethod")
     ] = None
-    creation_step: Annotated[CreationStep, Field(alias="creationStep")]
-    deploy_mode: Annotated[CreateDeploymentInputDeployMode | None, Field(alias="deployMode")] = None
+    creation_step: Annotated[
+        Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"],
+        Field(alias="creationStep"),
+    ]
+    deploy_mode: Annotated[Literal["git", "cli"] | None, Field(alias="deployMode")] = None
     is_managed: Annotated[bool, Field(alias="isManaged")]
     name: str
     region: str
     target_platform: Annotated[str, Field(alias="targetPlatform")]
-
-
-class CreateDeploymentInputCloudProvider(RootModel[Literal["cubecloud", "aws", "gcp"]]):
-    root: Literal["cubecloud", "aws", "gcp"]
-
-
-class CreateDeploymentInputCreationMethod(
-    RootModel[Literal["upload", "cubecloud", "github", "ssh"]]
-):
-    root: Literal["upload", "cubecloud", "github", "ssh"]
-
-
-class CreateDeploymentInputDeployMode(RootModel[Literal["git", "cli"]]):
-    root: Literal["git", "cli"]
 
 
 class CreateDeploymentTokenInput(BaseModel):
@@ -525,21 +497,13 @@ class CreateNotificationInput(BaseModel):
     notification_ai_summary: Annotated[bool | None, Field(alias="notificationAiSummary")] = None
     notification_enabled: Annotated[bool | None, Field(alias="notificationEnabled")] = None
     notification_format: Annotated[
-        CreateNotificationInputNotificationFormat | None, Field(alias="notificationFormat")
+        Literal["png", "pdf"] | None, Field(alias="notificationFormat")
     ] = None
-    schedule_type: Annotated[CreateNotificationInputScheduleType, Field(alias="scheduleType")]
+    schedule_type: Annotated[
+        Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"], Field(alias="scheduleType")
+    ]
     time_grains: Annotated[list[DashboardTimeGrainInput] | None, Field(alias="timeGrains")] = None
     timezone: str | None = None
-
-
-class CreateNotificationInputNotificationFormat(RootModel[Literal["png", "pdf"]]):
-    root: Literal["png", "pdf"]
-
-
-class CreateNotificationInputScheduleType(
-    RootModel[Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]]
-):
-    root: Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]
 
 
 class CreateOauthIntegrationInput(BaseModel):
@@ -577,7 +541,7 @@ class CreateReportInput(BaseModel):
     end_result_cell: Annotated[str | None, Field(alias="endResultCell")] = None
     external_workbook_id: Annotated[str | None, Field(alias="externalWorkbookId")] = None
     folder_id: Annotated[int | None, Field(alias="folderId")] = None
-    host: CreateReportInputHost | None = None
+    host: Literal["GOOGLE_SHEETS", "EXCEL"] | None = None
     json_query: Annotated[str | None, Field(alias="jsonQuery")] = None
     meta: dict[str, Any] | None = None
     name: Name1 | None = None
@@ -588,19 +552,11 @@ class CreateReportInput(BaseModel):
     ] = None
     result_location: Annotated[str | None, Field(alias="resultLocation")] = None
     sheet_id: Annotated[str | None, Field(alias="sheetId")] = None
-    source: CreateReportInputSource | None = None
+    source: Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"] | None = None
     sql_query: Annotated[str | None, Field(alias="sqlQuery")] = None
     title: Title | None = None
     workbook_id: Annotated[int | None, Field(alias="workbookId")] = None
     workbook_name: Annotated[str | None, Field(alias="workbookName")] = None
-
-
-class CreateReportInputHost(RootModel[Literal["GOOGLE_SHEETS", "EXCEL"]]):
-    root: Literal["GOOGLE_SHEETS", "EXCEL"]
-
-
-class CreateReportInputSource(RootModel[Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]]):
-    root: Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]
 
 
 class CreateWorkbookInput(BaseModel):
@@ -610,12 +566,6 @@ class CreateWorkbookInput(BaseModel):
     folder_id: Annotated[float | None, Field(alias="folderId")] = None
     meta: dict[str, Any] | None = None
     name: str | None = None
-
-
-class CreationStep(
-    RootModel[Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"]]
-):
-    root: Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"]
 
 
 class CreatorMode(BaseModel):
@@ -685,7 +635,7 @@ class Dashboard(BaseModel):
     public_id: Annotated[str, Field(alias="publicId")]
     report_snapshots: Annotated[list[ReportSnapshot], Field(alias="reportSnapshots")]
     restrict_data_download: Annotated[bool | None, Field(alias="restrictDataDownload")] = None
-    status: DashboardDtoStatus
+    status: Literal["draft", "published", "archived"]
     title: str | None = None
     use_board_dashboards: Annotated[bool | None, Field(alias="useBoardDashboards")] = None
     version_id: Annotated[int, Field(alias="versionId")]
@@ -779,7 +729,7 @@ class DashboardConfig(BaseModel):
     )
     app: DashboardAppSource | None = None
     description: str | None = None
-    kind: DashboardConfigKind | None = None
+    kind: Literal["CLASSIC", "APP"] | None = None
     layout: DashboardLayout | None = None
     settings: dict[str, Any] | None = None
     theme: dict[str, Any] | None = None
@@ -793,16 +743,12 @@ class DashboardConfigDraftInput(BaseModel):
     )
     app: DashboardAppSourceInput | None = None
     description: str | None = None
-    kind: DashboardConfigDraftInputKind | None = None
+    kind: Literal["CLASSIC", "APP"] | None = None
     layout: DashboardLayoutInput | None = None
     settings: dict[str, Any] | None = None
     theme: DashboardThemeInput | None = None
     title: str | None = None
     widgets: list[DashboardWidgetDraftInput] | None = None
-
-
-class DashboardConfigDraftInputKind(RootModel[Literal["CLASSIC", "APP"]]):
-    root: Literal["CLASSIC", "APP"]
 
 
 class DashboardConfigInput(BaseModel):
@@ -811,24 +757,12 @@ class DashboardConfigInput(BaseModel):
     )
     app: DashboardAppSourceInput | None = None
     description: str | None = None
-    kind: DashboardConfigInputKind | None = None
+    kind: Literal["CLASSIC", "APP"] | None = None
     layout: DashboardLayoutInput | None = None
     settings: dict[str, Any] | None = None
     theme: DashboardThemeInput | None = None
     title: str | None = None
     widgets: list[DashboardWidgetInput] | None = None
-
-
-class DashboardConfigInputKind(RootModel[Literal["CLASSIC", "APP"]]):
-    root: Literal["CLASSIC", "APP"]
-
-
-class DashboardConfigKind(RootModel[Literal["CLASSIC", "APP"]]):
-    root: Literal["CLASSIC", "APP"]
-
-
-class DashboardDtoStatus(RootModel[Literal["draft", "published", "archived"]]):
-    root: Literal["draft", "published", "archived"]
 
 
 class DashboardEmbeddingResponse(BaseModel):
@@ -860,13 +794,7 @@ class DashboardExportStatusResponse(BaseModel):
     content_type: Annotated[str | None, Field(alias="contentType")] = None
     error: str | None = None
     progress: float | None = None
-    status: DashboardExportStatusResponseStatus
-
-
-class DashboardExportStatusResponseStatus(
-    RootModel[Literal["pending", "processing", "completed", "failed"]]
-):
-    root: Literal["pending", "processing", "completed", "failed"]
+    status: Literal["pending", "processing", "completed", "failed"]
 
 
 class DashboardFilter(BaseModel):
@@ -876,7 +804,29 @@ class DashboardFilter(BaseModel):
     case_sensitive: Annotated[Any, Field(alias="caseSensitive")] = None
     end_inclusive: Annotated[Any, Field(alias="endInclusive")] = None
     member: str
-    operator: DashboardFilterOperator | None = None
+    operator: (
+        Literal[
+            "equals",
+            "not_equals",
+            "greater_than",
+            "greater_than_or_equal",
+            "less_than",
+            "less_than_or_equal",
+            "contains",
+            "not_contains",
+            "starts_with",
+            "not_starts_with",
+            "ends_with",
+            "not_ends_with",
+            "is_null",
+            "is_not_null",
+            "is_empty",
+            "is_not_empty",
+            "between",
+            "custom",
+        ]
+        | None
+    ) = None
     start_inclusive: Annotated[Any, Field(alias="startInclusive")] = None
     value: str | float | bool | list[Any] | None = None
 
@@ -888,101 +838,31 @@ class DashboardFilterInput(BaseModel):
     case_sensitive: Annotated[Any, Field(alias="caseSensitive")] = None
     end_inclusive: Annotated[Any, Field(alias="endInclusive")] = None
     member: Annotated[str, Field(pattern=".+\\..+")]
-    operator: DashboardFilterInputOperator | None = None
+    operator: (
+        Literal[
+            "equals",
+            "not_equals",
+            "greater_than",
+            "greater_than_or_equal",
+            "less_than",
+            "less_than_or_equal",
+            "contains",
+            "not_contains",
+            "starts_with",
+            "not_starts_with",
+            "ends_with",
+            "not_ends_with",
+            "is_null",
+            "is_not_null",
+            "is_empty",
+            "is_not_empty",
+            "between",
+            "custom",
+        ]
+        | None
+    ) = None
     start_inclusive: Annotated[Any, Field(alias="startInclusive")] = None
     value: str | float | bool | list[Any] | None = None
-
-
-class DashboardFilterInputOperator(
-    RootModel[
-        Literal[
-            "equals",
-            "not_equals",
-            "greater_than",
-            "greater_than_or_equal",
-            "less_than",
-            "less_than_or_equal",
-            "contains",
-            "not_contains",
-            "starts_with",
-            "not_starts_with",
-            "ends_with",
-            "not_ends_with",
-            "is_null",
-            "is_not_null",
-            "is_empty",
-            "is_not_empty",
-            "between",
-            "custom",
-        ]
-    ]
-):
-    root: Literal[
-        "equals",
-        "not_equals",
-        "greater_than",
-        "greater_than_or_equal",
-        "less_than",
-        "less_than_or_equal",
-        "contains",
-        "not_contains",
-        "starts_with",
-        "not_starts_with",
-        "ends_with",
-        "not_ends_with",
-        "is_null",
-        "is_not_null",
-        "is_empty",
-        "is_not_empty",
-        "between",
-        "custom",
-    ]
-
-
-class DashboardFilterOperator(
-    RootModel[
-        Literal[
-            "equals",
-            "not_equals",
-            "greater_than",
-            "greater_than_or_equal",
-            "less_than",
-            "less_than_or_equal",
-            "contains",
-            "not_contains",
-            "starts_with",
-            "not_starts_with",
-            "ends_with",
-            "not_ends_with",
-            "is_null",
-            "is_not_null",
-            "is_empty",
-            "is_not_empty",
-            "between",
-            "custom",
-        ]
-    ]
-):
-    root: Literal[
-        "equals",
-        "not_equals",
-        "greater_than",
-        "greater_than_or_equal",
-        "less_than",
-        "less_than_or_equal",
-        "contains",
-        "not_contains",
-        "starts_with",
-        "not_starts_with",
-        "ends_with",
-        "not_ends_with",
-        "is_null",
-        "is_not_null",
-        "is_empty",
-        "is_not_empty",
-        "between",
-        "custom",
-    ]
 
 
 class DashboardLayout(BaseModel):
@@ -1093,40 +973,7 @@ class DashboardWidget(BaseModel):
         DashboardResponsiveLayouts | None, Field(alias="responsiveLayouts")
     ] = None
     style: dict[str, Any] | None = None
-    type: DashboardWidgetDtoType
-
-
-class DashboardWidgetDraftInput(BaseModel):
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
-    config: dict[str, Any] | None = None
-    id: Id | None = None
-    position: DashboardWidgetPositionInput
-    responsive_layouts: Annotated[
-        DashboardResponsiveLayoutsInput | None, Field(alias="responsiveLayouts")
-    ] = None
-    style: dict[str, Any] | None = None
-    type: DashboardWidgetDraftInputType
-
-
-class DashboardWidgetDraftInputType(
-    RootModel[
-        Literal[
-            "CHART",
-            "TEXT",
-            "FILTER",
-            "AI",
-            "TIME_GRAIN",
-            "FIELD",
-            "PARENT",
-            "SPACER",
-            "DIVIDER",
-            "CONTAINER",
-        ]
-    ]
-):
-    root: Literal[
+    type: Literal[
         "CHART",
         "TEXT",
         "FILTER",
@@ -1140,23 +987,18 @@ class DashboardWidgetDraftInputType(
     ]
 
 
-class DashboardWidgetDtoType(
-    RootModel[
-        Literal[
-            "CHART",
-            "TEXT",
-            "FILTER",
-            "AI",
-            "TIME_GRAIN",
-            "FIELD",
-            "PARENT",
-            "SPACER",
-            "DIVIDER",
-            "CONTAINER",
-        ]
-    ]
-):
-    root: Literal[
+class DashboardWidgetDraftInput(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    config: dict[str, Any] | None = None
+    id: Id | None = None
+    position: DashboardWidgetPositionInput
+    responsive_layouts: Annotated[
+        DashboardResponsiveLayoutsInput | None, Field(alias="responsiveLayouts")
+    ] = None
+    style: dict[str, Any] | None = None
+    type: Literal[
         "CHART",
         "TEXT",
         "FILTER",
@@ -1181,26 +1023,7 @@ class DashboardWidgetInput(BaseModel):
         DashboardResponsiveLayoutsInput | None, Field(alias="responsiveLayouts")
     ] = None
     style: dict[str, Any] | None = None
-    type: DashboardWidgetInputType
-
-
-class DashboardWidgetInputType(
-    RootModel[
-        Literal[
-            "CHART",
-            "TEXT",
-            "FILTER",
-            "AI",
-            "TIME_GRAIN",
-            "FIELD",
-            "PARENT",
-            "SPACER",
-            "DIVIDER",
-            "CONTAINER",
-        ]
-    ]
-):
-    root: Literal[
+    type: Literal[
         "CHART",
         "TEXT",
         "FILTER",
@@ -1273,12 +1096,8 @@ class DataModelValidationResponse(BaseModel):
     cubes_count: Annotated[int | None, Field(alias="cubesCount")] = None
     deployment_id: Annotated[int, Field(alias="deploymentId")]
     errors: list[DataModelValidationError]
-    mode: DataModelValidationResponseMode
+    mode: Literal["production", "dev_mode"]
     valid: bool
-
-
-class DataModelValidationResponseMode(RootModel[Literal["production", "dev_mode"]]):
-    root: Literal["production", "dev_mode"]
 
 
 class DataModelWriteResponse(BaseModel):
@@ -1292,39 +1111,17 @@ class DatabricksMetricViewIntegrationConfigurationResponse(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    deletion_policy: Annotated[
-        DatabricksMetricViewIntegrationConfigurationResponseDeletionPolicy,
-        Field(alias="deletionPolicy"),
-    ]
+    deletion_policy: Annotated[Literal["retain", "delete-managed"], Field(alias="deletionPolicy")]
     enabled: bool
-    selection_mode: Annotated[
-        DatabricksMetricViewIntegrationConfigurationResponseSelectionMode,
-        Field(alias="selectionMode"),
-    ]
+    selection_mode: Annotated[Literal["all", "selected", "pattern"], Field(alias="selectionMode")]
     source_overrides: Annotated[dict[str, str] | None, Field(alias="sourceOverrides")] = None
     target_catalog: Annotated[str, Field(alias="targetCatalog")]
     target_name_prefix: Annotated[str | None, Field(alias="targetNamePrefix")] = None
     target_names: Annotated[dict[str, str] | None, Field(alias="targetNames")] = None
     target_schema: Annotated[str, Field(alias="targetSchema")]
-    version: DatabricksMetricViewIntegrationConfigurationResponseVersion
+    version: Literal[1]
     view_name_regex: Annotated[str | None, Field(alias="viewNameRegex")] = None
     view_names: Annotated[list[str] | None, Field(alias="viewNames")] = None
-
-
-class DatabricksMetricViewIntegrationConfigurationResponseDeletionPolicy(
-    RootModel[Literal["retain", "delete-managed"]]
-):
-    root: Literal["retain", "delete-managed"]
-
-
-class DatabricksMetricViewIntegrationConfigurationResponseSelectionMode(
-    RootModel[Literal["all", "selected", "pattern"]]
-):
-    root: Literal["all", "selected", "pattern"]
-
-
-class DatabricksMetricViewIntegrationConfigurationResponseVersion(RootModel[Literal[1]]):
-    root: Literal[1]
 
 
 class DatabricksMetricViewIntegrationResponse(BaseModel):
@@ -1369,27 +1166,8 @@ class DatabricksMetricViewPublicationIssue(BaseModel):
     code: str
     element: str | None = None
     message: str
-    severity: DatabricksMetricViewPublicationIssueSeverity
-    stage: DatabricksMetricViewPublicationIssueStage
-
-
-class DatabricksMetricViewPublicationIssueSeverity(RootModel[Literal["ERROR", "WARNING"]]):
-    root: Literal["ERROR", "WARNING"]
-
-
-class DatabricksMetricViewPublicationIssueStage(
-    RootModel[
-        Literal[
-            "INPUT",
-            "VIEW_PROJECTION",
-            "OSSIE_VALIDATION",
-            "OSSIE_TO_DATABRICKS",
-            "OUTPUT_VALIDATION",
-            "EXECUTION",
-        ]
-    ]
-):
-    root: Literal[
+    severity: Literal["ERROR", "WARNING"]
+    stage: Literal[
         "INPUT",
         "VIEW_PROJECTION",
         "OSSIE_VALIDATION",
@@ -1404,19 +1182,11 @@ class DatabricksMetricViewPublicationPreviewInput(BaseModel):
         populate_by_name=True,
     )
     data_source_name: Annotated[str, Field(alias="dataSourceName")]
-    selection_mode: Annotated[
-        DatabricksMetricViewPublicationPreviewInputSelectionMode, Field(alias="selectionMode")
-    ]
+    selection_mode: Annotated[Literal["all", "selected", "pattern"], Field(alias="selectionMode")]
     source_overrides: Annotated[dict[str, str] | None, Field(alias="sourceOverrides")] = None
     target_names: Annotated[dict[str, str] | None, Field(alias="targetNames")] = None
     view_name_regex: Annotated[str | None, Field(alias="viewNameRegex")] = None
     view_names: Annotated[list[str] | None, Field(alias="viewNames")] = None
-
-
-class DatabricksMetricViewPublicationPreviewInputSelectionMode(
-    RootModel[Literal["all", "selected", "pattern"]]
-):
-    root: Literal["all", "selected", "pattern"]
 
 
 class DatabricksMetricViewPublicationPreviewResultResponse(BaseModel):
@@ -1434,22 +1204,12 @@ class DatabricksMetricViewPublicationPreviewResultResponse(BaseModel):
     data_source_name: Annotated[str, Field(alias="dataSourceName")]
     deployment_id: Annotated[int, Field(alias="deploymentId")]
     duration_ms: Annotated[int, Field(alias="durationMs")]
-    outcome: DatabricksMetricViewPublicationPreviewResultResponseOutcome
+    outcome: Literal["success", "partial", "failed"]
     preview_id: Annotated[str, Field(alias="previewId")]
     runtime: DatabricksMetricViewPublicationRuntime
     source_sha256: Annotated[str, Field(alias="sourceSha256")]
-    version: DatabricksMetricViewPublicationPreviewResultResponseVersion
+    version: Literal[2]
     views: list[DatabricksMetricViewPublicationViewResult]
-
-
-class DatabricksMetricViewPublicationPreviewResultResponseOutcome(
-    RootModel[Literal["success", "partial", "failed"]]
-):
-    root: Literal["success", "partial", "failed"]
-
-
-class DatabricksMetricViewPublicationPreviewResultResponseVersion(RootModel[Literal[2]]):
-    root: Literal[2]
 
 
 class DatabricksMetricViewPublicationPreviewStartResponse(BaseModel):
@@ -1463,12 +1223,8 @@ class DatabricksMetricViewPublicationPreviewStartResponse(BaseModel):
     preview_id: Annotated[str, Field(alias="previewId")]
     result_url: Annotated[str, Field(alias="resultUrl")]
     reused: bool
-    status: DatabricksMetricViewPublicationPreviewStartResponseStatus
+    status: Literal["QUEUED"]
     status_url: Annotated[str, Field(alias="statusUrl")]
-
-
-class DatabricksMetricViewPublicationPreviewStartResponseStatus(RootModel[Literal["QUEUED"]]):
-    root: Literal["QUEUED"]
 
 
 class DatabricksMetricViewPublicationPreviewStatusResponse(BaseModel):
@@ -1487,7 +1243,7 @@ class DatabricksMetricViewPublicationPreviewStatusResponse(BaseModel):
             alias="startedAt", pattern="\\d{4}-[01]\\d-[0-3]\\dT[0-2]\\d:[0-5]\\d:[0-5]\\d.\\d+Z?"
         ),
     ]
-    status: DatabricksMetricViewPublicationPreviewStatusResponseStatus
+    status: Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]
     updated_at: Annotated[
         str,
         Field(
@@ -1496,25 +1252,13 @@ class DatabricksMetricViewPublicationPreviewStatusResponse(BaseModel):
     ]
 
 
-class DatabricksMetricViewPublicationPreviewStatusResponseStatus(
-    RootModel[Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]]
-):
-    root: Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]
-
-
 class DatabricksMetricViewPublicationProgress(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
     message: str
     percent_complete: Annotated[int, Field(alias="percentComplete")]
-    stage: DatabricksMetricViewPublicationProgressStage
-
-
-class DatabricksMetricViewPublicationProgressStage(
-    RootModel[Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]]
-):
-    root: Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]
+    stage: Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]
 
 
 class DatabricksMetricViewPublicationRuntime(BaseModel):
@@ -1546,17 +1290,11 @@ class DatabricksMetricViewPublicationViewResult(BaseModel):
     metric_view_name: Annotated[str, Field(alias="metricViewName")]
     metric_view_sha256: Annotated[str | None, Field(alias="metricViewSha256")] = None
     metric_view_yaml: Annotated[str | None, Field(alias="metricViewYaml")] = None
-    outcome: DatabricksMetricViewPublicationViewResultOutcome
+    outcome: Literal["success", "partial", "failed"]
     source: str | None = None
     withheld_members: Annotated[
         list[DatabricksMetricViewPublicationWithheldMember], Field(alias="withheldMembers")
     ]
-
-
-class DatabricksMetricViewPublicationViewResultOutcome(
-    RootModel[Literal["success", "partial", "failed"]]
-):
-    root: Literal["success", "partial", "failed"]
 
 
 class DatabricksMetricViewPublicationWithheldMember(BaseModel):
@@ -1747,7 +1485,10 @@ class Deployment(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    creation_step: Annotated[CreationStep, Field(alias="creationStep")]
+    creation_step: Annotated[
+        Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"],
+        Field(alias="creationStep"),
+    ]
     deployment_url: Annotated[str, Field(alias="deploymentUrl")]
     id: int
     name: str
@@ -1767,7 +1508,7 @@ class DeploymentEnvironment(BaseModel):
     api_credentials: list[DeploymentEnvironmentApiCredential]
     branch: str | None = None
     id: str
-    type: DeploymentEnvironmentType
+    type: Literal["production", "staging", "development"]
     user: str | None = None
 
 
@@ -1778,13 +1519,9 @@ class DeploymentEnvironmentApiCredential(BaseModel):
     database: str | None = None
     host: str | None = None
     port: Port | None = None
-    type: DeploymentEnvironmentApiCredentialType
+    type: Literal["rest", "sql"]
     url: str | None = None
     version: Annotated[int, Field(ge=1)]
-
-
-class DeploymentEnvironmentApiCredentialType(RootModel[Literal["rest", "sql"]]):
-    root: Literal["rest", "sql"]
 
 
 class DeploymentEnvironmentToken(BaseModel):
@@ -1812,10 +1549,6 @@ class DeploymentEnvironmentTokensListResponse(BaseModel):
     items: list[DeploymentEnvironmentToken]
     page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
     pagination: Annotated[DeploymentsPagination | None, Field(deprecated=True)] = None
-
-
-class DeploymentEnvironmentType(RootModel[Literal["production", "staging", "development"]]):
-    root: Literal["production", "staging", "development"]
 
 
 class DeploymentEnvironmentsListResponse(BaseModel):
@@ -1880,11 +1613,14 @@ class DeploymentSettings(BaseModel):
         populate_by_name=True,
     )
     auto_domain: Annotated[str | None, Field(alias="autoDomain")] = None
-    cloud_provider: Annotated[DeploymentSettingsCloudProvider, Field(alias="cloudProvider")]
+    cloud_provider: Annotated[Literal["cubecloud", "aws", "gcp"], Field(alias="cloudProvider")]
     creation_method: Annotated[
-        DeploymentSettingsCreationMethod | None, Field(alias="creationMethod")
+        Literal["upload", "cubecloud", "github", "ssh"] | None, Field(alias="creationMethod")
     ] = None
-    creation_step: Annotated[CreationStep, Field(alias="creationStep")]
+    creation_step: Annotated[
+        Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"],
+        Field(alias="creationStep"),
+    ]
     csps_config: Annotated[CspsConfig | None, Field(alias="cspsConfig")] = None
     cube_image_cloud: Annotated[str | None, Field(alias="cubeImageCloud")] = None
     cube_image_version: Annotated[str | None, Field(alias="cubeImageVersion")] = None
@@ -1895,7 +1631,7 @@ class DeploymentSettings(BaseModel):
     deploy_branch_merge_allowed: Annotated[bool, Field(alias="deployBranchMergeAllowed")]
     deploy_branch_name: Annotated[str, Field(alias="deployBranchName")]
     deploy_branch_read_only: Annotated[bool, Field(alias="deployBranchReadOnly")]
-    deploy_mode: Annotated[DeploymentSettingsDeployMode | None, Field(alias="deployMode")] = None
+    deploy_mode: Annotated[Literal["git", "cli"] | None, Field(alias="deployMode")] = None
     deploy_project_root: Annotated[str, Field(alias="deployProjectRoot")]
     deployment_url: Annotated[str, Field(alias="deploymentUrl")]
     id: int
@@ -1906,39 +1642,15 @@ class DeploymentSettings(BaseModel):
     launchpad_tabs: Annotated[list[str] | None, Field(alias="launchpadTabs")] = None
     name: str
     region: str | None = None
-    release_channel: Annotated[DeploymentSettingsReleaseChannel, Field(alias="releaseChannel")]
+    release_channel: Annotated[Literal["latest", "release"], Field(alias="releaseChannel")]
     release_channel_version: Annotated[str | None, Field(alias="releaseChannelVersion")] = None
     release_channel_version_hold: Annotated[
         bool | None, Field(alias="releaseChannelVersionHold")
     ] = None
-    repo_type: Annotated[DeploymentSettingsRepoType | None, Field(alias="repoType")] = None
+    repo_type: Annotated[Literal["git", "deployRepo"] | None, Field(alias="repoType")] = None
     target_platform: Annotated[str | None, Field(alias="targetPlatform")] = None
-    template: DeploymentSettingsTemplate
+    template: Literal["single", "simpleCluster", "multiCluster"]
     template_variables: Annotated[dict[str, Any] | None, Field(alias="templateVariables")] = None
-
-
-class DeploymentSettingsCloudProvider(RootModel[Literal["cubecloud", "aws", "gcp"]]):
-    root: Literal["cubecloud", "aws", "gcp"]
-
-
-class DeploymentSettingsCreationMethod(RootModel[Literal["upload", "cubecloud", "github", "ssh"]]):
-    root: Literal["upload", "cubecloud", "github", "ssh"]
-
-
-class DeploymentSettingsDeployMode(RootModel[Literal["git", "cli"]]):
-    root: Literal["git", "cli"]
-
-
-class DeploymentSettingsReleaseChannel(RootModel[Literal["latest", "release"]]):
-    root: Literal["latest", "release"]
-
-
-class DeploymentSettingsRepoType(RootModel[Literal["git", "deployRepo"]]):
-    root: Literal["git", "deployRepo"]
-
-
-class DeploymentSettingsTemplate(RootModel[Literal["single", "simpleCluster", "multiCluster"]]):
-    root: Literal["single", "simpleCluster", "multiCluster"]
 
 
 class DeploymentTokenResponse(BaseModel):
@@ -1954,13 +1666,9 @@ class DeploymentVersion(BaseModel):
     )
     is_current: Annotated[bool, Field(alias="isCurrent")]
     is_latest_in_channel: Annotated[bool, Field(alias="isLatestInChannel")]
-    release_channel: Annotated[DeploymentVersionReleaseChannel, Field(alias="releaseChannel")]
+    release_channel: Annotated[Literal["latest", "release"], Field(alias="releaseChannel")]
     release_channel_version: Annotated[str, Field(alias="releaseChannelVersion")]
     version: str
-
-
-class DeploymentVersionReleaseChannel(RootModel[Literal["latest", "release"]]):
-    root: Literal["latest", "release"]
 
 
 class DeploymentVersionsResponse(BaseModel):
@@ -2036,13 +1744,9 @@ class EmbedAccessAllEmbedUsers(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    action: EmbedAccessAllEmbedUsersAction
+    action: Literal["read", "none"]
     enabled: bool
     group_id: Annotated[int | None, Field(alias="groupId")] = None
-
-
-class EmbedAccessAllEmbedUsersAction(RootModel[Literal["read", "none"]]):
-    root: Literal["read", "none"]
 
 
 class EmbedAccessResponse(BaseModel):
@@ -2058,13 +1762,9 @@ class EmbedAccessTenantEntry(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    action: EmbedAccessTenantEntryAction
+    action: Literal["read", "none"]
     embed_tenant_name: Annotated[str, Field(alias="embedTenantName")]
     group_id: Annotated[int, Field(alias="groupId")]
-
-
-class EmbedAccessTenantEntryAction(RootModel[Literal["read", "none"]]):
-    root: Literal["read", "none"]
 
 
 class EmbedDashboardCommentDto(BaseModel):
@@ -2360,26 +2060,22 @@ class ExportSubjectInput(BaseModel):
     external_id: Annotated[str | None, Field(alias="externalId")] = None
     groups: list[str] | None = None
     security_context: Annotated[dict[str, Any] | None, Field(alias="securityContext")] = None
-    type: ExportSubjectInputType
+    type: Literal["USER", "EMBED_USER"]
     user_attributes: Annotated[list[UserAttributeInput] | None, Field(alias="userAttributes")] = (
         None
     )
     user_id: Annotated[int | None, Field(alias="userId")] = None
 
 
-class ExportSubjectInputType(RootModel[Literal["USER", "EMBED_USER"]]):
-    root: Literal["USER", "EMBED_USER"]
-
-
 class ExternalDocumentPlacementResponse(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    access: ExternalDocumentPlacementResponseAccess
+    access: Literal["GRANTED", "DENIED"]
     anchor_cell: Annotated[str | None, Field(alias="anchorCell")] = None
     deployment_id: Annotated[int, Field(alias="deploymentId")]
     end_result_cell: Annotated[str | None, Field(alias="endResultCell")] = None
-    host: ExternalDocumentPlacementResponseHost | None = None
+    host: Literal["GOOGLE_SHEETS", "EXCEL"] | None = None
     owner: ResourceOwner | None = None
     placed_at: Annotated[str | None, Field(alias="placedAt")] = None
     placement_id: Annotated[str | None, Field(alias="placementId")] = None
@@ -2389,14 +2085,6 @@ class ExternalDocumentPlacementResponse(BaseModel):
     result_location: Annotated[str, Field(alias="resultLocation")]
     sheet_id: Annotated[str | None, Field(alias="sheetId")] = None
     sheet_name: Annotated[str | None, Field(alias="sheetName")] = None
-
-
-class ExternalDocumentPlacementResponseAccess(RootModel[Literal["GRANTED", "DENIED"]]):
-    root: Literal["GRANTED", "DENIED"]
-
-
-class ExternalDocumentPlacementResponseHost(RootModel[Literal["GOOGLE_SHEETS", "EXCEL"]]):
-    root: Literal["GOOGLE_SHEETS", "EXCEL"]
 
 
 class ExternalDocumentPlacementsListResponse(BaseModel):
@@ -2456,14 +2144,10 @@ class Folder(BaseModel):
     name: str
     parent_id: Annotated[int | None, Field(alias="parentId")] = None
     position: int
-    type: FolderDtoType
+    type: Literal["FOLDER", "WORKBOOK", "REPORT"]
     updated_at: Annotated[date_aliased | AwareDatetime, Field(alias="updatedAt")]
     updated_by: Annotated[int | None, Field(alias="updatedBy")] = None
     user: ResourceOwner | None = None
-
-
-class FolderDtoType(RootModel[Literal["FOLDER", "WORKBOOK", "REPORT"]]):
-    root: Literal["FOLDER", "WORKBOOK", "REPORT"]
 
 
 class FoldersListResponse(BaseModel):
@@ -2684,11 +2368,7 @@ class MoveWorkspaceObjectInput(BaseModel):
     )
     folder_id: Annotated[int | None, Field(alias="folderId")] = None
     id: int
-    type: MoveWorkspaceObjectInputType
-
-
-class MoveWorkspaceObjectInputType(RootModel[Literal["FOLDER", "WORKBOOK", "REPORT"]]):
-    root: Literal["FOLDER", "WORKBOOK", "REPORT"]
+    type: Literal["FOLDER", "WORKBOOK", "REPORT"]
 
 
 class Name(RootModel[str]):
@@ -2738,7 +2418,7 @@ class NotificationRecipient(BaseModel):
     embed_tenant_name: Annotated[str | None, Field(alias="embedTenantName")] = None
     embed_user_id: Annotated[int | None, Field(alias="embedUserId")] = None
     external_id: Annotated[str | None, Field(alias="externalId")] = None
-    type: NotificationRecipientType
+    type: Literal["USER", "EMBED_USER", "SLACK"]
     user_id: Annotated[int | None, Field(alias="userId")] = None
     username: str | None = None
 
@@ -2754,19 +2434,11 @@ class NotificationRecipientInput(BaseModel):
     external_id: Annotated[str | None, Field(alias="externalId")] = None
     groups: list[str] | None = None
     security_context: Annotated[dict[str, Any] | None, Field(alias="securityContext")] = None
-    type: NotificationRecipientInputType
+    type: Literal["USER", "EMBED_USER", "SLACK"]
     user_attributes: Annotated[list[UserAttributeInput] | None, Field(alias="userAttributes")] = (
         None
     )
     user_id: Annotated[int | None, Field(alias="userId")] = None
-
-
-class NotificationRecipientInputType(RootModel[Literal["USER", "EMBED_USER", "SLACK"]]):
-    root: Literal["USER", "EMBED_USER", "SLACK"]
-
-
-class NotificationRecipientType(RootModel[Literal["USER", "EMBED_USER", "SLACK"]]):
-    root: Literal["USER", "EMBED_USER", "SLACK"]
 
 
 class NotificationRecipientsListResponse(BaseModel):
@@ -2860,23 +2532,20 @@ class PivotItems(BaseModel):
         populate_by_name=True,
     )
     columns: list[str]
-    display_scale: Annotated[PivotItemsDisplayScale | None, Field(alias="displayScale")] = None
+    display_scale: Annotated[
+        Literal["model", "absolute", "thousands", "millions", "billions"] | None,
+        Field(alias="displayScale"),
+    ] = None
     filters: list[str]
     measures: list[str]
-    measures_axis: Annotated[PivotItemsMeasuresAxis | None, Field(alias="measuresAxis")] = None
+    measures_axis: Annotated[Literal["columns", "rows"] | None, Field(alias="measuresAxis")] = None
     measures_position: Annotated[
-        PivotItemsMeasuresPosition | None, Field(alias="measuresPosition")
+        Literal["before", "after"] | None, Field(alias="measuresPosition")
     ] = None
     rows: list[str]
     show_applied_filters: Annotated[bool | None, Field(alias="showAppliedFilters")] = None
     show_column_totals: Annotated[bool | None, Field(alias="showColumnTotals")] = None
     show_row_totals: Annotated[bool | None, Field(alias="showRowTotals")] = None
-
-
-class PivotItemsDisplayScale(
-    RootModel[Literal["model", "absolute", "thousands", "millions", "billions"]]
-):
-    root: Literal["model", "absolute", "thousands", "millions", "billions"]
 
 
 class PivotItemsInput(BaseModel):
@@ -2884,39 +2553,20 @@ class PivotItemsInput(BaseModel):
         populate_by_name=True,
     )
     columns: list[str]
-    display_scale: Annotated[PivotItemsInputDisplayScale | None, Field(alias="displayScale")] = None
+    display_scale: Annotated[
+        Literal["model", "absolute", "thousands", "millions", "billions"] | None,
+        Field(alias="displayScale"),
+    ] = None
     filters: list[str]
     measures: list[str]
-    measures_axis: Annotated[PivotItemsInputMeasuresAxis | None, Field(alias="measuresAxis")] = None
+    measures_axis: Annotated[Literal["columns", "rows"] | None, Field(alias="measuresAxis")] = None
     measures_position: Annotated[
-        PivotItemsInputMeasuresPosition | None, Field(alias="measuresPosition")
+        Literal["before", "after"] | None, Field(alias="measuresPosition")
     ] = None
     rows: list[str]
     show_applied_filters: Annotated[bool | None, Field(alias="showAppliedFilters")] = None
     show_column_totals: Annotated[bool | None, Field(alias="showColumnTotals")] = None
     show_row_totals: Annotated[bool | None, Field(alias="showRowTotals")] = None
-
-
-class PivotItemsInputDisplayScale(
-    RootModel[Literal["model", "absolute", "thousands", "millions", "billions"]]
-):
-    root: Literal["model", "absolute", "thousands", "millions", "billions"]
-
-
-class PivotItemsInputMeasuresAxis(RootModel[Literal["columns", "rows"]]):
-    root: Literal["columns", "rows"]
-
-
-class PivotItemsInputMeasuresPosition(RootModel[Literal["before", "after"]]):
-    root: Literal["before", "after"]
-
-
-class PivotItemsMeasuresAxis(RootModel[Literal["columns", "rows"]]):
-    root: Literal["columns", "rows"]
-
-
-class PivotItemsMeasuresPosition(RootModel[Literal["before", "after"]]):
-    root: Literal["before", "after"]
 
 
 class Policy(BaseModel):
@@ -2980,12 +2630,7 @@ class Policy(BaseModel):
             "FolderManage",
         ]
     ]
-    resource_type: Annotated[PolicyResourceType, Field(alias="resourceType")]
-    resources: list[str]
-
-
-class PolicyResourceType(
-    RootModel[
+    resource_type: Annotated[
         Literal[
             "Global",
             "Deployment",
@@ -2997,21 +2642,10 @@ class PolicyResourceType(
             "Dashboard",
             "Folder",
             "ChatThread",
-        ]
+        ],
+        Field(alias="resourceType"),
     ]
-):
-    root: Literal[
-        "Global",
-        "Deployment",
-        "Report",
-        "ReportFolder",
-        "Agent",
-        "AgentSpace",
-        "Workbook",
-        "Dashboard",
-        "Folder",
-        "ChatThread",
-    ]
+    resources: list[str]
 
 
 class Port(RootModel[int]):
@@ -3039,28 +2673,20 @@ class PromotionActorDto(BaseModel):
     )
     api_key_id: Annotated[int | None, Field(alias="apiKeyId")] = None
     authentication_method: Annotated[
-        PromotionActorDtoAuthenticationMethod, Field(alias="authenticationMethod")
+        Literal["session", "apiKey"], Field(alias="authenticationMethod")
     ]
     display_name: Annotated[str, Field(alias="displayName")]
     user_id: Annotated[int, Field(alias="userId")]
-
-
-class PromotionActorDtoAuthenticationMethod(RootModel[Literal["session", "apiKey"]]):
-    root: Literal["session", "apiKey"]
 
 
 class PromotionReferenceDto(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    availability: PromotionReferenceDtoAvailability
+    availability: Literal["available", "unavailable"]
     deployment_id: Annotated[int | None, Field(alias="deploymentId")] = None
     name: str | None = None
     workbook_id: Annotated[int | None, Field(alias="workbookId")] = None
-
-
-class PromotionReferenceDtoAvailability(RootModel[Literal["available", "unavailable"]]):
-    root: Literal["available", "unavailable"]
 
 
 class ProvisionEmbedUserFailure(BaseModel):
@@ -3192,11 +2818,7 @@ class RemoveNotificationRecipientInput(BaseModel):
     )
     embed_tenant_name: Annotated[str | None, Field(alias="embedTenantName")] = None
     id: int | str
-    type: RemoveNotificationRecipientInputType
-
-
-class RemoveNotificationRecipientInputType(RootModel[Literal["USER", "EMBED_USER", "SLACK"]]):
-    root: Literal["USER", "EMBED_USER", "SLACK"]
+    type: Literal["USER", "EMBED_USER", "SLACK"]
 
 
 class RemoveNotificationRecipientsInput(BaseModel):
@@ -3247,10 +2869,10 @@ class Report(BaseModel):
     refreshed_by_user: Annotated[ResourceOwner, Field(alias="refreshedByUser")]
     result_location: Annotated[str | None, Field(alias="resultLocation")] = None
     roles_with_access: Annotated[list[RoleWithAccess] | None, Field(alias="rolesWithAccess")] = None
-    source: ReportDtoSource | None = None
+    source: Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"] | None = None
     sql_query: Annotated[str | None, Field(alias="sqlQuery")] = None
     title: str | None = None
-    type: ReportDtoType
+    type: Literal["FOLDER", "WORKBOOK", "REPORT"]
     updated_at: Annotated[date_aliased | AwareDatetime, Field(alias="updatedAt")]
     user: ResourceOwner
     user_id: Annotated[int, Field(alias="userId")]
@@ -3417,21 +3039,13 @@ class ReportDeliveryShape(BaseModel):
     columns: list[ReportDeliveryColumn]
 
 
-class ReportDtoSource(RootModel[Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]]):
-    root: Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]
-
-
-class ReportDtoType(RootModel[Literal["FOLDER", "WORKBOOK", "REPORT"]]):
-    root: Literal["FOLDER", "WORKBOOK", "REPORT"]
-
-
 class ReportPlacement(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
     anchor_cell: Annotated[str | None, Field(alias="anchorCell")] = None
     end_result_cell: Annotated[str | None, Field(alias="endResultCell")] = None
-    host: ReportPlacementHost | None = None
+    host: Literal["GOOGLE_SHEETS", "EXCEL"] | None = None
     id: str | None = None
     placed_at: Annotated[str | None, Field(alias="placedAt")] = None
     placed_by_user_id: Annotated[int | None, Field(alias="placedByUserId")] = None
@@ -3444,13 +3058,11 @@ class ReportPlacement(BaseModel):
     result_location: Annotated[str, Field(alias="resultLocation")]
     sheet_id: Annotated[str | None, Field(alias="sheetId")] = None
     sheet_name: Annotated[str | None, Field(alias="sheetName")] = None
-    sync_status: Annotated[ReportPlacementSyncStatus | None, Field(alias="syncStatus")] = None
+    sync_status: Annotated[
+        Literal["UP_TO_DATE", "CHANGED", "UNKNOWN"] | None, Field(alias="syncStatus")
+    ] = None
     workbook_id: Annotated[str, Field(alias="workbookId")]
     workbook_name: Annotated[str | None, Field(alias="workbookName")] = None
-
-
-class ReportPlacementHost(RootModel[Literal["GOOGLE_SHEETS", "EXCEL"]]):
-    root: Literal["GOOGLE_SHEETS", "EXCEL"]
 
 
 class ReportPlacementResultChecksum(BaseModel):
@@ -3487,10 +3099,6 @@ class ReportPlacementResultChunkInput(BaseModel):
     to: Annotated[To | None, Field(deprecated=True)] = None
 
 
-class ReportPlacementSyncStatus(RootModel[Literal["UP_TO_DATE", "CHANGED", "UNKNOWN"]]):
-    root: Literal["UP_TO_DATE", "CHANGED", "UNKNOWN"]
-
-
 class ReportSnapshot(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -3499,7 +3107,7 @@ class ReportSnapshot(BaseModel):
     fill_missing_rows: Annotated[FillMissingRows | None, Field(alias="fillMissingRows")] = None
     id: int
     is_source_report: Annotated[bool | None, Field(alias="isSourceReport")] = None
-    kind: ReportSnapshotDtoKind | None = None
+    kind: Literal["vega", "table", "kpi", "html", "map", "sankey"] | None = None
     meta: dict[str, Any] | None = None
     name: str | None = None
     period_comparisons: Annotated[
@@ -3515,21 +3123,13 @@ class ReportSnapshot(BaseModel):
     version_number: Annotated[int, Field(alias="versionNumber")]
 
 
-class ReportSnapshotDtoKind(RootModel[Literal["vega", "table", "kpi", "html", "map", "sankey"]]):
-    root: Literal["vega", "table", "kpi", "html", "map", "sankey"]
-
-
 class ReportSnapshotPreferences(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
     column_formats: Annotated[
-        ReportSnapshotPreferencesOption1 | None, Field(alias="columnFormats")
+        dict[str, ColumnFormatOverride] | None, Field(alias="columnFormats")
     ] = None
-
-
-class ReportSnapshotPreferencesOption1(RootModel[dict[str, ColumnFormatOverride]]):
-    root: dict[str, ColumnFormatOverride]
 
 
 class ReportsListResponse(BaseModel):
@@ -3669,15 +3269,13 @@ class SaveDatabricksMetricViewIntegrationInput(BaseModel):
         populate_by_name=True,
     )
     deletion_policy: Annotated[
-        SaveDatabricksMetricViewIntegrationInputDeletionPolicy | None, Field(alias="deletionPolicy")
+        Literal["retain", "delete-managed"] | None, Field(alias="deletionPolicy")
     ] = None
     enabled: bool
     expected_configuration_version: Annotated[
         int, Field(alias="expectedConfigurationVersion", ge=0)
     ]
-    selection_mode: Annotated[
-        SaveDatabricksMetricViewIntegrationInputSelectionMode, Field(alias="selectionMode")
-    ]
+    selection_mode: Annotated[Literal["all", "selected", "pattern"], Field(alias="selectionMode")]
     source_overrides: Annotated[dict[str, str] | None, Field(alias="sourceOverrides")] = None
     target_catalog: Annotated[str, Field(alias="targetCatalog", max_length=255)]
     target_name_prefix: Annotated[str | None, Field(alias="targetNamePrefix", max_length=255)] = (
@@ -3687,18 +3285,6 @@ class SaveDatabricksMetricViewIntegrationInput(BaseModel):
     target_schema: Annotated[str, Field(alias="targetSchema", max_length=255)]
     view_name_regex: Annotated[str | None, Field(alias="viewNameRegex", max_length=128)] = None
     view_names: Annotated[list[str] | None, Field(alias="viewNames", max_length=128)] = None
-
-
-class SaveDatabricksMetricViewIntegrationInputDeletionPolicy(
-    RootModel[Literal["retain", "delete-managed"]]
-):
-    root: Literal["retain", "delete-managed"]
-
-
-class SaveDatabricksMetricViewIntegrationInputSelectionMode(
-    RootModel[Literal["all", "selected", "pattern"]]
-):
-    root: Literal["all", "selected", "pattern"]
 
 
 class SetBranchStagingEnvironmentRequest1(BaseModel):
@@ -3813,7 +3399,7 @@ class StartDashboardExportInput1(BaseModel):
     dashboard_id: Annotated[int | None, Field(alias="dashboardId")]
     dashboard_public_id: Annotated[str | None, Field(alias="dashboardPublicId")] = None
     filters: list[DashboardFilterInput] | None = None
-    format: StartDashboardExportInputFormat
+    format: Literal["png", "pdf"]
     member_switchers: Annotated[
         list[DashboardMemberSwitcherInput] | None, Field(alias="memberSwitchers")
     ] = None
@@ -3832,7 +3418,7 @@ class StartDashboardExportInput2(BaseModel):
     dashboard_id: Annotated[int | None, Field(alias="dashboardId")] = None
     dashboard_public_id: Annotated[str | None, Field(alias="dashboardPublicId")]
     filters: list[DashboardFilterInput] | None = None
-    format: StartDashboardExportInputFormat
+    format: Literal["png", "pdf"]
     member_switchers: Annotated[
         list[DashboardMemberSwitcherInput] | None, Field(alias="memberSwitchers")
     ] = None
@@ -3844,27 +3430,15 @@ class StartDashboardExportInput(RootModel[StartDashboardExportInput1 | StartDash
     root: StartDashboardExportInput1 | StartDashboardExportInput2
 
 
-class StartDashboardExportInputFormat(RootModel[Literal["png", "pdf"]]):
-    root: Literal["png", "pdf"]
-
-
 class StartDbtSyncInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
     branch_name: Annotated[str | None, Field(alias="branchName")] = None
     manifest: dict[str, Any] | None = None
-    output: StartDbtSyncInputOutput | None = None
+    output: Literal["branch", "files"] | None = None
     ref: str | None = None
-    source: StartDbtSyncInputSource | None = None
-
-
-class StartDbtSyncInputOutput(RootModel[Literal["branch", "files"]]):
-    root: Literal["branch", "files"]
-
-
-class StartDbtSyncInputSource(RootModel[Literal["git", "manifest"]]):
-    root: Literal["git", "manifest"]
+    source: Literal["git", "manifest"] | None = None
 
 
 class StartDevModeRequest(BaseModel):
@@ -3995,10 +3569,10 @@ class UpdateDeploymentInput(BaseModel):
         populate_by_name=True,
     )
     cloud_provider: Annotated[
-        UpdateDeploymentInputCloudProvider | None, Field(alias="cloudProvider")
+        Literal["cubecloud", "aws", "gcp"] | None, Field(alias="cloudProvider")
     ] = None
     creation_method: Annotated[
-        UpdateDeploymentInputCreationMethod | None, Field(alias="creationMethod")
+        Literal["upload", "cubecloud", "github", "ssh"] | None, Field(alias="creationMethod")
     ] = None
     csps_config: Annotated[CspsConfigInput | None, Field(alias="cspsConfig")] = None
     custom_domain: Annotated[str | None, Field(alias="customDomain")] = None
@@ -4010,56 +3584,30 @@ class UpdateDeploymentInput(BaseModel):
     )
     deploy_branch_name: Annotated[str | None, Field(alias="deployBranchName")] = None
     deploy_branch_read_only: Annotated[bool | None, Field(alias="deployBranchReadOnly")] = None
-    deploy_mode: Annotated[UpdateDeploymentInputDeployMode | None, Field(alias="deployMode")] = None
+    deploy_mode: Annotated[Literal["git", "cli"] | None, Field(alias="deployMode")] = None
     deploy_project_root: Annotated[str | None, Field(alias="deployProjectRoot")] = None
     launchpad_tabs: Annotated[list[str] | None, Field(alias="launchpadTabs")] = None
     name: str | None = None
     region: str | None = None
     release_channel: Annotated[
-        UpdateDeploymentInputReleaseChannel | None, Field(alias="releaseChannel")
+        Literal["latest", "release"] | None, Field(alias="releaseChannel")
     ] = None
     release_channel_version: Annotated[str | None, Field(alias="releaseChannelVersion")] = None
     release_channel_version_hold: Annotated[
         bool | None, Field(alias="releaseChannelVersionHold")
     ] = None
-    template: UpdateDeploymentInputTemplate | None = None
+    template: Literal["single", "simpleCluster", "multiCluster"] | None = None
     template_variables: Annotated[dict[str, Any] | None, Field(alias="templateVariables")] = None
-
-
-class UpdateDeploymentInputCloudProvider(RootModel[Literal["cubecloud", "aws", "gcp"]]):
-    root: Literal["cubecloud", "aws", "gcp"]
-
-
-class UpdateDeploymentInputCreationMethod(
-    RootModel[Literal["upload", "cubecloud", "github", "ssh"]]
-):
-    root: Literal["upload", "cubecloud", "github", "ssh"]
-
-
-class UpdateDeploymentInputDeployMode(RootModel[Literal["git", "cli"]]):
-    root: Literal["git", "cli"]
-
-
-class UpdateDeploymentInputReleaseChannel(RootModel[Literal["latest", "release"]]):
-    root: Literal["latest", "release"]
-
-
-class UpdateDeploymentInputTemplate(RootModel[Literal["single", "simpleCluster", "multiCluster"]]):
-    root: Literal["single", "simpleCluster", "multiCluster"]
 
 
 class UpdateEmbedAccessInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    action: UpdateEmbedAccessInputAction | None = None
+    action: Literal["read", "none"] | None = None
     all_embed_users: Annotated[bool | None, Field(alias="allEmbedUsers")] = None
     allow_embed: Annotated[bool | None, Field(alias="allowEmbed")] = None
     embed_tenant_name: Annotated[str | None, Field(alias="embedTenantName")] = None
-
-
-class UpdateEmbedAccessInputAction(RootModel[Literal["read", "none"]]):
-    root: Literal["read", "none"]
 
 
 class UpdateEmbedDashboardCommentBody(BaseModel):
@@ -4101,23 +3649,14 @@ class UpdateNotificationInput(BaseModel):
     notification_ai_summary: Annotated[bool | None, Field(alias="notificationAiSummary")] = None
     notification_enabled: Annotated[bool | None, Field(alias="notificationEnabled")] = None
     notification_format: Annotated[
-        UpdateNotificationInputNotificationFormat | None, Field(alias="notificationFormat")
+        Literal["png", "pdf"] | None, Field(alias="notificationFormat")
     ] = None
     schedule_type: Annotated[
-        UpdateNotificationInputScheduleType | None, Field(alias="scheduleType")
+        Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"] | None,
+        Field(alias="scheduleType"),
     ] = None
     time_grains: Annotated[list[DashboardTimeGrainInput] | None, Field(alias="timeGrains")] = None
     timezone: str | None = None
-
-
-class UpdateNotificationInputNotificationFormat(RootModel[Literal["png", "pdf"]]):
-    root: Literal["png", "pdf"]
-
-
-class UpdateNotificationInputScheduleType(
-    RootModel[Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]]
-):
-    root: Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]
 
 
 class UpdateOauthIntegrationInput(BaseModel):
@@ -4163,7 +3702,7 @@ class UpdateReportInput(BaseModel):
     end_result_cell: Annotated[str | None, Field(alias="endResultCell")] = None
     external_workbook_id: Annotated[str | None, Field(alias="externalWorkbookId")] = None
     folder_id: Annotated[int | None, Field(alias="folderId")] = None
-    host: UpdateReportInputHost | None = None
+    host: Literal["GOOGLE_SHEETS", "EXCEL"] | None = None
     json_query: Annotated[str | None, Field(alias="jsonQuery")] = None
     meta: dict[str, Any] | None = None
     name: Name4 | None = None
@@ -4179,10 +3718,6 @@ class UpdateReportInput(BaseModel):
     title: Title | None = None
     workbook_id: Annotated[int | None, Field(alias="workbookId")] = None
     workbook_name: Annotated[str | None, Field(alias="workbookName")] = None
-
-
-class UpdateReportInputHost(RootModel[Literal["GOOGLE_SHEETS", "EXCEL"]]):
-    root: Literal["GOOGLE_SHEETS", "EXCEL"]
 
 
 class UpdateWorkbookInput(BaseModel):
@@ -4267,7 +3802,7 @@ class UserAlias(BaseModel):
         ),
     ]
     id: int
-    source: UserAliasDTOSource
+    source: Literal["ldap", "saml", "scim", "manual"]
     updated_at: Annotated[
         str,
         Field(
@@ -4276,10 +3811,6 @@ class UserAlias(BaseModel):
     ]
     user_id: Annotated[int, Field(alias="userId")]
     username: str
-
-
-class UserAliasDTOSource(RootModel[Literal["ldap", "saml", "scim", "manual"]]):
-    root: Literal["ldap", "saml", "scim", "manual"]
 
 
 class UserAttribute(BaseModel):
@@ -4291,7 +3822,7 @@ class UserAttribute(BaseModel):
     display_name: Annotated[str | None, Field(alias="displayName")] = None
     id: int
     name: str
-    type: UserAttributeType
+    type: Literal["string", "number", "boolean", "string_array", "number_array"]
 
 
 class UserAttributeCreateInput(BaseModel):
@@ -4302,13 +3833,7 @@ class UserAttributeCreateInput(BaseModel):
     description: str | None = None
     display_name: Annotated[str | None, Field(alias="displayName")] = None
     name: Annotated[str, Field(min_length=1)]
-    type: UserAttributeCreateInputType
-
-
-class UserAttributeCreateInputType(
-    RootModel[Literal["string", "number", "boolean", "string_array", "number_array"]]
-):
-    root: Literal["string", "number", "boolean", "string_array", "number_array"]
+    type: Literal["string", "number", "boolean", "string_array", "number_array"]
 
 
 class UserAttributeDefinition(BaseModel):
@@ -4319,13 +3844,7 @@ class UserAttributeDefinition(BaseModel):
     description: str | None = None
     display_name: Annotated[str | None, Field(alias="displayName")] = None
     name: str
-    type: UserAttributeDefinitionDTOType
-
-
-class UserAttributeDefinitionDTOType(
-    RootModel[Literal["string", "number", "boolean", "string_array", "number_array"]]
-):
-    root: Literal["string", "number", "boolean", "string_array", "number_array"]
+    type: Literal["string", "number", "boolean", "string_array", "number_array"]
 
 
 class UserAttributeInput(BaseModel):
@@ -4334,12 +3853,6 @@ class UserAttributeInput(BaseModel):
     )
     name: str
     value: str | float | bool | list[str] | list[float] | None = None
-
-
-class UserAttributeType(
-    RootModel[Literal["string", "number", "boolean", "string_array", "number_array"]]
-):
-    root: Literal["string", "number", "boolean", "string_array", "number_array"]
 
 
 class UserAttributeUpdateInput(BaseModel):
@@ -4359,7 +3872,7 @@ class UserAttributeValue(BaseModel):
     display_name: Annotated[str | None, Field(alias="displayName")] = None
     formatted_value: Annotated[Any, Field(alias="formattedValue")] = None
     name: str
-    type: UserAttributeValueType
+    type: Literal["string", "number", "boolean", "string_array", "number_array"]
     user_attribute_id: Annotated[int, Field(alias="userAttributeId")]
     user_id: Annotated[int, Field(alias="userId")]
     value: Any = None
@@ -4372,12 +3885,6 @@ class UserAttributeValueCreateInput(BaseModel):
     user_attribute_id: Annotated[str, Field(alias="userAttributeId", min_length=1)]
     user_id: Annotated[str, Field(alias="userId", min_length=1)]
     value: Any = None
-
-
-class UserAttributeValueType(
-    RootModel[Literal["string", "number", "boolean", "string_array", "number_array"]]
-):
-    root: Literal["string", "number", "boolean", "string_array", "number_array"]
 
 
 class UserAttributesListResponse(BaseModel):
@@ -4554,7 +4061,7 @@ class Workbook(BaseModel):
     promotion: WorkbookPromotionSummaryDto | None = None
     published_dashboard: Annotated[Dashboard | None, Field(alias="publishedDashboard")] = None
     slug: str | None = None
-    type: WorkbookDtoType
+    type: Literal["FOLDER", "WORKBOOK", "REPORT"]
     updated_at: Annotated[date_aliased | AwareDatetime, Field(alias="updatedAt")]
     user: ResourceOwner | None = None
     user_id: Annotated[float | None, Field(alias="userId")] = None
@@ -4577,10 +4084,6 @@ class WorkbookDashboardInput(BaseModel):
     )
 
 
-class WorkbookDtoType(RootModel[Literal["FOLDER", "WORKBOOK", "REPORT"]]):
-    root: Literal["FOLDER", "WORKBOOK", "REPORT"]
-
-
 class WorkbookPromotionDto(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -4592,16 +4095,12 @@ class WorkbookPromotionDto(BaseModel):
     destination_was_diverged: Annotated[bool, Field(alias="destinationWasDiverged")]
     id: int
     link_id: Annotated[int, Field(alias="linkId")]
-    outcome: WorkbookPromotionDtoOutcome
+    outcome: Literal["created", "updated", "unchanged"]
     override_requested: Annotated[bool, Field(alias="overrideRequested")]
     performed_by: Annotated[PromotionActorDto, Field(alias="performedBy")]
     source: PromotionReferenceDto | None = None
     target: PromotionReferenceDto | None = None
     target_dashboard_version_id: Annotated[int, Field(alias="targetDashboardVersionId")]
-
-
-class WorkbookPromotionDtoOutcome(RootModel[Literal["created", "updated", "unchanged"]]):
-    root: Literal["created", "updated", "unchanged"]
 
 
 class WorkbookPromotionLinkDto(BaseModel):
@@ -4674,11 +4173,7 @@ class WorkspaceBulkFailure(BaseModel):
     )
     error: BulkActionError
     id: int
-    type: WorkspaceBulkFailureType
-
-
-class WorkspaceBulkFailureType(RootModel[Literal["FOLDER", "WORKBOOK", "REPORT"]]):
-    root: Literal["FOLDER", "WORKBOOK", "REPORT"]
+    type: Literal["FOLDER", "WORKBOOK", "REPORT"]
 
 
 class WorkspaceConnectionResponse(BaseModel):
@@ -4702,7 +4197,7 @@ class WorkspaceItemRef(BaseModel):
         populate_by_name=True,
     )
     id: int
-    type: WorkspaceItemRefType
+    type: Literal["FOLDER", "WORKBOOK", "REPORT"]
 
 
 class WorkspaceItemRefInput(BaseModel):
@@ -4710,15 +4205,7 @@ class WorkspaceItemRefInput(BaseModel):
         populate_by_name=True,
     )
     id: int
-    type: WorkspaceItemRefInputType
-
-
-class WorkspaceItemRefInputType(RootModel[Literal["FOLDER", "WORKBOOK", "REPORT"]]):
-    root: Literal["FOLDER", "WORKBOOK", "REPORT"]
-
-
-class WorkspaceItemRefType(RootModel[Literal["FOLDER", "WORKBOOK", "REPORT"]]):
-    root: Literal["FOLDER", "WORKBOOK", "REPORT"]
+    type: Literal["FOLDER", "WORKBOOK", "REPORT"]
 
 
 User.model_rebuild()

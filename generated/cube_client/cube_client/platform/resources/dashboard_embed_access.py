@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, cast
+from typing import Literal, cast
 
 from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
 from cube_client._pagination import AsyncPage, PageSpec, SyncPage
@@ -46,7 +46,7 @@ class DashboardEmbedAccessResource:
         deployment_id: float,
         embed_tenant_name: str,
         *,
-        access_source: Any | NotGiven = NOT_GIVEN,
+        access_source: Literal["tenant", "allEmbedUsers", "folder"] | NotGiven | None = NOT_GIVEN,
         after: str | NotGiven = NOT_GIVEN,
         first: int | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -133,10 +133,10 @@ class DashboardEmbedAccessResource:
         deployment_id: float,
         workbook_id: float,
         *,
-        action: Any | NotGiven = NOT_GIVEN,
-        all_embed_users: Any | NotGiven = NOT_GIVEN,
-        allow_embed: Any | NotGiven = NOT_GIVEN,
-        embed_tenant_name: Any | NotGiven = NOT_GIVEN,
+        action: Literal["read", "none"] | NotGiven | None = NOT_GIVEN,
+        all_embed_users: bool | NotGiven | None = NOT_GIVEN,
+        allow_embed: bool | NotGiven | None = NOT_GIVEN,
+        embed_tenant_name: str | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -207,7 +207,7 @@ class AsyncDashboardEmbedAccessResource:
         deployment_id: float,
         embed_tenant_name: str,
         *,
-        access_source: Any | NotGiven = NOT_GIVEN,
+        access_source: Literal["tenant", "allEmbedUsers", "folder"] | NotGiven | None = NOT_GIVEN,
         after: str | NotGiven = NOT_GIVEN,
         first: int | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -296,10 +296,10 @@ class AsyncDashboardEmbedAccessResource:
         deployment_id: float,
         workbook_id: float,
         *,
-        action: Any | NotGiven = NOT_GIVEN,
-        all_embed_users: Any | NotGiven = NOT_GIVEN,
-        allow_embed: Any | NotGiven = NOT_GIVEN,
-        embed_tenant_name: Any | NotGiven = NOT_GIVEN,
+        action: Literal["read", "none"] | NotGiven | None = NOT_GIVEN,
+        all_embed_users: bool | NotGiven | None = NOT_GIVEN,
+        allow_embed: bool | NotGiven | None = NOT_GIVEN,
+        embed_tenant_name: str | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,

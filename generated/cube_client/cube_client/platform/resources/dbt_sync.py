@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
 from cube_client._pagination import AsyncPage, PageSpec, SyncPage
@@ -56,8 +56,12 @@ class DbtSyncResource:
         self,
         deployment_id: int,
         *,
-        status: Any | NotGiven = NOT_GIVEN,
-        trigger: Any | NotGiven = NOT_GIVEN,
+        status: Literal["RUNNING", "COMPLETED", "FAILED", "CANCELLED", "UNKNOWN"]
+        | NotGiven
+        | None = NOT_GIVEN,
+        trigger: Literal["manual", "api", "webhook", "agent", "unknown"]
+        | NotGiven
+        | None = NOT_GIVEN,
         after: str | NotGiven = NOT_GIVEN,
         first: int | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -102,11 +106,11 @@ class DbtSyncResource:
         self,
         deployment_id: int,
         *,
-        branch_name: Any | NotGiven = NOT_GIVEN,
-        manifest: Any | NotGiven = NOT_GIVEN,
-        output: Any | NotGiven = NOT_GIVEN,
-        ref: Any | NotGiven = NOT_GIVEN,
-        source: Any | NotGiven = NOT_GIVEN,
+        branch_name: str | NotGiven | None = NOT_GIVEN,
+        manifest: dict[str, Any] | NotGiven | None = NOT_GIVEN,
+        output: Literal["branch", "files"] | NotGiven | None = NOT_GIVEN,
+        ref: str | NotGiven | None = NOT_GIVEN,
+        source: Literal["git", "manifest"] | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -238,8 +242,8 @@ class DbtSyncResource:
         deployment_id: int,
         sync_job_id: str,
         *,
-        after: Any | NotGiven = NOT_GIVEN,
-        first: Any | NotGiven = NOT_GIVEN,
+        after: str | NotGiven | None = NOT_GIVEN,
+        first: int | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -390,8 +394,12 @@ class AsyncDbtSyncResource:
         self,
         deployment_id: int,
         *,
-        status: Any | NotGiven = NOT_GIVEN,
-        trigger: Any | NotGiven = NOT_GIVEN,
+        status: Literal["RUNNING", "COMPLETED", "FAILED", "CANCELLED", "UNKNOWN"]
+        | NotGiven
+        | None = NOT_GIVEN,
+        trigger: Literal["manual", "api", "webhook", "agent", "unknown"]
+        | NotGiven
+        | None = NOT_GIVEN,
         after: str | NotGiven = NOT_GIVEN,
         first: int | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -436,11 +444,11 @@ class AsyncDbtSyncResource:
         self,
         deployment_id: int,
         *,
-        branch_name: Any | NotGiven = NOT_GIVEN,
-        manifest: Any | NotGiven = NOT_GIVEN,
-        output: Any | NotGiven = NOT_GIVEN,
-        ref: Any | NotGiven = NOT_GIVEN,
-        source: Any | NotGiven = NOT_GIVEN,
+        branch_name: str | NotGiven | None = NOT_GIVEN,
+        manifest: dict[str, Any] | NotGiven | None = NOT_GIVEN,
+        output: Literal["branch", "files"] | NotGiven | None = NOT_GIVEN,
+        ref: str | NotGiven | None = NOT_GIVEN,
+        source: Literal["git", "manifest"] | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -572,8 +580,8 @@ class AsyncDbtSyncResource:
         deployment_id: int,
         sync_job_id: str,
         *,
-        after: Any | NotGiven = NOT_GIVEN,
-        first: Any | NotGiven = NOT_GIVEN,
+        after: str | NotGiven | None = NOT_GIVEN,
+        first: int | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, Literal, cast
+from typing import Literal, cast
 
 from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
 from cube_client._response import (
@@ -40,8 +40,10 @@ class DeploymentCreationResource:
         name: str,
         region: str,
         target_platform: str,
-        creation_method: Any | NotGiven = NOT_GIVEN,
-        deploy_mode: Any | NotGiven = NOT_GIVEN,
+        creation_method: Literal["upload", "cubecloud", "github", "ssh"]
+        | NotGiven
+        | None = NOT_GIVEN,
+        deploy_mode: Literal["git", "cli"] | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -114,8 +116,10 @@ class AsyncDeploymentCreationResource:
         name: str,
         region: str,
         target_platform: str,
-        creation_method: Any | NotGiven = NOT_GIVEN,
-        deploy_mode: Any | NotGiven = NOT_GIVEN,
+        creation_method: Literal["upload", "cubecloud", "github", "ssh"]
+        | NotGiven
+        | None = NOT_GIVEN,
+        deploy_mode: Literal["git", "cli"] | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,

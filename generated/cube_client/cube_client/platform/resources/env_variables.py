@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, cast
+from typing import cast
 
 from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
 from cube_client._pagination import AsyncPage, PageSpec, SyncPage
@@ -45,8 +45,8 @@ class EnvVariablesResource:
         self,
         deployment_id: int,
         *,
-        after: Any | NotGiven = NOT_GIVEN,
-        first: Any | NotGiven = NOT_GIVEN,
+        after: str | NotGiven | None = NOT_GIVEN,
+        first: int | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -150,8 +150,8 @@ class AsyncEnvVariablesResource:
         self,
         deployment_id: int,
         *,
-        after: Any | NotGiven = NOT_GIVEN,
-        first: Any | NotGiven = NOT_GIVEN,
+        after: str | NotGiven | None = NOT_GIVEN,
+        first: int | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any
 
 from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
 from cube_client._pagination import AsyncPage, PageSpec, SyncPage
@@ -44,8 +43,8 @@ class ExternalDocumentsResource:
         self,
         external_workbook_id: str,
         *,
-        after: Any | NotGiven = NOT_GIVEN,
-        first: Any | NotGiven = NOT_GIVEN,
+        after: str | NotGiven | None = NOT_GIVEN,
+        first: int | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -111,8 +110,8 @@ class AsyncExternalDocumentsResource:
         self,
         external_workbook_id: str,
         *,
-        after: Any | NotGiven = NOT_GIVEN,
-        first: Any | NotGiven = NOT_GIVEN,
+        after: str | NotGiven | None = NOT_GIVEN,
+        first: int | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,

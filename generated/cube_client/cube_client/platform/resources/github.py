@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, cast
+from typing import cast
 
 from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
 from cube_client._pagination import AsyncPage, PageSpec, SyncPage
@@ -65,8 +65,8 @@ class GithubResource:
     def installations(
         self,
         *,
-        after: Any | NotGiven = NOT_GIVEN,
-        first: Any | NotGiven = NOT_GIVEN,
+        after: str | NotGiven | None = NOT_GIVEN,
+        first: int | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -106,8 +106,8 @@ class GithubResource:
         self,
         installation_id: int,
         *,
-        after: Any | NotGiven = NOT_GIVEN,
-        first: Any | NotGiven = NOT_GIVEN,
+        after: str | NotGiven | None = NOT_GIVEN,
+        first: int | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -150,8 +150,8 @@ class GithubResource:
         repo: str,
         *,
         installation_id: int,
-        after: Any | NotGiven = NOT_GIVEN,
-        first: Any | NotGiven = NOT_GIVEN,
+        after: str | NotGiven | None = NOT_GIVEN,
+        first: int | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -248,8 +248,8 @@ class AsyncGithubResource:
     async def installations(
         self,
         *,
-        after: Any | NotGiven = NOT_GIVEN,
-        first: Any | NotGiven = NOT_GIVEN,
+        after: str | NotGiven | None = NOT_GIVEN,
+        first: int | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -289,8 +289,8 @@ class AsyncGithubResource:
         self,
         installation_id: int,
         *,
-        after: Any | NotGiven = NOT_GIVEN,
-        first: Any | NotGiven = NOT_GIVEN,
+        after: str | NotGiven | None = NOT_GIVEN,
+        first: int | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -335,8 +335,8 @@ class AsyncGithubResource:
         repo: str,
         *,
         installation_id: int,
-        after: Any | NotGiven = NOT_GIVEN,
-        first: Any | NotGiven = NOT_GIVEN,
+        after: str | NotGiven | None = NOT_GIVEN,
+        first: int | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, cast
+from typing import cast
 
 from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
 from cube_client._response import (
@@ -35,10 +35,10 @@ class GithubConnectionResource:
         *,
         installation_id: int,
         name: str,
-        deploy_branch_name: Any | NotGiven = NOT_GIVEN,
-        deploy_project_root: Any | NotGiven = NOT_GIVEN,
-        is_new_repo: Any | NotGiven = NOT_GIVEN,
-        private: Any | NotGiven = NOT_GIVEN,
+        deploy_branch_name: str | NotGiven | None = NOT_GIVEN,
+        deploy_project_root: str | NotGiven | None = NOT_GIVEN,
+        is_new_repo: bool | NotGiven | None = NOT_GIVEN,
+        private: bool | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -107,10 +107,10 @@ class AsyncGithubConnectionResource:
         *,
         installation_id: int,
         name: str,
-        deploy_branch_name: Any | NotGiven = NOT_GIVEN,
-        deploy_project_root: Any | NotGiven = NOT_GIVEN,
-        is_new_repo: Any | NotGiven = NOT_GIVEN,
-        private: Any | NotGiven = NOT_GIVEN,
+        deploy_branch_name: str | NotGiven | None = NOT_GIVEN,
+        deploy_project_root: str | NotGiven | None = NOT_GIVEN,
+        is_new_repo: bool | NotGiven | None = NOT_GIVEN,
+        private: bool | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,

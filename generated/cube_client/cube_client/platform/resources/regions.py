@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any
 
 from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
 from cube_client._pagination import AsyncPage, PageSpec, SyncPage
@@ -43,8 +42,8 @@ class RegionsResource:
     def list_regions(
         self,
         *,
-        after: Any | NotGiven = NOT_GIVEN,
-        first: Any | NotGiven = NOT_GIVEN,
+        after: str | NotGiven | None = NOT_GIVEN,
+        first: int | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -98,8 +97,8 @@ class AsyncRegionsResource:
     async def list_regions(
         self,
         *,
-        after: Any | NotGiven = NOT_GIVEN,
-        first: Any | NotGiven = NOT_GIVEN,
+        after: str | NotGiven | None = NOT_GIVEN,
+        first: int | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,

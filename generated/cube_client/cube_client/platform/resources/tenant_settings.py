@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, cast
+from typing import cast
 
 from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
 from cube_client._response import (
@@ -67,15 +67,15 @@ class TenantSettingsResource:
     def update_tenant_settings(
         self,
         *,
-        ai_tokens_auto_purchase_amount: Any | NotGiven = NOT_GIVEN,
-        ai_tokens_auto_purchase_enabled: Any | NotGiven = NOT_GIVEN,
-        audit_log_enabled: Any | NotGiven = NOT_GIVEN,
-        has_support_access: Any | NotGiven = NOT_GIVEN,
-        maintenance_window_day: Any | NotGiven = NOT_GIVEN,
-        maintenance_window_enabled: Any | NotGiven = NOT_GIVEN,
-        maintenance_window_time: Any | NotGiven = NOT_GIVEN,
-        oidc_enabled: Any | NotGiven = NOT_GIVEN,
-        use_aibi_user_interface: Any | NotGiven = NOT_GIVEN,
+        ai_tokens_auto_purchase_amount: int | NotGiven | None = NOT_GIVEN,
+        ai_tokens_auto_purchase_enabled: bool | NotGiven | None = NOT_GIVEN,
+        audit_log_enabled: bool | NotGiven | None = NOT_GIVEN,
+        has_support_access: bool | NotGiven | None = NOT_GIVEN,
+        maintenance_window_day: str | NotGiven | None = NOT_GIVEN,
+        maintenance_window_enabled: bool | NotGiven | None = NOT_GIVEN,
+        maintenance_window_time: str | NotGiven | None = NOT_GIVEN,
+        oidc_enabled: bool | NotGiven | None = NOT_GIVEN,
+        use_aibi_user_interface: bool | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -177,15 +177,15 @@ class AsyncTenantSettingsResource:
     async def update_tenant_settings(
         self,
         *,
-        ai_tokens_auto_purchase_amount: Any | NotGiven = NOT_GIVEN,
-        ai_tokens_auto_purchase_enabled: Any | NotGiven = NOT_GIVEN,
-        audit_log_enabled: Any | NotGiven = NOT_GIVEN,
-        has_support_access: Any | NotGiven = NOT_GIVEN,
-        maintenance_window_day: Any | NotGiven = NOT_GIVEN,
-        maintenance_window_enabled: Any | NotGiven = NOT_GIVEN,
-        maintenance_window_time: Any | NotGiven = NOT_GIVEN,
-        oidc_enabled: Any | NotGiven = NOT_GIVEN,
-        use_aibi_user_interface: Any | NotGiven = NOT_GIVEN,
+        ai_tokens_auto_purchase_amount: int | NotGiven | None = NOT_GIVEN,
+        ai_tokens_auto_purchase_enabled: bool | NotGiven | None = NOT_GIVEN,
+        audit_log_enabled: bool | NotGiven | None = NOT_GIVEN,
+        has_support_access: bool | NotGiven | None = NOT_GIVEN,
+        maintenance_window_day: str | NotGiven | None = NOT_GIVEN,
+        maintenance_window_enabled: bool | NotGiven | None = NOT_GIVEN,
+        maintenance_window_time: str | NotGiven | None = NOT_GIVEN,
+        oidc_enabled: bool | NotGiven | None = NOT_GIVEN,
+        use_aibi_user_interface: bool | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, Literal, cast
+from typing import Literal, cast
 
 from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
 from cube_client._pagination import AsyncPage, PageSpec, SyncPage
@@ -44,10 +44,12 @@ class UserAttributesResource:
     def get_user_attributes(
         self,
         *,
-        offset: Any | NotGiven = NOT_GIVEN,
-        limit: Any | NotGiven = NOT_GIVEN,
-        name: Any | NotGiven = NOT_GIVEN,
-        type: Any | NotGiven = NOT_GIVEN,
+        offset: int | NotGiven | None = NOT_GIVEN,
+        limit: int | NotGiven | None = NOT_GIVEN,
+        name: str | NotGiven | None = NOT_GIVEN,
+        type: Literal["string", "number", "boolean", "string_array", "number_array"]
+        | NotGiven
+        | None = NOT_GIVEN,
         after: str | NotGiven = NOT_GIVEN,
         first: int | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -96,9 +98,9 @@ class UserAttributesResource:
         *,
         name: str,
         type: Literal["string", "number", "boolean", "string_array", "number_array"],
-        default_value: Any | NotGiven = NOT_GIVEN,
-        description: Any | NotGiven = NOT_GIVEN,
-        display_name: Any | NotGiven = NOT_GIVEN,
+        default_value: str | NotGiven | None = NOT_GIVEN,
+        description: str | NotGiven | None = NOT_GIVEN,
+        display_name: str | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -144,9 +146,9 @@ class UserAttributesResource:
         self,
         id: float,
         *,
-        default_value: Any | NotGiven = NOT_GIVEN,
-        description: Any | NotGiven = NOT_GIVEN,
-        display_name: Any | NotGiven = NOT_GIVEN,
+        default_value: str | NotGiven | None = NOT_GIVEN,
+        description: str | NotGiven | None = NOT_GIVEN,
+        display_name: str | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -211,10 +213,12 @@ class AsyncUserAttributesResource:
     async def get_user_attributes(
         self,
         *,
-        offset: Any | NotGiven = NOT_GIVEN,
-        limit: Any | NotGiven = NOT_GIVEN,
-        name: Any | NotGiven = NOT_GIVEN,
-        type: Any | NotGiven = NOT_GIVEN,
+        offset: int | NotGiven | None = NOT_GIVEN,
+        limit: int | NotGiven | None = NOT_GIVEN,
+        name: str | NotGiven | None = NOT_GIVEN,
+        type: Literal["string", "number", "boolean", "string_array", "number_array"]
+        | NotGiven
+        | None = NOT_GIVEN,
         after: str | NotGiven = NOT_GIVEN,
         first: int | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -265,9 +269,9 @@ class AsyncUserAttributesResource:
         *,
         name: str,
         type: Literal["string", "number", "boolean", "string_array", "number_array"],
-        default_value: Any | NotGiven = NOT_GIVEN,
-        description: Any | NotGiven = NOT_GIVEN,
-        display_name: Any | NotGiven = NOT_GIVEN,
+        default_value: str | NotGiven | None = NOT_GIVEN,
+        description: str | NotGiven | None = NOT_GIVEN,
+        display_name: str | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -313,9 +317,9 @@ class AsyncUserAttributesResource:
         self,
         id: float,
         *,
-        default_value: Any | NotGiven = NOT_GIVEN,
-        description: Any | NotGiven = NOT_GIVEN,
-        display_name: Any | NotGiven = NOT_GIVEN,
+        default_value: str | NotGiven | None = NOT_GIVEN,
+        description: str | NotGiven | None = NOT_GIVEN,
+        display_name: str | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,

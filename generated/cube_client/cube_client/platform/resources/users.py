@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, cast
+from typing import cast
 
 from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
 from cube_client._response import (
@@ -32,13 +32,13 @@ class UsersResource:
     def update_my_settings(
         self,
         *,
-        alternating_row_colors: Any | NotGiven = NOT_GIVEN,
-        default_deployment_id: Any | NotGiven = NOT_GIVEN,
-        last_seen_changelog_id: Any | NotGiven = NOT_GIVEN,
-        locale: Any | NotGiven = NOT_GIVEN,
-        sheets: Any | NotGiven = NOT_GIVEN,
-        theme: Any | NotGiven = NOT_GIVEN,
-        timezone: Any | NotGiven = NOT_GIVEN,
+        alternating_row_colors: bool | NotGiven | None = NOT_GIVEN,
+        default_deployment_id: int | NotGiven | None = NOT_GIVEN,
+        last_seen_changelog_id: int | NotGiven | None = NOT_GIVEN,
+        locale: str | NotGiven | None = NOT_GIVEN,
+        sheets: _models.SheetsUserSettingsInput | NotGiven | None = NOT_GIVEN,
+        theme: str | NotGiven | None = NOT_GIVEN,
+        timezone: str | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -102,13 +102,13 @@ class AsyncUsersResource:
     async def update_my_settings(
         self,
         *,
-        alternating_row_colors: Any | NotGiven = NOT_GIVEN,
-        default_deployment_id: Any | NotGiven = NOT_GIVEN,
-        last_seen_changelog_id: Any | NotGiven = NOT_GIVEN,
-        locale: Any | NotGiven = NOT_GIVEN,
-        sheets: Any | NotGiven = NOT_GIVEN,
-        theme: Any | NotGiven = NOT_GIVEN,
-        timezone: Any | NotGiven = NOT_GIVEN,
+        alternating_row_colors: bool | NotGiven | None = NOT_GIVEN,
+        default_deployment_id: int | NotGiven | None = NOT_GIVEN,
+        last_seen_changelog_id: int | NotGiven | None = NOT_GIVEN,
+        locale: str | NotGiven | None = NOT_GIVEN,
+        sheets: _models.SheetsUserSettingsInput | NotGiven | None = NOT_GIVEN,
+        theme: str | NotGiven | None = NOT_GIVEN,
+        timezone: str | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,

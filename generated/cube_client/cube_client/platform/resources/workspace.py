@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, Literal, cast
+from typing import Literal, cast
 
 from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
 from cube_client._pagination import AsyncPage, PageSpec, SyncPage
@@ -56,11 +56,13 @@ class WorkspaceResource:
         self,
         deployment_id: float,
         *,
-        folder_id: Any | NotGiven = NOT_GIVEN,
-        types: Any | NotGiven = NOT_GIVEN,
-        order_by_field: Any | NotGiven = NOT_GIVEN,
-        order_by_direction: Any | NotGiven = NOT_GIVEN,
-        search: Any | NotGiven = NOT_GIVEN,
+        folder_id: int | NotGiven | None = NOT_GIVEN,
+        types: list[Literal["FOLDER", "WORKBOOK", "REPORT"]] | NotGiven | None = NOT_GIVEN,
+        order_by_field: Literal["updated_at", "created_at", "name", "viewer_last_viewed_at"]
+        | NotGiven
+        | None = NOT_GIVEN,
+        order_by_direction: Literal["ASC", "DESC"] | NotGiven | None = NOT_GIVEN,
+        search: str | NotGiven | None = NOT_GIVEN,
         after: str | NotGiven = NOT_GIVEN,
         first: int | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -108,11 +110,13 @@ class WorkspaceResource:
         self,
         deployment_id: float,
         *,
-        folder_id: Any | NotGiven = NOT_GIVEN,
-        types: Any | NotGiven = NOT_GIVEN,
-        order_by_field: Any | NotGiven = NOT_GIVEN,
-        order_by_direction: Any | NotGiven = NOT_GIVEN,
-        search: Any | NotGiven = NOT_GIVEN,
+        folder_id: int | NotGiven | None = NOT_GIVEN,
+        types: list[Literal["FOLDER", "WORKBOOK", "REPORT"]] | NotGiven | None = NOT_GIVEN,
+        order_by_field: Literal["updated_at", "created_at", "name", "viewer_last_viewed_at"]
+        | NotGiven
+        | None = NOT_GIVEN,
+        order_by_direction: Literal["ASC", "DESC"] | NotGiven | None = NOT_GIVEN,
+        search: str | NotGiven | None = NOT_GIVEN,
         after: str | NotGiven = NOT_GIVEN,
         first: int | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -208,7 +212,7 @@ class WorkspaceResource:
         deployment_id: float,
         *,
         items: list[_models.WorkspaceItemRefInput],
-        folder_id: Any | NotGiven = NOT_GIVEN,
+        folder_id: int | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -258,7 +262,7 @@ class WorkspaceResource:
         *,
         id: int,
         type: Literal["FOLDER", "WORKBOOK", "REPORT"],
-        folder_id: Any | NotGiven = NOT_GIVEN,
+        folder_id: int | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -330,11 +334,13 @@ class AsyncWorkspaceResource:
         self,
         deployment_id: float,
         *,
-        folder_id: Any | NotGiven = NOT_GIVEN,
-        types: Any | NotGiven = NOT_GIVEN,
-        order_by_field: Any | NotGiven = NOT_GIVEN,
-        order_by_direction: Any | NotGiven = NOT_GIVEN,
-        search: Any | NotGiven = NOT_GIVEN,
+        folder_id: int | NotGiven | None = NOT_GIVEN,
+        types: list[Literal["FOLDER", "WORKBOOK", "REPORT"]] | NotGiven | None = NOT_GIVEN,
+        order_by_field: Literal["updated_at", "created_at", "name", "viewer_last_viewed_at"]
+        | NotGiven
+        | None = NOT_GIVEN,
+        order_by_direction: Literal["ASC", "DESC"] | NotGiven | None = NOT_GIVEN,
+        search: str | NotGiven | None = NOT_GIVEN,
         after: str | NotGiven = NOT_GIVEN,
         first: int | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -384,11 +390,13 @@ class AsyncWorkspaceResource:
         self,
         deployment_id: float,
         *,
-        folder_id: Any | NotGiven = NOT_GIVEN,
-        types: Any | NotGiven = NOT_GIVEN,
-        order_by_field: Any | NotGiven = NOT_GIVEN,
-        order_by_direction: Any | NotGiven = NOT_GIVEN,
-        search: Any | NotGiven = NOT_GIVEN,
+        folder_id: int | NotGiven | None = NOT_GIVEN,
+        types: list[Literal["FOLDER", "WORKBOOK", "REPORT"]] | NotGiven | None = NOT_GIVEN,
+        order_by_field: Literal["updated_at", "created_at", "name", "viewer_last_viewed_at"]
+        | NotGiven
+        | None = NOT_GIVEN,
+        order_by_direction: Literal["ASC", "DESC"] | NotGiven | None = NOT_GIVEN,
+        search: str | NotGiven | None = NOT_GIVEN,
         after: str | NotGiven = NOT_GIVEN,
         first: int | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -484,7 +492,7 @@ class AsyncWorkspaceResource:
         deployment_id: float,
         *,
         items: list[_models.WorkspaceItemRefInput],
-        folder_id: Any | NotGiven = NOT_GIVEN,
+        folder_id: int | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -534,7 +542,7 @@ class AsyncWorkspaceResource:
         *,
         id: int,
         type: Literal["FOLDER", "WORKBOOK", "REPORT"],
-        folder_id: Any | NotGiven = NOT_GIVEN,
+        folder_id: int | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
