@@ -37,7 +37,7 @@ _STOPS_TYPE_CHECKING = frozenset(
         "response-property-became-nullable",
         "response-property-type-changed",
         # a value read into the old, narrower type (a Literal, a union) no longer fits it
-        "response-property-enum-value-added",  # unless the enum is a class: see finding()
+        "response-property-enum-value-added",  # enums, named or not, are Literal fields
         "response-property-variant-added",
     }
     | {
@@ -157,8 +157,6 @@ class SurfaceMapper:
         type_checks = change.id not in _STOPS_TYPE_CHECKING
         if change.id == "operation-id-changed":
             type_checks = not self._method_renamed(change)
-        elif change.id == "response-property-enum-value-added":
-            type_checks = not _inline_enum(self.new.doc, change.pointer)
         elif change.id.endswith("-type-changed") and surface.kind == "parameter":
             old_new = self._argument_types(change, surface)
             if old_new is not None:
@@ -322,16 +320,6 @@ def _accepts(new: TypeRef, old: TypeRef) -> bool:
 
 
 _LITERAL_BASE: dict[type, Any] = {str: "str", int: "int", bool: "bool"}
-
-
-def _inline_enum(doc: Any, ptr: str) -> bool:
-    """An enum written in place becomes a ``Literal`` (a new value no longer fits the old type); one
-    behind a ``$ref`` is an enum class of its own, which a new member leaves the same type."""
-    try:
-        node = resolve_pointer(doc, ptr)
-    except (KeyError, ValueError, IndexError, TypeError):
-        return True
-    return isinstance(node, dict) and "enum" in node
 
 
 def _exists(doc: Any, ptr: str) -> bool:

@@ -170,7 +170,11 @@ def _callers(mapper: SurfaceMapper, findings: list[Finding], models_py: Path) ->
     }
     # A method with a change that stops old calls from type-checking cannot show whether another
     # change on it does: its callers are measured for that change only.
-    stopped = {(f.surface.resource, f.surface.method) for f in findings if not f.type_checks}
+    stopped = {
+        (f.surface.resource, f.surface.method)
+        for f in findings
+        if not f.type_checks and f.surface.kind in ("method", "parameter")
+    }
     for n, f in enumerate(findings):
         s = f.surface
         if f.type_checks and s.method and (s.resource, s.method) in stopped:
