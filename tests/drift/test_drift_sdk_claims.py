@@ -14,6 +14,7 @@ import ast
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -233,7 +234,7 @@ def _mypy(package_root: Path, callers: list[Caller], folder: Path, tag: str) -> 
             "--follow-imports=silent",
             "--no-error-summary",
             "--cache-dir",
-            str(folder / f".mypy-{tag}"),
+            str(package_root.parent / f".mypy-{package_root.name}"),
             str(module),
         ],
         cwd=folder,
@@ -255,10 +256,27 @@ def _mypy(package_root: Path, callers: list[Caller], folder: Path, tag: str) -> 
     return rejected
 
 
+@pytest.fixture(scope="module")
+def packages(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Path], Path]:
+    """Each published document generated once for the whole module (05 is in both pairs)."""
+    made: dict[Path, Path] = {}
+
+    def package(spec: Path) -> Path:
+        if spec not in made:
+            made[spec] = _generate(spec, tmp_path_factory.mktemp(spec.stem.replace(".", "_")))
+        return made[spec]
+
+    return package
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("old_name", "new_name"), PAIRS, ids=["03-05", "05-07"])
 def test_type_check_claims_hold(
-    shared_dir: Path, tmp_path: Path, old_name: str, new_name: str
+    shared_dir: Path,
+    tmp_path: Path,
+    packages: Callable[[Path], Path],
+    old_name: str,
+    new_name: str,
 ) -> None:
     old_file = shared_dir / "specs" / "cube" / old_name
     new_file = shared_dir / "specs" / "cube" / new_name
@@ -266,8 +284,7 @@ def test_type_check_claims_hold(
     report = compare(old_doc, new_doc, old_file=str(old_file), new_file=str(new_file))
     mapper = SurfaceMapper(old_doc, new_doc, str(old_file), str(new_file))
     findings = mapper.findings(report)
-    old_pkg = _generate(old_file, tmp_path / "old")
-    new_pkg = _generate(new_file, tmp_path / "new")
+    old_pkg, new_pkg = packages(old_file), packages(new_file)
     callers = _callers(mapper, findings, old_pkg / PKG / "models.py")
 
     assert _mypy(old_pkg, callers, tmp_path, "old") == set()  # honest callers of the old package
