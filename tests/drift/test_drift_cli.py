@@ -119,15 +119,13 @@ def test_dangling_ref_names_the_pointer(tmp_path: Path) -> None:
     assert "#/paths/~1a/get/responses/200" in result.stderr
 
 
+def _removed_json(tmp_path: Path, tag: str = "") -> Any:
+    old, new = write(tmp_path, f"o{tag}.yaml", BASE), write(tmp_path, f"n{tag}.yaml", REMOVED)
+    return json.loads(run(tmp_path, old, new, "--format", "json").stdout)
+
+
 def test_json_format(tmp_path: Path) -> None:
-    result = run(
-        tmp_path,
-        write(tmp_path, "o.yaml", BASE),
-        write(tmp_path, "n.yaml", REMOVED),
-        "--format",
-        "json",
-    )
-    data = json.loads(result.stdout)
+    data = _removed_json(tmp_path)
     assert list(data) == ["changes"]
     assert data["changes"] == [
         {
@@ -149,14 +147,7 @@ def test_json_format(tmp_path: Path) -> None:
     ]
     fingerprint = data["changes"][0]["fingerprint"]
     assert len(fingerprint) == 16 and int(fingerprint, 16) >= 0
-    again = run(
-        tmp_path,
-        write(tmp_path, "o2.yaml", BASE),
-        write(tmp_path, "n2.yaml", REMOVED),
-        "--format",
-        "json",
-    )
-    assert json.loads(again.stdout)["changes"][0]["fingerprint"] == fingerprint
+    assert _removed_json(tmp_path, "2")["changes"][0]["fingerprint"] == fingerprint
 
 
 def test_json_format_is_sorted_by_level(tmp_path: Path) -> None:
