@@ -53,6 +53,8 @@ class LazyGroup(click.Group):
         "overlay": ("generator.overlay.cli", "overlay"),
         "drift": ("generator.drift.cli", "drift"),
         "fetch": ("generator.fetch_cli", "fetch"),
+        "update": ("generator.update_cli", "update_command"),
+        "keep": ("generator.custom_code_cli", "keep_command"),
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:
