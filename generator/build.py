@@ -526,7 +526,7 @@ class FamilyBuilder:
         for key in path:
             t = _strip_none(t)
             model = self.catalog.models.get(t.name) if isinstance(t, ModelRef) else None
-            prop = _obj(_obj(model).get("properties")).get(key)
+            prop = self.catalog.property_of(model, key)
             if prop is None:
                 return ANY
             t = self.catalog.type_of(prop, "PageItem")

@@ -224,6 +224,25 @@ class SchemaCatalog:
 
     # --- type references -------------------------------------------------------------------
 
+    def property_of(self, schema: Any, key: str, depth: int = 0) -> Any:
+        """The schema of property ``key``, looked up through ``$ref`` and ``allOf`` members too,
+        since a response is often a shared base (a list envelope) extended with its items."""
+        if not isinstance(schema, dict) or depth > _MAX_DEPTH:
+            return None
+        ref = schema.get("$ref")
+        if isinstance(ref, str):
+            name = self._ref_name(ref) if ref.startswith("#") else None
+            return None if name is None else self.property_of(self.models.get(name), key, depth + 1)
+        props = schema.get("properties")
+        if isinstance(props, dict) and key in props:
+            return props[key]
+        all_of = schema.get("allOf")
+        for member in reversed(all_of) if isinstance(all_of, list) else ():  # later ones override
+            found = self.property_of(member, key, depth + 1)
+            if found is not None:
+                return found
+        return None
+
     def type_of(self, schema: Any, hint: str, depth: int = 0) -> TypeRef:
         """The Python type a value of ``schema`` has; inline objects are hoisted as ``hint``."""
         if not isinstance(schema, dict) or depth > _MAX_DEPTH:

@@ -53,7 +53,18 @@ class TestScimuserslistusers:
         "totalResults": 3,
         "startIndex": 3,
         "itemsPerPage": 3,
-        "Resources": ["value"],
+        "Resources": [
+            {
+                "schemas": ["value"],
+                "id": "value",
+                "userName": "value",
+                "name": {},
+                "emails": [{}],
+                "active": True,
+                "externalId": "value",
+                "meta": {},
+            }
+        ],
     }
 
     def _check(self, rec: Recorder) -> None:
@@ -84,6 +95,7 @@ class TestScimuserslistusers:
 
         self._check(rec)
         assert len(value) == 1
+        assert isinstance(value[0], _models.User)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -102,6 +114,7 @@ class TestScimuserslistusers:
         value = asyncio.run(run())
         self._check(rec)
         assert len(value) == 1
+        assert isinstance(value[0], _models.User)
 
 
 class TestScimuserscreateuser:
@@ -565,7 +578,15 @@ class TestScimgroupslistgroups:
         "totalResults": 3,
         "startIndex": 3,
         "itemsPerPage": 3,
-        "Resources": ["value"],
+        "Resources": [
+            {
+                "schemas": ["value"],
+                "id": "value",
+                "displayName": "value",
+                "members": [{}],
+                "meta": {},
+            }
+        ],
     }
 
     def _check(self, rec: Recorder) -> None:
@@ -599,6 +620,7 @@ class TestScimgroupslistgroups:
 
         self._check(rec)
         assert len(value) == 1
+        assert isinstance(value[0], _models.Group)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -618,6 +640,7 @@ class TestScimgroupslistgroups:
         value = asyncio.run(run())
         self._check(rec)
         assert len(value) == 1
+        assert isinstance(value[0], _models.Group)
 
 
 class TestScimgroupscreategroup:
