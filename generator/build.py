@@ -39,7 +39,7 @@ from generator.ir import (
 from generator.naming import ClassName, Namespace, PythonIdentifier, pascal_case, snake_case
 from generator.openapi_paths import HTTP_METHODS as METHODS
 from generator.refs import Resolver
-from generator.schemas import SchemaCatalog, default_problem
+from generator.schemas import SchemaCatalog, default_problem, property_of
 from generator.validate import repair_diagnostics
 
 # Keyword arguments every method takes; operation parameters must not take these names.
@@ -526,7 +526,7 @@ class FamilyBuilder:
         for key in path:
             t = _strip_none(t)
             model = self.catalog.models.get(t.name) if isinstance(t, ModelRef) else None
-            prop = self.catalog.property_of(model, key)
+            prop = property_of(self.catalog.models, model, key)
             if prop is None:
                 return ANY
             t = self.catalog.type_of(prop, "PageItem")

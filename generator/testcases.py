@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.ir import (
+    BodyField,
     DictOf,
     Family,
     ListOf,
@@ -26,7 +27,7 @@ from generator.ir import (
 from generator.naming import PythonIdentifier
 from generator.pattern_sample import sample_for_pattern
 from generator.render import error_class, py_literal
-from generator.schemas import CATALOG_PREFIX, is_scalar_like
+from generator.schemas import CATALOG_PREFIX, is_scalar_like, property_of
 
 SAMPLE_DATETIME = datetime.datetime(2024, 1, 2, 3, 4, 5, tzinfo=datetime.UTC)
 _MAX_DEPTH = 4
@@ -110,7 +111,7 @@ class CaseBuilder:
                 for f in op.body.fields:
                     if not f.required and _simple(f.type) is None:
                         continue
-                    code, _ = self._arg(f.type)
+                    code = self._field_code(op, f)
                     json_code = self._json_expected(f.type, code)
                     args.append(Arg(f.py_name, code, False, "body", f.name, None, json_code))
                 if op.body.one_of:  # send exactly the first branch of a one-of rule
@@ -139,12 +140,26 @@ class CaseBuilder:
         present = {a.name for a in args if a.location == "body"}
         for f in op.body.fields or () if op.body else ():
             if f.name in names and f.name not in present:
-                code, _ = self._arg(f.type)
+                code = self._field_code(op, f)
                 json_code = self._json_expected(f.type, code)
                 args.append(Arg(f.py_name, code, False, "body", f.name, None, json_code))
         return args
 
     # --- values ------------------------------------------------------------------------------
+
+    def _field_code(self, op: Operation, f: BodyField) -> str:
+        """A body field's sample: strings and numbers from the property's own schema, so that
+        its pattern, format, length and bounds hold (the server validates them)."""
+        base = _simple(f.type)
+        if base is not None and isinstance(base, UnionOf):
+            base = next(m for m in base.members if m != Primitive("None"))
+        model = op.body.model if op.body is not None else None
+        prop = property_of(self.schemas, self.schemas.get(model), f.name) if model else None
+        if base in (Primitive("str"), Primitive("int"), Primitive("float")) and prop is not None:
+            value = self.sample_json(prop, 1)
+            if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+                return _py_source(value)
+        return self._arg(f.type)[0]
 
     def _arg(self, t: TypeRef) -> tuple[str, str | None]:
         """Python source of a sample argument, and its expected text on the wire if simple."""

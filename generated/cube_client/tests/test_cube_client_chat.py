@@ -84,7 +84,7 @@ class TestChatstreamchatstate:
             "chatId": "value",
             "input": "value",
             "isDefaultBranch": True,
-            "messageId": "value",
+            "messageId": "0000000000000-message",
         }
 
     def test_sync(self) -> None:
@@ -97,7 +97,7 @@ class TestChatstreamchatstate:
                 chat_id="value",
                 input="value",
                 is_default_branch=True,
-                message_id="value",
+                message_id="0000000000000-message",
             )
             value = result
 
@@ -116,7 +116,7 @@ class TestChatstreamchatstate:
                     chat_id="value",
                     input="value",
                     is_default_branch=True,
-                    message_id="value",
+                    message_id="0000000000000-message",
                 )
                 return result
 

@@ -1518,7 +1518,7 @@ class TestDeploymentsdeploymenttoken:
         request = _check_request(rec, "POST", "/api/v1/deployments/7/token")
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
-            "expiresIn": 3,
+            "expiresIn": 60,
         }
 
     def test_sync(self) -> None:
@@ -1528,7 +1528,7 @@ class TestDeploymentsdeploymenttoken:
         with client:
             result = client.deployments.deployment_token(
                 7,
-                expires_in=3,
+                expires_in=60,
             )
             value = result
 
@@ -1544,7 +1544,7 @@ class TestDeploymentsdeploymenttoken:
             async with client:
                 result = await client.deployments.deployment_token(
                     7,
-                    expires_in=3,
+                    expires_in=60,
                 )
                 return result
 
@@ -1570,7 +1570,7 @@ class TestDeploymentsdeploymenttoken:
             async with client:
                 await client.deployments.deployment_token(
                     7,
-                    expires_in=3,
+                    expires_in=60,
                 )
 
         with pytest.raises(error) as info:
@@ -1581,7 +1581,7 @@ class TestDeploymentsdeploymenttoken:
                 with client:
                     client.deployments.deployment_token(
                         7,
-                        expires_in=3,
+                        expires_in=60,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -5881,7 +5881,7 @@ class TestReportscreatereport:
             "host": "GOOGLE_SHEETS",
             "jsonQuery": "value",
             "name": "value",
-            "publicId": "value",
+            "publicId": "valuexxxxxxx",
             "resultLocation": "value",
             "sheetId": "value",
             "source": "GOOGLE_SHEETS",
@@ -5904,7 +5904,7 @@ class TestReportscreatereport:
                 host="GOOGLE_SHEETS",
                 json_query="value",
                 name="value",
-                public_id="value",
+                public_id="valuexxxxxxx",
                 result_location="value",
                 sheet_id="value",
                 source="GOOGLE_SHEETS",
@@ -5933,7 +5933,7 @@ class TestReportscreatereport:
                     host="GOOGLE_SHEETS",
                     json_query="value",
                     name="value",
-                    public_id="value",
+                    public_id="valuexxxxxxx",
                     result_location="value",
                     sheet_id="value",
                     source="GOOGLE_SHEETS",
@@ -5972,7 +5972,7 @@ class TestReportscreatereport:
                     host="GOOGLE_SHEETS",
                     json_query="value",
                     name="value",
-                    public_id="value",
+                    public_id="valuexxxxxxx",
                     result_location="value",
                     sheet_id="value",
                     source="GOOGLE_SHEETS",
@@ -5996,7 +5996,7 @@ class TestReportscreatereport:
                         host="GOOGLE_SHEETS",
                         json_query="value",
                         name="value",
-                        public_id="value",
+                        public_id="valuexxxxxxx",
                         result_location="value",
                         sheet_id="value",
                         source="GOOGLE_SHEETS",
@@ -6056,7 +6056,7 @@ class TestReportsupsertreportbypublicid:
             "host": "GOOGLE_SHEETS",
             "jsonQuery": "value",
             "name": "value",
-            "publicId": "value",
+            "publicId": "valuexxxxxxx",
             "resultLocation": "value",
             "sheetId": "value",
             "source": "GOOGLE_SHEETS",
@@ -6080,7 +6080,7 @@ class TestReportsupsertreportbypublicid:
                 host="GOOGLE_SHEETS",
                 json_query="value",
                 name="value",
-                public_id_2="value",
+                public_id_2="valuexxxxxxx",
                 result_location="value",
                 sheet_id="value",
                 source="GOOGLE_SHEETS",
@@ -6110,7 +6110,7 @@ class TestReportsupsertreportbypublicid:
                     host="GOOGLE_SHEETS",
                     json_query="value",
                     name="value",
-                    public_id_2="value",
+                    public_id_2="valuexxxxxxx",
                     result_location="value",
                     sheet_id="value",
                     source="GOOGLE_SHEETS",
@@ -6150,7 +6150,7 @@ class TestReportsupsertreportbypublicid:
                     host="GOOGLE_SHEETS",
                     json_query="value",
                     name="value",
-                    public_id_2="value",
+                    public_id_2="valuexxxxxxx",
                     result_location="value",
                     sheet_id="value",
                     source="GOOGLE_SHEETS",
@@ -6175,7 +6175,7 @@ class TestReportsupsertreportbypublicid:
                         host="GOOGLE_SHEETS",
                         json_query="value",
                         name="value",
-                        public_id_2="value",
+                        public_id_2="valuexxxxxxx",
                         result_location="value",
                         sheet_id="value",
                         source="GOOGLE_SHEETS",
@@ -6344,7 +6344,7 @@ class TestReportsupdatereport:
             "jsonQuery": "value",
             "name": "value",
             "placementId": "value",
-            "publicId": "value",
+            "publicId": "valuexxxxxxx",
             "resultLocation": "value",
             "sheetId": "value",
             "sqlQuery": "value",
@@ -6368,7 +6368,7 @@ class TestReportsupdatereport:
                 json_query="value",
                 name="value",
                 placement_id="value",
-                public_id="value",
+                public_id="valuexxxxxxx",
                 result_location="value",
                 sheet_id="value",
                 sql_query="value",
@@ -6398,7 +6398,7 @@ class TestReportsupdatereport:
                     json_query="value",
                     name="value",
                     placement_id="value",
-                    public_id="value",
+                    public_id="valuexxxxxxx",
                     result_location="value",
                     sheet_id="value",
                     sql_query="value",
@@ -6438,7 +6438,7 @@ class TestReportsupdatereport:
                     json_query="value",
                     name="value",
                     placement_id="value",
-                    public_id="value",
+                    public_id="valuexxxxxxx",
                     result_location="value",
                     sheet_id="value",
                     sql_query="value",
@@ -6463,7 +6463,7 @@ class TestReportsupdatereport:
                         json_query="value",
                         name="value",
                         placement_id="value",
-                        public_id="value",
+                        public_id="valuexxxxxxx",
                         result_location="value",
                         sheet_id="value",
                         sql_query="value",
@@ -9180,9 +9180,9 @@ class TestWorkbookpromotionspromoteworkbook:
         request = _check_request(rec, "POST", "/api/v1/deployments/1.5/workbooks/1.5/promotions")
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
-            "expectedDestinationHash": "value",
-            "expectedSourceHash": "value",
-            "idempotencyKey": "value",
+            "expectedDestinationHash": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+            "expectedSourceHash": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+            "idempotencyKey": "00000000-0000-4000-8000-000000000000",
             "override": True,
             "targetDeploymentId": 3,
             "targetFolderId": 3,
@@ -9196,9 +9196,9 @@ class TestWorkbookpromotionspromoteworkbook:
             result = client.workbook_promotions.promote_workbook(
                 1.5,
                 1.5,
-                expected_destination_hash="value",
-                expected_source_hash="value",
-                idempotency_key="value",
+                expected_destination_hash="aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+                expected_source_hash="aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+                idempotency_key="00000000-0000-4000-8000-000000000000",
                 override=True,
                 target_deployment_id=3,
                 target_folder_id=3,
@@ -9218,9 +9218,9 @@ class TestWorkbookpromotionspromoteworkbook:
                 result = await client.workbook_promotions.promote_workbook(
                     1.5,
                     1.5,
-                    expected_destination_hash="value",
-                    expected_source_hash="value",
-                    idempotency_key="value",
+                    expected_destination_hash="aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+                    expected_source_hash="aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+                    idempotency_key="00000000-0000-4000-8000-000000000000",
                     override=True,
                     target_deployment_id=3,
                     target_folder_id=3,
@@ -9250,9 +9250,9 @@ class TestWorkbookpromotionspromoteworkbook:
                 await client.workbook_promotions.promote_workbook(
                     1.5,
                     1.5,
-                    expected_destination_hash="value",
-                    expected_source_hash="value",
-                    idempotency_key="value",
+                    expected_destination_hash="aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+                    expected_source_hash="aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+                    idempotency_key="00000000-0000-4000-8000-000000000000",
                     override=True,
                     target_deployment_id=3,
                     target_folder_id=3,
@@ -9267,9 +9267,9 @@ class TestWorkbookpromotionspromoteworkbook:
                     client.workbook_promotions.promote_workbook(
                         1.5,
                         1.5,
-                        expected_destination_hash="value",
-                        expected_source_hash="value",
-                        idempotency_key="value",
+                        expected_destination_hash="aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+                        expected_source_hash="aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+                        idempotency_key="00000000-0000-4000-8000-000000000000",
                         override=True,
                         target_deployment_id=3,
                         target_folder_id=3,
@@ -10212,7 +10212,7 @@ class TestEmbedtenantsprovisionembeduser:
         request = _check_request(rec, "POST", "/api/v1/embed-tenants/id-1/user")
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
-            "email": "value",
+            "email": "user@example.com",
             "externalId": "value",
             "groups": ["value"],
             "tenantGroups": ["value"],
@@ -10225,7 +10225,7 @@ class TestEmbedtenantsprovisionembeduser:
         with client:
             result = client.embed_tenants.provision_embed_user(
                 "id-1",
-                email="value",
+                email="user@example.com",
                 external_id="value",
                 groups=["value"],
                 tenant_groups=["value"],
@@ -10244,7 +10244,7 @@ class TestEmbedtenantsprovisionembeduser:
             async with client:
                 result = await client.embed_tenants.provision_embed_user(
                     "id-1",
-                    email="value",
+                    email="user@example.com",
                     external_id="value",
                     groups=["value"],
                     tenant_groups=["value"],
@@ -10273,7 +10273,7 @@ class TestEmbedtenantsprovisionembeduser:
             async with client:
                 await client.embed_tenants.provision_embed_user(
                     "id-1",
-                    email="value",
+                    email="user@example.com",
                     external_id="value",
                     groups=["value"],
                     tenant_groups=["value"],
@@ -10287,7 +10287,7 @@ class TestEmbedtenantsprovisionembeduser:
                 with client:
                     client.embed_tenants.provision_embed_user(
                         "id-1",
-                        email="value",
+                        email="user@example.com",
                         external_id="value",
                         groups=["value"],
                         tenant_groups=["value"],
@@ -11550,7 +11550,7 @@ class TestEmbedrevokesession:
         request = _check_request(rec, "POST", "/api/v1/embed/session/revoke")
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
-            "sessionId": "value",
+            "sessionId": "00000000000000000000000000000000",
         }
 
     def test_sync(self) -> None:
@@ -11559,7 +11559,7 @@ class TestEmbedrevokesession:
         client = _client(rec)
         with client:
             result = client.embed.revoke_session(
-                session_id="value",
+                session_id="00000000000000000000000000000000",
             )
             value = result
 
@@ -11574,7 +11574,7 @@ class TestEmbedrevokesession:
             client = _async_client(rec)
             async with client:
                 result = await client.embed.revoke_session(
-                    session_id="value",
+                    session_id="00000000000000000000000000000000",
                 )
                 return result
 
@@ -11599,7 +11599,7 @@ class TestEmbedrevokesession:
             client = _async_client(rec)
             async with client:
                 await client.embed.revoke_session(
-                    session_id="value",
+                    session_id="00000000000000000000000000000000",
                 )
 
         with pytest.raises(error) as info:
@@ -11609,7 +11609,7 @@ class TestEmbedrevokesession:
                 client = _client(rec)
                 with client:
                     client.embed.revoke_session(
-                        session_id="value",
+                        session_id="00000000000000000000000000000000",
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -12251,13 +12251,13 @@ class TestOauthintegrationscreateoauthintegration:
         request = _check_request(rec, "POST", "/api/v1/oauth-integrations")
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
-            "authUrl": "value",
+            "authUrl": "https://example.com/",
             "clientId": "value",
             "clientSecret": "value",
             "name": "value",
-            "redirectUri": "value",
+            "redirectUri": "https://example.com/",
             "scopes": ["value"],
-            "tokenUrl": "value",
+            "tokenUrl": "https://example.com/",
             "type": "value",
         }
 
@@ -12267,13 +12267,13 @@ class TestOauthintegrationscreateoauthintegration:
         client = _client(rec)
         with client:
             result = client.oauth_integrations.create_oauth_integration(
-                auth_url="value",
+                auth_url="https://example.com/",
                 client_id="value",
                 client_secret="value",
                 name="value",
-                redirect_uri="value",
+                redirect_uri="https://example.com/",
                 scopes=["value"],
-                token_url="value",
+                token_url="https://example.com/",
                 type="value",
             )
             value = result
@@ -12289,13 +12289,13 @@ class TestOauthintegrationscreateoauthintegration:
             client = _async_client(rec)
             async with client:
                 result = await client.oauth_integrations.create_oauth_integration(
-                    auth_url="value",
+                    auth_url="https://example.com/",
                     client_id="value",
                     client_secret="value",
                     name="value",
-                    redirect_uri="value",
+                    redirect_uri="https://example.com/",
                     scopes=["value"],
-                    token_url="value",
+                    token_url="https://example.com/",
                     type="value",
                 )
                 return result
@@ -12321,13 +12321,13 @@ class TestOauthintegrationscreateoauthintegration:
             client = _async_client(rec)
             async with client:
                 await client.oauth_integrations.create_oauth_integration(
-                    auth_url="value",
+                    auth_url="https://example.com/",
                     client_id="value",
                     client_secret="value",
                     name="value",
-                    redirect_uri="value",
+                    redirect_uri="https://example.com/",
                     scopes=["value"],
-                    token_url="value",
+                    token_url="https://example.com/",
                     type="value",
                 )
 
@@ -12338,13 +12338,13 @@ class TestOauthintegrationscreateoauthintegration:
                 client = _client(rec)
                 with client:
                     client.oauth_integrations.create_oauth_integration(
-                        auth_url="value",
+                        auth_url="https://example.com/",
                         client_id="value",
                         client_secret="value",
                         name="value",
-                        redirect_uri="value",
+                        redirect_uri="https://example.com/",
                         scopes=["value"],
-                        token_url="value",
+                        token_url="https://example.com/",
                         type="value",
                     )
         assert info.value.status_code == status
@@ -12456,13 +12456,13 @@ class TestOauthintegrationsupdateoauthintegration:
         request = _check_request(rec, "PUT", "/api/v1/oauth-integrations/1.5")
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
-            "authUrl": "value",
+            "authUrl": "https://example.com/",
             "clientId": "value",
             "clientSecret": "value",
             "name": "value",
-            "redirectUri": "value",
+            "redirectUri": "https://example.com/",
             "scopes": ["value"],
-            "tokenUrl": "value",
+            "tokenUrl": "https://example.com/",
             "type": "value",
         }
 
@@ -12473,13 +12473,13 @@ class TestOauthintegrationsupdateoauthintegration:
         with client:
             result = client.oauth_integrations.update_oauth_integration(
                 1.5,
-                auth_url="value",
+                auth_url="https://example.com/",
                 client_id="value",
                 client_secret="value",
                 name="value",
-                redirect_uri="value",
+                redirect_uri="https://example.com/",
                 scopes=["value"],
-                token_url="value",
+                token_url="https://example.com/",
                 type="value",
             )
             value = result
@@ -12496,13 +12496,13 @@ class TestOauthintegrationsupdateoauthintegration:
             async with client:
                 result = await client.oauth_integrations.update_oauth_integration(
                     1.5,
-                    auth_url="value",
+                    auth_url="https://example.com/",
                     client_id="value",
                     client_secret="value",
                     name="value",
-                    redirect_uri="value",
+                    redirect_uri="https://example.com/",
                     scopes=["value"],
-                    token_url="value",
+                    token_url="https://example.com/",
                     type="value",
                 )
                 return result
@@ -12529,13 +12529,13 @@ class TestOauthintegrationsupdateoauthintegration:
             async with client:
                 await client.oauth_integrations.update_oauth_integration(
                     1.5,
-                    auth_url="value",
+                    auth_url="https://example.com/",
                     client_id="value",
                     client_secret="value",
                     name="value",
-                    redirect_uri="value",
+                    redirect_uri="https://example.com/",
                     scopes=["value"],
-                    token_url="value",
+                    token_url="https://example.com/",
                     type="value",
                 )
 
@@ -12547,13 +12547,13 @@ class TestOauthintegrationsupdateoauthintegration:
                 with client:
                     client.oauth_integrations.update_oauth_integration(
                         1.5,
-                        auth_url="value",
+                        auth_url="https://example.com/",
                         client_id="value",
                         client_secret="value",
                         name="value",
-                        redirect_uri="value",
+                        redirect_uri="https://example.com/",
                         scopes=["value"],
-                        token_url="value",
+                        token_url="https://example.com/",
                         type="value",
                     )
         assert info.value.status_code == status
@@ -12734,7 +12734,7 @@ class TestOidctokenconfigscreateoidctokenconfig:
             "isEnabled": True,
             "name": "value",
             "subFormat": "value",
-            "targetEnvVar": "value",
+            "targetEnvVar": "A",
         }
 
     def test_sync(self) -> None:
@@ -12748,7 +12748,7 @@ class TestOidctokenconfigscreateoidctokenconfig:
                 is_enabled=True,
                 name="value",
                 sub_format="value",
-                target_env_var="value",
+                target_env_var="A",
             )
             value = result
 
@@ -12768,7 +12768,7 @@ class TestOidctokenconfigscreateoidctokenconfig:
                     is_enabled=True,
                     name="value",
                     sub_format="value",
-                    target_env_var="value",
+                    target_env_var="A",
                 )
                 return result
 
@@ -12798,7 +12798,7 @@ class TestOidctokenconfigscreateoidctokenconfig:
                     is_enabled=True,
                     name="value",
                     sub_format="value",
-                    target_env_var="value",
+                    target_env_var="A",
                 )
 
         with pytest.raises(error) as info:
@@ -12813,7 +12813,7 @@ class TestOidctokenconfigscreateoidctokenconfig:
                         is_enabled=True,
                         name="value",
                         sub_format="value",
-                        target_env_var="value",
+                        target_env_var="A",
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -12926,7 +12926,7 @@ class TestOidctokenconfigsupdateoidctokenconfig:
             "isEnabled": True,
             "name": "value",
             "subFormat": "value",
-            "targetEnvVar": "value",
+            "targetEnvVar": "A",
         }
 
     def test_sync(self) -> None:
@@ -12940,7 +12940,7 @@ class TestOidctokenconfigsupdateoidctokenconfig:
                 is_enabled=True,
                 name="value",
                 sub_format="value",
-                target_env_var="value",
+                target_env_var="A",
             )
             value = result
 
@@ -12960,7 +12960,7 @@ class TestOidctokenconfigsupdateoidctokenconfig:
                     is_enabled=True,
                     name="value",
                     sub_format="value",
-                    target_env_var="value",
+                    target_env_var="A",
                 )
                 return result
 
@@ -12990,7 +12990,7 @@ class TestOidctokenconfigsupdateoidctokenconfig:
                     is_enabled=True,
                     name="value",
                     sub_format="value",
-                    target_env_var="value",
+                    target_env_var="A",
                 )
 
         with pytest.raises(error) as info:
@@ -13005,7 +13005,7 @@ class TestOidctokenconfigsupdateoidctokenconfig:
                         is_enabled=True,
                         name="value",
                         sub_format="value",
-                        target_env_var="value",
+                        target_env_var="A",
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
