@@ -103,6 +103,8 @@ class CaseBuilder:
             if not p.required and simple is None:
                 continue
             code, wire = self._arg(p.type)
+            if p.location == "query" and simple is not None:
+                code, wire = self._query_arg(simple)
             wire = wire if p.location in ("query", "header") else None
             args.append(Arg(p.py_name, code, False, p.location, p.name, wire))
         whole_body = None
@@ -146,6 +148,20 @@ class CaseBuilder:
         return args
 
     # --- values ------------------------------------------------------------------------------
+
+    def _query_arg(self, t: TypeRef) -> tuple[str, str | None]:
+        """A query list gets two items: sent as a repeated parameter, it reads as a list even to
+        a validator that would take one lone value for a plain string."""
+        if isinstance(t, UnionOf):
+            t = next(m for m in t.members if m != Primitive("None"))
+        if not isinstance(t, ListOf):
+            return self._arg(t)
+        item = self._py_sample_value(t.item)
+        second = (
+            t.item.values[1] if isinstance(t.item, LiteralOf) and len(t.item.values) > 1 else item
+        )
+        value = [item, second]
+        return _py_source(value), _wire_text(value)
 
     def _field_code(self, op: Operation, f: BodyField) -> str:
         """A body field's sample: strings and numbers from the property's own schema, so that

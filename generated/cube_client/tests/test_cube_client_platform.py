@@ -7043,7 +7043,7 @@ class TestWorkspacesharedworkspaceobjects:
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/deployments/1.5/shared-workspace")
         assert rec.query("folderId") == "3"
-        assert rec.query("types") == "FOLDER"
+        assert rec.query("types") == "FOLDER,WORKBOOK"
         assert rec.query("orderByField") == "updated_at"
         assert rec.query("orderByDirection") == "ASC"
         assert rec.query("search") == "value"
@@ -7070,7 +7070,7 @@ class TestWorkspacesharedworkspaceobjects:
             result = client.workspace.shared_workspace_objects(
                 1.5,
                 folder_id=3,
-                types=["FOLDER"],
+                types=["FOLDER", "WORKBOOK"],
                 order_by_field="updated_at",
                 order_by_direction="ASC",
                 search="value",
@@ -7093,7 +7093,7 @@ class TestWorkspacesharedworkspaceobjects:
                 result = await client.workspace.shared_workspace_objects(
                     1.5,
                     folder_id=3,
-                    types=["FOLDER"],
+                    types=["FOLDER", "WORKBOOK"],
                     order_by_field="updated_at",
                     order_by_direction="ASC",
                     search="value",
@@ -7126,7 +7126,7 @@ class TestWorkspacesharedworkspaceobjects:
                 await client.workspace.shared_workspace_objects(
                     1.5,
                     folder_id=3,
-                    types=["FOLDER"],
+                    types=["FOLDER", "WORKBOOK"],
                     order_by_field="updated_at",
                     order_by_direction="ASC",
                     search="value",
@@ -7143,7 +7143,7 @@ class TestWorkspacesharedworkspaceobjects:
                     client.workspace.shared_workspace_objects(
                         1.5,
                         folder_id=3,
-                        types=["FOLDER"],
+                        types=["FOLDER", "WORKBOOK"],
                         order_by_field="updated_at",
                         order_by_direction="ASC",
                         search="value",
@@ -7207,7 +7207,7 @@ class TestWorkspaceworkspaceobjects:
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/deployments/1.5/workspace")
         assert rec.query("folderId") == "3"
-        assert rec.query("types") == "FOLDER"
+        assert rec.query("types") == "FOLDER,WORKBOOK"
         assert rec.query("orderByField") == "updated_at"
         assert rec.query("orderByDirection") == "ASC"
         assert rec.query("search") == "value"
@@ -7234,7 +7234,7 @@ class TestWorkspaceworkspaceobjects:
             result = client.workspace.workspace_objects(
                 1.5,
                 folder_id=3,
-                types=["FOLDER"],
+                types=["FOLDER", "WORKBOOK"],
                 order_by_field="updated_at",
                 order_by_direction="ASC",
                 search="value",
@@ -7257,7 +7257,7 @@ class TestWorkspaceworkspaceobjects:
                 result = await client.workspace.workspace_objects(
                     1.5,
                     folder_id=3,
-                    types=["FOLDER"],
+                    types=["FOLDER", "WORKBOOK"],
                     order_by_field="updated_at",
                     order_by_direction="ASC",
                     search="value",
@@ -7290,7 +7290,7 @@ class TestWorkspaceworkspaceobjects:
                 await client.workspace.workspace_objects(
                     1.5,
                     folder_id=3,
-                    types=["FOLDER"],
+                    types=["FOLDER", "WORKBOOK"],
                     order_by_field="updated_at",
                     order_by_direction="ASC",
                     search="value",
@@ -7307,7 +7307,7 @@ class TestWorkspaceworkspaceobjects:
                     client.workspace.workspace_objects(
                         1.5,
                         folder_id=3,
-                        types=["FOLDER"],
+                        types=["FOLDER", "WORKBOOK"],
                         order_by_field="updated_at",
                         order_by_direction="ASC",
                         search="value",
