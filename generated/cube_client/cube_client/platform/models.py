@@ -394,7 +394,7 @@ class ControlThemeTitleSectionInput(BaseModel):
 
 
 class Count(RootModel[int]):
-    root: Annotated[int, Field(deprecated=True, ge=0)]
+    root: Annotated[int, Field(ge=0)]
 
 
 class CreateApiKeyInput(BaseModel):
@@ -1548,7 +1548,7 @@ class DeploymentEnvironmentTokensListResponse(BaseModel):
     data: Annotated[list[DeploymentEnvironmentToken], Field(deprecated=True)]
     items: list[DeploymentEnvironmentToken]
     page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
-    pagination: Annotated[DeploymentsPagination | None, Field(deprecated=True)] = None
+    pagination: DeploymentsPagination | None = None
 
 
 class DeploymentEnvironmentsListResponse(BaseModel):
@@ -1558,7 +1558,7 @@ class DeploymentEnvironmentsListResponse(BaseModel):
     data: Annotated[list[DeploymentEnvironment], Field(deprecated=True)]
     items: list[DeploymentEnvironment]
     page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
-    pagination: Annotated[DeploymentsPagination | None, Field(deprecated=True)] = None
+    pagination: DeploymentsPagination | None = None
 
 
 class DeploymentLogLine(BaseModel):
@@ -1683,12 +1683,12 @@ class DeploymentsListResponse(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    count: Annotated[Count | None, Field(deprecated=True)] = None
+    count: Count | None = None
     data: Annotated[list[Deployment], Field(deprecated=True)]
     items: list[Deployment]
     page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
     pagination: Annotated[DeploymentsPagination, Field(deprecated=True)]
-    total_count: Annotated[TotalCount | None, Field(alias="totalCount", deprecated=True)] = None
+    total_count: Annotated[TotalCount | None, Field(alias="totalCount")] = None
 
 
 class DeploymentsPagination(BaseModel):
@@ -2154,7 +2154,7 @@ class FoldersListResponse(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    count: Annotated[Count | None, Field(deprecated=True)] = None
+    count: Count | None = None
     data: Annotated[list[Folder], Field(deprecated=True)]
     items: list[Folder]
     page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
@@ -2181,9 +2181,9 @@ class GenerateSession(BaseModel):
     ] = None
     embed_theme: Annotated[EmbedTheme1 | None, Field(alias="embedTheme")] = None
     external_id: Annotated[str | None, Field(alias="externalId")] = None
-    group_definitions: Annotated[
-        list[GroupDefinition] | None, Field(alias="groupDefinitions", deprecated=True)
-    ] = None
+    group_definitions: Annotated[list[GroupDefinition] | None, Field(alias="groupDefinitions")] = (
+        None
+    )
     groups: list[str] | None = None
     internal_id: Annotated[str | None, Field(alias="internalId")] = None
     is_ephemeral: Annotated[bool | None, Field(alias="isEphemeral")] = None
@@ -3087,7 +3087,7 @@ class ReportPlacementResultChunk(BaseModel):
     )
     from_: Annotated[int, Field(alias="from", ge=0)]
     hash: Annotated[str, Field(max_length=64, min_length=1)]
-    to: Annotated[To | None, Field(deprecated=True)] = None
+    to: To | None = None
 
 
 class ReportPlacementResultChunkInput(BaseModel):
@@ -3096,7 +3096,7 @@ class ReportPlacementResultChunkInput(BaseModel):
     )
     from_: Annotated[int, Field(alias="from", ge=0)]
     hash: Annotated[str, Field(max_length=64, min_length=1)]
-    to: Annotated[To | None, Field(deprecated=True)] = None
+    to: To | None = None
 
 
 class ReportSnapshot(BaseModel):
@@ -3136,7 +3136,7 @@ class ReportsListResponse(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    count: Annotated[Count | None, Field(deprecated=True)] = None
+    count: Count | None = None
     data: Annotated[list[Report], Field(deprecated=True)]
     items: list[Report]
     page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
@@ -3537,11 +3537,11 @@ class Title(RootModel[str]):
 
 
 class To(RootModel[int]):
-    root: Annotated[int, Field(deprecated=True, ge=0)]
+    root: Annotated[int, Field(ge=0)]
 
 
 class TotalCount(RootModel[int]):
-    root: Annotated[int, Field(deprecated=True, ge=0)]
+    root: Annotated[int, Field(ge=0)]
 
 
 class TtlHours(RootModel[int]):
@@ -3973,9 +3973,7 @@ class UserSettingsInput(BaseModel):
     )
     alternating_row_colors: Annotated[bool | None, Field(alias="alternatingRowColors")] = None
     default_deployment_id: Annotated[int | None, Field(alias="defaultDeploymentId")] = None
-    last_seen_changelog_id: Annotated[
-        int | None, Field(alias="lastSeenChangelogId", deprecated=True)
-    ] = None
+    last_seen_changelog_id: Annotated[int | None, Field(alias="lastSeenChangelogId")] = None
     locale: str | None = None
     sheets: SheetsUserSettingsInput | None = None
     theme: str | None = None
@@ -4161,7 +4159,7 @@ class WorkbooksListResponse(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
-    count: Annotated[Count | None, Field(deprecated=True)] = None
+    count: Count | None = None
     data: Annotated[list[Workbook], Field(deprecated=True)]
     items: list[Workbook]
     page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
