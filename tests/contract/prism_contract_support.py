@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import copy
 import datetime
 import importlib
 import os
@@ -211,6 +212,22 @@ def start_prism(document: Path, mode: str, log: Path) -> tuple[int, subprocess.P
                 pytrace=False,
             )
     pytest.fail(f"Prism could not bind a free port; output tail:\n{_tail(log)}", pytrace=False)
+
+
+def for_prism(document: dict[str, Any]) -> dict[str, Any]:
+    """The document as Prism is given it: a JSON answer the document declares without a schema
+    (any JSON value) gets the empty schema that says so, since Prism's dynamic mode refuses to
+    answer a media type without one (500 "schema is not defined"). Nothing else changes."""
+    out = copy.deepcopy(document)
+    for item in (out.get("paths") or {}).values():
+        for operation in item.values() if isinstance(item, dict) else ():
+            responses = operation.get("responses") if isinstance(operation, dict) else None
+            for response in (responses or {}).values():
+                content = response.get("content") if isinstance(response, dict) else None
+                for media_type, media in (content or {}).items():
+                    if "json" in media_type and isinstance(media, dict) and "schema" not in media:
+                        media["schema"] = {}
+    return out
 
 
 def load_families() -> dict[str, ContractFamily]:
