@@ -227,7 +227,23 @@ def for_prism(document: dict[str, Any]) -> dict[str, Any]:
                 for media_type, media in (content or {}).items():
                     if "json" in media_type and isinstance(media, dict) and "schema" not in media:
                         media["schema"] = {}
+    _non_null_members(out)
     return out
+
+
+def _non_null_members(node: Any) -> None:
+    """``oneOf: [{}, {type: null}]`` means "any value but null" (null would match both members);
+    Prism's faker crashes on the empty member, so it is spelt ``{not: {type: null}}``."""
+    if isinstance(node, list):
+        for value in node:
+            _non_null_members(value)
+    elif isinstance(node, dict):
+        for key in ("oneOf", "anyOf"):
+            members = node.get(key)
+            if isinstance(members, list) and {"type": "null"} in members:
+                node[key] = [{"not": {"type": "null"}} if m == {} else m for m in members]
+        for value in node.values():
+            _non_null_members(value)
 
 
 def load_families() -> dict[str, ContractFamily]:
