@@ -196,9 +196,6 @@ def prepare_catalogue(catalogue: dict[str, Any]) -> dict[str, Any]:
       than a RootModel wrapper around it.
     * an ``allOf`` that redefines a property of a referenced base with another schema is merged
       into one class: a subclass cannot change an attribute's type.
-    * a union (``oneOf``/``anyOf``) loses ``deprecated``: the library hands the flag down to
-      the root model it makes of a member, and pydantic cannot set a deprecated ``root``, so
-      every value would fail to validate (``AttributeError: root``).
     """
     out = {name: _normalise(schema) for name, schema in catalogue.items()}
     for name, schema in out.items():
@@ -220,8 +217,6 @@ def _normalise(node: Any) -> Any:
         elif value is None and key not in ("const", "default", "example", "examples"):
             continue  # `enum: null` and the like: the keyword says nothing the library can read
         elif key == "nullable" and value is False:
-            continue
-        elif key == "deprecated" and ("oneOf" in node or "anyOf" in node):
             continue
         elif key == "format" and value in _EXTRA_FORMATS:
             continue  # EmailStr needs the email-validator extra the package does not depend on

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, cast
+from typing import cast
 
 from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
 from cube_client._pagination import AsyncPage, PageSpec, SyncPage
@@ -54,7 +54,7 @@ class SCIMGroupsResource:
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> SyncPage[Any]:
+    ) -> SyncPage[_models.Group]:
         """List groups.
 
         ``GET /scim/v2/Groups``
@@ -82,7 +82,7 @@ class SCIMGroupsResource:
             ),
         )
 
-        return SyncPage(self._client, call, _LIST_GROUPS_PAGES, Any)
+        return SyncPage(self._client, call, _LIST_GROUPS_PAGES, _models.Group)
 
     def create_group(
         self,
@@ -339,7 +339,7 @@ class AsyncSCIMGroupsResource:
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[Any]:
+    ) -> AsyncPage[_models.Group]:
         """List groups.
 
         ``GET /scim/v2/Groups``
@@ -367,7 +367,7 @@ class AsyncSCIMGroupsResource:
             ),
         )
 
-        return await AsyncPage.fetch(self._client, call, _LIST_GROUPS_PAGES, Any)
+        return await AsyncPage.fetch(self._client, call, _LIST_GROUPS_PAGES, _models.Group)
 
     async def create_group(
         self,

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, cast
+from typing import cast
 
 from cube_client._base_client import AsyncAPIClient, PreparedCall, RequestOptions, SyncAPIClient
 from cube_client._pagination import AsyncPage, PageSpec, SyncPage
@@ -53,7 +53,7 @@ class SCIMUsersResource:
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> SyncPage[Any]:
+    ) -> SyncPage[_models.User]:
         """List users.
 
         ``GET /scim/v2/Users``
@@ -80,7 +80,7 @@ class SCIMUsersResource:
             ),
         )
 
-        return SyncPage(self._client, call, _LIST_USERS_PAGES, Any)
+        return SyncPage(self._client, call, _LIST_USERS_PAGES, _models.User)
 
     def create_user(
         self,
@@ -344,7 +344,7 @@ class AsyncSCIMUsersResource:
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[Any]:
+    ) -> AsyncPage[_models.User]:
         """List users.
 
         ``GET /scim/v2/Users``
@@ -371,7 +371,7 @@ class AsyncSCIMUsersResource:
             ),
         )
 
-        return await AsyncPage.fetch(self._client, call, _LIST_USERS_PAGES, Any)
+        return await AsyncPage.fetch(self._client, call, _LIST_USERS_PAGES, _models.User)
 
     async def create_user(
         self,
