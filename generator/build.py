@@ -51,7 +51,7 @@ from generator.naming import (
 )
 from generator.openapi_paths import HTTP_METHODS as METHODS
 from generator.refs import Resolver
-from generator.schemas import SchemaCatalog, default_problem
+from generator.schemas import SchemaCatalog, default_problem, property_of
 
 # Keyword arguments every method takes; operation parameters must not take these names.
 RESERVED_ARGS = frozenset(
@@ -576,7 +576,7 @@ class FamilyBuilder:
         for key in path:
             t = _strip_none(t)
             model = self.catalog.models.get(t.name) if isinstance(t, ModelRef) else None
-            prop = _obj(_obj(model).get("properties")).get(key)
+            prop = property_of(self.catalog.models, model, key)
             if prop is None:
                 return ANY
             t = self.catalog.type_of(prop, "PageItem")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import unquote
 
@@ -402,3 +403,23 @@ def union_of(members: list[TypeRef]) -> TypeRef:
 
 def describe(schema: Any) -> str:
     return one_line(schema.get("description", "")) if isinstance(schema, dict) else ""
+
+
+def property_of(models: Mapping[Any, Any], schema: Any, key: str, depth: int = 0) -> Any:
+    """The schema of property ``key`` of a catalogue schema, looked up through catalogue
+    ``$ref``s and ``allOf`` members too: a response is often a shared base (a list envelope)
+    extended with its items."""
+    if not isinstance(schema, dict) or depth > _MAX_DEPTH:
+        return None
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith(CATALOG_PREFIX):
+        return property_of(models, models.get(ref[len(CATALOG_PREFIX) :]), key, depth + 1)
+    props = schema.get("properties")
+    if isinstance(props, dict) and key in props:
+        return props[key]
+    all_of = schema.get("allOf")
+    for member in reversed(all_of) if isinstance(all_of, list) else ():  # later ones override
+        found = property_of(models, member, key, depth + 1)
+        if found is not None:
+            return found
+    return None

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.ir import (
+    BodyField,
     DictOf,
     Family,
     ListOf,
@@ -27,7 +28,7 @@ from generator.ir import (
 from generator.naming import ClassName, Namespace, PythonIdentifier
 from generator.pattern_sample import sample_for_pattern
 from generator.render import error_class, py_literal
-from generator.schemas import CATALOG_PREFIX, is_scalar_like
+from generator.schemas import CATALOG_PREFIX, is_scalar_like, property_of
 
 SAMPLE_DATETIME = datetime.datetime(2024, 1, 2, 3, 4, 5, tzinfo=datetime.UTC)
 _MAX_DEPTH = 4
@@ -109,19 +110,17 @@ class CaseBuilder:
             if not p.required and simple is None:
                 continue
             code, wire = self._arg(p.type)
+            if p.location == "query" and simple is not None:
+                code, wire = self._query_arg(simple)
             wire = wire if p.location in ("query", "header") else None
             args.append(Arg(p.py_name, code, False, p.location, p.name, wire))
         whole_body = None
         if op.body is not None:
             if op.body.fields is not None:
-                patterned = self._patterned_fields(op.body.model)
                 for f in op.body.fields:
                     if not f.required and _simple(f.type) is None:
                         continue
-                    if f.name in patterned and _is_str(f.type):
-                        code = _py_source(_string_sample(patterned[f.name]))
-                    else:
-                        code, _ = self._arg(f.type)
+                    code = self._field_code(op, f)
                     json_code = self._json_expected(f.type, code)
                     args.append(Arg(f.py_name, code, False, "body", f.name, None, json_code))
                 if op.body.one_of:  # send exactly the first branch of a one-of rule
@@ -147,25 +146,44 @@ class CaseBuilder:
             errors=tuple(_errors(op)),
         )
 
-    def _patterned_fields(self, model: str | None) -> dict[str, dict[str, Any]]:
-        """Properties of a flattened body model whose strings must match a ``pattern``: their
-        samples come from the property's schema, not from the bare ``str`` type."""
-        schema = self.schemas.get(model) if model else None
-        props = schema.get("properties") if isinstance(schema, dict) else None
-        if not isinstance(props, dict):
-            return {}
-        return {n: sub for n, sub in props.items() if isinstance(sub, dict) and "pattern" in sub}
-
     def _ensure_present(self, op: Operation, args: list[Arg], names: set[str]) -> list[Arg]:
         present = {a.name for a in args if a.location == "body"}
         for f in op.body.fields or () if op.body else ():
             if f.name in names and f.name not in present:
-                code, _ = self._arg(f.type)
+                code = self._field_code(op, f)
                 json_code = self._json_expected(f.type, code)
                 args.append(Arg(f.py_name, code, False, "body", f.name, None, json_code))
         return args
 
     # --- values ------------------------------------------------------------------------------
+
+    def _query_arg(self, t: TypeRef) -> tuple[str, str | None]:
+        """A query list gets two items: sent as a repeated parameter, it reads as a list even to
+        a validator that would take one lone value for a plain string."""
+        if isinstance(t, UnionOf):
+            t = next(m for m in t.members if m != Primitive("None"))
+        if not isinstance(t, ListOf):
+            return self._arg(t)
+        item = self._py_sample_value(t.item)
+        second = (
+            t.item.values[1] if isinstance(t.item, LiteralOf) and len(t.item.values) > 1 else item
+        )
+        value = [item, second]
+        return _py_source(value), _wire_text(value)
+
+    def _field_code(self, op: Operation, f: BodyField) -> str:
+        """A body field's sample: strings and numbers from the property's own schema, so that
+        its pattern, format, length and bounds hold (the server validates them)."""
+        base = _simple(f.type)
+        if base is not None and isinstance(base, UnionOf):
+            base = next(m for m in base.members if m != Primitive("None"))
+        model = op.body.model if op.body is not None else None
+        prop = property_of(self.schemas, self.schemas.get(model), f.name) if model else None
+        if base in (Primitive("str"), Primitive("int"), Primitive("float")) and prop is not None:
+            value = self.sample_json(prop, 1)
+            if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+                return _py_source(value)
+        return self._arg(f.type)[0]
 
     def _arg(self, t: TypeRef) -> tuple[str, str | None]:
         """Python source of a sample argument, and its expected text on the wire if simple."""

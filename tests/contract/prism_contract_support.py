@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import copy
 import datetime
 import importlib
 import os
@@ -20,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -213,6 +215,55 @@ def start_prism(document: Path, mode: str, log: Path) -> tuple[int, subprocess.P
                 pytrace=False,
             )
     pytest.fail(f"Prism could not bind a free port; output tail:\n{_tail(log)}", pytrace=False)
+
+
+def for_prism(document: dict[str, Any]) -> dict[str, Any]:
+    """The document as Prism is given it: a JSON answer the document declares without a schema
+    (any JSON value) gets the empty schema that says so, since Prism's dynamic mode refuses to
+    answer a media type without one (500 "schema is not defined"). Nothing else changes."""
+    out = copy.deepcopy(document)
+    for item in (out.get("paths") or {}).values():
+        for operation in item.values() if isinstance(item, dict) else ():
+            responses = operation.get("responses") if isinstance(operation, dict) else None
+            for response in (responses or {}).values():
+                content = response.get("content") if isinstance(response, dict) else None
+                for media_type, media in (content or {}).items():
+                    if "json" in media_type and isinstance(media, dict) and "schema" not in media:
+                        media["schema"] = {}
+    _non_null_members(out)
+    base = server_base_path(out)
+    if base and isinstance(out.get("paths"), dict):
+        out["paths"] = {base + path: item for path, item in out["paths"].items()}
+    return out
+
+
+def server_base_path(document: dict[str, Any]) -> str:
+    """The first server's path (variables at their defaults): Prism serves the document's paths
+    from its root, while a client given an origin puts the server's base path in front (SCIM's
+    ``/api``), so Prism's copy carries that prefix as the service does."""
+    servers = document.get("servers")
+    if not isinstance(servers, list) or not servers or not isinstance(servers[0], dict):
+        return ""
+    url = str(servers[0].get("url", ""))
+    for name, spec in (servers[0].get("variables") or {}).items():
+        default = spec.get("default", "") if isinstance(spec, dict) else ""
+        url = url.replace("{" + name + "}", str(default))
+    return urlsplit(url).path.rstrip("/")
+
+
+def _non_null_members(node: Any) -> None:
+    """``oneOf: [{}, {type: null}]`` means "any value but null" (null would match both members);
+    Prism's faker crashes on the empty member, so it is spelt ``{not: {type: null}}``."""
+    if isinstance(node, list):
+        for value in node:
+            _non_null_members(value)
+    elif isinstance(node, dict):
+        for key in ("oneOf", "anyOf"):
+            members = node.get(key)
+            if isinstance(members, list) and {"type": "null"} in members:
+                node[key] = [{"not": {"type": "null"}} if m == {} else m for m in members]
+        for value in node.values():
+            _non_null_members(value)
 
 
 def load_families() -> dict[str, ContractFamily]:

@@ -87,16 +87,18 @@ def _export_server(
 
 
 PENDING = {"status": "pending"}
-RUNNING = {"status": "running"}
+PROCESSING = {"status": "processing", "progress": 0.5}
 DONE = {"status": "completed"}
 FAILED = {"status": "failed", "error": "renderer crashed on page 3"}
 
 
 def test_job_completes_then_downloads_sync(server: LocalServer, tmp_path: Path) -> None:
-    _export_server(server, [PENDING, RUNNING, DONE])
+    _export_server(server, [PENDING, PROCESSING, DONE])
     with platform(server.url) as client:
         job = client.dashboard_exports.start_export_job(7, dashboard_id=5, format="pdf")
-        assert isinstance(job, SyncJob) and isinstance(job.submitted, models.DashboardExportJob)
+        assert isinstance(job, SyncJob) and isinstance(
+            job.submitted, models.DashboardExportJobResponse
+        )
         assert job.id == "job-1"
         assert job.expires_at is not None and job.expires_at > datetime.datetime.now(datetime.UTC)
         target = tmp_path / "dashboard.pdf"
@@ -117,7 +119,10 @@ async def test_job_completes_then_downloads_async(server: LocalServer, tmp_path:
         job = await client.dashboard_exports.start_export_job(7, dashboard_id=5, format="pdf")
         assert isinstance(job, AsyncJob)
         status = await job.wait(interval=0)
-        assert isinstance(status, models.DashboardExportStatus) and status.status == "completed"
+        assert (
+            isinstance(status, models.DashboardExportStatusResponse)
+            and status.status == "completed"
+        )
         target = tmp_path / "dashboard.pdf"
         assert await job.download(target) == len(PDF)
         assert target.read_bytes() == PDF
@@ -154,7 +159,7 @@ async def test_job_fails_async(server: LocalServer) -> None:
 
 def _job_with_clock(
     client: Any, clock: FakeClock
-) -> SyncJob[models.DashboardExportJob, models.DashboardExportStatus]:
+) -> SyncJob[models.DashboardExportJobResponse, models.DashboardExportStatusResponse]:
     submitted = client.dashboard_exports.start_export(7, dashboard_id=5, format="pdf")
     return SyncJob(
         submitted,
@@ -193,12 +198,14 @@ async def test_job_expires_before_it_completes_async(server: LocalServer) -> Non
     _export_server(server, [PENDING], expires_in=10, clock=clock)
     async with async_platform(server.url) as client:
         submitted = await client.dashboard_exports.start_export(7, dashboard_id=5, format="pdf")
-        job: AsyncJob[models.DashboardExportJob, models.DashboardExportStatus] = AsyncJob(
-            submitted,
-            spec=SPEC,
-            poll=lambda: client.dashboard_exports.get_export_status(7, submitted.job_id),
-            clock=clock.time,
-            sleep=clock.asleep,
+        job: AsyncJob[models.DashboardExportJobResponse, models.DashboardExportStatusResponse] = (
+            AsyncJob(
+                submitted,
+                spec=SPEC,
+                poll=lambda: client.dashboard_exports.get_export_status(7, submitted.job_id),
+                clock=clock.time,
+                sleep=clock.asleep,
+            )
         )
         with pytest.raises(JobExpiredError):
             await job.wait(interval=3)
@@ -207,7 +214,7 @@ async def test_job_expires_before_it_completes_async(server: LocalServer) -> Non
 
 def test_job_wait_times_out_sync(server: LocalServer) -> None:
     clock = FakeClock()
-    _export_server(server, [RUNNING], clock=clock)
+    _export_server(server, [PROCESSING], clock=clock)
     with platform(server.url) as client:
         job = _job_with_clock(client, clock)
         with pytest.raises(JobTimeoutError) as info:
@@ -244,7 +251,7 @@ def test_job_spec_reads_dicts_models_and_epochs() -> None:
     assert "42" in repr(job) and "ok" in repr(job)
     with pytest.raises(TypeError):
         job.download(io.BytesIO())
-    model = models.DashboardExportJob.model_validate(
+    model = models.DashboardExportJobResponse.model_validate(
         {"jobId": "j", "expiresAt": "2030-01-02T03:04:05+01:00"}
     )
     other: SyncJob[Any, Any] = SyncJob(model, spec=SPEC, poll=dict)
@@ -258,7 +265,7 @@ def test_job_spec_reads_dicts_models_and_epochs() -> None:
 @pytest.mark.anyio
 async def test_job_wait_times_out_async(server: LocalServer) -> None:
     clock = FakeClock()
-    _export_server(server, [RUNNING], clock=clock)
+    _export_server(server, [PROCESSING], clock=clock)
     async with async_platform(server.url) as client:
         job = await client.dashboard_exports.start_export_job(7, dashboard_id=5, format="pdf")
         job._clock, job._sleep = clock.time, clock.asleep  # the generated handle, on a fake clock

@@ -1060,7 +1060,7 @@ class TestDeploymentsDeploymentToken:
         request = _check_request(rec, "POST", "/api/v1/deployments/7/token")
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
-            "expiresIn": 3,
+            "expiresIn": 60,
         }
 
     def test_sync(self) -> None:
@@ -1070,7 +1070,7 @@ class TestDeploymentsDeploymentToken:
         with client:
             result = client.deployments.deployment_token(
                 7,
-                expires_in=3,
+                expires_in=60,
             )
             value = result
 
@@ -1086,7 +1086,7 @@ class TestDeploymentsDeploymentToken:
             async with client:
                 result = await client.deployments.deployment_token(
                     7,
-                    expires_in=3,
+                    expires_in=60,
                 )
                 return result
 
@@ -1112,7 +1112,7 @@ class TestDeploymentsDeploymentToken:
             async with client:
                 await client.deployments.deployment_token(
                     7,
-                    expires_in=3,
+                    expires_in=60,
                 )
 
         with pytest.raises(error) as info:
@@ -1123,7 +1123,7 @@ class TestDeploymentsDeploymentToken:
                 with client:
                     client.deployments.deployment_token(
                         7,
-                        expires_in=3,
+                        expires_in=60,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"

@@ -980,7 +980,7 @@ class TestEmbedTenantsProvisionEmbedUser:
         request = _check_request(rec, "POST", "/api/v1/embed-tenants/id-1/user")
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
-            "email": "value",
+            "email": "user@example.com",
             "externalId": "value",
             "groups": ["value"],
             "tenantGroups": ["value"],
@@ -993,7 +993,7 @@ class TestEmbedTenantsProvisionEmbedUser:
         with client:
             result = client.embed_tenants.provision_embed_user(
                 "id-1",
-                email="value",
+                email="user@example.com",
                 external_id="value",
                 groups=["value"],
                 tenant_groups=["value"],
@@ -1012,7 +1012,7 @@ class TestEmbedTenantsProvisionEmbedUser:
             async with client:
                 result = await client.embed_tenants.provision_embed_user(
                     "id-1",
-                    email="value",
+                    email="user@example.com",
                     external_id="value",
                     groups=["value"],
                     tenant_groups=["value"],
@@ -1041,7 +1041,7 @@ class TestEmbedTenantsProvisionEmbedUser:
             async with client:
                 await client.embed_tenants.provision_embed_user(
                     "id-1",
-                    email="value",
+                    email="user@example.com",
                     external_id="value",
                     groups=["value"],
                     tenant_groups=["value"],
@@ -1055,7 +1055,7 @@ class TestEmbedTenantsProvisionEmbedUser:
                 with client:
                     client.embed_tenants.provision_embed_user(
                         "id-1",
-                        email="value",
+                        email="user@example.com",
                         external_id="value",
                         groups=["value"],
                         tenant_groups=["value"],

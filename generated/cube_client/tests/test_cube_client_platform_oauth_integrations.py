@@ -145,13 +145,13 @@ class TestOauthIntegrationsCreateOauthIntegration:
         request = _check_request(rec, "POST", "/api/v1/oauth-integrations")
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
-            "authUrl": "value",
+            "authUrl": "https://example.com/",
             "clientId": "value",
             "clientSecret": "value",
             "name": "value",
-            "redirectUri": "value",
+            "redirectUri": "https://example.com/",
             "scopes": ["value"],
-            "tokenUrl": "value",
+            "tokenUrl": "https://example.com/",
             "type": "value",
         }
 
@@ -161,13 +161,13 @@ class TestOauthIntegrationsCreateOauthIntegration:
         client = _client(rec)
         with client:
             result = client.oauth_integrations.create_oauth_integration(
-                auth_url="value",
+                auth_url="https://example.com/",
                 client_id="value",
                 client_secret="value",
                 name="value",
-                redirect_uri="value",
+                redirect_uri="https://example.com/",
                 scopes=["value"],
-                token_url="value",
+                token_url="https://example.com/",
                 type="value",
             )
             value = result
@@ -183,13 +183,13 @@ class TestOauthIntegrationsCreateOauthIntegration:
             client = _async_client(rec)
             async with client:
                 result = await client.oauth_integrations.create_oauth_integration(
-                    auth_url="value",
+                    auth_url="https://example.com/",
                     client_id="value",
                     client_secret="value",
                     name="value",
-                    redirect_uri="value",
+                    redirect_uri="https://example.com/",
                     scopes=["value"],
-                    token_url="value",
+                    token_url="https://example.com/",
                     type="value",
                 )
                 return result
@@ -215,13 +215,13 @@ class TestOauthIntegrationsCreateOauthIntegration:
             client = _async_client(rec)
             async with client:
                 await client.oauth_integrations.create_oauth_integration(
-                    auth_url="value",
+                    auth_url="https://example.com/",
                     client_id="value",
                     client_secret="value",
                     name="value",
-                    redirect_uri="value",
+                    redirect_uri="https://example.com/",
                     scopes=["value"],
-                    token_url="value",
+                    token_url="https://example.com/",
                     type="value",
                 )
 
@@ -232,13 +232,13 @@ class TestOauthIntegrationsCreateOauthIntegration:
                 client = _client(rec)
                 with client:
                     client.oauth_integrations.create_oauth_integration(
-                        auth_url="value",
+                        auth_url="https://example.com/",
                         client_id="value",
                         client_secret="value",
                         name="value",
-                        redirect_uri="value",
+                        redirect_uri="https://example.com/",
                         scopes=["value"],
-                        token_url="value",
+                        token_url="https://example.com/",
                         type="value",
                     )
         assert info.value.status_code == status
@@ -350,13 +350,13 @@ class TestOauthIntegrationsUpdateOauthIntegration:
         request = _check_request(rec, "PUT", "/api/v1/oauth-integrations/1.5")
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
-            "authUrl": "value",
+            "authUrl": "https://example.com/",
             "clientId": "value",
             "clientSecret": "value",
             "name": "value",
-            "redirectUri": "value",
+            "redirectUri": "https://example.com/",
             "scopes": ["value"],
-            "tokenUrl": "value",
+            "tokenUrl": "https://example.com/",
             "type": "value",
         }
 
@@ -367,13 +367,13 @@ class TestOauthIntegrationsUpdateOauthIntegration:
         with client:
             result = client.oauth_integrations.update_oauth_integration(
                 1.5,
-                auth_url="value",
+                auth_url="https://example.com/",
                 client_id="value",
                 client_secret="value",
                 name="value",
-                redirect_uri="value",
+                redirect_uri="https://example.com/",
                 scopes=["value"],
-                token_url="value",
+                token_url="https://example.com/",
                 type="value",
             )
             value = result
@@ -390,13 +390,13 @@ class TestOauthIntegrationsUpdateOauthIntegration:
             async with client:
                 result = await client.oauth_integrations.update_oauth_integration(
                     1.5,
-                    auth_url="value",
+                    auth_url="https://example.com/",
                     client_id="value",
                     client_secret="value",
                     name="value",
-                    redirect_uri="value",
+                    redirect_uri="https://example.com/",
                     scopes=["value"],
-                    token_url="value",
+                    token_url="https://example.com/",
                     type="value",
                 )
                 return result
@@ -423,13 +423,13 @@ class TestOauthIntegrationsUpdateOauthIntegration:
             async with client:
                 await client.oauth_integrations.update_oauth_integration(
                     1.5,
-                    auth_url="value",
+                    auth_url="https://example.com/",
                     client_id="value",
                     client_secret="value",
                     name="value",
-                    redirect_uri="value",
+                    redirect_uri="https://example.com/",
                     scopes=["value"],
-                    token_url="value",
+                    token_url="https://example.com/",
                     type="value",
                 )
 
@@ -441,13 +441,13 @@ class TestOauthIntegrationsUpdateOauthIntegration:
                 with client:
                     client.oauth_integrations.update_oauth_integration(
                         1.5,
-                        auth_url="value",
+                        auth_url="https://example.com/",
                         client_id="value",
                         client_secret="value",
                         name="value",
-                        redirect_uri="value",
+                        redirect_uri="https://example.com/",
                         scopes=["value"],
-                        token_url="value",
+                        token_url="https://example.com/",
                         type="value",
                     )
         assert info.value.status_code == status

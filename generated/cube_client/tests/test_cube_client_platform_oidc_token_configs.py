@@ -148,7 +148,7 @@ class TestOidcTokenConfigsCreateOidcTokenConfig:
             "isEnabled": True,
             "name": "value",
             "subFormat": "value",
-            "targetEnvVar": "value",
+            "targetEnvVar": "A",
         }
 
     def test_sync(self) -> None:
@@ -162,7 +162,7 @@ class TestOidcTokenConfigsCreateOidcTokenConfig:
                 is_enabled=True,
                 name="value",
                 sub_format="value",
-                target_env_var="value",
+                target_env_var="A",
             )
             value = result
 
@@ -182,7 +182,7 @@ class TestOidcTokenConfigsCreateOidcTokenConfig:
                     is_enabled=True,
                     name="value",
                     sub_format="value",
-                    target_env_var="value",
+                    target_env_var="A",
                 )
                 return result
 
@@ -212,7 +212,7 @@ class TestOidcTokenConfigsCreateOidcTokenConfig:
                     is_enabled=True,
                     name="value",
                     sub_format="value",
-                    target_env_var="value",
+                    target_env_var="A",
                 )
 
         with pytest.raises(error) as info:
@@ -227,7 +227,7 @@ class TestOidcTokenConfigsCreateOidcTokenConfig:
                         is_enabled=True,
                         name="value",
                         sub_format="value",
-                        target_env_var="value",
+                        target_env_var="A",
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -340,7 +340,7 @@ class TestOidcTokenConfigsUpdateOidcTokenConfig:
             "isEnabled": True,
             "name": "value",
             "subFormat": "value",
-            "targetEnvVar": "value",
+            "targetEnvVar": "A",
         }
 
     def test_sync(self) -> None:
@@ -354,7 +354,7 @@ class TestOidcTokenConfigsUpdateOidcTokenConfig:
                 is_enabled=True,
                 name="value",
                 sub_format="value",
-                target_env_var="value",
+                target_env_var="A",
             )
             value = result
 
@@ -374,7 +374,7 @@ class TestOidcTokenConfigsUpdateOidcTokenConfig:
                     is_enabled=True,
                     name="value",
                     sub_format="value",
-                    target_env_var="value",
+                    target_env_var="A",
                 )
                 return result
 
@@ -404,7 +404,7 @@ class TestOidcTokenConfigsUpdateOidcTokenConfig:
                     is_enabled=True,
                     name="value",
                     sub_format="value",
-                    target_env_var="value",
+                    target_env_var="A",
                 )
 
         with pytest.raises(error) as info:
@@ -419,7 +419,7 @@ class TestOidcTokenConfigsUpdateOidcTokenConfig:
                         is_enabled=True,
                         name="value",
                         sub_format="value",
-                        target_env_var="value",
+                        target_env_var="A",
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"

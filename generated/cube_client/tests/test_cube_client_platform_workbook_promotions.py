@@ -472,9 +472,9 @@ class TestWorkbookPromotionsPromoteWorkbook:
         request = _check_request(rec, "POST", "/api/v1/deployments/1.5/workbooks/1.5/promotions")
         assert sorted(request.url.params.keys()) == sorted({})
         assert rec.json() == {
-            "expectedDestinationHash": "value",
+            "expectedDestinationHash": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
             "expectedSourceHash": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-            "idempotencyKey": "value",
+            "idempotencyKey": "00000000-0000-4000-8000-000000000000",
             "override": True,
             "targetDeploymentId": 3,
             "targetFolderId": 3,
@@ -488,9 +488,9 @@ class TestWorkbookPromotionsPromoteWorkbook:
             result = client.workbook_promotions.promote_workbook(
                 1.5,
                 1.5,
-                expected_destination_hash="value",
+                expected_destination_hash="aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
                 expected_source_hash="aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-                idempotency_key="value",
+                idempotency_key="00000000-0000-4000-8000-000000000000",
                 override=True,
                 target_deployment_id=3,
                 target_folder_id=3,
@@ -510,9 +510,9 @@ class TestWorkbookPromotionsPromoteWorkbook:
                 result = await client.workbook_promotions.promote_workbook(
                     1.5,
                     1.5,
-                    expected_destination_hash="value",
+                    expected_destination_hash="aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
                     expected_source_hash="aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-                    idempotency_key="value",
+                    idempotency_key="00000000-0000-4000-8000-000000000000",
                     override=True,
                     target_deployment_id=3,
                     target_folder_id=3,
@@ -542,9 +542,9 @@ class TestWorkbookPromotionsPromoteWorkbook:
                 await client.workbook_promotions.promote_workbook(
                     1.5,
                     1.5,
-                    expected_destination_hash="value",
+                    expected_destination_hash="aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
                     expected_source_hash="aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-                    idempotency_key="value",
+                    idempotency_key="00000000-0000-4000-8000-000000000000",
                     override=True,
                     target_deployment_id=3,
                     target_folder_id=3,
@@ -559,9 +559,9 @@ class TestWorkbookPromotionsPromoteWorkbook:
                     client.workbook_promotions.promote_workbook(
                         1.5,
                         1.5,
-                        expected_destination_hash="value",
+                        expected_destination_hash="aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
                         expected_source_hash="aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-                        idempotency_key="value",
+                        idempotency_key="00000000-0000-4000-8000-000000000000",
                         override=True,
                         target_deployment_id=3,
                         target_folder_id=3,

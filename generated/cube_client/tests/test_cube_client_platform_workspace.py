@@ -99,7 +99,7 @@ class TestWorkspaceSharedWorkspaceObjects:
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/deployments/1.5/shared-workspace")
         assert rec.query("folderId") == "3"
-        assert rec.query("types") == "FOLDER"
+        assert rec.query("types") == "FOLDER,WORKBOOK"
         assert rec.query("orderByField") == "updated_at"
         assert rec.query("orderByDirection") == "ASC"
         assert rec.query("search") == "value"
@@ -126,7 +126,7 @@ class TestWorkspaceSharedWorkspaceObjects:
             result = client.workspace.shared_workspace_objects(
                 1.5,
                 folder_id=3,
-                types=["FOLDER"],
+                types=["FOLDER", "WORKBOOK"],
                 order_by_field="updated_at",
                 order_by_direction="ASC",
                 search="value",
@@ -149,7 +149,7 @@ class TestWorkspaceSharedWorkspaceObjects:
                 result = await client.workspace.shared_workspace_objects(
                     1.5,
                     folder_id=3,
-                    types=["FOLDER"],
+                    types=["FOLDER", "WORKBOOK"],
                     order_by_field="updated_at",
                     order_by_direction="ASC",
                     search="value",
@@ -182,7 +182,7 @@ class TestWorkspaceSharedWorkspaceObjects:
                 await client.workspace.shared_workspace_objects(
                     1.5,
                     folder_id=3,
-                    types=["FOLDER"],
+                    types=["FOLDER", "WORKBOOK"],
                     order_by_field="updated_at",
                     order_by_direction="ASC",
                     search="value",
@@ -199,7 +199,7 @@ class TestWorkspaceSharedWorkspaceObjects:
                     client.workspace.shared_workspace_objects(
                         1.5,
                         folder_id=3,
-                        types=["FOLDER"],
+                        types=["FOLDER", "WORKBOOK"],
                         order_by_field="updated_at",
                         order_by_direction="ASC",
                         search="value",
@@ -263,7 +263,7 @@ class TestWorkspaceWorkspaceObjects:
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/deployments/1.5/workspace")
         assert rec.query("folderId") == "3"
-        assert rec.query("types") == "FOLDER"
+        assert rec.query("types") == "FOLDER,WORKBOOK"
         assert rec.query("orderByField") == "updated_at"
         assert rec.query("orderByDirection") == "ASC"
         assert rec.query("search") == "value"
@@ -290,7 +290,7 @@ class TestWorkspaceWorkspaceObjects:
             result = client.workspace.workspace_objects(
                 1.5,
                 folder_id=3,
-                types=["FOLDER"],
+                types=["FOLDER", "WORKBOOK"],
                 order_by_field="updated_at",
                 order_by_direction="ASC",
                 search="value",
@@ -313,7 +313,7 @@ class TestWorkspaceWorkspaceObjects:
                 result = await client.workspace.workspace_objects(
                     1.5,
                     folder_id=3,
-                    types=["FOLDER"],
+                    types=["FOLDER", "WORKBOOK"],
                     order_by_field="updated_at",
                     order_by_direction="ASC",
                     search="value",
@@ -346,7 +346,7 @@ class TestWorkspaceWorkspaceObjects:
                 await client.workspace.workspace_objects(
                     1.5,
                     folder_id=3,
-                    types=["FOLDER"],
+                    types=["FOLDER", "WORKBOOK"],
                     order_by_field="updated_at",
                     order_by_direction="ASC",
                     search="value",
@@ -363,7 +363,7 @@ class TestWorkspaceWorkspaceObjects:
                     client.workspace.workspace_objects(
                         1.5,
                         folder_id=3,
-                        types=["FOLDER"],
+                        types=["FOLDER", "WORKBOOK"],
                         order_by_field="updated_at",
                         order_by_direction="ASC",
                         search="value",

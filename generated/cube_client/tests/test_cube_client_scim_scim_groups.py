@@ -53,7 +53,15 @@ class TestScimGroupsListGroups:
         "totalResults": 3,
         "startIndex": 3,
         "itemsPerPage": 3,
-        "Resources": ["value"],
+        "Resources": [
+            {
+                "schemas": ["value"],
+                "id": "value",
+                "displayName": "value",
+                "members": [{}],
+                "meta": {},
+            }
+        ],
     }
 
     def _check(self, rec: Recorder) -> None:
@@ -87,6 +95,7 @@ class TestScimGroupsListGroups:
 
         self._check(rec)
         assert len(value) == 1
+        assert isinstance(value[0], _models.Group)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -106,6 +115,7 @@ class TestScimGroupsListGroups:
         value = asyncio.run(run())
         self._check(rec)
         assert len(value) == 1
+        assert isinstance(value[0], _models.Group)
 
 
 class TestScimGroupsCreateGroup:

@@ -53,7 +53,18 @@ class TestScimUsersListUsers:
         "totalResults": 3,
         "startIndex": 3,
         "itemsPerPage": 3,
-        "Resources": ["value"],
+        "Resources": [
+            {
+                "schemas": ["value"],
+                "id": "value",
+                "userName": "value",
+                "name": {},
+                "emails": [{}],
+                "active": True,
+                "externalId": "value",
+                "meta": {},
+            }
+        ],
     }
 
     def _check(self, rec: Recorder) -> None:
@@ -84,6 +95,7 @@ class TestScimUsersListUsers:
 
         self._check(rec)
         assert len(value) == 1
+        assert isinstance(value[0], _models.User)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -102,6 +114,7 @@ class TestScimUsersListUsers:
         value = asyncio.run(run())
         self._check(rec)
         assert len(value) == 1
+        assert isinstance(value[0], _models.User)
 
 
 class TestScimUsersCreateUser:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, cast
+from typing import cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._pagination import AsyncPage, PageSpec, SyncPage
@@ -52,7 +52,7 @@ class SCIMGroupsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> SyncPage[Any]:
+    ) -> SyncPage[_models.Group]:
         """listGroups
 
         ``GET /scim/v2/Groups``
@@ -80,7 +80,7 @@ class SCIMGroupsResource(SyncAPIResource):
             ),
         )
 
-        return SyncPage(self._client, call, _LIST_GROUPS_PAGES, Any)
+        return SyncPage(self._client, call, _LIST_GROUPS_PAGES, _models.Group)
 
     def create_group(
         self,
@@ -334,7 +334,7 @@ class AsyncSCIMGroupsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[Any]:
+    ) -> AsyncPage[_models.Group]:
         """listGroups
 
         ``GET /scim/v2/Groups``
@@ -362,7 +362,7 @@ class AsyncSCIMGroupsResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(self._client, call, _LIST_GROUPS_PAGES, Any)
+        return await AsyncPage.fetch(self._client, call, _LIST_GROUPS_PAGES, _models.Group)
 
     async def create_group(
         self,

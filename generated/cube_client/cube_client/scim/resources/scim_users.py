@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, cast
+from typing import cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._pagination import AsyncPage, PageSpec, SyncPage
@@ -51,7 +51,7 @@ class SCIMUsersResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> SyncPage[Any]:
+    ) -> SyncPage[_models.User]:
         """listUsers
 
         ``GET /scim/v2/Users``
@@ -78,7 +78,7 @@ class SCIMUsersResource(SyncAPIResource):
             ),
         )
 
-        return SyncPage(self._client, call, _LIST_USERS_PAGES, Any)
+        return SyncPage(self._client, call, _LIST_USERS_PAGES, _models.User)
 
     def create_user(
         self,
@@ -339,7 +339,7 @@ class AsyncSCIMUsersResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[Any]:
+    ) -> AsyncPage[_models.User]:
         """listUsers
 
         ``GET /scim/v2/Users``
@@ -366,7 +366,7 @@ class AsyncSCIMUsersResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(self._client, call, _LIST_USERS_PAGES, Any)
+        return await AsyncPage.fetch(self._client, call, _LIST_USERS_PAGES, _models.User)
 
     async def create_user(
         self,
