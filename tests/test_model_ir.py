@@ -33,23 +33,24 @@ def _family(tmp_path: Path, schemas: dict[str, Any]) -> Any:
 
 
 def test_field_names_dodge_pydantic_and_annotation_names(tmp_path: Path) -> None:
-    props = {
-        n: {"type": "string"} for n in ("model_config", "json", "str", "datetime", "a-b", "aB")
-    }
+    names_in_document = ("model_config", "json", "str", "datetime", "a-b", "aB", "json_")
+    props = {n: {"type": "string"} for n in names_in_document}
     family, files = _family(tmp_path, {"Thing": {"type": "object", "properties": props}})
     (model,) = family.models
     assert isinstance(model, Model)
     names = {f.name: f.py_name for f in model.fields}
-    assert names == {
-        "model_config": "model_config_2",
-        "json": "json_2",
-        "str": "str_2",
-        "datetime": "datetime_2",
+    assert names == {  # a pydantic member's name gets an underscore, a collision a number
+        "model_config": "model_config_",
+        "json": "json_",
+        "str": "str_",
+        "datetime": "datetime_",
         "a-b": "a_b",
         "aB": "a_b_2",
+        "json_": "json__2",
     }
     source = files[f"{PACKAGE}/models.py"]
     assert 'a_b_2: Annotated[str | None, Field(alias="aB")] = None' in source
+    assert 'json_: Annotated[str | None, Field(alias="json")] = None' in source
 
 
 def test_recursive_value_classes_are_typed_on_root(tmp_path: Path) -> None:

@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
 
@@ -231,24 +230,7 @@ def for_prism(document: dict[str, Any]) -> dict[str, Any]:
                     if "json" in media_type and isinstance(media, dict) and "schema" not in media:
                         media["schema"] = {}
     _non_null_members(out)
-    base = server_base_path(out)
-    if base and isinstance(out.get("paths"), dict):
-        out["paths"] = {base + path: item for path, item in out["paths"].items()}
     return out
-
-
-def server_base_path(document: dict[str, Any]) -> str:
-    """The first server's path (variables at their defaults): Prism serves the document's paths
-    from its root, while a client given an origin puts the server's base path in front (SCIM's
-    ``/api``), so Prism's copy carries that prefix as the service does."""
-    servers = document.get("servers")
-    if not isinstance(servers, list) or not servers or not isinstance(servers[0], dict):
-        return ""
-    url = str(servers[0].get("url", ""))
-    for name, spec in (servers[0].get("variables") or {}).items():
-        default = spec.get("default", "") if isinstance(spec, dict) else ""
-        url = url.replace("{" + name + "}", str(default))
-    return urlsplit(url).path.rstrip("/")
 
 
 def _non_null_members(node: Any) -> None:

@@ -28,7 +28,7 @@ METHOD = '''
         """Hand-written: how many gadgets there are."""
         return len(self.list_gadgets())
 '''
-ANCHOR = "        self._client = client\n"
+ANCHOR = '    """Operations tagged Gadgets"""\n'  # the sync resource's docstring comes first
 
 
 def _cli(config: Path, out: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -44,6 +44,7 @@ def _setup(tmp_path: Path) -> tuple[Path, Path]:
     assert _cli(config, out, "generate").returncode == 0
     gadgets = out / GADGETS
     text = gadgets.read_text(encoding="utf-8")
+    assert ANCHOR in text
     gadgets.write_text(text.replace(ANCHOR, ANCHOR + METHOD, 1), encoding="utf-8")
     kept = run_cli("keep", GADGETS, "--config", str(config), "--out", str(out))
     assert kept.returncode == 0, kept.stderr
