@@ -49,7 +49,7 @@ from generator.naming import (
     pascal_case,
     snake_case,
 )
-from generator.openapi_paths import HTTP_METHODS as METHODS
+from generator.openapi_paths import ADDITIONAL, path_operations
 from generator.refs import Resolver
 from generator.schemas import SchemaCatalog, default_problem, property_of
 
@@ -222,6 +222,25 @@ class FamilyBuilder:
                     return f.py_name
         return wire
 
+    def _resource_tag(self, tags: Any) -> str:
+        """The tag naming an operation's resource: its first navigation tag (OpenAPI 3.2 tags of
+        another ``kind``, such as badges, do not group) followed up its ``parent`` chain to the
+        top, so nested tags share their root's resource; ``default`` without tags."""
+        names = [t for t in tags if isinstance(t, str)] if isinstance(tags, list) else []
+        known = {
+            t["name"]: t
+            for t in self.doc.get("tags", []) or []
+            if isinstance(t, dict) and isinstance(t.get("name"), str)
+        }
+        nav = [n for n in names if _obj(known.get(n)).get("kind", "nav") == "nav"]
+        tag = (nav or names or ["default"])[0]
+        seen = {tag}
+        parent = _obj(known.get(tag)).get("parent")
+        while isinstance(parent, str) and parent in known and parent not in seen:
+            seen.add(parent)
+            tag, parent = parent, _obj(known[parent]).get("parent")
+        return tag
+
     def _operations(self, op_ids: set[str]) -> Iterator[tuple[str, Operation]]:
         paths = self.doc.get("paths") or {}
         method_names: dict[str, Namespace] = {}
@@ -230,25 +249,15 @@ class FamilyBuilder:
             item, _ = self.resolver.resolve(raw_item, item_ptr)
             if not isinstance(item, dict):
                 continue
-            for method in METHODS:
-                op = item.get(method)
+            for method, keys, op in path_operations(item):
                 if not isinstance(op, dict):
                     continue
-                tags = op.get("tags")
-                tag = (
-                    tags[0]
-                    if isinstance(tags, list) and tags and isinstance(tags[0], str)
-                    else "default"
-                )
+                tag = self._resource_tag(op.get("tags"))
                 names = method_names.setdefault(
                     snake_case(tag) or "resource", Namespace(resource_members())
                 )
-                yield (
-                    tag,
-                    self._operation(
-                        path, method, item, op, join_pointer(item_ptr, method), names, op_ids
-                    ),
-                )
+                op_ptr = join_pointer(item_ptr, *keys)
+                yield tag, self._operation(path, method, item, op, op_ptr, names, op_ids)
 
     # --- one operation ---------------------------------------------------------------------
 
@@ -264,11 +273,11 @@ class FamilyBuilder:
     ) -> Operation:
         op_id = op.get("operationId")
         if not isinstance(op_id, str) or not op_id.strip():
-            op_id = f"{method} {path}"
+            op_id = f"{method.lower()} {path}"
             self.warn(
                 "operation-id-missing",
                 ptr,
-                f"no operationId; named from {method.upper()} {one_line(path, 80)}",
+                f"no operationId; named from {one_line(method, 40)} {one_line(path, 80)}",
                 "info",
             )
         elif op_id in op_ids:
@@ -289,7 +298,7 @@ class FamilyBuilder:
         return Operation(
             operation_id=op_id,
             py_name=py_name,
-            method=method.upper(),
+            method=method,
             path=path,
             summary=one_line(op.get("summary", "")),
             description=str(op.get("description", "") or ""),
@@ -312,7 +321,8 @@ class FamilyBuilder:
         hint: str,
     ) -> tuple[Parameter, ...]:
         merged: dict[tuple[str, str], tuple[dict[str, Any], str]] = {}
-        for owner, owner_ptr in ((item, ptr.rsplit("/", 1)[0]), (op, ptr)):
+        item_ptr = ptr.rsplit("/", 1)[0].removesuffix("/" + ADDITIONAL)
+        for owner, owner_ptr in ((item, item_ptr), (op, ptr)):
             for i, raw in enumerate(owner.get("parameters", []) or []):
                 p, p_ptr = self.resolver.resolve(raw, join_pointer(owner_ptr, "parameters", i))
                 if (

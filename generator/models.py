@@ -134,12 +134,24 @@ def _root_type(catalog: SchemaCatalog, schema: dict[str, Any], name: ClassName) 
     for key in ("oneOf", "anyOf"):
         members = schema.get(key)
         if isinstance(members, list) and members:
+            members = _default_first(schema, members)
             types = [catalog.type_of(m, f"{name}Option{i + 1}") for i, m in enumerate(members)]
             return union_of([*types, NONE] if nullable else types)
     if isinstance(schema.get("allOf"), list) and len(schema["allOf"]) > 1:
         return ANY  # members without properties: nothing a class could hold
     plain = {k: v for k, v in schema.items() if k not in ("discriminator", "allOf")}
     return catalog.type_of(plain, name + "Value")
+
+
+def _default_first(schema: dict[str, Any], members: list[Any]) -> list[Any]:
+    """The union's members with the discriminator's ``defaultMapping`` variant first (added when
+    it is not a member): a value that fits several variants, as one without the discriminating
+    property does, validates as the earliest one."""
+    target = _mapping(schema.get("discriminator")).get("defaultMapping")
+    if not isinstance(target, str):
+        return members
+    ref = {"$ref": target}
+    return [ref, *(m for m in members if m != ref)]
 
 
 def _field(

@@ -2,10 +2,43 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from typing import Any
 
 # ``query`` (a safe method with a body) is OpenAPI 3.2's.
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace", "query")
+# OpenAPI 3.2 path items list other methods under this key, spelled as they are sent.
+ADDITIONAL = "additionalOperations"
+# An HTTP method is a token (RFC 9110, section 5.6.2).
+METHOD_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+
+
+def path_operations(item: Any) -> Iterator[tuple[str, tuple[str, ...], Any]]:
+    """``(wire method, keys from the path item to the operation, operation node)`` of every
+    operation of a path item: the fixed method fields (sent upper-cased), then OpenAPI 3.2's
+    ``additionalOperations`` (sent as spelled). Nodes are yielded as found; callers check them.
+    An additional operation whose name is not a method token, or that repeats a fixed field, is
+    left out (validation reports it)."""
+    if not isinstance(item, dict):
+        return
+    for method in HTTP_METHODS:
+        if method in item:
+            yield method.upper(), (method,), item[method]
+    extra = item.get(ADDITIONAL)
+    if isinstance(extra, dict):
+        for name, op in extra.items():
+            if additional_method_problem(name) is None:
+                yield name, (ADDITIONAL, name), op
+
+
+def additional_method_problem(name: object) -> str | None:
+    """Why ``name`` cannot key ``additionalOperations``, or None when it can."""
+    if not isinstance(name, str) or not METHOD_TOKEN.fullmatch(name):
+        return "is not an HTTP method token"
+    if name.lower() in HTTP_METHODS:
+        return f"belongs in the path item's `{name.lower()}` field"
+    return None
 
 
 def operation_keys(document: Any) -> set[str]:
@@ -14,9 +47,8 @@ def operation_keys(document: Any) -> set[str]:
     if not isinstance(paths, dict):
         return set()
     return {
-        f"{method.upper()} {path}"
+        f"{method} {path}"
         for path, item in paths.items()
-        if isinstance(item, dict)
-        for method in HTTP_METHODS
-        if isinstance(item.get(method), dict)
+        for method, _, op in path_operations(item)
+        if isinstance(op, dict)
     }

@@ -209,18 +209,21 @@ class SchemaCatalog:
         return self._rewrite(sub, owner, depth + 1)
 
     def _rewrite_discriminator(self, disc: dict[str, Any]) -> dict[str, Any]:
+        out = dict(disc)
         mapping = disc.get("mapping")
-        if not isinstance(mapping, dict):
-            return disc
-        new: dict[str, Any] = {}
-        for key, target in mapping.items():
-            if isinstance(target, str):
-                ref = target if target.startswith("#") else _COMPONENT_PREFIX + _escape(target)
-                name = self._ref_name(ref)
-                new[key] = CATALOG_PREFIX + name if name else target
-            else:
-                new[key] = target
-        return {**disc, "mapping": new}
+        if isinstance(mapping, dict):
+            out["mapping"] = {key: self._variant(target) for key, target in mapping.items()}
+        if "defaultMapping" in disc:  # OpenAPI 3.2: the variant of an absent or unmapped value
+            out["defaultMapping"] = self._variant(disc["defaultMapping"])
+        return out
+
+    def _variant(self, target: Any) -> Any:
+        """A discriminator target (a schema name or a reference) as a catalogue reference."""
+        if not isinstance(target, str):
+            return target
+        ref = target if target.startswith("#") else _COMPONENT_PREFIX + _escape(target)
+        name = self._ref_name(ref)
+        return CATALOG_PREFIX + name if name else target
 
     # --- type references -------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from generator.diagnostics import CodegenError, Diagnostic, one_line, pointer
+from generator.openapi_paths import ADDITIONAL, additional_method_problem
 
 _MAX_ROUNDS = 8
 _SCHEMA_CONTAINERS = frozenset(
@@ -66,9 +67,9 @@ def validate(doc: dict[str, Any], file: str) -> tuple[dict[str, Any], list[Diagn
         model = Model31
     if version.startswith("3.2"):
         # openapi-pydantic has no 3.2 model: 3.2 is 3.1 plus fields it keeps as extras
-        # (``itemSchema``, ``$self``, tag ``parent``/``kind``); the ``query`` method is checked
-        # here as an operation of its own.
-        _check_query_operations(doc, file)
+        # (``itemSchema``, ``$self``, tag ``parent``/``kind``); the ``query`` method and
+        # ``additionalOperations`` are checked here as operations of their own.
+        _check_32_operations(doc, file)
         doc = {**doc, "openapi": "3.1.0"}
         checked, repairs = _validate(model, doc, file)
         return {**checked, "openapi": version}, repairs
@@ -98,17 +99,32 @@ def _validate(
     raise _fail(file, "", "document has too many invalid parts to work around")
 
 
-def _check_query_operations(doc: dict[str, Any], file: str) -> None:
+def _check_32_operations(doc: dict[str, Any], file: str) -> None:
+    """The operations openapi-pydantic keeps as extras: ``query`` and ``additionalOperations``."""
     from openapi_pydantic.v3.v3_1 import Operation
 
     paths = doc.get("paths")
     for path, item in paths.items() if isinstance(paths, dict) else ():
-        if isinstance(item, dict) and "query" in item:
+        if not isinstance(item, dict):
+            continue
+        found: list[tuple[tuple[str, ...], Any]] = []
+        if "query" in item:
+            found.append((("query",), item["query"]))
+        extra = item.get(ADDITIONAL)
+        if ADDITIONAL in item and not isinstance(extra, dict):
+            raise _fail(file, pointer("paths", path, ADDITIONAL), "must be a mapping")
+        for name, op in extra.items() if isinstance(extra, dict) else ():
+            problem = additional_method_problem(name)
+            if problem is not None:
+                where = pointer("paths", path, ADDITIONAL, name)
+                raise _fail(file, where, f"{one_line(name, 40)} {problem}")
+            found.append(((ADDITIONAL, name), op))
+        for keys, op in found:
             try:
-                Operation.model_validate(item["query"])
+                Operation.model_validate(op)
             except ValidationError as exc:
                 err = exc.errors()[0]
-                where = pointer("paths", path, "query", *err["loc"])
+                where = pointer("paths", path, *keys, *err["loc"])
                 raise _fail(file, where, f"{err['msg']} (OpenAPI object model)") from None
 
 

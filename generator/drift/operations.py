@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 from generator.diagnostics import CodegenError, Diagnostic, join_pointer, one_line, pointer
 from generator.drift.schema_view import Sub
-from generator.openapi_paths import HTTP_METHODS as METHODS
+from generator.openapi_paths import path_operations
 from generator.refs import Resolver
 
 IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})
@@ -176,24 +176,23 @@ def index_operations(
             continue
         if not isinstance(item, dict):
             raise _fail(file, item_ptr, "path item is not a mapping")
-        for method in METHODS:
-            op = item.get(method)
+        for method, keys, op in path_operations(item):
             if op is None:
                 continue
-            op_ptr = join_pointer(item_ptr, method)
+            op_ptr = join_pointer(item_ptr, *keys)
             if not isinstance(op, dict):
                 raise _fail(file, op_ptr, "operation is not a mapping")
             full = join_path(server_path(_effective_servers(document, item, op)), key)
-            identity = f"{method.upper()} {normalise_path(full)}"
+            identity = f"{method} {normalise_path(full)}"
             if identity in found:
                 continue
             names = tuple(_TEMPLATE.findall(full))
             view = OperationView(
-                method=method.upper(),
+                method=method,
                 path_key=key,
                 full_path=full,
                 identity=identity,
-                label=f"{method.upper()} {full}",
+                label=f"{method} {full}",
                 pointer=op_ptr,
                 node=op,
                 path_params=names,

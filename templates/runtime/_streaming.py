@@ -207,6 +207,12 @@ class JSONLines(Generic[T]):
         return AsyncJSONLinesStream(response, self)
 
 
+# ``application/json-seq`` (RFC 7464) starts each record with a record separator; JSON lines and
+# NDJSON do not. One reader serves all three.
+_RS = b"\x1e"
+_BLANK = b" \t\r\n\x1e"
+
+
 class _Lines(Generic[T]):
     """Splits bytes into lines and turns each into an item; the sync and async streams share it."""
 
@@ -228,15 +234,15 @@ class _Lines(Generic[T]):
         complete.insert(0, b"".join([*self.pieces, head]))
         self.pieces = [tail] if tail else []
         for line in complete:
-            if line.strip():
+            if line.strip(_BLANK):
                 yield self._item(line)
 
     def finish(self) -> Iterator[T]:
         """The last line (a final newline is optional), then the completeness check."""
         rest, self.pieces = b"".join(self.pieces), []
-        if rest.strip():
+        if rest.strip(_BLANK):
             try:
-                json.loads(rest)
+                json.loads(rest.lstrip(_RS))
             except ValueError:
                 raise self._incomplete("the stream ended inside a line") from None
             yield self._item(rest)
@@ -252,7 +258,7 @@ class _Lines(Generic[T]):
     def _item(self, line: bytes) -> T:
         self.count += 1
         try:
-            value = json.loads(line)
+            value = json.loads(line.lstrip(_RS))
         except ValueError as exc:
             raise APIResponseValidationError(
                 f"line {self.count} is not valid JSON: {exc}",

@@ -160,7 +160,7 @@ class _Handler(BaseHTTPRequestHandler):
             return
         handler(exchange)
 
-    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_QUERY = _dispatch
+    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_QUERY = do_PURGE = _dispatch
 
 
 class LocalServer(ThreadingHTTPServer):

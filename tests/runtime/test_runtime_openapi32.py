@@ -1,5 +1,8 @@
 """OpenAPI 3.2: a ``text/event-stream`` response with ``itemSchema`` gives typed event iterators
-(sync and async) and the ``query`` method is an operation; exercised against a loopback server."""
+(sync and async), ``application/json-seq`` and ``application/x-ndjson`` typed line streams; the
+``query`` method and ``additionalOperations`` are operations; nested tags share their root's
+resource; a discriminator's ``defaultMapping`` wins for a value without the discriminating
+property. Exercised against a loopback server."""
 
 from __future__ import annotations
 
@@ -36,7 +39,11 @@ def document() -> dict[str, Any]:
         "openapi": "3.2.0",
         "$self": "https://example.test/openapi.json",
         "info": {"title": "Streams", "version": "1"},
-        "tags": [{"name": "chat", "kind": "nav"}],
+        "tags": [
+            {"name": "chat", "kind": "nav"},
+            {"name": "cache", "parent": "chat"},
+            {"name": "beta", "kind": "badge"},
+        ],
         "paths": {
             "/chat": {
                 "post": {
@@ -48,7 +55,7 @@ def document() -> dict[str, Any]:
             "/search": {
                 "query": {
                     "operationId": "search",
-                    "tags": ["chat"],
+                    "tags": ["beta", "chat"],
                     "requestBody": {
                         "content": {
                             "application/json": {
@@ -68,13 +75,61 @@ def document() -> dict[str, Any]:
                 }
             },
         },
-        "components": {"schemas": {"ChatEvent": event}},
+        "components": {"schemas": {"ChatEvent": event, **shapes()}},
     }
+
+
+def shapes() -> dict[str, Any]:
+    def variant(kind: str, size: str) -> dict[str, Any]:
+        props = {"kind": {"const": kind}, size: {"type": "number"}, "label": {"type": "string"}}
+        return {"type": "object", "properties": props}
+
+    return {
+        "Shape": {
+            "oneOf": [{"$ref": "#/components/schemas/Circle"}, {"$ref": "Square"}],
+            "discriminator": {
+                "propertyName": "kind",
+                "mapping": {"circle": "Circle", "square": "#/components/schemas/Square"},
+                "defaultMapping": "Square",
+            },
+        },
+        "Circle": variant("circle", "radius"),
+        "Square": variant("square", "side"),
+    }
+
+
+def _get(op_id: str, content: dict[str, Any]) -> dict[str, Any]:
+    ok = {"200": {"description": "ok", "content": content}}
+    return {"get": {"operationId": op_id, "tags": ["cache"], "responses": ok}}
+
+
+def more_paths() -> dict[str, Any]:
+    line = {"itemSchema": {"$ref": "#/components/schemas/ChatEvent"}}
+    shape = {"application/json": {"schema": {"$ref": "#/components/schemas/Shape"}}}
+    purge = {
+        "operationId": "purgeCache",
+        "tags": ["cache"],
+        "responses": {"204": {"description": "gone"}},
+    }
+    return {
+        "/seq": _get("eventSeq", {"application/json-seq": line}),
+        "/nd": _get("eventLines", {"application/x-ndjson": line}),
+        "/shape": _get("getShape", shape),
+        "/cache": {"additionalOperations": {"PURGE": purge}},
+    }
+
+
+def full_document() -> dict[str, Any]:
+    doc = document()
+    doc["paths"].update(more_paths())
+    return doc
 
 
 @pytest.fixture(scope="module")
 def package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    with imported_package(document(), tmp_path_factory.mktemp("stream32") / "dist", PACKAGE) as out:
+    with imported_package(
+        full_document(), tmp_path_factory.mktemp("stream32") / "dist", PACKAGE
+    ) as out:
         yield out
 
 
@@ -120,6 +175,83 @@ def test_async_stream_is_typed_too(package: Path, server: LocalServer) -> None:
     events = anyio.run(main)
     assert [e.kind for e in events] == ["delta", "delta", "done"]
     assert all(isinstance(e, models.ChatEvent) for e in events)
+
+
+def _serve_more(server: LocalServer) -> None:
+    @server.route("GET", "/seq")
+    def _(ex: Exchange) -> None:
+        body = b"".join(b"\x1e" + json.dumps(e).encode() + b"\n" for e in EVENTS)
+        ex.send(200, body, {"Content-Type": "application/json-seq"})
+
+    @server.route("GET", "/nd")
+    def _(ex: Exchange) -> None:
+        body = b"".join(json.dumps(e).encode() + b"\n" for e in EVENTS)
+        ex.send(200, body, {"Content-Type": "application/x-ndjson"})
+
+    @server.route("GET", "/shape")
+    def _(ex: Exchange) -> None:
+        ex.json(200, {"label": "unknown"})
+
+    @server.route("PURGE", "/cache")
+    def _(ex: Exchange) -> None:
+        ex.send(204, b"", {})
+
+
+def test_json_seq_and_ndjson_streams_are_typed(package: Path, server: LocalServer) -> None:
+    _serve_more(server)
+    module = importlib.import_module(f"{PACKAGE}._client")
+    models = importlib.import_module(f"{PACKAGE}.models")
+    with _client(module, server, "Stream32ClientClient") as client:
+        for stream, line in (
+            (client.chat.event_seq(), models.EventSeqLine),
+            (client.chat.event_lines(), models.EventLinesLine),
+        ):
+            events = list(stream)
+            assert all(isinstance(e, line) for e in events)
+            assert [e.kind for e in events] == ["delta", "delta", "done"]
+            assert "".join(e.text or "" for e in events) == "Hello"
+
+    async def main() -> list[Any]:
+        async with _client(module, server, "AsyncStream32ClientClient") as client:
+            stream = await client.chat.event_seq()
+            return [e async for e in stream]
+
+    assert [e.kind for e in anyio.run(main)] == ["delta", "delta", "done"]
+
+
+def test_additional_operation_is_sent_as_spelled_under_the_root_tag(
+    package: Path, server: LocalServer
+) -> None:
+    _serve_more(server)
+    module = importlib.import_module(f"{PACKAGE}._client")
+    with _client(module, server, "Stream32ClientClient") as client:
+        assert client.chat.purge_cache() is None
+        assert not hasattr(client, "cache") and not hasattr(client, "beta")
+    assert [(s.method, s.path) for s in server.seen()] == [("PURGE", "/cache")]
+
+
+def test_default_mapping_variant_takes_a_value_without_the_property(
+    package: Path, server: LocalServer
+) -> None:
+    _serve_more(server)
+    module = importlib.import_module(f"{PACKAGE}._client")
+    models = importlib.import_module(f"{PACKAGE}.models")
+    with _client(module, server, "Stream32ClientClient") as client:
+        shape = client.chat.get_shape()
+    value = getattr(shape, "root", shape)
+    assert isinstance(value, models.Square) and value.label == "unknown"
+
+
+@pytest.mark.parametrize(
+    ("name", "message"), [("get", "`get` field"), ("BAD METHOD", "not an HTTP method token")]
+)
+def test_a_bad_additional_operation_name_is_one_line(name: str, message: str) -> None:
+    doc = full_document()
+    doc["paths"]["/cache"]["additionalOperations"] = {name: {"responses": {}}}
+    with pytest.raises(CodegenError) as exc:
+        validate(doc, "doc.json")
+    assert exc.value.first.pointer == f"/paths/~1cache/additionalOperations/{name}"
+    assert message in exc.value.first.message
 
 
 def test_a_bad_query_operation_is_one_line() -> None:
