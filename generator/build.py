@@ -360,7 +360,16 @@ class FamilyBuilder:
                     f"path parameter {one_line(name, 60)} is not in the path; ignored",
                 )
                 continue
-            if loc not in ("query", "header", "cookie"):
+            if loc == "querystring" and not _form_query(p):
+                media = one_line(next(iter(_obj(p.get("content"))), "no media type"), 60)
+                self.warn(
+                    "querystring-media-unsupported",
+                    p_ptr,
+                    f"a query string written as {media} is not supported (only "
+                    "application/x-www-form-urlencoded); ignored",
+                )
+                continue
+            if loc not in ("query", "querystring", "header", "cookie"):
                 self.warn(
                     "parameter-location-unknown",
                     p_ptr,
@@ -663,9 +672,10 @@ class FamilyBuilder:
         return None
 
 
+FORM_MEDIA = "application/x-www-form-urlencoded"
 _BODY_KINDS: tuple[tuple[str, BodyKind], ...] = (
     ("json", "json"),
-    ("application/x-www-form-urlencoded", "form"),
+    (FORM_MEDIA, "form"),
     ("multipart/", "multipart"),
     ("text/", "text"),
     ("", "binary"),
@@ -689,6 +699,12 @@ def _pick_media(media_types: list[str], kinds: tuple[tuple[str, _K], ...]) -> tu
             if needle != "json" and needle in m:
                 return media, kind
     return media_types[0], kinds[-1][1]
+
+
+def _form_query(p: dict[str, Any]) -> bool:
+    """Whether an ``in: querystring`` parameter's one media type is a form encoding."""
+    media = list(_obj(p.get("content")))
+    return len(media) == 1 and media[0].split(";")[0].strip().lower() == FORM_MEDIA
 
 
 def _status_rank(status: object) -> tuple[int, str]:

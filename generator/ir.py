@@ -96,7 +96,8 @@ ModelKind = Model | ValueModel
 
 # --- operations -----------------------------------------------------------------------------
 
-ParamLocation = Literal["path", "query", "header", "cookie"]
+# ``querystring`` (OpenAPI 3.2) is the whole query string as one object, form-encoded.
+ParamLocation = Literal["path", "query", "querystring", "header", "cookie"]
 BodyKind = Literal["json", "form", "multipart", "binary", "text"]
 ResponseKind = Literal["json", "binary", "text", "event-stream", "json-lines", "empty"]
 

@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from generator.diagnostics import CodegenError, Diagnostic, one_line, pointer
-from generator.openapi_paths import ADDITIONAL, additional_method_problem
+from generator.openapi_paths import ADDITIONAL, additional_method_problem, path_operations
 
 _MAX_ROUNDS = 8
 _SCHEMA_CONTAINERS = frozenset(
@@ -70,8 +70,14 @@ def validate(doc: dict[str, Any], file: str) -> tuple[dict[str, Any], list[Diagn
         # (``itemSchema``, ``$self``, tag ``parent``/``kind``); the ``query`` method and
         # ``additionalOperations`` are checked here as operations of their own.
         _check_32_operations(doc, file)
-        doc = {**doc, "openapi": "3.1.0"}
-        checked, repairs = _validate(model, doc, file)
+        hidden = _querystring_parameters(doc)
+        for p in hidden:  # validated as the query parameter with ``content`` it otherwise is
+            p["in"] = "query"
+        try:
+            checked, repairs = _validate(model, {**doc, "openapi": "3.1.0"}, file)
+        finally:
+            for p in hidden:
+                p["in"] = "querystring"
         return {**checked, "openapi": version}, repairs
     return _validate(model, doc, file)
 
@@ -126,6 +132,24 @@ def _check_32_operations(doc: dict[str, Any], file: str) -> None:
                 err = exc.errors()[0]
                 where = pointer("paths", path, *keys, *err["loc"])
                 raise _fail(file, where, f"{err['msg']} (OpenAPI object model)") from None
+
+
+def _querystring_parameters(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    """OpenAPI 3.2's ``in: querystring`` parameters, where parameters are written."""
+    lists: list[Any] = list(_obj(_obj(doc.get("components")).get("parameters")).values())
+    for item in _obj(doc.get("paths")).values():
+        lists.extend(_list(_obj(item).get("parameters")))
+        for _, _, op in path_operations(item):
+            lists.extend(_list(_obj(op).get("parameters")))
+    return [p for p in lists if isinstance(p, dict) and p.get("in") == "querystring"]
+
+
+def _obj(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
 
 
 def _real_tokens(doc: Any, loc: Any) -> list[str]:

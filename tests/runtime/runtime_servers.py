@@ -31,6 +31,7 @@ class Seen:
     query: dict[str, list[str]]
     headers: dict[str, str]
     body: bytes
+    raw_query: str = ""
 
     def q(self, name: str) -> str | None:
         values = self.query.get(name)
@@ -151,6 +152,7 @@ class _Handler(BaseHTTPRequestHandler):
             query=parse_qs(parts.query, keep_blank_values=True),
             headers={k.lower(): v for k, v in self.headers.items()},
             body=body,
+            raw_query=parts.query,
         )
         self.server.record(seen)
         handler = self.server.routes.get((self.command, parts.path))

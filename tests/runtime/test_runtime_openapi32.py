@@ -116,6 +116,29 @@ def more_paths() -> dict[str, Any]:
         "/nd": _get("eventLines", {"application/x-ndjson": line}),
         "/shape": _get("getShape", shape),
         "/cache": {"additionalOperations": {"PURGE": purge}},
+        "/find": {"get": find_operation()},
+    }
+
+
+def find_operation() -> dict[str, Any]:
+    query = {
+        "type": "object",
+        "required": ["q"],
+        "properties": {
+            "q": {"type": "string"},
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "limit": {"type": "integer"},
+        },
+    }
+    form = {"application/x-www-form-urlencoded": {"schema": query}}
+    found = {"type": "object", "properties": {"count": {"type": "integer"}}}
+    return {
+        "operationId": "find",
+        "tags": ["chat"],
+        "parameters": [{"name": "filter", "in": "querystring", "required": True, "content": form}],
+        "responses": {
+            "200": {"description": "ok", "content": {"application/json": {"schema": found}}}
+        },
     }
 
 
@@ -142,6 +165,12 @@ def _serve(server: LocalServer) -> None:
     @server.route("QUERY", "/search")
     def _(ex: Exchange) -> None:
         ex.json(200, {"count": len(ex.seen.json()["q"])})
+
+
+def _config() -> Any:
+    from generator.config import FamilyConfig
+
+    return FamilyConfig(name="s", document="doc.json", module="s", client="SClient")
 
 
 def _client(module: Any, server: LocalServer, name: str) -> Any:
@@ -192,6 +221,10 @@ def _serve_more(server: LocalServer) -> None:
     def _(ex: Exchange) -> None:
         ex.json(200, {"label": "unknown"})
 
+    @server.route("GET", "/find")
+    def _(ex: Exchange) -> None:
+        ex.json(200, {"count": sum(len(v) for v in ex.seen.query.values())})
+
     @server.route("PURGE", "/cache")
     def _(ex: Exchange) -> None:
         ex.send(204, b"", {})
@@ -217,6 +250,34 @@ def test_json_seq_and_ndjson_streams_are_typed(package: Path, server: LocalServe
             return [e async for e in stream]
 
     assert [e.kind for e in anyio.run(main)] == ["delta", "delta", "done"]
+
+
+def test_querystring_parameter_is_the_whole_query_form_encoded(
+    package: Path, server: LocalServer
+) -> None:
+    _serve_more(server)
+    module = importlib.import_module(f"{PACKAGE}._client")
+    models = importlib.import_module(f"{PACKAGE}.models")
+    with _client(module, server, "Stream32ClientClient") as client:
+        typed = models.FindFilter(q="a b&c", tags=["x", "y"])
+        assert client.chat.find(filter=typed).count == 3
+        assert client.chat.find(filter={"q": "z", "limit": 5}).count == 2
+    sent = [s.raw_query for s in server.seen()]
+    assert sent == ["q=a+b%26c&tags=x&tags=y", "q=z&limit=5"]
+
+
+def test_querystring_of_another_media_type_is_left_out_with_a_warning() -> None:
+    from generator.build import FamilyBuilder
+
+    doc = full_document()
+    param = doc["paths"]["/find"]["get"]["parameters"][0]
+    param["content"] = {"application/json": param["content"].popitem()[1]}
+    builder = FamilyBuilder(validate(doc, "doc.json")[0], "doc.json", _config())
+    family = builder.build()
+    find = next(op for r in family.resources for op in r.operations if op.py_name == "find")
+    assert find.parameters == ()
+    (warning,) = [d for d in builder.diagnostics if d.id == "querystring-media-unsupported"]
+    assert warning.pointer == "/paths/~1find/get/parameters/0"
 
 
 def test_additional_operation_is_sent_as_spelled_under_the_root_tag(

@@ -79,6 +79,14 @@ def form_fields(value: object) -> dict[str, object]:
     raise TypeError(f"a form body must be a model or a mapping, not {type(value).__name__}")
 
 
+def querystring_fields(value: object) -> dict[str, object]:
+    """The whole query string given as one object (OpenAPI 3.2 ``in: querystring``, form
+    encoded) as its fields by wire name; nothing when it is not given."""
+    if isinstance(value, NotGiven) or value is None:
+        return {}
+    return form_fields(value)
+
+
 def to_jsonable(value: Any) -> Any:
     """Models, dates and containers as plain JSON values (models by alias, unset fields left out)."""
     if isinstance(value, pydantic.BaseModel):

@@ -18,7 +18,10 @@ from cube_client._streaming import (
     JSONLinesStream,
 )
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
-from cube_client._utils import build_headers, strip_not_given
+from cube_client._utils import (
+    build_headers,
+    strip_not_given,
+)
 from cube_client.chat import models as _models
 
 __all__ = ["AsyncChatResource", "ChatResource"]

@@ -13,7 +13,9 @@ from cube_client._response import (
     to_raw_response_wrapper,
 )
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
-from cube_client._utils import strip_not_given
+from cube_client._utils import (
+    strip_not_given,
+)
 from cube_client.platform import models as _models
 
 __all__ = ["AsyncDeploymentCreationResource", "DeploymentCreationResource"]
