@@ -49,7 +49,7 @@ from generator.naming import (
     pascal_case,
     snake_case,
 )
-from generator.openapi_paths import ADDITIONAL, path_operations
+from generator.openapi_paths import ADDITIONAL, ITEM_SCHEMA_KEYS, path_operations
 from generator.refs import Resolver
 from generator.schemas import SchemaCatalog, default_problem, property_of
 
@@ -63,9 +63,8 @@ RESERVED_CLIENT_KWARGS = frozenset(
      "allow_http_loopback", "self"}
 )  # fmt: skip
 _PATH_PARAM = re.compile(r"\{([^{}]+)\}")
-# A media type whose body is JSON lines names the schema of one line: OpenAPI 3.2's ``itemSchema``,
-# or this extension in 3.0/3.1 documents; the two others say how errors and the end are marked.
-ITEM_SCHEMA_KEYS = ("itemSchema", "x-cube-item-schema")
+# A JSON-lines media type names the schema of one line (ITEM_SCHEMA_KEYS); these two extensions
+# say how errors and the end are marked.
 ERROR_LINE_EXTENSION = "x-cube-error-line"
 FINAL_LINE_EXTENSION = "x-cube-final-line"
 _K = TypeVar("_K", bound=str)

@@ -1,4 +1,5 @@
-"""The HTTP methods a path item may hold, and the operations a document lists."""
+"""The HTTP methods a path item may hold, the operations a document lists, and where a stream's
+item schema is written: one answer for builder, drift and fetch."""
 
 from __future__ import annotations
 
@@ -10,6 +11,9 @@ from typing import Any
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace", "query")
 # OpenAPI 3.2 path items list other methods under this key, spelled as they are sent.
 ADDITIONAL = "additionalOperations"
+# A streamed media type names the schema of one item (an event, a JSON line): OpenAPI 3.2's
+# ``itemSchema``, or this extension in 3.0/3.1 documents.
+ITEM_SCHEMA_KEYS = ("itemSchema", "x-cube-item-schema")
 # An HTTP method is a token (RFC 9110, section 5.6.2).
 METHOD_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 

@@ -774,3 +774,54 @@ def test_removed_operation_message_names_its_id_and_deprecation() -> None:
     [change] = compare(old, spec({})).changes
     assert change.message == "operation removed (operationId getA; was deprecated)"
     assert change.level == "breaking"  # the method is gone from the client either way
+
+
+# --- OpenAPI 3.2 ----------------------------------------------------------------------------------
+
+
+def spec32(paths: dict[str, Any]) -> Doc:
+    return {"openapi": "3.2.0", "info": {"title": "t", "version": "1"}, "paths": paths}
+
+
+def test_query_method_and_additional_operations_are_operations() -> None:
+    old = spec32(
+        {"/a": {"query": {"responses": OK}, "additionalOperations": {"PURGE": {"responses": OK}}}}
+    )
+    new = spec32({"/a": {"additionalOperations": {"LINK": {"responses": OK}}}})
+    changes = compare(old, new).changes
+    assert [(c.id, c.level, c.operation, c.pointer) for c in changes] == [
+        ("operation-removed", "breaking", "PURGE /a", "/paths/~1a/additionalOperations/PURGE"),
+        ("operation-removed", "breaking", "QUERY /a", "/paths/~1a/query"),
+        ("operation-added", "info", "LINK /a", "/paths/~1a/additionalOperations/LINK"),
+    ]
+
+
+def test_additional_operation_changes_are_compared() -> None:
+    def doc(**op: Any) -> Doc:
+        return spec32({"/a": {"additionalOperations": {"PURGE": {"responses": OK, **op}}}})
+
+    assert ids(doc(operationId="purge"), doc(operationId="purgeAll")) == {
+        ("operation-id-changed", "breaking")
+    }
+
+
+@pytest.mark.parametrize(
+    "media", ["text/event-stream", "application/jsonl", "application/json-seq"]
+)
+@pytest.mark.parametrize("key", ["itemSchema", "x-cube-item-schema"])
+def test_item_schema_changes_are_classified_like_response_schemas(media: str, key: str) -> None:
+    def doc(item: Any) -> Doc:
+        content = {media: {key: item}}
+        return spec32(
+            {"/s": {"get": {"responses": {"200": {"description": "", "content": content}}}}}
+        )
+
+    old = doc(obj({"kind": S, "text": S}))
+    removed = compare(old, doc(obj({"kind": S}))).changes
+    assert [(c.id, c.level) for c in removed] == [("response-property-removed", "breaking")]
+    assert removed[0].pointer.endswith(f"/content/{media.replace('/', '~1')}/{key}/properties/text")
+    assert ids(old, doc(obj({"kind": S, "text": S, "more": S}))) == {
+        ("response-property-added", "info")
+    }
+    retyped = doc(obj({"kind": {"type": "integer"}, "text": S}))
+    assert ids(old, retyped) == {("response-property-type-changed", "breaking")}

@@ -11,6 +11,7 @@ from generator.drift.context import Direction, OperationPair
 from generator.drift.model import Change, Rule
 from generator.drift.registry import define, operation_check
 from generator.drift.schema_view import Sub
+from generator.openapi_paths import ITEM_SCHEMA_KEYS
 from generator.refs import Resolver
 
 BODY_ADDED = define(
@@ -67,10 +68,16 @@ def content_of(node: dict[str, Any], ptr: str) -> dict[str, tuple[str, Any, str]
     return found
 
 
-def schema_of(media: Any, ptr: str) -> Sub | None:
-    if isinstance(media, dict) and "schema" in media:
-        return Sub(media["schema"], join_pointer(ptr, "schema"))
+def schema_of(media: Any, ptr: str, key: str = "schema") -> Sub | None:
+    if isinstance(media, dict) and key in media:
+        return Sub(media[key], join_pointer(ptr, key))
     return None
+
+
+def item_schema_of(media: Any, ptr: str) -> Sub | None:
+    """The schema of one item of a stream; its changes are classified like the body's."""
+    keys = [k for k in ITEM_SCHEMA_KEYS if isinstance(media, dict) and k in media]
+    return schema_of(media, ptr, keys[0]) if keys else None
 
 
 def _body(resolver: Resolver, op: dict[str, Any], op_ptr: str) -> tuple[dict[str, Any] | None, str]:
@@ -102,11 +109,12 @@ def compare_content(
         if key not in old_media:
             continue
         _, old_body, old_body_ptr = old_media[key]
-        old_schema, new_schema = schema_of(old_body, old_body_ptr), schema_of(media, ptr)
-        if old_schema is not None and new_schema is not None:
-            where = f"{label} ({one_line(name, 80)})"
-            subject = f"{direction}-property"
-            op.compare_schemas(old_schema, new_schema, direction, subject, where)
+        subject = f"{direction}-property"
+        for of, suffix in ((schema_of, ""), (item_schema_of, " items")):
+            old_schema, new_schema = of(old_body, old_body_ptr), of(media, ptr)
+            if old_schema is not None and new_schema is not None:
+                where = f"{label} ({one_line(name, 80)}){suffix}"
+                op.compare_schemas(old_schema, new_schema, direction, subject, where)
 
 
 @operation_check
