@@ -91,6 +91,75 @@ def _ordered(models: dict[ClassName, ModelKind]) -> tuple[ModelKind, ...]:
     return tuple(out)
 
 
+# pydantic builds a model's validator by recursing from class to referenced class; measured on
+# pydantic 2.14, a chain of N classes needs up to about 10 N Python frames. Packages whose chains
+# reach past this many classes raise the interpreter's recursion limit when imported.
+CHAIN_FRAMES = 16
+DEEP_CHAIN = 40
+
+
+def recursion_limit(models: tuple[ModelKind, ...]) -> int:
+    """The recursion limit the models need (0 when the default serves): from the longest chain
+    of references, counting every class of a reference cycle (strongly connected component)."""
+    graph = {
+        m.name: sorted(
+            {r for f in m.fields for r in _refs(f.type)} if isinstance(m, Model) else _refs(m.type)
+        )
+        for m in models
+    }
+    longest = _longest_chain(graph)
+    return 1000 + CHAIN_FRAMES * longest if longest > DEEP_CHAIN else 0
+
+
+def _longest_chain(graph: dict[ClassName, list[ClassName]]) -> int:
+    """Classes on the longest path of the graph with each cycle counted whole (Tarjan's
+    components, then the longest path over their acyclic graph); iterative, for big graphs."""
+    index: dict[ClassName, int] = {}
+    low: dict[ClassName, int] = {}
+    comp: dict[ClassName, int] = {}
+    sizes: list[int] = []
+    stack: list[ClassName] = []
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, 0)]
+        while work:
+            node, i = work.pop()
+            if i == 0:
+                index[node] = low[node] = len(index)
+                stack.append(node)
+            succ = [s for s in graph[node] if s in graph]
+            if i < len(succ):
+                work.append((node, i + 1))
+                nxt = succ[i]
+                if nxt not in index:
+                    work.append((nxt, 0))
+                elif nxt not in comp:
+                    low[node] = min(low[node], index[nxt])
+                continue
+            if low[node] == index[node]:
+                size = 0
+                while True:
+                    top = stack.pop()
+                    comp[top] = len(sizes)
+                    size += 1
+                    if top == node:
+                        break
+                sizes.append(size)
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+    # components are numbered in reverse topological order: successors first
+    best = [0] * len(sizes)
+    members: list[list[ClassName]] = [[] for _ in sizes]
+    for node, c in comp.items():
+        members[c].append(node)
+    for c, nodes in enumerate(members):
+        after = [best[comp[s]] for n in nodes for s in graph[n] if s in comp and comp[s] != c]
+        best[c] = sizes[c] + max(after, default=0)
+    return max(best, default=0)
+
+
 def _refs(t: TypeRef) -> set[ClassName]:
     match t:
         case ModelRef(name):

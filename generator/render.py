@@ -27,6 +27,7 @@ from generator.ir import (
     TypeRef,
     UnionOf,
 )
+from generator.models import recursion_limit
 from generator.sanitize import clean_text, comment_text, docstring_body, py_str
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -154,6 +155,7 @@ def environment() -> jinja2.Environment:
         py_tuple=py_tuple,
     )
     env.globals["uses_type"] = uses_type
+    env.globals["recursion_limit"] = recursion_limit
     env.filters["error_class"] = error_class
     env.globals["resource_of"] = lambda family, op: next(
         r for r in family.resources if op in r.operations

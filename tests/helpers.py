@@ -40,17 +40,25 @@ def ensure_generated_importable() -> None:
 
 def generate_package(doc: dict[str, Any], out: Path, package: str) -> dict[str, str]:
     """Generate ``doc`` in-process into ``out`` (the distribution folder); the files by path."""
-    from generator.pipeline import generate, single_document_config, strip_root
+    return generate_with_report(doc, out, package)[0]
+
+
+def generate_with_report(
+    doc: dict[str, Any], out: Path, package: str
+) -> tuple[dict[str, str], dict[str, Any]]:
+    """:func:`generate_package`, and the run's report as ``--report`` writes it."""
+    from generator.pipeline import generate, report_json, single_document_config, strip_root
 
     out.mkdir(parents=True, exist_ok=True)
     spec = out.parent / (out.name + ".json")
     spec.write_text(json.dumps(doc, ensure_ascii=True), encoding="utf-8")
-    files = strip_root(generate(single_document_config(spec, (), package, out)).files, package)
+    result = generate(single_document_config(spec, (), package, out))
+    files = strip_root(result.files, package)
     for rel, text in files.items():
         path = out / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-    return files
+    return files, report_json(result)
 
 
 def check_clean_and_typed(out: Path, package: str, cache: Path, *ruff_args: str) -> None:
