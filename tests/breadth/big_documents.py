@@ -665,6 +665,26 @@ def assistant_document() -> dict[str, Any]:
             "properties": props,
         }
         i += 1
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Assistant", "version": "2.0.0"},
+        "servers": [{"url": "https://assistant.example.test/v1"}],
+        "security": [{"ApiKeyAuth": []}],
+        "tags": [{"name": _pascal(r), "description": f"{r} objects"} for r in AI_RESOURCES],
+        "paths": _assistant_paths(),
+        "webhooks": hooks,
+        "components": {
+            "schemas": schemas,
+            "securitySchemes": {"ApiKeyAuth": {"type": "http", "scheme": "bearer"}},
+        },
+    }
+
+
+def _content(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"description": "OK", "content": {"application/json": {"schema": schema}}}
+
+
+def _assistant_paths() -> dict[str, Any]:
     paths: dict[str, Any] = {}
     for n, resource in enumerate(AI_RESOURCES):
         r = random.Random(60_000 + n)
@@ -724,20 +744,4 @@ def assistant_document() -> dict[str, Any]:
                 "responses": {"200": _content(_ref(f"Delete{base}Response")), **error},
             },
         }
-    return {
-        "openapi": "3.1.0",
-        "info": {"title": "Assistant", "version": "2.0.0"},
-        "servers": [{"url": "https://assistant.example.test/v1"}],
-        "security": [{"ApiKeyAuth": []}],
-        "tags": [{"name": _pascal(r), "description": f"{r} objects"} for r in AI_RESOURCES],
-        "paths": paths,
-        "webhooks": hooks,
-        "components": {
-            "schemas": schemas,
-            "securitySchemes": {"ApiKeyAuth": {"type": "http", "scheme": "bearer"}},
-        },
-    }
-
-
-def _content(schema: dict[str, Any]) -> dict[str, Any]:
-    return {"description": "OK", "content": {"application/json": {"schema": schema}}}
+    return paths
