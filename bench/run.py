@@ -48,6 +48,12 @@ T_BOX_PER_OP = 1.5  # Box seconds per operation ≤ this x platform 07's
 T_CALL = 1.3  # generated client per call ≤ this x raw httpx + json.loads
 T_IMPORT = 2.0  # cold `import cube_client` ≤ this x `import httpx, pydantic`
 T_DRIFT = 2.0  # seconds, `cube-codegen drift` on two documents the size of Box (issue 6)
+# The large documents built by tests/breadth/big_documents.py (issue 16).
+BUILT = (("payments (built, 4 MB)", "payments_document", "payments_api"),
+         ("assistant (built, 3.1)", "assistant_document", "assistant_api"))  # fmt: skip
+T_BIG_SECONDS = 10.0  # full generation of each
+T_BIG_MB = 600.0  # peak memory of each
+T_BIG_PER_OP = 1.5  # seconds per operation ≤ this x platform 07's
 BOX = "specs/large/box/openapi.json"
 
 
@@ -290,6 +296,14 @@ def generation_inputs(
             continue
         report.notes.append(f"{label}: {doc}.")
         inputs.append((label, ["generate", "--spec", str(doc), "--package", package], doc))
+    sys.path.insert(0, str(ROOT))
+    from tests.breadth import big_documents
+
+    for label, builder, package in BUILT:
+        doc = tmp / f"{package}.json"
+        doc.write_text(json.dumps(getattr(big_documents, builder)()), encoding="utf-8")
+        report.notes.append(f"{label}: tests/breadth/big_documents.py {builder}().")
+        inputs.append((label, ["generate", "--spec", str(doc), "--package", package], doc))
     return inputs
 
 
@@ -314,6 +328,7 @@ def generation(
 ) -> None:
     rows: list[list[str]] = []
     per_op: dict[str, float] = {}
+    peaks: dict[str, float] = {}
     medians: dict[tuple[str, str], float] = {}
     for label, args, peer_doc in generation_inputs(report, proj, tmp, shared):
         log(f"generation: {label} ({rounds} alternated rounds after a warm-up)")
@@ -332,6 +347,10 @@ def generation(
                 ratio = f"{ours.median / cmd.median:.2f}x"
                 fastest = f"{min(ours.times) / min(cmd.times):.2f}x"
             note = f"FAILED — {cmd.failure}" if cmd.failure else ""
+            if cmd.failure and cmd is not ours:
+                note = f"crashes — {cmd.failure}"
+            if cmd is ours and not cmd.failure:
+                peaks[label] = cmd.peak_mb
             if cmd is ours and ops and not cmd.failure:
                 per_op[label] = ours.median / ops
                 note = f"{ops} operations, {secs(per_op[label])}/operation"
@@ -350,6 +369,31 @@ def generation(
         "in parentheses)\n\n" + table([*header, "note"], rows)
     )
     generation_targets(report, medians, per_op, peers)
+    big_document_targets(report, medians, per_op, peaks)
+
+
+def big_document_targets(
+    report: Report,
+    medians: dict[tuple[str, str], float],
+    per_op: dict[str, float],
+    peaks: dict[str, float],
+) -> None:
+    base = per_op.get("platform 07")
+    for label, _, _ in BUILT:
+        seconds = medians.get((label, "cube-codegen"), math.nan)
+        ok = None if math.isnan(seconds) else seconds < T_BIG_SECONDS
+        report.target(f"{label}: full generation", secs(seconds), f"< {T_BIG_SECONDS:.0f} s", ok)
+        peak = peaks.get(label)
+        measured = "—" if peak is None else f"{peak:.0f} MB"
+        ok = None if peak is None else peak < T_BIG_MB
+        report.target(f"{label}: peak memory", measured, f"< {T_BIG_MB:.0f} MB", ok)
+        name = f"{label}: time per operation vs platform 07"
+        if label in per_op and base:
+            r = per_op[label] / base
+            measured = f"{secs(per_op[label])} vs {secs(base)} = {r:.2f}x"
+            report.target(name, measured, f"≤ {T_BIG_PER_OP}x", r <= T_BIG_PER_OP)
+        else:
+            report.target(name, "—", f"≤ {T_BIG_PER_OP}x", None, "platform 07 or our run missing")
 
 
 def generation_targets(
