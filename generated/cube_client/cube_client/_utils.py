@@ -106,7 +106,12 @@ def resolve_base_url(
     variables: Mapping[str, str | None],
     defaults: Mapping[str, str],
 ) -> str:
-    """An explicit base URL, else the environment's, else the server template with its variables."""
+    """An explicit base URL, else the environment's, else the server template with its variables.
+
+    A variable's ``default`` in a document is an example (``your-tenant``), not configuration: a
+    credential must never travel to a host nobody chose. So every variable must be given, except
+    a base path (a default starting with ``/``), which is part of the API, not of the host.
+    """
     import os
 
     from ._exceptions import ConfigurationError
@@ -118,6 +123,18 @@ def resolve_base_url(
     if not template:
         raise ConfigurationError(
             f"no server URL is known: pass base_url=... or set {env or 'base_url'}"
+        )
+
+    missing = [
+        name
+        for name in _PLACEHOLDER.findall(template)
+        if variables.get(name) is None and not defaults.get(name, "").startswith("/")
+    ]
+    if missing:
+        args = ", ".join(f"{_snake(name)}=..." for name in dict.fromkeys(missing))
+        raise ConfigurationError(
+            f"no server chosen: pass base_url=... (or set {env or 'base_url'}), or {args}; "
+            "the document's example values are never used as a host"
         )
 
     scheme_end = template.find("://")
@@ -146,6 +163,10 @@ def resolve_base_url(
         return chosen
 
     return _PLACEHOLDER.sub(fill, template)
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
 
 
 _HOST_PART = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?")

@@ -37,7 +37,7 @@ class ChatClient(SyncAPIClient):
     """Cube Agent Chat API
     Credential: ``api_key=`` or the ``CUBE_AGENT_API_KEY`` environment variable, sent as
     ``Authorization: Api-Key <credential>``.
-    Server: ``base_url=``, the ``CUBE_AI_URL`` environment variable, or ``https://{aiHost}/api/v1/public/{accountName}/agents/{agentId}`` with its variables as keyword arguments.
+    Server: ``base_url=``, the ``CUBE_AI_URL`` environment variable, or ``https://{aiHost}/api/v1/public/{accountName}/agents/{agentId}`` with every host variable given as a keyword argument (the document's example values are never used).
     """
 
     def __init__(
@@ -103,7 +103,7 @@ class AsyncChatClient(AsyncAPIClient):
     """Cube Agent Chat API (async)
     Credential: ``api_key=`` or the ``CUBE_AGENT_API_KEY`` environment variable, sent as
     ``Authorization: Api-Key <credential>``.
-    Server: ``base_url=``, the ``CUBE_AI_URL`` environment variable, or ``https://{aiHost}/api/v1/public/{accountName}/agents/{agentId}`` with its variables as keyword arguments.
+    Server: ``base_url=``, the ``CUBE_AI_URL`` environment variable, or ``https://{aiHost}/api/v1/public/{accountName}/agents/{agentId}`` with every host variable given as a keyword argument (the document's example values are never used).
     """
 
     def __init__(

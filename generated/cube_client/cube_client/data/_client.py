@@ -36,7 +36,7 @@ class DataClient(SyncAPIClient):
     """Cube Core Data API
     Credential: ``token=`` or the ``CUBE_DATA_API_TOKEN`` environment variable, sent as
     ``Authorization: <credential>``.
-    Server: ``base_url=``, the ``CUBE_DATA_API_URL`` environment variable, or ``https://{dataApiHost}{basePath}`` with its variables as keyword arguments.
+    Server: ``base_url=``, the ``CUBE_DATA_API_URL`` environment variable, or ``https://{dataApiHost}{basePath}`` with every host variable given as a keyword argument (the document's example values are never used).
     """
 
     def __init__(
@@ -100,7 +100,7 @@ class AsyncDataClient(AsyncAPIClient):
     """Cube Core Data API (async)
     Credential: ``token=`` or the ``CUBE_DATA_API_TOKEN`` environment variable, sent as
     ``Authorization: <credential>``.
-    Server: ``base_url=``, the ``CUBE_DATA_API_URL`` environment variable, or ``https://{dataApiHost}{basePath}`` with its variables as keyword arguments.
+    Server: ``base_url=``, the ``CUBE_DATA_API_URL`` environment variable, or ``https://{dataApiHost}{basePath}`` with every host variable given as a keyword argument (the document's example values are never used).
     """
 
     def __init__(

@@ -209,7 +209,7 @@ class PlatformClient(SyncAPIClient):
     """Cube Platform API
     Credential: ``api_key=`` or the ``CUBE_API_KEY`` environment variable, sent as
     ``Authorization: Bearer <credential>``.
-    Server: ``base_url=``, the ``CUBE_BASE_URL`` environment variable, or ``https://{tenant}.cubecloud.dev`` with its variables as keyword arguments.
+    Server: ``base_url=``, the ``CUBE_BASE_URL`` environment variable, or ``https://{tenant}.cubecloud.dev`` with every host variable given as a keyword argument (the document's example values are never used).
     """
 
     def __init__(
@@ -590,7 +590,7 @@ class AsyncPlatformClient(AsyncAPIClient):
     """Cube Platform API (async)
     Credential: ``api_key=`` or the ``CUBE_API_KEY`` environment variable, sent as
     ``Authorization: Bearer <credential>``.
-    Server: ``base_url=``, the ``CUBE_BASE_URL`` environment variable, or ``https://{tenant}.cubecloud.dev`` with its variables as keyword arguments.
+    Server: ``base_url=``, the ``CUBE_BASE_URL`` environment variable, or ``https://{tenant}.cubecloud.dev`` with every host variable given as a keyword argument (the document's example values are never used).
     """
 
     def __init__(

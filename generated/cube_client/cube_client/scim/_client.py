@@ -45,7 +45,7 @@ class ScimClient(SyncAPIClient):
     """Cube SCIM API
     Credential: ``token=`` or the ``CUBE_SCIM_TOKEN`` environment variable, sent as
     ``Authorization: Bearer <credential>`` (``auth_scheme=`` picks another accepted prefix).
-    Server: ``base_url=``, the ``CUBE_BASE_URL`` environment variable, or ``https://{tenant}.cubecloud.dev`` with its variables as keyword arguments.
+    Server: ``base_url=``, the ``CUBE_BASE_URL`` environment variable, or ``https://{tenant}.cubecloud.dev`` with every host variable given as a keyword argument (the document's example values are never used).
     """
 
     def __init__(
@@ -119,7 +119,7 @@ class AsyncScimClient(AsyncAPIClient):
     """Cube SCIM API (async)
     Credential: ``token=`` or the ``CUBE_SCIM_TOKEN`` environment variable, sent as
     ``Authorization: Bearer <credential>`` (``auth_scheme=`` picks another accepted prefix).
-    Server: ``base_url=``, the ``CUBE_BASE_URL`` environment variable, or ``https://{tenant}.cubecloud.dev`` with its variables as keyword arguments.
+    Server: ``base_url=``, the ``CUBE_BASE_URL`` environment variable, or ``https://{tenant}.cubecloud.dev`` with every host variable given as a keyword argument (the document's example values are never used).
     """
 
     def __init__(
