@@ -517,6 +517,7 @@ class FamilyBuilder:
             limit_param=str(ext.get("limitParam", "limit")),
             cursor_param=str(ext.get("cursorParam", "after")),
             next_cursor_path=_path(ext.get("nextCursor")),
+            has_more_path=_path(ext.get("hasMore")),
             default_limit=limit if isinstance(limit, int) and not isinstance(limit, bool) else None,
             first_offset=first if isinstance(first, int) and not isinstance(first, bool) else 0,
         )

@@ -125,6 +125,8 @@ class Pagination:
     limit_param: str = "limit"
     cursor_param: str = "after"
     next_cursor_path: tuple[str, ...] = ()
+    # A boolean that says whether another page exists (e.g. ``pageInfo.hasNextPage``).
+    has_more_path: tuple[str, ...] = ()
     default_limit: int | None = None
     alternatives: tuple[Pagination, ...] = ()
     first_offset: int = 0

@@ -27,6 +27,7 @@ from generator.ir import Family, Package
 from generator.loader import load_document
 from generator.models import render_models, warm_up_models
 from generator.naming import PythonIdentifier, pascal_case
+from generator.open_models import open_models
 from generator.openapi_paths import operation_keys
 from generator.refs import bundle, check_local_refs
 from generator.render import TEMPLATES, render
@@ -126,11 +127,16 @@ def _generate(config: Config, pool: ProcessPoolExecutor | None) -> Result:
     models = {
         model_path(f, f"{root}/{root}"): header(package)
         + "\n"
-        + (job.result() if job else render_models(f, versions[f.name]))
+        + open_models(
+            job.result() if job else render_models(f, versions[f.name]), root, f.model_names
+        )
         for f, job in pending
     }
     pyproject = f"{root}/pyproject.toml"
-    files.update(format_tree({**models, pyproject: files[pyproject]}, root))
+    # The package's __init__ makes ruff see the package's own imports as first-party.
+    init = f"{root}/{root}/__init__.py"
+    context = {k: files[k] for k in (pyproject, init) if k in files}
+    files.update(format_tree({**models, **context}, root))
     return Result(dict(sorted(files.items())), package, diagnostics, [f.document for f in loaded])
 
 
