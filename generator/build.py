@@ -32,6 +32,7 @@ from generator.ir import (
     Resource,
     Response,
     ResponseKind,
+    Rule,
     ServerVariable,
     TypeRef,
     UnionOf,
@@ -376,11 +377,11 @@ class FamilyBuilder:
             return RequestBody(media, kind, t, required, None)
         type_ = self.catalog.type_of(schema, hint + "Request")
         fields = None
-        groups: tuple[tuple[str, ...], ...] = ()
+        rule: Rule | None = None
         if isinstance(type_, ModelRef):
             model = self.catalog.models.get(type_.name)
-            groups = _constraint_groups(model)
-            fields = self._body_fields(model, args, type_.name, bool(groups))
+            rule = body_rule(model)
+            fields = self._body_fields(model, args, type_.name, rule is not None)
         return RequestBody(
             media,
             kind,
@@ -388,8 +389,8 @@ class FamilyBuilder:
             required,
             fields,
             type_.name if isinstance(type_, ModelRef) else None,
-            validate=bool(groups) and fields is not None,
-            one_of=groups,
+            validate=rule is not None and fields is not None,
+            rule=rule if fields is not None else None,
         )
 
     def _body_fields(
@@ -657,26 +658,58 @@ def _strip_none(t: TypeRef) -> TypeRef:
     return t
 
 
-def _constraint_groups(model: Any) -> tuple[tuple[str, ...], ...]:
-    """Branches of a ``oneOf`` that only choose among the object's own properties.
+_RULE_KEYS = ("oneOf", "anyOf", "allOf", "not")
+_RULE_NOTES = frozenset({"description", "title", "$comment"})
 
-    ``{properties: {a, b}, oneOf: [{required: [a]}, {required: [b]}]}`` gives ``(("a",), ("b",))``.
+
+def body_rule(model: Any) -> Rule | None:
+    """The rule a request object's ``oneOf``/``anyOf``/``allOf``/``not`` keywords state about which
+    of its own properties are sent together, or None when it has none (or states more than that).
+
+    ``{properties: {a, b}, oneOf: [{required: [a]}, {required: [b]}]}`` is "exactly one of a, b".
     """
     schema = _obj(model)
     props = _obj(schema.get("properties"))
-    branches = schema.get("oneOf")
-    if not props or not isinstance(branches, list) or not branches:
-        return ()
-    groups = []
-    for branch in branches:
-        b = _obj(branch)
-        if set(b) - {"required", "not", "description", "title"}:
-            return ()
-        req = b.get("required")
+    if not props or not any(k in schema for k in _RULE_KEYS):
+        return None
+    parts = []
+    for key in _RULE_KEYS:
+        if key in schema:
+            part = _rule({key: schema[key]}, frozenset(props))
+            if part is None:
+                return None
+            parts.append(part)
+    return parts[0] if len(parts) == 1 else Rule("allOf", rules=tuple(parts))
+
+
+def _rule(node: Any, props: frozenset[str]) -> Rule | None:
+    """A presence rule for a schema that only says which of ``props`` are required, else None."""
+    if not isinstance(node, dict) or set(node) - _RULE_NOTES - {"required", *_RULE_KEYS}:
+        return None
+    parts: list[Rule] = []
+    req = node.get("required")
+    if req is not None:
         if not isinstance(req, list) or not all(isinstance(r, str) and r in props for r in req):
-            return ()
-        groups.append(tuple(req))
-    return tuple(groups)
+            return None
+        parts.append(Rule("required", names=tuple(req)))
+    if "not" in node:
+        inner = _rule(node["not"], props)
+        if inner is None:
+            return None
+        parts.append(Rule("not", rules=(inner,)))
+    for key in ("oneOf", "anyOf", "allOf"):
+        if key not in node:
+            continue
+        branches = node[key]
+        if not isinstance(branches, list) or not branches:
+            return None
+        subs = [_rule(b, props) for b in branches]
+        if any(s is None for s in subs):
+            return None
+        parts.append(Rule(key, rules=tuple(s for s in subs if s is not None)))
+    if not parts:
+        return None
+    return parts[0] if len(parts) == 1 else Rule("allOf", rules=tuple(parts))
 
 
 def _default_text(schema: Any) -> str | None:

@@ -9,26 +9,26 @@ valid, typed Python:
   ``Literal[...] | Unknown`` to mypy, and a value the document does not list is kept as
   ``Unknown(value)`` at runtime (one-value literals are constants, e.g. discriminators, and
   stay exact);
-* a union of two or more of the family's models, ``A | B`` (``| None`` kept outside), becomes
+* a union of two or more of the module's models, ``A | B`` (``| None`` kept outside), becomes
   ``Open[A | B]``, unless it is a discriminated union (its own ``Field(discriminator=...)``).
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import TypeGuard
 
 _OPEN = "Open"
 
 
-def open_models(source: str, package: str, model_names: Iterable[str]) -> str:
+def open_models(source: str, package: str) -> str:
     """``source`` (a generated models module) with the rewrites above applied."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
         return source  # not ours to repair: the formatter reports it
-    models = set(model_names)
+    models = {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
     lines = source.splitlines(keepends=True)
     offsets = [0]
     for line in lines:

@@ -127,9 +127,7 @@ def _generate(config: Config, pool: ProcessPoolExecutor | None) -> Result:
     models = {
         model_path(f, f"{root}/{root}"): header(package)
         + "\n"
-        + open_models(
-            job.result() if job else render_models(f, versions[f.name]), root, f.model_names
-        )
+        + open_models(job.result() if job else render_models(f, versions[f.name]), root)
         for f, job in pending
     }
     pyproject = f"{root}/pyproject.toml"

@@ -20,6 +20,7 @@ from generator.ir import (
     ModelRef,
     Operation,
     Primitive,
+    Rule,
     TypeRef,
     UnionOf,
 )
@@ -89,6 +90,17 @@ def py_tuple(values: tuple[object, ...] | list[object]) -> str:
     return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
 
 
+def py_rule(rule: Rule) -> str:
+    """A request rule as the runtime's nested-tuple literal.
+
+    ``("oneOf", (("required", ("a",)), ("required", ("b",))))``
+    """
+    if rule.kind == "required":
+        return f'("required", {py_tuple(rule.names)})'
+    inner = [py_rule(r) for r in rule.rules]
+    return f"({py_str(rule.kind)}, ({', '.join(inner)}{',' if len(inner) == 1 else ''}))"
+
+
 def markdown_text(value: object) -> str:
     """Prose for a generated README: no raw HTML, no template or link syntax survives."""
     text = " ".join(clean_text(value, 400).split())
@@ -133,6 +145,7 @@ def environment() -> jinja2.Environment:
     )
     env.globals["uses_type"] = uses_type
     env.filters["error_class"] = error_class
+    env.filters["py_rule"] = py_rule
     env.globals["resource_of"] = lambda family, op: next(
         r for r in family.resources if op in r.operations
     )

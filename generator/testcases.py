@@ -8,10 +8,12 @@ client promises, independently of the runtime that implements them, so the two m
 from __future__ import annotations
 
 import datetime
+import itertools
 from dataclasses import dataclass
 from typing import Any
 
 from generator.ir import (
+    BodyField,
     DictOf,
     Family,
     ListOf,
@@ -19,6 +21,7 @@ from generator.ir import (
     ModelRef,
     Operation,
     Primitive,
+    Rule,
     TypeRef,
     UnionOf,
 )
@@ -111,9 +114,9 @@ class CaseBuilder:
                     code, _ = self._arg(f.type)
                     json_code = self._json_expected(f.type, code)
                     args.append(Arg(f.py_name, code, False, "body", f.name, None, json_code))
-                if op.body.one_of:  # send exactly the first branch of a one-of rule
-                    keep = set(op.body.one_of[0])
-                    drop = {n for group in op.body.one_of[1:] for n in group} - keep
+                if op.body.rule is not None:  # send a set of properties the rule allows
+                    keep = _satisfying(op.body.rule, op.body.fields)
+                    drop = set(op.body.rule.mentioned) - keep
                     args = [a for a in args if not (a.location == "body" and a.name in drop)]
                     args = self._ensure_present(op, args, keep)
             elif op.body.kind in ("binary", "text"):
@@ -452,3 +455,15 @@ def _json_source(value: Any) -> str:
     if isinstance(value, float):
         return repr(value)
     return py_literal(value)
+
+
+def _satisfying(rule: Rule, fields: tuple[BodyField, ...]) -> set[str]:
+    """The largest set of the rule's properties (earliest mentioned first) it allows, together
+    with every required property."""
+    names = rule.mentioned[:12]  # the search is exponential; rules name a handful of properties
+    required = frozenset(f.name for f in fields if f.required)
+    for size in range(len(names), -1, -1):
+        for chosen in itertools.combinations(names, size):
+            if rule.holds(required | frozenset(chosen)):
+                return set(chosen)
+    return set()

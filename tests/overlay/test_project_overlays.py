@@ -556,16 +556,33 @@ def test_generated_error_and_job_models(models: Any) -> None:
     # The one-of rule reached the package: the model refuses neither id, and the client checks
     # "exactly one" before sending (the model alone cannot say "not both").
     models.StartExportRequest.model_validate({"dashboardId": 5, "format": "pdf"})
-    with pytest.raises(ValueError):
-        models.StartExportRequest.model_validate({"format": "pdf"})
-    assert one_of_groups("dashboard_exports.py", "StartExportRequest") == [
-        ("dashboardId",),
-        ("dashboardPublicId",),
-    ]
+    with pytest.raises(ValueError):  # strictly: requests are checked so before sending
+        models.StartExportRequest.model_validate(
+            {"format": "pdf"}, context={"cube_client_strict": True}
+        )
+    exactly_one = (
+        "oneOf",
+        (
+            (
+                "allOf",
+                (("required", ("dashboardId",)), ("not", (("required", ("dashboardPublicId",)),))),
+            ),
+            (
+                "allOf",
+                (("required", ("dashboardPublicId",)), ("not", (("required", ("dashboardId",)),))),
+            ),
+        ),
+    )
+    assert request_rule("dashboard_exports.py", "StartExportRequest") == exactly_one
 
 
-def one_of_groups(module: str, model: str) -> list[tuple[str, ...]]:
-    """The one-of groups the generated resource passes to ``validate_body`` for ``model``."""
+def test_staging_toggle_names_its_branch_exactly_once() -> None:
+    rule = request_rule("branches.py", "SetStagingEnvironmentRequest")
+    assert rule[0] == "oneOf" and len(rule[1]) == 2
+
+
+def request_rule(module: str, model: str) -> tuple[object, ...]:
+    """The rule the generated resource passes to ``validate_body`` for ``model``."""
     source = (PACKAGE_ROOT / "cube_client" / "platform" / "resources" / module).read_text("utf-8")
     found = []
     for node in ast.walk(ast.parse(source)):
@@ -580,4 +597,4 @@ def one_of_groups(module: str, model: str) -> list[tuple[str, ...]]:
     # One call in the sync resource, one in the async resource; they must agree.
     assert len(found) == 2, f"{len(found)} validate_body calls for {model}"
     assert found[0] == found[1]
-    return list(found[0])
+    return tuple(found[0])
