@@ -4,6 +4,12 @@
     Every generated model's base: unknown fields are kept (``model_extra``), and
     :meth:`BaseModel.to_dict` gives the model's JSON back, unknown fields included.
 
+Lazy building (the default for responses)
+    A response model is made from its JSON object without validating it (like pydantic's
+    ``model_construct``, but cheaper): each field is validated the first time it is read, and
+    kept. A page of a hundred objects costs about what ``json.loads`` does; fields nobody reads
+    cost nothing. Dumping, comparing or printing a model reads every field first.
+
 ``Open[X]`` and :class:`Unknown`
     ``Open[Literal["a", "b"]]`` (an enum) or ``Open[A | B]`` (a union of models) means
     ``X | Unknown`` to a type checker and at runtime: a value the document does not list is kept
@@ -20,10 +26,12 @@ Lenient parsing (the default)
 
 from __future__ import annotations
 
+import functools
 import types
 import typing
 import warnings
-from typing import Annotated, Any, TypeVar, Union
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Any, Self, TypeVar, Union
 
 import pydantic
 from pydantic_core import PydanticCustomError, core_schema
@@ -38,18 +46,213 @@ class ResponseValidationWarning(UserWarning):
     """A response differed from the document and was kept as received (lenient mode)."""
 
 
+_RAW = "_cube_raw"
+
+
 class BaseModel(pydantic.BaseModel):
     """A response or request model; unknown fields are kept, ``to_dict()`` returns the JSON."""
 
     model_config = pydantic.ConfigDict(extra="allow", populate_by_name=True)
 
     def to_dict(self) -> dict[str, Any]:
-        """The model as JSON data: wire names, only the fields that were present, extras kept."""
+        """The model as JSON data: wire names, only the fields that were present, extras kept.
+
+        A model built from a response gives that response's object exactly as received.
+        """
         return to_dict(self)
+
+    @classmethod
+    def _from_json(cls, data: dict[str, Any]) -> Self:
+        """An instance over ``data`` whose fields are validated when first read (see module)."""
+        obj = cls.__new__(cls)
+        # Only the raw object now; which fields were set and the unknown ones are worked out
+        # when first asked for (see __getattr__).
+        object.__setattr__(obj, "__pydantic_private__", {_RAW: data})
+        return obj
+
+    def _fill_meta(self, data: dict[str, Any]) -> None:
+        names = _aliases(type(self))
+        object.__setattr__(self, "__pydantic_fields_set__", {names[k] for k in data if k in names})
+        object.__setattr__(self, "__pydantic_extra__", {k: v for k, v in data.items() if k not in names})
+
+    def _materialize(self) -> None:
+        """Read every field (and those of nested lazy models) so pydantic sees a whole model."""
+        fields = type(self).model_fields
+        if _raw(self) is not None and len(self.__dict__) != len(fields):
+            for name in fields:
+                if name not in self.__dict__:
+                    _materialize_value(getattr(self, name))
+            # declaration order, as a validated model has it
+            object.__setattr__(self, "__dict__", {name: self.__dict__[name] for name in fields})
+
+    if not TYPE_CHECKING:  # a type checker keeps seeing only the declared fields
+
+        def __getattr__(self, name: str) -> Any:
+            raw = _raw(self)
+            cls = type(self)
+            if raw is not None:
+                if name in cls.model_fields:
+                    value = _read_field(cls, name, raw)
+                    self.__dict__[name] = value
+                    return value
+                if name in _META:
+                    self._fill_meta(raw)
+                    return object.__getattribute__(self, name)
+                if "__pydantic_extra__" not in _set_slots(self):
+                    self._fill_meta(raw)
+            return super().__getattr__(name)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, BaseModel) or type(other) is not type(self):
+            return NotImplemented
+        self._materialize()
+        other._materialize()
+        return self.__dict__ == other.__dict__ and (self.__pydantic_extra__ or {}) == (
+            other.__pydantic_extra__ or {}
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr_args__(self) -> Any:
+        self._materialize()
+        return super().__repr_args__()
+
+    def __iter__(self) -> Any:
+        self._materialize()
+        return super().__iter__()
+
+    def __getstate__(self) -> dict[Any, Any]:
+        self._materialize()
+        return super().__getstate__()
+
+    def model_dump(self, **kwargs: Any) -> dict[str, Any]:
+        self._materialize()
+        return super().model_dump(**kwargs)
+
+    def model_dump_json(self, **kwargs: Any) -> str:
+        self._materialize()
+        return super().model_dump_json(**kwargs)
+
+    def model_copy(self, **kwargs: Any) -> Self:
+        self._materialize()
+        return super().model_copy(**kwargs)
+
+
+_META = frozenset({"__pydantic_extra__", "__pydantic_fields_set__"})
+
+
+def _set_slots(model: pydantic.BaseModel) -> set[str]:
+    found = set()
+    for name in _META:
+        try:
+            object.__getattribute__(model, name)
+        except AttributeError:
+            continue
+        found.add(name)
+    return found
+
+
+def _materialize_value(value: Any) -> None:
+    if isinstance(value, BaseModel):
+        value._materialize()
+    elif isinstance(value, list):
+        for item in value:
+            _materialize_value(item)
+
+
+def _raw(model: pydantic.BaseModel) -> Any:
+    private = object.__getattribute__(model, "__pydantic_private__")
+    return private.get(_RAW) if private else None
+
+
+@functools.cache
+def _aliases(cls: type[pydantic.BaseModel]) -> dict[str, str]:
+    """Wire name to field name (the field name too, as ``populate_by_name`` allows)."""
+    names = {name: name for name in cls.model_fields}
+    names.update({f.alias: name for name, f in cls.model_fields.items() if f.alias})
+    return names
+
+
+@functools.cache
+def _field_reader(cls: type[pydantic.BaseModel], name: str) -> Callable[[Any], Any]:
+    """How to turn the raw value of one field into its typed value, leniently."""
+    if not cls.__pydantic_complete__:  # forward references not resolved yet
+        cls.model_rebuild()
+    field = cls.model_fields[name]
+    tp: Any = field.annotation
+    if field.metadata:
+        tp = Annotated[(tp, *field.metadata)]
+    target = _lazy_target(tp)
+    if target is not None:
+        return target
+    from ._response import _adapter
+
+    adapter = _adapter(tp)
+
+    def read(value: Any) -> Any:
+        try:
+            return adapter.validate_python(value)
+        except pydantic.ValidationError:
+            built, problems = construct(tp, value, f"{cls.__name__}.{name}")
+            warn(problems, "response")
+            return built
+
+    return read
+
+
+def _lazy_target(tp: Any) -> Callable[[Any], Any] | None:
+    """A lazy builder for ``Model``, ``Model | None`` and ``list[Model]`` of this module's models."""
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        model = tp
+
+        def one(value: Any) -> Any:
+            return model._from_json(value) if isinstance(value, dict) else _fallback(model, value)
+
+        return one
+    if origin in (Union, types.UnionType) and len(args) == 2 and type(None) in args:
+        inner = _lazy_target(next(a for a in args if a is not type(None)))
+        if inner is not None:
+            some = inner
+            return lambda value: None if value is None else some(value)
+    if origin is list and len(args) == 1:
+        item = _lazy_target(args[0])
+        if item is not None:
+            each = item
+            return lambda value: [each(v) for v in value] if isinstance(value, list) else _fallback(tp, value)
+    return None
+
+
+def _fallback(tp: Any, value: Any) -> Any:
+    built, problems = construct(tp, value)
+    warn(problems, "response")
+    return built
+
+
+def lazy_builder(tp: Any) -> Callable[[Any], Any] | None:
+    """A lazy builder for a response type, or None when it must be validated whole."""
+    return _lazy_target(tp)
+
+
+def _read_field(cls: type[pydantic.BaseModel], name: str, raw: dict[str, Any]) -> Any:
+    field = cls.model_fields[name]
+    key = field.alias or name
+    if key not in raw:
+        key = name
+    if key in raw:
+        return _field_reader(cls, name)(raw[key])
+    if field.is_required():
+        warn([f"{cls.__name__}.{field.alias or name}: required field missing, read as None"], "response")
+        return None
+    return field.get_default(call_default_factory=True)
 
 
 def to_dict(model: pydantic.BaseModel) -> dict[str, Any]:
     """JSON data of any model (see :meth:`BaseModel.to_dict`)."""
+    raw = _raw(model)
+    if isinstance(raw, dict):
+        return raw
     data: dict[str, Any] = model.model_dump(mode="json", by_alias=True, exclude_unset=True, warnings=False)
     return data
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import csv
+import json
 import os
 import secrets
 from collections import deque
@@ -16,7 +17,7 @@ import httpx
 import pydantic
 
 from ._exceptions import APIConnectionError, APIResponseValidationError, APITimeoutError
-from ._models import STRICT, construct, warn
+from ._models import STRICT, construct, lazy_builder, warn
 
 __all__ = ["APIResponse", "AsyncBinaryResponse", "BinaryResponse"]
 
@@ -44,6 +45,17 @@ def parse_json(response: httpx.Response, cast_to: Any, strict: bool = False) -> 
     """
     if cast_to is None or response.status_code == 204 or not response.content:
         return None
+    builder = None if strict else lazy_builder(cast_to)
+    if builder is not None:
+        try:
+            data = json.loads(response.content)
+        except ValueError as exc:
+            raise APIResponseValidationError(
+                f"response body is not valid JSON: {exc}",
+                response=response,
+                body=response.text[:500],
+            ) from None
+        return builder(data)
     if cast_to is object:
         try:
             return response.json()
@@ -82,6 +94,9 @@ def parse_items(
 ) -> list[Any]:
     """The items of one page (already parsed JSON), leniently unless ``strict``."""
     tp = list[item_type]
+    builder = None if strict else lazy_builder(tp)
+    if builder is not None and isinstance(items, list):
+        return list(builder(items))
     try:
         return list(
             _adapter(tp).validate_python(items, context=_STRICT_CONTEXT if strict else None)
