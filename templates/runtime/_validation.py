@@ -61,14 +61,24 @@ def _describe(rule: Rule) -> str:
     return " and ".join(parts) if kind == "allOf" else " | ".join(parts)
 
 
+def _wanted(rule: Rule) -> tuple[str, ...]:
+    """The properties a branch asks for (its ``required``, not what it forbids)."""
+    kind, args = rule
+    if kind == "required":
+        return tuple(args)
+    if kind == "allOf":
+        return tuple(n for r in args if r[0] != "not" for n in _wanted(r))
+    return ()
+
+
 def _failure(rule: Rule, present: frozenset[str]) -> str:
     """Why ``rule`` does not hold, in the caller's terms."""
     kind, args = rule
     if kind == "allOf":
         return next(_failure(r, present) for r in args if not _holds(r, present))
     if kind == "oneOf":
-        matched = [_describe(r).split(" and not ")[0] for r in args if _holds(r, present)]
-        got = f"got {' and '.join(matched)}" if matched else "got none of them"
+        chosen = [_describe(r).split(" and not ")[0] for r in args if set(_wanted(r)) <= present]
+        got = f"got {' and '.join(chosen)}" if chosen else "got none of them"
         return f"send exactly one of: {_describe(rule)} ({got})"
     if kind == "anyOf":
         return f"send at least one of: {_describe(rule)}"

@@ -196,7 +196,7 @@ def _field_reader(cls: type[pydantic.BaseModel], name: str) -> Callable[[Any], A
         try:
             return adapter.validate_python(value)
         except pydantic.ValidationError:
-            built, problems = construct(tp, value, f"{cls.__name__}.{name}")
+            built, problems = construct(tp, value, f"{cls.__name__}.{field.alias or name}")
             warn(problems, "response")
             return built
 
