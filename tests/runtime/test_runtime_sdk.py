@@ -11,7 +11,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from cube_client import APIResponseValidationError, RequestValidationError
+from cube_client import (
+    APIResponseValidationError,
+    BadRequestError,
+    InternalServerError,
+    RequestValidationError,
+)
 from cube_client._base_client import log as client_log
 from cube_client._models import ResponseValidationWarning, Unknown
 from cube_client._pagination import AsyncPage, PageShapeError
@@ -245,10 +250,10 @@ def test_with_options_changes_retries_and_shares_the_pool(server: LocalServer) -
         quick = client.with_options(max_retries=0, timeout=5.0)
         assert quick.timeout == 5.0 and client.timeout != 5.0
         assert quick._client is client._client
-        with pytest.raises(Exception):
+        with pytest.raises(InternalServerError):
             quick.deployments.list_deployment_versions(7)
         assert len(server.seen()) == 1
-        with pytest.raises(Exception):
+        with pytest.raises(InternalServerError):
             client.deployments.list_deployment_versions(7)
         assert len(server.seen()) == 5
         quick.close()  # the copy does not close the shared pool
@@ -275,7 +280,7 @@ def test_cube_log_debug_logs_requests_without_credentials(
         auth = ex.seen.headers.get("authorization", "")
         ex.error(503 if len(server.seen()) == 1 else 400, f"echo {auth}", {"Retry-After": "0"})
 
-    with platform(server.url, sleep=lambda _: None) as client, pytest.raises(Exception):
+    with platform(server.url, sleep=lambda _: None) as client, pytest.raises(BadRequestError):
         client.deployments.list_deployment_versions(7)
     lines = capsys.readouterr().err.splitlines()
     assert any("GET" in line and "/versions" in line and "-> 503" in line for line in lines)
