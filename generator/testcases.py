@@ -7,6 +7,7 @@ client promises, independently of the runtime that implements them, so the two m
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import itertools
 from dataclasses import dataclass
@@ -53,6 +54,22 @@ class ErrorCase:
 
 
 @dataclass(frozen=True, slots=True)
+class DriftCase:
+    """Variants of one operation's sample response the way real APIs change, for the generated
+    forward-compatibility tests (served by a real server on 127.0.0.1)."""
+
+    status: int
+    enum_field: str | None  # a property documented with an enum, answered with a new value
+    enum_code: str
+    required_field: str | None  # a required property, answered missing and null
+    missing_code: str
+    null_code: str
+
+
+NEW_ENUM_VALUE = "a-value-added-later"
+
+
+@dataclass(frozen=True, slots=True)
 class TestCase:
     op: Operation
     resource_attr: PythonIdentifier
@@ -61,6 +78,7 @@ class TestCase:
     whole_body_code: str | None  # expected JSON body when the body is one argument
     response_code: str  # the success response body, as Python source (JSON data or bytes)
     errors: tuple[ErrorCase, ...]
+    drift: DriftCase | None = None  # responses that differ from the document (a few per family)
 
     @property
     def query(self) -> tuple[Arg, ...]:
@@ -83,11 +101,77 @@ class CaseBuilder:
         self.schemas = family.schemas
 
     def cases(self) -> list[TestCase]:
-        return [
+        cases = [
             self._case(op, resource.attr)
             for resource in self.family.resources
             for op in resource.operations
         ]
+        wanted = {"enum", "required"}  # the first operation showing each, per family
+        for i, case in enumerate(cases):
+            drift = self._drift(case.op) if wanted else None
+            if drift is None:
+                continue
+            shows = {"enum"} if drift.enum_field else set()
+            shows |= {"required"} if drift.required_field else set()
+            if shows & wanted:
+                wanted -= shows
+                cases[i] = dataclasses.replace(case, drift=drift)
+        return cases
+
+    def _drift(self, op: Operation) -> DriftCase | None:
+        """Changed samples of a plain JSON object response (no pages, jobs or unions)."""
+        if op.pagination or op.job or op.success.kind != "json" or not op.success.status.isdigit():
+            return None
+        if not isinstance(op.success.type, ModelRef):
+            return None
+        schema = self.schemas.get(op.success.type.name)
+        if not isinstance(schema, dict) or any(k in schema for k in ("oneOf", "anyOf", "allOf")):
+            return None
+        props = schema.get("properties")
+        if not isinstance(props, dict):
+            return None
+        sample = self.sample_for_type(op.success.type, 0)
+        if not isinstance(sample, dict):
+            return None
+        enum_field = next(
+            (
+                name
+                for name, sub in props.items()
+                if isinstance(sub, dict)
+                and isinstance(sub.get("enum"), list)
+                and len(sub["enum"]) >= 2
+                and all(isinstance(v, str) for v in sub["enum"])
+                and name in sample
+            ),
+            None,
+        )
+        listed = schema.get("required")
+        required: list[Any] = listed if isinstance(listed, list) else []
+        required_field = next(
+            (
+                name
+                for name in required
+                if name in sample
+                and isinstance(props.get(name), dict)
+                and not _nullable(props[name])
+            ),
+            None,
+        )
+        if enum_field is None and required_field is None:
+            return None
+        missing = {k: v for k, v in sample.items() if k != required_field}
+        return DriftCase(
+            status=int(op.success.status),
+            enum_field=enum_field,
+            enum_code=_json_source(
+                {**sample, **({enum_field: NEW_ENUM_VALUE} if enum_field else {})}
+            ),
+            required_field=required_field,
+            missing_code=_json_source(missing),
+            null_code=_json_source(
+                {**sample, **({required_field: None} if required_field else {})}
+            ),
+        )
 
     def _case(self, op: Operation, attr: PythonIdentifier) -> TestCase:
         args: list[Arg] = []
@@ -467,3 +551,12 @@ def _satisfying(rule: Rule, fields: tuple[BodyField, ...]) -> set[str]:
             if rule.holds(required | frozenset(chosen)):
                 return set(chosen)
     return set()
+
+
+def _nullable(schema: dict[str, Any]) -> bool:
+    kind = schema.get("type")
+    return (
+        bool(schema.get("nullable"))
+        or kind == "null"
+        or (isinstance(kind, list) and "null" in kind)
+    )

@@ -7,7 +7,7 @@ import asyncio
 from typing import Any, ClassVar
 
 import httpx
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Recorder
+from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder
 
 from cube_client.data import AsyncDataClient, DataClient
 
@@ -27,6 +27,16 @@ def _async_client(rec: Recorder) -> AsyncDataClient:
         base_url=BASE_URL,
         max_retries=0,
         http_client=httpx.AsyncClient(transport=rec.transport()),
+    )
+
+
+def _loopback_client(server: Loopback, strict: bool = False) -> DataClient:
+    return DataClient(
+        token=CREDENTIAL,
+        base_url=server.url,
+        max_retries=0,
+        allow_http_loopback=True,
+        strict=strict,
     )
 
 
