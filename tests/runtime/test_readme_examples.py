@@ -81,6 +81,7 @@ def _run(
     }
     return subprocess.run(
         [sys.executable, "-c", code],
+        check=False,
         cwd=folder,
         env=environ,
         capture_output=True,
