@@ -54,13 +54,11 @@ Responses
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import functools
 import ipaddress
 import logging
 import os
-import platform
 import random
 import ssl
 import sys
@@ -80,14 +78,7 @@ from ._exceptions import (
     make_status_error,
     parse_retry_after,
 )
-from ._response import (
-    RAW_RESPONSE_HEADER,
-    APIResponse,
-    AsyncBinaryResponse,
-    BinaryResponse,
-    parse_json,
-)
-from ._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
+from ._types import NOT_GIVEN, RAW_RESPONSE_HEADER, Body, Headers, NotGiven, Query, Timeout
 from ._utils import build_path, build_query, to_jsonable
 from ._version import DISTRIBUTION, __version__
 
@@ -108,7 +99,7 @@ _SENSITIVE_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie"
 
 def user_agent() -> str:
     """``cube-client/0.1.0 python/3.12 httpx/0.28``: who is calling, for the server's logs."""
-    python = ".".join(platform.python_version_tuple()[:2])
+    python = f"{sys.version_info.major}.{sys.version_info.minor}"
     httpx_version = ".".join(httpx.__version__.split(".")[:2])
     return f"{DISTRIBUTION}/{__version__} python/{python} httpx/{httpx_version}"
 
@@ -505,6 +496,8 @@ class SyncAPIClient(BaseClient):
         streamed = kind in ("binary", "event-stream")
         response = self.send(call, stream=streamed)
         if self._wants_raw(call):
+            from ._response import APIResponse
+
             return APIResponse(response, functools.partial(_parse, response, cast_to, kind, self.strict))
         return _parse(response, cast_to, kind, self.strict)
 
@@ -525,7 +518,11 @@ class AsyncAPIClient(BaseClient):
         super().__init__(**kwargs)
         self._owns_client = http_client is None
         self._client = http_client or httpx.AsyncClient(follow_redirects=False)
-        self._sleep: Callable[[float], Awaitable[None]] = sleep or asyncio.sleep
+        if sleep is None:
+            import asyncio
+
+            sleep = asyncio.sleep
+        self._sleep: Callable[[float], Awaitable[None]] = sleep
 
     async def close(self) -> None:
         if self._owns_client:
@@ -569,6 +566,8 @@ class AsyncAPIClient(BaseClient):
     async def request(self, call: PreparedCall, *, cast_to: Any, kind: ResponseKind = "json") -> Any:
         streamed = kind in ("binary", "event-stream")
         response = await self.send(call, stream=streamed)
+        from ._response import APIResponse, AsyncBinaryResponse
+
         if kind == "binary":
             value: Any = AsyncBinaryResponse(response)
             return APIResponse(response, lambda: value) if self._wants_raw(call) else value
@@ -583,6 +582,8 @@ class AsyncAPIClient(BaseClient):
 
 
 def _parse(response: httpx.Response, cast_to: Any, kind: ResponseKind, strict: bool = False) -> Any:
+    from ._response import BinaryResponse, parse_json  # pydantic is imported on first use
+
     if kind == "json":
         return parse_json(response, cast_to, strict)
     if kind == "text":

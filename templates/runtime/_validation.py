@@ -18,7 +18,7 @@ from typing import Any
 
 import pydantic
 
-from ._exceptions import APIError
+from ._exceptions import RequestValidationError
 from ._models import STRICT
 
 __all__ = ["RequestValidationError", "check_rule", "validate_body"]
@@ -29,10 +29,6 @@ Rule = tuple[Any, ...]
 @lru_cache(maxsize=256)
 def _adapter(model: Any) -> pydantic.TypeAdapter[Any]:
     return pydantic.TypeAdapter(model)
-
-
-class RequestValidationError(APIError, ValueError):
-    """The arguments do not form a request body the document allows; nothing was sent."""
 
 
 def _holds(rule: Rule, present: frozenset[str]) -> bool:

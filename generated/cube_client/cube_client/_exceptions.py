@@ -24,7 +24,6 @@ Hierarchy::
 from __future__ import annotations
 
 import datetime
-import email.utils
 import math
 import time
 from typing import Any
@@ -49,6 +48,7 @@ __all__ = [
     "NotFoundError",
     "PermissionDeniedError",
     "RateLimitError",
+    "RequestValidationError",
     "UnprocessableEntityError",
 ]
 
@@ -86,6 +86,10 @@ class APIError(Exception):
                 value = request.headers[name]
                 if name.lower() in headers or (secret and secret in value):
                     request.headers[name] = REDACTED
+
+
+class RequestValidationError(APIError, ValueError):
+    """The arguments do not form a request body the document allows; nothing was sent."""
 
 
 class ConfigurationError(APIError):
@@ -264,6 +268,8 @@ def parse_retry_after(headers: httpx.Headers) -> float | None:
         value = float(header)
     except ValueError:
         try:
+            import email.utils  # only for the rare HTTP-date form; costly to import
+
             when = email.utils.parsedate_to_datetime(header)
         except (TypeError, ValueError, IndexError):
             return None

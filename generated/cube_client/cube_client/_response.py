@@ -18,12 +18,12 @@ import pydantic
 
 from ._exceptions import APIConnectionError, APIResponseValidationError, APITimeoutError
 from ._models import STRICT, construct, lazy_builder, warn
+from ._types import RAW_RESPONSE_HEADER
 
 __all__ = ["APIResponse", "AsyncBinaryResponse", "BinaryResponse"]
 
 R = TypeVar("R")
 P = ParamSpec("P")
-RAW_RESPONSE_HEADER = "X-Cube-Codegen-Raw-Response"
 CHUNK = 64 * 1024
 
 
