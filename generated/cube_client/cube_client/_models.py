@@ -220,6 +220,8 @@ def _lazy_target(tp: Any) -> Callable[[Any], Any] | None:
             some = inner
             return lambda value: None if value is None else some(value)
     if origin is list and len(args) == 1:
+        if isinstance(args[0], type) and issubclass(args[0], BaseModel):
+            return functools.partial(_model_list, args[0], tp)
         item = _lazy_target(args[0])
         if item is not None:
             each = item
@@ -229,12 +231,30 @@ def _lazy_target(tp: Any) -> Callable[[Any], Any] | None:
     return None
 
 
+def _model_list(model: type[BaseModel], tp: Any, value: Any) -> Any:
+    """``list[Model]``, the commonest response: the loop of :meth:`BaseModel._from_json` inlined."""
+    if not isinstance(value, list):
+        return _fallback(tp, value)
+    new = object.__new__
+    put = object.__setattr__
+    out = []
+    for item in value:
+        if type(item) is dict:
+            obj = new(model)
+            put(obj, "__pydantic_private__", {_RAW: item})
+            out.append(obj)
+        else:
+            out.append(_fallback(model, item))
+    return out
+
+
 def _fallback(tp: Any, value: Any) -> Any:
     built, problems = construct(tp, value)
     warn(problems, "response")
     return built
 
 
+@functools.lru_cache(maxsize=1024)
 def lazy_builder(tp: Any) -> Callable[[Any], Any] | None:
     """A lazy builder for a response type, or None when it must be validated whole."""
     return _lazy_target(tp)
