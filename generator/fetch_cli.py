@@ -1,4 +1,12 @@
-"""``cube-codegen fetch``: download the running API's OpenAPI document into a stable snapshot.
+"""``cube-codegen fetch``: download an API family's OpenAPI document into a stable snapshot.
+
+The running service serves the platform document at ``{base-url}/api/v1/spec`` (token required);
+``--url`` takes any document's own URL instead (published documents need no token). With a
+project configuration (``spec/cube-codegen.yaml``) ``--family`` picks the snapshot file and the
+overlays to check, and the configuration says whether only the structure is kept.
+
+Before the snapshot is replaced, what changed against the previous one is reported (the drift
+rules' summary, breaking changes listed), then the family's overlays are checked on the new one.
 
 Exit codes: 0 fetched (written, or already identical); 2 anything failed, with one line on stderr
 and the previous snapshot untouched. The token is never printed.
@@ -8,20 +16,25 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import click
 
+from generator.config import DEFAULT_CONFIG, Config, load_config
 from generator.diagnostics import CodegenError, one_line
-from generator.drift.overlay_health import DEFAULT_OVERLAY_DIR, check_overlays
+from generator.drift.overlay_health import DEFAULT_OVERLAY_DIR, OverlayHealth, check_overlays
 from generator.fetch import (
     BASE_URL_ENV,
     DEFAULT_OUT,
     DEFAULT_TIMEOUT,
+    SPEC_PATH,
     TOKEN_ENV,
     fetch_to_file,
     redact,
 )
+
+_MAX_LISTED = 20
+"""Breaking changes listed one per line before the rest are counted."""
 
 
 def _fail(message: str, token: str | None) -> NoReturn:
@@ -29,16 +42,64 @@ def _fail(message: str, token: str | None) -> NoReturn:
     sys.exit(2)
 
 
+def _project(config_path: Path) -> Config | None:
+    """The project configuration when there is one; fetch also works outside a project."""
+    return load_config(config_path) if config_path.is_file() else None
+
+
+def _report_drift(previous: Any, document: Any, out: Path) -> None:
+    """One summary line of what changed since the previous snapshot, breaking changes listed."""
+    from generator.drift.engine import compare
+    from generator.drift.report import summary
+
+    report = compare(previous, document, old_file=str(out), new_file="fetched")
+    click.echo(f"changes since the previous snapshot: {summary(report)}")
+    breaking = [c for c in report.changes if c.level == "breaking"]
+    for change in breaking[:_MAX_LISTED]:
+        where = f"{change.operation}: " if change.operation else ""
+        click.echo(f"  breaking: {where}{one_line(change.message, 200)} [{change.id}]")
+    if len(breaking) > _MAX_LISTED:
+        click.echo(f"  ... and {len(breaking) - _MAX_LISTED} more breaking changes")
+
+
+def _report_health(health: OverlayHealth) -> None:
+    if not health.checked:
+        click.echo(f"overlays: not checked ({one_line(health.note)})")
+    elif not health.findings:
+        click.echo(f"overlays: all {len(health.overlays)} apply cleanly")
+    else:
+        for finding in health.findings:
+            click.echo(f"overlay {finding}")
+
+
 @click.command("fetch")
 @click.option(
-    "--base-url", envvar=BASE_URL_ENV, required=True, help="e.g. https://tenant.cubecloud.dev"
+    "--base-url", envvar=BASE_URL_ENV, default="", help="e.g. https://tenant.cubecloud.dev"
+)
+@click.option(
+    "--url",
+    "document_url",
+    default="",
+    help="A document's own URL, instead of {base-url}/api/v1/spec; the token is optional.",
+)
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=DEFAULT_CONFIG,
+    show_default=True,
+    help="Project configuration: the family's snapshot file, overlays and snapshot rules.",
+)
+@click.option(
+    "--family",
+    default=None,
+    help="Which API family of the configuration the document is (default: the first).",
 )
 @click.option(
     "--out",
     type=click.Path(dir_okay=False, path_type=Path),
-    default=DEFAULT_OUT,
-    show_default=True,
-    help="Where the YAML snapshot goes (written atomically).",
+    default=None,
+    help=f"Snapshot file, written atomically [the family's document, or {DEFAULT_OUT}].",
 )
 @click.option("--token", envvar=TOKEN_ENV, default="", help=f"API token [env {TOKEN_ENV}].")
 @click.option(
@@ -55,41 +116,87 @@ def _fail(message: str, token: str | None) -> NoReturn:
     help="PEM file of CA certificates to trust (default: SSL_CERT_FILE, else certifi).",
 )
 @click.option(
+    "--structure-only/--keep-prose",
+    default=None,
+    help="Drop descriptions, summaries, examples and x- annotations [configuration's "
+    "snapshot.structure_only, else keep].",
+)
+@click.option(
     "--overlays",
     "overlay_dir",
     type=click.Path(file_okay=False, path_type=Path),
-    default=DEFAULT_OVERLAY_DIR,
-    show_default=True,
-    help="Folder of *.overlay.yaml files to check against the new document.",
+    default=None,
+    help=f"Folder of *.overlay.yaml to check [the family's overlays, or {DEFAULT_OVERLAY_DIR}].",
 )
 def fetch(
     *,
     base_url: str,
-    out: Path,
+    document_url: str,
+    config_path: Path,
+    family: str | None,
+    out: Path | None,
     token: str,
     timeout: float,
     ca_bundle: Path | None,
-    overlay_dir: Path,
+    structure_only: bool | None,
+    overlay_dir: Path | None,
 ) -> None:
-    """Fetch {base-url}/api/v1/spec with the bearer token and write a normalised YAML snapshot,
-    then report which project overlays no longer match it."""
+    """Fetch an OpenAPI document and write a normalised YAML snapshot, after reporting what changed
+    since the previous snapshot; then report which of the family's overlays no longer match."""
+    if bool(base_url) == bool(document_url):
+        _fail("give exactly one of --base-url (or $CUBE_BASE_URL) and --url", token)
     try:
-        result, document = fetch_to_file(base_url, token, out, timeout=timeout, ca_bundle=ca_bundle)
+        config = _project(config_path)
+        chosen = (config.family(family) if family else config.families[0]) if config else None
+    except CodegenError as exc:
+        _fail(exc.summary(), token)
+    if config is None and family:
+        _fail(f"{config_path}: no project configuration, so no family {family!r}", token)
+    target = out or (config.path(chosen.document) if config and chosen else DEFAULT_OUT)
+    if structure_only is None:
+        structure_only = config.snapshot.structure_only if config else False
+    overlays: Path | list[Path] = overlay_dir or DEFAULT_OVERLAY_DIR
+    if overlay_dir is None and config and chosen:
+        overlays = [config.path(o) for o in chosen.overlays]
+    previous: Any = _previous_snapshot(target)
+    try:
+        result, document = fetch_to_file(
+            document_url or base_url,
+            token,
+            target,
+            timeout=timeout,
+            ca_bundle=ca_bundle,
+            path="" if document_url else SPEC_PATH,
+            token_required=not document_url,
+            keep_prose=not structure_only,
+            before_write=(lambda doc: _report_drift(previous, doc, target))
+            if previous is not None
+            else None,
+        )
     except CodegenError as exc:
         _fail(exc.summary(), token)
     except RecursionError:
         _fail("the fetched document nests too deeply", token)
     state = "wrote" if result.written else "unchanged"
     retries = f", {result.attempts} attempts" if result.attempts > 1 else ""
+    kept = ", structure only" if structure_only else ""
     click.echo(
-        f"{state} {result.path}: {result.operations} operations, "
+        f"{state} {result.path}: {result.operations} operations{kept}, "
         f"sha256 {result.sha256[:12]}{retries}"
     )
-    health = check_overlays(document, overlay_dir, document_file=str(out))
-    if not health.checked:
-        click.echo(f"overlays: not checked ({one_line(health.note)})")
-    elif not health.findings:
-        click.echo(f"overlays: all {len(health.overlays)} apply cleanly")
+    if isinstance(overlays, list) and not overlays:
+        click.echo("overlays: none configured for this family")
     else:
-        for finding in health.findings:
-            click.echo(f"overlay {finding}")
+        _report_health(check_overlays(document, overlays, document_file=str(target)))
+
+
+def _previous_snapshot(path: Path) -> Any:
+    """The snapshot being replaced, or None when there is none (or it no longer parses)."""
+    if not path.is_file():
+        return None
+    from generator.loader import load_document
+
+    try:
+        return load_document(path)
+    except CodegenError:
+        return None
