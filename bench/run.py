@@ -615,7 +615,8 @@ def per_call(report: Report, package_root: Path, rounds: int, calls: int) -> Non
         )
         + "\n\nThe generated side is `PlatformClient(...).environments"
         ".get_deployment_environments(1)`; the raw side is "
-        "`httpx.Client.get` + `json.loads` (no validation). The client builds `Environment` models lazily: each field is validated when first read."
+        "`httpx.Client.get` + `json.loads` (no validation). The client builds `Environment` "
+        "models lazily: each field is validated when first read."
     )
 
 
