@@ -77,13 +77,13 @@ class BaseModel(pydantic.BaseModel):
 
     def _materialize(self) -> None:
         """Read every field (and those of nested lazy models) so pydantic sees a whole model."""
+        if _raw(self) is None:
+            return
         fields = type(self).model_fields
-        if _raw(self) is not None and len(self.__dict__) != len(fields):
-            for name in fields:
-                if name not in self.__dict__:
-                    _materialize_value(getattr(self, name))
-            # declaration order, as a validated model has it
-            object.__setattr__(self, "__dict__", {name: self.__dict__[name] for name in fields})
+        for name in fields:  # nested models read earlier may still be partial: visit them all
+            _materialize_value(self.__dict__[name] if name in self.__dict__ else getattr(self, name))
+        # declaration order, as a validated model has it
+        object.__setattr__(self, "__dict__", {name: self.__dict__[name] for name in fields})
 
     if not TYPE_CHECKING:  # a type checker keeps seeing only the declared fields
 
@@ -182,7 +182,7 @@ def _field_reader(cls: type[pydantic.BaseModel], name: str) -> Callable[[Any], A
     tp: Any = field.annotation
     if field.metadata:
         tp = Annotated[(tp, *field.metadata)]
-    target = _lazy_target(tp)
+    target = _lazy_target(tp, f"{cls.__name__}.{field.alias or name}")
     if target is not None:
         return target
     from ._response import _adapter
@@ -194,42 +194,43 @@ def _field_reader(cls: type[pydantic.BaseModel], name: str) -> Callable[[Any], A
             return adapter.validate_python(value)
         except pydantic.ValidationError:
             built, problems = construct(tp, value, f"{cls.__name__}.{field.alias or name}")
-            warn(problems, "response")
+            warn(problems)
             return built
 
     return read
 
 
-def _lazy_target(tp: Any) -> Callable[[Any], Any] | None:
-    """A lazy builder for ``Model``, ``Model | None`` and ``list[Model]`` of this module's models."""
+def _lazy_target(tp: Any, where: str = "") -> Callable[[Any], Any] | None:
+    """A lazy builder for ``Model``, ``Model | None`` and ``list[Model]`` of this module's models;
+    ``where`` names the value in warnings."""
     origin = typing.get_origin(tp)
     args = typing.get_args(tp)
     if isinstance(tp, type) and issubclass(tp, BaseModel):
         model = tp
 
         def one(value: Any) -> Any:
-            return model._from_json(value) if isinstance(value, dict) else _fallback(model, value)
+            return model._from_json(value) if isinstance(value, dict) else _fallback(model, value, where)
 
         return one
     if origin in (Union, types.UnionType) and len(args) == 2 and type(None) in args:
-        inner = _lazy_target(next(a for a in args if a is not type(None)))
+        inner = _lazy_target(next(a for a in args if a is not type(None)), where)
         if inner is not None:
             some = inner
             return lambda value: None if value is None else some(value)
     if origin is list and len(args) == 1:
         if isinstance(args[0], type) and issubclass(args[0], BaseModel):
-            return functools.partial(_model_list, args[0], tp)
-        item = _lazy_target(args[0])
+            return functools.partial(_model_list, args[0], tp, where)
+        item = _lazy_target(args[0], where)
         if item is not None:
             each = item
-            return lambda value: [each(v) for v in value] if isinstance(value, list) else _fallback(tp, value)
+            return lambda value: [each(v) for v in value] if isinstance(value, list) else _fallback(tp, value, where)
     return None
 
 
-def _model_list(model: type[BaseModel], tp: Any, value: Any) -> Any:
+def _model_list(model: type[BaseModel], tp: Any, where: str, value: Any) -> Any:
     """``list[Model]``, the commonest response: the loop of :meth:`BaseModel._from_json` inlined."""
     if not isinstance(value, list):
-        return _fallback(tp, value)
+        return _fallback(tp, value, where)
     new = object.__new__
     put = object.__setattr__
     out = []
@@ -239,13 +240,13 @@ def _model_list(model: type[BaseModel], tp: Any, value: Any) -> Any:
             put(obj, "__pydantic_private__", {_RAW: item})
             out.append(obj)
         else:
-            out.append(_fallback(model, item))
+            out.append(_fallback(model, item, where))
     return out
 
 
-def _fallback(tp: Any, value: Any) -> Any:
-    built, problems = construct(tp, value)
-    warn(problems, "response")
+def _fallback(tp: Any, value: Any, where: str = "") -> Any:
+    built, problems = construct(tp, value, where)
+    warn(problems)
     return built
 
 
@@ -263,7 +264,7 @@ def _read_field(cls: type[pydantic.BaseModel], name: str, raw: dict[str, Any]) -
     if key in raw:
         return _field_reader(cls, name)(raw[key])
     if field.is_required():
-        warn([f"{cls.__name__}.{field.alias or name}: required field missing, read as None"], "response")
+        warn([f"{cls.__name__}.{field.alias or name}: required field missing, read as None"])
         return None
     return field.get_default(call_default_factory=True)
 
@@ -413,11 +414,12 @@ def _build_model(cls: type[pydantic.BaseModel], data: dict[str, Any], path: str,
     return cls.model_construct(_fields_set=fields_set, **values)
 
 
-def warn(problems: list[str], what: str) -> None:
-    """One warning for every difference found in one response."""
+def warn(problems: list[str], what: str = "") -> None:
+    """One warning for every difference found in one response (``what``: which, if known)."""
     if problems:
         shown = "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more" if len(problems) > 5 else "")
+        where = f"{what}: " if what else ""
         warnings.warn(
-            ResponseValidationWarning(f"{what}: response kept as received where it differs from the document: {shown}"),
+            ResponseValidationWarning(f"{where}response differs from the document, kept as received: {shown}"),
             stacklevel=4,
         )

@@ -28,9 +28,10 @@ def _no_server_env(monkeypatch: pytest.MonkeyPatch) -> None:
         (lambda: PlatformClient(api_key=API_KEY), ["tenant=", "CUBE_BASE_URL"]),
         (lambda: AsyncPlatformClient(api_key=API_KEY), ["tenant="]),
         (lambda: ScimClient(token=API_KEY), ["tenant="]),
-        (lambda: DataClient(token=API_KEY), ["data_api_host=", "CUBE_DATA_API_URL"]),
-        (lambda: ChatClient(api_key=API_KEY), ["ai_host=", "account_name=", "agent_id="]),
-        (lambda: ChatClient(api_key=API_KEY, ai_host="ai.example.com"), ["account_name="]),
+        (lambda: DataClient(token=API_KEY), ["deployment=", "region=", "CUBE_DATA_API_URL"]),
+        (lambda: DataClient(token=API_KEY, deployment="acme"), ["region="]),
+        (lambda: ChatClient(api_key=API_KEY), ["cloud_region=", "account_name=", "agent_id="]),
+        (lambda: ChatClient(api_key=API_KEY, cloud_region="us", account_name="a"), ["agent_id="]),
     ],
 )
 def test_no_host_without_an_explicit_choice(make: object, names: list[str]) -> None:
@@ -38,12 +39,12 @@ def test_no_host_without_an_explicit_choice(make: object, names: list[str]) -> N
         make()  # type: ignore[operator]
     for name in names:
         assert name in str(info.value)
-    assert "your-tenant" not in str(info.value)
+    assert "your-" not in str(info.value)
 
 
-def test_data_base_path_default_is_not_a_host(monkeypatch: pytest.MonkeyPatch) -> None:
-    client = DataClient(token=API_KEY, data_api_host="data.example.com")
-    assert str(client.base_url) == "https://data.example.com/cubejs-api"
+def test_every_variable_given_builds_the_host() -> None:
+    client = DataClient(token=API_KEY, deployment="acme", region="aws-eu-west-1")
+    assert str(client.base_url) == "https://acme.aws-eu-west-1.cubecloudapp.dev/cubejs-api"
 
 
 def test_environment_base_url_is_where_the_credential_goes(

@@ -26,7 +26,15 @@ LIST = "/api/v1/deployments"
 ENVS = "/api/v1/deployments/7/environments"
 EXPORT = "/api/v1/deployments/7/dashboard-exports"
 STAGING = "/build/api/v1/deployments/7/branches/staging-environment"
-ALL = [{"id": f"d{i}", "name": f"deployment {i}"} for i in range(7)]
+ALL = [
+    {
+        "id": i,
+        "name": f"deployment {i}",
+        "creationStep": "ready",
+        "deploymentUrl": f"https://d{i}.test",
+    }
+    for i in range(7)
+]
 
 
 def _offset_server(server: LocalServer) -> None:
@@ -48,7 +56,7 @@ def _offset_server(server: LocalServer) -> None:
 def test_unknown_page_shape_is_an_error_naming_operation_and_keys(server: LocalServer) -> None:
     @server.route("GET", LIST)
     def reply(ex: Exchange) -> None:
-        ex.json(200, {"results": [{"id": "d0"}], "count": 1})
+        ex.json(200, {"results": [{"id": 0}], "count": 1})
 
     with platform(server.url) as client, pytest.raises(PageShapeError) as info:
         client.deployments.get_deployments()
@@ -82,7 +90,7 @@ def test_cursor_paging_honours_has_next_page(server: LocalServer) -> None:
     with platform(server.url) as client:
         page = client.deployments.get_deployments(first=2)
         assert not page.has_next_page() and page.next_page() is None
-        assert [d.id for d in page] == ["d0", "d1"]
+        assert [d.id for d in page] == [0, 1]
     assert len(server.seen()) == 1  # the set endCursor costs no further request
 
 
@@ -96,7 +104,7 @@ async def test_async_for_over_a_list_call_without_await(server: LocalServer) -> 
         assert isinstance(page, AsyncPage) and page.has_next_page()
         assert page.raw["pagination"]["total"] == 7
         nxt = await page.next_page()
-        assert nxt is not None and [d.id for d in nxt.items] == ["d3", "d4", "d5"]
+        assert nxt is not None and [d.id for d in nxt.items] == [3, 4, 5]
 
 
 # --- one mechanism for request rules ------------------------------------------------------------
@@ -110,7 +118,7 @@ def test_staging_toggle_needs_exactly_one_branch(
     server: LocalServer, ids: dict[str, Any], message: str
 ) -> None:
     with platform(server.url) as client, pytest.raises(RequestValidationError) as info:
-        client.branches.set_branch_staging_environment(7, enabled=True, **ids)
+        client.data_model.set_branch_staging_environment(7, enabled=True, **ids)
     assert "exactly one of: branchName | branchId" in str(info.value) and message in str(info.value)
     assert server.seen() == []  # refused before sending
 
@@ -118,11 +126,11 @@ def test_staging_toggle_needs_exactly_one_branch(
 def test_staging_toggle_with_one_branch_is_sent(server: LocalServer) -> None:
     @server.route("PUT", STAGING)
     def reply(ex: Exchange) -> None:
-        ex.json(200, {"data": {"id": 3, "name": "main", "isStagingEnvironmentEnabled": True}})
+        ex.json(200, {"success": True})
 
     with platform(server.url) as client:
-        result = client.branches.set_branch_staging_environment(7, enabled=True, branch_id=3)
-    assert result.data is not None and result.data.is_staging_environment_enabled is True
+        result = client.data_model.set_branch_staging_environment(7, enabled=True, branch_id=3)
+    assert result.to_dict() == {"success": True}
     assert server.seen()[0].json() == {"enabled": True, "branchId": 3}
 
 
@@ -141,19 +149,34 @@ def _environments(server: LocalServer, items: list[dict[str, Any]]) -> None:
         ex.json(200, {"data": {"environments": items}, "pagination": {"total": len(items)}})
 
 
+REST = [{"type": "rest", "url": "https://api.test/cubejs-api", "version": 1}]
+
+
 def test_unknown_enum_value_is_kept_typed(server: LocalServer) -> None:
-    _environments(server, [{"id": "e1", "type": "preview"}, {"id": "e2", "type": "staging"}])
+    new = {
+        "id": "e1",
+        "type": "preview",
+        "api_credentials": [{"type": "graphql", "url": "u", "version": 2}],
+    }
+    _environments(server, [new, {"id": "e2", "type": "staging", "api_credentials": REST}])
     with platform(server.url) as client, warnings.catch_warnings():
         warnings.simplefilter("error")  # an Open value is expected: no warning
         first, second = client.environments.get_deployment_environments(7).items
-        assert first.type == Unknown("preview") and isinstance(first.type, Unknown)
-        assert first.type.value == "preview" and second.type == "staging"
-        assert first.to_dict() == {"id": "e1", "type": "preview"}
-        assert first.model_dump(exclude_none=True) == {"id": "e1", "type": "preview"}
+        assert first.type.root == Unknown("preview") and isinstance(first.type.root, Unknown)
+        assert first.type.root.value == "preview" and second.type.root == "staging"
+        assert first.api_credentials[0].type.root == Unknown("graphql")
+        assert first.to_dict() == new
+        assert first.model_dump(exclude_none=True) == new
 
 
 def test_unknown_fields_are_kept_and_raw_json_readable(server: LocalServer) -> None:
-    raw = {"id": "e1", "type": "production", "region": "eu-1", "labels": {"a": 1}}
+    raw = {
+        "id": "e1",
+        "type": "production",
+        "api_credentials": REST,
+        "region": "eu-1",
+        "labels": {"a": 1},
+    }
     _environments(server, [raw])
     with platform(server.url) as client:
         (env,) = client.environments.get_deployment_environments(7).items
@@ -179,7 +202,7 @@ def test_strict_client_fails_on_the_same_responses(server: LocalServer) -> None:
     def reply(ex: Exchange) -> None:
         ex.json(201, {"jobId": None})
 
-    _environments(server, [{"id": "e1", "type": "preview"}])
+    _environments(server, [{"id": "e1", "type": "preview", "api_credentials": REST}])
     with platform(server.url, strict=True) as client:
         with pytest.raises(APIResponseValidationError, match="does not match"):
             client.dashboard_exports.start_export(7, dashboard_id=5, format="pdf")
@@ -188,14 +211,15 @@ def test_strict_client_fails_on_the_same_responses(server: LocalServer) -> None:
 
 
 def test_wrong_type_is_kept_with_a_warning(server: LocalServer) -> None:
-    _environments(server, [{"id": 42, "api_credentials": {"sql": {"port": "not-a-port"}}}])
+    sql = {"type": "sql", "host": "h", "port": "not-a-port", "version": 1}
+    _environments(server, [{"id": 42, "type": "staging", "api_credentials": [sql]}])
     with platform(server.url) as client:
         (env,) = client.environments.get_deployment_environments(7).items
         with pytest.warns(ResponseValidationWarning, match="id"):
             assert env.id == 42
         with pytest.warns(ResponseValidationWarning, match="port"):
-            assert env.api_credentials is not None and env.api_credentials.sql is not None
-            assert env.api_credentials.sql.port == "not-a-port"
+            assert env.api_credentials[0].port == "not-a-port"
+        assert env.api_credentials[0].host == "h"
 
 
 def test_unknown_union_variant_is_kept(server: LocalServer) -> None:
