@@ -37,7 +37,14 @@ from generator.ir import (
     TypeRef,
     UnionOf,
 )
-from generator.naming import ClassName, Namespace, PythonIdentifier, pascal_case, snake_case
+from generator.naming import (
+    ClassName,
+    Namespace,
+    PythonIdentifier,
+    pascal_case,
+    sentence,
+    snake_case,
+)
 from generator.openapi_paths import HTTP_METHODS as METHODS
 from generator.refs import Resolver
 from generator.schemas import SchemaCatalog, default_problem
@@ -270,7 +277,7 @@ class FamilyBuilder:
             py_name=py_name,
             method=method.upper(),
             path=path,
-            summary=one_line(op.get("summary", "")),
+            summary=one_line(op.get("summary", "")) or sentence(op_id),
             description=str(op.get("description", "") or ""),
             deprecated=op.get("deprecated") is True,
             parameters=params,

@@ -190,14 +190,16 @@ def prepare_catalogue(catalogue: dict[str, Any]) -> dict[str, Any]:
       and writes ``x: str = None``.
     * ``const`` values a ``Literal`` cannot hold (numbers with a fraction, objects, lists) become
       their plain type, for the same reason.
-    * a property that refers to a named scalar (an enum) with a default gets the scalar inline,
-      so the default is a valid value of the field's type rather than a string for a RootModel.
+    * a property that refers to a named scalar (an enum above all), directly or as a member of a
+      nullable union, gets the scalar inline: the field is ``Literal[...]`` (``| None``), so
+      ``job.status == "failed"`` holds and a default is a valid value of the field's type, rather
+      than a RootModel wrapper around it.
     * an ``allOf`` that redefines a property of a referenced base with another schema is merged
       into one class: a subclass cannot change an attribute's type.
     """
     out = {name: _normalise(schema) for name, schema in catalogue.items()}
     for name, schema in out.items():
-        out[name] = _inline_defaulted_scalars(schema, out)
+        out[name] = _inline_scalars(schema, out)
     for name in out:
         _flatten_conflicting_all_of(name, out)
     return out
@@ -223,7 +225,39 @@ def _normalise(node: Any) -> Any:
                 out["type"] = _json_type(value)
         else:
             out[key] = _normalise(value)
-    return out
+    return _nullable_scalar(out)
+
+
+_UNION_KEYWORDS = ("oneOf", "anyOf", "allOf", "not", "$ref", "properties", "items")
+
+
+def _nullable_scalar(node: dict[str, Any]) -> dict[str, Any]:
+    """``oneOf: [<constrained scalar>, {type: null}]`` as one nullable scalar.
+
+    Written as a union, the library hoists the scalar into a class of its own
+    (``Port(RootModel[int])``), so ``credential.port == 5432`` is false; as
+    ``type: [integer, null]`` it is a plain ``int | None`` with its constraints.
+    """
+    for key in ("oneOf", "anyOf"):
+        members = node.get(key)
+        if not isinstance(members, list) or len(members) != 2 or key not in node:
+            continue
+        scalars = [m for m in members if m != {"type": "null"}]
+        if len(scalars) != 1 or len(members) - len(scalars) != 1:
+            continue
+        (scalar,) = scalars
+        kind = scalar.get("type") if isinstance(scalar, dict) else None
+        if kind not in _SCALAR_TYPES.values() or any(k in scalar for k in _UNION_KEYWORDS):
+            continue
+        if any(k in node for k in _UNION_KEYWORDS if k != key) or "type" in node:
+            continue
+        merged = {k: v for k, v in node.items() if k != key}
+        merged.update(scalar)
+        merged["type"] = [kind, "null"]
+        if isinstance(scalar.get("enum"), list):
+            merged["enum"] = [*scalar["enum"], None]
+        return merged
+    return node
 
 
 def _json_type(value: Any) -> str:
@@ -255,29 +289,38 @@ def _target(schema: Any, catalogue: dict[str, Any]) -> tuple[str, Any] | None:
     return None
 
 
-def _inline_defaulted_scalars(schema: Any, catalogue: dict[str, Any]) -> Any:
+_DATA_KEYWORDS = frozenset({"enum", "const", "default", "example", "examples"})
+
+
+def _inline_scalars(node: Any, catalogue: dict[str, Any], depth: int = 0) -> Any:
+    """Every reference below ``node`` to a named scalar replaced by the scalar itself."""
+    if isinstance(node, list):
+        return [_inline_scalars(v, catalogue, depth + 1) for v in node]
+    if not isinstance(node, dict) or depth > _MAX_INLINE_DEPTH:
+        return node
+    if depth:  # a named scalar keeps its own definition; references to it are inlined
+        found = _target(node, catalogue)
+        if found is not None and _is_scalar(found[1]):
+            rest = {k: v for k, v in node.items() if k not in ("$ref", "allOf")}
+            return {**found[1], **rest}
+    out = {
+        k: v if k in _DATA_KEYWORDS else _inline_scalars(v, catalogue, depth + 1)
+        for k, v in node.items()
+    }
+    return _nullable_scalar(out)
+
+
+_MAX_INLINE_DEPTH = 64
+
+
+def _is_scalar(schema: Any) -> bool:
     if not isinstance(schema, dict):
-        return schema
-    props = schema.get("properties")
-    if not isinstance(props, dict):
-        return schema
-    new_props = {}
-    for key, sub in props.items():
-        found = _target(sub, catalogue)
-        if found is not None and _is_defaulted_scalar(found[1]):
-            rest = {k: v for k, v in sub.items() if k not in ("$ref", "allOf")}
-            new_props[key] = {**found[1], **rest}
-        else:
-            new_props[key] = sub
-    return {**schema, "properties": new_props}
-
-
-def _is_defaulted_scalar(schema: Any) -> bool:
-    if not isinstance(schema, dict) or "default" not in schema:
         return False
     if any(k in schema for k in ("properties", "allOf", "oneOf", "anyOf", "$ref", "items")):
         return False
-    return schema.get("type") in (None, "string", "integer", "number", "boolean")
+    return schema.get("type") in (None, "string", "integer", "number", "boolean") and (
+        "type" in schema or "enum" in schema or "const" in schema
+    )
 
 
 def _own_properties(

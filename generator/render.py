@@ -64,8 +64,8 @@ def py_literal(value: object) -> str:
         return repr(value)
     if isinstance(value, int):
         return str(int(value))
-    if isinstance(value, float) and math.isfinite(value):
-        return repr(value)
+    if isinstance(value, float):
+        return repr(value) if math.isfinite(value) else f"float({py_str(repr(value))})"
     return py_str(value)
 
 

@@ -6,7 +6,7 @@ import datetime
 import re
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 import pydantic
 
@@ -67,6 +67,15 @@ def strip_not_given(fields: Mapping[str, object]) -> dict[str, object]:
     return {k: v for k, v in fields.items() if not isinstance(v, NotGiven)}
 
 
+def form_fields(value: object) -> dict[str, object]:
+    """A form body given whole (a model or a mapping) as its fields, by wire name."""
+    if isinstance(value, pydantic.BaseModel):
+        return dict(value.model_dump(mode="python", by_alias=True, exclude_unset=True))
+    if isinstance(value, Mapping):
+        return {str(k): v for k, v in value.items()}
+    raise TypeError(f"a form body must be a model or a mapping, not {type(value).__name__}")
+
+
 def to_jsonable(value: Any) -> Any:
     """Models, dates and containers as plain JSON values (models by alias, unset fields left out)."""
     if isinstance(value, pydantic.BaseModel):
@@ -99,21 +108,25 @@ def resolve_base_url(
 ) -> str:
     """An explicit base URL, else the environment's, else the server template with its variables.
 
-    A variable's ``default`` in a document is an example (``your-tenant``), not configuration: a
-    credential must never travel to a host nobody chose. So every variable must be given, except
-    a base path (a default starting with ``/``), which is part of the API, not of the host.
+    A URL given as an origin only (``https://acme.example``, no path) keeps the server's own base
+    path (SCIM's ``/api``, the data API's ``/cubejs-api``): one tenant host serves every family.
+    A URL with any path, ``/`` included, is used exactly as given.
+
+    Without a URL, a variable's ``default`` in a document is an example (``your-tenant``), not
+    configuration: a credential must never travel to a host nobody chose. So every variable must
+    be given, except a base path (a default starting with ``/``), part of the API, not the host.
     """
     import os
 
     from ._exceptions import ConfigurationError
 
-    if value:
-        return value
-    if env and os.environ.get(env):
-        return os.environ[env]
+    given = value or (os.environ.get(env, "") if env else "")
+    if given:
+        if not template or urlsplit(given).path:
+            return given
+        return given + urlsplit(_expand_server(template, variables, defaults)).path
     if not template:
         raise ConfigurationError(f"no server URL is known: pass base_url=... or set {env or 'base_url'}")
-
     missing = [
         name
         for name in _PLACEHOLDER.findall(template)
@@ -125,6 +138,12 @@ def resolve_base_url(
             f"no server chosen: pass base_url=... (or set {env or 'base_url'}), or {args}; "
             "the document's example values are never used as a host"
         )
+    return _expand_server(template, variables, defaults)
+
+
+def _expand_server(template: str, variables: Mapping[str, str | None], defaults: Mapping[str, str]) -> str:
+    """The server template with its variables, each checked for where it stands in the URL."""
+    from ._exceptions import ConfigurationError
 
     scheme_end = template.find("://")
     host_end = template.find("/", scheme_end + 3) if scheme_end >= 0 else -1
