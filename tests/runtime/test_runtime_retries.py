@@ -45,8 +45,9 @@ def _fail_then_ok(
     def reply(ex: Exchange) -> None:
         if len(server.seen(method, path)) <= failures:
             ex.error(status, f"attempt failed with {status}", headers)
-        elif path == VERSIONS:
-            ex.json(200, {"data": [{"version": "9.9.9"}]})
+        elif path.endswith("/versions"):  # the published listing's page shape
+            page = {"items": [{"version": "9.9.9"}], "pageInfo": {"hasNextPage": False}}
+            ex.json(200, {"data": [{"version": "9.9.9"}], **page})
         else:
             ex.json(200, {"id": "created"})
 

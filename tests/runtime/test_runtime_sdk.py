@@ -162,9 +162,9 @@ def test_unknown_enum_value_is_kept_typed(server: LocalServer) -> None:
     with platform(server.url) as client, warnings.catch_warnings():
         warnings.simplefilter("error")  # an Open value is expected: no warning
         first, second = client.environments.get_deployment_environments(7).items
-        assert first.type.root == Unknown("preview") and isinstance(first.type.root, Unknown)
-        assert first.type.root.value == "preview" and second.type.root == "staging"
-        assert first.api_credentials[0].type.root == Unknown("graphql")
+        assert first.type == Unknown("preview") and isinstance(first.type, Unknown)
+        assert first.type.value == "preview" and second.type == "staging"
+        assert first.api_credentials[0].type == Unknown("graphql")
         assert first.to_dict() == new
         assert first.model_dump(exclude_none=True) == new
 
