@@ -38,11 +38,26 @@ def open_models(source: str, package: str) -> str:
         return offsets[lineno - 1] + len(lines[lineno - 1].encode()[:col].decode())
 
     edits: list[tuple[int, int, str]] = []
-    discriminated: set[int] = set()
+    # Discriminated unions stay exact, decided class by class (bases and body alike): a class that
+    # holds one, a class with a tag field one dispatches on, and every class a member of one.
+    classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+    tags = set().union(*(_discriminator(c) for c in classes.values())) if classes else set()
+    exact = {
+        name
+        for name, cls in classes.items()
+        if _discriminator(cls)
+        or any(isinstance(n, ast.AnnAssign) and _name(n.target) in tags for n in cls.body)
+    }
+    todo = set(exact)
+    while todo:
+        cls = classes[todo.pop()]
+        found = {n.id for n in ast.walk(cls) if isinstance(n, ast.Name) and n.id in classes}
+        todo |= found - exact
+        exact |= found
+    discriminated = {id(n) for name in exact for n in ast.walk(classes[name])}
     for node in ast.walk(tree):
-        if _is_discriminated(node):
-            discriminated.update(id(n) for n in ast.walk(node))
-    for node in ast.walk(tree):
+        if id(node) in discriminated:
+            continue
         if isinstance(node, ast.Subscript) and _name(node.value) == "Literal":
             elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
             if len(elts) >= 2:
@@ -77,6 +92,19 @@ def _imports(source: str, package: str, opened: bool) -> str:
             theirs = f"from pydantic import {', '.join(kept)}\n" if kept else ""
             return "".join(lines[:start]) + theirs + "\n" + ours + "".join(lines[end:])
     return source
+
+
+def _discriminator(node: ast.AST) -> set[str]:
+    """The names given as ``discriminator=`` anywhere inside ``node``."""
+    return {
+        k.value.value
+        for n in ast.walk(node)
+        if isinstance(n, ast.Call)
+        for k in n.keywords
+        if k.arg == "discriminator"
+        and isinstance(k.value, ast.Constant)
+        and isinstance(k.value.value, str)
+    }
 
 
 def _is_discriminated(node: ast.AST) -> bool:
