@@ -37,11 +37,12 @@ from generator.ir import (
     Resource,
     Response,
     ResponseKind,
+    Rule,
     ServerVariable,
     TypeRef,
     UnionOf,
 )
-from generator.models import build_models, constraint_groups
+from generator.models import build_models
 from generator.naming import (
     ClassName,
     Namespace,
@@ -398,11 +399,11 @@ class FamilyBuilder:
             return RequestBody(media, kind, t, required, None)
         type_ = self.catalog.type_of(schema, hint + "Request")
         fields = None
-        groups: tuple[tuple[str, ...], ...] = ()
+        rule: Rule | None = None
         if isinstance(type_, ModelRef):
             model = self.catalog.models.get(type_.name)
-            groups = constraint_groups(model)
-            fields = self._body_fields(model, args, type_.name, bool(groups))
+            rule = body_rule(model)
+            fields = self._body_fields(model, args, type_.name, rule is not None)
         return RequestBody(
             media,
             kind,
@@ -410,8 +411,8 @@ class FamilyBuilder:
             required,
             fields,
             type_.name if isinstance(type_, ModelRef) else None,
-            validate=bool(groups) and fields is not None,
-            one_of=groups,
+            validate=rule is not None and fields is not None,
+            rule=rule if fields is not None else None,
         )
 
     def _body_fields(
@@ -567,6 +568,7 @@ class FamilyBuilder:
             limit_param=spec.limit_param,
             cursor_param=spec.cursor_param,
             next_cursor_path=spec.next_cursor,
+            has_more_path=spec.has_more,
             default_limit=spec.default_limit,
             first_offset=spec.first_offset,
         )
@@ -700,6 +702,60 @@ def _strip_none(t: TypeRef) -> TypeRef:
         rest = [m for m in t.members if m != NONE]
         return rest[0] if len(rest) == 1 else t
     return t
+
+
+_RULE_KEYS = ("oneOf", "anyOf", "allOf", "not")
+_RULE_NOTES = frozenset({"description", "title", "$comment"})
+
+
+def body_rule(model: Any) -> Rule | None:
+    """The rule a request object's ``oneOf``/``anyOf``/``allOf``/``not`` keywords state about which
+    of its own properties are sent together, or None when it has none (or states more than that).
+
+    ``{properties: {a, b}, oneOf: [{required: [a]}, {required: [b]}]}`` is "exactly one of a, b".
+    """
+    schema = _obj(model)
+    props = _obj(schema.get("properties"))
+    if not props or not any(k in schema for k in _RULE_KEYS):
+        return None
+    parts = []
+    for key in _RULE_KEYS:
+        if key in schema:
+            part = _rule({key: schema[key]}, frozenset(props))
+            if part is None:
+                return None
+            parts.append(part)
+    return parts[0] if len(parts) == 1 else Rule("allOf", rules=tuple(parts))
+
+
+def _rule(node: Any, props: frozenset[str]) -> Rule | None:
+    """A presence rule for a schema that only says which of ``props`` are required, else None."""
+    if not isinstance(node, dict) or set(node) - _RULE_NOTES - {"required", *_RULE_KEYS}:
+        return None
+    parts: list[Rule] = []
+    req = node.get("required")
+    if req is not None:
+        if not isinstance(req, list) or not all(isinstance(r, str) and r in props for r in req):
+            return None
+        parts.append(Rule("required", names=tuple(req)))
+    if "not" in node:
+        inner = _rule(node["not"], props)
+        if inner is None:
+            return None
+        parts.append(Rule("not", rules=(inner,)))
+    for key in ("oneOf", "anyOf", "allOf"):
+        if key not in node:
+            continue
+        branches = node[key]
+        if not isinstance(branches, list) or not branches:
+            return None
+        subs = [_rule(b, props) for b in branches]
+        if any(s is None for s in subs):
+            return None
+        parts.append(Rule(key, rules=tuple(s for s in subs if s is not None)))
+    if not parts:
+        return None
+    return parts[0] if len(parts) == 1 else Rule("allOf", rules=tuple(parts))
 
 
 def _default_text(schema: Any) -> str | None:

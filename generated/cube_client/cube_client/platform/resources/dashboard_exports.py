@@ -69,8 +69,23 @@ class DashboardExportsResource(SyncAPIResource):
             json=validate_body(
                 _models.StartDashboardExportInput,
                 (
-                    ("dashboardId",),
-                    ("dashboardPublicId",),
+                    "oneOf",
+                    (
+                        (
+                            "allOf",
+                            (
+                                ("required", ("dashboardId",)),
+                                ("not", (("required", ("dashboardPublicId",)),)),
+                            ),
+                        ),
+                        (
+                            "allOf",
+                            (
+                                ("required", ("dashboardPublicId",)),
+                                ("not", (("required", ("dashboardId",)),)),
+                            ),
+                        ),
+                    ),
                 ),
                 strip_not_given(
                     {
@@ -299,8 +314,23 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
             json=validate_body(
                 _models.StartDashboardExportInput,
                 (
-                    ("dashboardId",),
-                    ("dashboardPublicId",),
+                    "oneOf",
+                    (
+                        (
+                            "allOf",
+                            (
+                                ("required", ("dashboardId",)),
+                                ("not", (("required", ("dashboardPublicId",)),)),
+                            ),
+                        ),
+                        (
+                            "allOf",
+                            (
+                                ("required", ("dashboardPublicId",)),
+                                ("not", (("required", ("dashboardId",)),)),
+                            ),
+                        ),
+                    ),
                 ),
                 strip_not_given(
                     {

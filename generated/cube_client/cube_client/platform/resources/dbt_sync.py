@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import Any, Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
-from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
@@ -20,6 +20,7 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncDbtSyncResource", "DbtSyncResource"]
 
 _LIST_DBT_SYNCS_PAGES = PageSpec(
+    operation="listDbtSyncs",
     style="cursor",
     items=("items",),
     total=(),
@@ -27,10 +28,12 @@ _LIST_DBT_SYNCS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
 _GET_DBT_SYNC_GENERATED_FILES_PAGES = PageSpec(
+    operation="getDbtSyncGeneratedFiles",
     style="cursor",
     items=("items",),
     total=(),
@@ -38,6 +41,7 @@ _GET_DBT_SYNC_GENERATED_FILES_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
@@ -385,7 +389,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncDbtSyncResourceWithRawResponse(self)
 
-    async def list_dbt_syncs(
+    def list_dbt_syncs(
         self,
         deployment_id: int,
         *,
@@ -402,7 +406,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.DbtSyncRun]:
+    ) -> AsyncPaginator[_models.DbtSyncRun]:
         """listDbtSyncs
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync``
@@ -433,7 +437,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(self._client, call, _LIST_DBT_SYNCS_PAGES, _models.DbtSyncRun)
+        return AsyncPaginator(self._client, call, _LIST_DBT_SYNCS_PAGES, _models.DbtSyncRun)
 
     async def start_dbt_sync(
         self,
@@ -570,7 +574,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
             await self._client.request(call, cast_to=_models.DbtSyncCancelResponse, kind="json"),
         )
 
-    async def get_dbt_sync_generated_files(
+    def get_dbt_sync_generated_files(
         self,
         deployment_id: int,
         sync_job_id: str,
@@ -582,7 +586,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.DbtGeneratedFileContent]:
+    ) -> AsyncPaginator[_models.DbtGeneratedFileContent]:
         """getDbtSyncGeneratedFiles
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/generated-files``
@@ -612,7 +616,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(
+        return AsyncPaginator(
             self._client, call, _GET_DBT_SYNC_GENERATED_FILES_PAGES, _models.DbtGeneratedFileContent
         )
 

@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import Any, Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
-from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
@@ -20,6 +20,7 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncDeploymentsResource", "DeploymentsResource"]
 
 _GET_DEPLOYMENTS_PAGES = PageSpec(
+    operation="getDeployments",
     style="cursor",
     items=("items",),
     total=(),
@@ -27,6 +28,7 @@ _GET_DEPLOYMENTS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
     alternatives=(
         PageSpec(
@@ -43,6 +45,7 @@ _GET_DEPLOYMENTS_PAGES = PageSpec(
 )
 
 _LOGS_PAGES = PageSpec(
+    operation="logs",
     style="cursor",
     items=("items",),
     total=(),
@@ -50,10 +53,12 @@ _LOGS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
 _PODS_PAGES = PageSpec(
+    operation="pods",
     style="cursor",
     items=("items",),
     total=(),
@@ -61,10 +66,12 @@ _PODS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
 _LIST_DEPLOYMENT_VERSIONS_PAGES = PageSpec(
+    operation="listDeploymentVersions",
     style="cursor",
     items=("items",),
     total=(),
@@ -72,6 +79,7 @@ _LIST_DEPLOYMENT_VERSIONS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
@@ -672,7 +680,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncDeploymentsResourceWithRawResponse(self)
 
-    async def get_deployments(
+    def get_deployments(
         self,
         *,
         creation_step: Literal[
@@ -691,7 +699,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.Deployment]:
+    ) -> AsyncPaginator[_models.Deployment]:
         """getDeployments
 
         ``GET /api/v1/deployments``
@@ -724,7 +732,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(self._client, call, _GET_DEPLOYMENTS_PAGES, _models.Deployment)
+        return AsyncPaginator(self._client, call, _GET_DEPLOYMENTS_PAGES, _models.Deployment)
 
     async def get_deployment(
         self,
@@ -1015,7 +1023,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
             await self._client.request(call, cast_to=_models.Deployment, kind="json"),
         )
 
-    async def logs(
+    def logs(
         self,
         deployment_id: int,
         *,
@@ -1031,7 +1039,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.DeploymentLogLine]:
+    ) -> AsyncPaginator[_models.DeploymentLogLine]:
         """logs
 
         ``GET /api/v1/deployments/{deploymentId}/logs``
@@ -1063,9 +1071,9 @@ class AsyncDeploymentsResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(self._client, call, _LOGS_PAGES, _models.DeploymentLogLine)
+        return AsyncPaginator(self._client, call, _LOGS_PAGES, _models.DeploymentLogLine)
 
-    async def pods(
+    def pods(
         self,
         deployment_id: int,
         *,
@@ -1076,7 +1084,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.DeploymentPod]:
+    ) -> AsyncPaginator[_models.DeploymentPod]:
         """pods
 
         ``GET /api/v1/deployments/{deploymentId}/pods``
@@ -1105,7 +1113,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(self._client, call, _PODS_PAGES, _models.DeploymentPod)
+        return AsyncPaginator(self._client, call, _PODS_PAGES, _models.DeploymentPod)
 
     async def get_deployment_settings(
         self,
@@ -1191,7 +1199,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
             await self._client.request(call, cast_to=_models.DeploymentTokenResponse, kind="json"),
         )
 
-    async def list_deployment_versions(
+    def list_deployment_versions(
         self,
         deployment_id: int,
         *,
@@ -1202,7 +1210,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.DeploymentVersion]:
+    ) -> AsyncPaginator[_models.DeploymentVersion]:
         """listDeploymentVersions
 
         ``GET /api/v1/deployments/{deploymentId}/versions``
@@ -1231,7 +1239,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(
+        return AsyncPaginator(
             self._client, call, _LIST_DEPLOYMENT_VERSIONS_PAGES, _models.DeploymentVersion
         )
 

@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import Any, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
-from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
@@ -20,6 +20,7 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncEmbedTenantsResource", "EmbedTenantsResource"]
 
 _LIST_EMBED_TENANTS_PAGES = PageSpec(
+    operation="listEmbedTenants",
     style="cursor",
     items=("items",),
     total=(),
@@ -27,10 +28,12 @@ _LIST_EMBED_TENANTS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
 _GET_GROUPS_PAGES = PageSpec(
+    operation="getGroups",
     style="cursor",
     items=("items",),
     total=(),
@@ -38,10 +41,12 @@ _GET_GROUPS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
 _GET_GROUP_MEMBERS_PAGES = PageSpec(
+    operation="getGroupMembers",
     style="cursor",
     items=("items",),
     total=(),
@@ -49,10 +54,12 @@ _GET_GROUP_MEMBERS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
 _LIST_EMBED_USERS_PAGES = PageSpec(
+    operation="listEmbedUsers",
     style="cursor",
     items=("items",),
     total=(),
@@ -60,6 +67,7 @@ _LIST_EMBED_USERS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
@@ -677,7 +685,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncEmbedTenantsResourceWithRawResponse(self)
 
-    async def list_embed_tenants(
+    def list_embed_tenants(
         self,
         *,
         search: str | NotGiven | None = NOT_GIVEN,
@@ -688,7 +696,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.EmbedTenant]:
+    ) -> AsyncPaginator[_models.EmbedTenant]:
         """listEmbedTenants
 
         ``GET /api/v1/embed-tenants``
@@ -715,9 +723,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(
-            self._client, call, _LIST_EMBED_TENANTS_PAGES, _models.EmbedTenant
-        )
+        return AsyncPaginator(self._client, call, _LIST_EMBED_TENANTS_PAGES, _models.EmbedTenant)
 
     async def delete_embed_tenant(
         self,
@@ -758,7 +764,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
             await self._client.request(call, cast_to=Any, kind="json"),
         )
 
-    async def get_groups(
+    def get_groups(
         self,
         embed_tenant_name: str,
         *,
@@ -769,7 +775,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.UserGroupDTO]:
+    ) -> AsyncPaginator[_models.UserGroupDTO]:
         """getGroups
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/groups``
@@ -798,7 +804,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(self._client, call, _GET_GROUPS_PAGES, _models.UserGroupDTO)
+        return AsyncPaginator(self._client, call, _GET_GROUPS_PAGES, _models.UserGroupDTO)
 
     async def create_group(
         self,
@@ -976,7 +982,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
             await self._client.request(call, cast_to=_models.UserGroupDTO, kind="json"),
         )
 
-    async def get_group_members(
+    def get_group_members(
         self,
         embed_tenant_name: str,
         id: int,
@@ -988,7 +994,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.EmbedUser]:
+    ) -> AsyncPaginator[_models.EmbedUser]:
         """getGroupMembers
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/groups/{id}/users``
@@ -1018,9 +1024,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(
-            self._client, call, _GET_GROUP_MEMBERS_PAGES, _models.EmbedUser
-        )
+        return AsyncPaginator(self._client, call, _GET_GROUP_MEMBERS_PAGES, _models.EmbedUser)
 
     async def add_group_members(
         self,
@@ -1171,7 +1175,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
             await self._client.request(call, cast_to=_models.EmbedUser, kind="json"),
         )
 
-    async def list_embed_users(
+    def list_embed_users(
         self,
         embed_tenant_name: str,
         *,
@@ -1183,7 +1187,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.EmbedUser]:
+    ) -> AsyncPaginator[_models.EmbedUser]:
         """listEmbedUsers
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/users``
@@ -1213,7 +1217,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(self._client, call, _LIST_EMBED_USERS_PAGES, _models.EmbedUser)
+        return AsyncPaginator(self._client, call, _LIST_EMBED_USERS_PAGES, _models.EmbedUser)
 
     async def provision_embed_users(
         self,

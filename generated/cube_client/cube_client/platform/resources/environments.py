@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import Any, Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
-from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
@@ -20,6 +20,7 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncEnvironmentsResource", "EnvironmentsResource"]
 
 _GET_DEPLOYMENT_ENVIRONMENTS_PAGES = PageSpec(
+    operation="getDeploymentEnvironments",
     style="cursor",
     items=("items",),
     total=(),
@@ -27,6 +28,7 @@ _GET_DEPLOYMENT_ENVIRONMENTS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
     alternatives=(
         PageSpec(
@@ -43,6 +45,7 @@ _GET_DEPLOYMENT_ENVIRONMENTS_PAGES = PageSpec(
 )
 
 _GET_DEPLOYMENT_ENVIRONMENT_TOKENS_PAGES = PageSpec(
+    operation="getDeploymentEnvironmentTokens",
     style="cursor",
     items=("items",),
     total=(),
@@ -50,6 +53,7 @@ _GET_DEPLOYMENT_ENVIRONMENT_TOKENS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
@@ -310,7 +314,7 @@ class AsyncEnvironmentsResource(AsyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncEnvironmentsResourceWithRawResponse(self)
 
-    async def get_deployment_environments(
+    def get_deployment_environments(
         self,
         deployment_id: int,
         *,
@@ -324,7 +328,7 @@ class AsyncEnvironmentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.DeploymentEnvironment]:
+    ) -> AsyncPaginator[_models.DeploymentEnvironment]:
         """getDeploymentEnvironments
 
         ``GET /api/v1/deployments/{deploymentId}/environments``
@@ -360,11 +364,11 @@ class AsyncEnvironmentsResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(
+        return AsyncPaginator(
             self._client, call, _GET_DEPLOYMENT_ENVIRONMENTS_PAGES, _models.DeploymentEnvironment
         )
 
-    async def get_deployment_environment_tokens(
+    def get_deployment_environment_tokens(
         self,
         deployment_id: int,
         environment_id: int,
@@ -378,7 +382,7 @@ class AsyncEnvironmentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.DeploymentEnvironmentToken]:
+    ) -> AsyncPaginator[_models.DeploymentEnvironmentToken]:
         """getDeploymentEnvironmentTokens
 
         ``GET /api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens``
@@ -414,7 +418,7 @@ class AsyncEnvironmentsResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(
+        return AsyncPaginator(
             self._client,
             call,
             _GET_DEPLOYMENT_ENVIRONMENT_TOKENS_PAGES,

@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
-from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
@@ -20,6 +20,7 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncWorkbookPromotionsResource", "WorkbookPromotionsResource"]
 
 _GET_WORKBOOK_PROMOTION_LINKS_PAGES = PageSpec(
+    operation="getWorkbookPromotionLinks",
     style="cursor",
     items=("items",),
     total=(),
@@ -27,10 +28,12 @@ _GET_WORKBOOK_PROMOTION_LINKS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
 _GET_WORKBOOK_PROMOTIONS_PAGES = PageSpec(
+    operation="getWorkbookPromotions",
     style="cursor",
     items=("items",),
     total=(),
@@ -38,6 +41,7 @@ _GET_WORKBOOK_PROMOTIONS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
@@ -359,7 +363,7 @@ class AsyncWorkbookPromotionsResource(AsyncAPIResource):
             ),
         )
 
-    async def get_workbook_promotion_links(
+    def get_workbook_promotion_links(
         self,
         deployment_id: float,
         workbook_id: float,
@@ -371,7 +375,7 @@ class AsyncWorkbookPromotionsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.WorkbookPromotionLinkDto]:
+    ) -> AsyncPaginator[_models.WorkbookPromotionLinkDto]:
         """getWorkbookPromotionLinks
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotion-links``
@@ -401,7 +405,7 @@ class AsyncWorkbookPromotionsResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(
+        return AsyncPaginator(
             self._client,
             call,
             _GET_WORKBOOK_PROMOTION_LINKS_PAGES,
@@ -459,7 +463,7 @@ class AsyncWorkbookPromotionsResource(AsyncAPIResource):
             ),
         )
 
-    async def get_workbook_promotions(
+    def get_workbook_promotions(
         self,
         deployment_id: float,
         workbook_id: float,
@@ -471,7 +475,7 @@ class AsyncWorkbookPromotionsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.WorkbookPromotionDto]:
+    ) -> AsyncPaginator[_models.WorkbookPromotionDto]:
         """getWorkbookPromotions
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotions``
@@ -501,7 +505,7 @@ class AsyncWorkbookPromotionsResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(
+        return AsyncPaginator(
             self._client, call, _GET_WORKBOOK_PROMOTIONS_PAGES, _models.WorkbookPromotionDto
         )
 
