@@ -1,7 +1,9 @@
 """The ``cube-codegen`` command line: parses options, calls the library, writes, reports.
 
 Exit codes: 0 success, 1 a check found differences (or an overlay action matched nothing),
-2 invalid input (one line on stderr: file, JSON pointer, what is wrong; never a traceback).
+2 invalid input (one line on stderr: file, JSON pointer, what is wrong; never a traceback),
+130 interrupted by Ctrl-C (SIGINT), 143 stopped by SIGTERM; an interrupted run leaves its output
+as it was and no worker process behind.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ exit_if_up_to_date()  # a no-op `cube-codegen generate` ends here, before the im
 
 import functools
 import json
+import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -48,8 +51,29 @@ def reports_errors(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+class Terminated(BaseException):
+    """SIGTERM, raised like KeyboardInterrupt so that cleanup (staging folders, workers) runs."""
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends the process at once
+    raise Terminated
+
+
 class LazyGroup(click.Group):
     """Imports a subcommand's module only when that subcommand runs (start-up stays small)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Every subcommand: Ctrl-C exits 130 and SIGTERM 143, after cleanup, with one line."""
+        signal.signal(signal.SIGTERM, _on_sigterm)
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("cube-codegen: interrupted (Ctrl-C); output left as it was", err=True)
+            sys.exit(130)
+        except Terminated:
+            click.echo("cube-codegen: terminated (SIGTERM); output left as it was", err=True)
+            sys.exit(143)
 
     lazy = {  # noqa: RUF012 - a fixed table, read only
         "overlay": ("generator.overlay.cli", "overlay"),
@@ -76,8 +100,18 @@ def main() -> None:
     """Generate typed Python clients from OpenAPI documents and overlays."""
 
 
-def _config(config_path: Path, out: Path | None) -> Config:
-    return load_config(config_path, out_dir=out)
+def _config(config_path: Path, out: Path | None, ref_root: Path | None = None) -> Config:
+    return load_config(config_path, out_dir=out, ref_root=ref_root)
+
+
+def ref_root_option(func: F) -> F:
+    return click.option(
+        "--ref-root",
+        type=click.Path(file_okay=False, exists=True, path_type=Path),
+        default=None,
+        help="Folder a document's $refs may read files from (default: the document's own "
+        "folder). Widen it only for documents you trust.",
+    )(func)
 
 
 @main.command()
@@ -117,6 +151,7 @@ def _config(config_path: Path, out: Path | None) -> Config:
     help="Write a JSON report: operations, skipped operations, diagnostics.",
 )
 @click.option("--quiet", is_flag=True, help="Print nothing on success.")
+@ref_root_option
 @reports_errors
 def generate(
     config_path: Path,
@@ -126,6 +161,7 @@ def generate(
     package_name: str | None,
     report: Path | None,
     quiet: bool,
+    ref_root: Path | None,
 ) -> None:
     """Generate the package from spec/ (documents + overlays) into generated/.
 
@@ -133,25 +169,26 @@ def generate(
     """
     from generator.pipeline import generate as run
     from generator.pipeline import report_json, single_document_config, strip_root
-    from generator.writer import write_atomic, write_tree
+    from generator.writer import check_output_dir, write_atomic, write_tree
 
     if spec_file is not None:
         if out is None or not package_name:
             raise click.UsageError("--spec needs --out and --package")
-        config = single_document_config(spec_file, overlays, package_name, out)
+        config = single_document_config(spec_file, overlays, package_name, out, ref_root)
     elif overlays or package_name:
         raise click.UsageError("--overlay and --package go with --spec")
     else:
-        config = _config(config_path, out)
+        config = _config(config_path, out, ref_root)
         stamp = Stamp(config_path, config)
-        if report is None and stamp.fresh():
+        if report is None and ref_root is None and stamp.fresh():
             if not quiet:
                 click.echo(message(config.out_dir))
             return
+    check_output_dir(config.out_dir)  # before the work: a refused folder costs nothing
     result = run(config)
     files = strip_root(result.files, config.package.name) if spec_file else result.files
     write_tree(config.out_dir, files)
-    if spec_file is None:
+    if spec_file is None and ref_root is None:  # the no-op cache knows only sandboxed runs
         stamp.save(files)
     if report is not None:
         write_atomic(report, json.dumps(report_json(result), indent=2) + "\n")
@@ -175,13 +212,14 @@ def generate(
     show_default=True,
 )
 @click.option("--out", type=click.Path(path_type=Path), default=None)
+@ref_root_option
 @reports_errors
-def check(config_path: Path, out: Path | None) -> None:
+def check(config_path: Path, out: Path | None, ref_root: Path | None) -> None:
     """Regenerate in memory and compare with generated/: exit 1 listing differing files."""
     from generator.pipeline import generate as run
     from generator.writer import diff_tree
 
-    config = _config(config_path, out)
+    config = _config(config_path, out, ref_root)
     result = run(config)
     lines = diff_tree(config.out_dir, result.files)
     if lines:

@@ -73,12 +73,16 @@ class Config(BaseModel):
     families: tuple[FamilyConfig, ...] = Field(min_length=1)
     base_dir: Path = Path()
     out_dir: Path = Path("generated")
+    # Folder that document ``$ref``s may read from; None: each document's own folder.
+    ref_root: Path | None = None
 
     def path(self, relative: str) -> Path:
         return self.base_dir / relative
 
 
-def load_config(path: Path = DEFAULT_CONFIG, *, out_dir: Path | None = None) -> Config:
+def load_config(
+    path: Path = DEFAULT_CONFIG, *, out_dir: Path | None = None, ref_root: Path | None = None
+) -> Config:
     raw: Any = load_document(path)
     if not isinstance(raw, dict):
         raise CodegenError(
@@ -86,7 +90,12 @@ def load_config(path: Path = DEFAULT_CONFIG, *, out_dir: Path | None = None) -> 
         )
     try:
         return Config.model_validate(
-            {**raw, "base_dir": path.parent, "out_dir": out_dir or Path("generated")}
+            {
+                **raw,
+                "base_dir": path.parent,
+                "out_dir": out_dir or Path("generated"),
+                "ref_root": ref_root,
+            }
         )
     except ValidationError as exc:
         first = exc.errors()[0]

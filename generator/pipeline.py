@@ -61,7 +61,7 @@ def load_family(config: Config, family: FamilyConfig) -> LoadedFamily:
     openapi_version(doc, file)
     if family.overlays:
         doc = apply_overlays(doc, file, [str(config.path(o)) for o in family.overlays])
-    doc = bundle(doc, file)
+    doc = bundle(doc, file, ref_root=config.ref_root)
     check_local_refs(doc, file)
     validate(doc, file)
     return LoadedFamily(family, file, doc, str(doc["openapi"]))
@@ -136,15 +136,52 @@ def _generate(config: Config, pool: ProcessPoolExecutor | None) -> Result:
 
 @contextlib.contextmanager
 def _model_workers(jobs: int) -> Iterator[ProcessPoolExecutor | None]:
-    """Forked workers for model generation when the machine has a core to spare, else None."""
+    """Forked workers for model generation when the machine has a core to spare, else None.
+
+    Workers never outlive this process: they are killed when the run stops early (an error,
+    Ctrl-C, SIGTERM), and the kernel kills them if this process dies without a word (SIGKILL).
+    """
     cores = os.cpu_count() or 1
     if cores < 2 or "fork" not in multiprocessing.get_all_start_methods():
         yield None
         return
     context = multiprocessing.get_context("fork")
     workers = max(1, min(jobs, cores))
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=warm_up_models) as pool:
+    pool = ProcessPoolExecutor(
+        workers, mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
+    )
+    try:
         yield pool
+    except BaseException:
+        for process in list(getattr(pool, "_processes", {}).values()):
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                process.kill()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _start_worker(parent: int) -> None:
+    """A model worker: dies with its parent, leaves Ctrl-C to it, holds none of its stdio."""
+    import signal
+
+    with contextlib.suppress(Exception):  # Linux only; elsewhere the parent's kill suffices
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # the parent died before the line above took effect
+        os._exit(1)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):  # a caller reading our stdout/stderr must see EOF when we exit
+        os.dup2(devnull, fd)
+    os.close(devnull)
+    warm_up_models()
 
 
 def model_path(family: Family, root: str) -> str:
@@ -222,7 +259,11 @@ def _render_family(
 
 
 def single_document_config(
-    spec: Path, overlays: tuple[Path, ...], package: str, out: Path
+    spec: Path,
+    overlays: tuple[Path, ...],
+    package: str,
+    out: Path,
+    ref_root: Path | None = None,
 ) -> Config:
     """The configuration of ``generate --spec``: one family at the package root."""
     if not package.isidentifier() or package != package.lower() or keyword.iskeyword(package):
@@ -248,6 +289,7 @@ def single_document_config(
             ],
             "base_dir": Path.cwd(),
             "out_dir": out,
+            "ref_root": ref_root,
         }
     )
 
