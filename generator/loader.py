@@ -28,8 +28,48 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _BaseLoader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+class DuplicateKey(Exception):
+    """A mapping names the same key twice; the parser would silently keep only the last."""
+
+    def __init__(self, key: str, line: int, first_line: int | None) -> None:
+        super().__init__(key)
+        self.key, self.line, self.first_line = key, line, first_line
+
+    def message(self) -> str:
+        first = f" (first at line {self.first_line})" if self.first_line else ""
+        return f"duplicate key {one_line(repr(self.key), 80)} at line {self.line}{first}"
+
+
+def _key_text(key: Any) -> Any:
+    """The key as :func:`normalise` will spell it, so ``200`` and ``"200"`` collide as well."""
+    if isinstance(key, bool) or key is None:
+        return "null" if key is None else ("true" if key else "false")
+    if isinstance(key, (str, int)):
+        return str(key)
+    if isinstance(key, float) and math.isfinite(key):
+        return repr(key)
+    return None  # not a key normalise accepts: it reports it
+
+
 class _Loader(_BaseLoader):  # type: ignore[misc]
-    """Safe loader that keeps timestamps as strings."""
+    """Safe loader that keeps timestamps as strings and refuses duplicate keys."""
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        seen: dict[Any, int] = {}
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                continue  # `<<: *base` entries may be overridden by design
+            try:
+                text = _key_text(self.construct_object(key_node, deep=True))
+            except TypeError:
+                continue
+            if text is None:
+                continue
+            line = key_node.start_mark.line + 1
+            if text in seen:
+                raise DuplicateKey(text, line, seen[text])
+            seen[text] = line
+        return super().construct_mapping(node, deep=deep)
 
 
 _Loader.yaml_implicit_resolvers = {
@@ -52,9 +92,15 @@ def parse_text(text: str, file: str, *, as_json: bool | None = None) -> Any:
         as_json = text.lstrip()[:1] in ("{", "[")
     try:
         if as_json:
-            raw = json.loads(text, parse_constant=_reject_constant)
+            raw = json.loads(
+                text, parse_constant=_reject_constant, object_pairs_hook=_unique_object
+            )
         else:
             raw = yaml.load(text, Loader=_Loader)
+    except DuplicateKey as exc:
+        if as_json:
+            exc = _json_duplicate(text) or exc
+        raise _fail(file, "", exc.message(), id="duplicate-key") from None
     except RecursionError:
         raise _fail(file, "", f"nesting is deeper than {MAX_DEPTH} levels") from None
     except json.JSONDecodeError as exc:
@@ -67,6 +113,47 @@ def parse_text(text: str, file: str, *, as_json: bool | None = None) -> Any:
     except (yaml.YAMLError, ValueError) as exc:
         raise _fail(file, "", f"malformed document: {one_line(exc)}") from None
     return normalise(raw, file)
+
+
+def _unique_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise DuplicateKey(key, 0, None)  # the line is found by _json_duplicate
+            seen.add(key)
+    return out
+
+
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:]')
+
+
+def _json_duplicate(text: str) -> DuplicateKey | None:
+    """The first duplicate key of JSON ``text`` with its lines (only run once one was found)."""
+    stack: list[dict[str, int] | None] = []
+    pending: tuple[str, int] | None = None
+    for match in _JSON_TOKEN.finditer(text):
+        token = match.group()
+        if token == "{":
+            stack.append({})
+        elif token == "[":
+            stack.append(None)
+        elif token in "}]":
+            if stack:
+                stack.pop()
+        elif token == ":":
+            keys = stack[-1] if stack else None
+            if pending is not None and keys is not None:
+                key, line = pending
+                if key in keys:
+                    return DuplicateKey(key, line, keys[key])
+                keys[key] = line
+        else:
+            pending = (json.loads(token), text.count("\n", 0, match.start()) + 1)
+            continue
+        pending = None
+    return None
 
 
 def _reject_constant(name: str) -> Any:
