@@ -37,6 +37,7 @@ __all__ = [
     "FetchError",
     "FetchedSpec",
     "SnapshotResult",
+    "connect_message",
     "fetch_live",
     "fetch_spec",
     "fetch_to_file",
@@ -86,6 +87,8 @@ class SnapshotResult:
     sha256: str
     operations: int
     attempts: int
+    held: bool = False
+    """True when ``accept`` refused the document: nothing was written."""
 
 
 MIN_REDACTED_TOKEN = 6
@@ -306,11 +309,26 @@ def _attempt(client: httpx.Client, plan: _Plan, attempt: int) -> tuple[int, byte
     except httpx.DecodingError:
         raise FetchError(url, "the response body could not be decoded", "fetch-bad-body") from None
     except httpx.ConnectError as exc:
-        message = f"cannot connect: {one_line(exc, 160)}"
-        raise FetchError(url, message, "fetch-connection") from None
+        raise FetchError(url, connect_message(exc), "fetch-connection") from None
     except httpx.HTTPError as exc:
         message = f"request failed: {type(exc).__name__}: {one_line(exc, 160)}"
         raise FetchError(url, message, "fetch-connection") from None
+
+
+def connect_message(exc: BaseException) -> str:
+    """What failed while connecting, and what to try."""
+    text = one_line(exc, 160)
+    if "CERTIFICATE_VERIFY_FAILED" in text or "certificate" in text.lower():
+        return (
+            f"cannot connect: the server's TLS certificate is not trusted ({text}); "
+            "pass --ca-bundle PEM or set SSL_CERT_FILE to the CA that signed it"
+        )
+    if isinstance(exc.__context__, ssl.SSLError) or "SSL" in text:
+        return f"cannot connect: TLS handshake failed ({text}); check --base-url and --ca-bundle"
+    return (
+        f"cannot connect: {text}; check --base-url, the network and any proxy "
+        "(TLS to a private CA: --ca-bundle or SSL_CERT_FILE)"
+    )
 
 
 def _read_body(response: httpx.Response, url: str, deadline: float) -> bytes:
@@ -372,12 +390,19 @@ def fetch_to_file(
     ca_bundle: str | os.PathLike[str] | None = None,
     sleep: Callable[[float], None] = time.sleep,
     environ: Mapping[str, str] | None = None,
+    accept: Callable[[dict[str, Any]], bool] | None = None,
 ) -> tuple[SnapshotResult, dict[str, Any]]:
-    """Fetch, normalise and write the snapshot; the old file is untouched on any failure."""
+    """Fetch, normalise and write the snapshot; the old file is untouched on any failure, and
+    when ``accept`` (say, "the overlays still apply") returns False for the fetched document."""
     fetched = fetch_spec(
         base_url, token, timeout=timeout, ca_bundle=ca_bundle, sleep=sleep, environ=environ
     )
     text = snapshot_text(fetched.document)
+    if accept is not None and not accept(fetched.document):
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        ops = count_operations(fetched.document)
+        held = SnapshotResult(out, False, digest, ops, fetched.attempts, held=True)
+        return held, fetched.document
     try:
         written = write_snapshot(out, text)
     except OSError as exc:

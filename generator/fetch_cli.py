@@ -1,19 +1,21 @@
 """``cube-codegen fetch``: download the running API's OpenAPI document into a stable snapshot.
 
-Exit codes: 0 fetched (written, or already identical); 2 anything failed, with one line on stderr
-and the previous snapshot untouched. The token is never printed.
+Exit codes: 0 fetched (written, or already identical); 1 fetched, but actions of the project's
+overlays match nothing in it: the findings are listed and the snapshot is not written (unless
+``--accept-unmatched``), so the snapshot and the overlays never disagree; 2 anything failed, with
+one line on stderr and the previous snapshot untouched. The token is never printed.
 """
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import click
 
 from generator.diagnostics import CodegenError, one_line
-from generator.drift.overlay_health import DEFAULT_OVERLAY_DIR, check_overlays
+from generator.drift.overlay_health import DEFAULT_OVERLAY_DIR, OverlayHealth, check_overlays
 from generator.fetch import (
     BASE_URL_ENV,
     DEFAULT_OUT,
@@ -62,6 +64,12 @@ def _fail(message: str, token: str | None) -> NoReturn:
     show_default=True,
     help="Folder of *.overlay.yaml files to check against the new document.",
 )
+@click.option(
+    "--accept-unmatched",
+    is_flag=True,
+    help="Write the snapshot even when overlay actions no longer match it (they then need "
+    "fixing before `make generate` succeeds).",
+)
 def fetch(
     *,
     base_url: str,
@@ -70,22 +78,31 @@ def fetch(
     timeout: float,
     ca_bundle: Path | None,
     overlay_dir: Path,
+    accept_unmatched: bool,
 ) -> None:
-    """Fetch {base-url}/api/v1/spec with the bearer token and write a normalised YAML snapshot,
-    then report which project overlays no longer match it."""
+    """Fetch {base-url}/api/v1/spec with the bearer token, check the project overlays against it,
+    and write a normalised YAML snapshot (not when overlay actions match nothing: exit 1)."""
+    checked: list[OverlayHealth] = []
+
+    def overlays_apply(document: Any) -> bool:
+        checked.append(check_overlays(document, overlay_dir, document_file=str(out)))
+        return accept_unmatched or not unmatched(checked[0])
+
     try:
-        result, document = fetch_to_file(base_url, token, out, timeout=timeout, ca_bundle=ca_bundle)
+        result, _ = fetch_to_file(
+            base_url, token, out, timeout=timeout, ca_bundle=ca_bundle, accept=overlays_apply
+        )
     except CodegenError as exc:
         _fail(exc.summary(), token)
     except RecursionError:
         _fail("the fetched document nests too deeply", token)
-    state = "wrote" if result.written else "unchanged"
+    state = "not written" if result.held else "wrote" if result.written else "unchanged"
     retries = f", {result.attempts} attempts" if result.attempts > 1 else ""
     click.echo(
         f"{state} {result.path}: {result.operations} operations, "
         f"sha256 {result.sha256[:12]}{retries}"
     )
-    health = check_overlays(document, overlay_dir, document_file=str(out))
+    health = checked[0]
     if not health.checked:
         click.echo(f"overlays: not checked ({one_line(health.note)})")
     elif not health.findings:
@@ -93,3 +110,19 @@ def fetch(
     else:
         for finding in health.findings:
             click.echo(f"overlay {finding}")
+    missing = unmatched(health)
+    if missing and not accept_unmatched:
+        click.echo(
+            f"cube-codegen: {missing} overlay actions match nothing in the fetched document; "
+            f"{out} was not written. Fix the overlays, or write it anyway with "
+            "--accept-unmatched [fetch-overlays-unmatched]",
+            err=True,
+        )
+        sys.exit(1)
+    if missing:
+        click.echo(f"overlays: {missing} actions match nothing; written (--accept-unmatched)")
+
+
+def unmatched(health: OverlayHealth) -> int:
+    """How many overlay actions target nothing in the document (a run would fail on them)."""
+    return sum(1 for f in health.findings if f.status == "unmatched")
