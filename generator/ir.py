@@ -232,6 +232,8 @@ class Family:
     schemas: dict[str, Any] = field(hash=False, compare=False)
     model_names: tuple[ClassName, ...] = ()
     source: str = ""
+    # class name → JSON pointer of the schema it was made from, for diagnostics
+    schema_pointers: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
 
     @property
     def operations(self) -> tuple[Operation, ...]:

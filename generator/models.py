@@ -11,6 +11,7 @@ import json
 import re
 import tempfile
 import warnings
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -55,21 +56,25 @@ def render_models(family: Family, openapi_version: str) -> str:
     text, classes = _generate(doc, family)
     if _hoist_impostors(doc, family, classes):
         text, classes = _generate(doc, family)
-        if _impostors(family, classes):
-            raise _lost(family, "model generator gave a catalogue name to another schema")
+        taken = sorted(r.rsplit("/", 1)[-1] for r in _impostors(family, classes))
+        if taken:
+            raise _lost(family, taken, "the model generator gave its name to another schema")
     missing = sorted(set(family.model_names) - set(_CLASS.findall(text)))
     if missing:
-        raise _lost(family, f"model generator did not emit classes {', '.join(missing[:5])}")
+        raise _lost(family, missing, "the model generator did not emit it")
     return text
 
 
 _COMPONENT_REF = "#/components/schemas/"
 
 
-def _lost(family: Family, message: str) -> CodegenError:
-    return CodegenError(
-        Diagnostic("models-name-lost", "error", family.source, "/components/schemas", message)
-    )
+def _lost(family: Family, classes: Sequence[str], why: str) -> CodegenError:
+    """Name the schema (by pointer) and the class it was to become."""
+    first = classes[0]
+    ptr = family.schema_pointers.get(first, "/components/schemas")
+    more = f" (and {len(classes) - 1} more: {', '.join(classes[1:5])})" if classes[1:] else ""
+    message = f"class {first} for the schema at {ptr} is missing: {why}{more}"
+    return CodegenError(Diagnostic("models-name-lost", "error", family.source, ptr, message))
 
 
 def _impostors(family: Family, classes: dict[str, str]) -> list[str]:

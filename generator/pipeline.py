@@ -312,5 +312,10 @@ def report_json(result: Result) -> dict[str, Any]:
         "skipped": [
             {"operation": op, "reason": "not generated"} for op in sorted(total - generated)
         ],
+        "renamed": [d.to_json() for d in result.diagnostics if d.id in RENAME_IDS],
         "diagnostics": [d.to_json() for d in result.diagnostics],
     }
+
+
+# Diagnostics about a generated name that differs from the document's (listed in the report).
+RENAME_IDS = frozenset({"schema-renamed", "operation-renamed", "operation-id-duplicate"})
