@@ -98,7 +98,10 @@ def load_config(
             }
         )
     except ValidationError as exc:
+        from generator.validate import our_words
+
         first = exc.errors()[0]
+        where = pointer(*first["loc"])
         raise CodegenError(
-            Diagnostic("config-invalid", "error", str(path), pointer(*first["loc"]), first["msg"])
+            Diagnostic("config-invalid", "error", str(path), where, our_words(first))
         ) from None
