@@ -37,7 +37,6 @@ __all__ = [
     "FetchError",
     "FetchedSpec",
     "SnapshotResult",
-    "connect_message",
     "fetch_live",
     "fetch_spec",
     "fetch_to_file",
@@ -309,13 +308,13 @@ def _attempt(client: httpx.Client, plan: _Plan, attempt: int) -> tuple[int, byte
     except httpx.DecodingError:
         raise FetchError(url, "the response body could not be decoded", "fetch-bad-body") from None
     except httpx.ConnectError as exc:
-        raise FetchError(url, connect_message(exc), "fetch-connection") from None
+        raise FetchError(url, _connect_message(exc), "fetch-connection") from None
     except httpx.HTTPError as exc:
         message = f"request failed: {type(exc).__name__}: {one_line(exc, 160)}"
         raise FetchError(url, message, "fetch-connection") from None
 
 
-def connect_message(exc: BaseException) -> str:
+def _connect_message(exc: BaseException) -> str:
     """What failed while connecting, and what to try."""
     text = one_line(exc, 160)
     if "CERTIFICATE_VERIFY_FAILED" in text or "certificate" in text.lower():
