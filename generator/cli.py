@@ -17,6 +17,7 @@ import functools
 import json
 import signal
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -55,8 +56,12 @@ class Terminated(BaseException):
     """SIGTERM, raised like KeyboardInterrupt so that cleanup (staging folders, workers) runs."""
 
 
+_terminated: list[int] = []
+
+
 def _on_sigterm(signum: int, frame: Any) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends the process at once
+    _terminated.append(signum)  # in case the exception lands where Python ignores exceptions
     raise Terminated
 
 
@@ -65,14 +70,18 @@ class LazyGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         """Every subcommand: Ctrl-C exits 130 and SIGTERM 143, after cleanup, with one line."""
-        signal.signal(signal.SIGTERM, _on_sigterm)
+        if threading.current_thread() is threading.main_thread():  # signals go to it alone
+            signal.signal(signal.SIGTERM, _on_sigterm)
         try:
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
+            if _terminated:  # the run finished anyway: still report the signal
+                raise Terminated
+            return result
         except KeyboardInterrupt:
-            click.echo("cube-codegen: interrupted (Ctrl-C); output left as it was", err=True)
+            click.echo("cube-codegen: interrupted (Ctrl-C)", err=True)
             sys.exit(130)
         except Terminated:
-            click.echo("cube-codegen: terminated (SIGTERM); output left as it was", err=True)
+            click.echo("cube-codegen: terminated (SIGTERM)", err=True)
             sys.exit(143)
 
     lazy = {  # noqa: RUF012 - a fixed table, read only

@@ -12,6 +12,7 @@ import json
 import keyword
 import multiprocessing
 import os
+import signal
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -151,6 +152,8 @@ def _model_workers(jobs: int) -> Iterator[ProcessPoolExecutor | None]:
         workers, mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
     )
     try:
+        with _signals_held():  # a signal handled mid-fork would be lost in the fork hooks
+            pool.submit(int)  # forks every worker now
         yield pool
     except BaseException:
         for process in list(getattr(pool, "_processes", {}).values()):
@@ -162,12 +165,21 @@ def _model_workers(jobs: int) -> Iterator[ProcessPoolExecutor | None]:
 
 
 _PR_SET_PDEATHSIG = 1
+_HELD = frozenset({signal.SIGINT, signal.SIGTERM})
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Delay Ctrl-C and SIGTERM until the block is done; they are handled right after it."""
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def _start_worker(parent: int) -> None:
     """A model worker: dies with its parent, leaves Ctrl-C to it, holds none of its stdio."""
-    import signal
-
     with contextlib.suppress(Exception):  # Linux only; elsewhere the parent's kill suffices
         import ctypes
 
@@ -177,6 +189,7 @@ def _start_worker(parent: int) -> None:
         os._exit(1)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)  # forked while they were held
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):  # a caller reading our stdout/stderr must see EOF when we exit
         os.dup2(devnull, fd)
