@@ -8,7 +8,7 @@ SHARED ?= $(abspath ../shared)
 
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: generate check lint test test-fast bench drift clean-venv
+.PHONY: generate check lint test test-fast bench drift snapshot clean-venv
 
 $(STAMP): requirements.lock pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -44,6 +44,11 @@ $(TOOLS_STAMP): tools/package.json tools/package-lock.json
 # The whole suite: generated/ in sync, lint, then every test (shared inputs when ../shared exists).
 test: check lint $(TOOLS_STAMP)
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests $(PKG)/tests $(if $(wildcard $(SHARED)),--shared=$(SHARED),)
+
+# Re-take spec/'s snapshots from the published documents in $(SHARED)/specs/cube, served on a
+# loopback HTTPS server and fetched with `cube-codegen fetch`, as from a tenant.
+snapshot: $(STAMP)
+	$(BIN)/python tools/published.py --shared "$(SHARED)"
 
 # Compare the live document with spec/ when the service is configured; otherwise say so.
 drift: $(STAMP)

@@ -64,6 +64,16 @@ class PackageConfig(BaseModel):
         return v
 
 
+class SnapshotConfig(BaseModel):
+    """How ``cube-codegen fetch`` writes a family's document into ``spec/``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    # Keep only the document's structure (no descriptions, summaries, examples or x- annotations):
+    # for documents whose prose is not ours to commit.
+    structure_only: bool = False
+
+
 class Config(BaseModel):
     """Everything a generation run reads, with paths relative to ``base_dir``."""
 
@@ -71,6 +81,7 @@ class Config(BaseModel):
 
     package: PackageConfig
     families: tuple[FamilyConfig, ...] = Field(min_length=1)
+    snapshot: SnapshotConfig = SnapshotConfig()
     base_dir: Path = Path()
     out_dir: Path = Path("generated")
     # Folder that document ``$ref``s may read from; None: each document's own folder.
@@ -78,6 +89,22 @@ class Config(BaseModel):
 
     def path(self, relative: str) -> Path:
         return self.base_dir / relative
+
+    def family(self, name: str) -> FamilyConfig:
+        """The family called ``name``; raises :class:`CodegenError` naming the known ones."""
+        for family in self.families:
+            if family.name == name:
+                return family
+        known = ", ".join(f.name for f in self.families)
+        raise CodegenError(
+            Diagnostic(
+                "config-invalid",
+                "error",
+                str(self.base_dir),
+                "/families",
+                f"no family {name!r} (known: {known})",
+            )
+        )
 
 
 def load_config(

@@ -28,6 +28,7 @@ import httpx
 from generator.diagnostics import CodegenError, Diagnostic, one_line
 from generator.loader import MAX_BYTES, dump_yaml, parse_bytes
 from generator.openapi_paths import operation_keys
+from generator.structure import structure_only
 from generator.writer import write_atomic
 
 __all__ = [
@@ -87,7 +88,7 @@ class SnapshotResult:
     operations: int
     attempts: int
     held: bool = False
-    """True when ``accept`` refused the document: nothing was written."""
+    """True when ``before_write`` refused the document: nothing was written."""
 
 
 MIN_REDACTED_TOKEN = 6
@@ -102,8 +103,11 @@ def redact(text: str, token: str | None) -> str:
     return text
 
 
-def spec_url(base_url: str, *, environ: Mapping[str, str] | None = None) -> str:
-    """``{base_url}/api/v1/spec`` after checking the scheme; raises :class:`FetchError`."""
+def spec_url(
+    base_url: str, *, path: str = SPEC_PATH, environ: Mapping[str, str] | None = None
+) -> str:
+    """``{base_url}{path}`` (by default the service's ``/api/v1/spec``) after checking the scheme;
+    ``path=""`` takes ``base_url`` as the document's own URL. Raises :class:`FetchError`."""
     env = os.environ if environ is None else environ
     text = base_url.strip()
     try:
@@ -143,8 +147,8 @@ def spec_url(base_url: str, *, environ: Mapping[str, str] | None = None) -> str:
             f"unsupported URL scheme {one_line(scheme, 20)!r}; use https",
             "fetch-bad-url",
         )
-    path = parts.path.rstrip("/") + SPEC_PATH
-    return urlunsplit((scheme, parts.netloc, path, "", ""))
+    full_path = parts.path.rstrip("/") + path if path else parts.path
+    return urlunsplit((scheme, parts.netloc, full_path, "", ""))
 
 
 def _is_loopback(host: str) -> bool:
@@ -212,20 +216,26 @@ def fetch_spec(
     max_retry_after: float = MAX_RETRY_AFTER,
     sleep: Callable[[float], None] = time.sleep,
     environ: Mapping[str, str] | None = None,
+    path: str = SPEC_PATH,
+    token_required: bool = True,
 ) -> FetchedSpec:
-    """GET the specification and parse it; raises :class:`FetchError` with one clear line."""
-    url = spec_url(base_url, environ=environ)
-    if not token:
+    """GET the specification and parse it; raises :class:`FetchError` with one clear line.
+
+    A published document (``path=""``, ``token_required=False``) may be fetched without a token:
+    then no ``Authorization`` header is sent at all."""
+    url = spec_url(base_url, path=path, environ=environ)
+    if not token and token_required:
         raise FetchError(url, f"no token: pass --token or set {TOKEN_ENV}", "fetch-no-token")
     if any(ch.isspace() or not ch.isprintable() or ord(ch) > 126 for ch in token):
         raise FetchError(
             url, "the token contains characters that cannot go in an HTTP header", "fetch-no-token"
         )
     headers = {
-        "Authorization": f"Bearer {token}",
         "Accept": "application/json, application/yaml;q=0.9, */*;q=0.1",
         "User-Agent": _USER_AGENT,
     }
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
     plan = _Plan(
         url=url,
         headers=headers,
@@ -389,19 +399,33 @@ def fetch_to_file(
     ca_bundle: str | os.PathLike[str] | None = None,
     sleep: Callable[[float], None] = time.sleep,
     environ: Mapping[str, str] | None = None,
-    accept: Callable[[dict[str, Any]], bool] | None = None,
+    path: str = SPEC_PATH,
+    token_required: bool = True,
+    keep_prose: bool = True,
+    before_write: Callable[[dict[str, Any]], bool | None] | None = None,
 ) -> tuple[SnapshotResult, dict[str, Any]]:
-    """Fetch, normalise and write the snapshot; the old file is untouched on any failure, and
-    when ``accept`` (say, "the overlays still apply") returns False for the fetched document."""
+    """Fetch, normalise and write the snapshot; the old file is untouched on any failure.
+
+    ``keep_prose=False`` keeps only the document's structure (see :mod:`generator.structure`);
+    the returned document is the one written. ``before_write`` sees it before the old snapshot
+    is replaced (to report what changed); when it returns False nothing is written (the result
+    says ``held``)."""
     fetched = fetch_spec(
-        base_url, token, timeout=timeout, ca_bundle=ca_bundle, sleep=sleep, environ=environ
+        base_url,
+        token,
+        timeout=timeout,
+        ca_bundle=ca_bundle,
+        sleep=sleep,
+        environ=environ,
+        path=path,
+        token_required=token_required,
     )
-    text = snapshot_text(fetched.document)
-    if accept is not None and not accept(fetched.document):
+    document = fetched.document if keep_prose else structure_only(fetched.document)
+    text = snapshot_text(document)
+    if before_write is not None and before_write(document) is False:
         digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-        ops = count_operations(fetched.document)
-        held = SnapshotResult(out, False, digest, ops, fetched.attempts, held=True)
-        return held, fetched.document
+        ops = count_operations(document)
+        return SnapshotResult(out, False, digest, ops, fetched.attempts, held=True), document
     try:
         written = write_snapshot(out, text)
     except OSError as exc:
@@ -411,10 +435,8 @@ def fetch_to_file(
             "fetch-write",
         ) from None
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    result = SnapshotResult(
-        out, written, digest, count_operations(fetched.document), fetched.attempts
-    )
-    return result, fetched.document
+    result = SnapshotResult(out, written, digest, count_operations(document), fetched.attempts)
+    return result, document
 
 
 def fetch_live(

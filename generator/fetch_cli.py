@@ -1,7 +1,15 @@
-"""``cube-codegen fetch``: download the running API's OpenAPI document into a stable snapshot.
+"""``cube-codegen fetch``: download an API family's OpenAPI document into a stable snapshot.
 
-Exit codes: 0 fetched (written, or already identical); 1 fetched, but actions of the project's
-overlays match nothing in it: the findings are listed and the snapshot is not written (unless
+The running service serves the platform document at ``{base-url}/api/v1/spec`` (token required);
+``--url`` takes any document's own URL instead (published documents need no token). With a
+project configuration (``spec/cube-codegen.yaml``) ``--family`` picks the snapshot file and the
+overlays to check, and the configuration says whether only the structure is kept.
+
+Before the snapshot is replaced, what changed against the previous one is reported (the drift
+rules' summary, breaking changes listed), then the family's overlays are checked on the new one.
+
+Exit codes: 0 fetched (written, or already identical); 1 fetched, but actions of the family's
+overlays match nothing in it: they are listed and the snapshot is not written (unless
 ``--accept-unmatched``), so the snapshot and the overlays never disagree; 2 anything failed, with
 one line on stderr and the previous snapshot untouched. The token is never printed.
 """
@@ -14,16 +22,21 @@ from typing import Any, NoReturn
 
 import click
 
+from generator.config import DEFAULT_CONFIG, Config, load_config
 from generator.diagnostics import CodegenError, one_line
 from generator.drift.overlay_health import DEFAULT_OVERLAY_DIR, OverlayHealth, check_overlays
 from generator.fetch import (
     BASE_URL_ENV,
     DEFAULT_OUT,
     DEFAULT_TIMEOUT,
+    SPEC_PATH,
     TOKEN_ENV,
     fetch_to_file,
     redact,
 )
+
+_MAX_LISTED = 20
+"""Breaking changes listed one per line before the rest are counted."""
 
 
 def _fail(message: str, token: str | None) -> NoReturn:
@@ -31,16 +44,64 @@ def _fail(message: str, token: str | None) -> NoReturn:
     sys.exit(2)
 
 
+def _project(config_path: Path) -> Config | None:
+    """The project configuration when there is one; fetch also works outside a project."""
+    return load_config(config_path) if config_path.is_file() else None
+
+
+def _report_drift(previous: Any, document: Any, out: Path) -> None:
+    """One summary line of what changed since the previous snapshot, breaking changes listed."""
+    from generator.drift.engine import compare
+    from generator.drift.report import summary
+
+    report = compare(previous, document, old_file=str(out), new_file="fetched")
+    click.echo(f"changes since the previous snapshot: {summary(report)}")
+    breaking = [c for c in report.changes if c.level == "breaking"]
+    for change in breaking[:_MAX_LISTED]:
+        where = f"{change.operation}: " if change.operation else ""
+        click.echo(f"  breaking: {where}{one_line(change.message, 200)} [{change.id}]")
+    if len(breaking) > _MAX_LISTED:
+        click.echo(f"  ... and {len(breaking) - _MAX_LISTED} more breaking changes")
+
+
+def _report_health(health: OverlayHealth) -> None:
+    if not health.checked:
+        click.echo(f"overlays: not checked ({one_line(health.note)})")
+    elif not health.findings:
+        click.echo(f"overlays: all {len(health.overlays)} apply cleanly")
+    else:
+        for finding in health.findings:
+            click.echo(f"overlay {finding}")
+
+
 @click.command("fetch")
 @click.option(
-    "--base-url", envvar=BASE_URL_ENV, required=True, help="e.g. https://tenant.cubecloud.dev"
+    "--base-url", envvar=BASE_URL_ENV, default="", help="e.g. https://tenant.cubecloud.dev"
+)
+@click.option(
+    "--url",
+    "document_url",
+    default="",
+    help="A document's own URL, instead of {base-url}/api/v1/spec; the token is optional.",
+)
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=DEFAULT_CONFIG,
+    show_default=True,
+    help="Project configuration: the family's snapshot file, overlays and snapshot rules.",
+)
+@click.option(
+    "--family",
+    default=None,
+    help="Which API family of the configuration the document is (default: the first).",
 )
 @click.option(
     "--out",
     type=click.Path(dir_okay=False, path_type=Path),
-    default=DEFAULT_OUT,
-    show_default=True,
-    help="Where the YAML snapshot goes (written atomically).",
+    default=None,
+    help=f"Snapshot file, written atomically [the family's document, or {DEFAULT_OUT}].",
 )
 @click.option("--token", envvar=TOKEN_ENV, default="", help=f"API token [env {TOKEN_ENV}].")
 @click.option(
@@ -57,12 +118,17 @@ def _fail(message: str, token: str | None) -> NoReturn:
     help="PEM file of CA certificates to trust (default: SSL_CERT_FILE, else certifi).",
 )
 @click.option(
+    "--structure-only/--keep-prose",
+    default=None,
+    help="Drop descriptions, summaries, examples and x- annotations [configuration's "
+    "snapshot.structure_only, else keep].",
+)
+@click.option(
     "--overlays",
     "overlay_dir",
     type=click.Path(file_okay=False, path_type=Path),
-    default=DEFAULT_OVERLAY_DIR,
-    show_default=True,
-    help="Folder of *.overlay.yaml files to check against the new document.",
+    default=None,
+    help=f"Folder of *.overlay.yaml to check [the family's overlays, or {DEFAULT_OVERLAY_DIR}].",
 )
 @click.option(
     "--accept-unmatched",
@@ -73,24 +139,56 @@ def _fail(message: str, token: str | None) -> NoReturn:
 def fetch(
     *,
     base_url: str,
-    out: Path,
+    document_url: str,
+    config_path: Path,
+    family: str | None,
+    out: Path | None,
     token: str,
     timeout: float,
     ca_bundle: Path | None,
-    overlay_dir: Path,
+    structure_only: bool | None,
+    overlay_dir: Path | None,
     accept_unmatched: bool,
 ) -> None:
-    """Fetch {base-url}/api/v1/spec with the bearer token, check the project overlays against it,
-    and write a normalised YAML snapshot (not when overlay actions match nothing: exit 1)."""
+    """Fetch an OpenAPI document and write a normalised YAML snapshot, after reporting what changed
+    since the previous snapshot; then report which of the family's overlays no longer match."""
+    if bool(base_url) == bool(document_url):
+        _fail("give exactly one of --base-url (or $CUBE_BASE_URL) and --url", token)
+    try:
+        config = _project(config_path)
+        chosen = (config.family(family) if family else config.families[0]) if config else None
+    except CodegenError as exc:
+        _fail(exc.summary(), token)
+    if config is None and family:
+        _fail(f"{config_path}: no project configuration, so no family {family!r}", token)
+    target = out or (config.path(chosen.document) if config and chosen else DEFAULT_OUT)
+    if structure_only is None:
+        structure_only = config.snapshot.structure_only if config else False
+    overlays: Path | list[Path] = overlay_dir or DEFAULT_OVERLAY_DIR
+    if overlay_dir is None and config and chosen:
+        overlays = [config.path(o) for o in chosen.overlays]
+    previous: Any = _previous_snapshot(target)
     checked: list[OverlayHealth] = []
 
-    def overlays_apply(document: Any) -> bool:
-        checked.append(check_overlays(document, overlay_dir, document_file=str(out)))
-        return accept_unmatched or not unmatched(checked[0])
+    def before_write(doc: dict[str, Any]) -> bool:
+        """Report what changed, check the overlays; False holds the snapshot back."""
+        if previous is not None:
+            _report_drift(previous, doc, target)
+        if not (isinstance(overlays, list) and not overlays):
+            checked.append(check_overlays(doc, overlays, document_file=str(target)))
+        return accept_unmatched or not (checked and unmatched(checked[0]))
 
     try:
         result, _ = fetch_to_file(
-            base_url, token, out, timeout=timeout, ca_bundle=ca_bundle, accept=overlays_apply
+            document_url or base_url,
+            token,
+            target,
+            timeout=timeout,
+            ca_bundle=ca_bundle,
+            path="" if document_url else SPEC_PATH,
+            token_required=not document_url,
+            keep_prose=not structure_only,
+            before_write=before_write,
         )
     except CodegenError as exc:
         _fail(exc.summary(), token)
@@ -98,23 +196,20 @@ def fetch(
         _fail("the fetched document nests too deeply", token)
     state = "not written" if result.held else "wrote" if result.written else "unchanged"
     retries = f", {result.attempts} attempts" if result.attempts > 1 else ""
+    kept = ", structure only" if structure_only else ""
     click.echo(
-        f"{state} {result.path}: {result.operations} operations, "
+        f"{state} {result.path}: {result.operations} operations{kept}, "
         f"sha256 {result.sha256[:12]}{retries}"
     )
-    health = checked[0]
-    if not health.checked:
-        click.echo(f"overlays: not checked ({one_line(health.note)})")
-    elif not health.findings:
-        click.echo(f"overlays: all {len(health.overlays)} apply cleanly")
-    else:
-        for finding in health.findings:
-            click.echo(f"overlay {finding}")
-    missing = unmatched(health)
+    if not checked:
+        click.echo("overlays: none configured for this family")
+        return
+    _report_health(checked[0])
+    missing = unmatched(checked[0])
     if missing and not accept_unmatched:
         click.echo(
             f"cube-codegen: {missing} overlay actions match nothing in the fetched document; "
-            f"{out} was not written. Fix the overlays, or write it anyway with "
+            f"{target} was not written. Fix the overlays, or write it anyway with "
             "--accept-unmatched [fetch-overlays-unmatched]",
             err=True,
         )
@@ -126,3 +221,15 @@ def fetch(
 def unmatched(health: OverlayHealth) -> int:
     """How many overlay actions target nothing in the document (a run would fail on them)."""
     return sum(1 for f in health.findings if f.status == "unmatched")
+
+
+def _previous_snapshot(path: Path) -> Any:
+    """The snapshot being replaced, or None when there is none (or it no longer parses)."""
+    if not path.is_file():
+        return None
+    from generator.loader import load_document
+
+    try:
+        return load_document(path)
+    except CodegenError:
+        return None

@@ -7,6 +7,7 @@ at a class that does not exist.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import tempfile
@@ -22,10 +23,10 @@ from generator.diagnostics import (
     resolve_pointer,
     split_pointer,
 )
-from generator.ir import Family
+from generator.ir import Family, ModelRef
 from generator.naming import pascal_case
 from generator.sanitize import sanitize_schema
-from generator.schemas import CATALOG_PREFIX
+from generator.schemas import CATALOG_PREFIX, is_root_like
 
 _CLASS = re.compile(r"^class (\w+)\(", re.MULTILINE)
 _EMPTY_MODULE = "from __future__ import annotations\n"
@@ -56,10 +57,20 @@ def render_models(family: Family, openapi_version: str) -> str:
     text, classes = _generate(doc, family)
     if _hoist_impostors(doc, family, classes):
         text, classes = _generate(doc, family)
-        taken = sorted(r.rsplit("/", 1)[-1] for r in _impostors(family, classes))
+        ours = {n.lower(): n for n in family.model_names}
+        taken = sorted(
+            ours[cls.lower()]
+            for cls, ref in classes.items()
+            if cls.lower() in ours and ref in _impostors(family, classes)
+        )
         if taken:
             raise _lost(family, taken, "the model generator gave its name to another schema")
-    missing = sorted(set(family.model_names) - set(_CLASS.findall(text)))
+    # Root types (scalars, maps, unions) are collapsed into the fields that use them; a class
+    # must exist for every model the clients refer to, and for every object model.
+    needed = referenced_models(family) | {
+        name for name in family.model_names if not is_root_like(family.schemas[name])
+    }
+    missing = sorted(needed - set(_CLASS.findall(text)))
     if missing:
         raise _lost(family, missing, "the model generator did not emit it")
     return text
@@ -121,6 +132,21 @@ def _hoist_impostors(doc: dict[str, Any], family: Family, classes: dict[str, str
     return bool(refs)
 
 
+def referenced_models(family: Family) -> set[str]:
+    """Names of every model the family's operations refer to (``ModelRef`` anywhere in the IR)."""
+    found: set[str] = set()
+    stack: list[Any] = list(family.resources)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ModelRef):
+            found.add(str(node.name))
+        elif isinstance(node, tuple | list):
+            stack.extend(node)
+        elif dataclasses.is_dataclass(node) and not isinstance(node, type):
+            stack.extend(getattr(node, f.name) for f in dataclasses.fields(node))
+    return found
+
+
 def _generate(doc: dict[str, Any], family: Family) -> tuple[str, dict[str, str]]:
     """Run the model generator; the source text and ``{class name: schema location}``."""
     from datamodel_code_generator import InputFileType, PythonVersion, generate
@@ -157,6 +183,9 @@ def _generate(doc: dict[str, Any], family: Family) -> tuple[str, dict[str, str]]
                     snake_case_field=True,
                     capitalise_enum_members=True,
                     keep_model_order=True,
+                    # Named scalars (enums above all) are inlined into the fields that use them:
+                    # `job.status == "failed"` holds, instead of comparing a RootModel wrapper.
+                    collapse_root_models=True,
                     custom_file_header="",
                     emit_model_metadata=meta,
                 )

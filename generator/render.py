@@ -7,6 +7,7 @@ expressions are rendered here from IR type references, never from document text.
 
 from __future__ import annotations
 
+import math
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -62,6 +63,8 @@ def py_literal(value: object) -> str:
         return repr(value)
     if isinstance(value, int):
         return str(int(value))
+    if isinstance(value, float):
+        return repr(value) if math.isfinite(value) else f"float({py_str(repr(value))})"
     return py_str(value)
 
 

@@ -266,10 +266,12 @@ class SchemaCatalog:
             if name is None:
                 return ANY
             target = self.models.get(name)
-            if isinstance(target, dict) and _is_scalar_like(target):
+            if isinstance(target, dict) and is_scalar_like(target):
                 return self.type_of(target, hint, depth + 1)
             return ModelRef(name)
         types, nullable = _nullable_types(schema)
+        if nullable and not types and schema.get("type") in ("null", ["null"]):
+            return NONE  # `type: null` alone: the `None` branch of a nullable union
         result = self._base_type(schema, types, hint, depth)
         return _with_none(result) if nullable else result
 
@@ -386,7 +388,14 @@ def _escape(name: str) -> str:
     return name.replace("~", "~0").replace("/", "~1")
 
 
-def _is_scalar_like(schema: dict[str, Any]) -> bool:
+def is_root_like(schema: Any) -> bool:
+    """A named schema the model generator renders as a root type (no fields of its own)."""
+    if not isinstance(schema, dict):
+        return True
+    return not (_is_object_with_properties(schema) or "discriminator" in schema)
+
+
+def is_scalar_like(schema: dict[str, Any]) -> bool:
     """A named schema that is really a scalar, enum or list alias: used inline, not as a model."""
     if _is_object_with_properties(schema) or "discriminator" in schema:
         return False

@@ -8,6 +8,7 @@ client promises, independently of the runtime that implements them, so the two m
 from __future__ import annotations
 
 import datetime
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,8 +24,9 @@ from generator.ir import (
     UnionOf,
 )
 from generator.naming import PythonIdentifier
+from generator.pattern_sample import sample_for_pattern
 from generator.render import error_class, py_literal
-from generator.schemas import CATALOG_PREFIX
+from generator.schemas import CATALOG_PREFIX, is_scalar_like
 
 SAMPLE_DATETIME = datetime.datetime(2024, 1, 2, 3, 4, 5, tzinfo=datetime.UTC)
 _MAX_DEPTH = 4
@@ -265,7 +267,10 @@ class CaseBuilder:
         ref = schema.get("$ref")
         if isinstance(ref, str) and ref.startswith(CATALOG_PREFIX):
             target = self.schemas.get(ref[len(CATALOG_PREFIX) :])
-            return self.sample_json(target, depth + 1) if depth < _MAX_DEPTH * 2 else {}
+            deep = depth >= _MAX_DEPTH * 2 and not (
+                isinstance(target, dict) and is_scalar_like(target)
+            )
+            return {} if deep else self.sample_json(target, depth + 1)
         if "const" in schema:
             return schema["const"]
         if isinstance(schema.get("enum"), list) and schema["enum"]:
@@ -342,6 +347,13 @@ def _is_null(schema: Any) -> bool:
     return isinstance(schema, dict) and schema.get("type") == "null"
 
 
+def _matches(pattern: str, value: str) -> bool:
+    try:
+        return re.search(pattern, value) is not None
+    except re.error:
+        return False
+
+
 def _string_sample(schema: dict[str, Any]) -> str:
     fmt = schema.get("format")
     by_format = {
@@ -358,6 +370,9 @@ def _string_sample(schema: dict[str, Any]) -> str:
         "hostname": "example.com",
     }
     value = by_format.get(fmt, "value") if isinstance(fmt, str) else "value"
+    pattern = schema.get("pattern")
+    if isinstance(pattern, str) and not _matches(pattern, value):
+        value = sample_for_pattern(pattern) or value
     min_len = schema.get("minLength")
     if isinstance(min_len, int) and len(value) < min_len:
         value = value + "x" * (min_len - len(value))

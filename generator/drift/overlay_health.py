@@ -5,6 +5,7 @@ through :func:`check_overlays`, which degrades to a note when the engine cannot 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -77,13 +78,17 @@ def overlay_files(overlay_dir: Path) -> list[Path]:
 
 
 def check_overlays(
-    document: Any, overlay_dir: Path = DEFAULT_OVERLAY_DIR, *, document_file: str = ""
+    document: Any,
+    overlays: Path | Sequence[Path] = DEFAULT_OVERLAY_DIR,
+    *,
+    document_file: str = "",
 ) -> OverlayHealth:
-    """Apply every ``*.overlay.yaml`` in ``overlay_dir`` to ``document`` (non-strict: the point is
-    to report, not to refuse) and collect the actions that are unmatched or redundant."""
-    files = overlay_files(overlay_dir)
+    """Apply the overlays (a list of files, or every ``*.overlay.yaml`` in a folder) to
+    ``document`` (non-strict: the point is to report, not to refuse) and collect the actions that
+    are unmatched or redundant."""
+    files = overlay_files(overlays) if isinstance(overlays, Path) else list(overlays)
     if not files:
-        return OverlayHealth(False, f"no overlays found in {overlay_dir}")
+        return OverlayHealth(False, f"no overlays found in {overlays}")
     engine = _engine()
     if isinstance(engine, str):
         return OverlayHealth(False, engine, tuple(str(f) for f in files))

@@ -238,9 +238,14 @@ class BaseClient:
             kwargs["json"] = body
         elif call.form is not None or call.files is not None:
             form = {**(call.form or {}), **(opts.extra_body or {})}
-            kwargs["data"] = {k: v for k, v in form.items() if not isinstance(v, NotGiven)}
-            if call.files:
-                kwargs["files"] = dict(call.files)
+            data = {k: v for k, v in form.items() if not isinstance(v, NotGiven)}
+            files = dict(call.files or {})
+            if call.files is not None:  # multipart: binary values travel as file parts
+                for key in [k for k, v in data.items() if isinstance(v, (bytes, bytearray)) or hasattr(v, "read")]:
+                    files[key] = data.pop(key)
+            kwargs["data"] = data
+            if files:
+                kwargs["files"] = files
         elif call.content is not None:
             if opts.extra_body:
                 raise TypeError("extra_body cannot be combined with a raw (binary or text) body")

@@ -67,6 +67,15 @@ def strip_not_given(fields: Mapping[str, object]) -> dict[str, object]:
     return {k: v for k, v in fields.items() if not isinstance(v, NotGiven)}
 
 
+def form_fields(value: object) -> dict[str, object]:
+    """A form body given whole (a model or a mapping) as its fields, by wire name."""
+    if isinstance(value, pydantic.BaseModel):
+        return dict(value.model_dump(mode="python", by_alias=True, exclude_unset=True))
+    if isinstance(value, Mapping):
+        return {str(k): v for k, v in value.items()}
+    raise TypeError(f"a form body must be a model or a mapping, not {type(value).__name__}")
+
+
 def to_jsonable(value: Any) -> Any:
     """Models, dates and containers as plain JSON values (models by alias, unset fields left out)."""
     if isinstance(value, pydantic.BaseModel):
