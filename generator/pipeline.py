@@ -159,7 +159,9 @@ def _model_workers(jobs: int) -> Iterator[ProcessPoolExecutor | None]:
         for process in list(getattr(pool, "_processes", {}).values()):
             with contextlib.suppress(OSError, ValueError, AttributeError):
                 process.kill()
-        pool.shutdown(wait=False, cancel_futures=True)
+        # the pool notices its workers are gone at once; waiting for that here keeps its
+        # bookkeeping thread from racing the interpreter's exit
+        pool.shutdown(wait=True, cancel_futures=True)
         raise
     pool.shutdown(wait=True)
 

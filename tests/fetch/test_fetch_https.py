@@ -167,6 +167,8 @@ def run_fetch(
         str(out),
         "--overlays",
         str(out.parent / "no-overlays"),
+        "--config",
+        str(out.parent / "no-config.yaml"),  # outside a project: prose kept, --out as given
     ]
     if ca_file is not None:
         args += ["--ca-bundle", str(ca_file)]
@@ -381,16 +383,19 @@ def _overlay_folder(snapshot: Path, target: str = "$.paths['/api/v1/gone'].get")
     return folder
 
 
+def _fetch_args(server: SpecServer, ca_file: Path, snapshot: Path, folder: Path) -> list[str]:
+    args = ["--base-url", server.base_url, "--out", str(snapshot), "--ca-bundle", str(ca_file)]
+    return [*args, "--config", str(snapshot.parent / "no-config.yaml"), "--overlays", str(folder)]
+
+
 def test_unmatched_overlays_after_a_fetch_exit_1_and_write_nothing(
     server: SpecServer, ca_file: Path, snapshot: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     folder = _overlay_folder(snapshot)
     seen: list[Any] = []
     _fake_engine(monkeypatch, seen)
-    args = ["--base-url", server.base_url, "--out", str(snapshot), "--ca-bundle", str(ca_file)]
-    result = CliRunner().invoke(
-        fetch, [*args, "--overlays", str(folder)], env={"CUBE_API_KEY": TOKEN}
-    )
+    args = _fetch_args(server, ca_file, snapshot, folder)
+    result = CliRunner().invoke(fetch, args, env={"CUBE_API_KEY": TOKEN})
     assert result.exit_code == 1, result.output
     assert seen == [SPEC]
     assert "names.overlay.yaml action 0 unmatched: $.paths['/api/v1/gone'].get" in result.stdout
@@ -404,10 +409,8 @@ def test_accept_unmatched_writes_the_snapshot(
 ) -> None:
     folder = _overlay_folder(snapshot)
     _fake_engine(monkeypatch, [])
-    args = ["--base-url", server.base_url, "--out", str(snapshot), "--ca-bundle", str(ca_file)]
-    result = CliRunner().invoke(
-        fetch, [*args, "--overlays", str(folder), "--accept-unmatched"], env={"CUBE_API_KEY": TOKEN}
-    )
+    args = [*_fetch_args(server, ca_file, snapshot, folder), "--accept-unmatched"]
+    result = CliRunner().invoke(fetch, args, env={"CUBE_API_KEY": TOKEN})
     assert result.exit_code == 0, result.output
     assert "written (--accept-unmatched)" in result.stdout
     assert snapshot.read_text(encoding="utf-8") == dump_yaml(SPEC)
@@ -418,10 +421,8 @@ def test_unmatched_overlays_with_the_real_engine(
 ) -> None:
     """The project's overlay engine, an action on a path the fetched document does not have."""
     folder = _overlay_folder(snapshot)
-    args = ["--base-url", server.base_url, "--out", str(snapshot), "--ca-bundle", str(ca_file)]
-    result = CliRunner().invoke(
-        fetch, [*args, "--overlays", str(folder)], env={"CUBE_API_KEY": TOKEN}
-    )
+    args = _fetch_args(server, ca_file, snapshot, folder)
+    result = CliRunner().invoke(fetch, args, env={"CUBE_API_KEY": TOKEN})
     assert result.exit_code == 1, result.output
     assert "unmatched" in result.stdout
     assert snapshot.read_bytes() == OLD_SNAPSHOT
@@ -429,9 +430,7 @@ def test_unmatched_overlays_with_the_real_engine(
     (folder / "names.overlay.yaml").unlink()
     folder.rmdir()
     folder = _overlay_folder(snapshot, "$.info")
-    result = CliRunner().invoke(
-        fetch, [*args, "--overlays", str(folder)], env={"CUBE_API_KEY": TOKEN}
-    )
+    result = CliRunner().invoke(fetch, args, env={"CUBE_API_KEY": TOKEN})
     assert result.exit_code == 0, result.output
     assert "apply cleanly" in result.stdout
     assert snapshot.read_text(encoding="utf-8") == dump_yaml(SPEC)
@@ -445,9 +444,130 @@ def test_overlay_engine_missing_is_a_note_not_a_failure(
     (folder / "a.overlay.yaml").write_text("overlay: 1.0.0\n", encoding="utf-8")
     monkeypatch.setitem(sys.modules, "generator.overlay", None)
     args = ["--base-url", server.base_url, "--out", str(snapshot), "--ca-bundle", str(ca_file)]
+    args += ["--config", str(snapshot.parent / "no-config.yaml")]
     result = CliRunner().invoke(
         fetch, [*args, "--overlays", str(folder)], env={"CUBE_API_KEY": TOKEN}
     )
     assert result.exit_code == 0
     assert "overlays: not checked (overlay engine not available" in result.stdout
     assert snapshot.read_text(encoding="utf-8") == dump_yaml(SPEC)
+
+
+PROSE_SPEC: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {"title": "T", "version": "1", "description": "Words of the service's authors."},
+    "tags": [{"name": "Things", "description": "More of their words."}],
+    "paths": {
+        "/things": {
+            "get": {
+                "operationId": "listThings",
+                "summary": "List things",
+                "x-mint": {"content": "A page of their documentation."},
+                "parameters": [
+                    {"name": "q", "in": "query", "description": "Their words.", "example": "x"}
+                ],
+                "responses": {
+                    "200": {
+                        "description": "Their words about the answer.",
+                        "content": {
+                            "application/json": {
+                                "schema": {"$ref": "#/components/schemas/Thing"},
+                                "examples": {"one": {"value": {"description": "sample"}}},
+                            }
+                        },
+                    }
+                },
+            }
+        }
+    },
+    "components": {
+        "schemas": {
+            "Thing": {
+                "type": "object",
+                "description": "Their words about a thing.",
+                "required": ["description"],
+                "properties": {  # a property *named* description is structure and stays
+                    "description": {"type": "string", "description": "Their words."},
+                    "kind": {"enum": ["a", "b"], "default": "a"},
+                },
+            }
+        }
+    },
+}
+
+
+def _walk_keys(node: Any) -> list[tuple[str, Any]]:
+    found: list[tuple[str, Any]] = []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            found.append((key, value))
+            found += _walk_keys(value)
+    elif isinstance(node, list):
+        for value in node:
+            found += _walk_keys(value)
+    return found
+
+
+def test_structure_only_keeps_structure_and_drops_prose(
+    server: SpecServer, ca_file: Path, snapshot: Path
+) -> None:
+    server.replies = [json_reply(PROSE_SPEC)]
+    result = run_fetch(server.base_url, snapshot, ca_file, "--structure-only")
+    assert result.exit_code == 0, result.output
+    assert "structure only" in result.stdout
+    written = yaml.safe_load(snapshot.read_text(encoding="utf-8"))
+    text = snapshot.read_text(encoding="utf-8")
+    assert "words" not in text.lower() and "documentation" not in text and "sample" not in text
+    thing = written["components"]["schemas"]["Thing"]
+    assert thing["required"] == ["description"]
+    assert thing["properties"]["description"] == {"type": "string"}
+    assert thing["properties"]["kind"] == {"enum": ["a", "b"], "default": "a"}
+    op = written["paths"]["/things"]["get"]
+    assert op["operationId"] == "listThings" and op["parameters"] == [{"name": "q", "in": "query"}]
+    assert op["responses"]["200"]["description"] == ""  # required by OpenAPI, so kept empty
+    assert not [k for k, _ in _walk_keys(written) if str(k).startswith("x-")]
+
+
+def test_project_config_chooses_the_family_snapshot_and_prose_rule(
+    server: SpecServer, ca_file: Path, tmp_path: Path
+) -> None:
+    project = tmp_path / "project"
+    (project / "spec").mkdir(parents=True)
+    (project / "spec" / "cube-codegen.yaml").write_text(
+        "package: {name: p, distribution: p}\n"
+        "snapshot: {structure_only: true}\n"
+        "families:\n"
+        "  - {name: first, document: first.yaml, module: first, client: First}\n"
+        "  - {name: second, document: second.yaml, module: second, client: Second}\n",
+        encoding="utf-8",
+    )
+    server.replies = [json_reply(PROSE_SPEC)]
+    config = str(project / "spec" / "cube-codegen.yaml")
+    args = ["--base-url", server.base_url, "--ca-bundle", str(ca_file), "--config", config]
+    result = CliRunner().invoke(
+        fetch, [*args, "--family", "second"], env={"CUBE_API_KEY": TOKEN, "CUBE_BASE_URL": None}
+    )
+    assert result.exit_code == 0, result.output
+    written = project / "spec" / "second.yaml"
+    assert written.is_file() and not (project / "spec" / "first.yaml").exists()
+    assert "words" not in written.read_text(encoding="utf-8").lower()
+    assert "overlays: none configured for this family" in result.stdout
+    result = CliRunner().invoke(fetch, [*args, "--family", "third"], env={"CUBE_API_KEY": TOKEN})
+    assert result.exit_code == 2
+    assert "no family 'third' (known: first, second)" in result.stderr
+
+
+def test_document_url_needs_no_token_and_sends_none(
+    server: SpecServer, ca_file: Path, snapshot: Path
+) -> None:
+    args = ["--url", server.base_url + "/docs/api.json", "--out", str(snapshot)]
+    args += ["--ca-bundle", str(ca_file), "--config", str(snapshot.parent / "no-config.yaml")]
+    args += ["--overlays", str(snapshot.parent / "no-overlays")]
+    result = CliRunner().invoke(fetch, args, env={"CUBE_API_KEY": None, "CUBE_BASE_URL": None})
+    assert result.exit_code == 0, result.output
+    assert server.requests == [("/docs/api.json", "")]  # the path as given, no Authorization
+    result = CliRunner().invoke(
+        fetch, [*args, "--base-url", server.base_url], env={"CUBE_API_KEY": TOKEN}
+    )
+    assert result.exit_code == 2
+    assert "exactly one of --base-url" in result.stderr
