@@ -42,6 +42,7 @@ from generator.naming import (
     PythonIdentifier,
     pascal_case,
     rename_reason,
+    sentence,
     snake_case,
 )
 from generator.openapi_paths import HTTP_METHODS as METHODS
@@ -297,7 +298,7 @@ class FamilyBuilder:
             py_name=py_name,
             method=method.upper(),
             path=path,
-            summary=one_line(op.get("summary", "")),
+            summary=one_line(op.get("summary", "")) or sentence(op_id),
             description=str(op.get("description", "") or ""),
             deprecated=op.get("deprecated") is True,
             parameters=params,

@@ -257,7 +257,39 @@ def _normalise(node: Any) -> Any:
                 out["type"] = _json_type(value)
         else:
             out[key] = _normalise(value)
-    return out
+    return _nullable_scalar(out)
+
+
+_UNION_KEYWORDS = ("oneOf", "anyOf", "allOf", "not", "$ref", "properties", "items")
+
+
+def _nullable_scalar(node: dict[str, Any]) -> dict[str, Any]:
+    """``oneOf: [<constrained scalar>, {type: null}]`` as one nullable scalar.
+
+    Written as a union, the library hoists the scalar into a class of its own
+    (``Port(RootModel[int])``), so ``credential.port == 5432`` is false; as
+    ``type: [integer, null]`` it is a plain ``int | None`` with its constraints.
+    """
+    for key in ("oneOf", "anyOf"):
+        members = node.get(key)
+        if not isinstance(members, list) or len(members) != 2 or key not in node:
+            continue
+        scalars = [m for m in members if m != {"type": "null"}]
+        if len(scalars) != 1 or len(members) - len(scalars) != 1:
+            continue
+        (scalar,) = scalars
+        kind = scalar.get("type") if isinstance(scalar, dict) else None
+        if kind not in _SCALAR_TYPES.values() or any(k in scalar for k in _UNION_KEYWORDS):
+            continue
+        if any(k in node for k in _UNION_KEYWORDS if k != key) or "type" in node:
+            continue
+        merged = {k: v for k, v in node.items() if k != key}
+        merged.update(scalar)
+        merged["type"] = [kind, "null"]
+        if isinstance(scalar.get("enum"), list):
+            merged["enum"] = [*scalar["enum"], None]
+        return merged
+    return node
 
 
 def _json_type(value: Any) -> str:

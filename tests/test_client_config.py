@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -104,10 +105,27 @@ def test_scim_accepts_bearer_or_api_key(scheme: str, header: str) -> None:
         auth_scheme=scheme,  # type: ignore[arg-type]
         http_client=http,
     )
-    client.scim_users.list_scim_users(start_index=1, count=10)
+    client.scim_users.list_users(start_index=1, count=10)
     assert seen[0].headers["authorization"] == header
     assert seen[0].url.path == "/api/scim/v2/Users"
     assert dict(seen[0].url.params) == {"startIndex": "1", "count": "10"}
+
+
+@pytest.mark.parametrize(
+    ("base_url", "path"),
+    [
+        ("https://acme.cubecloud.dev", "/api/scim/v2/Users"),  # the tenant host: SCIM's /api kept
+        ("https://acme.cubecloud.dev/", "/scim/v2/Users"),  # a path given: used exactly
+        ("https://proxy.example/cube/api", "/cube/api/scim/v2/Users"),
+    ],
+)
+def test_an_origin_keeps_the_servers_base_path(base_url: str, path: str) -> None:
+    seen, http = _recording(SCIM_LIST)
+    ScimClient(token="t", base_url=base_url, http_client=http).scim_users.list_users()
+    assert seen[0].url.path == path
+    seen, http = _recording()  # the platform's server has no base path: nothing is added
+    PlatformClient(api_key="k", base_url=base_url, http_client=http).openapi_spec.get_spec()
+    assert seen[0].url.path == urlsplit(base_url).path.rstrip("/") + "/api/v1/spec"
 
 
 def test_data_api_sends_the_jwt_bare_under_its_base_path(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -174,6 +192,10 @@ def test_extra_body_reaches_operations_without_a_documented_body() -> None:
     seen, http = _recording({"status": "completed"})
     client = PlatformClient(api_key="k", base_url="https://acme.cubecloud.dev", http_client=http)
     client.dashboard_exports.get_export_status(7, "job", extra_body={"note": "x"})
-    client.deployments.update_deployment(7, release_channel="stable", extra_body={"extra": 1})
     assert json.loads(seen[0].content) == {"note": "x"}
-    assert json.loads(seen[1].content) == {"releaseChannel": "stable", "extra": 1}
+    seen, http = _recording({"data": {"id": 3, "name": "feature"}})
+    client = PlatformClient(api_key="k", base_url="https://acme.cubecloud.dev", http_client=http)
+    client.data_model.set_branch_staging_environment(
+        7, enabled=True, branch_id=3, extra_body={"extra": 1}
+    )
+    assert json.loads(seen[0].content) == {"enabled": True, "branchId": 3, "extra": 1}

