@@ -126,19 +126,17 @@ def _no_staging(cwd: Path) -> list[str]:
 
 
 @pytest.mark.slow
-def test_ctrl_c_exits_130_and_leaves_nothing(big: Path) -> None:
-    proc, err, _ = _interrupt(big, signal.SIGINT)
-    assert proc.returncode == 130, err
-    assert b"interrupted" in err and b"Traceback" not in err
-    _output_untouched(big)
-    assert _no_staging(big) == []
-
-
-@pytest.mark.slow
-def test_sigterm_exits_143_and_leaves_nothing(big: Path) -> None:
-    proc, err, _ = _interrupt(big, signal.SIGTERM)
-    assert proc.returncode == 143, err
-    assert b"terminated" in err and b"Traceback" not in err
+@pytest.mark.parametrize(
+    ("sig", "code", "word"),
+    [(signal.SIGINT, 130, b"interrupted"), (signal.SIGTERM, 143, b"terminated")],
+    ids=["ctrl-c-exits-130", "sigterm-exits-143"],
+)
+def test_a_stopped_run_exits_with_its_code_and_leaves_nothing(
+    big: Path, sig: int, code: int, word: bytes
+) -> None:
+    proc, err, _ = _interrupt(big, sig)
+    assert proc.returncode == code, err
+    assert word in err and b"Traceback" not in err
     _output_untouched(big)
     assert _no_staging(big) == []
 
