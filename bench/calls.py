@@ -45,7 +45,7 @@ def run_sync(base: str, calls: int, rounds: int, warmup: int) -> dict[str, Any]:
         def raw() -> int:
             response = http.get(PATH, headers=headers)
             response.raise_for_status()
-            return len(json.loads(response.content)["data"]["environments"])
+            return len(json.loads(response.content)["items"])
 
         def generated() -> int:
             return len(_items(client.environments.get_deployment_environments(1)))
@@ -77,7 +77,7 @@ async def run_async(base: str, calls: int, rounds: int, warmup: int) -> dict[str
         async def raw() -> int:
             response = await http.get(PATH, headers=headers)
             response.raise_for_status()
-            return len(json.loads(response.content)["data"]["environments"])
+            return len(json.loads(response.content)["items"])
 
         async def generated() -> int:
             return len(_items(await client.environments.get_deployment_environments(1)))

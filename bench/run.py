@@ -614,7 +614,8 @@ def per_call(report: Report, package_root: Path, rounds: int, calls: int) -> Non
             rows,
         )
         + "\n\nThe generated side is `PlatformClient(...).environments"
-        ".get_deployment_environments(1)` (validated `Environment` models); the raw side is "
+        ".get_deployment_environments(1)` (validated `DeploymentEnvironment` models); "
+        "the raw side is "
         "`httpx.Client.get` + `json.loads` (no validation)."
     )
 

@@ -1,7 +1,7 @@
 """A loopback HTTP/1.1 server for the per-call benchmark (run in its own process).
 
 ``GET /api/v1/deployments/{id}/environments`` answers a list of 100 environments in the
-platform document's shape (``EnvironmentListResponse``); ``GET /_stats`` answers how many
+published platform document's shape (``items`` and ``pageInfo``); ``GET /_stats`` answers how many
 connections and requests it has seen, so the benchmark can show that each side reused one
 connection. Prints the port on the first line of stdout, then serves until stdin closes.
 """
@@ -19,24 +19,25 @@ PATH = re.compile(r"^/api/v1/deployments/\d+/environments(\?.*)?$")
 
 
 def environments(n: int = ITEMS) -> dict[str, object]:
+    """A page in the published document's shape: ``items`` and ``pageInfo``."""
     kinds = ("production", "staging", "development")
-    return {
-        "data": {
-            "environments": [
+    items = [
+        {
+            "id": f"env-{i}",
+            "type": kinds[i % 3],
+            "branch": f"branch-{i}",
+            "api_credentials": [
                 {
-                    "id": f"env-{i}",
-                    "name": f"Environment {i}",
-                    "type": kinds[i % 3],
-                    "api_credentials": {
-                        "rest": {"url": f"https://tenant.cubecloud.dev/cubejs-api/{i}"},
-                        "sql": {"host": "sql.tenant.cubecloud.dev", "port": 5432 + i},
-                    },
-                }
-                for i in range(n)
-            ]
-        },
-        "pagination": {"offset": 0, "limit": n, "total": n},
-    }
+                    "type": "rest",
+                    "url": f"https://tenant.cubecloud.dev/cubejs-api/{i}",
+                    "version": 1,
+                },
+                {"type": "sql", "host": "sql.tenant.cubecloud.dev", "port": 5432 + i, "version": 1},
+            ],
+        }
+        for i in range(n)
+    ]
+    return {"items": items, "pageInfo": {"hasNextPage": False, "hasPreviousPage": False}}
 
 
 def _response(body: bytes, status: str = "200 OK") -> bytes:

@@ -7,7 +7,6 @@ at a class that does not exist.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 import tempfile
@@ -23,10 +22,10 @@ from generator.diagnostics import (
     resolve_pointer,
     split_pointer,
 )
-from generator.ir import Family, ModelRef
+from generator.ir import Family
 from generator.naming import pascal_case
 from generator.sanitize import sanitize_schema
-from generator.schemas import CATALOG_PREFIX, is_root_like
+from generator.schemas import CATALOG_PREFIX
 
 _CLASS = re.compile(r"^class (\w+)\(", re.MULTILINE)
 _EMPTY_MODULE = "from __future__ import annotations\n"
@@ -65,12 +64,7 @@ def render_models(family: Family, openapi_version: str) -> str:
         )
         if taken:
             raise _lost(family, taken, "the model generator gave its name to another schema")
-    # Root types (scalars, maps, unions) are collapsed into the fields that use them; a class
-    # must exist for every model the clients refer to, and for every object model.
-    needed = referenced_models(family) | {
-        name for name in family.model_names if not is_root_like(family.schemas[name])
-    }
-    missing = sorted(needed - set(_CLASS.findall(text)))
+    missing = sorted(set(family.model_names) - set(_CLASS.findall(text)))
     if missing:
         raise _lost(family, missing, "the model generator did not emit it")
     return text
@@ -132,21 +126,6 @@ def _hoist_impostors(doc: dict[str, Any], family: Family, classes: dict[str, str
     return bool(refs)
 
 
-def referenced_models(family: Family) -> set[str]:
-    """Names of every model the family's operations refer to (``ModelRef`` anywhere in the IR)."""
-    found: set[str] = set()
-    stack: list[Any] = list(family.resources)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ModelRef):
-            found.add(str(node.name))
-        elif isinstance(node, tuple | list):
-            stack.extend(node)
-        elif dataclasses.is_dataclass(node) and not isinstance(node, type):
-            stack.extend(getattr(node, f.name) for f in dataclasses.fields(node))
-    return found
-
-
 def _generate(doc: dict[str, Any], family: Family) -> tuple[str, dict[str, str]]:
     """Run the model generator; the source text and ``{class name: schema location}``."""
     from datamodel_code_generator import InputFileType, PythonVersion, generate
@@ -183,9 +162,6 @@ def _generate(doc: dict[str, Any], family: Family) -> tuple[str, dict[str, str]]
                     snake_case_field=True,
                     capitalise_enum_members=True,
                     keep_model_order=True,
-                    # Named scalars (enums above all) are inlined into the fields that use them:
-                    # `job.status == "failed"` holds, instead of comparing a RootModel wrapper.
-                    collapse_root_models=True,
                     custom_file_header="",
                     emit_model_metadata=meta,
                 )
@@ -224,14 +200,16 @@ def prepare_catalogue(catalogue: dict[str, Any]) -> dict[str, Any]:
       and writes ``x: str = None``.
     * ``const`` values a ``Literal`` cannot hold (numbers with a fraction, objects, lists) become
       their plain type, for the same reason.
-    * a property that refers to a named scalar (an enum) with a default gets the scalar inline,
-      so the default is a valid value of the field's type rather than a string for a RootModel.
+    * a property that refers to a named scalar (an enum above all), directly or as a member of a
+      nullable union, gets the scalar inline: the field is ``Literal[...]`` (``| None``), so
+      ``job.status == "failed"`` holds and a default is a valid value of the field's type, rather
+      than a RootModel wrapper around it.
     * an ``allOf`` that redefines a property of a referenced base with another schema is merged
       into one class: a subclass cannot change an attribute's type.
     """
     out = {name: _normalise(schema) for name, schema in catalogue.items()}
     for name, schema in out.items():
-        out[name] = _inline_defaulted_scalars(schema, out)
+        out[name] = _inline_scalars(schema, out)
     for name in out:
         _flatten_conflicting_all_of(name, out)
     return out
@@ -321,29 +299,38 @@ def _target(schema: Any, catalogue: dict[str, Any]) -> tuple[str, Any] | None:
     return None
 
 
-def _inline_defaulted_scalars(schema: Any, catalogue: dict[str, Any]) -> Any:
+_DATA_KEYWORDS = frozenset({"enum", "const", "default", "example", "examples"})
+
+
+def _inline_scalars(node: Any, catalogue: dict[str, Any], depth: int = 0) -> Any:
+    """Every reference below ``node`` to a named scalar replaced by the scalar itself."""
+    if isinstance(node, list):
+        return [_inline_scalars(v, catalogue, depth + 1) for v in node]
+    if not isinstance(node, dict) or depth > _MAX_INLINE_DEPTH:
+        return node
+    if depth:  # a named scalar keeps its own definition; references to it are inlined
+        found = _target(node, catalogue)
+        if found is not None and _is_scalar(found[1]):
+            rest = {k: v for k, v in node.items() if k not in ("$ref", "allOf")}
+            return {**found[1], **rest}
+    out = {
+        k: v if k in _DATA_KEYWORDS else _inline_scalars(v, catalogue, depth + 1)
+        for k, v in node.items()
+    }
+    return _nullable_scalar(out)
+
+
+_MAX_INLINE_DEPTH = 64
+
+
+def _is_scalar(schema: Any) -> bool:
     if not isinstance(schema, dict):
-        return schema
-    props = schema.get("properties")
-    if not isinstance(props, dict):
-        return schema
-    new_props = {}
-    for key, sub in props.items():
-        found = _target(sub, catalogue)
-        if found is not None and _is_defaulted_scalar(found[1]):
-            rest = {k: v for k, v in sub.items() if k not in ("$ref", "allOf")}
-            new_props[key] = {**found[1], **rest}
-        else:
-            new_props[key] = sub
-    return {**schema, "properties": new_props}
-
-
-def _is_defaulted_scalar(schema: Any) -> bool:
-    if not isinstance(schema, dict) or "default" not in schema:
         return False
     if any(k in schema for k in ("properties", "allOf", "oneOf", "anyOf", "$ref", "items")):
         return False
-    return schema.get("type") in (None, "string", "integer", "number", "boolean")
+    return schema.get("type") in (None, "string", "integer", "number", "boolean") and (
+        "type" in schema or "enum" in schema or "const" in schema
+    )
 
 
 def _own_properties(

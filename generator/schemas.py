@@ -388,13 +388,6 @@ def _escape(name: str) -> str:
     return name.replace("~", "~0").replace("/", "~1")
 
 
-def is_root_like(schema: Any) -> bool:
-    """A named schema the model generator renders as a root type (no fields of its own)."""
-    if not isinstance(schema, dict):
-        return True
-    return not (_is_object_with_properties(schema) or "discriminator" in schema)
-
-
 def is_scalar_like(schema: dict[str, Any]) -> bool:
     """A named schema that is really a scalar, enum or list alias: used inline, not as a model."""
     if _is_object_with_properties(schema) or "discriminator" in schema:

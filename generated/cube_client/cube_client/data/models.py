@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, RootModel
 
 
 class CubesqlV1Request(BaseModel):
@@ -50,19 +50,12 @@ class Query(BaseModel):
     order: list[list[str]] | None = None
     limit: int | None = None
     offset: int | None = None
-    filters: (
-        list[
-            V1LoadRequestQueryFilterBase
-            | V1LoadRequestQueryFilterLogicalOr
-            | V1LoadRequestQueryFilterLogicalAnd
-        ]
-        | None
-    ) = None
+    filters: list[V1LoadRequestQueryFilterItem] | None = None
     ungrouped: bool | None = None
     subquery_joins: Annotated[
         list[V1LoadRequestQueryJoinSubquery] | None, Field(alias="subqueryJoins")
     ] = None
-    join_hints: Annotated[list[list[str]] | None, Field(alias="joinHints")] = None
+    join_hints: Annotated[list[V1LoadRequestJoinHint] | None, Field(alias="joinHints")] = None
     timezone: str | None = None
     response_format: Annotated[
         Literal["default", "compact", "columnar"] | None, Field(alias="responseFormat")
@@ -118,13 +111,7 @@ class V1CubeMetaDimension(BaseModel):
     alias_member: Annotated[str | None, Field(alias="aliasMember")] = None
     granularities: list[V1CubeMetaDimensionGranularity] | None = None
     meta: dict[str, Any] | None = None
-    format: (
-        V1CubeMetaLinkFormat
-        | V1CubeMetaCustomTimeFormat
-        | V1CubeMetaCustomNumericFormat
-        | Literal["percent", "currency", "number", "imageUrl", "id", "link"]
-        | None
-    ) = None
+    format: V1CubeMetaFormat | None = None
     format_description: Annotated[
         V1CubeMetaFormatDescription | None, Field(alias="formatDescription")
     ] = None
@@ -143,6 +130,10 @@ class V1CubeMetaDimensionGranularity(BaseModel):
     sql: str | None = None
     offset: str | None = None
     origin: str | None = None
+
+
+class V1CubeMetaDimensionOrder(RootModel[Literal["asc", "desc"]]):
+    root: Literal["asc", "desc"]
 
 
 class V1CubeMetaFolder(BaseModel):
@@ -188,6 +179,22 @@ class V1CubeMetaLinkFormat(BaseModel):
     type: Literal["link"]
 
 
+class V1CubeMetaFormat(
+    RootModel[
+        Literal["percent", "currency", "number", "imageUrl", "id", "link"]
+        | V1CubeMetaLinkFormat
+        | V1CubeMetaCustomTimeFormat
+        | V1CubeMetaCustomNumericFormat
+    ]
+):
+    root: (
+        Literal["percent", "currency", "number", "imageUrl", "id", "link"]
+        | V1CubeMetaLinkFormat
+        | V1CubeMetaCustomTimeFormat
+        | V1CubeMetaCustomNumericFormat
+    )
+
+
 class V1CubeMetaMeasure(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -199,13 +206,7 @@ class V1CubeMetaMeasure(BaseModel):
     type: str
     agg_type: Annotated[str | None, Field(alias="aggType")] = None
     meta: dict[str, Any] | None = None
-    format: (
-        V1CubeMetaLinkFormat
-        | V1CubeMetaCustomTimeFormat
-        | V1CubeMetaCustomNumericFormat
-        | Literal["percent", "currency", "number", "imageUrl", "id", "link"]
-        | None
-    ) = None
+    format: V1CubeMetaFormat | None = None
     format_description: Annotated[
         V1CubeMetaFormatDescription | None, Field(alias="formatDescription")
     ] = None
@@ -232,6 +233,16 @@ class V1CubeMetaSegment(BaseModel):
     meta: dict[str, Any] | None = None
 
 
+class V1CubeMetaSimpleFormat(
+    RootModel[Literal["percent", "currency", "number", "imageUrl", "id", "link"]]
+):
+    root: Literal["percent", "currency", "number", "imageUrl", "id", "link"]
+
+
+class V1CubeMetaType(RootModel[Literal["cube", "view"]]):
+    root: Literal["cube", "view"]
+
+
 class V1Error(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -250,6 +261,10 @@ class V1LoadRequest(BaseModel):
     query: Query | None = None
 
 
+class V1LoadRequestJoinHint(RootModel[list[str]]):
+    root: list[str]
+
+
 class V1LoadRequestQuery(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -263,19 +278,12 @@ class V1LoadRequestQuery(BaseModel):
     order: list[list[str]] | None = None
     limit: int | None = None
     offset: int | None = None
-    filters: (
-        list[
-            V1LoadRequestQueryFilterBase
-            | V1LoadRequestQueryFilterLogicalOr
-            | V1LoadRequestQueryFilterLogicalAnd
-        ]
-        | None
-    ) = None
+    filters: list[V1LoadRequestQueryFilterItem] | None = None
     ungrouped: bool | None = None
     subquery_joins: Annotated[
         list[V1LoadRequestQueryJoinSubquery] | None, Field(alias="subqueryJoins")
     ] = None
-    join_hints: Annotated[list[list[str]] | None, Field(alias="joinHints")] = None
+    join_hints: Annotated[list[V1LoadRequestJoinHint] | None, Field(alias="joinHints")] = None
     timezone: str | None = None
     response_format: Annotated[
         Literal["default", "compact", "columnar"] | None, Field(alias="responseFormat")
@@ -303,6 +311,20 @@ class V1LoadRequestQueryFilterLogicalOr(BaseModel):
         populate_by_name=True,
     )
     or_: Annotated[list[dict[str, Any]] | None, Field(alias="or")] = None
+
+
+class V1LoadRequestQueryFilterItem(
+    RootModel[
+        V1LoadRequestQueryFilterBase
+        | V1LoadRequestQueryFilterLogicalOr
+        | V1LoadRequestQueryFilterLogicalAnd
+    ]
+):
+    root: (
+        V1LoadRequestQueryFilterBase
+        | V1LoadRequestQueryFilterLogicalOr
+        | V1LoadRequestQueryFilterLogicalAnd
+    )
 
 
 class V1LoadRequestQueryJoinSubquery(BaseModel):
@@ -340,7 +362,7 @@ class V1LoadResult(BaseModel):
     )
     data_source: Annotated[str | None, Field(alias="dataSource")] = None
     annotation: V1LoadResultAnnotation
-    data: V1LoadResultDataCompact | V1LoadResultDataColumnar | list[dict[str, Any]]
+    data: V1LoadResultData
     refresh_key_values: Annotated[list[dict[str, Any]] | None, Field(alias="refreshKeyValues")] = (
         None
     )
@@ -371,6 +393,16 @@ class V1LoadResultDataCompact(BaseModel):
     )
     members: list[str]
     dataset: list[list[Any]]
+
+
+class V1LoadResultDataRow(RootModel[list[dict[str, Any]]]):
+    root: list[dict[str, Any]]
+
+
+class V1LoadResultData(
+    RootModel[V1LoadResultDataRow | V1LoadResultDataCompact | V1LoadResultDataColumnar]
+):
+    root: V1LoadResultDataRow | V1LoadResultDataCompact | V1LoadResultDataColumnar
 
 
 class V1MetaResponse(BaseModel):

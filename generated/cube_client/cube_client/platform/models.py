@@ -169,6 +169,10 @@ class AppThemeScheme(BaseModel):
     logo_url: Annotated[str, Field(alias="logoUrl")]
 
 
+class AppThemeSurfaceMode(RootModel[Literal["neutral", "tinted"]]):
+    root: Literal["neutral", "tinted"]
+
+
 class AppThemeTypography(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -287,6 +291,10 @@ class BulkUserActionInput(BaseModel):
     user_ids: Annotated[list[int], Field(alias="userIds", max_length=100, min_length=1)]
 
 
+class BulkUserActionInputAction(RootModel[Literal["DEACTIVATE", "ACTIVATE", "DELETE"]]):
+    root: Literal["DEACTIVATE", "ACTIVATE", "DELETE"]
+
+
 class BulkUserActionPayload(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -294,6 +302,10 @@ class BulkUserActionPayload(BaseModel):
     action: Literal["DEACTIVATE", "ACTIVATE", "DELETE"]
     failed: list[BulkUserActionFailure]
     succeeded: list[int]
+
+
+class BulkUserActionResponseAction(RootModel[Literal["DEACTIVATE", "ACTIVATE", "DELETE"]]):
+    root: Literal["DEACTIVATE", "ACTIVATE", "DELETE"]
 
 
 class Chat(BaseModel):
@@ -317,6 +329,10 @@ class ColumnFormatOverride(BaseModel):
     )
     decimal_places: Annotated[int | None, Field(alias="decimalPlaces")] = None
     type: Literal["currency", "percent", "number"]
+
+
+class ColumnFormatOverrideDtoType(RootModel[Literal["currency", "percent", "number"]]):
+    root: Literal["currency", "percent", "number"]
 
 
 class CommitChangesRequest(BaseModel):
@@ -357,6 +373,10 @@ class ConnectReportToWorkbookInput(BaseModel):
     sheet_id: Annotated[str | None, Field(alias="sheetId")] = None
     sheet_name: Annotated[str | None, Field(alias="sheetName")] = None
     workbook_name: Annotated[str | None, Field(alias="workbookName")] = None
+
+
+class ConnectReportToWorkbookInputHost(RootModel[Literal["GOOGLE_SHEETS", "EXCEL"]]):
+    root: Literal["GOOGLE_SHEETS", "EXCEL"]
 
 
 class ControlThemeBorderSectionInput(BaseModel):
@@ -439,6 +459,20 @@ class CreateDeploymentInput(BaseModel):
     target_platform: Annotated[str, Field(alias="targetPlatform")]
 
 
+class CreateDeploymentInputCloudProvider(RootModel[Literal["cubecloud", "aws", "gcp"]]):
+    root: Literal["cubecloud", "aws", "gcp"]
+
+
+class CreateDeploymentInputCreationMethod(
+    RootModel[Literal["upload", "cubecloud", "github", "ssh"]]
+):
+    root: Literal["upload", "cubecloud", "github", "ssh"]
+
+
+class CreateDeploymentInputDeployMode(RootModel[Literal["git", "cli"]]):
+    root: Literal["git", "cli"]
+
+
 class CreateDeploymentTokenInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -496,6 +530,16 @@ class CreateNotificationInput(BaseModel):
     ]
     time_grains: Annotated[list[DashboardTimeGrainInput] | None, Field(alias="timeGrains")] = None
     timezone: str | None = None
+
+
+class CreateNotificationInputNotificationFormat(RootModel[Literal["png", "pdf"]]):
+    root: Literal["png", "pdf"]
+
+
+class CreateNotificationInputScheduleType(
+    RootModel[Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]]
+):
+    root: Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]
 
 
 class CreateOauthIntegrationInput(BaseModel):
@@ -562,6 +606,14 @@ class CreateReportInput(BaseModel):
     workbook_name: Annotated[str | None, Field(alias="workbookName")] = None
 
 
+class CreateReportInputHost(RootModel[Literal["GOOGLE_SHEETS", "EXCEL"]]):
+    root: Literal["GOOGLE_SHEETS", "EXCEL"]
+
+
+class CreateReportInputSource(RootModel[Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]]):
+    root: Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]
+
+
 class CreateWorkbookInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -569,6 +621,12 @@ class CreateWorkbookInput(BaseModel):
     folder_id: Annotated[float | None, Field(alias="folderId")] = None
     meta: dict[str, Any] | None = None
     name: str | None = None
+
+
+class CreationStep(
+    RootModel[Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"]]
+):
+    root: Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"]
 
 
 class CreatorMode(BaseModel):
@@ -754,6 +812,10 @@ class DashboardConfigDraftInput(BaseModel):
     widgets: list[DashboardWidgetDraftInput] | None = None
 
 
+class DashboardConfigDraftInputKind(RootModel[Literal["CLASSIC", "APP"]]):
+    root: Literal["CLASSIC", "APP"]
+
+
 class DashboardConfigInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -766,6 +828,18 @@ class DashboardConfigInput(BaseModel):
     theme: DashboardThemeInput | None = None
     title: str | None = None
     widgets: list[DashboardWidgetInput] | None = None
+
+
+class DashboardConfigInputKind(RootModel[Literal["CLASSIC", "APP"]]):
+    root: Literal["CLASSIC", "APP"]
+
+
+class DashboardConfigKind(RootModel[Literal["CLASSIC", "APP"]]):
+    root: Literal["CLASSIC", "APP"]
+
+
+class DashboardDtoStatus(RootModel[Literal["draft", "published", "archived"]]):
+    root: Literal["draft", "published", "archived"]
 
 
 class DashboardEmbeddingResponse(BaseModel):
@@ -798,6 +872,12 @@ class DashboardExportStatusResponse(BaseModel):
     error: str | None = None
     progress: float | None = None
     status: Literal["pending", "processing", "completed", "failed"]
+
+
+class DashboardExportStatusResponseStatus(
+    RootModel[Literal["pending", "processing", "completed", "failed"]]
+):
+    root: Literal["pending", "processing", "completed", "failed"]
 
 
 class DashboardFilter(BaseModel):
@@ -866,6 +946,98 @@ class DashboardFilterInput(BaseModel):
     ) = None
     start_inclusive: Annotated[Any, Field(alias="startInclusive")] = None
     value: str | float | bool | list[Any] | None = None
+
+
+class DashboardFilterInputOperator(
+    RootModel[
+        Literal[
+            "equals",
+            "not_equals",
+            "greater_than",
+            "greater_than_or_equal",
+            "less_than",
+            "less_than_or_equal",
+            "contains",
+            "not_contains",
+            "starts_with",
+            "not_starts_with",
+            "ends_with",
+            "not_ends_with",
+            "is_null",
+            "is_not_null",
+            "is_empty",
+            "is_not_empty",
+            "between",
+            "custom",
+        ]
+    ]
+):
+    root: Literal[
+        "equals",
+        "not_equals",
+        "greater_than",
+        "greater_than_or_equal",
+        "less_than",
+        "less_than_or_equal",
+        "contains",
+        "not_contains",
+        "starts_with",
+        "not_starts_with",
+        "ends_with",
+        "not_ends_with",
+        "is_null",
+        "is_not_null",
+        "is_empty",
+        "is_not_empty",
+        "between",
+        "custom",
+    ]
+
+
+class DashboardFilterOperator(
+    RootModel[
+        Literal[
+            "equals",
+            "not_equals",
+            "greater_than",
+            "greater_than_or_equal",
+            "less_than",
+            "less_than_or_equal",
+            "contains",
+            "not_contains",
+            "starts_with",
+            "not_starts_with",
+            "ends_with",
+            "not_ends_with",
+            "is_null",
+            "is_not_null",
+            "is_empty",
+            "is_not_empty",
+            "between",
+            "custom",
+        ]
+    ]
+):
+    root: Literal[
+        "equals",
+        "not_equals",
+        "greater_than",
+        "greater_than_or_equal",
+        "less_than",
+        "less_than_or_equal",
+        "contains",
+        "not_contains",
+        "starts_with",
+        "not_starts_with",
+        "ends_with",
+        "not_ends_with",
+        "is_null",
+        "is_not_null",
+        "is_empty",
+        "is_not_empty",
+        "between",
+        "custom",
+    ]
 
 
 class DashboardLayout(BaseModel):
@@ -1015,6 +1187,66 @@ class DashboardWidgetDraftInput(BaseModel):
     ]
 
 
+class DashboardWidgetDraftInputType(
+    RootModel[
+        Literal[
+            "CHART",
+            "TEXT",
+            "FILTER",
+            "AI",
+            "TIME_GRAIN",
+            "FIELD",
+            "PARENT",
+            "SPACER",
+            "DIVIDER",
+            "CONTAINER",
+        ]
+    ]
+):
+    root: Literal[
+        "CHART",
+        "TEXT",
+        "FILTER",
+        "AI",
+        "TIME_GRAIN",
+        "FIELD",
+        "PARENT",
+        "SPACER",
+        "DIVIDER",
+        "CONTAINER",
+    ]
+
+
+class DashboardWidgetDtoType(
+    RootModel[
+        Literal[
+            "CHART",
+            "TEXT",
+            "FILTER",
+            "AI",
+            "TIME_GRAIN",
+            "FIELD",
+            "PARENT",
+            "SPACER",
+            "DIVIDER",
+            "CONTAINER",
+        ]
+    ]
+):
+    root: Literal[
+        "CHART",
+        "TEXT",
+        "FILTER",
+        "AI",
+        "TIME_GRAIN",
+        "FIELD",
+        "PARENT",
+        "SPACER",
+        "DIVIDER",
+        "CONTAINER",
+    ]
+
+
 class DashboardWidgetInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -1027,6 +1259,36 @@ class DashboardWidgetInput(BaseModel):
     ] = None
     style: dict[str, Any] | None = None
     type: Literal[
+        "CHART",
+        "TEXT",
+        "FILTER",
+        "AI",
+        "TIME_GRAIN",
+        "FIELD",
+        "PARENT",
+        "SPACER",
+        "DIVIDER",
+        "CONTAINER",
+    ]
+
+
+class DashboardWidgetInputType(
+    RootModel[
+        Literal[
+            "CHART",
+            "TEXT",
+            "FILTER",
+            "AI",
+            "TIME_GRAIN",
+            "FIELD",
+            "PARENT",
+            "SPACER",
+            "DIVIDER",
+            "CONTAINER",
+        ]
+    ]
+):
+    root: Literal[
         "CHART",
         "TEXT",
         "FILTER",
@@ -1103,6 +1365,10 @@ class DataModelValidationResponse(BaseModel):
     valid: bool
 
 
+class DataModelValidationResponseMode(RootModel[Literal["production", "dev_mode"]]):
+    root: Literal["production", "dev_mode"]
+
+
 class DataModelWriteResponse(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -1125,6 +1391,22 @@ class DatabricksMetricViewIntegrationConfigurationResponse(BaseModel):
     version: Literal[1]
     view_name_regex: Annotated[str | None, Field(alias="viewNameRegex")] = None
     view_names: Annotated[list[str] | None, Field(alias="viewNames")] = None
+
+
+class DatabricksMetricViewIntegrationConfigurationResponseDeletionPolicy(
+    RootModel[Literal["retain", "delete-managed"]]
+):
+    root: Literal["retain", "delete-managed"]
+
+
+class DatabricksMetricViewIntegrationConfigurationResponseSelectionMode(
+    RootModel[Literal["all", "selected", "pattern"]]
+):
+    root: Literal["all", "selected", "pattern"]
+
+
+class DatabricksMetricViewIntegrationConfigurationResponseVersion(RootModel[Literal[1]]):
+    root: Literal[1]
 
 
 class DatabricksMetricViewIntegrationResponse(BaseModel):
@@ -1180,6 +1462,32 @@ class DatabricksMetricViewPublicationIssue(BaseModel):
     ]
 
 
+class DatabricksMetricViewPublicationIssueSeverity(RootModel[Literal["ERROR", "WARNING"]]):
+    root: Literal["ERROR", "WARNING"]
+
+
+class DatabricksMetricViewPublicationIssueStage(
+    RootModel[
+        Literal[
+            "INPUT",
+            "VIEW_PROJECTION",
+            "OSSIE_VALIDATION",
+            "OSSIE_TO_DATABRICKS",
+            "OUTPUT_VALIDATION",
+            "EXECUTION",
+        ]
+    ]
+):
+    root: Literal[
+        "INPUT",
+        "VIEW_PROJECTION",
+        "OSSIE_VALIDATION",
+        "OSSIE_TO_DATABRICKS",
+        "OUTPUT_VALIDATION",
+        "EXECUTION",
+    ]
+
+
 class DatabricksMetricViewPublicationPreviewInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -1190,6 +1498,12 @@ class DatabricksMetricViewPublicationPreviewInput(BaseModel):
     target_names: Annotated[dict[str, str] | None, Field(alias="targetNames")] = None
     view_name_regex: Annotated[str | None, Field(alias="viewNameRegex")] = None
     view_names: Annotated[list[str] | None, Field(alias="viewNames")] = None
+
+
+class DatabricksMetricViewPublicationPreviewInputSelectionMode(
+    RootModel[Literal["all", "selected", "pattern"]]
+):
+    root: Literal["all", "selected", "pattern"]
 
 
 class DatabricksMetricViewPublicationPreviewResultResponse(BaseModel):
@@ -1215,6 +1529,16 @@ class DatabricksMetricViewPublicationPreviewResultResponse(BaseModel):
     views: list[DatabricksMetricViewPublicationViewResult]
 
 
+class DatabricksMetricViewPublicationPreviewResultResponseOutcome(
+    RootModel[Literal["success", "partial", "failed"]]
+):
+    root: Literal["success", "partial", "failed"]
+
+
+class DatabricksMetricViewPublicationPreviewResultResponseVersion(RootModel[Literal[2]]):
+    root: Literal[2]
+
+
 class DatabricksMetricViewPublicationPreviewStartResponse(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -1228,6 +1552,10 @@ class DatabricksMetricViewPublicationPreviewStartResponse(BaseModel):
     reused: bool
     status: Literal["QUEUED"]
     status_url: Annotated[str, Field(alias="statusUrl")]
+
+
+class DatabricksMetricViewPublicationPreviewStartResponseStatus(RootModel[Literal["QUEUED"]]):
+    root: Literal["QUEUED"]
 
 
 class DatabricksMetricViewPublicationPreviewStatusResponse(BaseModel):
@@ -1255,6 +1583,12 @@ class DatabricksMetricViewPublicationPreviewStatusResponse(BaseModel):
     ]
 
 
+class DatabricksMetricViewPublicationPreviewStatusResponseStatus(
+    RootModel[Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]]
+):
+    root: Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]
+
+
 class DatabricksMetricViewPublicationProgress(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -1262,6 +1596,12 @@ class DatabricksMetricViewPublicationProgress(BaseModel):
     message: str
     percent_complete: Annotated[int, Field(alias="percentComplete")]
     stage: Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]
+
+
+class DatabricksMetricViewPublicationProgressStage(
+    RootModel[Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]]
+):
+    root: Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]
 
 
 class DatabricksMetricViewPublicationRuntime(BaseModel):
@@ -1298,6 +1638,12 @@ class DatabricksMetricViewPublicationViewResult(BaseModel):
     withheld_members: Annotated[
         list[DatabricksMetricViewPublicationWithheldMember], Field(alias="withheldMembers")
     ]
+
+
+class DatabricksMetricViewPublicationViewResultOutcome(
+    RootModel[Literal["success", "partial", "failed"]]
+):
+    root: Literal["success", "partial", "failed"]
 
 
 class DatabricksMetricViewPublicationWithheldMember(BaseModel):
@@ -1527,6 +1873,10 @@ class DeploymentEnvironmentApiCredential(BaseModel):
     version: Annotated[int, Field(ge=1)]
 
 
+class DeploymentEnvironmentApiCredentialType(RootModel[Literal["rest", "sql"]]):
+    root: Literal["rest", "sql"]
+
+
 class DeploymentEnvironmentToken(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -1552,6 +1902,10 @@ class DeploymentEnvironmentTokensListResponse(BaseModel):
     items: list[DeploymentEnvironmentToken]
     page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
     pagination: Annotated[DeploymentsPagination | None, Field(deprecated=True)] = None
+
+
+class DeploymentEnvironmentType(RootModel[Literal["production", "staging", "development"]]):
+    root: Literal["production", "staging", "development"]
 
 
 class DeploymentEnvironmentsListResponse(BaseModel):
@@ -1656,6 +2010,30 @@ class DeploymentSettings(BaseModel):
     template_variables: Annotated[dict[str, Any] | None, Field(alias="templateVariables")] = None
 
 
+class DeploymentSettingsCloudProvider(RootModel[Literal["cubecloud", "aws", "gcp"]]):
+    root: Literal["cubecloud", "aws", "gcp"]
+
+
+class DeploymentSettingsCreationMethod(RootModel[Literal["upload", "cubecloud", "github", "ssh"]]):
+    root: Literal["upload", "cubecloud", "github", "ssh"]
+
+
+class DeploymentSettingsDeployMode(RootModel[Literal["git", "cli"]]):
+    root: Literal["git", "cli"]
+
+
+class DeploymentSettingsReleaseChannel(RootModel[Literal["latest", "release"]]):
+    root: Literal["latest", "release"]
+
+
+class DeploymentSettingsRepoType(RootModel[Literal["git", "deployRepo"]]):
+    root: Literal["git", "deployRepo"]
+
+
+class DeploymentSettingsTemplate(RootModel[Literal["single", "simpleCluster", "multiCluster"]]):
+    root: Literal["single", "simpleCluster", "multiCluster"]
+
+
 class DeploymentTokenResponse(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -1672,6 +2050,10 @@ class DeploymentVersion(BaseModel):
     release_channel: Annotated[Literal["latest", "release"], Field(alias="releaseChannel")]
     release_channel_version: Annotated[str, Field(alias="releaseChannelVersion")]
     version: str
+
+
+class DeploymentVersionReleaseChannel(RootModel[Literal["latest", "release"]]):
+    root: Literal["latest", "release"]
 
 
 class DeploymentVersionsResponse(BaseModel):
@@ -1740,6 +2122,10 @@ class EmbedAccessAllEmbedUsers(BaseModel):
     group_id: Annotated[int | None, Field(alias="groupId")] = None
 
 
+class EmbedAccessAllEmbedUsersAction(RootModel[Literal["read", "none"]]):
+    root: Literal["read", "none"]
+
+
 class EmbedAccessResponse(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -1756,6 +2142,10 @@ class EmbedAccessTenantEntry(BaseModel):
     action: Literal["read", "none"]
     embed_tenant_name: Annotated[str, Field(alias="embedTenantName")]
     group_id: Annotated[int, Field(alias="groupId")]
+
+
+class EmbedAccessTenantEntryAction(RootModel[Literal["read", "none"]]):
+    root: Literal["read", "none"]
 
 
 class EmbedDashboardCommentDto(BaseModel):
@@ -2031,6 +2421,10 @@ class ExportSubjectInput(BaseModel):
     user_id: Annotated[int | None, Field(alias="userId")] = None
 
 
+class ExportSubjectInputType(RootModel[Literal["USER", "EMBED_USER"]]):
+    root: Literal["USER", "EMBED_USER"]
+
+
 class ExternalDocumentPlacementResponse(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -2049,6 +2443,14 @@ class ExternalDocumentPlacementResponse(BaseModel):
     result_location: Annotated[str, Field(alias="resultLocation")]
     sheet_id: Annotated[str | None, Field(alias="sheetId")] = None
     sheet_name: Annotated[str | None, Field(alias="sheetName")] = None
+
+
+class ExternalDocumentPlacementResponseAccess(RootModel[Literal["GRANTED", "DENIED"]]):
+    root: Literal["GRANTED", "DENIED"]
+
+
+class ExternalDocumentPlacementResponseHost(RootModel[Literal["GOOGLE_SHEETS", "EXCEL"]]):
+    root: Literal["GOOGLE_SHEETS", "EXCEL"]
 
 
 class ExternalDocumentPlacementsListResponse(BaseModel):
@@ -2108,6 +2510,10 @@ class Folder(BaseModel):
     updated_at: Annotated[date_aliased | AwareDatetime, Field(alias="updatedAt")]
     updated_by: Annotated[int | None, Field(alias="updatedBy")] = None
     user: ResourceOwner | None = None
+
+
+class FolderDtoType(RootModel[Literal["FOLDER", "WORKBOOK", "REPORT"]]):
+    root: Literal["FOLDER", "WORKBOOK", "REPORT"]
 
 
 class FoldersListResponse(BaseModel):
@@ -2325,6 +2731,10 @@ class MoveWorkspaceObjectInput(BaseModel):
     type: Literal["FOLDER", "WORKBOOK", "REPORT"]
 
 
+class MoveWorkspaceObjectInputType(RootModel[Literal["FOLDER", "WORKBOOK", "REPORT"]]):
+    root: Literal["FOLDER", "WORKBOOK", "REPORT"]
+
+
 class NotificationDto(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -2377,6 +2787,14 @@ class NotificationRecipientInput(BaseModel):
         None
     )
     user_id: Annotated[int | None, Field(alias="userId")] = None
+
+
+class NotificationRecipientInputType(RootModel[Literal["USER", "EMBED_USER", "SLACK"]]):
+    root: Literal["USER", "EMBED_USER", "SLACK"]
+
+
+class NotificationRecipientType(RootModel[Literal["USER", "EMBED_USER", "SLACK"]]):
+    root: Literal["USER", "EMBED_USER", "SLACK"]
 
 
 class NotificationRecipientsListResponse(BaseModel):
@@ -2486,6 +2904,12 @@ class PivotItems(BaseModel):
     show_row_totals: Annotated[bool | None, Field(alias="showRowTotals")] = None
 
 
+class PivotItemsDisplayScale(
+    RootModel[Literal["model", "absolute", "thousands", "millions", "billions"]]
+):
+    root: Literal["model", "absolute", "thousands", "millions", "billions"]
+
+
 class PivotItemsInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -2505,6 +2929,28 @@ class PivotItemsInput(BaseModel):
     show_applied_filters: Annotated[bool | None, Field(alias="showAppliedFilters")] = None
     show_column_totals: Annotated[bool | None, Field(alias="showColumnTotals")] = None
     show_row_totals: Annotated[bool | None, Field(alias="showRowTotals")] = None
+
+
+class PivotItemsInputDisplayScale(
+    RootModel[Literal["model", "absolute", "thousands", "millions", "billions"]]
+):
+    root: Literal["model", "absolute", "thousands", "millions", "billions"]
+
+
+class PivotItemsInputMeasuresAxis(RootModel[Literal["columns", "rows"]]):
+    root: Literal["columns", "rows"]
+
+
+class PivotItemsInputMeasuresPosition(RootModel[Literal["before", "after"]]):
+    root: Literal["before", "after"]
+
+
+class PivotItemsMeasuresAxis(RootModel[Literal["columns", "rows"]]):
+    root: Literal["columns", "rows"]
+
+
+class PivotItemsMeasuresPosition(RootModel[Literal["before", "after"]]):
+    root: Literal["before", "after"]
 
 
 class Policy(BaseModel):
@@ -2586,6 +3032,36 @@ class Policy(BaseModel):
     resources: list[str]
 
 
+class PolicyResourceType(
+    RootModel[
+        Literal[
+            "Global",
+            "Deployment",
+            "Report",
+            "ReportFolder",
+            "Agent",
+            "AgentSpace",
+            "Workbook",
+            "Dashboard",
+            "Folder",
+            "ChatThread",
+        ]
+    ]
+):
+    root: Literal[
+        "Global",
+        "Deployment",
+        "Report",
+        "ReportFolder",
+        "Agent",
+        "AgentSpace",
+        "Workbook",
+        "Dashboard",
+        "Folder",
+        "ChatThread",
+    ]
+
+
 class PostTokenBySessionIdInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -2613,6 +3089,10 @@ class PromotionActorDto(BaseModel):
     user_id: Annotated[int, Field(alias="userId")]
 
 
+class PromotionActorDtoAuthenticationMethod(RootModel[Literal["session", "apiKey"]]):
+    root: Literal["session", "apiKey"]
+
+
 class PromotionReferenceDto(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -2621,6 +3101,10 @@ class PromotionReferenceDto(BaseModel):
     deployment_id: Annotated[int | None, Field(alias="deploymentId")] = None
     name: str | None = None
     workbook_id: Annotated[int | None, Field(alias="workbookId")] = None
+
+
+class PromotionReferenceDtoAvailability(RootModel[Literal["available", "unavailable"]]):
+    root: Literal["available", "unavailable"]
 
 
 class ProvisionEmbedUserFailure(BaseModel):
@@ -2749,6 +3233,10 @@ class RemoveNotificationRecipientInput(BaseModel):
     embed_tenant_name: Annotated[str | None, Field(alias="embedTenantName")] = None
     id: int | str
     type: Literal["USER", "EMBED_USER", "SLACK"]
+
+
+class RemoveNotificationRecipientInputType(RootModel[Literal["USER", "EMBED_USER", "SLACK"]]):
+    root: Literal["USER", "EMBED_USER", "SLACK"]
 
 
 class RemoveNotificationRecipientsInput(BaseModel):
@@ -2969,6 +3457,14 @@ class ReportDeliveryShape(BaseModel):
     columns: list[ReportDeliveryColumn]
 
 
+class ReportDtoSource(RootModel[Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]]):
+    root: Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]
+
+
+class ReportDtoType(RootModel[Literal["FOLDER", "WORKBOOK", "REPORT"]]):
+    root: Literal["FOLDER", "WORKBOOK", "REPORT"]
+
+
 class ReportPlacement(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -2993,6 +3489,10 @@ class ReportPlacement(BaseModel):
     ] = None
     workbook_id: Annotated[str, Field(alias="workbookId")]
     workbook_name: Annotated[str | None, Field(alias="workbookName")] = None
+
+
+class ReportPlacementHost(RootModel[Literal["GOOGLE_SHEETS", "EXCEL"]]):
+    root: Literal["GOOGLE_SHEETS", "EXCEL"]
 
 
 class ReportPlacementResultChecksum(BaseModel):
@@ -3029,6 +3529,10 @@ class ReportPlacementResultChunkInput(BaseModel):
     to: Annotated[int | None, Field(deprecated=True, ge=0)] = None
 
 
+class ReportPlacementSyncStatus(RootModel[Literal["UP_TO_DATE", "CHANGED", "UNKNOWN"]]):
+    root: Literal["UP_TO_DATE", "CHANGED", "UNKNOWN"]
+
+
 class ReportSnapshot(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -3053,13 +3557,21 @@ class ReportSnapshot(BaseModel):
     version_number: Annotated[int, Field(alias="versionNumber")]
 
 
+class ReportSnapshotDtoKind(RootModel[Literal["vega", "table", "kpi", "html", "map", "sankey"]]):
+    root: Literal["vega", "table", "kpi", "html", "map", "sankey"]
+
+
 class ReportSnapshotPreferences(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
     column_formats: Annotated[
-        dict[str, ColumnFormatOverride] | None, Field(alias="columnFormats")
+        ReportSnapshotPreferencesOption1 | None, Field(alias="columnFormats")
     ] = None
+
+
+class ReportSnapshotPreferencesOption1(RootModel[dict[str, ColumnFormatOverride]]):
+    root: dict[str, ColumnFormatOverride]
 
 
 class ReportsListResponse(BaseModel):
@@ -3213,6 +3725,18 @@ class SaveDatabricksMetricViewIntegrationInput(BaseModel):
     view_names: Annotated[list[str] | None, Field(alias="viewNames", max_length=128)] = None
 
 
+class SaveDatabricksMetricViewIntegrationInputDeletionPolicy(
+    RootModel[Literal["retain", "delete-managed"]]
+):
+    root: Literal["retain", "delete-managed"]
+
+
+class SaveDatabricksMetricViewIntegrationInputSelectionMode(
+    RootModel[Literal["all", "selected", "pattern"]]
+):
+    root: Literal["all", "selected", "pattern"]
+
+
 class SetBranchStagingEnvironmentRequest1(BaseModel):
     """
     Name the branch.
@@ -3356,6 +3880,10 @@ class StartDashboardExportInput(RootModel[StartDashboardExportInput1 | StartDash
     root: StartDashboardExportInput1 | StartDashboardExportInput2
 
 
+class StartDashboardExportInputFormat(RootModel[Literal["png", "pdf"]]):
+    root: Literal["png", "pdf"]
+
+
 class StartDbtSyncInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -3365,6 +3893,14 @@ class StartDbtSyncInput(BaseModel):
     output: Literal["branch", "files"] | None = None
     ref: str | None = None
     source: Literal["git", "manifest"] | None = None
+
+
+class StartDbtSyncInputOutput(RootModel[Literal["branch", "files"]]):
+    root: Literal["branch", "files"]
+
+
+class StartDbtSyncInputSource(RootModel[Literal["git", "manifest"]]):
+    root: Literal["git", "manifest"]
 
 
 class StartDevModeRequest(BaseModel):
@@ -3493,6 +4029,28 @@ class UpdateDeploymentInput(BaseModel):
     template_variables: Annotated[dict[str, Any] | None, Field(alias="templateVariables")] = None
 
 
+class UpdateDeploymentInputCloudProvider(RootModel[Literal["cubecloud", "aws", "gcp"]]):
+    root: Literal["cubecloud", "aws", "gcp"]
+
+
+class UpdateDeploymentInputCreationMethod(
+    RootModel[Literal["upload", "cubecloud", "github", "ssh"]]
+):
+    root: Literal["upload", "cubecloud", "github", "ssh"]
+
+
+class UpdateDeploymentInputDeployMode(RootModel[Literal["git", "cli"]]):
+    root: Literal["git", "cli"]
+
+
+class UpdateDeploymentInputReleaseChannel(RootModel[Literal["latest", "release"]]):
+    root: Literal["latest", "release"]
+
+
+class UpdateDeploymentInputTemplate(RootModel[Literal["single", "simpleCluster", "multiCluster"]]):
+    root: Literal["single", "simpleCluster", "multiCluster"]
+
+
 class UpdateEmbedAccessInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -3501,6 +4059,10 @@ class UpdateEmbedAccessInput(BaseModel):
     all_embed_users: Annotated[bool | None, Field(alias="allEmbedUsers")] = None
     allow_embed: Annotated[bool | None, Field(alias="allowEmbed")] = None
     embed_tenant_name: Annotated[str | None, Field(alias="embedTenantName")] = None
+
+
+class UpdateEmbedAccessInputAction(RootModel[Literal["read", "none"]]):
+    root: Literal["read", "none"]
 
 
 class UpdateEmbedDashboardCommentBody(BaseModel):
@@ -3550,6 +4112,16 @@ class UpdateNotificationInput(BaseModel):
     ] = None
     time_grains: Annotated[list[DashboardTimeGrainInput] | None, Field(alias="timeGrains")] = None
     timezone: str | None = None
+
+
+class UpdateNotificationInputNotificationFormat(RootModel[Literal["png", "pdf"]]):
+    root: Literal["png", "pdf"]
+
+
+class UpdateNotificationInputScheduleType(
+    RootModel[Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]]
+):
+    root: Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]
 
 
 class UpdateOauthIntegrationInput(BaseModel):
@@ -3622,6 +4194,10 @@ class UpdateReportInput(BaseModel):
     title: Annotated[str | None, Field(max_length=255)] = None
     workbook_id: Annotated[int | None, Field(alias="workbookId")] = None
     workbook_name: Annotated[str | None, Field(alias="workbookName")] = None
+
+
+class UpdateReportInputHost(RootModel[Literal["GOOGLE_SHEETS", "EXCEL"]]):
+    root: Literal["GOOGLE_SHEETS", "EXCEL"]
 
 
 class UpdateWorkbookInput(BaseModel):
@@ -3717,6 +4293,10 @@ class UserAlias(BaseModel):
     username: str
 
 
+class UserAliasDTOSource(RootModel[Literal["ldap", "saml", "scim", "manual"]]):
+    root: Literal["ldap", "saml", "scim", "manual"]
+
+
 class UserAttribute(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -3740,6 +4320,12 @@ class UserAttributeCreateInput(BaseModel):
     type: Literal["string", "number", "boolean", "string_array", "number_array"]
 
 
+class UserAttributeCreateInputType(
+    RootModel[Literal["string", "number", "boolean", "string_array", "number_array"]]
+):
+    root: Literal["string", "number", "boolean", "string_array", "number_array"]
+
+
 class UserAttributeDefinition(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -3751,12 +4337,24 @@ class UserAttributeDefinition(BaseModel):
     type: Literal["string", "number", "boolean", "string_array", "number_array"]
 
 
+class UserAttributeDefinitionDTOType(
+    RootModel[Literal["string", "number", "boolean", "string_array", "number_array"]]
+):
+    root: Literal["string", "number", "boolean", "string_array", "number_array"]
+
+
 class UserAttributeInput(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
     name: str
     value: str | float | bool | list[str] | list[float] | None = None
+
+
+class UserAttributeType(
+    RootModel[Literal["string", "number", "boolean", "string_array", "number_array"]]
+):
+    root: Literal["string", "number", "boolean", "string_array", "number_array"]
 
 
 class UserAttributeUpdateInput(BaseModel):
@@ -3789,6 +4387,12 @@ class UserAttributeValueCreateInput(BaseModel):
     user_attribute_id: Annotated[str, Field(alias="userAttributeId", min_length=1)]
     user_id: Annotated[str, Field(alias="userId", min_length=1)]
     value: Any = None
+
+
+class UserAttributeValueType(
+    RootModel[Literal["string", "number", "boolean", "string_array", "number_array"]]
+):
+    root: Literal["string", "number", "boolean", "string_array", "number_array"]
 
 
 class UserAttributesListResponse(BaseModel):
@@ -3988,6 +4592,10 @@ class WorkbookDashboardInput(BaseModel):
     )
 
 
+class WorkbookDtoType(RootModel[Literal["FOLDER", "WORKBOOK", "REPORT"]]):
+    root: Literal["FOLDER", "WORKBOOK", "REPORT"]
+
+
 class WorkbookPromotionDto(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -4005,6 +4613,10 @@ class WorkbookPromotionDto(BaseModel):
     source: PromotionReferenceDto | None = None
     target: PromotionReferenceDto | None = None
     target_dashboard_version_id: Annotated[int, Field(alias="targetDashboardVersionId")]
+
+
+class WorkbookPromotionDtoOutcome(RootModel[Literal["created", "updated", "unchanged"]]):
+    root: Literal["created", "updated", "unchanged"]
 
 
 class WorkbookPromotionLinkDto(BaseModel):
@@ -4080,6 +4692,10 @@ class WorkspaceBulkFailure(BaseModel):
     type: Literal["FOLDER", "WORKBOOK", "REPORT"]
 
 
+class WorkspaceBulkFailureType(RootModel[Literal["FOLDER", "WORKBOOK", "REPORT"]]):
+    root: Literal["FOLDER", "WORKBOOK", "REPORT"]
+
+
 class WorkspaceConnectionResponse(BaseModel):
     model_config = ConfigDict(
         populate_by_name=True,
@@ -4110,6 +4726,14 @@ class WorkspaceItemRefInput(BaseModel):
     )
     id: int
     type: Literal["FOLDER", "WORKBOOK", "REPORT"]
+
+
+class WorkspaceItemRefInputType(RootModel[Literal["FOLDER", "WORKBOOK", "REPORT"]]):
+    root: Literal["FOLDER", "WORKBOOK", "REPORT"]
+
+
+class WorkspaceItemRefType(RootModel[Literal["FOLDER", "WORKBOOK", "REPORT"]]):
+    root: Literal["FOLDER", "WORKBOOK", "REPORT"]
 
 
 User.model_rebuild()
