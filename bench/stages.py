@@ -5,8 +5,8 @@
     python bench/stages.py ... --cprofile 25                # and cProfile's top functions
 
 Stages are timed by wrapping the functions :mod:`generator.pipeline` calls (in this process
-only; no module is changed). Nested stages are not subtracted: ``render_models`` includes its
-``datamodel-code-generator`` time, the first call its lazy imports.
+only; no module is changed). Nested stages are not subtracted: the first call of a
+stage includes its lazy imports.
 """
 
 from __future__ import annotations
@@ -65,9 +65,7 @@ def main() -> None:
         "load_document",
         "apply_overlays",
         "bundle",
-        "check_local_refs",
         "validate",
-        "render_models",
         "render",
         "format_tree",
         "spec_hash",

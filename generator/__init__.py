@@ -1,3 +1,9 @@
 """cube-codegen: OpenAPI documents plus overlays in, a typed Python client package out."""
 
+from pathlib import Path
+
 __version__ = "0.1.0"
+
+# The command line's defaults, here so that its no-op path needs no configuration library.
+DEFAULT_CONFIG = Path("spec/cube-codegen.yaml")
+DEFAULT_OUT = Path("generated")

@@ -13,7 +13,9 @@ from collections.abc import Iterator
 from typing import Any, TypeVar
 
 from generator.config import FamilyConfig
+from generator.contracts import client_members, resource_members
 from generator.diagnostics import Diagnostic, join_pointer, one_line, pointer
+from generator.extensions import JOB, PAGINATION, JobSpec, PageSpec, PaginationSpec, parse
 from generator.ir import (
     ANY,
     NONE,
@@ -22,7 +24,10 @@ from generator.ir import (
     BodyKind,
     Family,
     Job,
+    JsonLines,
     ListOf,
+    Model,
+    ModelKind,
     ModelRef,
     Operation,
     Pagination,
@@ -36,37 +41,34 @@ from generator.ir import (
     TypeRef,
     UnionOf,
 )
+from generator.models import build_models, constraint_groups
 from generator.naming import (
     ClassName,
     Namespace,
     PythonIdentifier,
     pascal_case,
     rename_reason,
-    sentence,
     snake_case,
 )
 from generator.openapi_paths import HTTP_METHODS as METHODS
 from generator.refs import Resolver
-from generator.schemas import SchemaCatalog, default_problem
-from generator.validate import repair_diagnostics
+from generator.schemas import SchemaCatalog, default_problem, property_of
 
 # Keyword arguments every method takes; operation parameters must not take these names.
 RESERVED_ARGS = frozenset(
     {"self", "extra_headers", "extra_query", "extra_body", "timeout", "max_retries", "body"}
 )
-# Attributes of the generated client and resources that a tag or operation must not shadow.
-RESERVED_CLIENT_ATTRS = frozenset(
-    {"with_raw_response", "close", "aclose", "base_url", "timeout", "max_retries", "request",
-     "copy", "auth_headers", "default_headers", "is_closed", "get_api_list"}
-)  # fmt: skip
 # Keyword arguments of every generated client constructor; server variables must not take them.
 RESERVED_CLIENT_KWARGS = frozenset(
     {"base_url", "timeout", "max_retries", "http_client", "default_headers", "auth_scheme",
      "allow_http_loopback", "self"}
 )  # fmt: skip
 _PATH_PARAM = re.compile(r"\{([^{}]+)\}")
-PAGINATION_EXTENSION = "x-cube-pagination"
-JOB_EXTENSION = "x-cube-job"
+# A media type whose body is JSON lines names the schema of one line: OpenAPI 3.2's ``itemSchema``,
+# or this extension in 3.0/3.1 documents; the two others say how errors and the end are marked.
+ITEM_SCHEMA_KEYS = ("itemSchema", "x-cube-item-schema")
+ERROR_LINE_EXTENSION = "x-cube-error-line"
+FINAL_LINE_EXTENSION = "x-cube-final-line"
 _K = TypeVar("_K", bound=str)
 
 
@@ -79,8 +81,9 @@ class FamilyBuilder:
         self.config = config
         self.resolver = Resolver(doc, file)
         self.catalog = SchemaCatalog(doc, file)
-        self.diagnostics: list[Diagnostic] = repair_diagnostics(doc, file)
+        self.diagnostics: list[Diagnostic] = []
         self._job_specs: dict[str, Any] = {}
+        self._models: dict[ClassName, ModelKind] = {}
 
     def warn(self, id: str, ptr: str, message: str, level: str = "warning") -> None:
         self.diagnostics.append(Diagnostic(id, level, self.file, ptr, message))  # type: ignore[arg-type]
@@ -104,6 +107,8 @@ class FamilyBuilder:
                 "webhooks describe calls the server makes; no client methods are generated",
                 "info",
             )
+        models = build_models(self.catalog)
+        self._models = {m.name: m for m in models}
         resources = self._resources(groups, tag_docs)
         self.diagnostics.extend(self.catalog.diagnostics)
         info = _obj(self.doc.get("info"))
@@ -120,15 +125,14 @@ class FamilyBuilder:
             auth=self._auth(),
             resources=resources,
             schemas={str(k): v for k, v in self.catalog.models.items()},
-            model_names=tuple(self.catalog.models),
+            models=models,
             source=self.file,
-            schema_pointers={str(k): v for k, v in self.catalog.pointers.items()},
         )
 
     def _resources(
         self, groups: dict[str, list[Operation]], tag_docs: dict[str, str]
     ) -> tuple[Resource, ...]:
-        attrs = Namespace(RESERVED_CLIENT_ATTRS)
+        attrs = Namespace(client_members())
         classes = Namespace()
         out = []
         for tag, raw_ops in groups.items():
@@ -149,7 +153,7 @@ class FamilyBuilder:
     def _link_jobs(self, ops: list[Operation]) -> list[Operation]:
         """Resolve each ``x-cube-job`` against the operations of the same resource."""
         by_id = {op.operation_id: op for op in ops}
-        names = Namespace({op.py_name for op in ops} | RESERVED_CLIENT_ATTRS)
+        names = Namespace({op.py_name for op in ops} | resource_members())
         linked = []
         for op in ops:
             raw = self._job_specs.get(op.pointer)
@@ -160,20 +164,22 @@ class FamilyBuilder:
     def _job(
         self, op: Operation, raw: Any, by_id: dict[str, Operation], names: Namespace
     ) -> Job | None:
-        at = join_pointer(op.pointer, JOB_EXTENSION)
-        spec = _obj(raw)
-        status = by_id.get(str(spec.get("statusOperation", "")))
-        download = by_id.get(str(spec.get("downloadOperation", "")))
+        at = join_pointer(op.pointer, JOB)
+        spec = parse(JobSpec, raw, at)
+        if isinstance(spec, tuple):
+            self.warn("job-invalid", *spec)
+            return None
+        status = by_id.get(spec.status_operation)
+        download = by_id.get(spec.download_operation) if spec.download_operation else None
         if status is None or op.success.kind != "json":
             self.warn(
                 "job-invalid", at, "statusOperation must name a JSON operation of the same tag"
             )
             return None
-        id_param = str(spec.get("idParam", spec.get("idField", "id")))
         own = {p.name: p.py_name for p in op.path_params}
         args: list[PythonIdentifier | None] = []
         for p in status.path_params:
-            if p.name == id_param:
+            if p.name == spec.path_param:
                 args.append(None)
             elif p.name in own:
                 args.append(own[p.name])
@@ -182,7 +188,9 @@ class FamilyBuilder:
                 return None
         if None not in args:
             self.warn(
-                "job-invalid", at, f"idParam {one_line(id_param, 40)} is not a path parameter"
+                "job-invalid",
+                at,
+                f"idParam {one_line(spec.path_param, 40)} is not a path parameter",
             )
             return None
         if download is not None and [p.name for p in download.path_params] != [
@@ -190,24 +198,30 @@ class FamilyBuilder:
         ]:
             self.warn("job-invalid", at, "download and status operations take different paths")
             download = None
-
-        def strings(key: str, default: tuple[str, ...]) -> tuple[str, ...]:
-            value = spec.get(key)
-            return tuple(str(v) for v in value) if isinstance(value, list) else default
-
         return Job(
             method=names.identifier(op.py_name + "_job"),
             status_method=status.py_name,
             download_method=download.py_name if download else None,
             call_args=tuple(args),
-            id_field=str(spec.get("idField", "id")),
-            status_field=str(spec.get("statusField", "status")),
-            success_values=strings("successValues", ("completed",)),
-            failure_values=strings("failureValues", ("failed",)),
-            error_field=str(spec.get("errorField", "error")),
-            expires_field=str(spec.get("expiresField", "")),
+            id_field=self._attribute(op.success.type, spec.id_field),
+            status_field=self._attribute(status.success.type, spec.status_field),
+            success_values=spec.success_values,
+            failure_values=spec.failure_values,
+            error_field=self._attribute(status.success.type, spec.error_field),
+            expires_field=self._attribute(op.success.type, spec.expires_field),
             status_type=status.success.type,
         )
+
+    def _attribute(self, t: TypeRef, wire: str) -> str:
+        """The attribute a field named ``wire`` has in the model of ``t``; the JSON key itself
+        when the response has no model or the model does not declare the field."""
+        t = _strip_none(t)
+        model = self._models.get(t.name) if isinstance(t, ModelRef) else None
+        if isinstance(model, Model):
+            for f in model.fields:
+                if f.name == wire:
+                    return f.py_name
+        return wire
 
     def _operations(self, op_ids: set[str]) -> Iterator[tuple[str, Operation]]:
         method_names: dict[str, Namespace] = {}
@@ -223,14 +237,14 @@ class FamilyBuilder:
 
     @staticmethod
     def _method_names(by_tag: dict[str, Namespace], tag: str) -> Namespace:
-        return by_tag.setdefault(snake_case(tag) or "resource", Namespace(RESERVED_CLIENT_ATTRS))
+        return by_tag.setdefault(snake_case(tag) or "resource", Namespace(resource_members()))
 
     def _each_operation(self) -> Iterator[tuple[str, str, dict[str, Any], dict[str, Any], str]]:
         """(path, operation pointer, path item, operation, first tag) in document order."""
         paths = self.doc.get("paths") or {}
         for path, raw_item in paths.items():
             item_ptr = pointer("paths", path)
-            item, _ = self.resolver.deref(raw_item, item_ptr)
+            item, _ = self.resolver.resolve(raw_item, item_ptr)
             if not isinstance(item, dict):
                 continue
             for method in METHODS:
@@ -291,14 +305,14 @@ class FamilyBuilder:
         params = self._parameters(path, item, op, ptr, args, hint)
         body = self._request_body(op, ptr, args, hint)
         success, errors = self._responses(op, ptr, hint)
-        if JOB_EXTENSION in op:
-            self._job_specs[ptr] = op[JOB_EXTENSION]
+        if JOB in op:
+            self._job_specs[ptr] = op[JOB]
         return Operation(
             operation_id=op_id,
             py_name=py_name,
             method=method.upper(),
             path=path,
-            summary=one_line(op.get("summary", "")) or sentence(op_id),
+            summary=one_line(op.get("summary", "")),
             description=str(op.get("description", "") or ""),
             deprecated=op.get("deprecated") is True,
             parameters=params,
@@ -321,7 +335,7 @@ class FamilyBuilder:
         merged: dict[tuple[str, str], tuple[dict[str, Any], str]] = {}
         for owner, owner_ptr in ((item, ptr.rsplit("/", 1)[0]), (op, ptr)):
             for i, raw in enumerate(owner.get("parameters", []) or []):
-                p, p_ptr = self.resolver.deref(raw, join_pointer(owner_ptr, "parameters", i))
+                p, p_ptr = self.resolver.resolve(raw, join_pointer(owner_ptr, "parameters", i))
                 if (
                     isinstance(p, dict)
                     and isinstance(p.get("name"), str)
@@ -393,7 +407,7 @@ class FamilyBuilder:
     ) -> RequestBody | None:
         if "requestBody" not in op:
             return None
-        body, _ = self.resolver.deref(op["requestBody"], join_pointer(ptr, "requestBody"))
+        body, _ = self.resolver.resolve(op["requestBody"], join_pointer(ptr, "requestBody"))
         content = body.get("content") if isinstance(body, dict) else None
         if not isinstance(content, dict) or not content:
             return None
@@ -408,7 +422,7 @@ class FamilyBuilder:
         groups: tuple[tuple[str, ...], ...] = ()
         if isinstance(type_, ModelRef):
             model = self.catalog.models.get(type_.name)
-            groups = _constraint_groups(model)
+            groups = constraint_groups(model)
             fields = self._body_fields(model, args, type_.name, bool(groups))
         return RequestBody(
             media,
@@ -470,7 +484,7 @@ class FamilyBuilder:
                     f"{one_line(status, 40)} is not an HTTP status code; response ignored",
                 )
                 continue
-            r, _ = self.resolver.deref(resp, r_ptr)
+            r, _ = self.resolver.resolve(resp, r_ptr)
             if not isinstance(r, dict):
                 continue
             is_success = code.startswith("2") or (
@@ -479,7 +493,7 @@ class FamilyBuilder:
                 and not any(str(s).startswith("2") for s in raw)
             )
             name = hint + ("Response" if is_success else f"Error{code.title()}")
-            response = self._response(code.lower() if code == "DEFAULT" else code, r, name)
+            response = self._response(code.lower() if code == "DEFAULT" else code, r, name, r_ptr)
             if is_success and success is None:
                 success = response
             elif code[:1] in ("4", "5"):
@@ -488,66 +502,94 @@ class FamilyBuilder:
             success = Response("200", "empty", None, NONE)
         return success, tuple(errors)
 
-    def _response(self, status: str, r: dict[str, Any], name: str) -> Response:
+    def _response(self, status: str, r: dict[str, Any], name: str, ptr: str) -> Response:
         content = r.get("content")
         desc = one_line(r.get("description", ""))
         if not isinstance(content, dict) or not content:
             return Response(status, "empty", None, NONE, desc)
+        lines = self._json_lines(status, content, name, desc, join_pointer(ptr, "content"))
+        if lines is not None:
+            return lines
         media, kind = _pick_media(list(content), _RESPONSE_KINDS)
         if kind != "json":
             t = Primitive("str") if kind in ("text", "event-stream") else Primitive("bytes")
             # Error bodies are JSON, so JSON stays acceptable at a lower preference.
             accept = ", ".join(m for m in content if _pick_media([m], _RESPONSE_KINDS)[1] == kind)
             accept += ", application/json;q=0.5"
-            return Response(status, kind, media, t, desc, accept=accept)
+            item_schema = _obj(content.get(media)).get("itemSchema")
+            item = self.catalog.type_of(item_schema, name + "Item") if item_schema else ANY
+            return Response(status, kind, media, t, desc, accept=accept, item_type=item)
         schema = (content.get(media) or {}).get("schema")
         return Response(status, "json", media, self.catalog.type_of(schema, name), desc)
 
-    def _pagination(self, op: dict[str, Any], ptr: str, success: Response) -> Pagination | None:
-        ext = op.get(PAGINATION_EXTENSION)
-        if ext is None:
-            return None
-        at = join_pointer(ptr, PAGINATION_EXTENSION)
-        primary = self._page_spec(ext, at, success, None)
-        if primary is None:
-            return None
-        alternatives = []
-        for i, alt in enumerate(_obj(ext).get("alternatives") or []):
-            spec = self._page_spec(alt, join_pointer(at, "alternatives", i), success, primary)
-            if spec is not None:
-                alternatives.append(spec)
-        return dataclasses.replace(primary, alternatives=tuple(alternatives))
+    def _json_lines(
+        self, status: str, content: dict[str, Any], name: str, desc: str, ptr: str
+    ) -> Response | None:
+        """A response whose body is one JSON value per line, typed by its media type's item
+        schema. The other media types stay acceptable: servers often label such a body
+        ``application/json``."""
+        for media, raw in content.items():
+            spec = _obj(raw)
+            key = next((k for k in ITEM_SCHEMA_KEYS if k in spec), None)
+            if key is None or _pick_media([media], _RESPONSE_KINDS)[1] == "event-stream":
+                continue  # an event stream's itemSchema types its events, not lines
+            at = join_pointer(ptr, media)
+            item, _ = self.resolver.resolve(spec[key], join_pointer(at, key))
+            error = _obj(spec.get(ERROR_LINE_EXTENSION))
+            final = _obj(spec.get(FINAL_LINE_EXTENSION))
+            without = error.get("without")
+            rules = JsonLines(
+                error_member=str(error.get("member", "")),
+                error_without=tuple(str(w) for w in without) if isinstance(without, list) else (),
+                final_member=str(final.get("member", "")),
+            )
+            hint = name.removesuffix("Response") + "Line"
+            # The document's JSON media types stay acceptable, listed first: servers often label
+            # the lines as JSON, and mock servers cannot write a JSON-lines media type.
+            others = [
+                m for m in content if m != media and _pick_media([m], _RESPONSE_KINDS)[1] == "json"
+            ]
+            accept = ", ".join([*others, media])
+            return Response(
+                status,
+                "json-lines",
+                media,
+                self.catalog.type_of(item, hint),
+                desc,
+                accept=accept,
+                lines=rules,
+            )
+        return None
 
-    def _page_spec(
-        self, raw: Any, at: str, success: Response, primary: Pagination | None
-    ) -> Pagination | None:
-        ext = _obj(raw)
-        if ext.get("style") not in ("offset", "cursor"):
-            self.warn("pagination-invalid", at, "style must be offset or cursor; not paginated")
+    def _pagination(self, op: dict[str, Any], ptr: str, success: Response) -> Pagination | None:
+        if PAGINATION not in op:
             return None
-        items = _path(ext.get("items"))
-        if not items:
-            self.warn("pagination-invalid", at, "items must be a non-empty list of keys")
+        spec = parse(PaginationSpec, op[PAGINATION], join_pointer(ptr, PAGINATION))
+        if isinstance(spec, tuple):
+            self.warn("pagination-invalid", spec[0], f"{spec[1]}; not paginated")
             return None
-        if "itemSchema" in ext:
-            item_type = self.catalog.type_of(ext["itemSchema"], "PageItem")
+        primary = self._page(spec, success, None)
+        alternatives = tuple(self._page(alt, success, primary) for alt in spec.alternatives)
+        return dataclasses.replace(primary, alternatives=alternatives)
+
+    def _page(self, spec: PageSpec, success: Response, primary: Pagination | None) -> Pagination:
+        if spec.item_schema is not None:
+            item_type = self.catalog.type_of(spec.item_schema, "PageItem")
         elif primary is not None:
             item_type = primary.item_type
         else:
-            item_type = self._item_type(success.type, items)
-        limit = ext.get("defaultLimit")
-        first = ext.get("firstOffset", 0)
+            item_type = self._item_type(success.type, spec.items)
         return Pagination(
-            style=ext["style"],
-            items_path=items,
+            style=spec.style,
+            items_path=spec.items,
             item_type=item_type,
-            total_path=_path(ext.get("total")),
-            offset_param=str(ext.get("offsetParam", "offset")),
-            limit_param=str(ext.get("limitParam", "limit")),
-            cursor_param=str(ext.get("cursorParam", "after")),
-            next_cursor_path=_path(ext.get("nextCursor")),
-            default_limit=limit if isinstance(limit, int) and not isinstance(limit, bool) else None,
-            first_offset=first if isinstance(first, int) and not isinstance(first, bool) else 0,
+            total_path=spec.total,
+            offset_param=spec.offset_param,
+            limit_param=spec.limit_param,
+            cursor_param=spec.cursor_param,
+            next_cursor_path=spec.next_cursor,
+            default_limit=spec.default_limit,
+            first_offset=spec.first_offset,
         )
 
     def _item_type(self, t: TypeRef, path: tuple[str, ...]) -> TypeRef:
@@ -555,7 +597,7 @@ class FamilyBuilder:
         for key in path:
             t = _strip_none(t)
             model = self.catalog.models.get(t.name) if isinstance(t, ModelRef) else None
-            prop = _obj(_obj(model).get("properties")).get(key)
+            prop = property_of(self.catalog.models, model, key)
             if prop is None:
                 return ANY
             t = self.catalog.type_of(prop, "PageItem")
@@ -606,7 +648,7 @@ class FamilyBuilder:
             for name in requirement if isinstance(requirement, dict) else {}:
                 scheme = schemes.get(name)
                 if isinstance(scheme, dict) and "$ref" in scheme:
-                    scheme, _ = self.resolver.deref(
+                    scheme, _ = self.resolver.resolve(
                         scheme, pointer("components", "securitySchemes", name)
                     )
                 auth = self._auth_from_scheme(scheme if isinstance(scheme, dict) else {})
@@ -674,37 +716,11 @@ def _obj(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def _path(value: Any) -> tuple[str, ...]:
-    return tuple(str(x) for x in value) if isinstance(value, list) else ()
-
-
 def _strip_none(t: TypeRef) -> TypeRef:
     if isinstance(t, UnionOf):
         rest = [m for m in t.members if m != NONE]
         return rest[0] if len(rest) == 1 else t
     return t
-
-
-def _constraint_groups(model: Any) -> tuple[tuple[str, ...], ...]:
-    """Branches of a ``oneOf`` that only choose among the object's own properties.
-
-    ``{properties: {a, b}, oneOf: [{required: [a]}, {required: [b]}]}`` gives ``(("a",), ("b",))``.
-    """
-    schema = _obj(model)
-    props = _obj(schema.get("properties"))
-    branches = schema.get("oneOf")
-    if not props or not isinstance(branches, list) or not branches:
-        return ()
-    groups = []
-    for branch in branches:
-        b = _obj(branch)
-        if set(b) - {"required", "not", "description", "title"}:
-            return ()
-        req = b.get("required")
-        if not isinstance(req, list) or not all(isinstance(r, str) and r in props for r in req):
-            return ()
-        groups.append(tuple(req))
-    return tuple(groups)
 
 
 def _default_text(schema: Any) -> str | None:

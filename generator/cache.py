@@ -5,15 +5,15 @@ configuration itself, the family documents, overlays, changelog and any file the
 there; hidden files aside), every document, overlay and changelog the configuration names
 wherever it is, every file under ``templates/``, every ``.py`` file under ``generator/``, the
 Python minor version, the versions
-of the tools that shape output (ruff, datamodel-code-generator, pydantic, jinja2) and the
+of the tools that shape output (ruff, pydantic, jinja2) and the
 generator version. A manifest beside the output folder, ``<parent>/.cache/cube-codegen/
 <name>.json`` (outside the generated tree, so ``check`` never sees it), holds the key and a
 sha256 of the tree written, so a hand-edited, added or deleted generated file regenerates too.
 
-This module is read before the CLI's heavy imports (:func:`exit_if_up_to_date`): it imports the
-standard library only (no click, yaml, pydantic, jinja2, datamodel-code-generator, pipeline), and
-the fast path never parses the configuration: the files it names are listed in the manifest,
-and the configuration's own bytes are part of the key.
+The ``generate`` command asks :func:`up_to_date` before its heavy imports: this module imports the
+standard library only (no yaml, pydantic, jinja2, pipeline), and the
+fast path never parses the configuration: the files it names are listed in the manifest, and the
+configuration's own bytes are part of the key.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ DISABLE_ENV = "CUBE_CODEGEN_NO_CACHE"  # set to a non-empty value to always rege
 GENERATOR_DIR = Path(__file__).resolve().parent
 TEMPLATES_DIR = GENERATOR_DIR.parent / "templates"
 # Distributions whose version changes the generated text.
-TOOLS = ("ruff", "datamodel_code_generator", "pydantic", "jinja2")
+TOOLS = ("ruff", "pydantic", "jinja2")
 # Caches that tools leave beside the inputs; never inputs.
 
 
@@ -206,48 +206,3 @@ def up_to_date(config_path: Path, out_dir: Path) -> bool:
 
 def message(out_dir: Path) -> str:
     return f"{out_dir} is up to date (inputs unchanged since the last run); nothing to do"
-
-
-def _parse_generate_args(args: list[str]) -> tuple[Path, Path, bool] | None:
-    """``generate [--config C] [--out O] [--quiet]`` → (C, O, quiet); None for anything else."""
-    if not args or args[0] != "generate":
-        return None
-    values = {"--config": "spec/cube-codegen.yaml", "--out": "generated"}
-    quiet = False
-    rest = iter(args[1:])
-    for arg in rest:
-        name, eq, value = arg.partition("=")
-        if arg == "--quiet":
-            quiet = True
-        elif name in values and eq:
-            values[name] = value
-        elif arg in values:
-            values[arg] = next(rest, "")
-        else:
-            return None
-    if not values["--config"] or not values["--out"]:
-        return None
-    return Path(values["--config"]), Path(values["--out"]), quiet
-
-
-def exit_if_up_to_date() -> None:
-    """Before the CLI imports its libraries: ``cube-codegen generate`` on unchanged inputs exits 0.
-
-    Only the command itself (the console script or ``python -m generator``) takes this path;
-    importing :mod:`generator.cli` anywhere else does nothing here.
-    """
-    argv0 = Path(sys.argv[0]) if sys.argv and sys.argv[0] else Path()
-    if argv0.name != "cube-codegen" and argv0.parts[-2:] != ("generator", "__main__.py"):
-        return
-    parsed = _parse_generate_args(sys.argv[1:])
-    if parsed is None:
-        return
-    config_path, out_dir, quiet = parsed
-    try:
-        fresh = up_to_date(config_path, out_dir)
-    except OSError:
-        return
-    if fresh:
-        if not quiet:
-            print(message(out_dir))
-        sys.exit(0)

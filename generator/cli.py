@@ -8,11 +8,6 @@ as it was and no worker process behind.
 
 from __future__ import annotations
 
-# ruff: noqa: E402
-from generator.cache import Stamp, exit_if_up_to_date, message
-
-exit_if_up_to_date()  # a no-op `cube-codegen generate` ends here, before the imports below
-
 import functools
 import json
 import signal
@@ -20,13 +15,16 @@ import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from generator import __version__
-from generator.config import DEFAULT_CONFIG, Config, load_config
+from generator import DEFAULT_CONFIG, DEFAULT_OUT, __version__
+from generator.cache import Stamp, message, up_to_date
 from generator.diagnostics import CodegenError
+
+if TYPE_CHECKING:
+    from generator.config import Config
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -88,6 +86,8 @@ class LazyGroup(click.Group):
         "overlay": ("generator.overlay.cli", "overlay"),
         "drift": ("generator.drift.cli", "drift"),
         "fetch": ("generator.fetch_cli", "fetch"),
+        "update": ("generator.update_cli", "update_command"),
+        "keep": ("generator.custom_code_cli", "keep_command"),
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -110,6 +110,8 @@ def main() -> None:
 
 
 def _config(config_path: Path, out: Path | None, ref_root: Path | None = None) -> Config:
+    from generator.config import load_config  # pydantic: not needed by a no-op run
+
     return load_config(config_path, out_dir=out, ref_root=ref_root)
 
 
@@ -174,8 +176,14 @@ def generate(
 ) -> None:
     """Generate the package from spec/ (documents + overlays) into generated/.
 
-    With --spec, generate a package from any one OpenAPI 3.0/3.1 document into --out.
+    With --spec, generate a package from any one OpenAPI 3.0/3.1/3.2 document into --out.
     """
+    plain = spec_file is None and not overlays and not package_name and report is None
+    # unchanged inputs: answered from the manifest, before the configuration or pipeline loads
+    if plain and _up_to_date(config_path, out or DEFAULT_OUT):
+        if not quiet:
+            click.echo(message(out or DEFAULT_OUT))
+        return
     from generator.pipeline import generate as run
     from generator.pipeline import report_json, single_document_config, strip_root
     from generator.writer import check_output_dir, write_atomic, write_tree
@@ -210,6 +218,13 @@ def generate(
             f"generated {len(files)} files, {ops} operations in "
             f"{len(result.package.families)} families into {config.out_dir}"
         )
+
+
+def _up_to_date(config_path: Path, out: Path) -> bool:
+    try:
+        return up_to_date(config_path, out)
+    except OSError:  # an unreadable manifest or input: the full run reports what is wrong
+        return False
 
 
 @main.command()

@@ -6,15 +6,15 @@ client class and credential. The single-document mode builds the same model from
 
 from __future__ import annotations
 
+import keyword
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from generator import DEFAULT_CONFIG, DEFAULT_OUT
 from generator.diagnostics import CodegenError, Diagnostic, pointer
 from generator.loader import load_document
-
-DEFAULT_CONFIG = Path("spec/cube-codegen.yaml")
 
 
 class AuthConfig(BaseModel):
@@ -59,7 +59,7 @@ class PackageConfig(BaseModel):
     @field_validator("name")
     @classmethod
     def _identifier(cls, v: str) -> str:
-        if not v.isidentifier() or not v.islower():
+        if not v.isidentifier() or not v.islower() or keyword.iskeyword(v):
             raise ValueError("must be a lower-case Python identifier")
         return v
 
@@ -83,7 +83,7 @@ class Config(BaseModel):
     families: tuple[FamilyConfig, ...] = Field(min_length=1)
     snapshot: SnapshotConfig = SnapshotConfig()
     base_dir: Path = Path()
-    out_dir: Path = Path("generated")
+    out_dir: Path = DEFAULT_OUT
     # Folder that document ``$ref``s may read from; None: each document's own folder.
     ref_root: Path | None = None
 
@@ -120,7 +120,7 @@ def load_config(
             {
                 **raw,
                 "base_dir": path.parent,
-                "out_dir": out_dir or Path("generated"),
+                "out_dir": out_dir or DEFAULT_OUT,
                 "ref_root": ref_root,
             }
         )

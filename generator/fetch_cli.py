@@ -22,15 +22,15 @@ from typing import Any, NoReturn
 
 import click
 
-from generator.config import DEFAULT_CONFIG, Config, load_config
+from generator import DEFAULT_CONFIG
+from generator.cli_options import connection_options
+from generator.config import Config, load_config
 from generator.diagnostics import CodegenError, one_line
 from generator.drift.overlay_health import DEFAULT_OVERLAY_DIR, OverlayHealth, check_overlays
 from generator.fetch import (
     BASE_URL_ENV,
     DEFAULT_OUT,
-    DEFAULT_TIMEOUT,
     SPEC_PATH,
-    TOKEN_ENV,
     fetch_to_file,
     redact,
 )
@@ -103,20 +103,7 @@ def _report_health(health: OverlayHealth) -> None:
     default=None,
     help=f"Snapshot file, written atomically [the family's document, or {DEFAULT_OUT}].",
 )
-@click.option("--token", envvar=TOKEN_ENV, default="", help=f"API token [env {TOKEN_ENV}].")
-@click.option(
-    "--timeout",
-    type=click.FloatRange(min=0.1, max=600),
-    default=DEFAULT_TIMEOUT,
-    show_default=True,
-    help="Seconds allowed for each attempt.",
-)
-@click.option(
-    "--ca-bundle",
-    type=click.Path(dir_okay=False, exists=True, path_type=Path),
-    default=None,
-    help="PEM file of CA certificates to trust (default: SSL_CERT_FILE, else certifi).",
-)
+@connection_options
 @click.option(
     "--structure-only/--keep-prose",
     default=None,

@@ -50,11 +50,55 @@ TypeRef = Primitive | ModelRef | ListOf | DictOf | LiteralOf | UnionOf
 ANY = Primitive("Any")
 NONE = Primitive("None")
 
+# --- models -----------------------------------------------------------------------------------
+
+Scalar = str | int | float | bool
+
+
+@dataclass(frozen=True, slots=True)
+class ModelField:
+    """One property of a model: ``py_name`` is the attribute, ``name`` the wire name (alias)."""
+
+    name: str
+    py_name: PythonIdentifier
+    type: TypeRef
+    required: bool
+    default: Scalar | None = None  # a value of ``type``; None with ``required`` False: ``= None``
+    description: str = ""
+    # pydantic ``Field`` constraints (``max_length``, ``ge``, ``pattern``, ...), in schema order
+    constraints: tuple[tuple[str, Scalar], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    """An object schema: a class with one attribute per property (``allOf`` members merged)."""
+
+    name: ClassName
+    fields: tuple[ModelField, ...]
+    description: str = ""
+    extra_allowed: bool = False  # unknown properties are kept (``additionalProperties``)
+    # ``oneOf`` branches that only require properties: one group of attributes must all be set
+    one_of: tuple[tuple[PythonIdentifier, ...], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ValueModel:
+    """A named schema that is not an object (a union, list, map or scalar): a class of one value."""
+
+    name: ClassName
+    type: TypeRef
+    description: str = ""
+    # reaches itself through value classes: typed on ``root`` only, as a base cannot name itself
+    recursive: bool = False
+
+
+ModelKind = Model | ValueModel
+
 # --- operations -----------------------------------------------------------------------------
 
 ParamLocation = Literal["path", "query", "header", "cookie"]
 BodyKind = Literal["json", "form", "multipart", "binary", "text"]
-ResponseKind = Literal["json", "binary", "text", "event-stream", "empty"]
+ResponseKind = Literal["json", "binary", "text", "event-stream", "json-lines", "empty"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,14 +143,32 @@ class RequestBody:
 
 
 @dataclass(frozen=True, slots=True)
+class JsonLines:
+    """How a JSON-lines body (one JSON value per line) marks an error and its own end.
+
+    A line is an error when it is an object with ``error_member`` and none of ``error_without``;
+    a stream is complete when its last line is an object with ``final_member``. Empty names mean
+    no such rule.
+    """
+
+    error_member: str = ""
+    error_without: tuple[str, ...] = ()
+    final_member: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Response:
     status: str
     kind: ResponseKind
     media_type: str | None
+    # For ``json-lines``, the type of one line (the item schema), not of the whole body.
     type: TypeRef
     description: str = ""
     # The media types a non-JSON success response may carry, as an Accept header value.
     accept: str = ""
+    lines: JsonLines | None = None
+    # An event stream's ``itemSchema`` (OpenAPI 3.2): the type of each event's data.
+    item_type: TypeRef = ANY
 
     @property
     def is_success(self) -> bool:
@@ -115,19 +177,21 @@ class Response:
 
 @dataclass(frozen=True, slots=True)
 class Pagination:
-    """How a list endpoint pages: by offset/limit with a total, or by an opaque cursor."""
+    """How a list endpoint pages: by offset/limit with a total, or by an opaque cursor.
+
+    Built from :class:`generator.extensions.PaginationSpec`, which owns the defaults."""
 
     style: Literal["offset", "cursor"]
     items_path: tuple[str, ...]
     item_type: TypeRef
-    total_path: tuple[str, ...] = ()
-    offset_param: str = "offset"
-    limit_param: str = "limit"
-    cursor_param: str = "after"
-    next_cursor_path: tuple[str, ...] = ()
-    default_limit: int | None = None
+    total_path: tuple[str, ...]
+    offset_param: str
+    limit_param: str
+    cursor_param: str
+    next_cursor_path: tuple[str, ...]
+    default_limit: int | None
+    first_offset: int
     alternatives: tuple[Pagination, ...] = ()
-    first_offset: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +203,7 @@ class Job:
     download_method: PythonIdentifier | None
     # Arguments of the status/download calls: a submit-method argument name, or None for the job id.
     call_args: tuple[PythonIdentifier | None, ...]
+    # Where the runtime reads each value: the model attribute, or the JSON key without a model.
     id_field: str
     status_field: str
     success_values: tuple[str, ...]
@@ -176,7 +241,7 @@ class Operation:
     @property
     def idempotent(self) -> bool:
         """Whether a retry may re-send this request even after the server may have seen it."""
-        return self.method in {"GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"}
+        return self.method in {"GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE", "QUERY"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,10 +295,8 @@ class Family:
     auth: Auth | None
     resources: tuple[Resource, ...]
     schemas: dict[str, Any] = field(hash=False, compare=False)
-    model_names: tuple[ClassName, ...] = ()
+    models: tuple[ModelKind, ...] = ()
     source: str = ""
-    # class name → JSON pointer of the schema it was made from, for diagnostics
-    schema_pointers: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
 
     @property
     def operations(self) -> tuple[Operation, ...]:

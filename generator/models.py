@@ -1,419 +1,297 @@
-"""Pydantic v2 models through datamodel-code-generator, from a family's schema catalogue.
+"""Schema catalogue → model IR (:class:`~generator.ir.Model`, :class:`~generator.ir.ValueModel`).
 
-The catalogue's names are ours (see :mod:`generator.schemas`); after generation we check that each
-of them became a class, so a renaming inside the library can never leave a client method pointing
-at a class that does not exist.
+Every class name comes from the catalogue (:mod:`generator.schemas`), every attribute name from a
+:class:`~generator.naming.Namespace`, every type from the catalogue's ``type_of``, so a model, the
+client methods that use it and the runtime all agree on one name per thing. ``templates/family/
+models.py.jinja`` renders the result; nothing after it renames anything.
 """
 
 from __future__ import annotations
 
-import json
-import re
-import tempfile
-import warnings
-from collections.abc import Sequence
-from pathlib import Path
+import dataclasses
 from typing import Any
 
-from generator.diagnostics import (
-    CodegenError,
-    Diagnostic,
-    pointer,
-    resolve_pointer,
-    split_pointer,
+from generator.diagnostics import one_line
+from generator.ir import (
+    ANY,
+    NONE,
+    DictOf,
+    ListOf,
+    LiteralOf,
+    Model,
+    ModelField,
+    ModelKind,
+    ModelRef,
+    Primitive,
+    Scalar,
+    TypeRef,
+    UnionOf,
+    ValueModel,
 )
-from generator.ir import Family
-from generator.naming import pascal_case
-from generator.sanitize import sanitize_schema
-from generator.schemas import CATALOG_PREFIX
+from generator.naming import ClassName, Namespace, PythonIdentifier, pascal_case
+from generator.schemas import CATALOG_PREFIX, SchemaCatalog, union_of
 
-_CLASS = re.compile(r"^class (\w+)\(", re.MULTILINE)
-_EMPTY_MODULE = "from __future__ import annotations\n"
+# Names a pydantic model already has, and the module the models import: an attribute named like
+# one would shadow it.
+_PYDANTIC_NAMES = frozenset(
+    {"model_config", "model_fields", "model_computed_fields", "model_extra", "model_fields_set",
+     "model_construct", "model_copy", "model_dump", "model_dump_json", "model_json_schema",
+     "model_parametrized_name", "model_post_init", "model_rebuild", "model_validate",
+     "model_validate_json", "model_validate_strings", "copy", "dict", "json", "parse_obj",
+     "parse_raw", "parse_file", "from_orm", "construct", "schema", "schema_json", "validate",
+     "update_forward_refs", "fields", "root",
+     # names the models module uses in annotations
+     "datetime", "str", "int", "float", "bool", "bytes", "list"}
+)  # fmt: skip
+_LENGTH = {"minLength": "min_length", "maxLength": "max_length"}
+_ITEMS = {"minItems": "min_length", "maxItems": "max_length"}
+_NUMBER = {"minimum": "ge", "maximum": "le", "multipleOf": "multiple_of"}
 
 
-def warm_up_models() -> None:
-    """Import the model generator ahead of need (worker start-up, overlapping the parent's work)."""
-    import datamodel_code_generator.parser.openapi  # noqa: F401
+def build_models(catalog: SchemaCatalog) -> tuple[ModelKind, ...]:
+    """One model per catalogue entry, in catalogue order (entries found on the way included)."""
+    done: dict[ClassName, ModelKind] = {}
+    while pending := [n for n in catalog.models if n not in done]:
+        for name in pending:
+            done[name] = _model(catalog, name, catalog.models[name])
+    return _ordered(done)
 
 
-def render_models(family: Family, openapi_version: str) -> str:
-    """Return the source of the family's ``models`` module (unformatted, without header)."""
-    if not family.schemas:
-        return _EMPTY_MODULE
-    prepared = prepare_catalogue(
-        {
-            name: sanitize_schema(schema if schema is not None else {})
-            for name, schema in family.schemas.items()
-        }
-    )
-    catalogue: dict[str, Any] = {name: _components_refs(s) for name, s in prepared.items()}
-    doc = {
-        "openapi": openapi_version if openapi_version.startswith("3.") else "3.1.0",
-        "info": {"title": "models", "version": "0"},
-        "paths": {},
-        "components": {"schemas": catalogue},
-    }
-    text, classes = _generate(doc, family)
-    if _hoist_impostors(doc, family, classes):
-        text, classes = _generate(doc, family)
-        ours = {n.lower(): n for n in family.model_names}
-        taken = sorted(
-            ours[cls.lower()]
-            for cls, ref in classes.items()
-            if cls.lower() in ours and ref in _impostors(family, classes)
+def _ordered(models: dict[ClassName, ModelKind]) -> tuple[ModelKind, ...]:
+    """Classes by name, value classes last and after the value classes they name: a class's
+    base (``RootModel[A | B]``) is evaluated when it is defined, annotations later. A value class
+    that reaches itself through value classes is marked ``recursive``."""
+    values = {n: m for n, m in models.items() if isinstance(m, ValueModel)}
+    deps = {n: sorted(d for d in _refs(m.type) if d in values) for n, m in values.items()}
+    out = [models[n] for n in sorted(models) if n not in values]
+    placed: set[ClassName] = set()
+
+    def reaches(start: ClassName) -> bool:
+        stack, seen = list(deps[start]), set()
+        while stack:
+            cur = stack.pop()
+            if cur == start:
+                return True
+            if cur not in seen:
+                seen.add(cur)
+                stack.extend(deps[cur])
+        return False
+
+    def place(name: ClassName, path: frozenset[ClassName]) -> None:
+        if name in placed or name in path:
+            return
+        for dep in deps[name]:
+            place(dep, path | {name})
+        placed.add(name)
+        model = values[name]
+        out.append(dataclasses.replace(model, recursive=True) if reaches(name) else model)
+
+    for name in sorted(values):
+        place(name, frozenset())
+    return tuple(out)
+
+
+def _refs(t: TypeRef) -> set[ClassName]:
+    match t:
+        case ModelRef(name):
+            return {name}
+        case ListOf(item) | DictOf(item):
+            return _refs(item)
+        case UnionOf(members):
+            return set().union(*(_refs(m) for m in members))
+    return set()
+
+
+def _attribute(names: Namespace, wire: str) -> PythonIdentifier:
+    """A field's attribute name; one that would shadow a pydantic member gets a trailing
+    underscore (``schema`` → ``schema_``), as a keyword does; a collision after that a number."""
+    base = PythonIdentifier(wire, prefix="field")
+    if base in _PYDANTIC_NAMES:
+        base = PythonIdentifier.unchecked(base + "_")
+    return PythonIdentifier.unchecked(names.claim(base, sep="_"))
+
+
+def _model(catalog: SchemaCatalog, name: ClassName, schema: Any) -> ModelKind:
+    if not isinstance(schema, dict):
+        return ValueModel(name, ANY)
+    description = one_line(schema.get("description", ""), 400)
+    props, required = collect_properties(schema, catalog.models)
+    if props:
+        names = Namespace(_PYDANTIC_NAMES)
+        fields = tuple(
+            _field(catalog, name, prop, sub, prop in required, names) for prop, sub in props.items()
         )
-        if taken:
-            raise _lost(family, taken, "the model generator gave its name to another schema")
-    missing = sorted(set(family.model_names) - set(_CLASS.findall(text)))
-    if missing:
-        raise _lost(family, missing, "the model generator did not emit it")
-    return text
+        extra = schema.get("additionalProperties")
+        by_wire = {f.name: f.py_name for f in fields}
+        one_of = tuple(tuple(by_wire[p] for p in group) for group in constraint_groups(schema))
+        return Model(name, fields, description, extra is True or isinstance(extra, dict), one_of)
+    return ValueModel(name, _root_type(catalog, schema, name), description)
 
 
-_COMPONENT_REF = "#/components/schemas/"
-
-
-def _lost(family: Family, classes: Sequence[str], why: str) -> CodegenError:
-    """Name the schema (by pointer) and the class it was to become."""
-    first = classes[0]
-    ptr = family.schema_pointers.get(first, "/components/schemas")
-    more = f" (and {len(classes) - 1} more: {', '.join(classes[1:5])})" if classes[1:] else ""
-    message = f"class {first} for the schema at {ptr} is missing: {why}{more}"
-    return CodegenError(Diagnostic("models-name-lost", "error", family.source, ptr, message))
-
-
-def _impostors(family: Family, classes: dict[str, str]) -> list[str]:
-    """Schema locations of inline models the library named like one of our catalogue classes.
-
-    ``classes`` maps each emitted class to the schema location it came from, as the library
-    reports it. The library names the models it invents (a constrained union branch becomes
-    ``Count``, ``Count1``) after property names, which may be names of ours: then it renames our
-    class instead (``CountModel``), and a client method would point at the wrong class.
-    """
-    ours = {n.lower() for n in family.model_names}
-    return [
-        ref
-        for cls, ref in classes.items()
-        if cls.lower() in ours and ref.lower() != (_COMPONENT_REF + cls).lower()
-    ]
-
-
-def _hoist_impostors(doc: dict[str, Any], family: Family, classes: dict[str, str]) -> bool:
-    """Give every inline schema the library named like ours a component (and name) of its own."""
-    refs = [r for r in _impostors(family, classes) if r.startswith(_COMPONENT_REF)]
-    inline = sorted({r for r in refs if r.count("/") > 3}, key=lambda r: -r.count("/"))
-    schemas = doc["components"]["schemas"]
-    taken = {n.lower() for n in schemas} | {n.lower() for n in classes}
-    for ref in inline:
-        tokens = split_pointer(ref)
-        try:
-            parent = resolve_pointer(doc, pointer(*tokens[:-1]))
-        except (KeyError, ValueError):
-            continue
-        key: Any = int(tokens[-1]) if isinstance(parent, list) else tokens[-1]
-        if isinstance(parent, list) and not 0 <= key < len(parent):
-            continue
-        if isinstance(parent, dict) and key not in parent:
-            continue
-        base = pascal_case(tokens[-3] if tokens[-1].isdigit() else tokens[-1]) or "Schema"
-        name, n = base + "Inline", 1
-        while name.lower() in taken:
-            n += 1
-            name = f"{base}Inline{n}"
-        taken.add(name.lower())
-        schemas[name] = parent[key]
-        parent[key] = {"$ref": _COMPONENT_REF + name}
-    return bool(refs)
-
-
-def _generate(doc: dict[str, Any], family: Family) -> tuple[str, dict[str, str]]:
-    """Run the model generator; the source text and ``{class name: schema location}``."""
-    from datamodel_code_generator import InputFileType, PythonVersion, generate
-    from datamodel_code_generator.enums import DataModelType
-    from datamodel_code_generator.format import DatetimeClassType
-    from datamodel_code_generator.parser import LiteralType
-
-    try:
-        with tempfile.TemporaryDirectory(prefix="cube-codegen-models-") as tmp:
-            meta = Path(tmp) / "models.json"
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                out = generate(
-                    doc,
-                    input_file_type=InputFileType.OpenAPI,
-                    output_model_type=DataModelType.PydanticV2BaseModel,
-                    target_python_version=PythonVersion.PY_311,
-                    use_annotated=True,
-                    use_standard_collections=True,
-                    use_union_operator=True,
-                    field_constraints=True,
-                    enum_field_as_literal=LiteralType.All,
-                    use_double_quotes=True,
-                    # URLs stay plain strings: AnyUrl validation roughly doubles the cost of parsing
-                    # a page of models, and rewrites values (a trailing slash) the caller sent.
-                    type_mappings=["string+uri=string", "string+uri-reference=string"],
-                    disable_timestamp=True,
-                    formatters=[],
-                    use_schema_description=True,
-                    use_field_description=True,
-                    strict_nullable=True,
-                    output_datetime_class=DatetimeClassType.Awaredatetime,
-                    allow_population_by_field_name=True,
-                    snake_case_field=True,
-                    capitalise_enum_members=True,
-                    keep_model_order=True,
-                    custom_file_header="",
-                    emit_model_metadata=meta,
-                )
-            models = json.loads(meta.read_text(encoding="utf-8")).get("models", [])
-    except CodegenError:
-        raise
-    except Exception as exc:  # the library reports bad schemas with many exception types
-        raise CodegenError(
-            Diagnostic(
-                "models-failed",
-                "error",
-                family.source,
-                "/components/schemas",
-                f"model generation failed: {type(exc).__name__}: {exc}",
-            )
-        ) from None
-    classes = {
-        str(m.get("class_name")): str(m.get("source_ref"))
-        for m in models
-        if isinstance(m, dict) and not m.get("module")
-    }
-    return (out if isinstance(out, str) else ""), classes
-
-
-# --- catalogue preparation: shapes datamodel-code-generator renders into code mypy rejects -----
-
-_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
-_EXTRA_FORMATS = frozenset({"email", "idn-email"})
-_SCALAR_TYPES = {bool: "boolean", int: "integer", float: "number", str: "string"}
-
-
-def prepare_catalogue(catalogue: dict[str, Any]) -> dict[str, Any]:
-    """Rewrite schemas the model generator would turn into ill-typed code.
-
-    * ``nullable: false`` is the default; the library reads it as "optional without ``None``"
-      and writes ``x: str = None``.
-    * ``const`` values a ``Literal`` cannot hold (numbers with a fraction, objects, lists) become
-      their plain type, for the same reason.
-    * a property that refers to a named scalar (an enum above all), directly or as a member of a
-      nullable union, gets the scalar inline: the field is ``Literal[...]`` (``| None``), so
-      ``job.status == "failed"`` holds and a default is a valid value of the field's type, rather
-      than a RootModel wrapper around it.
-    * an ``allOf`` that redefines a property of a referenced base with another schema is merged
-      into one class: a subclass cannot change an attribute's type.
-    """
-    out = {name: _normalise(schema) for name, schema in catalogue.items()}
-    for name, schema in out.items():
-        out[name] = _inline_scalars(schema, out)
-    for name in out:
-        _flatten_conflicting_all_of(name, out)
-    return out
-
-
-def _normalise(node: Any) -> Any:
-    if isinstance(node, list):
-        return [_normalise(v) for v in node]
-    if not isinstance(node, dict):
-        return node
-    out: dict[str, Any] = {}
-    for key, value in node.items():
-        if key in _MAPS and isinstance(value, dict):
-            out[key] = {k: _normalise(v) for k, v in value.items()}
-        elif value is None and key not in ("const", "default", "example", "examples"):
-            continue  # `enum: null` and the like: the keyword says nothing the library can read
-        elif key == "nullable" and value is False:
-            continue
-        elif key == "format" and value in _EXTRA_FORMATS:
-            continue  # EmailStr needs the email-validator extra the package does not depend on
-        elif key == "const" and not _literal_value(value):
-            if "type" not in node:
-                out["type"] = _json_type(value)
-        else:
-            out[key] = _normalise(value)
-    return _nullable_scalar(out)
-
-
-_UNION_KEYWORDS = ("oneOf", "anyOf", "allOf", "not", "$ref", "properties", "items")
-
-
-def _nullable_scalar(node: dict[str, Any]) -> dict[str, Any]:
-    """``oneOf: [<constrained scalar>, {type: null}]`` as one nullable scalar.
-
-    Written as a union, the library hoists the scalar into a class of its own
-    (``Port(RootModel[int])``), so ``credential.port == 5432`` is false; as
-    ``type: [integer, null]`` it is a plain ``int | None`` with its constraints.
-    """
+def _root_type(catalog: SchemaCatalog, schema: dict[str, Any], name: ClassName) -> TypeRef:
+    """The value type of a non-object schema; unions are built here (``type_of`` would hoist)."""
+    nullable = schema.get("nullable") is True
     for key in ("oneOf", "anyOf"):
-        members = node.get(key)
-        if not isinstance(members, list) or len(members) != 2 or key not in node:
-            continue
-        scalars = [m for m in members if m != {"type": "null"}]
-        if len(scalars) != 1 or len(members) - len(scalars) != 1:
-            continue
-        (scalar,) = scalars
-        kind = scalar.get("type") if isinstance(scalar, dict) else None
-        if kind not in _SCALAR_TYPES.values() or any(k in scalar for k in _UNION_KEYWORDS):
-            continue
-        if any(k in node for k in _UNION_KEYWORDS if k != key) or "type" in node:
-            continue
-        merged = {k: v for k, v in node.items() if k != key}
-        merged.update(scalar)
-        merged["type"] = [kind, "null"]
-        if isinstance(scalar.get("enum"), list):
-            merged["enum"] = [*scalar["enum"], None]
-        return merged
-    return node
+        members = schema.get(key)
+        if isinstance(members, list) and members:
+            types = [catalog.type_of(m, f"{name}Option{i + 1}") for i, m in enumerate(members)]
+            return union_of([*types, NONE] if nullable else types)
+    if isinstance(schema.get("allOf"), list) and len(schema["allOf"]) > 1:
+        return ANY  # members without properties: nothing a class could hold
+    plain = {k: v for k, v in schema.items() if k not in ("discriminator", "allOf")}
+    return catalog.type_of(plain, name + "Value")
 
 
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return _SCALAR_TYPES.get(type(value), "string")
-
-
-def _literal_value(value: Any) -> bool:
-    return isinstance(value, (str, bool, int)) and not isinstance(value, float)
-
-
-def _target(schema: Any, catalogue: dict[str, Any]) -> tuple[str, Any] | None:
-    """The catalogue entry a ``{$ref}`` or single-member ``{allOf: [{$ref}]}`` names."""
-    if not isinstance(schema, dict):
-        return None
-    ref = schema.get("$ref")
-    all_of = schema.get("allOf")
-    if ref is None and isinstance(all_of, list) and len(all_of) == 1:
-        ref = all_of[0].get("$ref") if isinstance(all_of[0], dict) else None
-    if isinstance(ref, str) and ref.startswith(CATALOG_PREFIX):
-        name = ref[len(CATALOG_PREFIX) :]
-        if name in catalogue:
-            return name, catalogue[name]
-    return None
-
-
-_DATA_KEYWORDS = frozenset({"enum", "const", "default", "example", "examples"})
-
-
-def _inline_scalars(node: Any, catalogue: dict[str, Any], depth: int = 0) -> Any:
-    """Every reference below ``node`` to a named scalar replaced by the scalar itself."""
-    if isinstance(node, list):
-        return [_inline_scalars(v, catalogue, depth + 1) for v in node]
-    if not isinstance(node, dict) or depth > _MAX_INLINE_DEPTH:
-        return node
-    if depth:  # a named scalar keeps its own definition; references to it are inlined
-        found = _target(node, catalogue)
-        if found is not None and _is_scalar(found[1]):
-            rest = {k: v for k, v in node.items() if k not in ("$ref", "allOf")}
-            return {**found[1], **rest}
-    out = {
-        k: v if k in _DATA_KEYWORDS else _inline_scalars(v, catalogue, depth + 1)
-        for k, v in node.items()
-    }
-    return _nullable_scalar(out)
-
-
-_MAX_INLINE_DEPTH = 64
-
-
-def _is_scalar(schema: Any) -> bool:
-    if not isinstance(schema, dict):
-        return False
-    if any(k in schema for k in ("properties", "allOf", "oneOf", "anyOf", "$ref", "items")):
-        return False
-    return schema.get("type") in (None, "string", "integer", "number", "boolean") and (
-        "type" in schema or "enum" in schema or "const" in schema
+def _field(
+    catalog: SchemaCatalog,
+    owner: ClassName,
+    prop: str,
+    sub: Any,
+    required: bool,
+    names: Namespace,
+) -> ModelField:
+    type_ = catalog.type_of(sub, owner + (pascal_case(prop) or "Field"))
+    schema = sub if isinstance(sub, dict) else {}
+    default = schema.get("default")
+    has_default = "default" in schema and default is not None and _accepts(type_, default)
+    if not required or has_default:
+        type_ = type_ if has_default else union_of([type_, NONE])
+    return ModelField(
+        name=prop,
+        py_name=_attribute(names, prop),
+        type=type_,
+        required=required and not has_default,
+        default=default if has_default else None,
+        description=one_line(schema.get("description", ""), 400),
+        constraints=_constraints(_scalar_source(schema, catalog), type_),
     )
 
 
-def _own_properties(
-    name: str, catalogue: dict[str, Any], seen: frozenset[str] = frozenset()
-) -> tuple[dict[str, Any], list[str]]:
-    """Every property (and required name) a catalogue class has, through its ``allOf`` bases."""
-    schema = catalogue.get(name)
-    if not isinstance(schema, dict) or name in seen:
-        return {}, []
-    return _collect(schema, catalogue, seen | {name})
+def _scalar_source(schema: dict[str, Any], catalog: SchemaCatalog) -> dict[str, Any]:
+    """The schema a field's constraints are read from: the named scalar a ``$ref`` names, or the
+    one non-null member of ``oneOf``/``anyOf: [<scalar>, {type: null}]``."""
+    for key in ("oneOf", "anyOf"):
+        members = schema.get(key)
+        if isinstance(members, list):
+            rest = [m for m in members if m != {"type": "null"}]
+            if len(rest) == 1 and len(members) == 2 and isinstance(rest[0], dict):
+                schema = rest[0]
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith(CATALOG_PREFIX):
+        target = catalog.models.get(ClassName.unchecked(ref[len(CATALOG_PREFIX) :]))
+        if isinstance(target, dict):
+            return {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
+    return schema
 
 
-def _collect(
-    schema: dict[str, Any], catalogue: dict[str, Any], seen: frozenset[str]
+def _accepts(t: TypeRef, value: Any) -> bool:
+    """Whether ``value`` (a JSON scalar) is a value of ``t``, so a class attribute can hold it."""
+    if isinstance(value, (dict, list)):
+        return False
+    match t:
+        case UnionOf(members):
+            return any(_accepts(m, value) for m in members)
+        case LiteralOf(values):
+            return any(value == v and type(value) is type(v) for v in values)
+        case Primitive("str"):
+            return isinstance(value, str)
+        case Primitive("bool"):
+            return isinstance(value, bool)
+        case Primitive("int"):
+            return isinstance(value, int) and not isinstance(value, bool)
+        case Primitive("float"):
+            return isinstance(value, (int, float)) and not isinstance(value, bool)
+        case Primitive("Any"):
+            return True
+    return False
+
+
+def _constraints(schema: dict[str, Any], t: TypeRef) -> tuple[tuple[str, Scalar], ...]:
+    """pydantic constraints for a field whose type (besides ``None``) is one plain kind."""
+    members = [m for m in (t.members if isinstance(t, UnionOf) else (t,)) if m != NONE]
+    if len(members) != 1:
+        return ()
+    base = members[0]
+    table: dict[str, str] = {}
+    if base == Primitive("str"):
+        table = {**_LENGTH, "pattern": "pattern"}
+    elif base in (Primitive("int"), Primitive("float")):
+        table = dict(_NUMBER)
+    elif isinstance(base, ListOf):
+        table = dict(_ITEMS)
+    out: list[tuple[str, Scalar]] = []
+    for key, value in schema.items():
+        name = table.get(key)
+        if name == "pattern" and isinstance(value, str):
+            out.append((name, value))
+        elif name and isinstance(value, (int, float)) and not isinstance(value, bool):
+            if key == "minimum" and schema.get("exclusiveMinimum") is True:
+                name = "gt"
+            if key == "maximum" and schema.get("exclusiveMaximum") is True:
+                name = "lt"
+            out.append((name, value))
+    if table is _NUMBER or base in (Primitive("int"), Primitive("float")):
+        for key, name in (("exclusiveMinimum", "gt"), ("exclusiveMaximum", "lt")):
+            value = schema.get(key)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                out.append((name, value))
+    return tuple(out)
+
+
+# --- allOf: every property a class has, through its bases --------------------------------------
+
+
+def collect_properties(
+    schema: dict[str, Any], catalogue: dict[ClassName, Any], seen: frozenset[str] = frozenset()
 ) -> tuple[dict[str, Any], list[str]]:
+    """Properties (later ones win) and required names of a schema with its ``allOf`` members."""
     props: dict[str, Any] = {}
     required: list[str] = []
     all_of = schema.get("allOf")
     for member in all_of if isinstance(all_of, list) else []:
         if not isinstance(member, dict):
             continue
-        found = _target({"$ref": member["$ref"]} if "$ref" in member else None, catalogue)
-        if found is not None:
-            p, r = _own_properties(found[0], catalogue, seen)
+        ref = member.get("$ref")
+        if isinstance(ref, str) and ref.startswith(CATALOG_PREFIX):
+            name = ref[len(CATALOG_PREFIX) :]
+            target = catalogue.get(ClassName.unchecked(name))
+            if name in seen or not isinstance(target, dict):
+                continue
+            p, r = collect_properties(target, catalogue, seen | {name})
         else:
-            p, r = _collect(member, catalogue, seen)
+            p, r = collect_properties(member, catalogue, seen)
         props.update(p)
         required.extend(x for x in r if x not in required)
     own = schema.get("properties")
     if isinstance(own, dict):
-        props.update(own)
+        props.update({str(k): v for k, v in own.items()})
     req = schema.get("required")
     if isinstance(req, list):
         required.extend(x for x in req if isinstance(x, str) and x not in required)
     return props, required
 
 
-def _flatten_conflicting_all_of(name: str, catalogue: dict[str, Any]) -> None:
-    schema = catalogue[name]
-    all_of = schema.get("allOf") if isinstance(schema, dict) else None
-    if not isinstance(all_of, list):
-        return
-    base: dict[str, Any] = {}
-    mine: dict[str, Any] = {}
-    for member in all_of:
-        if not isinstance(member, dict):
-            continue
-        found = _target({"$ref": member["$ref"]} if "$ref" in member else None, catalogue)
-        if found is not None:
-            base.update(_own_properties(found[0], catalogue, frozenset({name}))[0])
-        else:
-            mine.update(_collect(member, catalogue, frozenset({name}))[0])
-    own = schema.get("properties")
-    if isinstance(own, dict):
-        mine.update(own)
-    if not any(k in base and base[k] != v for k, v in mine.items()):
-        return
-    props, required = _collect(schema, catalogue, frozenset({name}))
-    merged = {k: v for k, v in schema.items() if k not in ("allOf", "properties", "required")}
-    merged["type"] = "object"
-    merged["properties"] = props
-    if required:
-        merged["required"] = [r for r in required if r in props]
-    catalogue[name] = merged
+def constraint_groups(model: Any) -> tuple[tuple[str, ...], ...]:
+    """Branches of a ``oneOf`` that only choose among the object's own properties.
+
+    ``{properties: {a, b}, oneOf: [{required: [a]}, {required: [b]}]}`` gives ``(("a",), ("b",))``.
+    """
+    schema = _mapping(model)
+    props = _mapping(schema.get("properties"))
+    branches = schema.get("oneOf")
+    if not props or not isinstance(branches, list) or not branches:
+        return ()
+    groups = []
+    for branch in branches:
+        b = _mapping(branch)
+        if set(b) - {"required", "not", "description", "title"}:
+            return ()
+        req = b.get("required")
+        if not isinstance(req, list) or not all(isinstance(r, str) and r in props for r in req):
+            return ()
+        groups.append(tuple(req))
+    return tuple(groups)
 
 
-def _components_refs(node: Any) -> Any:
-    """Map catalogue references back to ``#/components/schemas/...`` for the model generator."""
-    if isinstance(node, list):
-        return [_components_refs(v) for v in node]
-    if not isinstance(node, dict):
-        return node
-    out: dict[str, Any] = {}
-    for k, v in node.items():
-        if isinstance(v, str) and v.startswith(CATALOG_PREFIX) and k in ("$ref",):
-            out[k] = "#/components/schemas/" + v[len(CATALOG_PREFIX) :]
-        elif k == "mapping" and isinstance(v, dict):
-            out[k] = {
-                mk: "#/components/schemas/" + mv[len(CATALOG_PREFIX) :]
-                if isinstance(mv, str) and mv.startswith(CATALOG_PREFIX)
-                else mv
-                for mk, mv in v.items()
-            }
-        else:
-            out[k] = _components_refs(v)
-    return out
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}

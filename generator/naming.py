@@ -54,16 +54,6 @@ def pascal_case(text: str) -> str:
     return "".join(w[:1].upper() + w[1:] for w in _ascii_words(text))
 
 
-def sentence(identifier: str) -> str:
-    """An identifier read as words: ``createDeploymentEnvironmentTokenForMetaSync`` →
-    "Create deployment environment token for meta sync." (acronyms keep their capitals), the
-    first line of a docstring when the document gives no summary of its own."""
-    words = [w if w.isupper() and len(w) > 1 else w.lower() for w in _ascii_words(identifier)]
-    if not words:
-        return ""
-    return " ".join([words[0][:1].upper() + words[0][1:], *words[1:]]) + "."
-
-
 class PythonIdentifier(str):
     """A snake_case identifier that is valid Python, not a keyword, and safe as an argument."""
 

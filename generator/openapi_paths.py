@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+# ``query`` (a safe method with a body) is OpenAPI 3.2's.
+HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace", "query")
 
 
 def operation_keys(document: Any) -> set[str]:

@@ -6,15 +6,9 @@ here writes to disk; :mod:`generator.cli` decides where the result goes.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import keyword
-import multiprocessing
-import os
-import signal
-from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,19 +16,17 @@ from typing import Any
 from generator import __version__
 from generator.build import FamilyBuilder
 from generator.config import Config, FamilyConfig
+from generator.contracts import RUNTIME_DIR
 from generator.diagnostics import CodegenError, Diagnostic
 from generator.formatting import format_tree
 from generator.ir import Family, Package
 from generator.loader import load_document
-from generator.models import render_models, warm_up_models
 from generator.naming import PythonIdentifier, pascal_case
 from generator.openapi_paths import operation_keys
-from generator.refs import bundle, check_local_refs
+from generator.refs import Resolver, bundle
 from generator.render import TEMPLATES, render
 from generator.testcases import CaseBuilder
 from generator.validate import openapi_version, validate
-
-RUNTIME_DIR = TEMPLATES / "runtime"
 
 
 @dataclass(frozen=True)
@@ -43,6 +35,7 @@ class LoadedFamily:
     file: str
     document: dict[str, Any]
     version: str
+    diagnostics: tuple[Diagnostic, ...] = ()  # what loading worked around
 
 
 @dataclass
@@ -62,10 +55,10 @@ def load_family(config: Config, family: FamilyConfig) -> LoadedFamily:
     openapi_version(doc, file)
     if family.overlays:
         doc = apply_overlays(doc, file, [str(config.path(o)) for o in family.overlays])
-    doc = bundle(doc, file, ref_root=config.ref_root)
-    check_local_refs(doc, file)
-    validate(doc, file)
-    return LoadedFamily(family, file, doc, str(doc["openapi"]))
+    doc, bundled = bundle(doc, file, ref_root=config.ref_root)
+    Resolver(doc, file).check_all(local_only=True)
+    doc, repaired = validate(doc, file)
+    return LoadedFamily(family, file, doc, str(doc["openapi"]), (*bundled, *repaired))
 
 
 def apply_overlays(doc: Any, file: str, overlay_files: list[str]) -> Any:
@@ -89,17 +82,26 @@ def spec_hash(config: Config, loaded: list[LoadedFamily]) -> str:
     return "sha256:" + h.hexdigest()
 
 
-def generate(config: Config) -> Result:
-    """Generate the whole package for ``config``; raises :class:`CodegenError` on bad input."""
-    with _model_workers(len(config.families)) as pool:
-        return _generate(config, pool)
+def generate(config: Config, *, custom: bool = True) -> Result:
+    """Generate the whole package for ``config``; raises :class:`CodegenError` on bad input.
+
+    With ``custom`` (the default), the hand-written code beside the configuration is applied
+    (:mod:`generator.custom_code`): custom files added, kept patches merged in.
+    """
+    result = _generate(config)
+    if custom:
+        from generator.custom_code import apply_custom_code
+
+        result.files = apply_custom_code(config, result.files)
+    return result
 
 
-def _generate(config: Config, pool: ProcessPoolExecutor | None) -> Result:
+def _generate(config: Config) -> Result:
     loaded = [load_family(config, fam) for fam in config.families]
     diagnostics: list[Diagnostic] = []
     families: list[Family] = []
     for fam in loaded:
+        diagnostics.extend(fam.diagnostics)
         builder = FamilyBuilder(fam.document, fam.file, fam.config)
         families.append(builder.build())
         diagnostics.extend(builder.diagnostics)
@@ -107,7 +109,8 @@ def _generate(config: Config, pool: ProcessPoolExecutor | None) -> Result:
     if errors:
         raise CodegenError(errors)
     package = Package(
-        name=PythonIdentifier(config.package.name),
+        # validated by the configuration; kept verbatim (``p_`` stays ``p_``: it names folders)
+        name=PythonIdentifier.unchecked(config.package.name),
         distribution=config.package.distribution,
         version=config.package.version,
         description=config.package.description or families[0].title,
@@ -116,99 +119,14 @@ def _generate(config: Config, pool: ProcessPoolExecutor | None) -> Result:
         generator_version=__version__,
     )
     versions = {f.config.name: f.version for f in loaded}
-    root = config.package.name
-    # Models are the slowest stage: they are made in worker processes while this one renders
-    # and formats everything else. Output does not depend on the scheduling.
-    pending = [
-        (f, pool.submit(render_models, f, versions[f.name]) if pool else None)
-        for f in package.families
-    ]
-    files = format_tree(render_package(package, versions, config), root)
-    models = {
-        model_path(f, f"{root}/{root}"): header(package)
-        + "\n"
-        + (job.result() if job else render_models(f, versions[f.name]))
-        for f, job in pending
-    }
-    pyproject = f"{root}/pyproject.toml"
-    files.update(format_tree({**models, pyproject: files[pyproject]}, root))
+    files = format_tree(render_package(package, versions, config), config.package.name)
     return Result(dict(sorted(files.items())), package, diagnostics, [f.document for f in loaded])
 
 
-@contextlib.contextmanager
-def _model_workers(jobs: int) -> Iterator[ProcessPoolExecutor | None]:
-    """Forked workers for model generation when the machine has a core to spare, else None.
-
-    Workers never outlive this process: they are killed when the run stops early (an error,
-    Ctrl-C, SIGTERM), and the kernel kills them if this process dies without a word (SIGKILL).
-    """
-    cores = os.cpu_count() or 1
-    if cores < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        yield None
-        return
-    context = multiprocessing.get_context("fork")
-    workers = max(1, min(jobs, cores))
-    pool = ProcessPoolExecutor(
-        workers, mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
-    )
-    try:
-        with _signals_held():  # a signal handled mid-fork would be lost in the fork hooks
-            pool.submit(int)  # forks every worker now
-        yield pool
-    except BaseException:
-        for process in list(getattr(pool, "_processes", {}).values()):
-            with contextlib.suppress(OSError, ValueError, AttributeError):
-                process.kill()
-        # the pool notices its workers are gone at once; waiting for that here keeps its
-        # bookkeeping thread from racing the interpreter's exit
-        pool.shutdown(wait=True, cancel_futures=True)
-        raise
-    pool.shutdown(wait=True)
-
-
-_PR_SET_PDEATHSIG = 1
-_HELD = frozenset({signal.SIGINT, signal.SIGTERM})
-
-
-@contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
-    """Delay Ctrl-C and SIGTERM until the block is done; they are handled right after it."""
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
-
-
-def _start_worker(parent: int) -> None:
-    """A model worker: dies with its parent, leaves Ctrl-C to it, holds none of its stdio."""
-    with contextlib.suppress(Exception):  # Linux only; elsewhere the parent's kill suffices
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != parent:  # the parent died before the line above took effect
-        os._exit(1)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)  # forked while they were held
-    devnull = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2):  # a caller reading our stdout/stderr must see EOF when we exit
-        os.dup2(devnull, fd)
-    os.close(devnull)
-    warm_up_models()
-
-
-def model_path(family: Family, root: str) -> str:
-    base = f"{root}/{family.module}" if family.module else root
-    return f"{base}/models.py"
-
-
 def header(package: Package, comment: str = "#") -> str:
-    text = (
-        f"File generated by cube-codegen {package.generator_version} from {package.spec_hash}. "
-        "Do not edit."
-    )
+    """The same line in every file: the input hash and generator version live only in
+    ``_version.py``, so a one-line change in a document rewrites only the files it reaches."""
+    text = "File generated by cube-codegen. Do not edit."
     return f"<!-- {text} -->" if comment == "<!--" else f"{comment} {text}"
 
 
@@ -245,13 +163,16 @@ def render_package(package: Package, versions: dict[str, str], config: Config) -
         )
         for family in package.families:
             name = family.module or "api"
-            files[f"{pkg}/tests/test_{pkg}_{name}.py"] = render(
-                "tests/test_family.py.jinja",
-                **ctx,
-                family=family,
-                family_import=imports[family.name],
-                cases=CaseBuilder(family).cases(),
-            )
+            cases = CaseBuilder(family).cases()
+            for resource in family.resources:
+                files[f"{pkg}/tests/test_{pkg}_{name}_{resource.module}.py"] = render(
+                    "tests/test_resource.py.jinja",
+                    **ctx,
+                    family=family,
+                    resource=resource,
+                    family_import=imports[family.name],
+                    cases=cases[resource.module],
+                )
     return files
 
 
@@ -262,6 +183,7 @@ def _render_family(
     fctx = {**ctx, "family": family, "family_import": family_import}
     out = {
         f"{base}/_client.py": render("family/client.py.jinja", **fctx),
+        f"{base}/models.py": render("family/models.py.jinja", **fctx),
         f"{base}/resources/__init__.py": render("family/resources__init__.py.jinja", **fctx),
     }
     if family.module:

@@ -6,8 +6,8 @@ Documents are untrusted, so references are sandboxed: they reach regular files i
 document's folder tree only (after ``..`` and symlinks are resolved); absolute paths, URLs of any
 scheme, network-path references (``//host/...``), device files and anything outside the tree are
 refused, because whatever a reference reads ends up in generated, published code.
-:class:`Resolver` follows local references outside schemas and reports cycles and dangling
-targets as diagnostics instead of recursing forever.
+:class:`Resolver` follows local references (for the builder and for drift) and reports cycles and
+dangling targets as diagnostics instead of recursing forever.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from urllib.parse import unquote, urldefrag, urlsplit
 
 from generator.diagnostics import (
     CodegenError,
+    Diagnostic,
     error,
     one_line,
     pointer,
@@ -27,8 +28,6 @@ from generator.diagnostics import (
 )
 from generator.loader import load_document
 from generator.naming import pascal_case
-
-REPAIRS_KEY = "x-cube-codegen-repairs"  # also in generator.validate
 
 _SCHEMA_KEYS = frozenset(
     {"schema", "schemas", "properties", "items", "allOf", "anyOf", "oneOf", "not",
@@ -54,7 +53,7 @@ class _Bundler:
         self.taken = {str(k).lower() for k in schemas} if isinstance(schemas, dict) else set()
         self.new_schemas: dict[str, Any] = {}
         self.inlining: set[tuple[Path, str]] = set()
-        self.repairs: list[dict[str, str]] = []
+        self.repairs: list[Diagnostic] = []
 
     def doc(self, file: Path, referrer: str) -> Any:
         if file not in self.docs:
@@ -114,11 +113,14 @@ class _Bundler:
             if not file.is_file():  # a schema in a file that is not there: unconstrained, warned
                 self.new_schemas[name] = {}
                 self.repairs.append(
-                    {
-                        "pointer": at,
-                        "message": f"$ref names missing file {one_line(file.name, 80)}; "
+                    Diagnostic(
+                        "openapi-repaired",
+                        "warning",
+                        referrer,
+                        at,
+                        f"$ref names missing file {one_line(file.name, 80)}; "
                         "the schema is left unconstrained",
-                    }
+                    )
                 )
                 return "#/components/schemas/" + name
             node = self._fetch(file, frag, referrer, at)
@@ -201,13 +203,14 @@ def _is_file_ref(value: str, in_root: bool) -> bool:
     return "#" in value or value.endswith((".yaml", ".yml", ".json"))
 
 
-def bundle(root: Any, root_file: str, *, ref_root: Path | None = None) -> Any:
-    """Return a copy of ``root`` whose references are all local; other files are read on demand.
-
-    Referenced files must lie inside ``ref_root`` (default: the root document's folder).
-    """
+def bundle(
+    root: Any, root_file: str, *, ref_root: Path | None = None
+) -> tuple[Any, list[Diagnostic]]:
+    """A copy of ``root`` whose references are all local (other files are read on demand), and a
+    warning for each reference that could only be worked around. Referenced files must lie
+    inside ``ref_root`` (default: the root document's folder)."""
     if not _has_external_refs(root):
-        return root
+        return root, []
     b = _Bundler(Path(root_file), root, ref_root)
     out = b.rewrite(root, b.root_file, ())
     if b.new_schemas:
@@ -217,9 +220,7 @@ def bundle(root: Any, root_file: str, *, ref_root: Path | None = None) -> Any:
                 "document-invalid", root_file, "/components", "components.schemas must be objects"
             )
         comps["schemas"] = {**comps["schemas"], **b.new_schemas}
-    if b.repairs:
-        out.setdefault(REPAIRS_KEY, []).extend(b.repairs)
-    return out
+    return out, b.repairs
 
 
 def _has_external_refs(node: Any) -> bool:
@@ -242,52 +243,83 @@ def _has_external_refs(node: Any) -> bool:
     return False
 
 
-def check_local_refs(doc: Any, file: str) -> None:
-    """Every ``#/...`` reference must name an existing node; the first that does not is fatal."""
-    stack: list[tuple[Any, str]] = [(doc, "")]
-    while stack:
-        cur, at = stack.pop()
-        if isinstance(cur, dict):
-            ref = cur.get("$ref")
-            if isinstance(ref, str):
-                if not ref.startswith("#"):
-                    raise error("ref-unresolved", file, at, f"$ref {one_line(ref, 80)} not bundled")
-                try:
-                    resolve_pointer(doc, unquote(ref))
-                except (KeyError, ValueError):
-                    raise error(
-                        "ref-dangling",
-                        file,
-                        at + "/$ref",
-                        f"$ref {one_line(ref, 80)} names nothing",
-                    ) from None
-            elif ref is not None:
-                raise error("ref-invalid", file, at + "/$ref", "$ref must be a string")
-            stack.extend((v, at + pointer(k)) for k, v in cur.items())
-        elif isinstance(cur, list):
-            stack.extend((v, f"{at}/{i}") for i, v in enumerate(cur))
-
-
 class Resolver:
-    """Follows local references to non-schema objects: parameters, responses, bodies, path items."""
+    """Follows local (``#/...``) references inside one parsed document, for the builder and drift.
 
-    def __init__(self, doc: Any, file: str) -> None:
+    Lookups are memoised per reference, so a schema referenced from three hundred operations is
+    found once. A reference to another file is not followed (:meth:`lookup` gives ``None``): the
+    builder only sees bundled documents, and drift compares such references by their text. Every
+    failure is a :class:`CodegenError` with the file and pointer of the reference; ``error_id``
+    replaces the ids (``ref-dangling``, ``ref-cycle``, ...) for callers that report their own.
+    """
+
+    def __init__(self, doc: Any, file: str, *, error_id: str | None = None) -> None:
         self.doc = doc
         self.file = file
+        self._error_id = error_id
+        self._memo: dict[str, tuple[Any, str]] = {}
 
-    def deref(self, node: Any, at: str) -> tuple[Any, str]:
-        """Return the object a (possibly chained) reference names, and its pointer."""
+    def _fail(self, id: str, ptr: str, message: str) -> CodegenError:
+        return error(self._error_id or id, self.file, ptr, message)
+
+    def lookup(self, ref: str, where: str) -> tuple[Any, str] | None:
+        """The node a local reference names, and its pointer; ``None`` for a non-local one."""
+        if not ref.startswith("#"):
+            return None
+        hit = self._memo.get(ref)
+        if hit is None:
+            target = unquote(ref)[1:]
+            try:
+                hit = (resolve_pointer(self.doc, target), target)
+            except ValueError:
+                raise self._fail(
+                    "ref-invalid", where, f"$ref {one_line(ref, 80)} is not a JSON pointer"
+                ) from None
+            except KeyError:
+                raise self._fail(
+                    "ref-dangling", where, f"$ref {one_line(ref, 80)} names nothing"
+                ) from None
+            self._memo[ref] = hit
+        return hit
+
+    def resolve(self, node: Any, at: str) -> tuple[Any, str]:
+        """Follow a (possibly chained) reference to the object it names, and its pointer."""
         seen: set[str] = set()
         while isinstance(node, dict) and isinstance(node.get("$ref"), str):
-            ref = unquote(node["$ref"])
+            ref = node["$ref"]
             if ref in seen:
-                raise error("ref-cycle", self.file, at, f"cyclic $ref {one_line(ref, 80)}")
+                raise self._fail("ref-cycle", at, f"cyclic $ref {one_line(ref, 80)}")
             seen.add(ref)
-            try:
-                node = resolve_pointer(self.doc, ref)
-            except (KeyError, ValueError):
-                raise error(
-                    "ref-dangling", self.file, at, f"$ref {one_line(ref, 80)} names nothing"
-                ) from None
-            at = ref.lstrip("#")
+            target = self.lookup(ref, at)
+            if target is None:
+                break
+            node, at = target
         return node, at
+
+    def check_all(self, *, local_only: bool = False) -> None:
+        """Fail on the first reference (in document order) that names nothing, so a broken
+        document is refused whole; with ``local_only`` a reference to another file fails too."""
+        stack: list[tuple[Any, str]] = [(self.doc, "")]
+        while stack:
+            cur, at = stack.pop()
+            if isinstance(cur, dict):
+                ref = cur.get("$ref")
+                if isinstance(ref, str):
+                    if local_only and not ref.startswith("#"):
+                        raise self._fail(
+                            "ref-unresolved", at, f"$ref {one_line(ref, 80)} not bundled"
+                        )
+                    self.lookup(ref, at + "/$ref")
+                elif ref is not None and local_only:
+                    raise self._fail("ref-invalid", at + "/$ref", "$ref must be a string")
+                stack.extend(
+                    (v, at + pointer(k))
+                    for k, v in reversed(cur.items())
+                    if isinstance(v, (dict, list))
+                )
+            elif isinstance(cur, list):
+                stack.extend(
+                    (v, f"{at}/{i}")
+                    for i, v in reversed(list(enumerate(cur)))
+                    if isinstance(v, (dict, list))
+                )

@@ -1,13 +1,15 @@
 """Jinja rendering: one strict environment, filters that escape, and type-expression rendering.
 
 Templates receive IR values only. Every string that came from a document reaches a template slot
-through one of the escaping filters (``py_str``, ``docstring``, ``comment``, ``md``); type
-expressions are rendered here from IR type references, never from document text.
+through one of the escaping filters (``py_str``, ``docstring``, ``comment``, ``md``,
+``md_code``); type expressions are rendered here from IR type references, never from document
+text.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,7 @@ from generator.ir import (
     DictOf,
     ListOf,
     LiteralOf,
+    Model,
     ModelRef,
     Operation,
     Primitive,
@@ -46,7 +49,7 @@ def py_type(t: TypeRef, models: str = "_models") -> str:
         case Primitive(name):
             return _PRIMITIVES[name]
         case ModelRef(name):
-            return f"{models}.{name}"
+            return f"{models}.{name}" if models else name
         case ListOf(item):
             return f"list[{py_type(item, models)}]"
         case DictOf(value):
@@ -100,11 +103,26 @@ def markdown_text(value: object) -> str:
     return text
 
 
+def markdown_code(value: object, *, table: bool = False) -> str:
+    """A code span for a generated README: backslashes are literal there, so the text is fenced
+    with more backticks than it holds; in a table a ``|`` is escaped (GFM strips that escape)."""
+    text = " ".join(clean_text(value, 400).split())
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    if text.startswith("`") or text.endswith("`"):
+        text = f" {text} "
+    if table:
+        text = text.replace("|", "\\|")
+    return f"{fence}{text}{fence}"
+
+
 def uses_type(ops: tuple[Operation, ...], name: str) -> bool:
     """Whether any signature in ``ops`` mentions ``Literal``/``datetime``/``Any`` (for imports)."""
     needle = {"Literal": "Literal[", "datetime": "datetime.", "Any": "Any"}[name]
     for op in ops:
         types: list[TypeRef] = [p.type for p in op.parameters] + [op.success.type]
+        if op.success.kind == "event-stream":
+            types.append(op.success.item_type)
         if op.body is not None:
             types.append(op.body.type)
             types.extend(f.type for f in op.body.fields or ())
@@ -130,6 +148,7 @@ def environment() -> jinja2.Environment:
         docstring=docstring_body,
         comment=comment_text,
         md=markdown_text,
+        md_code=markdown_code,
         py_type=py_type,
         py_literal=py_literal,
         py_tuple=py_tuple,
@@ -140,6 +159,7 @@ def environment() -> jinja2.Environment:
         r for r in family.resources if op in r.operations
     )
     env.tests["model"] = lambda t: isinstance(t, ModelRef)
+    env.tests["object_model"] = lambda m: isinstance(m, Model)
     env.tests["binary"] = lambda t: (
         t == Primitive("bytes") or (isinstance(t, UnionOf) and Primitive("bytes") in t.members)
     )

@@ -1,15 +1,15 @@
 """Schemas: give every object schema a class name of ours, and map schemas to type references.
 
-datamodel-code-generator invents names for inline objects and renames schemas that clash with its
-imports, so we never let it choose: every object schema with properties, wherever it stands, is
-hoisted into a flat catalogue under a :class:`~generator.naming.ClassName` we allocated, and all
-references are rewritten to those names. The catalogue is what the model emitter receives.
+Every object schema with properties, wherever it stands, is hoisted into a flat catalogue under a
+:class:`~generator.naming.ClassName` allocated here, and all references are rewritten to those
+names; :mod:`generator.models` turns the catalogue into model IR, so no class is named twice.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import unquote
 
@@ -287,7 +287,7 @@ class SchemaCatalog:
             if isinstance(members, list) and members:
                 if "discriminator" in schema or _is_object_with_properties(schema):
                     return ModelRef(self.hoist(schema, hint))
-                return _union(
+                return union_of(
                     [
                         self.type_of(m, f"{hint}Option{i + 1}", depth + 1)
                         for i, m in enumerate(members)
@@ -297,7 +297,9 @@ class SchemaCatalog:
         if isinstance(all_of, list) and len(all_of) == 1 and not schema.get("properties"):
             return self.type_of(all_of[0], hint, depth + 1)
         if len(types) > 1:
-            return _union([self._base_type({**schema, "type": t}, [t], hint, depth) for t in types])
+            return union_of(
+                [self._base_type({**schema, "type": t}, [t], hint, depth) for t in types]
+            )
         kind = types[0] if types else None
         if kind == "array" or (kind is None and "items" in schema):
             return ListOf(self.type_of(schema.get("items"), hint + "Item", depth + 1))
@@ -415,10 +417,10 @@ def _literal(values: list[Any]) -> TypeRef:
 def _with_none(t: TypeRef) -> TypeRef:
     if t in (ANY, NONE):
         return t
-    return _union([t, NONE])
+    return union_of([t, NONE])
 
 
-def _union(members: list[TypeRef]) -> TypeRef:
+def union_of(members: list[TypeRef]) -> TypeRef:
     flat: list[TypeRef] = []
     for m in members:
         for x in m.members if isinstance(m, UnionOf) else (m,):
@@ -433,3 +435,23 @@ def _union(members: list[TypeRef]) -> TypeRef:
 
 def describe(schema: Any) -> str:
     return one_line(schema.get("description", "")) if isinstance(schema, dict) else ""
+
+
+def property_of(models: Mapping[Any, Any], schema: Any, key: str, depth: int = 0) -> Any:
+    """The schema of property ``key`` of a catalogue schema, looked up through catalogue
+    ``$ref``s and ``allOf`` members too: a response is often a shared base (a list envelope)
+    extended with its items."""
+    if not isinstance(schema, dict) or depth > _MAX_DEPTH:
+        return None
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith(CATALOG_PREFIX):
+        return property_of(models, models.get(ref[len(CATALOG_PREFIX) :]), key, depth + 1)
+    props = schema.get("properties")
+    if isinstance(props, dict) and key in props:
+        return props[key]
+    all_of = schema.get("allOf")
+    for member in reversed(all_of) if isinstance(all_of, list) else ():  # later ones override
+        found = property_of(models, member, key, depth + 1)
+        if found is not None:
+            return found
+    return None

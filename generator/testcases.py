@@ -8,11 +8,13 @@ client promises, independently of the runtime that implements them, so the two m
 from __future__ import annotations
 
 import datetime
+import json
 import re
 from dataclasses import dataclass
 from typing import Any
 
 from generator.ir import (
+    BodyField,
     DictOf,
     Family,
     ListOf,
@@ -23,10 +25,10 @@ from generator.ir import (
     TypeRef,
     UnionOf,
 )
-from generator.naming import PythonIdentifier
+from generator.naming import ClassName, Namespace, PythonIdentifier
 from generator.pattern_sample import sample_for_pattern
 from generator.render import error_class, py_literal
-from generator.schemas import CATALOG_PREFIX, is_scalar_like
+from generator.schemas import CATALOG_PREFIX, is_scalar_like, property_of
 
 SAMPLE_DATETIME = datetime.datetime(2024, 1, 2, 3, 4, 5, tzinfo=datetime.UTC)
 _MAX_DEPTH = 4
@@ -55,6 +57,7 @@ class ErrorCase:
 class TestCase:
     op: Operation
     resource_attr: PythonIdentifier
+    class_name: ClassName  # the test class, unique in the family (see :class:`Namespace`)
     args: tuple[Arg, ...]
     expected_path: str
     whole_body_code: str | None  # expected JSON body when the body is one argument
@@ -81,14 +84,19 @@ class CaseBuilder:
         self.family = family
         self.schemas = family.schemas
 
-    def cases(self) -> list[TestCase]:
-        return [
-            self._case(op, resource.attr)
-            for resource in self.family.resources
-            for op in resource.operations
-        ]
+    def cases(self) -> dict[PythonIdentifier, list[TestCase]]:
+        """Test cases by resource module; test class names are unique in the family."""
+        classes = Namespace()
+        out: dict[PythonIdentifier, list[TestCase]] = {}
+        for resource in self.family.resources:
+            attr = resource.attr
+            out[resource.module] = [
+                self._case(op, attr, classes.class_name(f"test {attr} {op.py_name}"))
+                for op in resource.operations
+            ]
+        return out
 
-    def _case(self, op: Operation, attr: PythonIdentifier) -> TestCase:
+    def _case(self, op: Operation, attr: PythonIdentifier, class_name: ClassName) -> TestCase:
         args: list[Arg] = []
         path = op.path
         for i, p in enumerate(op.path_params):
@@ -102,6 +110,8 @@ class CaseBuilder:
             if not p.required and simple is None:
                 continue
             code, wire = self._arg(p.type)
+            if p.location == "query" and simple is not None:
+                code, wire = self._query_arg(simple)
             wire = wire if p.location in ("query", "header") else None
             args.append(Arg(p.py_name, code, False, p.location, p.name, wire))
         whole_body = None
@@ -110,7 +120,7 @@ class CaseBuilder:
                 for f in op.body.fields:
                     if not f.required and _simple(f.type) is None:
                         continue
-                    code, _ = self._arg(f.type)
+                    code = self._field_code(op, f)
                     json_code = self._json_expected(f.type, code)
                     args.append(Arg(f.py_name, code, False, "body", f.name, None, json_code))
                 if op.body.one_of:  # send exactly the first branch of a one-of rule
@@ -128,6 +138,7 @@ class CaseBuilder:
         return TestCase(
             op=op,
             resource_attr=attr,
+            class_name=class_name,
             args=tuple(args),
             expected_path=path,
             whole_body_code=whole_body,
@@ -139,12 +150,40 @@ class CaseBuilder:
         present = {a.name for a in args if a.location == "body"}
         for f in op.body.fields or () if op.body else ():
             if f.name in names and f.name not in present:
-                code, _ = self._arg(f.type)
+                code = self._field_code(op, f)
                 json_code = self._json_expected(f.type, code)
                 args.append(Arg(f.py_name, code, False, "body", f.name, None, json_code))
         return args
 
     # --- values ------------------------------------------------------------------------------
+
+    def _query_arg(self, t: TypeRef) -> tuple[str, str | None]:
+        """A query list gets two items: sent as a repeated parameter, it reads as a list even to
+        a validator that would take one lone value for a plain string."""
+        if isinstance(t, UnionOf):
+            t = next(m for m in t.members if m != Primitive("None"))
+        if not isinstance(t, ListOf):
+            return self._arg(t)
+        item = self._py_sample_value(t.item)
+        second = (
+            t.item.values[1] if isinstance(t.item, LiteralOf) and len(t.item.values) > 1 else item
+        )
+        value = [item, second]
+        return _py_source(value), _wire_text(value)
+
+    def _field_code(self, op: Operation, f: BodyField) -> str:
+        """A body field's sample: strings and numbers from the property's own schema, so that
+        its pattern, format, length and bounds hold (the server validates them)."""
+        base = _simple(f.type)
+        if base is not None and isinstance(base, UnionOf):
+            base = next(m for m in base.members if m != Primitive("None"))
+        model = op.body.model if op.body is not None else None
+        prop = property_of(self.schemas, self.schemas.get(model), f.name) if model else None
+        if base in (Primitive("str"), Primitive("int"), Primitive("float")) and prop is not None:
+            value = self.sample_json(prop, 1)
+            if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+                return _py_source(value)
+        return self._arg(f.type)[0]
 
     def _arg(self, t: TypeRef) -> tuple[str, str | None]:
         """Python source of a sample argument, and its expected text on the wire if simple."""
@@ -217,9 +256,29 @@ class CaseBuilder:
             return 'b"data: sample\\n\\n"' if kind == "event-stream" else 'b"sample,bytes\\n"'
         if kind == "empty":
             return "None"
+        if kind == "json-lines":
+            return repr(self._lines_sample(op))
         if op.pagination is not None:
             return _json_source(self._page_sample(op))
         return _json_source(self.sample_for_type(op.success.type, 0))
+
+    def _lines_sample(self, op: Operation) -> bytes:
+        """Two lines of the item type, the second marked final when the stream has a final line;
+        neither looks like an error line."""
+        item = self.sample_for_type(op.success.type, 0)
+        rules = op.success.lines
+        lines = [item, item]
+        if rules is not None and isinstance(item, dict):
+            if rules.error_member and not any(k in item for k in rules.error_without):
+                item.pop(rules.error_member, None)
+            if rules.final_member:
+                model = op.success.type
+                schema = self.schemas.get(model.name) if isinstance(model, ModelRef) else None
+                props = schema.get("properties") if isinstance(schema, dict) else None
+                prop = props.get(rules.final_member) if isinstance(props, dict) else None
+                final = self.sample_json(prop, 1) if prop is not None else "end"
+                lines = [item, {**item, rules.final_member: final}]
+        return b"".join(json.dumps(line, sort_keys=True).encode() + b"\n" for line in lines)
 
     def _page_sample(self, op: Operation) -> Any:
         pagination = op.pagination

@@ -1,9 +1,9 @@
-"""Structural validation of an OpenAPI document with openapi-pydantic (3.0 and 3.1).
+"""Structural validation of an OpenAPI document with openapi-pydantic (3.0, 3.1 and 3.2).
 
 Errors become diagnostics pointing at the offending node. Errors a client can live without are
 worked around in place, each with a warning: an invalid schema keyword is dropped (draft-4 tuple
-``items: [...]`` becomes ``prefixItems``), an invalid parameter is left out. The warnings travel in
-the document under :data:`REPAIRS_KEY` for the IR builder to report. Anything else is fatal.
+``items: [...]`` becomes ``prefixItems``), an invalid parameter is left out. :func:`validate`
+returns those warnings beside the document. Anything else is fatal.
 Swagger 2.0 is recognised and refused with a message that says so.
 """
 
@@ -15,7 +15,6 @@ from pydantic import ValidationError
 
 from generator.diagnostics import CodegenError, Diagnostic, one_line, pointer
 
-REPAIRS_KEY = "x-cube-codegen-repairs"
 _MAX_ROUNDS = 8
 _SCHEMA_CONTAINERS = frozenset(
     {"schema", "properties", "items", "allOf", "anyOf", "oneOf", "not", "additionalProperties",
@@ -38,9 +37,9 @@ def openapi_version(doc: Any, file: str) -> str:
     version = doc.get("openapi")
     if not isinstance(version, str):
         raise _fail(file, "/openapi", "not an OpenAPI document: `openapi` version is missing")
-    if not version.startswith(("3.0.", "3.1.")) and version not in ("3.0", "3.1"):
+    if not version.startswith(("3.0.", "3.1.", "3.2.")) and version not in ("3.0", "3.1", "3.2"):
         raise _fail(
-            file, "/openapi", f"OpenAPI {one_line(version, 20)} is not supported (3.0, 3.1)"
+            file, "/openapi", f"OpenAPI {one_line(version, 20)} is not supported (3.0, 3.1, 3.2)"
         )
     paths = doc.get("paths")
     # a document of models only (no `paths`, but components or webhooks) is generated with a
@@ -51,8 +50,11 @@ def openapi_version(doc: Any, file: str) -> str:
     return version
 
 
-def validate(doc: dict[str, Any], file: str) -> None:
-    """Validate against the OpenAPI object model of the document's version."""
+def validate(doc: dict[str, Any], file: str) -> tuple[dict[str, Any], list[Diagnostic]]:
+    """Validate against the OpenAPI object model of the document's version.
+
+    Returns the document (worked around where a client can live without a part) and a warning
+    per workaround."""
     version = openapi_version(doc, file)
     if version.startswith("3.0"):
         from openapi_pydantic.v3.v3_0 import OpenAPI as Model30
@@ -62,7 +64,21 @@ def validate(doc: dict[str, Any], file: str) -> None:
         from openapi_pydantic.v3.v3_1 import OpenAPI as Model31
 
         model = Model31
-    repairs: list[dict[str, str]] = []
+    if version.startswith("3.2"):
+        # openapi-pydantic has no 3.2 model: 3.2 is 3.1 plus fields it keeps as extras
+        # (``itemSchema``, ``$self``, tag ``parent``/``kind``); the ``query`` method is checked
+        # here as an operation of its own.
+        _check_query_operations(doc, file)
+        doc = {**doc, "openapi": "3.1.0"}
+        checked, repairs = _validate(model, doc, file)
+        return {**checked, "openapi": version}, repairs
+    return _validate(model, doc, file)
+
+
+def _validate(
+    model: Any, doc: dict[str, Any], file: str
+) -> tuple[dict[str, Any], list[Diagnostic]]:
+    repairs: list[Diagnostic] = []
     for _ in range(_MAX_ROUNDS):
         try:
             model.model_validate(doc)
@@ -71,25 +87,29 @@ def validate(doc: dict[str, Any], file: str) -> None:
             fixes = _repairs(doc, errors)
             if not fixes:
                 raise CodegenError([_diagnostic(doc, file, e) for e in errors[:20]]) from None
-            for ptr, message in fixes:
-                repairs.append({"pointer": ptr, "message": message})
+            repairs.extend(
+                Diagnostic("openapi-repaired", "warning", file, ptr, message)
+                for ptr, message in fixes
+            )
         except RecursionError:
             raise _fail(file, "", "document nests too deeply to validate") from None
         else:
-            if repairs:
-                doc.setdefault(REPAIRS_KEY, []).extend(repairs)
-            return
+            return doc, repairs
     raise _fail(file, "", "document has too many invalid parts to work around")
 
 
-def repair_diagnostics(doc: Any, file: str) -> list[Diagnostic]:
-    """The warnings :func:`validate` left in the document about what it worked around."""
-    found = doc.get(REPAIRS_KEY) if isinstance(doc, dict) else None
-    return [
-        Diagnostic("openapi-repaired", "warning", file, str(r["pointer"]), str(r["message"]))
-        for r in found or []
-        if isinstance(r, dict) and "pointer" in r and "message" in r
-    ]
+def _check_query_operations(doc: dict[str, Any], file: str) -> None:
+    from openapi_pydantic.v3.v3_1 import Operation
+
+    paths = doc.get("paths")
+    for path, item in paths.items() if isinstance(paths, dict) else ():
+        if isinstance(item, dict) and "query" in item:
+            try:
+                Operation.model_validate(item["query"])
+            except ValidationError as exc:
+                err = exc.errors()[0]
+                where = pointer("paths", path, "query", *err["loc"])
+                raise _fail(file, where, f"{err['msg']} (OpenAPI object model)") from None
 
 
 def _real_tokens(doc: Any, loc: Any) -> list[str]:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "generated"
@@ -32,3 +36,58 @@ def ensure_generated_importable() -> None:
     path = os.environ.get("CUBE_CODEGEN_PACKAGE_ROOT", str(PACKAGE_ROOT))
     if path not in sys.path:
         sys.path.insert(0, path)
+
+
+def generate_package(doc: dict[str, Any], out: Path, package: str) -> dict[str, str]:
+    """Generate ``doc`` in-process into ``out`` (the distribution folder); the files by path."""
+    from generator.pipeline import generate, single_document_config, strip_root
+
+    out.mkdir(parents=True, exist_ok=True)
+    spec = out.parent / (out.name + ".json")
+    spec.write_text(json.dumps(doc, ensure_ascii=True), encoding="utf-8")
+    files = strip_root(generate(single_document_config(spec, (), package, out)).files, package)
+    for rel, text in files.items():
+        path = out / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return files
+
+
+def check_clean_and_typed(out: Path, package: str, cache: Path, *ruff_args: str) -> None:
+    """``ruff check``, ``ruff format --check`` and ``mypy --strict`` (the package's own settings)."""
+    tool = Path(sys.executable).with_name
+    for args in (
+        [str(tool("ruff")), "check", "--no-cache", *ruff_args, "."],
+        [str(tool("ruff")), "format", "--check", "--no-cache", "."],
+        [str(tool("mypy")), "--cache-dir", str(cache), package],
+    ):
+        proc = subprocess.run(
+            args, cwd=out, capture_output=True, text=True, timeout=600, check=False
+        )
+        assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+
+
+def run_python(code: str, cwd: Path) -> None:
+    """Run ``code`` in a fresh interpreter in ``cwd``; it must exit 0."""
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+@contextlib.contextmanager
+def imported_package(doc: dict[str, Any], out: Path, package: str) -> Iterator[Path]:
+    """Generate ``doc`` into ``out`` and make ``package`` importable here until the block ends."""
+    generate_package(doc, out, package)
+    sys.path.insert(0, str(out))
+    try:
+        yield out
+    finally:
+        sys.path.remove(str(out))
+        for name in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
+            del sys.modules[name]

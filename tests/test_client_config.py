@@ -71,7 +71,7 @@ def test_tenant_cannot_move_the_host(monkeypatch: pytest.MonkeyPatch, tenant: st
 def test_base_path_variable_must_stay_a_path(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("CUBE_DATA_API_URL", raising=False)
     with pytest.raises(ConfigurationError, match=r"base_path|basePath"):
-        DataClient(token="t", data_api_host="data.example.com", base_path=".evil.example/x")
+        DataClient(token="t", deployment="acme", region="aws-us-east-1", base_path=".evil/x")
 
 
 def test_dot_segments_in_path_parameters_cannot_change_the_endpoint() -> None:
@@ -133,13 +133,26 @@ def test_data_api_sends_the_jwt_bare_under_its_base_path(monkeypatch: pytest.Mon
     seen, http = _recording()
     client = DataClient(
         token="eyJhbGciOi.x.y",
-        data_api_host="data.example.com",
+        deployment="acme",
+        region="aws-eu-central-1",
         base_path="/cube",
         http_client=http,
     )
-    client.data.get_meta()
-    assert seen[0].url == "https://data.example.com/cube/v1/meta"
+    client.data.meta_v1()
+    assert seen[0].url == "https://acme.aws-eu-central-1.cubecloudapp.dev/cube/v1/meta"
     assert seen[0].headers["authorization"] == "eyJhbGciOi.x.y"
+    DataClient(token="t", deployment="acme", http_client=http).data.meta_v1()
+    assert seen[1].url == "https://acme.aws-us-east-1.cubecloudapp.dev/cubejs-api/v1/meta"
+
+
+def test_data_api_has_no_plain_http_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The document's self-hosted http://localhost server is not a default the client falls to."""
+    monkeypatch.delenv("CUBE_DATA_API_URL", raising=False)
+    seen, http = _recording()
+    DataClient(token="t", http_client=http).data.meta_v1()
+    assert seen[0].url.scheme == "https"
+    with pytest.raises(ConfigurationError, match="https"):
+        DataClient(token="t", base_url="http://localhost:4000/cubejs-api")
 
 
 def test_chat_api_uses_api_key_prefix_and_agent_url(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -148,24 +161,30 @@ def test_chat_api_uses_api_key_prefix_and_agent_url(monkeypatch: pytest.MonkeyPa
     def handle(request: httpx.Request) -> httpx.Response:
         seen.append(request)
         return httpx.Response(
-            200, content=b"data: hi\n\n", headers={"content-type": "text/event-stream"}
+            200,
+            content=b'{"id": "__usage__", "type": "usage"}\n',
+            headers={"content-type": "application/json"},
         )
 
     seen: list[httpx.Request] = []
     http = httpx.Client(transport=httpx.MockTransport(handle))
     client = ChatClient(
         api_key="agent-key",
-        ai_host="ai.example.com",
+        cloud_region="aws-us-east-1",
         account_name="acme",
         agent_id="42",
         http_client=http,
     )
-    events = [e.data for e in client.chat.stream_chat_state(input="hello")]
-    assert events == ["hi"]
-    assert (
-        seen[0].url == "https://ai.example.com/api/v1/public/acme/agents/42/chat/stream-chat-state"
+    events = [e.type for e in client.chat.stream_chat_state(input="hello")]
+    assert events == ["usage"]
+    assert seen[0].url == (
+        "https://ai.aws-us-east-1.cubecloud.dev/api/v1/public/acme/agents/42/chat/stream-chat-state"
     )
     assert seen[0].headers["authorization"] == "Api-Key agent-key"
+    assert {m.strip() for m in seen[0].headers["accept"].split(",")} == {
+        "application/json",
+        "application/jsonl",
+    }
 
 
 @pytest.mark.parametrize("url", ["http://acme.cubecloud.dev", "ftp://x", "acme.cubecloud.dev"])

@@ -1,5 +1,5 @@
 """Interrupted runs: a real ``cube-codegen generate`` on a document large enough to keep its
-model worker busy is stopped with SIGINT, SIGTERM or SIGKILL while the worker runs. No process
+run busy is stopped with SIGINT, SIGTERM or SIGKILL while it runs. No process
 may outlive it, the caller's pipes must reach end-of-file, the output folder must be as it was,
 and no staging folder may survive the next run. Waits are bounded; no timing is asserted."""
 
@@ -98,21 +98,31 @@ def _start(cwd: Path) -> subprocess.Popen[bytes]:
     )
 
 
+def _cpu_ticks(pid: int) -> int:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0
+    return int(fields[11]) + int(fields[12])  # utime + stime
+
+
 def _interrupt(cwd: Path, sig: int) -> tuple[subprocess.Popen[bytes], bytes, set[int]]:
-    if (os.cpu_count() or 1) < 2:
-        pytest.skip("one core: models are made in-process, there is no worker to outlive us")
     proc = _start(cwd)
-    _wait_for(lambda: _children(proc.pid) or proc.poll() is not None, "a model worker")
-    workers = _children(proc.pid)
-    assert workers and proc.poll() is None, "the run ended before it could be interrupted"
+    # mid-run: it has worked a while (or started helpers), and has not finished
+    _wait_for(
+        lambda: _children(proc.pid) or _cpu_ticks(proc.pid) > 150 or proc.poll() is not None,
+        "the run to get going",
+    )
+    helpers = _children(proc.pid)
+    assert proc.poll() is None, "the run ended before it could be interrupted"
     os.kill(proc.pid, sig)
-    try:  # end-of-file on both pipes: no worker holds them open
+    try:  # end-of-file on both pipes: no helper process holds them open
         _, err = proc.communicate(timeout=WAIT)
     except subprocess.TimeoutExpired:
         proc.kill()
         pytest.fail("the caller's pipes stayed open after the command ended")
-    _wait_for(lambda: not any(_alive(w) for w in workers), "the model workers to end")
-    return proc, err, workers
+    _wait_for(lambda: not any(_alive(w) for w in helpers), "helper processes to end")
+    return proc, err, helpers
 
 
 def _output_untouched(cwd: Path) -> None:

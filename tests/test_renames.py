@@ -7,9 +7,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from generator.build import FamilyBuilder
-from generator.config import FamilyConfig
-from generator.models import _lost
 from tests.helpers import run_cli
 
 DOC = """\
@@ -86,12 +83,3 @@ def test_operation_renames_are_warned_and_exact_names_kept(tmp_path: Path) -> No
     assert "getThing" not in stderr  # camelCase to snake_case is the convention, not a rename
     ids = [d["id"] for d in report["renamed"]]  # type: ignore[union-attr]
     assert ids.count("operation-renamed") == 2
-
-
-def test_a_lost_model_class_names_its_schema(tmp_path: Path) -> None:
-    doc = json.loads(json.dumps(__import__("yaml").safe_load(DOC)))
-    config = FamilyConfig(name="p", document="api.yaml", module="", client="P")
-    family = FamilyBuilder(doc, "api.yaml", config).build()
-    error = _lost(family, ["FooBar2", "FooBar3"], "the model generator did not emit it")
-    assert error.first.pointer == "/components/schemas/foo-bar"
-    assert "class FooBar2" in error.first.message and "FooBar3" in error.first.message

@@ -1,6 +1,7 @@
 """``cube-codegen drift OLD NEW``: compare two OpenAPI documents and rate every change.
 
-Exit codes: 0 nothing reaches ``--fail-on``; 1 something does; 2 invalid input (one line on stderr:
+Exit codes: 0 nothing reaches ``--fail-on``; 1 something does, or ``--require-version-bump``
+found a breaking change without a major bump; 2 invalid input (one line on stderr:
 file, JSON pointer, what is wrong; never a traceback).
 """
 
@@ -18,7 +19,13 @@ from generator.drift.engine import DriftReport, compare
 from generator.drift.model import LEVELS
 from generator.drift.overlay_health import DEFAULT_OVERLAY_DIR, OverlayHealth, check_overlays
 from generator.drift.report import FORMATS, render
-from generator.drift.versioning import DEFAULT_CHANGELOG, DEFAULT_CONFIG, apply_release
+from generator.drift.surface import SurfaceMapper
+from generator.drift.versioning import (
+    DEFAULT_CHANGELOG,
+    DEFAULT_CONFIG,
+    apply_release,
+    missing_major_bump,
+)
 from generator.loader import load_document
 
 LIVE = "live"
@@ -39,9 +46,15 @@ def load_side(source: str) -> tuple[Any, str]:
 
 
 def run_drift(old: str, new: str) -> tuple[DriftReport, Any, str]:
+    report, _, new_doc, _, new_file = compare_sides(old, new)
+    return report, new_doc, new_file
+
+
+def compare_sides(old: str, new: str) -> tuple[DriftReport, Any, Any, str, str]:
     old_doc, old_file = load_side(old)
     new_doc, new_file = load_side(new)
-    return compare(old_doc, new_doc, old_file=old_file, new_file=new_file), new_doc, new_file
+    report = compare(old_doc, new_doc, old_file=old_file, new_file=new_file)
+    return report, old_doc, new_doc, old_file, new_file
 
 
 def _colour() -> bool:
@@ -85,6 +98,19 @@ def _colour() -> bool:
     help="Folder of *.overlay.yaml files whose health is checked against NEW.",
 )
 @click.option("--no-overlays", is_flag=True, help="Skip the overlay health check.")
+@click.option(
+    "--require-version-bump",
+    is_flag=True,
+    help="Exit 1 when a breaking change comes without a major bump of info.version "
+    "(or of the package version: --package-versions, or --bump-version).",
+)
+@click.option(
+    "--package-versions",
+    nargs=2,
+    default=None,
+    metavar="OLD NEW",
+    help="The package versions before and after, for --require-version-bump.",
+)
 def drift(
     *,
     old: str,
@@ -95,15 +121,20 @@ def drift(
     bump_config: Path | None,
     overlay_dir: Path,
     no_overlays: bool,
+    require_version_bump: bool,
+    package_versions: tuple[str, str] | None,
 ) -> None:
     """Compare OLD and NEW (files, or the word `live` for the running service, configured by
     CUBE_BASE_URL and CUBE_API_KEY) and report what changed for code using the client."""
     try:
-        report, new_doc, new_file = run_drift(old, new)
+        report, old_doc, new_doc, old_file, new_file = compare_sides(old, new)
         health: OverlayHealth | None = None
         if not no_overlays:
             health = check_overlays(new_doc, overlay_dir, document_file=new_file)
-        click.echo(render(report, fmt, health, colour=_colour() and fmt == "text"), nl=False)
+        findings = SurfaceMapper(old_doc, new_doc, old_file, new_file).findings(report)
+        colour = _colour() and fmt == "text"
+        click.echo(render(report, fmt, health, colour=colour, findings=findings), nl=False)
+        release = None
         if changelog is not None or bump_config is not None:
             release = apply_release(report, changelog=changelog, config=bump_config)
             if release.kind is None:
@@ -116,6 +147,13 @@ def drift(
                 )
                 wrote = f"; prepended a section to {changelog}" if release.changelog_written else ""
                 click.echo(f"{bumped}{wrote}", err=True)
+        if require_version_bump:
+            if release is not None and release.kind == "major" and release.new_version:
+                package_versions = (release.old_version or "", release.new_version)
+            problem = missing_major_bump(report, old_doc, new_doc, package_versions)
+            if problem:
+                click.echo(f"cube-codegen: {problem} [drift-version-bump-required]", err=True)
+                sys.exit(1)
     except CodegenError as exc:
         _fail(exc.summary())
     except RecursionError:

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from generator.drift.model import Change, Rule
 from generator.drift.operations import OperationView
-from generator.drift.refs import Resolver
 from generator.drift.registry import RULES
 from generator.drift.schema_view import SchemaView, Sub, ViewBuilder
+from generator.refs import Resolver
 
 if TYPE_CHECKING:
     from generator.drift.schema_walk import SchemaComparer

@@ -10,10 +10,10 @@ from generator.diagnostics import CodegenError, Diagnostic
 from generator.drift.context import DocumentPair, OperationPair
 from generator.drift.model import Change, reaches
 from generator.drift.operations import index_operations
-from generator.drift.refs import Resolver
 from generator.drift.registry import DOCUMENT_CHECKS, OPERATION_CHECKS
 from generator.drift.schema_view import ViewBuilder
 from generator.drift.schema_walk import SchemaComparer
+from generator.refs import Resolver
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +54,8 @@ def compare(
     """Every semantic change from ``old_doc`` to ``new_doc``, deduplicated and sorted."""
     old = check_document(old_doc, old_file)
     new = check_document(new_doc, new_file)
-    old_resolver, new_resolver = Resolver(old, old_file), Resolver(new, new_file)
+    old_resolver = Resolver(old, old_file, error_id="drift-invalid-ref")
+    new_resolver = Resolver(new, new_file, error_id="drift-invalid-ref")
     old_resolver.check_all()
     new_resolver.check_all()
     old_views, new_views = ViewBuilder(old_resolver), ViewBuilder(new_resolver)

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator.diagnostics import one_line
 from generator.drift.engine import DriftReport
 from generator.drift.model import LEVELS, Change
 from generator.drift.overlay_health import OverlayHealth
+
+if TYPE_CHECKING:
+    from generator.drift.surface import Finding
 
 FORMATS = ("text", "markdown", "json")
 _TITLES = {"breaking": "Breaking", "warning": "Warnings", "info": "Info"}
@@ -20,8 +23,19 @@ def summary(report: DriftReport) -> str:
     return ", ".join(f"{report.count(level)} {level}" for level in LEVELS)
 
 
-def render_json(report: DriftReport, overlays: OverlayHealth | None = None) -> str:
-    data: dict[str, Any] = {"changes": [c.to_json() for c in report.changes]}
+def _by_change(findings: list[Finding] | None) -> dict[Change, Finding]:
+    return {f.change: f for f in findings or ()}
+
+
+def render_json(
+    report: DriftReport,
+    overlays: OverlayHealth | None = None,
+    findings: list[Finding] | None = None,
+) -> str:
+    sdk = _by_change(findings)
+    data: dict[str, Any] = {
+        "changes": [sdk[c].to_json() if c in sdk else c.to_json() for c in report.changes]
+    }
     if overlays is not None and overlays.checked:
         data["overlays"] = overlays.to_json()
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
@@ -43,8 +57,13 @@ def _md_code(text: str) -> str:
 
 
 def render_markdown(
-    report: DriftReport, overlays: OverlayHealth | None = None, *, title: str = "API drift"
+    report: DriftReport,
+    overlays: OverlayHealth | None = None,
+    *,
+    title: str = "API drift",
+    findings: list[Finding] | None = None,
 ) -> str:
+    sdk = _by_change(findings)
     lines = [f"## {title}", ""]
     if not report.changes:
         lines += ["No API changes.", ""]
@@ -60,10 +79,25 @@ def render_markdown(
             lines += [f"<details><summary>{heading[4:]}</summary>", ""]
         else:
             lines += [heading, ""]
-        lines += ["| Operation | Change | Rule |", "| --- | --- | --- |"]
+        if sdk:
+            lines += [
+                "| Operation | Python | Still type-checks | Change | Rule | Line |",
+                "| --- | --- | --- | --- | --- | --- |",
+            ]
+        else:
+            lines += ["| Operation | Change | Rule |", "| --- | --- | --- |"]
         for c in changes:
             op = _md_code(c.operation) if c.operation else "*document*"
-            lines.append(f"| {op} | {_md(c.message)} | {_md_code(c.id)} |")
+            f = sdk.get(c)
+            if f is None:
+                lines.append(f"| {op} | {_md(c.message)} | {_md_code(c.id)} |")
+                continue
+            checks = "yes" if f.type_checks else "**no**"
+            line = f.line
+            lines.append(
+                f"| {op} | {_md_code(f.surface.python)} | {checks} | {_md(c.message)} "
+                f"| {_md_code(c.id)} `{f.fingerprint}` | {line or ''} |"
+            )
         lines.append("")
         if folded:
             lines += ["</details>", ""]
@@ -90,8 +124,13 @@ def _markdown_overlays(overlays: OverlayHealth | None) -> list[str]:
 
 
 def render_text(
-    report: DriftReport, overlays: OverlayHealth | None = None, *, colour: bool = False
+    report: DriftReport,
+    overlays: OverlayHealth | None = None,
+    *,
+    colour: bool = False,
+    findings: list[Finding] | None = None,
 ) -> str:
+    sdk = _by_change(findings)
     lines: list[str] = []
     for c in report.changes:
         level = c.level.upper().ljust(8)
@@ -99,6 +138,10 @@ def render_text(
             level = f"{_ANSI[c.level]}{level}{_RESET}"
         where = c.operation or "(document)"
         lines.append(f"{level} {one_line(where)}: {one_line(c.message)} [{c.id}]")
+        f = sdk.get(c)
+        if f is not None:
+            checks = "still type-checks" if f.type_checks else "no longer type-checks"
+            lines.append(f"         {one_line(f.surface.python)}: {checks} [{f.fingerprint}]")
     lines.append(f"{summary(report)}" if report.changes else "no API changes")
     if overlays is not None:
         if not overlays.checked:
@@ -111,13 +154,18 @@ def render_text(
 
 
 def render(
-    report: DriftReport, fmt: str, overlays: OverlayHealth | None = None, *, colour: bool = False
+    report: DriftReport,
+    fmt: str,
+    overlays: OverlayHealth | None = None,
+    *,
+    colour: bool = False,
+    findings: list[Finding] | None = None,
 ) -> str:
     if fmt == "json":
-        return render_json(report, overlays)
+        return render_json(report, overlays, findings)
     if fmt == "markdown":
-        return render_markdown(report, overlays)
-    return render_text(report, overlays, colour=colour)
+        return render_markdown(report, overlays, findings=findings)
+    return render_text(report, overlays, colour=colour, findings=findings)
 
 
 def changelog_lines(changes: tuple[Change, ...]) -> list[str]:

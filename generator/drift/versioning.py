@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from generator.diagnostics import CodegenError, Diagnostic, one_line
 from generator.drift.engine import DriftReport
@@ -42,11 +43,13 @@ def next_version(version: str, kind: str | None) -> str:
     match = _SEMVER.match(version)
     if not match:
         raise ValueError(f"{version!r} is not MAJOR.MINOR.PATCH")
-    major, minor, _ = (int(g) for g in match.groups())
+    major, minor, patch = (int(g) for g in match.groups())
     if kind == "major":
         return f"{major + 1}.0.0"
     if kind == "minor":
         return f"{major}.{minor + 1}.0"
+    if kind == "patch":
+        return f"{major}.{minor}.{patch + 1}"
     return version
 
 
@@ -178,3 +181,39 @@ def apply_release(
     return ReleaseResult(
         kind, edit.old if edit else None, edit.new if edit else None, log_text is not None
     )
+
+
+def _major(version: object) -> int | None:
+    match = re.match(r"^\s*v?(\d+)", str(version)) if version is not None else None
+    return int(match.group(1)) if match else None
+
+
+def _grew(old: object, new: object) -> bool:
+    before, after = _major(old), _major(new)
+    return before is not None and after is not None and after > before
+
+
+def missing_major_bump(
+    report: DriftReport,
+    old_doc: Any,
+    new_doc: Any,
+    package_versions: tuple[str, str] | None = None,
+) -> str | None:
+    """Why a report with breaking changes fails ``--require-version-bump``; None when it passes
+    (no breaking change, or the major of ``info.version`` or of the package version grew)."""
+    if not report.count("breaking"):
+        return None
+
+    def info_version(doc: Any) -> object:
+        info = doc.get("info") if isinstance(doc, dict) else None
+        return info.get("version") if isinstance(info, dict) else None
+
+    old_info, new_info = info_version(old_doc), info_version(new_doc)
+    if _grew(old_info, new_info):
+        return None
+    if package_versions is not None and _grew(*package_versions):
+        return None
+    where = f"info.version {old_info} -> {new_info}"
+    if package_versions is not None:
+        where += f", package {package_versions[0]} -> {package_versions[1]}"
+    return f"{report.count('breaking')} breaking changes without a major version bump ({where})"

@@ -96,7 +96,8 @@ IDEMPOTENCY_HEADER = "idempotency-key"
 NOT_PROCESSED_STATUSES = frozenset({408, 425, 429, 503})
 # 5xx that will not change on a retry.
 PERMANENT_SERVER_STATUSES = frozenset({501, 505})
-ResponseKind = Literal["json", "binary", "text", "event-stream", "empty"]
+ResponseKind = Literal["json", "binary", "text", "event-stream", "json-lines", "empty"]
+STREAMED_KINDS = frozenset({"binary", "event-stream", "json-lines"})
 
 
 @dataclass(frozen=True)
@@ -212,6 +213,11 @@ class BaseClient:
 
     def __repr__(self) -> str:  # never shows the credential
         return f"<{type(self).__name__} base_url={str(self.base_url)!r}>"
+
+    @property
+    def with_raw_response(self) -> object:
+        """Every resource, returning the HTTP response; each generated client narrows the type."""
+        raise NotImplementedError
 
     @property
     def auth_headers(self) -> dict[str, str]:
@@ -417,7 +423,7 @@ class SyncAPIClient(BaseClient):
             attempt += 1
 
     def request(self, call: PreparedCall, *, cast_to: Any, kind: ResponseKind = "json") -> Any:
-        streamed = kind in ("binary", "event-stream")
+        streamed = kind in STREAMED_KINDS
         response = self.send(call, stream=streamed)
         if self._wants_raw(call):
             return APIResponse(response, functools.partial(_parse, response, cast_to, kind))
@@ -482,7 +488,7 @@ class AsyncAPIClient(BaseClient):
             attempt += 1
 
     async def request(self, call: PreparedCall, *, cast_to: Any, kind: ResponseKind = "json") -> Any:
-        streamed = kind in ("binary", "event-stream")
+        streamed = kind in STREAMED_KINDS
         response = await self.send(call, stream=streamed)
         if kind == "binary":
             value: Any = AsyncBinaryResponse(response)
@@ -490,8 +496,11 @@ class AsyncAPIClient(BaseClient):
         if kind == "event-stream":
             from ._streaming import AsyncEventStream
 
-            stream = AsyncEventStream(response)
+            stream: AsyncEventStream[Any] = AsyncEventStream(response, cast_to)
             return APIResponse(response, lambda: stream) if self._wants_raw(call) else stream
+        if kind == "json-lines":  # ``cast_to`` is a ``JSONLines`` spec
+            lines = cast_to.aopen(response)
+            return APIResponse(response, lambda: lines) if self._wants_raw(call) else lines
         if self._wants_raw(call):
             return APIResponse(response, functools.partial(_parse, response, cast_to, kind))
         return _parse(response, cast_to, kind)
@@ -507,7 +516,9 @@ def _parse(response: httpx.Response, cast_to: Any, kind: ResponseKind) -> Any:
     if kind == "event-stream":
         from ._streaming import EventStream
 
-        return EventStream(response)
+        return EventStream(response, cast_to)
+    if kind == "json-lines":  # ``cast_to`` is a ``JSONLines`` spec
+        return cast_to.open(response)
     return None
 
 

@@ -35,11 +35,13 @@ __all__ = [
     "APIError",
     "APIResponseValidationError",
     "APIStatusError",
+    "APIStreamError",
     "APITimeoutError",
     "AuthenticationError",
     "BadRequestError",
     "ConfigurationError",
     "ConflictError",
+    "IncompleteStreamError",
     "InternalServerError",
     "JobError",
     "JobExpiredError",
@@ -260,6 +262,31 @@ def parse_retry_after(headers: httpx.Headers) -> float | None:
             when = when.replace(tzinfo=datetime.UTC)
         value = when.timestamp() - time.time()
     return max(value, 0.0) if math.isfinite(value) else None
+
+
+class APIStreamError(APIError):
+    """The server reported an error inside a streamed answer whose status was already 2xx.
+
+    ``message`` is the line's error text; ``line`` the whole line, decoded.
+    """
+
+    def __init__(self, message: str, *, response: httpx.Response, line: object) -> None:
+        request = response.request
+        super().__init__(message, method=request.method, url=_safe_url(request.url))
+        self.response = response
+        self.status_code = response.status_code
+        self.line = line
+
+
+class IncompleteStreamError(APIConnectionError):
+    """The stream ended inside a line, or before the line that marks a complete answer.
+
+    ``last`` is the last complete line, decoded (None when there was none).
+    """
+
+    def __init__(self, message: str, *, request: httpx.Request, last: object) -> None:
+        super().__init__(message, request=request)
+        self.last = last
 
 
 def _safe_url(url: httpx.URL) -> str:

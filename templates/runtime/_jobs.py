@@ -24,8 +24,6 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, Generic, TypeVar
 
-import pydantic
-
 from ._exceptions import APIError, JobExpiredError, JobFailedError, JobTimeoutError
 
 if TYPE_CHECKING:
@@ -46,7 +44,7 @@ DEFAULT_EXPIRY_MARGIN = 2.0
 class JobSpec:
     """Where a job keeps its id, status, error and expiry (from the document's ``x-cube-job``).
 
-    Field names are JSON names (``jobId``); Python attribute names (``job_id``) work too.
+    Names are model attribute names (``job_id``) for responses with a model, else JSON keys.
     """
 
     id_field: str = "jobId"
@@ -57,20 +55,13 @@ class JobSpec:
     expires_field: str | None = "expiresAt"
 
 
-def read_field(obj: object, name: str | None) -> Any:
-    """A field of a pydantic model (by attribute name or alias, extras too) or a mapping."""
+def _read(obj: object, name: str | None) -> Any:
+    """A field of a parsed response: an attribute of a model (the generator resolved the name),
+    or a key of a mapping when the response has no model."""
     if obj is None or not name:
         return None
     if isinstance(obj, Mapping):
         return obj.get(name)
-    if isinstance(obj, pydantic.BaseModel):
-        fields = type(obj).model_fields
-        if name in fields:
-            return getattr(obj, name)
-        for attr, info in fields.items():
-            if name in (info.alias, info.validation_alias, info.serialization_alias):
-                return getattr(obj, attr)
-        return (obj.model_extra or {}).get(name)
     return getattr(obj, name, None)
 
 
@@ -130,7 +121,7 @@ class _JobState(Generic[S, T]):
     @property
     def id(self) -> str:
         """The job id from the submit response."""
-        value = _text(read_field(self._submitted, self._spec.id_field))
+        value = _text(_read(self._submitted, self._spec.id_field))
         if not value:
             raise APIError(f"the submit response has no {self._spec.id_field!r}; the job cannot be followed")
         return value
@@ -138,7 +129,7 @@ class _JobState(Generic[S, T]):
     @property
     def expires_at(self) -> datetime.datetime | None:
         """When the server drops the job and its file (from the submit response), if it says."""
-        return _to_datetime(read_field(self._submitted, self._spec.expires_field))
+        return _to_datetime(_read(self._submitted, self._spec.expires_field))
 
     @property
     def last_status(self) -> T | None:
@@ -150,7 +141,7 @@ class _JobState(Generic[S, T]):
         return self._completed is not None
 
     def _safe_id(self) -> str:
-        return _text(read_field(self._submitted, self._spec.id_field)) or "?"
+        return _text(_read(self._submitted, self._spec.id_field)) or "?"
 
     def _check_expiry(self, ahead: float = 0.0) -> None:
         """Raise if a request ``ahead`` seconds from now would come within the expiry margin."""
@@ -167,17 +158,17 @@ class _JobState(Generic[S, T]):
 
     def _record(self, status: T) -> T:
         self._last = status
-        if _text(read_field(status, self._spec.status_field)) in self._spec.success_values:
+        if _text(_read(status, self._spec.status_field)) in self._spec.success_values:
             self._completed = status
         return status
 
     def _finished(self, status: T) -> bool:
         """True on a success value; raises on a failure value; False while still running."""
-        state = _text(read_field(status, self._spec.status_field))
+        state = _text(_read(status, self._spec.status_field))
         if state in self._spec.success_values:
             return True
         if state in self._spec.failure_values:
-            error = _text(read_field(status, self._spec.error_field)) or ""
+            error = _text(_read(status, self._spec.error_field)) or ""
             raise JobFailedError(
                 f"job {self._safe_id()} {state}" + (f": {error}" if error else ""),
                 job_id=self._safe_id(),
@@ -207,7 +198,7 @@ class _JobState(Generic[S, T]):
         return None if timeout is None else self._clock() + timeout
 
     def __repr__(self) -> str:
-        state = _text(read_field(self._last, self._spec.status_field)) if self._last is not None else None
+        state = _text(_read(self._last, self._spec.status_field)) if self._last is not None else None
         return f"<{type(self).__name__} id={self._safe_id()!r} status={state!r}>"
 
 

@@ -20,9 +20,6 @@ newlines, ``#``, Jinja syntax, U+2028/U+2029, NUL (as the JSON escape) and very 
 from __future__ import annotations
 
 import ast
-import json
-import subprocess
-import sys
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,7 +30,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from generator.diagnostics import CodegenError
-from generator.pipeline import generate, single_document_config, strip_root
+from tests.helpers import check_clean_and_typed, run_python
+from tests.helpers import generate_package as generate_into
 
 PACKAGE = "hostile_client"
 CANARY_NAME = "CANARY_CREATED"
@@ -252,17 +250,7 @@ def _regex_escape(s: str) -> str:
 
 
 def generate_package(doc: dict[str, Any], out: Path) -> dict[str, str]:
-    """Generate ``doc`` in-process into ``out`` (the distribution folder); the files by path."""
-    out.mkdir(parents=True, exist_ok=True)
-    spec = out.parent / (out.name + ".json")
-    spec.write_text(json.dumps(doc, ensure_ascii=True), encoding="utf-8")
-    result = generate(single_document_config(spec, (), PACKAGE, out))
-    files = strip_root(result.files, PACKAGE)
-    for rel, text in files.items():
-        path = out / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return files
+    return generate_into(doc, out, PACKAGE)
 
 
 # --- the shape of a package: what kinds of code it holds, never what names or text --------------
@@ -350,15 +338,7 @@ def import_all(out: Path, canary: Path) -> None:
         "    if getattr(obj, '__module__', '') == models.__name__ and hasattr(obj, 'model_fields'):\n"
         "        obj.model_json_schema()\n"
     )
-    proc = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=out,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    run_python(code, out)
     assert not canary.exists(), "importing the package ran code from the document"
 
 
@@ -575,36 +555,16 @@ def colliding_doc() -> dict[str, Any]:
     }
 
 
-def _tool(name: str) -> str:
-    return str(Path(sys.executable).with_name(name))
-
-
 @pytest.mark.slow
 def test_colliding_names_give_a_clean_typed_package(tmp_path: Path) -> None:
     out = tmp_path / "dist"
     generate_package(colliding_doc(), out)
-    for args in (
-        [_tool("ruff"), "check", "--no-cache", "--extend-ignore", "RUF036", "."],
-        [_tool("ruff"), "format", "--check", "--no-cache", "."],
-        [_tool("mypy"), "--cache-dir", str(tmp_path / "mypy"), PACKAGE],
-    ):
-        proc = subprocess.run(
-            args, cwd=out, capture_output=True, text=True, timeout=600, check=False
-        )
-        assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+    check_clean_and_typed(out, PACKAGE, tmp_path / "mypy", "--extend-ignore", "RUF036")
     import_all(out, tmp_path / CANARY_NAME)
-    # our ``Count1`` is the component, not the union branch the model library named first
-    probe = (
+    # our ``Count1`` is the component, not a union branch named like it
+    run_python(
         f"from {PACKAGE} import models\n"
         "ann = str(models.Holder.model_fields['mine'].annotation)\n"
-        "assert 'Count1' in ann and 'x' in models.Count1.model_fields, ann\n"
+        "assert 'Count1' in ann and 'x' in models.Count1.model_fields, ann\n",
+        out,
     )
-    proc = subprocess.run(
-        [sys.executable, "-c", probe],
-        cwd=out,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr

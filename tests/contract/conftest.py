@@ -20,6 +20,7 @@ from prism_contract_support import (
     ContractFamily,
     Coverage,
     PrismServer,
+    for_prism,
     load_families,
     start_prism,
     stop_prism,
@@ -81,7 +82,9 @@ def prism(
     coverage.register((name, mode), {f"{c.resource_attr}.{c.op.py_name}" for c in family.cases})
     folder = tmp_path_factory.mktemp(f"prism-{name}-{mode}")
     document = folder / f"{name}-api.json"
-    document.write_text(json.dumps(family.document, ensure_ascii=False), encoding="utf-8")
+    document.write_text(
+        json.dumps(for_prism(family.document), ensure_ascii=False), encoding="utf-8"
+    )
     log = folder / "prism.log"
     port, process = start_prism(document, mode, log)
     try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import copy
 import datetime
 import importlib
 import os
@@ -61,7 +62,9 @@ class ContractFamily:
 
     def client_kwargs(self, base_url: str) -> dict[str, Any]:
         kwargs: dict[str, Any] = {
-            "base_url": base_url,
+            # Prism serves the document's paths at its root: a base URL with a path ("/") is used
+            # as given, where a bare origin would get the server's own base path appended.
+            "base_url": base_url.rstrip("/") + "/",
             "allow_http_loopback": True,
             "max_retries": 0,
         }
@@ -213,6 +216,38 @@ def start_prism(document: Path, mode: str, log: Path) -> tuple[int, subprocess.P
     pytest.fail(f"Prism could not bind a free port; output tail:\n{_tail(log)}", pytrace=False)
 
 
+def for_prism(document: dict[str, Any]) -> dict[str, Any]:
+    """The document as Prism is given it: a JSON answer the document declares without a schema
+    (any JSON value) gets the empty schema that says so, since Prism's dynamic mode refuses to
+    answer a media type without one (500 "schema is not defined"). Nothing else changes."""
+    out = copy.deepcopy(document)
+    for item in (out.get("paths") or {}).values():
+        for operation in item.values() if isinstance(item, dict) else ():
+            responses = operation.get("responses") if isinstance(operation, dict) else None
+            for response in (responses or {}).values():
+                content = response.get("content") if isinstance(response, dict) else None
+                for media_type, media in (content or {}).items():
+                    if "json" in media_type and isinstance(media, dict) and "schema" not in media:
+                        media["schema"] = {}
+    _non_null_members(out)
+    return out
+
+
+def _non_null_members(node: Any) -> None:
+    """``oneOf: [{}, {type: null}]`` means "any value but null" (null would match both members);
+    Prism's faker crashes on the empty member, so it is spelt ``{not: {type: null}}``."""
+    if isinstance(node, list):
+        for value in node:
+            _non_null_members(value)
+    elif isinstance(node, dict):
+        for key in ("oneOf", "anyOf"):
+            members = node.get(key)
+            if isinstance(members, list) and {"type": "null"} in members:
+                node[key] = [{"not": {"type": "null"}} if m == {} else m for m in members]
+        for value in node.values():
+            _non_null_members(value)
+
+
 def load_families() -> dict[str, ContractFamily]:
     """Every family: its document after overlays, its IR's test cases and generated classes."""
     config = load_config(ROOT / "spec" / "cube-codegen.yaml")
@@ -228,7 +263,7 @@ def load_families() -> dict[str, ContractFamily]:
             client_class=getattr(package, f"{fam.client}Client"),
             async_client_class=getattr(package, f"Async{fam.client}Client"),
             auth_param=fam.auth.param if fam.auth else None,
-            cases=CaseBuilder(ir).cases(),
+            cases=[c for cases in CaseBuilder(ir).cases().values() for c in cases],
         )
     assert set(out) == set(FAMILIES), f"families changed: {sorted(out)}; update FAMILIES"
     return out

@@ -92,7 +92,7 @@ def test_default_fail_on_is_breaking(tmp_path: Path) -> None:
         (
             "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n"
             "      responses:\n        '200': {$ref: '#/components/responses/Nope'}\n",
-            "points at nothing",
+            "names nothing",
         ),
     ],
 )
@@ -119,15 +119,13 @@ def test_dangling_ref_names_the_pointer(tmp_path: Path) -> None:
     assert "#/paths/~1a/get/responses/200" in result.stderr
 
 
+def _removed_json(tmp_path: Path, tag: str = "") -> Any:
+    old, new = write(tmp_path, f"o{tag}.yaml", BASE), write(tmp_path, f"n{tag}.yaml", REMOVED)
+    return json.loads(run(tmp_path, old, new, "--format", "json").stdout)
+
+
 def test_json_format(tmp_path: Path) -> None:
-    result = run(
-        tmp_path,
-        write(tmp_path, "o.yaml", BASE),
-        write(tmp_path, "n.yaml", REMOVED),
-        "--format",
-        "json",
-    )
-    data = json.loads(result.stdout)
+    data = _removed_json(tmp_path)
     assert list(data) == ["changes"]
     assert data["changes"] == [
         {
@@ -136,8 +134,20 @@ def test_json_format(tmp_path: Path) -> None:
             "operation": "GET /items/{id}",
             "pointer": "/paths/~1items~1{id}/get",
             "message": "operation removed",
+            "fingerprint": data["changes"][0]["fingerprint"],
+            "surface": {
+                "kind": "method",
+                "python": "client.default.get_items_id()",
+                "resource": "default",
+                "method": "get_items_id",
+            },
+            "still_type_checks": False,
+            "lines": {"old": 13, "new": 6},  # the operation in OLD; its nearest ancestor in NEW
         }
     ]
+    fingerprint = data["changes"][0]["fingerprint"]
+    assert len(fingerprint) == 16 and int(fingerprint, 16) >= 0
+    assert _removed_json(tmp_path, "2")["changes"][0]["fingerprint"] == fingerprint
 
 
 def test_json_format_is_sorted_by_level(tmp_path: Path) -> None:
@@ -176,7 +186,12 @@ def test_markdown_format(tmp_path: Path) -> None:
     assert text.startswith("## API drift\n")
     assert "**1 breaking, 1 warning, 1 info**" in text
     assert text.index("### Breaking (1)") < text.index("### Warnings (1)") < text.index("Info (1)")
-    assert "| `GET /items/{id}` | operation removed | `operation-removed` |" in text
+    row = next(line for line in text.splitlines() if "operation removed" in line)
+    assert row.startswith(
+        "| `GET /items/{id}` | `client.default.get_items_id()` | **no** | operation removed | "
+        "`operation-removed` `"
+    )
+    assert row.endswith("| 13 |")  # the removed operation's line in OLD
     assert "\x1b[" not in text
 
 
@@ -191,7 +206,7 @@ def test_markdown_escapes_table_breakers(tmp_path: Path) -> None:
         "markdown",
     )
     row = next(line for line in result.stdout.splitlines() if "operationId" in line)
-    assert row.count(" | ") == 2  # three cells, the pipe in the value escaped
+    assert row.count(" | ") == 5  # six cells, the pipe in the value escaped
     assert "x\\|y" in row and "&lt;b&gt;" in row
 
 
@@ -199,8 +214,53 @@ def test_text_format(tmp_path: Path) -> None:
     result = run(tmp_path, write(tmp_path, "o.yaml", BASE), write(tmp_path, "n.yaml", REMOVED))
     lines = result.stdout.splitlines()
     assert lines[0] == "BREAKING GET /items/{id}: operation removed [operation-removed]"
-    assert lines[1] == "1 breaking, 0 warning, 0 info"
+    assert lines[1].startswith("         client.default.get_items_id(): no longer type-checks [")
+    assert lines[2] == "1 breaking, 0 warning, 0 info"
     assert "\x1b[" not in result.stdout  # not a terminal: no colour
+
+
+def _versioned(doc: dict[str, Any], version: str) -> dict[str, Any]:
+    return {**doc, "info": {**doc["info"], "version": version}}
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "extra", "code"),
+    [
+        ("1.4.0", "1.5.0", [], 1),  # breaking, minor bump only: refused
+        ("1.4.0", "2.0.0", [], 0),  # major bump of info.version
+        ("1.4.0", "1.4.0", ["--package-versions", "3.1.0", "4.0.0"], 0),  # package major
+        ("1.4.0", "1.4.0", ["--package-versions", "3.1.0", "3.2.0"], 1),
+    ],
+)
+def test_require_version_bump(
+    tmp_path: Path, old: str, new: str, extra: list[str], code: int
+) -> None:
+    result = run(
+        tmp_path,
+        write(tmp_path, "o.yaml", _versioned(BASE, old)),
+        write(tmp_path, "n.yaml", _versioned(REMOVED, new)),
+        "--fail-on",
+        "info",
+        "--require-version-bump",
+        *extra,
+    )
+    if code:
+        assert result.exit_code == 1
+        assert "without a major version bump" in result.stderr
+        assert "[drift-version-bump-required]" in result.stderr
+    else:
+        assert "without a major version bump" not in result.stderr
+
+
+def test_require_version_bump_ignores_non_breaking_changes(tmp_path: Path) -> None:
+    new = spec({**BASE["paths"], "/more": {"get": {"responses": OK}}})
+    result = run(
+        tmp_path,
+        write(tmp_path, "o.yaml", BASE),
+        write(tmp_path, "n.yaml", new),
+        "--require-version-bump",
+    )
+    assert result.exit_code == 0, result.stderr
 
 
 def test_no_changes_text(tmp_path: Path) -> None:

@@ -160,7 +160,7 @@ class _Handler(BaseHTTPRequestHandler):
             return
         handler(exchange)
 
-    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _dispatch
+    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_QUERY = _dispatch
 
 
 class LocalServer(ThreadingHTTPServer):
@@ -273,3 +273,27 @@ def async_platform(url: str, *, sleep: Callable[[float], Any] | None = None, **k
     if sleep is not None:
         client._sleep = sleep
     return client
+
+
+# --- real platform operations the runtime tests drive ------------------------------------------
+
+DEPLOYMENT = "/api/v1/deployments/7"  # getDeployment: a GET answering one model
+CREATE = "/build/api/v1/deployments"  # createDeployment: a POST with a JSON body
+CREATE_ARGS: dict[str, Any] = {
+    "cloud_provider": "aws",
+    "creation_step": "project",
+    "is_managed": True,
+    "name": "d",
+    "region": "us-east-1",
+    "target_platform": "aws",
+}
+
+
+def deployment(ident: int = 7, name: str = "d") -> dict[str, Any]:
+    """A ``Deployment`` as the service answers it."""
+    return {
+        "id": ident,
+        "name": name,
+        "creationStep": "ready",
+        "deploymentUrl": f"https://{name}.example",
+    }

@@ -25,10 +25,17 @@ from cube_client import (
     UnprocessableEntityError,
 )
 from cube_client._base_client import PreparedCall, SyncAPIClient
-from runtime_servers import API_KEY, Exchange, LocalServer, async_platform, platform
-
-VERSIONS = "/api/v1/deployments/7/versions"
-CREATE = "/build/api/v1/deployments"
+from runtime_servers import (
+    API_KEY,
+    CREATE,
+    CREATE_ARGS,
+    DEPLOYMENT,
+    Exchange,
+    LocalServer,
+    async_platform,
+    deployment,
+    platform,
+)
 
 STATUS_CLASSES: list[tuple[int, type[APIStatusError]]] = [
     (400, BadRequestError),
@@ -45,7 +52,7 @@ STATUS_CLASSES: list[tuple[int, type[APIStatusError]]] = [
 
 
 def _error_route(server: LocalServer, status: int) -> None:
-    @server.route("GET", VERSIONS)
+    @server.route("GET", DEPLOYMENT)
     def reply(ex: Exchange) -> None:
         # echoes the credential back, as a careless server might: it must be redacted
         auth = ex.seen.headers.get("authorization", "")
@@ -57,10 +64,10 @@ def _check_status_error(err: APIStatusError, status: int, cls: type[APIStatusErr
     assert err.status_code == status
     assert err.message == f"nope {status}: rejected Bearer [redacted]"
     assert err.method == "GET"
-    assert err.url.endswith(VERSIONS)
+    assert err.url.endswith(DEPLOYMENT)
     assert err.response.status_code == status
     assert err.body == {"error": f"nope {status}: rejected Bearer {API_KEY}"}
-    assert str(status) in str(err) and VERSIONS in str(err)
+    assert str(status) in str(err) and DEPLOYMENT in str(err)
     for text in (str(err), repr(err), "".join(traceback.format_exception(err))):
         assert API_KEY not in text
 
@@ -71,7 +78,7 @@ def test_status_maps_to_class_sync(
 ) -> None:
     _error_route(server, status)
     with platform(server.url, max_retries=0) as client, pytest.raises(cls) as info:
-        client.deployments.list_deployment_versions(7)
+        client.deployments.get_deployment(7)
     _check_status_error(info.value, status, cls)
 
 
@@ -83,49 +90,49 @@ async def test_status_maps_to_class_async(
     _error_route(server, status)
     async with async_platform(server.url, max_retries=0) as client:
         with pytest.raises(cls) as info:
-            await client.deployments.list_deployment_versions(7)
+            await client.deployments.get_deployment(7)
     _check_status_error(info.value, status, cls)
 
 
 def test_non_json_error_body_keeps_reason_and_text(server: LocalServer) -> None:
-    @server.route("GET", VERSIONS)
+    @server.route("GET", DEPLOYMENT)
     def reply(ex: Exchange) -> None:
         ex.send(404, b"<html>gone</html>", {"Content-Type": "text/html"})
 
     with platform(server.url) as client, pytest.raises(NotFoundError) as info:
-        client.deployments.list_deployment_versions(7)
+        client.deployments.get_deployment(7)
     assert info.value.message == "Not Found: <html>gone</html>"
 
 
 def _reset_mid_response(ex: Exchange) -> None:
     ex.raw(
-        b'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n{"data": ['
+        b'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n{"id": 7, '
     )
     ex.reset()
 
 
 def test_reset_connection_get_is_retried_then_raises_sync(server: LocalServer) -> None:
-    server.route("GET", VERSIONS)(_reset_mid_response)
+    server.route("GET", DEPLOYMENT)(_reset_mid_response)
     with (
         platform(server.url, sleep=lambda _: None) as client,
         pytest.raises(APIConnectionError) as info,
     ):
-        client.deployments.list_deployment_versions(7)
+        client.deployments.get_deployment(7)
     assert not isinstance(info.value, cube_client.APITimeoutError)
-    assert info.value.method == "GET" and info.value.url.endswith(VERSIONS)
-    assert len(server.seen("GET", VERSIONS)) == 3  # idempotent: retried twice
+    assert info.value.method == "GET" and info.value.url.endswith(DEPLOYMENT)
+    assert len(server.seen("GET", DEPLOYMENT)) == 3  # idempotent: retried twice
 
 
 def test_reset_connection_post_is_not_resent_sync(server: LocalServer) -> None:
     server.route("POST", CREATE)(_reset_mid_response)
     with platform(server.url, sleep=lambda _: None) as client, pytest.raises(APIConnectionError):
-        client.deployments.create_deployment(body={"name": "d"})
+        client.deployment_creation.create_deployment(**CREATE_ARGS)
     assert len(server.seen("POST", CREATE)) == 1  # may have been processed: never re-sent
 
 
 @pytest.mark.anyio
 async def test_reset_connection_async(server: LocalServer) -> None:
-    server.route("GET", VERSIONS)(_reset_mid_response)
+    server.route("GET", DEPLOYMENT)(_reset_mid_response)
     server.route("POST", CREATE)(_reset_mid_response)
 
     async def no_sleep(_: float) -> None:
@@ -133,62 +140,61 @@ async def test_reset_connection_async(server: LocalServer) -> None:
 
     async with async_platform(server.url, sleep=no_sleep) as client:
         with pytest.raises(APIConnectionError):
-            await client.deployments.list_deployment_versions(7)
+            await client.deployments.get_deployment(7)
         with pytest.raises(APIConnectionError):
-            await client.deployments.create_deployment(body={"name": "d"})
-    assert len(server.seen("GET", VERSIONS)) == 3
+            await client.deployment_creation.create_deployment(**CREATE_ARGS)
+    assert len(server.seen("GET", DEPLOYMENT)) == 3
     assert len(server.seen("POST", CREATE)) == 1
 
 
 def _truncated(ex: Exchange) -> None:
     # promises 100 bytes, sends 20, closes: the body is incomplete, a transport failure
     ex.raw(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n")
-    ex.raw(b'{"data": [{"version"')
+    ex.raw(b'{"id": 7, "name": "d", ')
     ex.handler.close_connection = True
     ex.handler.connection.shutdown(2)
 
 
 def _invalid_json(ex: Exchange) -> None:
-    ex.send(200, b'{"data": [{"version": "1.0"', {"Content-Type": "application/json"})
+    ex.send(200, b'{"id": 7, "name": "d"', {"Content-Type": "application/json"})
 
 
 def _wrong_shape(ex: Exchange) -> None:
-    ex.json(200, {"data": "not a list"})
+    ex.json(200, {**deployment(), "id": "seven"})
 
 
 def test_truncated_and_invalid_bodies_sync(server: LocalServer) -> None:
     with platform(server.url, sleep=lambda _: None, max_retries=0) as client:
-        server.route("GET", VERSIONS)(_truncated)
+        server.route("GET", DEPLOYMENT)(_truncated)
         with pytest.raises(APIConnectionError) as conn:
-            client.deployments.list_deployment_versions(7)
+            client.deployments.get_deployment(7)
         assert "RemoteProtocolError" in str(conn.value)
-        server.route("GET", VERSIONS)(_invalid_json)
+        server.route("GET", DEPLOYMENT)(_invalid_json)
         with pytest.raises(APIResponseValidationError) as bad:
-            client.deployments.list_deployment_versions(7)
+            client.deployments.get_deployment(7)
         assert "not valid JSON" in bad.value.message and bad.value.status_code == 200
-        server.route("GET", VERSIONS)(_wrong_shape)
+        server.route("GET", DEPLOYMENT)(_wrong_shape)
         with pytest.raises(APIResponseValidationError) as shape:
-            client.deployments.list_deployment_versions(7)
-        assert "does not match" in shape.value.message and shape.value.body == {
-            "data": "not a list"
-        }
+            client.deployments.get_deployment(7)
+        assert "does not match" in shape.value.message
+        assert shape.value.body == {**deployment(), "id": "seven"}
 
 
 @pytest.mark.anyio
 async def test_truncated_and_invalid_bodies_async(server: LocalServer) -> None:
     async with async_platform(server.url, max_retries=0) as client:
-        server.route("GET", VERSIONS)(_truncated)
+        server.route("GET", DEPLOYMENT)(_truncated)
         with pytest.raises(APIConnectionError):
-            await client.deployments.list_deployment_versions(7)
-        server.route("GET", VERSIONS)(_invalid_json)
+            await client.deployments.get_deployment(7)
+        server.route("GET", DEPLOYMENT)(_invalid_json)
         with pytest.raises(APIResponseValidationError):
-            await client.deployments.list_deployment_versions(7)
+            await client.deployments.get_deployment(7)
 
 
 def test_connection_refused_is_a_connection_error(sleeps: Any) -> None:
     url = _closed_port_url()
     with platform(url, sleep=sleeps.sync()) as client, pytest.raises(APIConnectionError) as info:
-        client.deployments.create_deployment(body={"name": "d"})
+        client.deployment_creation.create_deployment(**CREATE_ARGS)
     assert "ConnectError" in str(info.value)
     assert len(sleeps.delays) == 2  # never reached the server: safe to retry even a POST
 
@@ -234,13 +240,13 @@ def all_logs() -> Iterator[list[logging.LogRecord]]:
 def _leaky_routes(server: LocalServer) -> None:
     calls = {"n": 0}
 
-    @server.route("GET", VERSIONS)
+    @server.route("GET", DEPLOYMENT)
     def flaky(ex: Exchange) -> None:
         calls["n"] += 1
         if calls["n"] == 1:
             ex.error(503, f"busy, {ex.seen.headers['authorization']}", {"Retry-After": "0"})
         else:
-            ex.json(200, {"data": [{"version": "1.0.0"}]})
+            ex.json(200, deployment())
 
     @server.route("POST", CREATE)
     def denied(ex: Exchange) -> None:
@@ -270,17 +276,17 @@ def test_credential_never_in_errors_or_logs_sync(
     _leaky_routes(server)
     errors: list[BaseException] = []
     with platform(server.url, sleep=lambda _: None) as client:
-        assert client.deployments.list_deployment_versions(7).data
+        assert client.deployments.get_deployment(7).id == 7
         with pytest.raises(AuthenticationError) as info:
-            client.deployments.create_deployment(body={"name": "d"})
+            client.deployment_creation.create_deployment(**CREATE_ARGS)
         errors.append(info.value)
         with (
             platform(_closed_port_url(), max_retries=0) as other,
             pytest.raises(APIConnectionError) as refused,
         ):
-            other.deployments.list_deployment_versions(7)
+            other.deployments.get_deployment(7)
         errors.append(refused.value)
-        objects = [client, client.deployments, client.with_raw_response]
+        objects = [client, client.deployments, client.deployment_creation, client.with_raw_response]
     assert server.seen("POST", CREATE)[0].headers["authorization"] == f"Bearer {API_KEY}"
     _assert_no_secret(all_logs, errors, objects)
 
@@ -295,9 +301,9 @@ async def test_credential_never_in_errors_or_logs_async(
         pass
 
     async with async_platform(server.url, sleep=no_sleep) as client:
-        assert (await client.deployments.list_deployment_versions(7)).data
+        assert (await client.deployments.get_deployment(7)).id == 7
         with pytest.raises(AuthenticationError) as info:
-            await client.deployments.create_deployment(body={"name": "d"})
+            await client.deployment_creation.create_deployment(**CREATE_ARGS)
         objects = [client, client.deployments]
     _assert_no_secret(all_logs, [info.value], objects)
 
@@ -317,37 +323,54 @@ def test_configuration_errors_never_show_the_credential() -> None:
 # --- raw access and "omitted is not null" ---------------------------------------------------------
 
 
-def _versions_ok(ex: Exchange) -> None:
-    ex.json(200, {"data": [{"version": "1.2.3"}]}, {"X-Request-Id": "req-1"})
+def _deployment_ok(ex: Exchange) -> None:
+    ex.json(200, deployment(7, "raw"), {"X-Request-Id": "req-1"})
 
 
 def test_raw_response_sync(server: LocalServer) -> None:
-    server.route("GET", VERSIONS)(_versions_ok)
+    server.route("GET", DEPLOYMENT)(_deployment_ok)
     with platform(server.url) as client:
-        raw = client.deployments.with_raw_response.list_deployment_versions(7)
+        raw = client.deployments.with_raw_response.get_deployment(7)
         assert raw.status_code == 200 and raw.headers["x-request-id"] == "req-1"
         parsed = raw.parse()
-        assert parsed.data is not None and parsed.data[0].version == "1.2.3"
+        assert parsed.id == 7 and parsed.deployment_url == "https://raw.example"
     assert "x-cube-codegen-raw-response" not in server.seen()[0].headers
 
 
 @pytest.mark.anyio
 async def test_raw_response_async(server: LocalServer) -> None:
-    server.route("GET", VERSIONS)(_versions_ok)
+    server.route("GET", DEPLOYMENT)(_deployment_ok)
     async with async_platform(server.url) as client:
-        raw = await client.deployments.with_raw_response.list_deployment_versions(7)
+        raw = await client.deployments.with_raw_response.get_deployment(7)
         assert raw.status_code == 200 and raw.headers["x-request-id"] == "req-1"
-        assert raw.parse().data is not None
+        assert raw.parse().name == "raw"
+
+
+_SETTINGS = {
+    **deployment(),
+    "cloudProvider": "aws",
+    "creationStep": "ready",
+    "deployBranchMergeAllowed": False,
+    "deployBranchName": "main",
+    "deployBranchReadOnly": False,
+    "deployProjectRoot": "/",
+    "isCubeSqlEnabled": True,
+    "isSupportPreAggregations": True,
+    "releaseChannel": "latest",
+    "releaseChannelVersionHold": None,
+    "template": "single",
+}
 
 
 def test_omitted_is_not_null(server: LocalServer) -> None:
-    @server.route("PUT", "/api/v1/deployments/7")
+    @server.route("PUT", DEPLOYMENT)
     def update(ex: Exchange) -> None:
-        ex.json(200, {"ok": True})
+        ex.json(200, _SETTINGS)
 
     with platform(server.url) as client:
         client.deployments.update_deployment(7, release_channel=None)
-        client.deployments.update_deployment(7, release_channel_version="img:v1")
+        settings = client.deployments.update_deployment(7, release_channel_version="img:v1")
+    assert settings.release_channel == "latest" and settings.release_channel_version_hold is None
     first, second = (s.json() for s in server.seen("PUT"))
     assert first == {"releaseChannel": None}
     assert second == {"releaseChannelVersion": "img:v1"}

@@ -9,39 +9,26 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-import trustme
 from cube_client import APIConnectionError, APIStatusError, ConfigurationError, PlatformClient
-from runtime_servers import API_KEY, Exchange, LocalServer, Sleeps, async_platform, platform
-
-VERSIONS = "/api/v1/deployments/7/versions"
-
-
-@pytest.fixture(scope="module")
-def ca() -> trustme.CA:
-    return trustme.CA()
-
-
-@pytest.fixture
-def tls_server(ca: trustme.CA) -> Iterator[LocalServer]:
-    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    ca.issue_cert("127.0.0.1").configure_cert(context)
-    srv = LocalServer(ssl_context=context).start()
-
-    @srv.route("GET", VERSIONS)
-    def versions(ex: Exchange) -> None:
-        ex.json(200, {"data": [{"version": "1.0.0"}]})
-
-    try:
-        yield srv
-    finally:
-        srv.stop()
+from runtime_servers import (
+    API_KEY,
+    DEPLOYMENT,
+    Exchange,
+    LocalServer,
+    Sleeps,
+    async_platform,
+    deployment,
+    platform,
+)
 
 
 @pytest.fixture
-def trusting(ca: trustme.CA) -> ssl.SSLContext:
-    context = ssl.create_default_context()
-    ca.configure_trust(context)
-    return context
+def tls_server(tls_server: LocalServer) -> LocalServer:
+    @tls_server.route("GET", DEPLOYMENT)
+    def one(ex: Exchange) -> None:
+        ex.json(200, deployment(7, "tls"))
+
+    return tls_server
 
 
 def test_https_with_trusted_certificate_sync(
@@ -52,8 +39,8 @@ def test_https_with_trusted_certificate_sync(
         httpx.Client(verify=trusting) as http,
         PlatformClient(api_key=API_KEY, base_url=tls_server.url, http_client=http) as client,
     ):
-        result = client.deployments.list_deployment_versions(7)
-    assert result.data is not None and result.data[0].version == "1.0.0"
+        result = client.deployments.get_deployment(7)
+    assert result.id == 7 and result.deployment_url == "https://tls.example"
     assert tls_server.seen()[0].headers["authorization"] == f"Bearer {API_KEY}"
 
 
@@ -67,8 +54,8 @@ async def test_https_with_trusted_certificate_async(
         async with AsyncPlatformClient(
             api_key=API_KEY, base_url=tls_server.url, http_client=http
         ) as client:
-            result = await client.deployments.list_deployment_versions(7)
-    assert result.data is not None
+            result = await client.deployments.get_deployment(7)
+    assert result.name == "tls"
 
 
 def test_untrusted_certificate_fails_without_retrying(
@@ -77,7 +64,7 @@ def test_untrusted_certificate_fails_without_retrying(
     with PlatformClient(api_key=API_KEY, base_url=tls_server.url) as client:
         client._sleep = sleeps.sync()
         with pytest.raises(APIConnectionError) as info:
-            client.deployments.list_deployment_versions(7)
+            client.deployments.get_deployment(7)
     assert "ConnectError" in str(info.value) and API_KEY not in str(info.value)
     assert sleeps.delays == []  # a certificate failure does not heal on a retry
     assert tls_server.seen() == []
@@ -124,7 +111,7 @@ def elsewhere() -> Iterator[LocalServer]:
 
 
 def _redirect(server: LocalServer, target: LocalServer) -> None:
-    @server.route("GET", VERSIONS)
+    @server.route("GET", DEPLOYMENT)
     def moved(ex: Exchange) -> None:
         ex.send(302, b"", {"Location": f"{target.url}/steal"})
 
@@ -137,7 +124,7 @@ def test_redirect_is_not_followed_sync(server: LocalServer, elsewhere: LocalServ
             platform(server.url, http_client=http) as client,
             pytest.raises(APIStatusError) as info,
         ):
-            client.deployments.list_deployment_versions(7)
+            client.deployments.get_deployment(7)
     assert info.value.status_code == 302
     assert len(server.seen()) == 1 and elsewhere.seen() == []
 
@@ -147,7 +134,7 @@ async def test_redirect_is_not_followed_async(server: LocalServer, elsewhere: Lo
     _redirect(server, elsewhere)
     async with async_platform(server.url) as client:
         with pytest.raises(APIStatusError) as info:
-            await client.deployments.list_deployment_versions(7)
+            await client.deployments.get_deployment(7)
     assert info.value.status_code == 302 and elsewhere.seen() == []
 
 
@@ -164,5 +151,5 @@ async def test_untrusted_certificate_and_plain_http_async(
     async with AsyncPlatformClient(api_key=API_KEY, base_url=tls_server.url) as client:
         client._sleep = sleeps.asynchronous()
         with pytest.raises(APIConnectionError):
-            await client.deployments.list_deployment_versions(7)
+            await client.deployments.get_deployment(7)
     assert sleeps.delays == [] and tls_server.seen() == []

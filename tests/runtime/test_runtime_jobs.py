@@ -24,14 +24,16 @@ BASE = "/api/v1/deployments/7/dashboard-exports"
 JOB = f"{BASE}/job-1"
 DOWNLOAD = f"{JOB}/download"
 PDF = b"%PDF-1.7\n" + hashlib.sha256(b"seed").digest() * 8000 + b"\n%%EOF\n"  # ~256 KB
+# The generated client names model attributes (the generator knows them); JSON keys for dicts.
 SPEC = JobSpec(
-    id_field="jobId",
+    id_field="job_id",
     status_field="status",
     success_values=("completed",),
     failure_values=("failed",),
     error_field="error",
-    expires_field="expiresAt",
+    expires_field="expires_at",
 )
+DICT_SPEC = JobSpec(id_field="jobId", expires_field="expiresAt")
 
 
 class FakeClock:
@@ -85,16 +87,18 @@ def _export_server(
 
 
 PENDING = {"status": "pending"}
-RUNNING = {"status": "running"}
+PROCESSING = {"status": "processing", "progress": 0.5}
 DONE = {"status": "completed"}
 FAILED = {"status": "failed", "error": "renderer crashed on page 3"}
 
 
 def test_job_completes_then_downloads_sync(server: LocalServer, tmp_path: Path) -> None:
-    _export_server(server, [PENDING, RUNNING, DONE])
+    _export_server(server, [PENDING, PROCESSING, DONE])
     with platform(server.url) as client:
         job = client.dashboard_exports.start_export_job(7, dashboard_id=5, format="pdf")
-        assert isinstance(job, SyncJob) and isinstance(job.submitted, models.DashboardExportJob)
+        assert isinstance(job, SyncJob) and isinstance(
+            job.submitted, models.DashboardExportJobResponse
+        )
         assert job.id == "job-1"
         assert job.expires_at is not None and job.expires_at > datetime.datetime.now(datetime.UTC)
         target = tmp_path / "dashboard.pdf"
@@ -115,7 +119,10 @@ async def test_job_completes_then_downloads_async(server: LocalServer, tmp_path:
         job = await client.dashboard_exports.start_export_job(7, dashboard_id=5, format="pdf")
         assert isinstance(job, AsyncJob)
         status = await job.wait(interval=0)
-        assert isinstance(status, models.DashboardExportStatus) and status.status == "completed"
+        assert (
+            isinstance(status, models.DashboardExportStatusResponse)
+            and status.status == "completed"
+        )
         target = tmp_path / "dashboard.pdf"
         assert await job.download(target) == len(PDF)
         assert target.read_bytes() == PDF
@@ -152,7 +159,7 @@ async def test_job_fails_async(server: LocalServer) -> None:
 
 def _job_with_clock(
     client: Any, clock: FakeClock
-) -> SyncJob[models.DashboardExportJob, models.DashboardExportStatus]:
+) -> SyncJob[models.DashboardExportJobResponse, models.DashboardExportStatusResponse]:
     submitted = client.dashboard_exports.start_export(7, dashboard_id=5, format="pdf")
     return SyncJob(
         submitted,
@@ -191,12 +198,14 @@ async def test_job_expires_before_it_completes_async(server: LocalServer) -> Non
     _export_server(server, [PENDING], expires_in=10, clock=clock)
     async with async_platform(server.url) as client:
         submitted = await client.dashboard_exports.start_export(7, dashboard_id=5, format="pdf")
-        job: AsyncJob[models.DashboardExportJob, models.DashboardExportStatus] = AsyncJob(
-            submitted,
-            spec=SPEC,
-            poll=lambda: client.dashboard_exports.get_export_status(7, submitted.job_id),
-            clock=clock.time,
-            sleep=clock.asleep,
+        job: AsyncJob[models.DashboardExportJobResponse, models.DashboardExportStatusResponse] = (
+            AsyncJob(
+                submitted,
+                spec=SPEC,
+                poll=lambda: client.dashboard_exports.get_export_status(7, submitted.job_id),
+                clock=clock.time,
+                sleep=clock.asleep,
+            )
         )
         with pytest.raises(JobExpiredError):
             await job.wait(interval=3)
@@ -205,7 +214,7 @@ async def test_job_expires_before_it_completes_async(server: LocalServer) -> Non
 
 def test_job_wait_times_out_sync(server: LocalServer) -> None:
     clock = FakeClock()
-    _export_server(server, [RUNNING], clock=clock)
+    _export_server(server, [PROCESSING], clock=clock)
     with platform(server.url) as client:
         job = _job_with_clock(client, clock)
         with pytest.raises(JobTimeoutError) as info:
@@ -242,21 +251,21 @@ def test_job_spec_reads_dicts_models_and_epochs() -> None:
     assert "42" in repr(job) and "ok" in repr(job)
     with pytest.raises(TypeError):
         job.download(io.BytesIO())
-    model = models.DashboardExportJob.model_validate(
+    model = models.DashboardExportJobResponse.model_validate(
         {"jobId": "j", "expiresAt": "2030-01-02T03:04:05+01:00"}
     )
     other: SyncJob[Any, Any] = SyncJob(model, spec=SPEC, poll=dict)
     assert other.id == "j"
     assert other.expires_at == datetime.datetime(2030, 1, 2, 2, 4, 5, tzinfo=datetime.UTC)
-    assert SyncJob({"jobId": "x"}, spec=SPEC, poll=dict).expires_at is None
+    assert SyncJob({"jobId": "x"}, spec=DICT_SPEC, poll=dict).expires_at is None
     with pytest.raises(APIError, match="no 'jobId'"):
-        _ = SyncJob({}, spec=SPEC, poll=dict).id
+        _ = SyncJob({}, spec=DICT_SPEC, poll=dict).id
 
 
 @pytest.mark.anyio
 async def test_job_wait_times_out_async(server: LocalServer) -> None:
     clock = FakeClock()
-    _export_server(server, [RUNNING], clock=clock)
+    _export_server(server, [PROCESSING], clock=clock)
     async with async_platform(server.url) as client:
         job = await client.dashboard_exports.start_export_job(7, dashboard_id=5, format="pdf")
         job._clock, job._sleep = clock.time, clock.asleep  # the generated handle, on a fake clock

@@ -10,10 +10,11 @@ import pytest
 from cube_client._base_client import AsyncAPIClient, PreparedCall, SyncAPIClient
 from cube_client._pagination import AsyncPage, PageSpec, SyncPage
 from cube_client.platform import models
-from runtime_servers import Exchange, LocalServer, async_platform, platform
+from cube_client.scim import models as scim_models
+from runtime_servers import Exchange, LocalServer, async_platform, deployment, platform
 
 LIST = "/api/v1/deployments"
-ALL = [{"id": f"d{i}", "name": f"deployment {i}"} for i in range(7)]
+ALL = [deployment(i, f"d{i}") for i in range(7)]
 
 
 def _offset_server(
@@ -45,7 +46,8 @@ def _cursor_server(
         chunk = items[start : start + size]
         end = start + len(chunk)
         more = end < len(items) or (end_with_empty_page and chunk)
-        ex.json(200, {"items": chunk, "pageInfo": {"endCursor": f"c{end}" if more else None}})
+        page_info = {"endCursor": f"c{end}" if more else None, "hasNextPage": bool(more)}
+        ex.json(200, {"items": chunk, "pageInfo": page_info})
 
 
 def _queries(server: LocalServer) -> list[dict[str, str]]:
@@ -60,7 +62,7 @@ def test_offset_pages_with_total_sync(server: LocalServer) -> None:
     with platform(server.url) as client:
         page = client.deployments.get_deployments(limit=3)
         assert isinstance(page, SyncPage)
-        assert [d.id for d in page.items] == ["d0", "d1", "d2"]
+        assert [d.id for d in page.items] == [0, 1, 2]
         assert page.total == 7 and page.has_next_page()
         assert len(server.seen()) == 1  # nothing fetched ahead of need
         assert [d.id for d in page] == [d["id"] for d in ALL]
@@ -93,7 +95,7 @@ def test_offset_without_total_stops_at_empty_or_short_page_sync(server: LocalSer
         assert [q.get("offset") for q in _queries(server)] == [None, "3", "6"]
         server.requests.clear()
         # without a limit the default page size (20) tells a short last page apart
-        many = [{"id": f"m{i}"} for i in range(45)]
+        many = [deployment(100 + i, f"m{i}") for i in range(45)]
         _offset_server(server, many, with_total=False)
         pages = list(client.deployments.get_deployments().iter_pages())
         assert [len(p.items) for p in pages] == [20, 20, 5]
@@ -113,14 +115,14 @@ def test_page_at_a_time_sync(server: LocalServer) -> None:
     _offset_server(server, ALL)
     with platform(server.url) as client:
         page: SyncPage[models.Deployment] | None = client.deployments.get_deployments(limit=3)
-        seen: list[str] = []
+        seen: list[int] = []
         while page is not None:
-            seen.extend(d.id or "" for d in page.items)
+            seen.extend(d.id for d in page.items)
             page = page.get_next_page() if page.has_next_page() else None
         assert seen == [d["id"] for d in ALL]
         first = client.deployments.get_deployments(limit=3)
         for item in first:  # lazy: leaving early fetches nothing more
-            assert item.id == "d0"
+            assert item.id == 0
             break
     assert len(server.seen()) == 4
 
@@ -148,7 +150,7 @@ def test_two_shapes_offset_request_cursor_answer_sync(server: LocalServer) -> No
     _cursor_server(server, ALL, end_with_empty_page=True)
     with platform(server.url) as client:
         page = client.deployments.get_deployments(limit=3)
-        assert [d.id for d in page.items] == ["d0", "d1", "d2"]
+        assert [d.id for d in page.items] == [0, 1, 2]
         assert [d.id for d in page] == [d["id"] for d in ALL]
     # the limit carries over as `first`; offset/limit are no longer sent; an empty page ends it
     assert _queries(server) == [
@@ -269,8 +271,12 @@ def test_scim_pages_from_one_without_repeats_sync(server: LocalServer) -> None:
     from cube_client import ScimClient
 
     _scim_server(server, total=7)
-    with ScimClient(token="t", base_url=server.url, allow_http_loopback=True) as client:
-        ids = [u.id for u in client.scim_users.list_scim_users(count=3)]
+    with ScimClient(
+        token="scim-token", base_url=f"{server.url}/api", allow_http_loopback=True
+    ) as client:
+        users = list(client.scim_users.list_users(count=3))
+    assert all(isinstance(u, scim_models.User) for u in users)  # typed through the allOf envelope
+    ids = [u.id for u in users]
     assert ids == [f"u{i}" for i in range(1, 8)]  # every user once: no overlap between pages
     starts = [s.query.get("startIndex", ["(none)"])[0] for s in server.seen("GET", SCIM_USERS)]
     assert starts == ["(none)", "4", "7"]
@@ -281,8 +287,10 @@ async def test_scim_pages_from_one_without_repeats_async(server: LocalServer) ->
     from cube_client import AsyncScimClient
 
     _scim_server(server, total=5)
-    client = AsyncScimClient(token="t", base_url=server.url, allow_http_loopback=True)
+    client = AsyncScimClient(
+        token="scim-token", base_url=f"{server.url}/api", allow_http_loopback=True
+    )
     async with client:
-        page = await client.scim_users.list_scim_users(start_index=1, count=2)
+        page = await client.scim_users.list_users(start_index=1, count=2)
         ids = [u.id async for u in page]
     assert ids == [f"u{i}" for i in range(1, 6)]

@@ -9,9 +9,9 @@ from typing import Any
 from generator.diagnostics import join_pointer, one_line
 from generator.drift.context import Direction, OperationPair
 from generator.drift.model import Change, Rule
-from generator.drift.refs import Resolver
 from generator.drift.registry import define, operation_check
 from generator.drift.schema_view import Sub
+from generator.refs import Resolver
 
 BODY_ADDED = define(
     "request-body-added",

@@ -1,0 +1,52 @@
+"""Click options several commands share, declared once."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from generator import DEFAULT_CONFIG
+from generator.fetch import DEFAULT_TIMEOUT, TOKEN_ENV
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def project_options(func: F) -> F:
+    """``--config`` and ``--out``: the project configuration and the output folder."""
+    func = click.option(
+        "--out",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=None,
+        help="Output folder [generated].",
+    )(func)
+    return click.option(
+        "--config",
+        "config_path",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=DEFAULT_CONFIG,
+        show_default=True,
+        help="Project configuration naming each API family.",
+    )(func)
+
+
+def connection_options(func: F) -> F:
+    """``--token``, ``--timeout`` and ``--ca-bundle`` for reaching the service."""
+    func = click.option(
+        "--ca-bundle",
+        type=click.Path(dir_okay=False, exists=True, path_type=Path),
+        default=None,
+        help="PEM file of CA certificates to trust (default: SSL_CERT_FILE, else certifi).",
+    )(func)
+    func = click.option(
+        "--timeout",
+        type=click.FloatRange(min=0.1, max=600),
+        default=DEFAULT_TIMEOUT,
+        show_default=True,
+        help="Seconds allowed for each attempt.",
+    )(func)
+    return click.option(
+        "--token", envvar=TOKEN_ENV, default="", help=f"API token [env {TOKEN_ENV}]."
+    )(func)

@@ -1,0 +1,83 @@
+"""What generated code may not name: read from the runtime's source, never copied by hand.
+
+A generated client inherits from the runtime's ``SyncAPIClient``/``AsyncAPIClient`` and a resource
+from ``SyncAPIResource``/``AsyncAPIResource``; a resource attribute or operation method named like
+one of their public members would shadow it (a tag ``Send`` would replace ``client.send``). The
+public surface is found by parsing the runtime modules: methods, properties, class attributes and
+``self.x`` assignments, through base classes the runtime defines.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+
+from generator.render import TEMPLATES
+
+RUNTIME_DIR = TEMPLATES / "runtime"
+CLIENT_CLASSES = (("_base_client", "SyncAPIClient"), ("_base_client", "AsyncAPIClient"))
+RESOURCE_CLASSES = (("_resource", "SyncAPIResource"), ("_resource", "AsyncAPIResource"))
+
+
+@functools.cache
+def _module(name: str) -> ast.Module:
+    return ast.parse((RUNTIME_DIR / f"{name}.py").read_text(encoding="utf-8"), f"{name}.py")
+
+
+def _imported_from(module: ast.Module, name: str) -> str | None:
+    """The runtime module ``name`` is imported from (``from ._x import name``), if any."""
+    for node in module.body:
+        if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
+            if any((a.asname or a.name) == name for a in node.names):
+                return node.module
+    return None
+
+
+def _targets(node: ast.AST) -> list[ast.expr]:
+    if isinstance(node, ast.Assign):
+        return node.targets
+    if isinstance(node, ast.AnnAssign):
+        return [node.target]
+    return []
+
+
+@functools.cache
+def members(module_name: str, class_name: str) -> frozenset[str]:
+    """Public names an instance of the runtime class ``module_name.class_name`` has."""
+    module = _module(module_name)
+    cls = next(
+        (n for n in module.body if isinstance(n, ast.ClassDef) and n.name == class_name), None
+    )
+    if cls is None:
+        raise LookupError(f"runtime class {module_name}.{class_name} not found")
+    names: set[str] = set()
+    for base in cls.bases:
+        if isinstance(base, ast.Name):
+            source = _imported_from(module, base.id)
+            if source is not None:
+                names |= members(source, base.id)
+            elif any(isinstance(n, ast.ClassDef) and n.name == base.id for n in module.body):
+                names |= members(module_name, base.id)
+    for node in cls.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            names.add(node.name)
+        names.update(t.id for t in _targets(node) if isinstance(t, ast.Name))
+    for inner in ast.walk(cls):  # instance attributes: ``self.x = ...`` in any method
+        names.update(
+            t.attr
+            for t in _targets(inner)
+            if isinstance(t, ast.Attribute)
+            and isinstance(t.value, ast.Name)
+            and t.value.id == "self"
+        )
+    return frozenset(n for n in names if not n.startswith("_"))
+
+
+def client_members() -> frozenset[str]:
+    """Names a resource attribute of a generated client may not take."""
+    return frozenset().union(*(members(m, c) for m, c in CLIENT_CLASSES))
+
+
+def resource_members() -> frozenset[str]:
+    """Names an operation method of a generated resource may not take."""
+    return frozenset().union(*(members(m, c) for m, c in RESOURCE_CLASSES))

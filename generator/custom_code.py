@@ -1,0 +1,163 @@
+"""Hand-written code that survives regeneration.
+
+Two places beside the configuration, both inputs (generation reads them, never writes them):
+
+* ``custom/`` — files copied as they are into the output tree, at the same path relative to the
+  output folder (``spec/custom/cube_client/cube_client/helpers.py`` becomes
+  ``generated/cube_client/cube_client/helpers.py``, importable as ``cube_client.helpers`` and part
+  of the wheel). A custom file may not have the path of a generated one.
+* ``patches/`` — kept edits of generated files: ``patches/<path>`` is the edited file and
+  ``patches/<path>.base`` the generated file it was edited from (``cube-codegen keep PATH`` records
+  both). Every generation merges the edit into the newly generated file, three-way (base, edited,
+  new); a conflict fails the run naming the file and the hunk, before anything is written.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+from pathlib import Path
+
+from generator.config import Config
+from generator.diagnostics import CodegenError, Diagnostic, one_line
+
+CUSTOM_DIR = "custom"
+PATCHES_DIR = "patches"
+BASE_SUFFIX = ".base"
+_SKIP = frozenset({"__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache"})
+
+
+def _fail(id: str, file: Path | str, message: str) -> CodegenError:
+    return CodegenError(Diagnostic(id, "error", str(file), "", message))
+
+
+def _files(root: Path) -> dict[str, Path]:
+    """Relative POSIX path → file, for every regular file under ``root`` (tool caches aside)."""
+    if not root.is_dir():
+        return {}
+    found: dict[str, Path] = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP)
+        for name in filenames:
+            path = Path(dirpath, name)
+            found[path.relative_to(root).as_posix()] = path
+    return dict(sorted(found.items()))
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeError) as exc:
+        raise _fail("custom-code-unreadable", path, f"cannot read: {one_line(exc, 120)}") from None
+
+
+def apply_custom_code(config: Config, files: dict[str, str]) -> dict[str, str]:
+    """``files`` with the custom files added and the kept patches merged in."""
+    base = Path(config.base_dir)
+    out = dict(files)
+    for rel, path in _files(base / CUSTOM_DIR).items():
+        if rel in files:
+            raise _fail(
+                "custom-code-collision",
+                path,
+                f"{rel} is a generated file; keep an edit of it with `cube-codegen keep {rel}`",
+            )
+        out[rel] = _read(path)
+    for rel, kept, base_file in kept_patches(base):
+        if rel not in files:
+            raise _fail(
+                "patch-orphaned", kept, f"{rel} is no longer generated; delete the kept patch"
+            )
+        out[rel] = merge(files[rel], _read(base_file), _read(kept), rel, kept)
+    return dict(sorted(out.items()))
+
+
+def kept_patches(base_dir: Path) -> list[tuple[str, Path, Path]]:
+    """(generated path, edited file, base file) for every kept patch."""
+    root = Path(base_dir) / PATCHES_DIR
+    found = _files(root)
+    patches = []
+    for rel, path in found.items():
+        if rel.endswith(BASE_SUFFIX):
+            if rel[: -len(BASE_SUFFIX)] not in found:
+                raise _fail("patch-incomplete", path, "a base without its edited file")
+            continue
+        base_file = found.get(rel + BASE_SUFFIX)
+        if base_file is None:
+            raise _fail(
+                "patch-incomplete", path, f"no {rel}{BASE_SUFFIX}: record it with cube-codegen keep"
+            )
+        patches.append((rel, path, base_file))
+    return patches
+
+
+def merge(new: str, base: str, edited: str, rel: str, kept: Path) -> str:
+    """Three-way merge (``git merge-file``): the edit from ``base`` to ``edited``, onto ``new``."""
+    if edited == base:
+        return new
+    if new == base:
+        return edited
+    with tempfile.TemporaryDirectory(prefix="cube-codegen-merge-") as tmp:
+        paths = []
+        for name, text in (("new", new), ("base", base), ("edited", edited)):
+            path = Path(tmp, name)
+            path.write_bytes(text.encode("utf-8"))
+            paths.append(str(path))
+        try:
+            proc = subprocess.run(
+                ["git", "merge-file", "-p", "-L", "generated", "-L", "base", "-L", "kept", *paths],
+                capture_output=True,
+                timeout=60,
+                check=False,
+            )
+        except OSError as exc:
+            raise _fail(
+                "patch-merge-failed", kept, f"cannot run git: {one_line(exc, 100)}"
+            ) from None
+    if proc.returncode < 0 or proc.returncode > 127:
+        message = one_line(proc.stderr.decode("utf-8", "replace"), 120)
+        raise _fail("patch-merge-failed", kept, f"git merge-file failed: {message}")
+    merged = proc.stdout.decode("utf-8")
+    if proc.returncode:
+        raise _fail("patch-conflict", kept, f"{rel}: {conflict_hunks(merged)}")
+    return merged
+
+
+def conflict_hunks(merged: str) -> str:
+    """``hunk at lines A-B (generated: ...) conflicts`` for the first conflict, plus a count."""
+    lines = merged.splitlines()
+    hunks: list[tuple[int, int, str]] = []
+    start = None
+    for number, line in enumerate(lines, 1):
+        if line.startswith("<<<<<<< "):
+            start = number
+        elif line.startswith(">>>>>>> ") and start is not None:
+            first = lines[start] if start < len(lines) else ""
+            hunks.append((start, number, first.strip()))
+            start = None
+    if not hunks:
+        return "the kept edit conflicts with the regenerated file"
+    a, b, text = hunks[0]
+    more = f" (and {len(hunks) - 1} more)" if len(hunks) > 1 else ""
+    return (
+        f"kept edit conflicts with the regenerated file in the hunk at lines {a}-{b} of the merge "
+        f"(generated side starts {one_line(text, 60)!r}){more}; "
+        "re-apply the edit and record it again with cube-codegen keep"
+    )
+
+
+def keep(config: Config, rel: str, pristine: dict[str, str], edited_text: str) -> list[Path]:
+    """Record ``edited_text`` as the kept edit of generated file ``rel`` (its base: ``pristine``,
+    the file as generated without custom code); returns the files written."""
+    from generator.writer import write_atomic
+
+    if rel not in pristine:
+        raise _fail(
+            "patch-not-generated", rel, "not a generated file (paths are relative to --out)"
+        )
+    root = Path(config.base_dir) / PATCHES_DIR
+    kept, base_file = root / rel, root / (rel + BASE_SUFFIX)
+    write_atomic(base_file, pristine[rel])
+    write_atomic(kept, edited_text)
+    return [kept, base_file]

@@ -1,0 +1,46 @@
+"""``cube-codegen keep PATH...``: record hand edits of generated files as kept patches, merged into
+every later generation (see :mod:`generator.custom_code`). Exit 0 recorded; 2 invalid input."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from generator.cli_options import project_options
+from generator.config import load_config
+from generator.diagnostics import CodegenError, Diagnostic
+
+
+@click.command("keep")
+@click.argument("paths", nargs=-1, required=True)
+@project_options
+def keep_command(paths: tuple[str, ...], config_path: Path, out: Path | None) -> None:
+    """Keep the edits made to these generated files (paths relative to --out, or under it)."""
+    from generator.custom_code import keep
+    from generator.pipeline import generate
+
+    try:
+        config = load_config(config_path, out_dir=out)
+        pristine = generate(config, custom=False).files
+        out_dir = Path(config.out_dir)
+        for given in paths:
+            path = Path(given)
+            if path.is_absolute() or path.parts[: len(out_dir.parts)] == out_dir.parts:
+                try:
+                    path = path.resolve().relative_to(out_dir.resolve())
+                except ValueError:
+                    pass
+            rel = path.as_posix()
+            file = out_dir / rel
+            if not file.is_file():
+                raise CodegenError(
+                    Diagnostic("patch-not-generated", "error", str(file), "", "no such file")
+                )
+            edited = file.read_text(encoding="utf-8")
+            written = keep(config, rel, pristine, edited)
+            click.echo(f"kept {rel}: {written[0]} (base {written[1].name})")
+    except CodegenError as exc:
+        click.echo(f"cube-codegen: {exc.summary()}", err=True)
+        sys.exit(2)

@@ -1,0 +1,114 @@
+"""``cube-codegen update``: fetch (or read) the new document, report drift and overlay health,
+regenerate, bump the version, write the changelog and a pull-request summary, in one step.
+
+Exit codes: 0 nothing changed (nothing written); 1 changes written (``spec/``, ``generated/``,
+changelog, version; the summary says what); 2 failed, with one line on stderr and ``spec/`` and
+``generated/`` exactly as they were.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import NoReturn
+
+import click
+
+from generator.cli_options import connection_options, project_options
+from generator.diagnostics import CodegenError, one_line
+from generator.fetch import BASE_URL_ENV, redact
+from generator.update import (
+    Source,
+    file_source,
+    github_outputs,
+    live_source,
+    summary_markdown,
+    update,
+)
+from generator.writer import write_atomic
+
+EXIT_UNCHANGED, EXIT_CHANGED, EXIT_FAILED = 0, 1, 2
+
+
+def _fail(message: str, token: str) -> NoReturn:
+    click.echo(f"cube-codegen: {redact(one_line(message), token)}", err=True)
+    sys.exit(EXIT_FAILED)
+
+
+@click.command("update")
+@project_options
+@click.option("--family", default=None, help="The API family to update [the first in the config].")
+@click.option(
+    "--from",
+    "from_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Take the new document from this file instead of fetching it.",
+)
+@click.option("--base-url", envvar=BASE_URL_ENV, default="", help=f"[env {BASE_URL_ENV}]")
+@connection_options
+@click.option(
+    "--summary",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the Markdown summary (a pull-request body) here; otherwise print it.",
+)
+@click.option(
+    "--github-output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    envvar="GITHUB_OUTPUT",
+    default=None,
+    help="Append changed=, bump= and version= lines here [env GITHUB_OUTPUT].",
+)
+def update_command(
+    *,
+    config_path: Path,
+    out: Path | None,
+    family: str | None,
+    from_file: Path | None,
+    base_url: str,
+    token: str,
+    timeout: float,
+    ca_bundle: Path | None,
+    summary: Path | None,
+    github_output: Path | None,
+) -> None:
+    """Update spec/ and generated/ from the live document (or --from FILE) in one step."""
+    source: Source
+    if from_file is not None:
+        source = file_source(from_file)
+    elif base_url:
+        source = live_source(base_url, token, timeout=timeout, ca_bundle=ca_bundle)
+    else:
+        raise click.UsageError(f"pass --from FILE, or --base-url (or set {BASE_URL_ENV})")
+    try:
+        result = update(config_path, source, out_dir=out, family=family)
+    except CodegenError as exc:
+        _fail(exc.summary(), token)
+    except RecursionError:
+        _fail("input nests too deeply to process", token)
+    except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
+        _fail(f"{where}{exc.strerror or exc} [os-error]", token)
+    text = summary_markdown(result)
+    if summary is not None:
+        write_atomic(summary, text)
+    else:
+        click.echo(text, nl=False)
+    if github_output is not None:
+        with github_output.open("a", encoding="utf-8") as fh:
+            fh.write(github_outputs(result))
+    if not result.changed:
+        click.echo("update: no changes; nothing written", err=True)
+        sys.exit(EXIT_UNCHANGED)
+    bump = (
+        f"version {result.old_version} -> {result.new_version} ({result.bump})"
+        if result.bump
+        else "version unchanged"
+    )
+    click.echo(
+        f"update: {bump}; {len(result.generated_changes)} generated files changed; "
+        f"{len(result.report.changes)} API changes",
+        err=True,
+    )
+    sys.exit(EXIT_CHANGED)

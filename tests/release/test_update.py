@@ -1,0 +1,178 @@
+"""``make update`` / ``cube-codegen update`` against a loopback HTTPS server serving a changed
+document: regenerated tree, changelog, bumped version and summary in one step; atomic on failure."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trustme
+import yaml
+
+from generator.writer import read_tree
+from tests.helpers import ROOT, run_cli
+from tests.release.project import (
+    additive,
+    breaking,
+    config_version,
+    document,
+    write_project,
+)
+from tests.release.servers import ca_file, serving
+
+TOKEN = "update-token-1234"
+
+
+@pytest.fixture(scope="module")
+def ca() -> trustme.CA:
+    return trustme.CA()
+
+
+def _project(tmp_path: Path) -> Path:
+    config = write_project(tmp_path)
+    proc = run_cli("generate", "--config", str(config), "--out", str(tmp_path / "generated"))
+    assert proc.returncode == 0, proc.stderr
+    return config
+
+
+def _make_update(
+    tmp_path: Path, config: Path, url: str, ca: Path
+) -> subprocess.CompletedProcess[str]:
+    env = {
+        **os.environ,
+        "CUBE_BASE_URL": url,
+        "CUBE_API_KEY": TOKEN,
+        "SSL_CERT_FILE": str(ca),
+        "GITHUB_OUTPUT": str(tmp_path / "github-output"),
+    }
+    return subprocess.run(
+        [
+            "make",
+            "--no-print-directory",
+            "-C",
+            str(ROOT),
+            "update",
+            f"UPDATE_CONFIG={config}",
+            f"UPDATE_OUT={tmp_path / 'generated'}",
+            f"UPDATE_SUMMARY={tmp_path / 'summary.md'}",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def _outputs(tmp_path: Path) -> dict[str, str]:
+    lines = (tmp_path / "github-output").read_text().splitlines()
+    return dict(line.split("=", 1) for line in lines)
+
+
+def _served(ca: trustme.CA, tmp_path: Path, doc: dict[str, Any]) -> tuple[Path, Any]:
+    config = _project(tmp_path)
+    return config, serving(doc, ca)
+
+
+def test_breaking_change_bumps_major(ca: trustme.CA, tmp_path: Path) -> None:
+    config = _project(tmp_path)
+    with serving(breaking(document()), ca) as server:
+        proc = _make_update(tmp_path, config, server.url, ca_file(ca, tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert server.requests == [("GET", "/api/v1/spec", f"Bearer {TOKEN}")]
+    assert TOKEN not in proc.stdout + proc.stderr
+    assert config_version(config) == "2.0.0"
+    assert _outputs(tmp_path) == {"changed": "true", "bump": "major", "version": "2.0.0"}
+    # the snapshot is the served document, the package is regenerated from it
+    assert "/widgets" not in yaml.safe_load((config.parent / "api.yaml").read_text())["paths"]
+    tree = read_tree(tmp_path / "generated")
+    widgets = tree["widget_client/widget_client/api/resources/widgets.py"].decode()
+    assert "def create_widget" not in widgets and "def get_widget" in widgets
+    assert '__version__ = "2.0.0"' in tree["widget_client/widget_client/_version.py"].decode()
+    changelog = (config.parent / "CHANGELOG.md").read_text()
+    assert changelog.startswith("# Changelog\n\n## 2.0.0 (")
+    assert "operation-removed" in changelog
+    assert tree["widget_client/CHANGELOG.md"].decode().endswith(changelog)
+    summary = (tmp_path / "summary.md").read_text()
+    assert "`1.2.3` → `2.0.0` (major)" in summary
+    assert "POST /widgets" in summary and "### Breaking (1)" in summary
+    assert "`client.widgets.create_widget()` | **no** |" in summary  # the SDK's words
+    # generated/ is exactly what generate makes from the updated spec/
+    assert (
+        run_cli("check", "--config", str(config), "--out", str(tmp_path / "generated")).returncode
+        == 0
+    )
+
+
+def test_additive_change_bumps_minor(ca: trustme.CA, tmp_path: Path) -> None:
+    config = _project(tmp_path)
+    with serving(additive(document()), ca) as server:
+        proc = _make_update(tmp_path, config, server.url, ca_file(ca, tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert config_version(config) == "1.3.0"
+    assert _outputs(tmp_path)["bump"] == "minor"
+    tree = read_tree(tmp_path / "generated")
+    models = tree["widget_client/widget_client/api/models.py"].decode()
+    assert "colour" in models
+    summary = (tmp_path / "summary.md").read_text()
+    assert "(minor)" in summary and "request-parameter-added" in summary
+    assert "### Breaking" not in summary
+
+
+def test_unchanged_document_is_a_no_op(ca: trustme.CA, tmp_path: Path) -> None:
+    config = _project(tmp_path)
+    before_spec = read_tree(config.parent)
+    before_tree = read_tree(tmp_path / "generated")
+    with serving(document(), ca) as server:
+        proc = _make_update(tmp_path, config, server.url, ca_file(ca, tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert len(server.requests) == 1
+    assert read_tree(config.parent) == before_spec
+    assert read_tree(tmp_path / "generated") == before_tree
+    assert _outputs(tmp_path) == {"changed": "false", "bump": "none", "version": "1.2.3"}
+    assert "No changes" in (tmp_path / "summary.md").read_text()
+
+
+def test_patch_bump_when_only_generated_code_changes(tmp_path: Path) -> None:
+    """A change drift does not rate as an API change but the package shows (a deprecation)."""
+    config = _project(tmp_path)
+    doc = document()
+    doc["paths"]["/gadgets"]["get"]["deprecated"] = True
+    new = tmp_path / "new.yaml"
+    new.write_text(yaml.safe_dump(doc))
+    proc = run_cli(
+        "update", "--config", str(config), "--out", str(tmp_path / "generated"), "--from", str(new)
+    )
+    assert proc.returncode == 1, proc.stderr  # 1: changes written
+    assert config_version(config) == "1.2.4"
+    assert "operation-deprecated" in (config.parent / "CHANGELOG.md").read_text()
+
+
+@pytest.mark.parametrize("failure", ["overlay-unmatched", "bad-document", "unreachable"])
+def test_failure_leaves_spec_and_generated_as_they_were(
+    ca: trustme.CA, tmp_path: Path, failure: str
+) -> None:
+    config = _project(tmp_path)
+    before_spec = read_tree(config.parent)
+    before_tree = read_tree(tmp_path / "generated")
+    if failure == "overlay-unmatched":  # the overlay targets an operation the new document lacks
+        doc = document()
+        del doc["paths"]["/gadgets"]
+        args = ["--from", str(tmp_path / "new.yaml")]
+        (tmp_path / "new.yaml").write_text(yaml.safe_dump(doc))
+    elif failure == "bad-document":
+        (tmp_path / "new.yaml").write_text("openapi: 3.1.0\npaths: [1, 2]\n")
+        args = ["--from", str(tmp_path / "new.yaml")]
+    else:
+        args = ["--base-url", "https://127.0.0.1:9", "--token", TOKEN, "--timeout", "2"]
+    proc = run_cli("update", "--config", str(config), "--out", str(tmp_path / "generated"), *args)
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert ".spec.update-" not in proc.stderr
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+    assert read_tree(config.parent) == before_spec
+    assert read_tree(tmp_path / "generated") == before_tree
+    leftovers = [p.name for p in tmp_path.iterdir() if p.name.startswith(".spec")]
+    assert leftovers == []
