@@ -3,7 +3,7 @@
 Exit codes: 0 success, 1 a check found differences (or an overlay action matched nothing),
 2 invalid input (one line on stderr: file, JSON pointer, what is wrong; never a traceback),
 130 interrupted by Ctrl-C (SIGINT), 143 stopped by SIGTERM; an interrupted run leaves its output
-as it was and no worker process behind.
+as it was and no process behind.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def reports_errors(func: F) -> F:
 
 
 class Terminated(BaseException):
-    """SIGTERM, raised like KeyboardInterrupt so that cleanup (staging folders, workers) runs."""
+    """SIGTERM, raised like KeyboardInterrupt so that cleanup (the staging folder) runs."""
 
 
 _terminated: list[int] = []
