@@ -48,6 +48,7 @@ from generator.naming import (
     Namespace,
     PythonIdentifier,
     pascal_case,
+    rename_reason,
     snake_case,
 )
 from generator.openapi_paths import HTTP_METHODS as METHODS
@@ -224,8 +225,24 @@ class FamilyBuilder:
         return wire
 
     def _operations(self, op_ids: set[str]) -> Iterator[tuple[str, Operation]]:
-        paths = self.doc.get("paths") or {}
         method_names: dict[str, Namespace] = {}
+        found = list(self._each_operation())
+        for _, _, _, op, tag in found:  # an operationId that is a Python name already keeps it
+            op_id = op.get("operationId")
+            if isinstance(op_id, str) and PythonIdentifier(op_id, prefix="call") == op_id:
+                self._method_names(method_names, tag).keep_exact([op_id])
+        for path, item_ptr, item, op, tag in found:
+            method = item_ptr.rsplit("/", 1)[1]
+            names = self._method_names(method_names, tag)
+            yield tag, self._operation(path, method, item, op, item_ptr, names, op_ids)
+
+    @staticmethod
+    def _method_names(by_tag: dict[str, Namespace], tag: str) -> Namespace:
+        return by_tag.setdefault(snake_case(tag) or "resource", Namespace(resource_members()))
+
+    def _each_operation(self) -> Iterator[tuple[str, str, dict[str, Any], dict[str, Any], str]]:
+        """(path, operation pointer, path item, operation, first tag) in document order."""
+        paths = self.doc.get("paths") or {}
         for path, raw_item in paths.items():
             item_ptr = pointer("paths", path)
             item, _ = self.resolver.resolve(raw_item, item_ptr)
@@ -241,15 +258,7 @@ class FamilyBuilder:
                     if isinstance(tags, list) and tags and isinstance(tags[0], str)
                     else "default"
                 )
-                names = method_names.setdefault(
-                    snake_case(tag) or "resource", Namespace(resource_members())
-                )
-                yield (
-                    tag,
-                    self._operation(
-                        path, method, item, op, join_pointer(item_ptr, method), names, op_ids
-                    ),
-                )
+                yield path, join_pointer(item_ptr, method), item, op, tag
 
     # --- one operation ---------------------------------------------------------------------
 
@@ -272,14 +281,26 @@ class FamilyBuilder:
                 f"no operationId; named from {method.upper()} {one_line(path, 80)}",
                 "info",
             )
-        elif op_id in op_ids:
+        duplicate = op_id in op_ids
+        op_ids.add(op_id)
+        py_name = names.identifier(op_id, prefix="call")
+        if duplicate:
             self.warn(
                 "operation-id-duplicate",
                 join_pointer(ptr, "operationId"),
-                f"operationId {one_line(op_id, 80)} is used twice; renamed",
+                f"operationId {one_line(op_id, 80)} is used twice; this one is method {py_name}",
             )
-        op_ids.add(op_id)
-        py_name = names.identifier(op_id, prefix="call")
+        elif op.get("operationId") == op_id:
+            plain = PythonIdentifier(op_id, prefix="call")
+            found = rename_reason(op_id, py_name, plain, names.owner(plain))
+            if found:
+                self.warn(
+                    "operation-renamed",
+                    join_pointer(ptr, "operationId"),
+                    f"operationId {one_line(repr(op_id), 80)} is generated as method "
+                    f"{py_name}: {found[1]}",
+                    found[0],
+                )
         args = Namespace(RESERVED_ARGS)
         hint = pascal_case(py_name) or "Operation"
         params = self._parameters(path, item, op, ptr, args, hint)
