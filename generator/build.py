@@ -37,16 +37,18 @@ from generator.ir import (
     Resource,
     Response,
     ResponseKind,
+    Rule,
     ServerVariable,
     TypeRef,
     UnionOf,
 )
-from generator.models import build_models, constraint_groups
+from generator.models import build_models
 from generator.naming import (
     ClassName,
     Namespace,
     PythonIdentifier,
     pascal_case,
+    rename_reason,
     snake_case,
 )
 from generator.openapi_paths import ADDITIONAL, ITEM_SCHEMA_KEYS, path_operations
@@ -241,8 +243,26 @@ class FamilyBuilder:
         return tag
 
     def _operations(self, op_ids: set[str]) -> Iterator[tuple[str, Operation]]:
-        paths = self.doc.get("paths") or {}
         method_names: dict[str, Namespace] = {}
+        found = list(self._each_operation())
+        for _, _, _, op, tag, _ in found:  # an operationId that is a Python name keeps it
+            op_id = op.get("operationId")
+            if isinstance(op_id, str) and PythonIdentifier(op_id, prefix="call") == op_id:
+                self._method_names(method_names, tag).keep_exact([op_id])
+        for path, op_ptr, item, op, tag, method in found:
+            names = self._method_names(method_names, tag)
+            yield tag, self._operation(path, method, item, op, op_ptr, names, op_ids)
+
+    @staticmethod
+    def _method_names(by_tag: dict[str, Namespace], tag: str) -> Namespace:
+        return by_tag.setdefault(snake_case(tag) or "resource", Namespace(resource_members()))
+
+    def _each_operation(
+        self,
+    ) -> Iterator[tuple[str, str, dict[str, Any], dict[str, Any], str, str]]:
+        """(path, operation pointer, path item, operation, resource tag, wire method) in
+        document order."""
+        paths = self.doc.get("paths") or {}
         for path, raw_item in paths.items():
             item_ptr = pointer("paths", path)
             item, _ = self.resolver.resolve(raw_item, item_ptr)
@@ -252,11 +272,7 @@ class FamilyBuilder:
                 if not isinstance(op, dict):
                     continue
                 tag = self._resource_tag(op.get("tags"))
-                names = method_names.setdefault(
-                    snake_case(tag) or "resource", Namespace(resource_members())
-                )
-                op_ptr = join_pointer(item_ptr, *keys)
-                yield tag, self._operation(path, method, item, op, op_ptr, names, op_ids)
+                yield path, join_pointer(item_ptr, *keys), item, op, tag, method
 
     # --- one operation ---------------------------------------------------------------------
 
@@ -279,14 +295,26 @@ class FamilyBuilder:
                 f"no operationId; named from {one_line(method, 40)} {one_line(path, 80)}",
                 "info",
             )
-        elif op_id in op_ids:
+        duplicate = op_id in op_ids
+        op_ids.add(op_id)
+        py_name = names.identifier(op_id, prefix="call")
+        if duplicate:
             self.warn(
                 "operation-id-duplicate",
                 join_pointer(ptr, "operationId"),
-                f"operationId {one_line(op_id, 80)} is used twice; renamed",
+                f"operationId {one_line(op_id, 80)} is used twice; this one is method {py_name}",
             )
-        op_ids.add(op_id)
-        py_name = names.identifier(op_id, prefix="call")
+        elif op.get("operationId") == op_id:
+            plain = PythonIdentifier(op_id, prefix="call")
+            found = rename_reason(op_id, py_name, plain, names.owner(plain))
+            if found:
+                self.warn(
+                    "operation-renamed",
+                    join_pointer(ptr, "operationId"),
+                    f"operationId {one_line(repr(op_id), 80)} is generated as method "
+                    f"{py_name}: {found[1]}",
+                    found[0],
+                )
         args = Namespace(RESERVED_ARGS)
         hint = pascal_case(py_name) or "Operation"
         params = self._parameters(path, item, op, ptr, args, hint)
@@ -416,11 +444,11 @@ class FamilyBuilder:
             return RequestBody(media, kind, t, required, None)
         type_ = self.catalog.type_of(schema, hint + "Request")
         fields = None
-        groups: tuple[tuple[str, ...], ...] = ()
+        rule: Rule | None = None
         if isinstance(type_, ModelRef):
             model = self.catalog.models.get(type_.name)
-            groups = constraint_groups(model)
-            fields = self._body_fields(model, args, type_.name, bool(groups))
+            rule = body_rule(model)
+            fields = self._body_fields(model, args, type_.name, rule is not None)
         return RequestBody(
             media,
             kind,
@@ -428,8 +456,8 @@ class FamilyBuilder:
             required,
             fields,
             type_.name if isinstance(type_, ModelRef) else None,
-            validate=bool(groups) and fields is not None,
-            one_of=groups,
+            validate=rule is not None and fields is not None,
+            rule=rule if fields is not None else None,
         )
 
     def _body_fields(
@@ -585,6 +613,7 @@ class FamilyBuilder:
             limit_param=spec.limit_param,
             cursor_param=spec.cursor_param,
             next_cursor_path=spec.next_cursor,
+            has_more_path=spec.has_more,
             default_limit=spec.default_limit,
             first_offset=spec.first_offset,
         )
@@ -725,6 +754,60 @@ def _strip_none(t: TypeRef) -> TypeRef:
         rest = [m for m in t.members if m != NONE]
         return rest[0] if len(rest) == 1 else t
     return t
+
+
+_RULE_KEYS = ("oneOf", "anyOf", "allOf", "not")
+_RULE_NOTES = frozenset({"description", "title", "$comment"})
+
+
+def body_rule(model: Any) -> Rule | None:
+    """The rule a request object's ``oneOf``/``anyOf``/``allOf``/``not`` keywords state about which
+    of its own properties are sent together, or None when it has none (or states more than that).
+
+    ``{properties: {a, b}, oneOf: [{required: [a]}, {required: [b]}]}`` is "exactly one of a, b".
+    """
+    schema = _obj(model)
+    props = _obj(schema.get("properties"))
+    if not props or not any(k in schema for k in _RULE_KEYS):
+        return None
+    parts = []
+    for key in _RULE_KEYS:
+        if key in schema:
+            part = _rule({key: schema[key]}, frozenset(props))
+            if part is None:
+                return None
+            parts.append(part)
+    return parts[0] if len(parts) == 1 else Rule("allOf", rules=tuple(parts))
+
+
+def _rule(node: Any, props: frozenset[str]) -> Rule | None:
+    """A presence rule for a schema that only says which of ``props`` are required, else None."""
+    if not isinstance(node, dict) or set(node) - _RULE_NOTES - {"required", *_RULE_KEYS}:
+        return None
+    parts: list[Rule] = []
+    req = node.get("required")
+    if req is not None:
+        if not isinstance(req, list) or not all(isinstance(r, str) and r in props for r in req):
+            return None
+        parts.append(Rule("required", names=tuple(req)))
+    if "not" in node:
+        inner = _rule(node["not"], props)
+        if inner is None:
+            return None
+        parts.append(Rule("not", rules=(inner,)))
+    for key in ("oneOf", "anyOf", "allOf"):
+        if key not in node:
+            continue
+        branches = node[key]
+        if not isinstance(branches, list) or not branches:
+            return None
+        subs = [_rule(b, props) for b in branches]
+        if any(s is None for s in subs):
+            return None
+        parts.append(Rule(key, rules=tuple(s for s in subs if s is not None)))
+    if not parts:
+        return None
+    return parts[0] if len(parts) == 1 else Rule("allOf", rules=tuple(parts))
 
 
 def _default_text(schema: Any) -> str | None:

@@ -1,14 +1,18 @@
 """The ``cube-codegen`` command line: parses options, calls the library, writes, reports.
 
 Exit codes: 0 success, 1 a check found differences (or an overlay action matched nothing),
-2 invalid input (one line on stderr: file, JSON pointer, what is wrong; never a traceback).
+2 invalid input (one line on stderr: file, JSON pointer, what is wrong; never a traceback),
+130 interrupted by Ctrl-C (SIGINT), 143 stopped by SIGTERM; an interrupted run leaves its output
+as it was and no process behind.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import signal
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -46,8 +50,37 @@ def reports_errors(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+class Terminated(BaseException):
+    """SIGTERM, raised like KeyboardInterrupt so that cleanup (the staging folder) runs."""
+
+
+_terminated: list[int] = []
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second SIGTERM ends the process at once
+    _terminated.append(signum)  # in case the exception lands where Python ignores exceptions
+    raise Terminated
+
+
 class LazyGroup(click.Group):
     """Imports a subcommand's module only when that subcommand runs (start-up stays small)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Every subcommand: Ctrl-C exits 130 and SIGTERM 143, after cleanup, with one line."""
+        if threading.current_thread() is threading.main_thread():  # signals go to it alone
+            signal.signal(signal.SIGTERM, _on_sigterm)
+        try:
+            result = super().invoke(ctx)
+            if _terminated:  # the run finished anyway: still report the signal
+                raise Terminated
+            return result
+        except KeyboardInterrupt:
+            click.echo("cube-codegen: interrupted (Ctrl-C)", err=True)
+            sys.exit(130)
+        except Terminated:
+            click.echo("cube-codegen: terminated (SIGTERM)", err=True)
+            sys.exit(143)
 
     lazy = {  # noqa: RUF012 - a fixed table, read only
         "overlay": ("generator.overlay.cli", "overlay"),
@@ -76,10 +109,20 @@ def main() -> None:
     """Generate typed Python clients from OpenAPI documents and overlays."""
 
 
-def _config(config_path: Path, out: Path | None) -> Config:
+def _config(config_path: Path, out: Path | None, ref_root: Path | None = None) -> Config:
     from generator.config import load_config  # pydantic: not needed by a no-op run
 
-    return load_config(config_path, out_dir=out)
+    return load_config(config_path, out_dir=out, ref_root=ref_root)
+
+
+def ref_root_option(func: F) -> F:
+    return click.option(
+        "--ref-root",
+        type=click.Path(file_okay=False, exists=True, path_type=Path),
+        default=None,
+        help="Folder a document's $refs may read files from (default: the document's own "
+        "folder). Widen it only for documents you trust.",
+    )(func)
 
 
 @main.command()
@@ -119,6 +162,7 @@ def _config(config_path: Path, out: Path | None) -> Config:
     help="Write a JSON report: operations, skipped operations, diagnostics.",
 )
 @click.option("--quiet", is_flag=True, help="Print nothing on success.")
+@ref_root_option
 @reports_errors
 def generate(
     config_path: Path,
@@ -128,6 +172,7 @@ def generate(
     package_name: str | None,
     report: Path | None,
     quiet: bool,
+    ref_root: Path | None,
 ) -> None:
     """Generate the package from spec/ (documents + overlays) into generated/.
 
@@ -141,25 +186,26 @@ def generate(
         return
     from generator.pipeline import generate as run
     from generator.pipeline import report_json, single_document_config, strip_root
-    from generator.writer import write_atomic, write_tree
+    from generator.writer import check_output_dir, write_atomic, write_tree
 
     if spec_file is not None:
         if out is None or not package_name:
             raise click.UsageError("--spec needs --out and --package")
-        config = single_document_config(spec_file, overlays, package_name, out)
+        config = single_document_config(spec_file, overlays, package_name, out, ref_root)
     elif overlays or package_name:
         raise click.UsageError("--overlay and --package go with --spec")
     else:
-        config = _config(config_path, out)
+        config = _config(config_path, out, ref_root)
         stamp = Stamp(config_path, config)
-        if report is None and stamp.fresh():
+        if report is None and ref_root is None and stamp.fresh():
             if not quiet:
                 click.echo(message(config.out_dir))
             return
+    check_output_dir(config.out_dir)  # before the work: a refused folder costs nothing
     result = run(config)
     files = strip_root(result.files, config.package.name) if spec_file else result.files
     write_tree(config.out_dir, files)
-    if spec_file is None:
+    if spec_file is None and ref_root is None:  # the no-op cache knows only sandboxed runs
         stamp.save(files)
     if report is not None:
         write_atomic(report, json.dumps(report_json(result), indent=2) + "\n")
@@ -190,13 +236,14 @@ def _up_to_date(config_path: Path, out: Path) -> bool:
     show_default=True,
 )
 @click.option("--out", type=click.Path(path_type=Path), default=None)
+@ref_root_option
 @reports_errors
-def check(config_path: Path, out: Path | None) -> None:
+def check(config_path: Path, out: Path | None, ref_root: Path | None) -> None:
     """Regenerate in memory and compare with generated/: exit 1 listing differing files."""
     from generator.pipeline import generate as run
     from generator.writer import diff_tree
 
-    config = _config(config_path, out)
+    config = _config(config_path, out, ref_root)
     result = run(config)
     lines = diff_tree(config.out_dir, result.files)
     if lines:

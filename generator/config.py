@@ -84,6 +84,8 @@ class Config(BaseModel):
     snapshot: SnapshotConfig = SnapshotConfig()
     base_dir: Path = Path()
     out_dir: Path = DEFAULT_OUT
+    # Folder that document ``$ref``s may read from; None: each document's own folder.
+    ref_root: Path | None = None
 
     def path(self, relative: str) -> Path:
         return self.base_dir / relative
@@ -105,7 +107,9 @@ class Config(BaseModel):
         )
 
 
-def load_config(path: Path = DEFAULT_CONFIG, *, out_dir: Path | None = None) -> Config:
+def load_config(
+    path: Path = DEFAULT_CONFIG, *, out_dir: Path | None = None, ref_root: Path | None = None
+) -> Config:
     raw: Any = load_document(path)
     if not isinstance(raw, dict):
         raise CodegenError(
@@ -113,10 +117,18 @@ def load_config(path: Path = DEFAULT_CONFIG, *, out_dir: Path | None = None) -> 
         )
     try:
         return Config.model_validate(
-            {**raw, "base_dir": path.parent, "out_dir": out_dir or DEFAULT_OUT}
+            {
+                **raw,
+                "base_dir": path.parent,
+                "out_dir": out_dir or DEFAULT_OUT,
+                "ref_root": ref_root,
+            }
         )
     except ValidationError as exc:
+        from generator.validate import our_words
+
         first = exc.errors()[0]
+        where = pointer(*first["loc"])
         raise CodegenError(
-            Diagnostic("config-invalid", "error", str(path), pointer(*first["loc"]), first["msg"])
+            Diagnostic("config-invalid", "error", str(path), where, our_words(first))
         ) from None

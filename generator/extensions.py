@@ -38,6 +38,9 @@ class PageSpec(_Extension):
     next_cursor: Keys = Field(
         (), description="cursor style: path to the next cursor; absent or null ends paging"
     )
+    has_more: Keys = Field(
+        (), description="cursor style: path to a boolean that is false on the last page"
+    )
     default_limit: StrictInt | None = Field(
         None, description="page size the server uses when the limit is omitted"
     )

@@ -87,6 +87,8 @@ class SnapshotResult:
     sha256: str
     operations: int
     attempts: int
+    held: bool = False
+    """True when ``before_write`` refused the document: nothing was written."""
 
 
 MIN_REDACTED_TOKEN = 6
@@ -316,11 +318,26 @@ def _attempt(client: httpx.Client, plan: _Plan, attempt: int) -> tuple[int, byte
     except httpx.DecodingError:
         raise FetchError(url, "the response body could not be decoded", "fetch-bad-body") from None
     except httpx.ConnectError as exc:
-        message = f"cannot connect: {one_line(exc, 160)}"
-        raise FetchError(url, message, "fetch-connection") from None
+        raise FetchError(url, _connect_message(exc), "fetch-connection") from None
     except httpx.HTTPError as exc:
         message = f"request failed: {type(exc).__name__}: {one_line(exc, 160)}"
         raise FetchError(url, message, "fetch-connection") from None
+
+
+def _connect_message(exc: BaseException) -> str:
+    """What failed while connecting, and what to try."""
+    text = one_line(exc, 160)
+    if "CERTIFICATE_VERIFY_FAILED" in text or "certificate" in text.lower():
+        return (
+            f"cannot connect: the server's TLS certificate is not trusted ({text}); "
+            "pass --ca-bundle PEM or set SSL_CERT_FILE to the CA that signed it"
+        )
+    if isinstance(exc.__context__, ssl.SSLError) or "SSL" in text:
+        return f"cannot connect: TLS handshake failed ({text}); check --base-url and --ca-bundle"
+    return (
+        f"cannot connect: {text}; check --base-url, the network and any proxy "
+        "(TLS to a private CA: --ca-bundle or SSL_CERT_FILE)"
+    )
 
 
 def _read_body(response: httpx.Response, url: str, deadline: float) -> bytes:
@@ -385,13 +402,14 @@ def fetch_to_file(
     path: str = SPEC_PATH,
     token_required: bool = True,
     keep_prose: bool = True,
-    before_write: Callable[[dict[str, Any]], None] | None = None,
+    before_write: Callable[[dict[str, Any]], bool | None] | None = None,
 ) -> tuple[SnapshotResult, dict[str, Any]]:
     """Fetch, normalise and write the snapshot; the old file is untouched on any failure.
 
     ``keep_prose=False`` keeps only the document's structure (see :mod:`generator.structure`);
     the returned document is the one written. ``before_write`` sees it before the old snapshot
-    is replaced (to report what changed)."""
+    is replaced (to report what changed); when it returns False nothing is written (the result
+    says ``held``)."""
     fetched = fetch_spec(
         base_url,
         token,
@@ -404,8 +422,10 @@ def fetch_to_file(
     )
     document = fetched.document if keep_prose else structure_only(fetched.document)
     text = snapshot_text(document)
-    if before_write is not None:
-        before_write(document)
+    if before_write is not None and before_write(document) is False:
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        ops = count_operations(document)
+        return SnapshotResult(out, False, digest, ops, fetched.attempts, held=True), document
     try:
         written = write_snapshot(out, text)
     except OSError as exc:

@@ -8,8 +8,10 @@ overlays to check, and the configuration says whether only the structure is kept
 Before the snapshot is replaced, what changed against the previous one is reported (the drift
 rules' summary, breaking changes listed), then the family's overlays are checked on the new one.
 
-Exit codes: 0 fetched (written, or already identical); 2 anything failed, with one line on stderr
-and the previous snapshot untouched. The token is never printed.
+Exit codes: 0 fetched (written, or already identical); 1 fetched, but actions of the family's
+overlays match nothing in it: they are listed and the snapshot is not written (unless
+``--accept-unmatched``), so the snapshot and the overlays never disagree; 2 anything failed, with
+one line on stderr and the previous snapshot untouched. The token is never printed.
 """
 
 from __future__ import annotations
@@ -115,6 +117,12 @@ def _report_health(health: OverlayHealth) -> None:
     default=None,
     help=f"Folder of *.overlay.yaml to check [the family's overlays, or {DEFAULT_OVERLAY_DIR}].",
 )
+@click.option(
+    "--accept-unmatched",
+    is_flag=True,
+    help="Write the snapshot even when overlay actions no longer match it (they then need "
+    "fixing before `make generate` succeeds).",
+)
 def fetch(
     *,
     base_url: str,
@@ -127,6 +135,7 @@ def fetch(
     ca_bundle: Path | None,
     structure_only: bool | None,
     overlay_dir: Path | None,
+    accept_unmatched: bool,
 ) -> None:
     """Fetch an OpenAPI document and write a normalised YAML snapshot, after reporting what changed
     since the previous snapshot; then report which of the family's overlays no longer match."""
@@ -146,8 +155,18 @@ def fetch(
     if overlay_dir is None and config and chosen:
         overlays = [config.path(o) for o in chosen.overlays]
     previous: Any = _previous_snapshot(target)
+    checked: list[OverlayHealth] = []
+
+    def before_write(doc: dict[str, Any]) -> bool:
+        """Report what changed, check the overlays; False holds the snapshot back."""
+        if previous is not None:
+            _report_drift(previous, doc, target)
+        if not (isinstance(overlays, list) and not overlays):
+            checked.append(check_overlays(doc, overlays, document_file=str(target)))
+        return accept_unmatched or not (checked and unmatched(checked[0]))
+
     try:
-        result, document = fetch_to_file(
+        result, _ = fetch_to_file(
             document_url or base_url,
             token,
             target,
@@ -156,25 +175,39 @@ def fetch(
             path="" if document_url else SPEC_PATH,
             token_required=not document_url,
             keep_prose=not structure_only,
-            before_write=(lambda doc: _report_drift(previous, doc, target))
-            if previous is not None
-            else None,
+            before_write=before_write,
         )
     except CodegenError as exc:
         _fail(exc.summary(), token)
     except RecursionError:
         _fail("the fetched document nests too deeply", token)
-    state = "wrote" if result.written else "unchanged"
+    state = "not written" if result.held else "wrote" if result.written else "unchanged"
     retries = f", {result.attempts} attempts" if result.attempts > 1 else ""
     kept = ", structure only" if structure_only else ""
     click.echo(
         f"{state} {result.path}: {result.operations} operations{kept}, "
         f"sha256 {result.sha256[:12]}{retries}"
     )
-    if isinstance(overlays, list) and not overlays:
+    if not checked:
         click.echo("overlays: none configured for this family")
-    else:
-        _report_health(check_overlays(document, overlays, document_file=str(target)))
+        return
+    _report_health(checked[0])
+    missing = unmatched(checked[0])
+    if missing and not accept_unmatched:
+        click.echo(
+            f"cube-codegen: {missing} overlay actions match nothing in the fetched document; "
+            f"{target} was not written. Fix the overlays, or write it anyway with "
+            "--accept-unmatched [fetch-overlays-unmatched]",
+            err=True,
+        )
+        sys.exit(1)
+    if missing:
+        click.echo(f"overlays: {missing} actions match nothing; written (--accept-unmatched)")
+
+
+def unmatched(health: OverlayHealth) -> int:
+    """How many overlay actions target nothing in the document (a run would fail on them)."""
+    return sum(1 for f in health.findings if f.status == "unmatched")
 
 
 def _previous_snapshot(path: Path) -> Any:

@@ -128,6 +128,41 @@ class BodyField:
     default: str | None = None
 
 
+RuleKind = Literal["required", "not", "oneOf", "anyOf", "allOf"]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A request schema's rule about which properties are sent together (``oneOf`` of
+    ``required`` branches, ``not``, ...), checked by the client before it sends anything."""
+
+    kind: RuleKind
+    names: tuple[str, ...] = ()  # ``required``: these properties are all present
+    rules: tuple[Rule, ...] = ()  # ``not`` (one), ``oneOf``/``anyOf``/``allOf`` (any number)
+
+    def holds(self, present: frozenset[str]) -> bool:
+        """Whether a body sending exactly the properties ``present`` satisfies the rule."""
+        match self.kind:
+            case "required":
+                return set(self.names) <= present
+            case "not":
+                return not self.rules[0].holds(present)
+            case "oneOf":
+                return sum(r.holds(present) for r in self.rules) == 1
+            case "anyOf":
+                return any(r.holds(present) for r in self.rules)
+            case _:
+                return all(r.holds(present) for r in self.rules)
+
+    @property
+    def mentioned(self) -> tuple[str, ...]:
+        """Every property the rule names, in first-mention order."""
+        seen = dict.fromkeys(self.names)
+        for r in self.rules:
+            seen.update(dict.fromkeys(r.mentioned))
+        return tuple(seen)
+
+
 @dataclass(frozen=True, slots=True)
 class RequestBody:
     media_type: str
@@ -137,10 +172,11 @@ class RequestBody:
     # Object bodies are flattened into keyword arguments; anything else is one ``body`` argument.
     fields: tuple[BodyField, ...] | None
     model: ClassName | None = None
-    # Flattened bodies whose schema adds ``oneOf``/``anyOf`` rules: the payload is validated
-    # against the model before sending, and each group lists the properties of one branch.
+    # Flattened bodies whose schema adds rules about which properties go together
+    # (``oneOf``/``anyOf``/``allOf``/``not`` of ``required``): checked with the model before
+    # sending.
     validate: bool = False
-    one_of: tuple[tuple[str, ...], ...] = ()
+    rule: Rule | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +226,8 @@ class Pagination:
     limit_param: str
     cursor_param: str
     next_cursor_path: tuple[str, ...]
+    # A boolean that says whether another page exists (e.g. ``pageInfo.hasNextPage``).
+    has_more_path: tuple[str, ...]
     default_limit: int | None
     first_offset: int
     alternatives: tuple[Pagination, ...] = ()

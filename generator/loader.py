@@ -28,8 +28,48 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _BaseLoader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+class DuplicateKey(Exception):
+    """A mapping names the same key twice; the parser would silently keep only the last."""
+
+    def __init__(self, key: str, line: int, first_line: int | None, ptr: str = "") -> None:
+        super().__init__(key)
+        self.key, self.line, self.first_line, self.pointer = key, line, first_line, ptr
+
+    def message(self) -> str:
+        first = f" (first at line {self.first_line})" if self.first_line else ""
+        return f"duplicate key {one_line(repr(self.key), 80)} at line {self.line}{first}"
+
+
+def _key_text(key: Any) -> Any:
+    """The key as :func:`normalise` will spell it, so ``200`` and ``"200"`` collide as well."""
+    if isinstance(key, bool) or key is None:
+        return "null" if key is None else ("true" if key else "false")
+    if isinstance(key, (str, int)):
+        return str(key)
+    if isinstance(key, float) and math.isfinite(key):
+        return repr(key)
+    return None  # not a key normalise accepts: it reports it
+
+
 class _Loader(_BaseLoader):  # type: ignore[misc]
-    """Safe loader that keeps timestamps as strings."""
+    """Safe loader that keeps timestamps as strings and refuses duplicate keys."""
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        seen: dict[Any, int] = {}
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                continue  # `<<: *base` entries may be overridden by design
+            try:
+                text = _key_text(self.construct_object(key_node, deep=True))
+            except TypeError:
+                continue
+            if text is None:
+                continue
+            line = key_node.start_mark.line + 1
+            if text in seen:
+                raise DuplicateKey(text, line, seen[text])
+            seen[text] = line
+        return super().construct_mapping(node, deep=deep)
 
 
 _Loader.yaml_implicit_resolvers = {
@@ -52,9 +92,14 @@ def parse_text(text: str, file: str, *, as_json: bool | None = None) -> Any:
         as_json = text.lstrip()[:1] in ("{", "[")
     try:
         if as_json:
-            raw = json.loads(text, parse_constant=_reject_constant)
+            raw = json.loads(
+                text, parse_constant=_reject_constant, object_pairs_hook=_unique_object
+            )
         else:
             raw = yaml.load(text, Loader=_Loader)
+    except DuplicateKey as exc:
+        exc = (_json_duplicate(text) if as_json else _yaml_duplicate(text, exc)) or exc
+        raise _fail(file, exc.pointer, exc.message(), id="duplicate-key") from None
     except RecursionError:
         raise _fail(file, "", f"nesting is deeper than {MAX_DEPTH} levels") from None
     except json.JSONDecodeError as exc:
@@ -67,6 +112,85 @@ def parse_text(text: str, file: str, *, as_json: bool | None = None) -> Any:
     except (yaml.YAMLError, ValueError) as exc:
         raise _fail(file, "", f"malformed document: {one_line(exc)}") from None
     return normalise(raw, file)
+
+
+def _unique_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise DuplicateKey(key, 0, None)  # the line is found by _json_duplicate
+            seen.add(key)
+    return out
+
+
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]')
+
+
+class _Frame:
+    __slots__ = ("index", "key", "keys", "ptr")
+
+    def __init__(self, ptr: str, keys: dict[str, int] | None) -> None:
+        self.ptr, self.keys, self.key, self.index = ptr, keys, "", 0
+
+    def child(self) -> str:
+        return self.ptr + (pointer(self.key) if self.keys is not None else f"/{self.index}")
+
+
+def _json_duplicate(text: str) -> DuplicateKey | None:
+    """The first duplicate key of JSON ``text``, with its lines and the pointer of the second
+    occurrence (run only once a duplicate was found, so the text is known to be JSON)."""
+    stack: list[_Frame] = []
+    pending: tuple[str, int] | None = None
+    for match in _JSON_TOKEN.finditer(text):
+        token = match.group()
+        if token in "{[":
+            ptr = stack[-1].child() if stack else ""
+            stack.append(_Frame(ptr, {} if token == "{" else None))
+        elif token in "}]":
+            if stack:
+                stack.pop()
+        elif token == ",":
+            if stack and stack[-1].keys is None:
+                stack[-1].index += 1
+        elif token == ":":
+            top = stack[-1] if stack else None
+            if pending is not None and top is not None and top.keys is not None:
+                key, line = pending
+                top.key = key
+                if key in top.keys:
+                    return DuplicateKey(key, line, top.keys[key], top.child())
+                top.keys[key] = line
+        else:
+            pending = (json.loads(token), text.count("\n", 0, match.start()) + 1)
+            continue
+        pending = None
+    return None
+
+
+def _yaml_duplicate(text: str, found: DuplicateKey) -> DuplicateKey | None:
+    """``found`` with the pointer of the duplicate key, from the composed node tree."""
+    try:
+        root = yaml.compose(text, Loader=_Loader)
+    except yaml.YAMLError:
+        return None
+    stack: list[tuple[Any, str]] = [(root, "")]
+    seen: set[int] = set()
+    while stack:
+        node, ptr = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            for key_node, value_node in node.value:
+                key = str(key_node.value)
+                if key_node.start_mark.line + 1 == found.line and key == found.key:
+                    return DuplicateKey(found.key, found.line, found.first_line, ptr + pointer(key))
+                stack.append((value_node, ptr + pointer(key)))
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend((v, f"{ptr}/{i}") for i, v in enumerate(node.value))
+    return None
 
 
 def _reject_constant(name: str) -> Any:

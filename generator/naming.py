@@ -12,6 +12,8 @@ import keyword
 import re
 import unicodedata
 
+from generator.diagnostics import one_line
+
 # Names a generated model module imports or pydantic reserves: a schema named like one of these
 # would shadow it, so such class names get a suffix.
 _MODEL_MODULE_NAMES = frozenset(
@@ -109,21 +111,63 @@ class Namespace:
 
     def __init__(self, reserved: set[str] | frozenset[str] = frozenset()) -> None:
         self._taken: set[str] = {r.lower() for r in reserved}
+        self._kept: set[str] = set()  # held for the text that spells them exactly
+        self._owners: dict[str, str] = {}  # claimed name (lower case) → the text it was made from
 
     def __contains__(self, name: str) -> bool:
         return name.lower() in self._taken
 
-    def claim(self, name: str, *, sep: str = "") -> str:
+    def keep_exact(self, texts: list[str]) -> None:
+        """Hold each name for the one text that is already exactly that name.
+
+        ``FooBar`` stays ``FooBar`` even when ``foo-bar`` comes first in the document and would
+        otherwise take the name; ``foo-bar`` becomes ``FooBar2``.
+        """
+        for text in texts:
+            if text.lower() not in self._taken:
+                self._kept.add(text.lower())
+                self._owners[text.lower()] = text
+
+    def owner(self, name: str) -> str | None:
+        """The text (schema name, operationId) a name was claimed for, when one was given."""
+        return self._owners.get(name.lower())
+
+    def claim(self, name: str, *, sep: str = "", exact: bool = False, owner: str = "") -> str:
         candidate, n = name, 1
-        while candidate.lower() in self._taken:
+        if exact and name.lower() in self._kept:
+            self._kept.discard(name.lower())
+        while candidate.lower() in self._taken or candidate.lower() in self._kept:
             n += 1
             candidate = f"{name}{sep}{n}"
         self._taken.add(candidate.lower())
+        if owner:
+            self._owners[candidate.lower()] = owner
         return candidate
 
     def identifier(self, text: str, **kwargs: bool | str) -> PythonIdentifier:
         base = PythonIdentifier(text, **kwargs)  # type: ignore[arg-type]
-        return PythonIdentifier.unchecked(self.claim(base, sep="_"))
+        return PythonIdentifier.unchecked(self.claim(base, sep="_", exact=base == text, owner=text))
 
     def class_name(self, text: str) -> ClassName:
-        return ClassName.unchecked(self.claim(ClassName(text)))
+        base = ClassName(text)
+        return ClassName.unchecked(self.claim(base, exact=base == text, owner=text))
+
+
+def rename_reason(
+    text: str, made: str, plain: str, taker: str | None = None
+) -> tuple[str, str] | None:
+    """Why ``text`` became ``made`` (``plain`` is what the spelling rules alone give) as
+    ``(level, reason)``: a collision or a reserved word is a warning, a spelling change (``foo-bar``
+    → ``FooBar``) is information; ``None`` when the name is the document's own."""
+    if made != plain:
+        by = f"by {one_line(repr(taker), 80)}" if taker else "by a name of the generated code"
+        return "warning", f"`{plain}` is taken {by}"
+    if made == text:
+        return None
+    if keyword.iskeyword(text) or keyword.issoftkeyword(text) or text in _BUILTINS:
+        return "warning", "it is a Python keyword or built-in name"
+    if text in _MODEL_MODULE_NAMES:
+        return "warning", "it would shadow a name the generated module imports"
+    if not text.isidentifier():
+        return "info", "it is not a valid Python name"
+    return None  # only respelled in Python's conventions (``getPet`` → ``get_pet``)

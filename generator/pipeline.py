@@ -55,7 +55,7 @@ def load_family(config: Config, family: FamilyConfig) -> LoadedFamily:
     openapi_version(doc, file)
     if family.overlays:
         doc = apply_overlays(doc, file, [str(config.path(o)) for o in family.overlays])
-    doc, bundled = bundle(doc, file)
+    doc, bundled = bundle(doc, file, ref_root=config.ref_root)
     Resolver(doc, file).check_all(local_only=True)
     doc, repaired = validate(doc, file)
     return LoadedFamily(family, file, doc, str(doc["openapi"]), (*bundled, *repaired))
@@ -196,7 +196,11 @@ def _render_family(
 
 
 def single_document_config(
-    spec: Path, overlays: tuple[Path, ...], package: str, out: Path
+    spec: Path,
+    overlays: tuple[Path, ...],
+    package: str,
+    out: Path,
+    ref_root: Path | None = None,
 ) -> Config:
     """The configuration of ``generate --spec``: one family at the package root."""
     if not package.isidentifier() or package != package.lower() or keyword.iskeyword(package):
@@ -222,6 +226,7 @@ def single_document_config(
             ],
             "base_dir": Path.cwd(),
             "out_dir": out,
+            "ref_root": ref_root,
         }
     )
 
@@ -244,5 +249,10 @@ def report_json(result: Result) -> dict[str, Any]:
         "skipped": [
             {"operation": op, "reason": "not generated"} for op in sorted(total - generated)
         ],
+        "renamed": [d.to_json() for d in result.diagnostics if d.id in RENAME_IDS],
         "diagnostics": [d.to_json() for d in result.diagnostics],
     }
+
+
+# Diagnostics about a generated name that differs from the document's (listed in the report).
+RENAME_IDS = frozenset({"schema-renamed", "operation-renamed", "operation-id-duplicate"})

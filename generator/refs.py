@@ -2,15 +2,20 @@
 
 After :func:`bundle`, every reference is local (``#/...``): schemas from other files become
 ``components/schemas`` entries, anything else (path items, parameters, responses) is inlined.
+Documents are untrusted, so references are sandboxed: they reach regular files inside the root
+document's folder tree only (after ``..`` and symlinks are resolved); absolute paths, URLs of any
+scheme, network-path references (``//host/...``), device files and anything outside the tree are
+refused, because whatever a reference reads ends up in generated, published code.
 :class:`Resolver` follows local references (for the builder and for drift) and reports cycles and
 dangling targets as diagnostics instead of recursing forever.
 """
 
 from __future__ import annotations
 
+import stat
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urldefrag
+from urllib.parse import unquote, urldefrag, urlsplit
 
 from generator.diagnostics import (
     CodegenError,
@@ -37,8 +42,9 @@ def _is_schema_position(path: tuple[str, ...]) -> bool:
 
 
 class _Bundler:
-    def __init__(self, root_file: Path, root: Any) -> None:
+    def __init__(self, root_file: Path, root: Any, ref_root: Path | None = None) -> None:
         self.root_file = root_file.resolve()
+        self.sandbox = (ref_root or root_file.parent).resolve()
         self.root = root
         self.docs: dict[Path, Any] = {self.root_file: root}
         self.schema_names: dict[tuple[Path, str], str] = {}
@@ -58,11 +64,32 @@ class _Bundler:
 
     def target(self, ref: str, base: Path, at: str) -> tuple[Path, str]:
         url, frag = urldefrag(ref)
+        if not url:
+            return base, unquote(frag)
+        shown = one_line(ref, 80)
         if url.startswith(("http://", "https://")):
-            raise error(
-                "ref-remote", str(base), at, f"remote $ref {one_line(ref, 80)} is not fetched"
+            raise error("ref-remote", str(base), at, f"remote $ref {shown} is not fetched")
+        reason = _refused_form(url)
+        if reason:
+            raise _refuse(base, at, f"$ref {shown} is refused: {reason}")
+        try:
+            file = (base.parent / unquote(url)).resolve()
+        except (OSError, RuntimeError, ValueError) as exc:  # symlink loop, NUL byte
+            why = f"$ref {shown} cannot be resolved: {one_line(exc, 80)}"
+            raise _refuse(base, at, why) from None
+        if not file.is_relative_to(self.sandbox):
+            raise _refuse(
+                base,
+                at,
+                f"$ref {shown} leaves the folder {self.sandbox} (after `..` and symlinks); "
+                "refused (a maintainer may widen it with --ref-root)",
             )
-        file = (base.parent / unquote(url)).resolve() if url else base
+        try:
+            mode = file.stat().st_mode
+        except OSError:
+            return file, unquote(frag)  # missing: reported by the caller
+        if not stat.S_ISREG(mode):
+            raise _refuse(base, at, f"$ref {shown} is refused: it names a device, pipe or folder")
         return file, unquote(frag)
 
     def schema_ref(self, file: Path, frag: str, referrer: str, at: str) -> str:
@@ -116,7 +143,7 @@ class _Bundler:
         ref = node.get("$ref")
         if isinstance(ref, str):
             at = pointer(*path)
-            file, frag = self.target(ref, base, at)
+            file, frag = self.target(ref, base, at + "/$ref")
             if file == self.root_file:  # ``#/x``, or the root's own file name
                 return {**node, "$ref": "#" + frag}
             if _is_schema_position(path) or "/schemas/" in frag or "/definitions/" in frag:
@@ -144,7 +171,7 @@ class _Bundler:
         at = pointer(*path, "discriminator", "mapping")
         for key, value in mapping.items():
             if isinstance(value, str) and _is_file_ref(value, base == self.root_file):
-                file, frag = self.target(value, base, at)
+                file, frag = self.target(value, base, at + pointer(key))
                 if file == self.root_file:
                     out[key] = "#" + frag
                 else:
@@ -154,6 +181,21 @@ class _Bundler:
         return out
 
 
+def _refuse(base: Path, at: str, message: str) -> CodegenError:
+    return error("ref-outside-tree", str(base), at, message)
+
+
+def _refused_form(url: str) -> str:
+    """Why a reference's file part is refused before it is resolved, or ``""``."""
+    if url.startswith("//"):
+        return "network-path references (//host/...) are not followed"
+    if urlsplit(url).scheme or ":" in url.split("/", 1)[0]:
+        return "only relative file references are followed (no URL schemes such as file:)"
+    if url.startswith("/") or unquote(url).startswith("/"):
+        return "absolute paths are not followed; write a path relative to the document"
+    return ""
+
+
 def _is_file_ref(value: str, in_root: bool) -> bool:
     """A mapping value that names a schema by reference (not by bare component name)."""
     if value.startswith("#"):
@@ -161,12 +203,15 @@ def _is_file_ref(value: str, in_root: bool) -> bool:
     return "#" in value or value.endswith((".yaml", ".yml", ".json"))
 
 
-def bundle(root: Any, root_file: str) -> tuple[Any, list[Diagnostic]]:
+def bundle(
+    root: Any, root_file: str, *, ref_root: Path | None = None
+) -> tuple[Any, list[Diagnostic]]:
     """A copy of ``root`` whose references are all local (other files are read on demand), and a
-    warning for each reference that could only be worked around."""
+    warning for each reference that could only be worked around. Referenced files must lie
+    inside ``ref_root`` (default: the root document's folder)."""
     if not _has_external_refs(root):
         return root, []
-    b = _Bundler(Path(root_file), root)
+    b = _Bundler(Path(root_file), root, ref_root)
     out = b.rewrite(root, b.root_file, ())
     if b.new_schemas:
         comps = out.setdefault("components", {})

@@ -24,6 +24,7 @@ from generator.ir import (
     ModelRef,
     Operation,
     Primitive,
+    Rule,
     TypeRef,
     UnionOf,
 )
@@ -62,6 +63,28 @@ def py_type(t: TypeRef, models: str = "_models") -> str:
     raise TypeError(f"unknown type reference {t!r}")
 
 
+def py_open_type(t: TypeRef, models: str = "") -> str:
+    """A model field's type: like :func:`py_type`, but an enum of two or more values and a union
+    of two or more models are ``Open[...]``, so a value a newer server adds is kept as
+    ``Unknown`` instead of failing the response (``None`` stays outside the ``Open``)."""
+    match t:
+        case LiteralOf(values) if len(values) >= 2:
+            return f"Open[{py_type(t, models)}]"
+        case ListOf(item):
+            return f"list[{py_open_type(item, models)}]"
+        case DictOf(value):
+            return f"dict[str, {py_open_type(value, models)}]"
+        case UnionOf(members):
+            present = [m for m in members if m != Primitive("None")]
+            none = " | None" if len(present) < len(members) else ""
+            if len(present) >= 2 and all(isinstance(m, ModelRef) for m in present):
+                return f"Open[{' | '.join(py_type(m, models) for m in present)}]{none}"
+            if len(present) == 1:
+                return py_open_type(present[0], models) + none
+            return " | ".join(py_open_type(m, models) for m in members)
+    return py_type(t, models)
+
+
 def py_literal(value: object) -> str:
     if isinstance(value, bool) or value is None:
         return repr(value)
@@ -94,6 +117,17 @@ def py_tuple(values: tuple[object, ...] | list[object]) -> str:
     """A tuple literal of escaped scalars: ``()``, ``("a",)``, ``("a", "b")``."""
     items = [py_literal(v) for v in values]
     return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+
+
+def py_rule(rule: Rule) -> str:
+    """A request rule as the runtime's nested-tuple literal.
+
+    ``("oneOf", (("required", ("a",)), ("required", ("b",))))``
+    """
+    if rule.kind == "required":
+        return f'("required", {py_tuple(rule.names)})'
+    inner = [py_rule(r) for r in rule.rules]
+    return f"({py_str(rule.kind)}, ({', '.join(inner)}{',' if len(inner) == 1 else ''}))"
 
 
 def markdown_text(value: object) -> str:
@@ -151,12 +185,14 @@ def environment() -> jinja2.Environment:
         md=markdown_text,
         md_code=markdown_code,
         py_type=py_type,
+        py_open_type=py_open_type,
         py_literal=py_literal,
         py_tuple=py_tuple,
     )
     env.globals["uses_type"] = uses_type
     env.globals["recursion_limit"] = recursion_limit
     env.filters["error_class"] = error_class
+    env.filters["py_rule"] = py_rule
     env.globals["resource_of"] = lambda family, op: next(
         r for r in family.resources if op in r.operations
     )

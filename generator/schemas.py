@@ -25,7 +25,7 @@ from generator.ir import (
     TypeRef,
     UnionOf,
 )
-from generator.naming import ClassName, Namespace, pascal_case
+from generator.naming import ClassName, Namespace, pascal_case, rename_reason
 
 _COMPONENT_PREFIX = "#/components/schemas/"
 # References inside the catalogue use their own prefix, so a catalogue name can never be confused
@@ -82,17 +82,39 @@ class SchemaCatalog:
         self.ns = Namespace()
         self.models: dict[ClassName, Any] = {}
         self.by_pointer: dict[str, ClassName] = {}
+        self.pointers: dict[ClassName, str] = {}  # where in the document each class comes from
         self.diagnostics: list[Diagnostic] = []
         comps = doc.get("components")
         components = comps.get("schemas") if isinstance(comps, dict) else None
         if not isinstance(components, dict):
             components = {}
-        for name in components:  # claim component names first: they are the public ones
-            self.by_pointer[_COMPONENT_PREFIX + _escape(name)] = self.ns.class_name(name)
+        # component names are claimed first (they are the public ones), and a name the document
+        # spells exactly as a class name is kept for that schema
+        self.ns.keep_exact([str(n) for n in components if ClassName(str(n)) == n])
+        for name in components:
+            cls = self.ns.class_name(name)
+            self.by_pointer[_COMPONENT_PREFIX + _escape(name)] = cls
+            self.pointers[cls] = "/components/schemas/" + _escape(name)
+            self._report_rename(name, cls)
         for name, schema in components.items():
             cls = self.by_pointer[_COMPONENT_PREFIX + _escape(name)]
             self.models[cls] = self._rewrite_root(schema, cls)
         self._break_alias_cycles()
+
+    def _report_rename(self, name: str, cls: ClassName) -> None:
+        plain = ClassName(name)
+        found = rename_reason(name, cls, plain, self.ns.owner(plain))
+        if found:
+            level, reason = found
+            self.diagnostics.append(
+                Diagnostic(
+                    "schema-renamed",
+                    level,  # type: ignore[arg-type]
+                    self.file,
+                    "/components/schemas/" + _escape(name),
+                    f"schema {one_line(repr(name), 80)} is generated as class {cls}: {reason}",
+                )
+            )
 
     def _break_alias_cycles(self) -> None:
         """Schemas that only refer to each other in a ring describe no value: they become
@@ -123,9 +145,11 @@ class SchemaCatalog:
     def _rewrite_root(self, schema: Any, owner: ClassName) -> Any:
         return self._rewrite(schema, owner, 0)
 
-    def hoist(self, schema: Any, hint: str) -> ClassName:
+    def hoist(self, schema: Any, hint: str, origin: str = "") -> ClassName:
         """Add an inline object schema to the catalogue under a new name derived from ``hint``."""
         cls = self.ns.class_name(hint)
+        if origin:
+            self.pointers[cls] = origin
         self.models[cls] = None  # reserve before recursing: the schema may refer to itself
         self.models[cls] = self._rewrite(schema, cls, 0)
         return cls
@@ -146,6 +170,7 @@ class SchemaCatalog:
         tokens = split_pointer(ref)
         cls = self.ns.class_name(tokens[-1] if tokens else "Root")
         self.by_pointer[ref] = cls
+        self.pointers[cls] = ref.lstrip("#")
         self.models[cls] = None
         self.models[cls] = self._rewrite(target, cls, 0)
         return cls
@@ -157,7 +182,13 @@ class SchemaCatalog:
         problem = default_problem(schema)
         if problem:
             self.diagnostics.append(
-                Diagnostic("default-invalid", "warning", self.file, "", f"model {owner}: {problem}")
+                Diagnostic(
+                    "default-invalid",
+                    "warning",
+                    self.file,
+                    self.pointers.get(owner, ""),
+                    f"model {owner}: {problem}",
+                )
             )
         for key, value in schema.items():
             if key == "default" and problem:
@@ -168,7 +199,7 @@ class SchemaCatalog:
                         "pattern-unsupported",
                         "warning",
                         self.file,
-                        "",
+                        self.pointers.get(owner, ""),
                         f"model {owner}: pattern {one_line(value, 60)} is not a regular "
                         "expression pydantic can run (look-around, back-references); not checked",
                     )
@@ -205,7 +236,8 @@ class SchemaCatalog:
 
     def _child(self, sub: Any, owner: ClassName, suffix: str, depth: int) -> Any:
         if _is_object_with_properties(sub) or _is_map_of_refs(sub):
-            return {"$ref": CATALOG_PREFIX + self.hoist(sub, owner + suffix)}
+            origin = self.pointers.get(owner, "")  # the schema holding this inline one
+            return {"$ref": CATALOG_PREFIX + self.hoist(sub, owner + suffix, origin)}
         return self._rewrite(sub, owner, depth + 1)
 
     def _rewrite_discriminator(self, disc: dict[str, Any]) -> dict[str, Any]:

@@ -7,7 +7,9 @@ client promises, independently of the runtime that implements them, so the two m
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
+import itertools
 import json
 import re
 from dataclasses import dataclass
@@ -22,6 +24,7 @@ from generator.ir import (
     ModelRef,
     Operation,
     Primitive,
+    Rule,
     TypeRef,
     UnionOf,
 )
@@ -54,6 +57,22 @@ class ErrorCase:
 
 
 @dataclass(frozen=True, slots=True)
+class DriftCase:
+    """Variants of one operation's sample response the way real APIs change, for the generated
+    forward-compatibility tests (served by a real server on 127.0.0.1)."""
+
+    status: int
+    enum_field: str | None  # a property documented with an enum, answered with a new value
+    enum_code: str
+    required_field: str | None  # a required property, answered missing and null
+    missing_code: str
+    null_code: str
+
+
+NEW_ENUM_VALUE = "a-value-added-later"
+
+
+@dataclass(frozen=True, slots=True)
 class TestCase:
     op: Operation
     resource_attr: PythonIdentifier
@@ -63,6 +82,7 @@ class TestCase:
     whole_body_code: str | None  # expected JSON body when the body is one argument
     response_code: str  # the success response body, as Python source (JSON data or bytes)
     errors: tuple[ErrorCase, ...]
+    drift: DriftCase | None = None  # responses that differ from the document (a few per family)
 
     @property
     def query(self) -> tuple[Arg, ...]:
@@ -85,7 +105,9 @@ class CaseBuilder:
         self.schemas = family.schemas
 
     def cases(self) -> dict[PythonIdentifier, list[TestCase]]:
-        """Test cases by resource module; test class names are unique in the family."""
+        """Test cases by resource module; test class names are unique in the family. The first
+        operations (in document order) that can show a new enum value and a missing required field
+        also carry those changed responses (``drift``)."""
         classes = Namespace()
         out: dict[PythonIdentifier, list[TestCase]] = {}
         for resource in self.family.resources:
@@ -94,7 +116,73 @@ class CaseBuilder:
                 self._case(op, attr, classes.class_name(f"test {attr} {op.py_name}"))
                 for op in resource.operations
             ]
+        wanted = {"enum", "required"}
+        for cases in out.values():
+            for i, case in enumerate(cases):
+                drift = self._drift(case.op) if wanted else None
+                if drift is None:
+                    continue
+                shows = {"enum"} if drift.enum_field else set()
+                shows |= {"required"} if drift.required_field else set()
+                if shows & wanted:
+                    wanted -= shows
+                    cases[i] = dataclasses.replace(case, drift=drift)
         return out
+
+    def _drift(self, op: Operation) -> DriftCase | None:
+        """Changed samples of a plain JSON object response (no pages, jobs or unions)."""
+        if op.pagination or op.job or op.success.kind != "json" or not op.success.status.isdigit():
+            return None
+        if not isinstance(op.success.type, ModelRef):
+            return None
+        schema = self.schemas.get(op.success.type.name)
+        if not isinstance(schema, dict) or any(k in schema for k in ("oneOf", "anyOf", "allOf")):
+            return None
+        props = schema.get("properties")
+        if not isinstance(props, dict):
+            return None
+        sample = self.sample_for_type(op.success.type, 0)
+        if not isinstance(sample, dict):
+            return None
+        enum_field = next(
+            (
+                name
+                for name, sub in props.items()
+                if isinstance(sub, dict)
+                and isinstance(sub.get("enum"), list)
+                and len(sub["enum"]) >= 2
+                and all(isinstance(v, str) for v in sub["enum"])
+                and name in sample
+            ),
+            None,
+        )
+        listed = schema.get("required")
+        required: list[Any] = listed if isinstance(listed, list) else []
+        required_field = next(
+            (
+                name
+                for name in required
+                if name in sample
+                and isinstance(props.get(name), dict)
+                and not _nullable(props[name])
+            ),
+            None,
+        )
+        if enum_field is None and required_field is None:
+            return None
+        missing = {k: v for k, v in sample.items() if k != required_field}
+        return DriftCase(
+            status=int(op.success.status),
+            enum_field=enum_field,
+            enum_code=_json_source(
+                {**sample, **({enum_field: NEW_ENUM_VALUE} if enum_field else {})}
+            ),
+            required_field=required_field,
+            missing_code=_json_source(missing),
+            null_code=_json_source(
+                {**sample, **({required_field: None} if required_field else {})}
+            ),
+        )
 
     def _case(self, op: Operation, attr: PythonIdentifier, class_name: ClassName) -> TestCase:
         args: list[Arg] = []
@@ -123,9 +211,9 @@ class CaseBuilder:
                     code = self._field_code(op, f)
                     json_code = self._json_expected(f.type, code)
                     args.append(Arg(f.py_name, code, False, "body", f.name, None, json_code))
-                if op.body.one_of:  # send exactly the first branch of a one-of rule
-                    keep = set(op.body.one_of[0])
-                    drop = {n for group in op.body.one_of[1:] for n in group} - keep
+                if op.body.rule is not None:  # send a set of properties the rule allows
+                    keep = _satisfying(op.body.rule, op.body.fields)
+                    drop = set(op.body.rule.mentioned) - keep
                     args = [a for a in args if not (a.location == "body" and a.name in drop)]
                     args = self._ensure_present(op, args, keep)
             elif op.body.kind in ("binary", "text"):
@@ -526,3 +614,24 @@ def _json_source(value: Any) -> str:
     if isinstance(value, float):
         return repr(value)
     return py_literal(value)
+
+
+def _satisfying(rule: Rule, fields: tuple[BodyField, ...]) -> set[str]:
+    """The largest set of the rule's properties (earliest mentioned first) it allows, together
+    with every required property."""
+    names = rule.mentioned[:12]  # the search is exponential; rules name a handful of properties
+    required = frozenset(f.name for f in fields if f.required)
+    for size in range(len(names), -1, -1):
+        for chosen in itertools.combinations(names, size):
+            if rule.holds(required | frozenset(chosen)):
+                return set(chosen)
+    return set()
+
+
+def _nullable(schema: dict[str, Any]) -> bool:
+    kind = schema.get("type")
+    return (
+        bool(schema.get("nullable"))
+        or kind == "null"
+        or (isinstance(kind, list) and "null" in kind)
+    )

@@ -189,7 +189,7 @@ def _repairs(doc: dict[str, Any], errors: list[Any]) -> list[tuple[str, str]]:
         target = _repair_target(doc, tokens)
         if target is None:
             return []
-        targets.setdefault(target, one_line(err["msg"], 120))
+        targets.setdefault(target, one_line(our_words(err, tokens), 120))
     # an error inside another error's target is fixed with it; deepest first keeps indexes valid
     chosen = [t for t in targets if not any(o != t and o[: len(t)] == t for o in targets)]
     out = top
@@ -268,9 +268,57 @@ def _apply(doc: Any, target: tuple[str, ...], reason: str) -> str:
 
 def _diagnostic(doc: Any, file: str, err: Any) -> Diagnostic:
     loc = _real_tokens(doc, err["loc"])
-    return Diagnostic(
-        "openapi-invalid", "error", file, pointer(*loc), f"{err['msg']} (OpenAPI object model)"
-    )
+    message = f"{our_words(err, loc)} (OpenAPI object model)"
+    return Diagnostic("openapi-invalid", "error", file, pointer(*loc), message)
+
+
+_TYPE_WORDS = {
+    "string_type": "must be a string",
+    "int_type": "must be an integer",
+    "int_parsing": "must be an integer",
+    "int_from_float": "must be a whole number",
+    "float_type": "must be a number",
+    "float_parsing": "must be a number",
+    "bool_type": "must be true or false",
+    "bool_parsing": "must be true or false",
+    "dict_type": "must be a mapping",
+    "model_type": "must be a mapping",
+    "model_attributes_type": "must be a mapping",
+    "list_type": "must be a list",
+    "tuple_type": "must be a list",
+    "set_type": "must be a list",
+    "none_required": "must be null",
+    "url_parsing": "is not a valid URL",
+    "url_type": "must be a URL string",
+    "string_pattern_mismatch": "does not have the required form",
+    "string_too_short": "is too short",
+    "too_short": "has too few entries",
+    "greater_than_equal": "is below the allowed minimum",
+    "frozen_set_type": "must be a list",
+}
+
+
+def our_words(err: Any, loc: list[str] | None = None) -> str:
+    """A validation error in the project's words, never the library's: what is wrong with the
+    value at its location. ``err`` is one entry of a pydantic ``ValidationError.errors()``."""
+    kind = str(err.get("type", ""))
+    tokens = [str(t) for t in (loc if loc is not None else err.get("loc", ()))]
+    name = tokens[-1] if tokens else "value"
+    if tokens == ["openapi"]:
+        return "`openapi` must be a full version such as 3.0.3 or 3.1.0"
+    if kind == "missing":
+        return f"required field `{one_line(name, 60)}` is missing"
+    if kind == "extra_forbidden":
+        return f"`{one_line(name, 60)}` is not allowed here"
+    if kind in ("literal_error", "enum"):
+        expected = one_line((err.get("ctx") or {}).get("expected", ""), 120)
+        return f"must be one of {expected}" if expected else "is not one of the allowed values"
+    if kind in ("value_error", "assertion_error"):
+        reason = (err.get("ctx") or {}).get("error")
+        return f"is not valid: {one_line(reason, 160)}" if reason else "is not valid here"
+    if kind in _TYPE_WORDS:
+        return _TYPE_WORDS[kind]
+    return "does not have the shape this OpenAPI object needs"
 
 
 def _is_model_token(token: str) -> bool:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 # Caches that linters and test runners leave inside the tree; never part of the output.
@@ -12,36 +14,147 @@ TOOL_CACHES = frozenset({"__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_c
 
 
 def _is_tool_artifact(parts: tuple[str, ...]) -> bool:
+    if parts == (MARKER,):
+        return True  # ours, but not part of the generated package
     return any(part in TOOL_CACHES or part.endswith(".egg-info") for part in parts)
 
 
-def write_tree(out_dir: Path, files: dict[str, str]) -> None:
-    """Replace ``out_dir`` with exactly ``files``: built beside it, then swapped in by rename.
+MARKER = ".cube-codegen-output"
+"""Written into every output folder: only a folder holding it (or an empty one) is replaced."""
+MARKER_TEXT = "This folder is written by cube-codegen and replaced whole on every run.\n"
+_STAGING = (".new-", ".old-")
 
-    A failure while building leaves the old tree untouched; the swap itself is two renames on
-    one file system, and the old tree is removed only after the new one is in place.
+
+def check_output_dir(out_dir: Path) -> None:
+    """Refuse an output folder whose replacement could lose something that is not ours.
+
+    Never the current folder or one of its parents; otherwise a folder that does not exist, is
+    empty, or holds our marker file. Raises :class:`CodegenError` (exit 2) naming the folder.
     """
+    target = out_dir.resolve()
+    cwd = Path.cwd().resolve()
+    if cwd.is_relative_to(target):
+        where = "the current folder" if target == cwd else "a parent of the current folder"
+        raise _refuse(out_dir, f"is {where}; an output folder is replaced whole, choose another")
+    if not target.exists():
+        return
+    if not target.is_dir():
+        raise _refuse(out_dir, "exists and is not a folder; refusing to replace it")
+    if (target / MARKER).is_file():
+        return
+    if any(target.iterdir()):
+        raise _refuse(
+            out_dir,
+            f"is not empty and holds no {MARKER} marker, so it is not an earlier output of "
+            "cube-codegen; refusing to replace it (empty it or choose another --out)",
+        )
+
+
+def _refuse(out_dir: Path, message: str) -> Exception:
+    from generator.diagnostics import error
+
+    return error("out-refused", str(out_dir), "", message)
+
+
+def write_tree(out_dir: Path, files: dict[str, str]) -> None:
+    """Replace ``out_dir`` with exactly ``files`` (and the marker): built beside it, then swapped.
+
+    A failure while building leaves the old tree untouched; every staged file and folder is
+    fsynced before the swap, which is two renames on one file system, and the old tree is
+    removed only after the new one is in place. Runs writing into the same parent folder take
+    turns (a lock on that folder), so staging folders a killed run left behind are recognised
+    and removed.
+    """
+    check_output_dir(out_dir)
     out_dir = out_dir.resolve()
     out_dir.parent.mkdir(parents=True, exist_ok=True)
+    with _parent_lock(out_dir.parent):
+        remove_stale_staging(out_dir)
+        _swap_in(out_dir, {**files, MARKER: MARKER_TEXT})
+
+
+def _swap_in(out_dir: Path, files: dict[str, str]) -> None:
     staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.new-", dir=out_dir.parent))
     retired = out_dir.parent / f".{out_dir.name}.old-{staging.name.rsplit('-', 1)[-1]}"
     moved_old = False
     try:
         staging.chmod(0o777 & ~_umask())  # mkdtemp makes 0700; the output is an ordinary folder
+        folders = {staging}
         for rel, text in sorted(files.items()):
             path = staging / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(text.encode("utf-8"))
+            if path.parent not in folders:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                parent = path.parent
+                while parent not in folders:
+                    folders.add(parent)
+                    parent = parent.parent
+            _write_synced(path, text.encode("utf-8"))
+        for folder in folders:
+            _fsync_dir(folder)
         if out_dir.exists():
             out_dir.rename(retired)
             moved_old = True
         staging.rename(out_dir)
+        _fsync_dir(out_dir.parent)
     except BaseException:
         if moved_old and not out_dir.exists():
             retired.rename(out_dir)  # the swap failed half-way: put the old tree back
         shutil.rmtree(staging, ignore_errors=True)
         raise
     shutil.rmtree(retired, ignore_errors=True)
+
+
+def remove_stale_staging(out_dir: Path) -> list[Path]:
+    """Remove ``.NAME.new-*`` / ``.NAME.old-*`` folders an interrupted run left beside ``out_dir``.
+
+    Call with the parent's lock held (:func:`write_tree` does): then no other run is using them.
+    """
+    removed = []
+    prefixes = tuple(f".{out_dir.name}{kind}" for kind in _STAGING)
+    for entry in out_dir.parent.iterdir():
+        if entry.name.startswith(prefixes) and entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+            removed.append(entry)
+    return removed
+
+
+@contextlib.contextmanager
+def _parent_lock(folder: Path) -> Iterator[None]:
+    try:
+        import fcntl
+    except ImportError:  # no flock (not POSIX): no cross-run coordination
+        yield
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def _write_synced(path: Path, data: bytes) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # some file systems do not sync folders; the files are synced
+        pass
+    finally:
+        os.close(fd)
 
 
 def _umask() -> int:

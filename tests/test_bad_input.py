@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from generator.writer import MARKER, MARKER_TEXT
 from tests.helpers import run_cli
 
 CONFIG = """\
@@ -50,6 +51,7 @@ def test_bad_document_exits_2_with_one_line_and_leaves_output(tmp_path: Path, ca
     (tmp_path / "cube-codegen.yaml").write_text(CONFIG)
     out = tmp_path / "generated"
     out.mkdir()
+    (out / MARKER).write_text(MARKER_TEXT)  # an earlier output of ours
     (out / "keep.txt").write_text("previous output")
     proc = run_cli("generate", "--config", str(tmp_path / "cube-codegen.yaml"), "--out", str(out))
     assert proc.returncode == 2, proc.stdout + proc.stderr
@@ -58,7 +60,7 @@ def test_bad_document_exits_2_with_one_line_and_leaves_output(tmp_path: Path, ca
     assert "Traceback" not in proc.stderr
     assert str(tmp_path / "api.yaml") + ptr in lines[0]
     assert message in lines[0]
-    assert sorted(p.name for p in out.iterdir()) == ["keep.txt"]
+    assert sorted(p.name for p in out.iterdir()) == [MARKER, "keep.txt"]
     assert (out / "keep.txt").read_text() == "previous output"
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".generated.")]
 

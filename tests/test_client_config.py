@@ -141,15 +141,19 @@ def test_data_api_sends_the_jwt_bare_under_its_base_path(monkeypatch: pytest.Mon
     client.data.meta_v1()
     assert seen[0].url == "https://acme.aws-eu-central-1.cubecloudapp.dev/cube/v1/meta"
     assert seen[0].headers["authorization"] == "eyJhbGciOi.x.y"
-    DataClient(token="t", deployment="acme", http_client=http).data.meta_v1()
-    assert seen[1].url == "https://acme.aws-us-east-1.cubecloudapp.dev/cubejs-api/v1/meta"
+    DataClient(
+        token="t", deployment="acme", region="gcp-us-central1", http_client=http
+    ).data.meta_v1()
+    assert seen[1].url == "https://acme.gcp-us-central1.cubecloudapp.dev/cubejs-api/v1/meta"
+    with pytest.raises(ConfigurationError, match="region"):  # no example value becomes a host
+        DataClient(token="t", deployment="acme", http_client=http)
 
 
 def test_data_api_has_no_plain_http_server(monkeypatch: pytest.MonkeyPatch) -> None:
     """The document's self-hosted http://localhost server is not a default the client falls to."""
     monkeypatch.delenv("CUBE_DATA_API_URL", raising=False)
     seen, http = _recording()
-    DataClient(token="t", http_client=http).data.meta_v1()
+    DataClient(token="t", deployment="acme", region="r1", http_client=http).data.meta_v1()
     assert seen[0].url.scheme == "https"
     with pytest.raises(ConfigurationError, match="https"):
         DataClient(token="t", base_url="http://localhost:4000/cubejs-api")

@@ -36,18 +36,32 @@ Timeouts
     ``httpx.Timeout``, or ``None`` for none). A timeout is an :class:`APITimeoutError`.
 
 Logging
-    The ``cube_client`` logger (named after this package) records requests and retries at DEBUG
-    and INFO: method, URL and status only — never headers or bodies.
+    The ``cube_client`` logger (named after this package) records retries at INFO and each
+    request and response at DEBUG: method, URL, status and (at DEBUG) the request headers with
+    every credential shown as ``[redacted]`` — never bodies. ``CUBE_LOG=info`` or ``CUBE_LOG=debug``
+    in the environment sends these lines to stderr without any logging set-up of your own.
+
+Defaults and copies
+    ``User-Agent: <distribution>/<version> python/<x.y> httpx/<x.y>`` on every request (a
+    ``default_headers`` or ``extra_headers`` value replaces it). ``client.with_options(timeout=...,
+    max_retries=...)`` returns a copy with other settings that shares the connection pool.
+
+Responses
+    Parsed leniently by default (see ``_models``): a body that differs from the document is kept
+    with a ``ResponseValidationWarning``. ``strict=True`` makes every difference an
+    :class:`APIResponseValidationError`.
 """
 
 from __future__ import annotations
 
-import asyncio
+import copy
 import functools
 import ipaddress
 import logging
+import os
 import random
 import ssl
+import sys
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -64,15 +78,9 @@ from ._exceptions import (
     make_status_error,
     parse_retry_after,
 )
-from ._response import (
-    RAW_RESPONSE_HEADER,
-    APIResponse,
-    AsyncBinaryResponse,
-    BinaryResponse,
-    parse_json,
-)
-from ._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
+from ._types import NOT_GIVEN, RAW_RESPONSE_HEADER, Body, Headers, NotGiven, Query, Timeout
 from ._utils import build_path, build_query, to_jsonable
+from ._version import DISTRIBUTION, __version__
 
 __all__ = [
     "DEFAULT_MAX_RETRIES",
@@ -84,6 +92,28 @@ __all__ = [
 ]
 
 log = logging.getLogger(__package__ or __name__)
+LOG_ENV = "CUBE_LOG"
+REDACTED = "[redacted]"
+_SENSITIVE_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie", "x-api-key", "api-key"})
+
+
+def user_agent() -> str:
+    """``cube-client/0.1.0 python/3.12 httpx/0.28``: who is calling, for the server's logs."""
+    python = f"{sys.version_info.major}.{sys.version_info.minor}"
+    httpx_version = ".".join(httpx.__version__.split(".")[:2])
+    return f"{DISTRIBUTION}/{__version__} python/{python} httpx/{httpx_version}"
+
+
+def _setup_logging() -> None:
+    """Honour ``CUBE_LOG=info|debug`` once: a stderr handler on this package's logger."""
+    level = {"info": logging.INFO, "debug": logging.DEBUG}.get(os.environ.get(LOG_ENV, "").strip().lower())
+    if level is None or getattr(log, "_cube_env_handler", False):
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("[%(asctime)s %(levelname)s %(name)s] %(message)s"))
+    log.addHandler(handler)
+    log.setLevel(level)
+    log._cube_env_handler = True  # type: ignore[attr-defined]
 
 DEFAULT_TIMEOUT = httpx.Timeout(60.0, connect=10.0)
 DEFAULT_MAX_RETRIES = 2
@@ -183,7 +213,9 @@ class BaseClient:
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
         allow_http_loopback: bool = False,
+        strict: bool = False,
     ) -> None:
+        _setup_logging()
         try:
             url = httpx.URL(base_url)
         except httpx.InvalidURL:
@@ -210,6 +242,39 @@ class BaseClient:
         self.timeout: Timeout = DEFAULT_TIMEOUT if isinstance(timeout, NotGiven) else timeout
         self.max_retries = max_retries
         self._default_headers = dict(default_headers or {})
+        self.strict = strict
+
+    def with_options(
+        self,
+        *,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+        default_headers: Mapping[str, str] | None = None,
+        strict: bool | NotGiven = NOT_GIVEN,
+    ) -> Self:
+        """A copy with other defaults, sharing this client's connections (and credential).
+
+        ``client.with_options(timeout=5, max_retries=0).deployments.get_deployments()``; closing
+        the copy leaves the shared connection pool open for the original.
+        """
+        if not isinstance(max_retries, NotGiven) and max_retries < 0:
+            raise ConfigurationError("max_retries must be 0 or more")
+        new = copy.copy(self)
+        for name, attr in _class_attrs(type(self)):  # resources made for the original client
+            if isinstance(attr, functools.cached_property):
+                new.__dict__.pop(name, None)
+        if not isinstance(timeout, NotGiven):
+            new.timeout = timeout
+        if not isinstance(max_retries, NotGiven):
+            new.max_retries = max_retries
+        if default_headers is not None:
+            new._default_headers = {**self._default_headers, **default_headers}
+        if not isinstance(strict, NotGiven):
+            new.strict = strict
+        new._owns_client = False
+        return new
+
+    _owns_client = False
 
     def __repr__(self) -> str:  # never shows the credential
         return f"<{type(self).__name__} base_url={str(self.base_url)!r}>"
@@ -231,7 +296,7 @@ class BaseClient:
         base = str(self.base_url).rstrip("/")
         params = build_query({**call.query, **(opts.extra_query or {})}, call.unexploded)
         # One case-insensitive mapping, so a caller's "authorization" replaces ours, not joins it.
-        headers = httpx.Headers({"Accept": "application/json"})
+        headers = httpx.Headers({"Accept": "application/json", "User-Agent": _USER_AGENT})
         for layer in (self._default_headers, self.auth_headers, call.headers, opts.extra_headers or {}):
             for key, value in layer.items():
                 headers[key] = value
@@ -334,8 +399,11 @@ class BaseClient:
 
     def _status_error(self, response: httpx.Response) -> APIStatusError:
         error = make_status_error(response, _error_body(response))
-        error._redact(self._credential)
+        error._redact(self._credential, self._sensitive_headers())
         return error
+
+    def _sensitive_headers(self) -> frozenset[str]:
+        return _SENSITIVE_HEADERS | {self._auth_header.lower()}
 
     def _transport_error(self, exc: Exception, request: httpx.Request) -> APIError:
         error: APIError
@@ -345,19 +413,32 @@ class BaseClient:
             detail = str(exc).splitlines()[0][:200] if str(exc) else ""
             message = f"Connection error: {type(exc).__name__}" + (f": {detail}" if detail else "")
             error = APIConnectionError(message, request=request)
-        error._redact(self._credential)
+        error._redact(self._credential, self._sensitive_headers())
         return error
 
-    @staticmethod
-    def _log_request(request: httpx.Request, attempt: int) -> None:
+    def _log_request(self, request: httpx.Request, attempt: int) -> None:
         if log.isEnabledFor(logging.DEBUG):
-            log.debug("Request %s %s (attempt %d)", request.method, _loggable_url(request.url), attempt + 1)
+            sensitive = self._sensitive_headers()
+            shown = {k: REDACTED if k.lower() in sensitive else v for k, v in request.headers.items()}
+            if self._credential:
+                shown = {k: v.replace(self._credential, REDACTED) for k, v in shown.items()}
+            log.debug(
+                "Request %s %s (attempt %d) headers=%s",
+                request.method, _loggable_url(request.url), attempt + 1, shown,
+            )  # fmt: skip
 
     @staticmethod
     def _log_response(response: httpx.Response) -> None:
         if log.isEnabledFor(logging.DEBUG):
             request = response.request
             log.debug("Response %s %s -> %d", request.method, _loggable_url(request.url), response.status_code)
+
+
+_USER_AGENT = user_agent()
+
+
+def _class_attrs(cls: type) -> list[tuple[str, object]]:
+    return [(name, attr) for klass in cls.__mro__ for name, attr in vars(klass).items()]
 
 
 def _loggable_url(url: httpx.URL) -> str:
@@ -426,8 +507,10 @@ class SyncAPIClient(BaseClient):
         streamed = kind in STREAMED_KINDS
         response = self.send(call, stream=streamed)
         if self._wants_raw(call):
-            return APIResponse(response, functools.partial(_parse, response, cast_to, kind))
-        return _parse(response, cast_to, kind)
+            from ._response import APIResponse
+
+            return APIResponse(response, functools.partial(_parse, response, cast_to, kind, self.strict))
+        return _parse(response, cast_to, kind, self.strict)
 
 
 class AsyncAPIClient(BaseClient):
@@ -446,7 +529,11 @@ class AsyncAPIClient(BaseClient):
         super().__init__(**kwargs)
         self._owns_client = http_client is None
         self._client = http_client or httpx.AsyncClient(follow_redirects=False)
-        self._sleep: Callable[[float], Awaitable[None]] = sleep or asyncio.sleep
+        if sleep is None:
+            import asyncio
+
+            sleep = asyncio.sleep
+        self._sleep: Callable[[float], Awaitable[None]] = sleep
 
     async def close(self) -> None:
         if self._owns_client:
@@ -490,6 +577,8 @@ class AsyncAPIClient(BaseClient):
     async def request(self, call: PreparedCall, *, cast_to: Any, kind: ResponseKind = "json") -> Any:
         streamed = kind in STREAMED_KINDS
         response = await self.send(call, stream=streamed)
+        from ._response import APIResponse, AsyncBinaryResponse
+
         if kind == "binary":
             value: Any = AsyncBinaryResponse(response)
             return APIResponse(response, lambda: value) if self._wants_raw(call) else value
@@ -499,16 +588,18 @@ class AsyncAPIClient(BaseClient):
             stream: AsyncEventStream[Any] = AsyncEventStream(response, cast_to)
             return APIResponse(response, lambda: stream) if self._wants_raw(call) else stream
         if kind == "json-lines":  # ``cast_to`` is a ``JSONLines`` spec
-            lines = cast_to.aopen(response)
+            lines = cast_to.aopen(response, self.strict)
             return APIResponse(response, lambda: lines) if self._wants_raw(call) else lines
         if self._wants_raw(call):
-            return APIResponse(response, functools.partial(_parse, response, cast_to, kind))
-        return _parse(response, cast_to, kind)
+            return APIResponse(response, functools.partial(_parse, response, cast_to, kind, self.strict))
+        return _parse(response, cast_to, kind, self.strict)
 
 
-def _parse(response: httpx.Response, cast_to: Any, kind: ResponseKind) -> Any:
+def _parse(response: httpx.Response, cast_to: Any, kind: ResponseKind, strict: bool = False) -> Any:
+    from ._response import BinaryResponse, parse_json  # pydantic is imported on first use
+
     if kind == "json":
-        return parse_json(response, cast_to)
+        return parse_json(response, cast_to, strict)
     if kind == "text":
         return response.text
     if kind == "binary":
@@ -518,7 +609,7 @@ def _parse(response: httpx.Response, cast_to: Any, kind: ResponseKind) -> Any:
 
         return EventStream(response, cast_to)
     if kind == "json-lines":  # ``cast_to`` is a ``JSONLines`` spec
-        return cast_to.open(response)
+        return cast_to.open(response, strict)
     return None
 
 

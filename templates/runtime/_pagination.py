@@ -8,35 +8,39 @@ offset
     than the page size (the ``limit`` sent, else ``default_limit``).
 cursor
     The next page sends the response's next cursor as ``cursor_param``. Paging stops at an empty
-    page, or when the cursor is absent, null, empty, or the one just sent.
+    page, when the response's ``has_more`` flag (e.g. ``pageInfo.hasNextPage``) is false, or when
+    the cursor is absent, null, empty, or the one just sent.
 
 An endpoint that may answer in more than one shape lists the others in ``alternatives``: each
 response is read with the first spec (the page's own, then its alternatives in order) whose
 ``items`` path holds a list, and the next request is built in that spec's style — the other
-shapes' parameters are dropped and the page size carried over to its ``limit_param``.
+shapes' parameters are dropped and the page size carried over to its ``limit_param``. A response
+in none of the known shapes is a :class:`PageShapeError` naming the operation and the keys it
+had — never an empty page, which would read as "there are none".
 
 ``for item in page`` (``async for`` on an async page) walks every item of this and every
 following page, fetching each page only when the previous one is used up; ``iter_pages()``,
-``has_next_page()`` and ``get_next_page()`` give page-at-a-time access.
+``has_next_page()`` and ``next_page()`` give page-at-a-time access, ``raw`` the page's JSON.
+An async list method returns an :class:`AsyncPaginator`: ``async for item in client.x.list()``
+walks every item with no ``await`` in between, and ``await client.x.list()`` gives the first page.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 import httpx
-import pydantic
 
 from ._exceptions import APIResponseValidationError
-from ._response import _adapter, parse_json
+from ._response import parse_items, parse_json
 from ._types import NOT_GIVEN, NotGiven
 
 if TYPE_CHECKING:
     from ._base_client import AsyncAPIClient, PreparedCall, SyncAPIClient
 
-__all__ = ["AsyncPage", "PageSpec", "SyncPage"]
+__all__ = ["AsyncPage", "AsyncPaginator", "PageShapeError", "PageSpec", "SyncPage"]
 
 T = TypeVar("T")
 
@@ -52,10 +56,13 @@ class PageSpec:
     limit_param: str = "limit"
     cursor_param: str = "after"
     next_cursor: tuple[str, ...] = ()
+    has_more: tuple[str, ...] = ()
     default_limit: int | None = None
     alternatives: tuple[PageSpec, ...] = ()
     # The offset of the first item: 0, or 1 for 1-based schemes such as SCIM's ``startIndex``.
     first_offset: int = 0
+    # The operation id, for errors.
+    operation: str = ""
 
     @property
     def shapes(self) -> tuple[PageSpec, ...]:
@@ -69,9 +76,13 @@ class PageSpec:
         return frozenset({moving, self.limit_param})
 
     def match(self, data: Any) -> PageSpec | None:
-        """The first of :attr:`shapes` whose ``items`` path holds a list in ``data``."""
+        """The first of :attr:`shapes` whose ``items`` path holds a list in ``data``, else the first
+        whose path is there but ``null`` (an empty page); ``None`` when no path is there at all."""
         for shape in self.shapes:
             if isinstance(_dig(data, shape.items), list):
+                return shape
+        for shape in self.shapes:
+            if _present(data, shape.items):
                 return shape
         return None
 
@@ -82,6 +93,14 @@ def _dig(data: Any, path: Sequence[str]) -> Any:
             return None
         data = data.get(key)
     return data
+
+
+def _present(data: Any, path: Sequence[str]) -> bool:
+    for key in path:
+        if not isinstance(data, dict) or key not in data:
+            return False
+        data = data[key]
+    return data is None
 
 
 def _as_int(value: object) -> int | None:
@@ -143,6 +162,8 @@ class _PageState(Generic[T]):
             changes[spec.limit_param] = requested  # carry the page size over to this shape's name
         size = requested if requested is not None else spec.default_limit
         if spec.style == "cursor":
+            if spec.has_more and _dig(self.raw, spec.has_more) is False:
+                return None  # the server says this was the last page, whatever the cursor
             cursor = _dig(self.raw, spec.next_cursor) if spec.next_cursor else None
             if isinstance(cursor, bool) or not isinstance(cursor, (str, int)) or cursor == "":
                 return None
@@ -170,20 +191,43 @@ class _PageState(Generic[T]):
         return f"<{type(self).__name__} {self.spec.style} items={len(self.items)} total={self.total}>"
 
 
-def _parse_page(response: httpx.Response, spec: PageSpec, item_type: Any) -> tuple[Any, list[Any]]:
+class PageShapeError(APIResponseValidationError):
+    """A list response in none of the shapes the operation is known to page in.
+
+    Raised instead of yielding an empty page: ``operation`` names the call, ``keys`` the top-level
+    keys the response had, ``expected`` the item paths that were looked for.
+    """
+
+    def __init__(
+        self, *, operation: str, keys: list[str], expected: list[str], response: httpx.Response, body: object
+    ) -> None:
+        shown = ", ".join(keys[:20]) if keys else f"no keys (a {type(body).__name__})"
+        super().__init__(
+            f"{operation or 'list'}: unrecognised page shape; the response has {shown}; "
+            f"expected items at {' or '.join(expected)}",
+            response=response,
+            body=body,
+        )
+        self.operation = operation
+        self.keys = keys
+        self.expected = expected
+
+
+def _parse_page(
+    response: httpx.Response, spec: PageSpec, item_type: Any, strict: bool = False
+) -> tuple[Any, list[Any]]:
     data = parse_json(response, object)
     shape = spec.match(data)
     if shape is None:
-        return data, []  # no list in any known shape: an empty page
-    try:
-        items = _adapter(list[item_type]).validate_python(_dig(data, shape.items))
-    except pydantic.ValidationError as exc:
-        raise APIResponseValidationError(
-            f"page items do not match the documented schema: {exc.error_count()} errors",
+        raise PageShapeError(
+            operation=spec.operation,
+            keys=sorted(str(k) for k in data) if isinstance(data, dict) else [],
+            expected=[".".join(s.items) for s in spec.shapes],
             response=response,
             body=data,
-        ) from None
-    return data, list(items)
+        )
+    items = parse_items(response, data, _dig(data, shape.items) or [], item_type, strict)
+    return data, items
 
 
 class SyncPage(_PageState[T]):
@@ -191,21 +235,23 @@ class SyncPage(_PageState[T]):
 
     def __init__(self, client: SyncAPIClient, call: PreparedCall, spec: PageSpec, item_type: Any) -> None:
         response = client.send(call)
-        data, items = _parse_page(response, spec, item_type)
+        data, items = _parse_page(response, spec, item_type, client.strict)
         super().__init__(call, spec, item_type, data, items, response)
         self._client = client
 
-    def get_next_page(self) -> SyncPage[T] | None:
+    def next_page(self) -> SyncPage[T] | None:
         """Fetch the next page, or ``None`` when this is the last one."""
         call = self._next_call()
         return SyncPage(self._client, call, self._root, self._item_type) if call else None
+
+    get_next_page = next_page
 
     def iter_pages(self) -> Iterator[SyncPage[T]]:
         """This page and each following one, fetched as the loop reaches it."""
         page: SyncPage[T] | None = self
         while page is not None:
             yield page
-            page = page.get_next_page()
+            page = page.next_page()
 
     def __iter__(self) -> Iterator[T]:
         for page in self.iter_pages():
@@ -234,24 +280,48 @@ class AsyncPage(_PageState[T]):
     ) -> AsyncPage[T]:
         """Send ``call`` and wrap the first page."""
         response = await client.send(call)
-        data, items = _parse_page(response, spec, item_type)
+        data, items = _parse_page(response, spec, item_type, client.strict)
         return cls(client, call, spec, item_type, data, items, response)
 
-    async def get_next_page(self) -> AsyncPage[T] | None:
+    async def next_page(self) -> AsyncPage[T] | None:
         """Fetch the next page, or ``None`` when this is the last one."""
         call = self._next_call()
         if call is None:
             return None
         return await AsyncPage.fetch(self._client, call, self._root, self._item_type)
 
+    get_next_page = next_page
+
     async def iter_pages(self) -> AsyncIterator[AsyncPage[T]]:
         """This page and each following one, fetched as the loop reaches it."""
         page: AsyncPage[T] | None = self
         while page is not None:
             yield page
-            page = await page.get_next_page()
+            page = await page.next_page()
 
     async def __aiter__(self) -> AsyncIterator[T]:
         async for page in self.iter_pages():
             for item in page.items:
                 yield item
+
+
+class AsyncPaginator(Generic[T]):
+    """What an async list method returns: ``await`` it for the first page, or ``async for`` over it
+    for every item of every page (no ``await`` needed first). Nothing is sent until then."""
+
+    def __init__(self, client: AsyncAPIClient, call: PreparedCall, spec: PageSpec, item_type: Any) -> None:
+        self._client = client
+        self._call = call
+        self._spec = spec
+        self._item_type = item_type
+
+    async def _first(self) -> AsyncPage[T]:
+        return await AsyncPage.fetch(self._client, self._call, self._spec, self._item_type)
+
+    def __await__(self) -> Generator[Any, None, AsyncPage[T]]:
+        return self._first().__await__()
+
+    async def __aiter__(self) -> AsyncIterator[T]:
+        page = await self._first()
+        async for item in page:
+            yield item

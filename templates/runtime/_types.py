@@ -7,7 +7,7 @@ from typing import Final, Literal
 
 import httpx
 
-__all__ = ["NOT_GIVEN", "Body", "Headers", "NotGiven", "Query", "Timeout"]
+__all__ = ["NOT_GIVEN", "RAW_RESPONSE_HEADER", "Body", "Headers", "NotGiven", "Query", "Timeout"]
 
 
 class NotGiven:
@@ -28,6 +28,9 @@ class NotGiven:
 
 
 NOT_GIVEN: Final = NotGiven()
+
+# Marks a call made through ``with_raw_response``; never sent.
+RAW_RESPONSE_HEADER = "X-Cube-Codegen-Raw-Response"
 
 Headers = Mapping[str, str]
 Query = Mapping[str, object]

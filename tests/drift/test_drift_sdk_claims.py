@@ -42,6 +42,7 @@ from pydantic import AwareDatetime
 
 from {PKG} import CubepkgClient as Client
 from {PKG} import models as _models
+from {PKG}._models import Open
 """
 
 
@@ -88,6 +89,7 @@ _BUILTIN = {
     "None",
     "Any",
     "Literal",
+    "Open",
     "date",
     "datetime",
     "AwareDatetime",

@@ -294,7 +294,7 @@ def test_invalid_bodies(
 
 def test_untrusted_certificate_is_refused(server: SpecServer, snapshot: Path) -> None:
     result = run_fetch(server.base_url, snapshot, None)
-    assert_failed(result, snapshot, "cannot connect")
+    assert_failed(result, snapshot, "cannot connect", "not trusted", "--ca-bundle", "SSL_CERT_FILE")
     assert server.requests == []
 
 
@@ -349,17 +349,8 @@ def test_base_url_path_is_kept(server: SpecServer, ca_file: Path, snapshot: Path
     assert server.requests[0][0] == "/tenant-a/api/v1/spec"
 
 
-def test_overlay_health_is_reported_after_a_fetch(
-    server: SpecServer, ca_file: Path, snapshot: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    folder = snapshot.parent / "overlays"
-    folder.mkdir()
-    (folder / "names.overlay.yaml").write_text(
-        "overlay: 1.0.0\ninfo: {title: t, version: '1'}\nactions:\n"
-        "  - target: $.paths['/api/v1/gone'].get\n    update: {summary: Gone}\n",
-        encoding="utf-8",
-    )
-    seen: list[Any] = []
+def _fake_engine(monkeypatch: pytest.MonkeyPatch, seen: list[Any]) -> None:
+    """An overlay engine whose one action matches nothing in any document."""
     module = types.ModuleType("generator.overlay")
 
     def load_overlay(path: str) -> str:
@@ -379,14 +370,70 @@ def test_overlay_health_is_reported_after_a_fetch(
     module.load_overlay = load_overlay  # type: ignore[attr-defined]
     module.apply_overlays = apply_overlays  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "generator.overlay", module)
-    args = ["--base-url", server.base_url, "--out", str(snapshot), "--ca-bundle", str(ca_file)]
-    args += ["--config", str(snapshot.parent / "no-config.yaml")]
-    result = CliRunner().invoke(
-        fetch, [*args, "--overlays", str(folder)], env={"CUBE_API_KEY": TOKEN}
+
+
+def _overlay_folder(snapshot: Path, target: str = "$.paths['/api/v1/gone'].get") -> Path:
+    folder = snapshot.parent / "overlays"
+    folder.mkdir()
+    (folder / "names.overlay.yaml").write_text(
+        "overlay: 1.0.0\ninfo: {title: t, version: '1'}\nactions:\n"
+        f'  - target: "{target}"\n    update: {{summary: Gone}}\n',
+        encoding="utf-8",
     )
-    assert result.exit_code == 0, result.output
+    return folder
+
+
+def _fetch_args(server: SpecServer, ca_file: Path, snapshot: Path, folder: Path) -> list[str]:
+    args = ["--base-url", server.base_url, "--out", str(snapshot), "--ca-bundle", str(ca_file)]
+    return [*args, "--config", str(snapshot.parent / "no-config.yaml"), "--overlays", str(folder)]
+
+
+def test_unmatched_overlays_after_a_fetch_exit_1_and_write_nothing(
+    server: SpecServer, ca_file: Path, snapshot: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _overlay_folder(snapshot)
+    seen: list[Any] = []
+    _fake_engine(monkeypatch, seen)
+    args = _fetch_args(server, ca_file, snapshot, folder)
+    result = CliRunner().invoke(fetch, args, env={"CUBE_API_KEY": TOKEN})
+    assert result.exit_code == 1, result.output
     assert seen == [SPEC]
     assert "names.overlay.yaml action 0 unmatched: $.paths['/api/v1/gone'].get" in result.stdout
+    assert "not written" in result.stdout and "--accept-unmatched" in result.stderr
+    assert snapshot.read_bytes() == OLD_SNAPSHOT
+    assert sorted(p.name for p in snapshot.parent.iterdir()) == sorted([snapshot.name, "overlays"])
+
+
+def test_accept_unmatched_writes_the_snapshot(
+    server: SpecServer, ca_file: Path, snapshot: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _overlay_folder(snapshot)
+    _fake_engine(monkeypatch, [])
+    args = [*_fetch_args(server, ca_file, snapshot, folder), "--accept-unmatched"]
+    result = CliRunner().invoke(fetch, args, env={"CUBE_API_KEY": TOKEN})
+    assert result.exit_code == 0, result.output
+    assert "written (--accept-unmatched)" in result.stdout
+    assert snapshot.read_text(encoding="utf-8") == dump_yaml(SPEC)
+
+
+def test_unmatched_overlays_with_the_real_engine(
+    server: SpecServer, ca_file: Path, snapshot: Path
+) -> None:
+    """The project's overlay engine, an action on a path the fetched document does not have."""
+    folder = _overlay_folder(snapshot)
+    args = _fetch_args(server, ca_file, snapshot, folder)
+    result = CliRunner().invoke(fetch, args, env={"CUBE_API_KEY": TOKEN})
+    assert result.exit_code == 1, result.output
+    assert "unmatched" in result.stdout
+    assert snapshot.read_bytes() == OLD_SNAPSHOT
+    # an overlay that still matches lets the snapshot through
+    (folder / "names.overlay.yaml").unlink()
+    folder.rmdir()
+    folder = _overlay_folder(snapshot, "$.info")
+    result = CliRunner().invoke(fetch, args, env={"CUBE_API_KEY": TOKEN})
+    assert result.exit_code == 0, result.output
+    assert "apply cleanly" in result.stdout
+    assert snapshot.read_text(encoding="utf-8") == dump_yaml(SPEC)
 
 
 def test_overlay_engine_missing_is_a_note_not_a_failure(
@@ -515,6 +562,7 @@ def test_document_url_needs_no_token_and_sends_none(
 ) -> None:
     args = ["--url", server.base_url + "/docs/api.json", "--out", str(snapshot)]
     args += ["--ca-bundle", str(ca_file), "--config", str(snapshot.parent / "no-config.yaml")]
+    args += ["--overlays", str(snapshot.parent / "no-overlays")]
     result = CliRunner().invoke(fetch, args, env={"CUBE_API_KEY": None, "CUBE_BASE_URL": None})
     assert result.exit_code == 0, result.output
     assert server.requests == [("/docs/api.json", "")]  # the path as given, no Authorization

@@ -154,3 +154,18 @@ def test_write_snapshot_modes(tmp_path: Path) -> None:
     kept.chmod(0o640)
     write_snapshot(kept, "a: 1\n")
     assert kept.stat().st_mode & 0o777 == 0o640
+
+
+def test_refused_connection_says_what_to_try() -> None:
+    import socket
+
+    from generator.fetch import fetch_spec
+
+    with socket.socket() as sock:  # a port nothing listens on once this block ends
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    with pytest.raises(FetchError) as info:
+        fetch_spec(f"https://127.0.0.1:{port}", "token-123456", max_attempts=1, environ={})
+    message = info.value.first.message
+    assert info.value.first.id == "fetch-connection"
+    assert "cannot connect" in message and "--base-url" in message and "--ca-bundle" in message

@@ -606,18 +606,27 @@ def test_generated_error_and_job_models(models: Any) -> None:
     job = models.DashboardExportJobResponse.model_fields
     assert job["job_id"].is_required() and job["expires_at"].is_required()
     # The one-of rules reached the package: the client checks "exactly one" before sending.
-    assert one_of_groups("dashboard_exports.py", "StartDashboardExportInput") == [
-        ("dashboardId",),
-        ("dashboardPublicId",),
-    ]
-    assert one_of_groups("data_model.py", "SetBranchStagingEnvironmentRequest") == [
-        ("branchName",),
-        ("branchId",),
-    ]
+    assert request_rule("dashboard_exports.py", "StartDashboardExportInput") == exactly_one(
+        "dashboardId", "dashboardPublicId"
+    )
+    assert request_rule("data_model.py", "SetBranchStagingEnvironmentRequest") == exactly_one(
+        "branchName", "branchId"
+    )
 
 
-def one_of_groups(module: str, model: str) -> list[tuple[str, ...]]:
-    """The one-of groups the generated resource passes to ``validate_body`` for ``model``."""
+def exactly_one(a: str, b: str) -> tuple[object, ...]:
+    """The rule tree of "``a`` or ``b``, not both" as the overlays state it."""
+    return (
+        "oneOf",
+        (
+            ("allOf", (("required", (a,)), ("not", (("required", (b,)),)))),
+            ("allOf", (("required", (b,)), ("not", (("required", (a,)),)))),
+        ),
+    )
+
+
+def request_rule(module: str, model: str) -> tuple[object, ...]:
+    """The rule the generated resource passes to ``validate_body`` for ``model``."""
     source = (PACKAGE_ROOT / "cube_client" / "platform" / "resources" / module).read_text("utf-8")
     found = []
     for node in ast.walk(ast.parse(source)):
@@ -632,4 +641,4 @@ def one_of_groups(module: str, model: str) -> list[tuple[str, ...]]:
     # One call in the sync resource, one in the async resource; they must agree.
     assert len(found) == 2, f"{len(found)} validate_body calls for {model}"
     assert found[0] == found[1]
-    return list(found[0])
+    return tuple(found[0])

@@ -147,7 +147,9 @@ with httpx.Client(verify=context) as http:
     client = PlatformClient(api_key={TOKEN!r}, base_url=BASE_URL, http_client=http)
     print(client.regions.with_raw_response.list_regions().status_code)
 """
-    with serving({"regions": []}, ca) as server:
+    with serving(
+        {"items": [], "pageInfo": {"hasNextPage": False, "hasPreviousPage": False}}, ca
+    ) as server:
         call = _run(
             str(python),
             "-c",

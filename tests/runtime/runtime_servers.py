@@ -155,7 +155,8 @@ class _Handler(BaseHTTPRequestHandler):
             raw_query=parts.query,
         )
         self.server.record(seen)
-        handler = self.server.routes.get((self.command, parts.path))
+        routes = self.server.routes
+        handler = routes.get((self.command, parts.path)) or routes.get((self.command, "*"))
         exchange = Exchange(self, seen)
         if handler is None:
             exchange.error(404, f"no route for {self.command} {parts.path}")
@@ -187,6 +188,8 @@ class LocalServer(ThreadingHTTPServer):
         return f"{scheme}://127.0.0.1:{self.server_address[1]}"
 
     def route(self, method: str, path: str) -> Callable[[HandlerFn], HandlerFn]:
+        """Register a handler for ``method`` and ``path`` (``"*"``: any path without its own)."""
+
         def register(fn: HandlerFn) -> HandlerFn:
             self.routes[(method, path)] = fn
             return fn

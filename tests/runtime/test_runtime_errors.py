@@ -66,7 +66,10 @@ def _check_status_error(err: APIStatusError, status: int, cls: type[APIStatusErr
     assert err.method == "GET"
     assert err.url.endswith(DEPLOYMENT)
     assert err.response.status_code == status
-    assert err.body == {"error": f"nope {status}: rejected Bearer {API_KEY}"}
+    # the body and the request kept on the error hold no credential either
+    assert err.body == {"error": f"nope {status}: rejected Bearer [redacted]"}
+    assert err.request.headers["authorization"] == "[redacted]"
+    assert API_KEY not in repr(err.body) and API_KEY not in repr(dict(err.request.headers))
     assert str(status) in str(err) and DEPLOYMENT in str(err)
     for text in (str(err), repr(err), "".join(traceback.format_exception(err))):
         assert API_KEY not in text
@@ -175,7 +178,7 @@ def test_truncated_and_invalid_bodies_sync(server: LocalServer) -> None:
         assert "not valid JSON" in bad.value.message and bad.value.status_code == 200
         server.route("GET", DEPLOYMENT)(_wrong_shape)
         with pytest.raises(APIResponseValidationError) as shape:
-            client.deployments.get_deployment(7)
+            client.with_options(strict=True).deployments.get_deployment(7)
         assert "does not match" in shape.value.message
         assert shape.value.body == {**deployment(), "id": "seven"}
 

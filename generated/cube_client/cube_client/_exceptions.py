@@ -24,7 +24,6 @@ Hierarchy::
 from __future__ import annotations
 
 import datetime
-import email.utils
 import math
 import time
 from typing import Any
@@ -51,6 +50,7 @@ __all__ = [
     "NotFoundError",
     "PermissionDeniedError",
     "RateLimitError",
+    "RequestValidationError",
     "UnprocessableEntityError",
 ]
 
@@ -73,11 +73,25 @@ class APIError(Exception):
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.message!r})"
 
-    def _redact(self, secret: str | None) -> None:
-        """Replace ``secret`` wherever the message repeats it (a server echoing the credential)."""
+    def _redact(self, secret: str | None, headers: frozenset[str] = frozenset()) -> None:
+        """Replace ``secret`` wherever the error repeats it: the message, the body (a server
+        echoing the credential), and the request kept on the error, whose ``headers`` named here
+        (``authorization`` and the like) read ``[redacted]``."""
         if secret and secret in self.message:
-            self.message = self.message.replace(secret, "[redacted]")
+            self.message = self.message.replace(secret, REDACTED)
             self.args = (self.message,)
+        if secret and "body" in vars(self):
+            vars(self)["body"] = _scrub(vars(self)["body"], secret)
+        request = getattr(self, "request", None)
+        if isinstance(request, httpx.Request):
+            for name in list(request.headers):
+                value = request.headers[name]
+                if name.lower() in headers or (secret and secret in value):
+                    request.headers[name] = REDACTED
+
+
+class RequestValidationError(APIError, ValueError):
+    """The arguments do not form a request body the document allows; nothing was sent."""
 
 
 class ConfigurationError(APIError):
@@ -256,6 +270,8 @@ def parse_retry_after(headers: httpx.Headers) -> float | None:
         value = float(header)
     except ValueError:
         try:
+            import email.utils  # only for the rare HTTP-date form; costly to import
+
             when = email.utils.parsedate_to_datetime(header)
         except (TypeError, ValueError, IndexError):
             return None
@@ -288,6 +304,20 @@ class IncompleteStreamError(APIConnectionError):
     def __init__(self, message: str, *, request: httpx.Request, last: object) -> None:
         super().__init__(message, request=request)
         self.last = last
+
+
+REDACTED = "[redacted]"
+
+
+def _scrub(value: Any, secret: str) -> Any:
+    """``value`` (JSON data or text) with every occurrence of ``secret`` replaced."""
+    if isinstance(value, str):
+        return value.replace(secret, REDACTED) if secret in value else value
+    if isinstance(value, dict):
+        return {_scrub(k, secret): _scrub(v, secret) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_scrub(v, secret) for v in value]
+    return value
 
 
 def _safe_url(url: httpx.URL) -> str:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import csv
+import json
 import os
 import secrets
 from collections import deque
@@ -16,12 +17,13 @@ import httpx
 import pydantic
 
 from ._exceptions import APIConnectionError, APIResponseValidationError, APITimeoutError
+from ._models import STRICT, construct, lazy_builder, warn
+from ._types import RAW_RESPONSE_HEADER
 
 __all__ = ["APIResponse", "AsyncBinaryResponse", "BinaryResponse"]
 
 R = TypeVar("R")
 P = ParamSpec("P")
-RAW_RESPONSE_HEADER = "X-Cube-Codegen-Raw-Response"
 CHUNK = 64 * 1024
 
 
@@ -30,14 +32,30 @@ def _adapter(tp: Any) -> pydantic.TypeAdapter[Any]:
     return pydantic.TypeAdapter(tp)
 
 
-def parse_json(response: httpx.Response, cast_to: Any) -> Any:
-    """Validate a JSON body into ``cast_to``; a mismatch is a typed error, not a bare crash.
+_STRICT_CONTEXT = {STRICT: True}
+
+
+def parse_json(response: httpx.Response, cast_to: Any, strict: bool = False) -> Any:
+    """Validate a JSON body into ``cast_to``.
 
     Typed bodies are parsed and validated in one pass by pydantic-core (``validate_json``),
-    which is markedly cheaper than ``json.loads`` followed by ``validate_python``.
+    which is markedly cheaper than ``json.loads`` followed by ``validate_python``. A body that
+    does not match is built leniently with a warning (see :mod:`._models`), or with ``strict``
+    raises :class:`APIResponseValidationError`.
     """
     if cast_to is None or response.status_code == 204 or not response.content:
         return None
+    builder = None if strict else lazy_builder(cast_to)
+    if builder is not None:
+        try:
+            data = json.loads(response.content)
+        except ValueError as exc:
+            raise APIResponseValidationError(
+                f"response body is not valid JSON: {exc}",
+                response=response,
+                body=response.text[:500],
+            ) from None
+        return builder(data)
     if cast_to is object:
         try:
             return response.json()
@@ -48,7 +66,9 @@ def parse_json(response: httpx.Response, cast_to: Any) -> Any:
                 body=response.text[:500],
             ) from None
     try:
-        return _adapter(cast_to).validate_json(response.content)
+        return _adapter(cast_to).validate_json(
+            response.content, context=_STRICT_CONTEXT if strict else None
+        )
     except pydantic.ValidationError as exc:
         first = exc.errors()[0]
         if first["type"] == "json_invalid":
@@ -57,12 +77,45 @@ def parse_json(response: httpx.Response, cast_to: Any) -> Any:
                 response=response,
                 body=response.text[:500],
             ) from None
+        if not strict:
+            value, problems = construct(cast_to, response.json())
+            warn(problems, _what(response))
+            return value
         raise APIResponseValidationError(
             f"response body does not match the documented schema: {exc.error_count()} errors, "
             f"first at {'.'.join(str(p) for p in first['loc']) or 'the top level'}",
             response=response,
             body=_body_or_text(response),
         ) from None
+
+
+def parse_items(
+    response: httpx.Response, data: Any, items: Any, item_type: Any, strict: bool = False
+) -> list[Any]:
+    """The items of one page (already parsed JSON), leniently unless ``strict``."""
+    tp = list[item_type]
+    builder = None if strict else lazy_builder(tp)
+    if builder is not None and isinstance(items, list):
+        return list(builder(items))
+    try:
+        return list(
+            _adapter(tp).validate_python(items, context=_STRICT_CONTEXT if strict else None)
+        )
+    except pydantic.ValidationError as exc:
+        if not strict:
+            value, problems = construct(tp, items)
+            warn(problems, _what(response))
+            return list(value)
+        raise APIResponseValidationError(
+            f"page items do not match the documented schema: {exc.error_count()} errors",
+            response=response,
+            body=data,
+        ) from None
+
+
+def _what(response: httpx.Response) -> str:
+    request = response.request
+    return f"{request.method} {request.url.copy_with(query=None)}"
 
 
 def _body_or_text(response: httpx.Response) -> object:

@@ -25,6 +25,7 @@ import pydantic
 from httpx_sse import EventSource, ServerSentEvent, SSEError
 
 from ._exceptions import APIResponseValidationError, APIStreamError, IncompleteStreamError
+from ._models import STRICT
 from ._response import _adapter, stream_errors
 
 __all__ = [
@@ -201,11 +202,11 @@ class JSONLines(Generic[T]):
         self.error_without = error_without
         self.final_member = final_member
 
-    def open(self, response: httpx.Response) -> JSONLinesStream[T]:
-        return JSONLinesStream(response, self)
+    def open(self, response: httpx.Response, strict: bool = False) -> JSONLinesStream[T]:
+        return JSONLinesStream(response, self, strict)
 
-    def aopen(self, response: httpx.Response) -> AsyncJSONLinesStream[T]:
-        return AsyncJSONLinesStream(response, self)
+    def aopen(self, response: httpx.Response, strict: bool = False) -> AsyncJSONLinesStream[T]:
+        return AsyncJSONLinesStream(response, self, strict)
 
 
 # ``application/json-seq`` (RFC 7464) starts each record with a record separator; JSON lines and
@@ -217,9 +218,11 @@ _BLANK = b" \t\r\n\x1e"
 class _Lines(Generic[T]):
     """Splits bytes into lines and turns each into an item; the sync and async streams share it."""
 
-    def __init__(self, response: httpx.Response, spec: JSONLines[T]) -> None:
+    def __init__(self, response: httpx.Response, spec: JSONLines[T], strict: bool) -> None:
         self.response = response
         self.spec = spec
+        # strict: the client's strict mode reaches each line (unknown enum values fail too)
+        self.context = {STRICT: True} if strict else None
         self.pieces: list[bytes] = []  # the unfinished line
         self.count = 0
         self.last: object = None
@@ -276,7 +279,7 @@ class _Lines(Generic[T]):
         ):
             raise APIStreamError(str(value[spec.error_member]), response=self.response, line=value)
         try:
-            return _adapter(spec.item).validate_python(value)  # type: ignore[no-any-return]
+            return _adapter(spec.item).validate_python(value, context=self.context)  # type: ignore[no-any-return]
         except pydantic.ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(p) for p in first["loc"]) or "the top level"
@@ -291,9 +294,9 @@ class _Lines(Generic[T]):
 class JSONLinesStream(Generic[T]):
     """Iterate typed items as their lines arrive; leaving the loop early closes the connection."""
 
-    def __init__(self, response: httpx.Response, spec: JSONLines[T]) -> None:
+    def __init__(self, response: httpx.Response, spec: JSONLines[T], strict: bool = False) -> None:
         self.http_response = response
-        self._lines = _Lines(response, spec)
+        self._lines = _Lines(response, spec, strict)
 
     def __iter__(self) -> Iterator[T]:
         try:
@@ -317,9 +320,9 @@ class JSONLinesStream(Generic[T]):
 class AsyncJSONLinesStream(Generic[T]):
     """Async twin of :class:`JSONLinesStream`."""
 
-    def __init__(self, response: httpx.Response, spec: JSONLines[T]) -> None:
+    def __init__(self, response: httpx.Response, spec: JSONLines[T], strict: bool = False) -> None:
         self.http_response = response
-        self._lines = _Lines(response, spec)
+        self._lines = _Lines(response, spec, strict)
 
     async def __aiter__(self) -> AsyncIterator[T]:
         try:

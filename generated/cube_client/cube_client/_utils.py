@@ -128,6 +128,10 @@ def resolve_base_url(
     A URL given as an origin only (``https://acme.example``, no path) keeps the server's own base
     path (SCIM's ``/api``, the data API's ``/cubejs-api``): one tenant host serves every family.
     A URL with any path, ``/`` included, is used exactly as given.
+
+    Without a URL, a variable's ``default`` in a document is an example (``your-tenant``), not
+    configuration: a credential must never travel to a host nobody chose. So every variable must
+    be given, except a base path (a default starting with ``/``), part of the API, not the host.
     """
     import os
 
@@ -141,6 +145,17 @@ def resolve_base_url(
     if not template:
         raise ConfigurationError(
             f"no server URL is known: pass base_url=... or set {env or 'base_url'}"
+        )
+    missing = [
+        name
+        for name in _PLACEHOLDER.findall(template)
+        if variables.get(name) is None and not defaults.get(name, "").startswith("/")
+    ]
+    if missing:
+        args = ", ".join(f"{_snake(name)}=..." for name in dict.fromkeys(missing))
+        raise ConfigurationError(
+            f"no server chosen: pass base_url=... (or set {env or 'base_url'}), or {args}; "
+            "the document's example values are never used as a host"
         )
     return _expand_server(template, variables, defaults)
 
@@ -177,6 +192,10 @@ def _expand_server(
         return chosen
 
     return _PLACEHOLDER.sub(fill, template)
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
 
 
 _HOST_PART = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?")

@@ -7,8 +7,13 @@ import asyncio
 from typing import Any, ClassVar
 
 import httpx
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Recorder
+import pytest
+from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder, field
 
+from cube_client import (
+    APIResponseValidationError,
+)
+from cube_client._models import ResponseValidationWarning
 from cube_client.data import AsyncDataClient, DataClient
 from cube_client.data import models as _models
 
@@ -28,6 +33,16 @@ def _async_client(rec: Recorder) -> AsyncDataClient:
         base_url=BASE_URL,
         max_retries=0,
         http_client=httpx.AsyncClient(transport=rec.transport()),
+    )
+
+
+def _loopback_client(server: Loopback, strict: bool = False) -> DataClient:
+    return DataClient(
+        token=CREDENTIAL,
+        base_url=server.url,
+        max_retries=0,
+        allow_http_loopback=True,
+        strict=strict,
     )
 
 
@@ -98,6 +113,34 @@ class TestDataLoadV1:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.V1LoadResponse)
+
+    @pytest.mark.parametrize("variant", ["missing", "null"])
+    def test_required_field_missing_or_null_is_a_warning(self, variant: str) -> None:
+        """Lenient by default: the response is kept, the difference is a warning."""
+        body = (
+            {"pivotQuery": {}, "slowQuery": True, "queryType": "value"}
+            if variant == "missing"
+            else {"pivotQuery": {}, "slowQuery": True, "queryType": "value", "results": None}
+        )
+        with Loopback(200, body) as server, _loopback_client(server) as client:
+            value = client.data.load_v1(
+                query_type="value",
+                cache="stale-if-slow",
+            )
+            with pytest.warns(ResponseValidationWarning, match="results"):
+                assert field(value, "results") is None
+        assert value.to_dict() == body
+
+    def test_strict_client_refuses_a_missing_required_field(self) -> None:
+        with (
+            Loopback(200, {"pivotQuery": {}, "slowQuery": True, "queryType": "value"}) as server,
+            _loopback_client(server, strict=True) as client,
+        ):
+            with pytest.raises(APIResponseValidationError):
+                client.data.load_v1(
+                    query_type="value",
+                    cache="stale-if-slow",
+                )
 
 
 class TestDataCubesqlV1:

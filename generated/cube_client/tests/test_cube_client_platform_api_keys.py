@@ -8,13 +8,15 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Recorder
+from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder, field
 
 from cube_client import (
+    APIResponseValidationError,
     APIStatusError,
     AuthenticationError,
     PermissionDeniedError,
 )
+from cube_client._models import ResponseValidationWarning
 from cube_client.platform import AsyncPlatformClient, PlatformClient
 from cube_client.platform import models as _models
 
@@ -34,6 +36,16 @@ def _async_client(rec: Recorder) -> AsyncPlatformClient:
         base_url=BASE_URL,
         max_retries=0,
         http_client=httpx.AsyncClient(transport=rec.transport()),
+    )
+
+
+def _loopback_client(server: Loopback, strict: bool = False) -> PlatformClient:
+    return PlatformClient(
+        api_key=CREDENTIAL,
+        base_url=server.url,
+        max_retries=0,
+        allow_http_loopback=True,
+        strict=strict,
     )
 
 
@@ -213,6 +225,75 @@ class TestApiKeysCreateApiKey:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.ApiKeyCreatedResponse)
+
+    @pytest.mark.parametrize("variant", ["missing", "null"])
+    def test_required_field_missing_or_null_is_a_warning(self, variant: str) -> None:
+        """Lenient by default: the response is kept, the difference is a warning."""
+        body = (
+            {
+                "allowedEndpoints": ["value"],
+                "createdAt": "2024-01-02",
+                "deploymentIds": [3],
+                "expiresAt": "2024-01-02",
+                "lastUsedAt": "2024-01-02",
+                "name": "value",
+                "suffix": "value",
+                "token": "value",
+                "updatedAt": "2024-01-02",
+                "userId": 3,
+            }
+            if variant == "missing"
+            else {
+                "allowedEndpoints": ["value"],
+                "createdAt": "2024-01-02",
+                "deploymentIds": [3],
+                "expiresAt": "2024-01-02",
+                "id": None,
+                "lastUsedAt": "2024-01-02",
+                "name": "value",
+                "suffix": "value",
+                "token": "value",
+                "updatedAt": "2024-01-02",
+                "userId": 3,
+            }
+        )
+        with Loopback(200, body) as server, _loopback_client(server) as client:
+            value = client.api_keys.create_api_key(
+                allowed_endpoints=["value"],
+                deployment_ids=[3],
+                name="value",
+                ttl_hours=3,
+            )
+            with pytest.warns(ResponseValidationWarning, match="id"):
+                assert field(value, "id") is None
+        assert value.to_dict() == body
+
+    def test_strict_client_refuses_a_missing_required_field(self) -> None:
+        with (
+            Loopback(
+                200,
+                {
+                    "allowedEndpoints": ["value"],
+                    "createdAt": "2024-01-02",
+                    "deploymentIds": [3],
+                    "expiresAt": "2024-01-02",
+                    "lastUsedAt": "2024-01-02",
+                    "name": "value",
+                    "suffix": "value",
+                    "token": "value",
+                    "updatedAt": "2024-01-02",
+                    "userId": 3,
+                },
+            ) as server,
+            _loopback_client(server, strict=True) as client,
+        ):
+            with pytest.raises(APIResponseValidationError):
+                client.api_keys.create_api_key(
+                    allowed_endpoints=["value"],
+                    deployment_ids=[3],
+                    name="value",
+                    ttl_hours=3,
+                )
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Recorder
+from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder
 
 from cube_client import (
     APIStatusError,
@@ -34,6 +34,16 @@ def _async_client(rec: Recorder) -> AsyncPlatformClient:
         base_url=BASE_URL,
         max_retries=0,
         http_client=httpx.AsyncClient(transport=rec.transport()),
+    )
+
+
+def _loopback_client(server: Loopback, strict: bool = False) -> PlatformClient:
+    return PlatformClient(
+        api_key=CREDENTIAL,
+        base_url=server.url,
+        max_retries=0,
+        allow_http_loopback=True,
+        strict=strict,
     )
 
 

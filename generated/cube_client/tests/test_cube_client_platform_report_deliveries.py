@@ -8,13 +8,15 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Recorder
+from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder, field
 
 from cube_client import (
+    APIResponseValidationError,
     APIStatusError,
     AuthenticationError,
     PermissionDeniedError,
 )
+from cube_client._models import ResponseValidationWarning, Unknown
 from cube_client.platform import AsyncPlatformClient, PlatformClient
 from cube_client.platform import models as _models
 
@@ -34,6 +36,16 @@ def _async_client(rec: Recorder) -> AsyncPlatformClient:
         base_url=BASE_URL,
         max_retries=0,
         http_client=httpx.AsyncClient(transport=rec.transport()),
+    )
+
+
+def _loopback_client(server: Loopback, strict: bool = False) -> PlatformClient:
+    return PlatformClient(
+        api_key=CREDENTIAL,
+        base_url=server.url,
+        max_retries=0,
+        allow_http_loopback=True,
+        strict=strict,
     )
 
 
@@ -119,6 +131,179 @@ class TestReportDeliveriesPauseReportDelivery:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.ReportDeliveryResponse)
+
+    def test_new_enum_value_is_kept(self) -> None:
+        """A value the document does not list arrives as Unknown, typed, and no error."""
+        body = {
+            "id": 3,
+            "deploymentId": 3,
+            "name": "value",
+            "destination": {
+                "spreadsheetId": "value",
+                "anchorCell": "value",
+                "sheetId": 3,
+                "sheetName": "value",
+            },
+            "writeMode": "a-value-added-later",
+            "notifications": {
+                "inbox": True,
+                "email": True,
+                "slackChannelId": "value",
+                "slackChannelName": "value",
+            },
+            "status": "active",
+            "lastRunAt": "2024-01-02T03:04:05Z",
+            "lastSuccessAt": "2024-01-02T03:04:05Z",
+            "nextRunAt": "2024-01-02T03:04:05Z",
+            "pausedAt": "2024-01-02T03:04:05Z",
+            "ownerUserId": 3,
+            "runAsUserId": 3,
+            "reportId": 3,
+            "reportName": "value",
+            "reportPublicId": "value",
+            "reportWorkbookId": 3,
+            "runningSince": "2024-01-02T03:04:05Z",
+            "schedule": {"cronExpressions": [], "timezone": "value"},
+            "shape": {"columns": []},
+            "sheetTitle": "value",
+            "spreadsheetTitle": "value",
+        }
+        with Loopback(200, body) as server, _loopback_client(server) as client:
+            value = client.report_deliveries.pause_report_delivery(
+                7,
+                8,
+            )
+        kept = field(value, "writeMode")
+        assert isinstance(kept, Unknown) and kept.value == "a-value-added-later"
+        assert value.to_dict() == body
+
+    @pytest.mark.parametrize("variant", ["missing", "null"])
+    def test_required_field_missing_or_null_is_a_warning(self, variant: str) -> None:
+        """Lenient by default: the response is kept, the difference is a warning."""
+        body = (
+            {
+                "deploymentId": 3,
+                "name": "value",
+                "destination": {
+                    "spreadsheetId": "value",
+                    "anchorCell": "value",
+                    "sheetId": 3,
+                    "sheetName": "value",
+                },
+                "writeMode": "overwrite",
+                "notifications": {
+                    "inbox": True,
+                    "email": True,
+                    "slackChannelId": "value",
+                    "slackChannelName": "value",
+                },
+                "status": "active",
+                "lastRunAt": "2024-01-02T03:04:05Z",
+                "lastSuccessAt": "2024-01-02T03:04:05Z",
+                "nextRunAt": "2024-01-02T03:04:05Z",
+                "pausedAt": "2024-01-02T03:04:05Z",
+                "ownerUserId": 3,
+                "runAsUserId": 3,
+                "reportId": 3,
+                "reportName": "value",
+                "reportPublicId": "value",
+                "reportWorkbookId": 3,
+                "runningSince": "2024-01-02T03:04:05Z",
+                "schedule": {"cronExpressions": [], "timezone": "value"},
+                "shape": {"columns": []},
+                "sheetTitle": "value",
+                "spreadsheetTitle": "value",
+            }
+            if variant == "missing"
+            else {
+                "id": None,
+                "deploymentId": 3,
+                "name": "value",
+                "destination": {
+                    "spreadsheetId": "value",
+                    "anchorCell": "value",
+                    "sheetId": 3,
+                    "sheetName": "value",
+                },
+                "writeMode": "overwrite",
+                "notifications": {
+                    "inbox": True,
+                    "email": True,
+                    "slackChannelId": "value",
+                    "slackChannelName": "value",
+                },
+                "status": "active",
+                "lastRunAt": "2024-01-02T03:04:05Z",
+                "lastSuccessAt": "2024-01-02T03:04:05Z",
+                "nextRunAt": "2024-01-02T03:04:05Z",
+                "pausedAt": "2024-01-02T03:04:05Z",
+                "ownerUserId": 3,
+                "runAsUserId": 3,
+                "reportId": 3,
+                "reportName": "value",
+                "reportPublicId": "value",
+                "reportWorkbookId": 3,
+                "runningSince": "2024-01-02T03:04:05Z",
+                "schedule": {"cronExpressions": [], "timezone": "value"},
+                "shape": {"columns": []},
+                "sheetTitle": "value",
+                "spreadsheetTitle": "value",
+            }
+        )
+        with Loopback(200, body) as server, _loopback_client(server) as client:
+            value = client.report_deliveries.pause_report_delivery(
+                7,
+                8,
+            )
+            with pytest.warns(ResponseValidationWarning, match="id"):
+                assert field(value, "id") is None
+        assert value.to_dict() == body
+
+    def test_strict_client_refuses_a_missing_required_field(self) -> None:
+        with (
+            Loopback(
+                200,
+                {
+                    "deploymentId": 3,
+                    "name": "value",
+                    "destination": {
+                        "spreadsheetId": "value",
+                        "anchorCell": "value",
+                        "sheetId": 3,
+                        "sheetName": "value",
+                    },
+                    "writeMode": "overwrite",
+                    "notifications": {
+                        "inbox": True,
+                        "email": True,
+                        "slackChannelId": "value",
+                        "slackChannelName": "value",
+                    },
+                    "status": "active",
+                    "lastRunAt": "2024-01-02T03:04:05Z",
+                    "lastSuccessAt": "2024-01-02T03:04:05Z",
+                    "nextRunAt": "2024-01-02T03:04:05Z",
+                    "pausedAt": "2024-01-02T03:04:05Z",
+                    "ownerUserId": 3,
+                    "runAsUserId": 3,
+                    "reportId": 3,
+                    "reportName": "value",
+                    "reportPublicId": "value",
+                    "reportWorkbookId": 3,
+                    "runningSince": "2024-01-02T03:04:05Z",
+                    "schedule": {"cronExpressions": [], "timezone": "value"},
+                    "shape": {"columns": []},
+                    "sheetTitle": "value",
+                    "spreadsheetTitle": "value",
+                },
+            ) as server,
+            _loopback_client(server, strict=True) as client,
+        ):
+            with pytest.raises(APIResponseValidationError):
+                client.report_deliveries.pause_report_delivery(
+                    7,
+                    8,
+                )
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(

@@ -8,12 +8,14 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Recorder
+from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder, field
 
 from cube_client import (
+    APIResponseValidationError,
     APIStatusError,
     NotFoundError,
 )
+from cube_client._models import ResponseValidationWarning
 from cube_client.scim import AsyncScimClient, ScimClient
 from cube_client.scim import models as _models
 
@@ -33,6 +35,16 @@ def _async_client(rec: Recorder) -> AsyncScimClient:
         base_url=BASE_URL,
         max_retries=0,
         http_client=httpx.AsyncClient(transport=rec.transport()),
+    )
+
+
+def _loopback_client(server: Loopback, strict: bool = False) -> ScimClient:
+    return ScimClient(
+        token=CREDENTIAL,
+        base_url=server.url,
+        max_retries=0,
+        allow_http_loopback=True,
+        strict=strict,
     )
 
 
@@ -183,6 +195,83 @@ class TestScimUsersCreateUser:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.User)
+
+    @pytest.mark.parametrize("variant", ["missing", "null"])
+    def test_required_field_missing_or_null_is_a_warning(self, variant: str) -> None:
+        """Lenient by default: the response is kept, the difference is a warning."""
+        body = (
+            {
+                "schemas": ["value"],
+                "id": "value",
+                "name": {"givenName": "value", "familyName": "value"},
+                "emails": [{}],
+                "active": True,
+                "externalId": "value",
+                "meta": {
+                    "resourceType": "value",
+                    "created": "2024-01-02T03:04:05Z",
+                    "lastModified": "2024-01-02T03:04:05Z",
+                    "location": "value",
+                },
+            }
+            if variant == "missing"
+            else {
+                "schemas": ["value"],
+                "id": "value",
+                "userName": None,
+                "name": {"givenName": "value", "familyName": "value"},
+                "emails": [{}],
+                "active": True,
+                "externalId": "value",
+                "meta": {
+                    "resourceType": "value",
+                    "created": "2024-01-02T03:04:05Z",
+                    "lastModified": "2024-01-02T03:04:05Z",
+                    "location": "value",
+                },
+            }
+        )
+        with Loopback(201, body) as server, _loopback_client(server) as client:
+            value = client.scim_users.create_user(
+                schemas=["value"],
+                id="value",
+                user_name="value",
+                active=True,
+                external_id="value",
+            )
+            with pytest.warns(ResponseValidationWarning, match="userName"):
+                assert field(value, "userName") is None
+        assert value.to_dict() == body
+
+    def test_strict_client_refuses_a_missing_required_field(self) -> None:
+        with (
+            Loopback(
+                201,
+                {
+                    "schemas": ["value"],
+                    "id": "value",
+                    "name": {"givenName": "value", "familyName": "value"},
+                    "emails": [{}],
+                    "active": True,
+                    "externalId": "value",
+                    "meta": {
+                        "resourceType": "value",
+                        "created": "2024-01-02T03:04:05Z",
+                        "lastModified": "2024-01-02T03:04:05Z",
+                        "location": "value",
+                    },
+                },
+            ) as server,
+            _loopback_client(server, strict=True) as client,
+        ):
+            with pytest.raises(APIResponseValidationError):
+                client.scim_users.create_user(
+                    schemas=["value"],
+                    id="value",
+                    user_name="value",
+                    active=True,
+                    external_id="value",
+                )
 
 
 class TestScimUsersGetUser:

@@ -37,7 +37,7 @@ class ChatClient(SyncAPIClient):
     """Cube Cloud Chat API
     Credential: ``api_key=`` or the ``CUBE_AGENT_API_KEY`` environment variable, sent as
     ``Authorization: Api-Key <credential>``.
-    Server: ``base_url=``, the ``CUBE_AI_URL`` environment variable, or ``https://ai.{cloudRegion}.cubecloud.dev/api/v1/public/{accountName}/agents/{agentId}`` with its variables as keyword arguments.
+    Server: ``base_url=``, the ``CUBE_AI_URL`` environment variable, or ``https://ai.{cloudRegion}.cubecloud.dev/api/v1/public/{accountName}/agents/{agentId}`` with every host variable given as a keyword argument (the document's example values are never used).
     """
 
     def __init__(
@@ -53,6 +53,7 @@ class ChatClient(SyncAPIClient):
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.Client | None = None,
         allow_http_loopback: bool = False,
+        strict: bool = False,
     ) -> None:
         url = resolve_base_url(
             base_url,
@@ -75,6 +76,7 @@ class ChatClient(SyncAPIClient):
             default_headers=default_headers,
             http_client=http_client,
             allow_http_loopback=allow_http_loopback,
+            strict=strict,
         )
 
     @cached_property
@@ -103,7 +105,7 @@ class AsyncChatClient(AsyncAPIClient):
     """Cube Cloud Chat API (async)
     Credential: ``api_key=`` or the ``CUBE_AGENT_API_KEY`` environment variable, sent as
     ``Authorization: Api-Key <credential>``.
-    Server: ``base_url=``, the ``CUBE_AI_URL`` environment variable, or ``https://ai.{cloudRegion}.cubecloud.dev/api/v1/public/{accountName}/agents/{agentId}`` with its variables as keyword arguments.
+    Server: ``base_url=``, the ``CUBE_AI_URL`` environment variable, or ``https://ai.{cloudRegion}.cubecloud.dev/api/v1/public/{accountName}/agents/{agentId}`` with every host variable given as a keyword argument (the document's example values are never used).
     """
 
     def __init__(
@@ -119,6 +121,7 @@ class AsyncChatClient(AsyncAPIClient):
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.AsyncClient | None = None,
         allow_http_loopback: bool = False,
+        strict: bool = False,
     ) -> None:
         url = resolve_base_url(
             base_url,
@@ -141,6 +144,7 @@ class AsyncChatClient(AsyncAPIClient):
             default_headers=default_headers,
             http_client=http_client,
             allow_http_loopback=allow_http_loopback,
+            strict=strict,
         )
 
     @cached_property

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
+
+from cube_client._models import BaseModel, Open
 
 
 class AbortChatRequest(BaseModel):
@@ -46,7 +48,7 @@ class SessionSettingsDto(BaseModel):
 
 class StreamChatStateLine(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    code: Literal["chat_aborted", "chat_suspended"] | None = None
+    code: Open[Literal["chat_aborted", "chat_suspended"]] | None = None
     content: str | None = None
     error: str | None = None
     graph_path: Annotated[list[str] | None, Field(alias="graphPath")] = None
@@ -55,12 +57,12 @@ class StreamChatStateLine(BaseModel):
     is_in_process: Annotated[bool | None, Field(alias="isInProcess")] = None
     message_id: Annotated[str | None, Field(alias="messageId")] = None
     retryable: bool | None = None
-    role: Literal["user", "assistant"] | None = None
+    role: Open[Literal["user", "assistant"]] | None = None
     sort: float | None = None
     state: dict[str, Any] | None = None
     thinking: str | None = None
     tool_call: Annotated[StreamChatStateLineToolCall | None, Field(alias="toolCall")] = None
-    type: Literal["abort", "suspend", "usage"] | None = None
+    type: Open[Literal["abort", "suspend", "usage"]] | None = None
     usage: StreamChatStateLineUsage | None = None
 
 

@@ -37,7 +37,7 @@ class DataClient(SyncAPIClient):
     """Cube Core Data REST (JSON) API
     Credential: ``token=`` or the ``CUBE_DATA_API_TOKEN`` environment variable, sent as
     ``Authorization: <credential>``.
-    Server: ``base_url=``, the ``CUBE_DATA_API_URL`` environment variable, or ``https://{deployment}.{region}.cubecloudapp.dev{basePath}`` with its variables as keyword arguments.
+    Server: ``base_url=``, the ``CUBE_DATA_API_URL`` environment variable, or ``https://{deployment}.{region}.cubecloudapp.dev{basePath}`` with every host variable given as a keyword argument (the document's example values are never used).
     """
 
     def __init__(
@@ -53,6 +53,7 @@ class DataClient(SyncAPIClient):
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.Client | None = None,
         allow_http_loopback: bool = False,
+        strict: bool = False,
     ) -> None:
         url = resolve_base_url(
             base_url,
@@ -75,6 +76,7 @@ class DataClient(SyncAPIClient):
             default_headers=default_headers,
             http_client=http_client,
             allow_http_loopback=allow_http_loopback,
+            strict=strict,
         )
 
     @cached_property
@@ -103,7 +105,7 @@ class AsyncDataClient(AsyncAPIClient):
     """Cube Core Data REST (JSON) API (async)
     Credential: ``token=`` or the ``CUBE_DATA_API_TOKEN`` environment variable, sent as
     ``Authorization: <credential>``.
-    Server: ``base_url=``, the ``CUBE_DATA_API_URL`` environment variable, or ``https://{deployment}.{region}.cubecloudapp.dev{basePath}`` with its variables as keyword arguments.
+    Server: ``base_url=``, the ``CUBE_DATA_API_URL`` environment variable, or ``https://{deployment}.{region}.cubecloudapp.dev{basePath}`` with every host variable given as a keyword argument (the document's example values are never used).
     """
 
     def __init__(
@@ -119,6 +121,7 @@ class AsyncDataClient(AsyncAPIClient):
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.AsyncClient | None = None,
         allow_http_loopback: bool = False,
+        strict: bool = False,
     ) -> None:
         url = resolve_base_url(
             base_url,
@@ -141,6 +144,7 @@ class AsyncDataClient(AsyncAPIClient):
             default_headers=default_headers,
             http_client=http_client,
             allow_http_loopback=allow_http_loopback,
+            strict=strict,
         )
 
     @cached_property

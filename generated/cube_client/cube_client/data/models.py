@@ -6,7 +6,9 @@ from __future__ import annotations
 import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel
+from pydantic import ConfigDict, Field, RootModel
+
+from cube_client._models import BaseModel, Open
 
 
 class CubesqlV1Line(BaseModel):
@@ -26,16 +28,16 @@ class CubesqlV1Request(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     query: str
     timezone: str | None = None
-    cache: Literal["stale-if-slow", "stale-while-revalidate", "must-revalidate", "no-cache"] = (
-        "stale-if-slow"
-    )
+    cache: Open[
+        Literal["stale-if-slow", "stale-while-revalidate", "must-revalidate", "no-cache"]
+    ] = "stale-if-slow"
 
 
 class V1CubeMeta(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     name: str
     title: str | None = None
-    type: Literal["cube", "view"]
+    type: Open[Literal["cube", "view"]]
     meta: dict[str, Any] | None = None
     description: str | None = None
     measures: list[V1CubeMetaMeasure]
@@ -77,7 +79,7 @@ class V1CubeMetaDimension(BaseModel):
         V1CubeMetaFormatDescription | None, Field(alias="formatDescription")
     ] = None
     currency: str | None = None
-    order: Literal["asc", "desc"] | None = None
+    order: Open[Literal["asc", "desc"]] | None = None
     key: str | None = None
 
 
@@ -165,7 +167,8 @@ class V1LoadRequest(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     query_type: Annotated[str | None, Field(alias="queryType")] = None
     cache: (
-        Literal["stale-if-slow", "stale-while-revalidate", "must-revalidate", "no-cache"] | None
+        Open[Literal["stale-if-slow", "stale-while-revalidate", "must-revalidate", "no-cache"]]
+        | None
     ) = None
     query: V1LoadRequestQuery | None = None
 
@@ -189,7 +192,7 @@ class V1LoadRequestQuery(BaseModel):
     join_hints: Annotated[list[list[str]] | None, Field(alias="joinHints")] = None
     timezone: str | None = None
     response_format: Annotated[
-        Literal["default", "compact", "columnar"] | None, Field(alias="responseFormat")
+        Open[Literal["default", "compact", "columnar"]] | None, Field(alias="responseFormat")
     ] = None
 
 
@@ -270,20 +273,20 @@ class V1MetaResponse(BaseModel):
     compiler_id: Annotated[str | None, Field(alias="compilerId")] = None
 
 
-class V1CubeMetaDimensionOrder(RootModel[Literal["asc", "desc"]]):
-    root: Literal["asc", "desc"]
+class V1CubeMetaDimensionOrder(RootModel[Open[Literal["asc", "desc"]]]):
+    root: Open[Literal["asc", "desc"]]
 
 
 class V1CubeMetaFormat(
     RootModel[
-        Literal["percent", "currency", "number", "imageUrl", "id", "link"]
+        Open[Literal["percent", "currency", "number", "imageUrl", "id", "link"]]
         | V1CubeMetaLinkFormat
         | V1CubeMetaCustomTimeFormat
         | V1CubeMetaCustomNumericFormat
     ]
 ):
     root: (
-        Literal["percent", "currency", "number", "imageUrl", "id", "link"]
+        Open[Literal["percent", "currency", "number", "imageUrl", "id", "link"]]
         | V1CubeMetaLinkFormat
         | V1CubeMetaCustomTimeFormat
         | V1CubeMetaCustomNumericFormat
@@ -291,13 +294,13 @@ class V1CubeMetaFormat(
 
 
 class V1CubeMetaSimpleFormat(
-    RootModel[Literal["percent", "currency", "number", "imageUrl", "id", "link"]]
+    RootModel[Open[Literal["percent", "currency", "number", "imageUrl", "id", "link"]]]
 ):
-    root: Literal["percent", "currency", "number", "imageUrl", "id", "link"]
+    root: Open[Literal["percent", "currency", "number", "imageUrl", "id", "link"]]
 
 
-class V1CubeMetaType(RootModel[Literal["cube", "view"]]):
-    root: Literal["cube", "view"]
+class V1CubeMetaType(RootModel[Open[Literal["cube", "view"]]]):
+    root: Open[Literal["cube", "view"]]
 
 
 class V1LoadRequestJoinHint(RootModel[list[str]]):
@@ -306,16 +309,18 @@ class V1LoadRequestJoinHint(RootModel[list[str]]):
 
 class V1LoadRequestQueryFilterItem(
     RootModel[
+        Open[
+            V1LoadRequestQueryFilterBase
+            | V1LoadRequestQueryFilterLogicalOr
+            | V1LoadRequestQueryFilterLogicalAnd
+        ]
+    ]
+):
+    root: Open[
         V1LoadRequestQueryFilterBase
         | V1LoadRequestQueryFilterLogicalOr
         | V1LoadRequestQueryFilterLogicalAnd
     ]
-):
-    root: (
-        V1LoadRequestQueryFilterBase
-        | V1LoadRequestQueryFilterLogicalOr
-        | V1LoadRequestQueryFilterLogicalAnd
-    )
 
 
 class V1LoadResultData(

@@ -257,7 +257,7 @@ class PlatformClient(SyncAPIClient):
     """Cube Platform API
     Credential: ``api_key=`` or the ``CUBE_API_KEY`` environment variable, sent as
     ``Authorization: Bearer <credential>``.
-    Server: ``base_url=``, the ``CUBE_BASE_URL`` environment variable, or ``https://{tenant}.cubecloud.dev`` with its variables as keyword arguments.
+    Server: ``base_url=``, the ``CUBE_BASE_URL`` environment variable, or ``https://{tenant}.cubecloud.dev`` with every host variable given as a keyword argument (the document's example values are never used).
     """
 
     def __init__(
@@ -271,6 +271,7 @@ class PlatformClient(SyncAPIClient):
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.Client | None = None,
         allow_http_loopback: bool = False,
+        strict: bool = False,
     ) -> None:
         url = resolve_base_url(
             base_url,
@@ -291,6 +292,7 @@ class PlatformClient(SyncAPIClient):
             default_headers=default_headers,
             http_client=http_client,
             allow_http_loopback=allow_http_loopback,
+            strict=strict,
         )
 
     @cached_property
@@ -736,7 +738,7 @@ class AsyncPlatformClient(AsyncAPIClient):
     """Cube Platform API (async)
     Credential: ``api_key=`` or the ``CUBE_API_KEY`` environment variable, sent as
     ``Authorization: Bearer <credential>``.
-    Server: ``base_url=``, the ``CUBE_BASE_URL`` environment variable, or ``https://{tenant}.cubecloud.dev`` with its variables as keyword arguments.
+    Server: ``base_url=``, the ``CUBE_BASE_URL`` environment variable, or ``https://{tenant}.cubecloud.dev`` with every host variable given as a keyword argument (the document's example values are never used).
     """
 
     def __init__(
@@ -750,6 +752,7 @@ class AsyncPlatformClient(AsyncAPIClient):
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.AsyncClient | None = None,
         allow_http_loopback: bool = False,
+        strict: bool = False,
     ) -> None:
         url = resolve_base_url(
             base_url,
@@ -770,6 +773,7 @@ class AsyncPlatformClient(AsyncAPIClient):
             default_headers=default_headers,
             http_client=http_client,
             allow_http_loopback=allow_http_loopback,
+            strict=strict,
         )
 
     @cached_property

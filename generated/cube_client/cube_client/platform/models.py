@@ -6,7 +6,9 @@ from __future__ import annotations
 import datetime
 from typing import Annotated, Any, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel, model_validator
+from pydantic import ConfigDict, Field, RootModel, model_validator
+
+from cube_client._models import BaseModel, Open
 
 
 class AddNotificationRecipientsInput(BaseModel):
@@ -17,7 +19,7 @@ class AddNotificationRecipientsInput(BaseModel):
 class AdvanceCreationStepInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     creation_step: Annotated[
-        Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"],
+        Open[Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"]],
         Field(alias="creationStep"),
     ]
 
@@ -100,7 +102,9 @@ class AppThemePalette(BaseModel):
     base: AppThemePaletteSeed | None = None
     contrast_level: Annotated[float | None, Field(alias="contrastLevel", le=100, ge=0)] = None
     pastel: bool | None = None
-    surface_mode: Annotated[Literal["neutral", "tinted"] | None, Field(alias="surfaceMode")] = None
+    surface_mode: Annotated[
+        Open[Literal["neutral", "tinted"]] | None, Field(alias="surfaceMode")
+    ] = None
     themes: AppThemePaletteThemes | None = None
 
 
@@ -219,13 +223,13 @@ class BulkUserActionFailure(BaseModel):
 
 class BulkUserActionInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    action: Literal["DEACTIVATE", "ACTIVATE", "DELETE"]
+    action: Open[Literal["DEACTIVATE", "ACTIVATE", "DELETE"]]
     user_ids: Annotated[list[int], Field(alias="userIds", max_length=100, min_length=1)]
 
 
 class BulkUserActionPayload(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    action: Literal["DEACTIVATE", "ACTIVATE", "DELETE"]
+    action: Open[Literal["DEACTIVATE", "ACTIVATE", "DELETE"]]
     failed: list[BulkUserActionFailure]
     succeeded: list[int]
 
@@ -233,7 +237,7 @@ class BulkUserActionPayload(BaseModel):
 class ColumnFormatOverride(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     decimal_places: Annotated[int | None, Field(alias="decimalPlaces")] = None
-    type: Literal["currency", "percent", "number"]
+    type: Open[Literal["currency", "percent", "number"]]
 
 
 class CommitChangesRequest(BaseModel):
@@ -259,7 +263,7 @@ class ConnectReportToWorkbookInput(BaseModel):
     anchor_cell: Annotated[str | None, Field(alias="anchorCell")] = None
     end_result_cell: Annotated[str | None, Field(alias="endResultCell")] = None
     external_workbook_id: Annotated[str, Field(alias="externalWorkbookId")]
-    host: Literal["GOOGLE_SHEETS", "EXCEL"] | None = None
+    host: Open[Literal["GOOGLE_SHEETS", "EXCEL"]] | None = None
     placement_id: Annotated[str | None, Field(alias="placementId")] = None
     result_checksum: Annotated[
         ReportPlacementResultChecksumInput | None, Field(alias="resultChecksum")
@@ -319,15 +323,17 @@ class CreateDeploymentEnvironmentTokenInput(BaseModel):
 
 class CreateDeploymentInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    cloud_provider: Annotated[Literal["cubecloud", "aws", "gcp"], Field(alias="cloudProvider")]
+    cloud_provider: Annotated[
+        Open[Literal["cubecloud", "aws", "gcp"]], Field(alias="cloudProvider")
+    ]
     creation_method: Annotated[
-        Literal["upload", "cubecloud", "github", "ssh"] | None, Field(alias="creationMethod")
+        Open[Literal["upload", "cubecloud", "github", "ssh"]] | None, Field(alias="creationMethod")
     ] = None
     creation_step: Annotated[
-        Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"],
+        Open[Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"]],
         Field(alias="creationStep"),
     ]
-    deploy_mode: Annotated[Literal["git", "cli"] | None, Field(alias="deployMode")] = None
+    deploy_mode: Annotated[Open[Literal["git", "cli"]] | None, Field(alias="deployMode")] = None
     is_managed: Annotated[bool, Field(alias="isManaged")]
     name: str
     region: str
@@ -374,10 +380,10 @@ class CreateNotificationInput(BaseModel):
     notification_ai_summary: Annotated[bool | None, Field(alias="notificationAiSummary")] = None
     notification_enabled: Annotated[bool | None, Field(alias="notificationEnabled")] = None
     notification_format: Annotated[
-        Literal["png", "pdf"] | None, Field(alias="notificationFormat")
+        Open[Literal["png", "pdf"]] | None, Field(alias="notificationFormat")
     ] = None
     schedule_type: Annotated[
-        Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"], Field(alias="scheduleType")
+        Open[Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]], Field(alias="scheduleType")
     ]
     time_grains: Annotated[list[DashboardTimeGrainInput] | None, Field(alias="timeGrains")] = None
     timezone: str | None = None
@@ -421,7 +427,7 @@ class CreateReportInput(BaseModel):
     end_result_cell: Annotated[str | None, Field(alias="endResultCell")] = None
     external_workbook_id: Annotated[str | None, Field(alias="externalWorkbookId")] = None
     folder_id: Annotated[int | None, Field(alias="folderId")] = None
-    host: Literal["GOOGLE_SHEETS", "EXCEL"] | None = None
+    host: Open[Literal["GOOGLE_SHEETS", "EXCEL"]] | None = None
     json_query: Annotated[str | None, Field(alias="jsonQuery")] = None
     meta: dict[str, Any] | None = None
     name: Annotated[str | None, Field(max_length=255)] = None
@@ -434,7 +440,7 @@ class CreateReportInput(BaseModel):
     ] = None
     result_location: Annotated[str | None, Field(alias="resultLocation")] = None
     sheet_id: Annotated[str | None, Field(alias="sheetId")] = None
-    source: Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"] | None = None
+    source: Open[Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]] | None = None
     sql_query: Annotated[str | None, Field(alias="sqlQuery")] = None
     title: Annotated[str | None, Field(max_length=255)] = None
     workbook_id: Annotated[int | None, Field(alias="workbookId")] = None
@@ -509,7 +515,7 @@ class Dashboard(BaseModel):
     public_id: Annotated[str, Field(alias="publicId")]
     report_snapshots: Annotated[list[ReportSnapshot], Field(alias="reportSnapshots")]
     restrict_data_download: Annotated[bool | None, Field(alias="restrictDataDownload")] = None
-    status: Literal["draft", "published", "archived"]
+    status: Open[Literal["draft", "published", "archived"]]
     title: str | None = None
     use_board_dashboards: Annotated[bool | None, Field(alias="useBoardDashboards")] = None
     version_id: Annotated[int, Field(alias="versionId")]
@@ -585,7 +591,7 @@ class DashboardConfig(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     app: DashboardAppSource | None = None
     description: str | None = None
-    kind: Literal["CLASSIC", "APP"] | None = None
+    kind: Open[Literal["CLASSIC", "APP"]] | None = None
     layout: DashboardLayout | None = None
     settings: dict[str, Any] | None = None
     theme: dict[str, Any] | None = None
@@ -597,7 +603,7 @@ class DashboardConfigDraftInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     app: DashboardAppSourceInput | None = None
     description: str | None = None
-    kind: Literal["CLASSIC", "APP"] | None = None
+    kind: Open[Literal["CLASSIC", "APP"]] | None = None
     layout: DashboardLayoutInput | None = None
     settings: dict[str, Any] | None = None
     theme: DashboardThemeInput | None = None
@@ -609,7 +615,7 @@ class DashboardConfigInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     app: DashboardAppSourceInput | None = None
     description: str | None = None
-    kind: Literal["CLASSIC", "APP"] | None = None
+    kind: Open[Literal["CLASSIC", "APP"]] | None = None
     layout: DashboardLayoutInput | None = None
     settings: dict[str, Any] | None = None
     theme: DashboardThemeInput | None = None
@@ -636,7 +642,7 @@ class DashboardExportStatusResponse(BaseModel):
     content_type: Annotated[str | None, Field(alias="contentType")] = None
     error: str | None = None
     progress: float | None = None
-    status: Literal["pending", "processing", "completed", "failed"]
+    status: Open[Literal["pending", "processing", "completed", "failed"]]
 
 
 class DashboardFilter(BaseModel):
@@ -645,25 +651,27 @@ class DashboardFilter(BaseModel):
     end_inclusive: Annotated[Any, Field(alias="endInclusive")] = None
     member: str
     operator: (
-        Literal[
-            "equals",
-            "not_equals",
-            "greater_than",
-            "greater_than_or_equal",
-            "less_than",
-            "less_than_or_equal",
-            "contains",
-            "not_contains",
-            "starts_with",
-            "not_starts_with",
-            "ends_with",
-            "not_ends_with",
-            "is_null",
-            "is_not_null",
-            "is_empty",
-            "is_not_empty",
-            "between",
-            "custom",
+        Open[
+            Literal[
+                "equals",
+                "not_equals",
+                "greater_than",
+                "greater_than_or_equal",
+                "less_than",
+                "less_than_or_equal",
+                "contains",
+                "not_contains",
+                "starts_with",
+                "not_starts_with",
+                "ends_with",
+                "not_ends_with",
+                "is_null",
+                "is_not_null",
+                "is_empty",
+                "is_not_empty",
+                "between",
+                "custom",
+            ]
         ]
         | None
     ) = None
@@ -677,25 +685,27 @@ class DashboardFilterInput(BaseModel):
     end_inclusive: Annotated[Any, Field(alias="endInclusive")] = None
     member: Annotated[str, Field(pattern=".+\\..+")]
     operator: (
-        Literal[
-            "equals",
-            "not_equals",
-            "greater_than",
-            "greater_than_or_equal",
-            "less_than",
-            "less_than_or_equal",
-            "contains",
-            "not_contains",
-            "starts_with",
-            "not_starts_with",
-            "ends_with",
-            "not_ends_with",
-            "is_null",
-            "is_not_null",
-            "is_empty",
-            "is_not_empty",
-            "between",
-            "custom",
+        Open[
+            Literal[
+                "equals",
+                "not_equals",
+                "greater_than",
+                "greater_than_or_equal",
+                "less_than",
+                "less_than_or_equal",
+                "contains",
+                "not_contains",
+                "starts_with",
+                "not_starts_with",
+                "ends_with",
+                "not_ends_with",
+                "is_null",
+                "is_not_null",
+                "is_empty",
+                "is_not_empty",
+                "between",
+                "custom",
+            ]
         ]
         | None
     ) = None
@@ -789,17 +799,19 @@ class DashboardWidget(BaseModel):
         DashboardResponsiveLayouts | None, Field(alias="responsiveLayouts")
     ] = None
     style: dict[str, Any] | None = None
-    type: Literal[
-        "CHART",
-        "TEXT",
-        "FILTER",
-        "AI",
-        "TIME_GRAIN",
-        "FIELD",
-        "PARENT",
-        "SPACER",
-        "DIVIDER",
-        "CONTAINER",
+    type: Open[
+        Literal[
+            "CHART",
+            "TEXT",
+            "FILTER",
+            "AI",
+            "TIME_GRAIN",
+            "FIELD",
+            "PARENT",
+            "SPACER",
+            "DIVIDER",
+            "CONTAINER",
+        ]
     ]
 
 
@@ -812,17 +824,19 @@ class DashboardWidgetDraftInput(BaseModel):
         DashboardResponsiveLayoutsInput | None, Field(alias="responsiveLayouts")
     ] = None
     style: dict[str, Any] | None = None
-    type: Literal[
-        "CHART",
-        "TEXT",
-        "FILTER",
-        "AI",
-        "TIME_GRAIN",
-        "FIELD",
-        "PARENT",
-        "SPACER",
-        "DIVIDER",
-        "CONTAINER",
+    type: Open[
+        Literal[
+            "CHART",
+            "TEXT",
+            "FILTER",
+            "AI",
+            "TIME_GRAIN",
+            "FIELD",
+            "PARENT",
+            "SPACER",
+            "DIVIDER",
+            "CONTAINER",
+        ]
     ]
 
 
@@ -835,17 +849,19 @@ class DashboardWidgetInput(BaseModel):
         DashboardResponsiveLayoutsInput | None, Field(alias="responsiveLayouts")
     ] = None
     style: dict[str, Any] | None = None
-    type: Literal[
-        "CHART",
-        "TEXT",
-        "FILTER",
-        "AI",
-        "TIME_GRAIN",
-        "FIELD",
-        "PARENT",
-        "SPACER",
-        "DIVIDER",
-        "CONTAINER",
+    type: Open[
+        Literal[
+            "CHART",
+            "TEXT",
+            "FILTER",
+            "AI",
+            "TIME_GRAIN",
+            "FIELD",
+            "PARENT",
+            "SPACER",
+            "DIVIDER",
+            "CONTAINER",
+        ]
     ]
 
 
@@ -894,7 +910,7 @@ class DataModelValidationResponse(BaseModel):
     cubes_count: Annotated[int | None, Field(alias="cubesCount")] = None
     deployment_id: Annotated[int, Field(alias="deploymentId")]
     errors: list[DataModelValidationError]
-    mode: Literal["production", "dev_mode"]
+    mode: Open[Literal["production", "dev_mode"]]
     valid: bool
 
 
@@ -905,9 +921,13 @@ class DataModelWriteResponse(BaseModel):
 
 class DatabricksMetricViewIntegrationConfigurationResponse(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    deletion_policy: Annotated[Literal["retain", "delete-managed"], Field(alias="deletionPolicy")]
+    deletion_policy: Annotated[
+        Open[Literal["retain", "delete-managed"]], Field(alias="deletionPolicy")
+    ]
     enabled: bool
-    selection_mode: Annotated[Literal["all", "selected", "pattern"], Field(alias="selectionMode")]
+    selection_mode: Annotated[
+        Open[Literal["all", "selected", "pattern"]], Field(alias="selectionMode")
+    ]
     source_overrides: Annotated[dict[str, str] | None, Field(alias="sourceOverrides")] = None
     target_catalog: Annotated[str, Field(alias="targetCatalog")]
     target_name_prefix: Annotated[str | None, Field(alias="targetNamePrefix")] = None
@@ -952,21 +972,25 @@ class DatabricksMetricViewPublicationIssue(BaseModel):
     code: str
     element: str | None = None
     message: str
-    severity: Literal["ERROR", "WARNING"]
-    stage: Literal[
-        "INPUT",
-        "VIEW_PROJECTION",
-        "OSSIE_VALIDATION",
-        "OSSIE_TO_DATABRICKS",
-        "OUTPUT_VALIDATION",
-        "EXECUTION",
+    severity: Open[Literal["ERROR", "WARNING"]]
+    stage: Open[
+        Literal[
+            "INPUT",
+            "VIEW_PROJECTION",
+            "OSSIE_VALIDATION",
+            "OSSIE_TO_DATABRICKS",
+            "OUTPUT_VALIDATION",
+            "EXECUTION",
+        ]
     ]
 
 
 class DatabricksMetricViewPublicationPreviewInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     data_source_name: Annotated[str, Field(alias="dataSourceName")]
-    selection_mode: Annotated[Literal["all", "selected", "pattern"], Field(alias="selectionMode")]
+    selection_mode: Annotated[
+        Open[Literal["all", "selected", "pattern"]], Field(alias="selectionMode")
+    ]
     source_overrides: Annotated[dict[str, str] | None, Field(alias="sourceOverrides")] = None
     target_names: Annotated[dict[str, str] | None, Field(alias="targetNames")] = None
     view_name_regex: Annotated[str | None, Field(alias="viewNameRegex")] = None
@@ -986,7 +1010,7 @@ class DatabricksMetricViewPublicationPreviewResultResponse(BaseModel):
     data_source_name: Annotated[str, Field(alias="dataSourceName")]
     deployment_id: Annotated[int, Field(alias="deploymentId")]
     duration_ms: Annotated[int, Field(alias="durationMs")]
-    outcome: Literal["success", "partial", "failed"]
+    outcome: Open[Literal["success", "partial", "failed"]]
     preview_id: Annotated[str, Field(alias="previewId")]
     runtime: DatabricksMetricViewPublicationRuntime
     source_sha256: Annotated[str, Field(alias="sourceSha256")]
@@ -1021,7 +1045,7 @@ class DatabricksMetricViewPublicationPreviewStatusResponse(BaseModel):
             alias="startedAt", pattern="\\d{4}-[01]\\d-[0-3]\\dT[0-2]\\d:[0-5]\\d:[0-5]\\d.\\d+Z?"
         ),
     ]
-    status: Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]
+    status: Open[Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]]
     updated_at: Annotated[
         str,
         Field(
@@ -1034,7 +1058,7 @@ class DatabricksMetricViewPublicationProgress(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     message: str
     percent_complete: Annotated[int, Field(alias="percentComplete")]
-    stage: Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]
+    stage: Open[Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]]
 
 
 class DatabricksMetricViewPublicationRuntime(BaseModel):
@@ -1062,7 +1086,7 @@ class DatabricksMetricViewPublicationViewResult(BaseModel):
     metric_view_name: Annotated[str, Field(alias="metricViewName")]
     metric_view_sha256: Annotated[str | None, Field(alias="metricViewSha256")] = None
     metric_view_yaml: Annotated[str | None, Field(alias="metricViewYaml")] = None
-    outcome: Literal["success", "partial", "failed"]
+    outcome: Open[Literal["success", "partial", "failed"]]
     source: str | None = None
     withheld_members: Annotated[
         list[DatabricksMetricViewPublicationWithheldMember], Field(alias="withheldMembers")
@@ -1212,7 +1236,7 @@ class DbtSyncStatusResponse(BaseModel):
 class Deployment(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     creation_step: Annotated[
-        Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"],
+        Open[Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"]],
         Field(alias="creationStep"),
     ]
     deployment_url: Annotated[str, Field(alias="deploymentUrl")]
@@ -1230,7 +1254,7 @@ class DeploymentEnvironment(BaseModel):
     api_credentials: list[DeploymentEnvironmentApiCredential]
     branch: str | None = None
     id: str
-    type: Literal["production", "staging", "development"]
+    type: Open[Literal["production", "staging", "development"]]
     user: str | None = None
 
 
@@ -1239,7 +1263,7 @@ class DeploymentEnvironmentApiCredential(BaseModel):
     database: str | None = None
     host: str | None = None
     port: Annotated[int | None, Field(ge=1)] = None
-    type: Literal["rest", "sql"]
+    type: Open[Literal["rest", "sql"]]
     url: str | None = None
     version: Annotated[int, Field(ge=1)]
 
@@ -1305,12 +1329,14 @@ class DeploymentPodsResponse(BaseModel):
 class DeploymentSettings(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     auto_domain: Annotated[str | None, Field(alias="autoDomain")] = None
-    cloud_provider: Annotated[Literal["cubecloud", "aws", "gcp"], Field(alias="cloudProvider")]
+    cloud_provider: Annotated[
+        Open[Literal["cubecloud", "aws", "gcp"]], Field(alias="cloudProvider")
+    ]
     creation_method: Annotated[
-        Literal["upload", "cubecloud", "github", "ssh"] | None, Field(alias="creationMethod")
+        Open[Literal["upload", "cubecloud", "github", "ssh"]] | None, Field(alias="creationMethod")
     ] = None
     creation_step: Annotated[
-        Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"],
+        Open[Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"]],
         Field(alias="creationStep"),
     ]
     csps_config: Annotated[CspsConfig | None, Field(alias="cspsConfig")] = None
@@ -1323,7 +1349,7 @@ class DeploymentSettings(BaseModel):
     deploy_branch_merge_allowed: Annotated[bool, Field(alias="deployBranchMergeAllowed")]
     deploy_branch_name: Annotated[str, Field(alias="deployBranchName")]
     deploy_branch_read_only: Annotated[bool, Field(alias="deployBranchReadOnly")]
-    deploy_mode: Annotated[Literal["git", "cli"] | None, Field(alias="deployMode")] = None
+    deploy_mode: Annotated[Open[Literal["git", "cli"]] | None, Field(alias="deployMode")] = None
     deploy_project_root: Annotated[str, Field(alias="deployProjectRoot")]
     deployment_url: Annotated[str, Field(alias="deploymentUrl")]
     id: int
@@ -1334,14 +1360,14 @@ class DeploymentSettings(BaseModel):
     launchpad_tabs: Annotated[list[str] | None, Field(alias="launchpadTabs")] = None
     name: str
     region: str | None = None
-    release_channel: Annotated[Literal["latest", "release"], Field(alias="releaseChannel")]
+    release_channel: Annotated[Open[Literal["latest", "release"]], Field(alias="releaseChannel")]
     release_channel_version: Annotated[str | None, Field(alias="releaseChannelVersion")] = None
     release_channel_version_hold: Annotated[
         bool | None, Field(alias="releaseChannelVersionHold")
     ] = None
-    repo_type: Annotated[Literal["git", "deployRepo"] | None, Field(alias="repoType")] = None
+    repo_type: Annotated[Open[Literal["git", "deployRepo"]] | None, Field(alias="repoType")] = None
     target_platform: Annotated[str | None, Field(alias="targetPlatform")] = None
-    template: Literal["single", "simpleCluster", "multiCluster"]
+    template: Open[Literal["single", "simpleCluster", "multiCluster"]]
     template_variables: Annotated[dict[str, Any] | None, Field(alias="templateVariables")] = None
 
 
@@ -1354,7 +1380,7 @@ class DeploymentVersion(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     is_current: Annotated[bool, Field(alias="isCurrent")]
     is_latest_in_channel: Annotated[bool, Field(alias="isLatestInChannel")]
-    release_channel: Annotated[Literal["latest", "release"], Field(alias="releaseChannel")]
+    release_channel: Annotated[Open[Literal["latest", "release"]], Field(alias="releaseChannel")]
     release_channel_version: Annotated[str, Field(alias="releaseChannelVersion")]
     version: str
 
@@ -1406,7 +1432,7 @@ class DuplicateWorkbookInput(BaseModel):
 
 class EmbedAccessAllEmbedUsers(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    action: Literal["read", "none"]
+    action: Open[Literal["read", "none"]]
     enabled: bool
     group_id: Annotated[int | None, Field(alias="groupId")] = None
 
@@ -1420,7 +1446,7 @@ class EmbedAccessResponse(BaseModel):
 
 class EmbedAccessTenantEntry(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    action: Literal["read", "none"]
+    action: Open[Literal["read", "none"]]
     embed_tenant_name: Annotated[str, Field(alias="embedTenantName")]
     group_id: Annotated[int, Field(alias="groupId")]
 
@@ -1621,7 +1647,7 @@ class ExportSubjectInput(BaseModel):
     external_id: Annotated[str | None, Field(alias="externalId")] = None
     groups: list[str] | None = None
     security_context: Annotated[dict[str, Any] | None, Field(alias="securityContext")] = None
-    type: Literal["USER", "EMBED_USER"]
+    type: Open[Literal["USER", "EMBED_USER"]]
     user_attributes: Annotated[list[UserAttributeInput] | None, Field(alias="userAttributes")] = (
         None
     )
@@ -1630,11 +1656,11 @@ class ExportSubjectInput(BaseModel):
 
 class ExternalDocumentPlacementResponse(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    access: Literal["GRANTED", "DENIED"]
+    access: Open[Literal["GRANTED", "DENIED"]]
     anchor_cell: Annotated[str | None, Field(alias="anchorCell")] = None
     deployment_id: Annotated[int, Field(alias="deploymentId")]
     end_result_cell: Annotated[str | None, Field(alias="endResultCell")] = None
-    host: Literal["GOOGLE_SHEETS", "EXCEL"] | None = None
+    host: Open[Literal["GOOGLE_SHEETS", "EXCEL"]] | None = None
     owner: ResourceOwner | None = None
     placed_at: Annotated[str | None, Field(alias="placedAt")] = None
     placement_id: Annotated[str | None, Field(alias="placementId")] = None
@@ -1687,7 +1713,7 @@ class Folder(BaseModel):
     name: str
     parent_id: Annotated[int | None, Field(alias="parentId")] = None
     position: int
-    type: Literal["FOLDER", "WORKBOOK", "REPORT"]
+    type: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
     updated_at: Annotated[datetime.date | datetime.datetime, Field(alias="updatedAt")]
     updated_by: Annotated[int | None, Field(alias="updatedBy")] = None
     user: ResourceOwner | None = None
@@ -1837,7 +1863,7 @@ class MoveWorkspaceObjectInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     folder_id: Annotated[int | None, Field(alias="folderId")] = None
     id: int
-    type: Literal["FOLDER", "WORKBOOK", "REPORT"]
+    type: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
 
 
 class NotificationDto(BaseModel):
@@ -1867,7 +1893,7 @@ class NotificationRecipient(BaseModel):
     embed_tenant_name: Annotated[str | None, Field(alias="embedTenantName")] = None
     embed_user_id: Annotated[int | None, Field(alias="embedUserId")] = None
     external_id: Annotated[str | None, Field(alias="externalId")] = None
-    type: Literal["USER", "EMBED_USER", "SLACK"]
+    type: Open[Literal["USER", "EMBED_USER", "SLACK"]]
     user_id: Annotated[int | None, Field(alias="userId")] = None
     username: str | None = None
 
@@ -1881,7 +1907,7 @@ class NotificationRecipientInput(BaseModel):
     external_id: Annotated[str | None, Field(alias="externalId")] = None
     groups: list[str] | None = None
     security_context: Annotated[dict[str, Any] | None, Field(alias="securityContext")] = None
-    type: Literal["USER", "EMBED_USER", "SLACK"]
+    type: Open[Literal["USER", "EMBED_USER", "SLACK"]]
     user_attributes: Annotated[list[UserAttributeInput] | None, Field(alias="userAttributes")] = (
         None
     )
@@ -1962,14 +1988,16 @@ class PivotItems(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     columns: list[str]
     display_scale: Annotated[
-        Literal["model", "absolute", "thousands", "millions", "billions"] | None,
+        Open[Literal["model", "absolute", "thousands", "millions", "billions"]] | None,
         Field(alias="displayScale"),
     ] = None
     filters: list[str]
     measures: list[str]
-    measures_axis: Annotated[Literal["columns", "rows"] | None, Field(alias="measuresAxis")] = None
+    measures_axis: Annotated[
+        Open[Literal["columns", "rows"]] | None, Field(alias="measuresAxis")
+    ] = None
     measures_position: Annotated[
-        Literal["before", "after"] | None, Field(alias="measuresPosition")
+        Open[Literal["before", "after"]] | None, Field(alias="measuresPosition")
     ] = None
     rows: list[str]
     show_applied_filters: Annotated[bool | None, Field(alias="showAppliedFilters")] = None
@@ -1981,14 +2009,16 @@ class PivotItemsInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     columns: list[str]
     display_scale: Annotated[
-        Literal["model", "absolute", "thousands", "millions", "billions"] | None,
+        Open[Literal["model", "absolute", "thousands", "millions", "billions"]] | None,
         Field(alias="displayScale"),
     ] = None
     filters: list[str]
     measures: list[str]
-    measures_axis: Annotated[Literal["columns", "rows"] | None, Field(alias="measuresAxis")] = None
+    measures_axis: Annotated[
+        Open[Literal["columns", "rows"]] | None, Field(alias="measuresAxis")
+    ] = None
     measures_position: Annotated[
-        Literal["before", "after"] | None, Field(alias="measuresPosition")
+        Open[Literal["before", "after"]] | None, Field(alias="measuresPosition")
     ] = None
     rows: list[str]
     show_applied_filters: Annotated[bool | None, Field(alias="showAppliedFilters")] = None
@@ -1999,74 +2029,78 @@ class PivotItemsInput(BaseModel):
 class Policy(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     actions: list[
-        Literal[
-            "All",
-            "DeploymentsManage",
-            "DeploymentCreate",
-            "DeploymentRead",
-            "DeploymentUpdate",
-            "DeploymentDelete",
-            "SecretsManage",
-            "DownloadData",
-            "PlaygroundRead",
-            "SchemaRead",
-            "SchemaUpdate",
-            "SchemaUpdateDevBranches",
-            "APMRead",
-            "ChatHistoryRead",
-            "PreAggregationBuild",
-            "AlertsCreate",
-            "AlertsRead",
-            "AlertsUpdate",
-            "AlertsDelete",
-            "AuditLogManage",
-            "BillingRead",
-            "SqlRunnerRead",
-            "DataAssetsRead",
-            "DataAssetsManage",
-            "CubeNetworkConnect",
-            "ReportRead",
-            "ReportEdit",
-            "ReportManage",
-            "WorkbookManage",
-            "WorkbookRead",
-            "WorkbookEdit",
-            "ChatThreadRead",
-            "AgentManage",
-            "AgentRead",
-            "AgentSpaceManage",
-            "AgentAdmin",
-            "DeploymentAgentRead",
-            "OAuthIntegrationsManage",
-            "OAuthIntegrationsIssueTokens",
-            "McpToolsManage",
-            "AIBIDevelop",
-            "AIBIExplore",
-            "AIBIView",
-            "ChartPalettesManage",
-            "DashboardThemesManage",
-            "AIBIDeveloper",
-            "AIBIUser",
-            "AIBIViewer",
-            "EmbedDeploymentRead",
-            "EmbedDashboardRead",
-            "FolderRead",
-            "FolderEdit",
-            "FolderManage",
+        Open[
+            Literal[
+                "All",
+                "DeploymentsManage",
+                "DeploymentCreate",
+                "DeploymentRead",
+                "DeploymentUpdate",
+                "DeploymentDelete",
+                "SecretsManage",
+                "DownloadData",
+                "PlaygroundRead",
+                "SchemaRead",
+                "SchemaUpdate",
+                "SchemaUpdateDevBranches",
+                "APMRead",
+                "ChatHistoryRead",
+                "PreAggregationBuild",
+                "AlertsCreate",
+                "AlertsRead",
+                "AlertsUpdate",
+                "AlertsDelete",
+                "AuditLogManage",
+                "BillingRead",
+                "SqlRunnerRead",
+                "DataAssetsRead",
+                "DataAssetsManage",
+                "CubeNetworkConnect",
+                "ReportRead",
+                "ReportEdit",
+                "ReportManage",
+                "WorkbookManage",
+                "WorkbookRead",
+                "WorkbookEdit",
+                "ChatThreadRead",
+                "AgentManage",
+                "AgentRead",
+                "AgentSpaceManage",
+                "AgentAdmin",
+                "DeploymentAgentRead",
+                "OAuthIntegrationsManage",
+                "OAuthIntegrationsIssueTokens",
+                "McpToolsManage",
+                "AIBIDevelop",
+                "AIBIExplore",
+                "AIBIView",
+                "ChartPalettesManage",
+                "DashboardThemesManage",
+                "AIBIDeveloper",
+                "AIBIUser",
+                "AIBIViewer",
+                "EmbedDeploymentRead",
+                "EmbedDashboardRead",
+                "FolderRead",
+                "FolderEdit",
+                "FolderManage",
+            ]
         ]
     ]
     resource_type: Annotated[
-        Literal[
-            "Global",
-            "Deployment",
-            "Report",
-            "ReportFolder",
-            "Agent",
-            "AgentSpace",
-            "Workbook",
-            "Dashboard",
-            "Folder",
-            "ChatThread",
+        Open[
+            Literal[
+                "Global",
+                "Deployment",
+                "Report",
+                "ReportFolder",
+                "Agent",
+                "AgentSpace",
+                "Workbook",
+                "Dashboard",
+                "Folder",
+                "ChatThread",
+            ]
         ],
         Field(alias="resourceType"),
     ]
@@ -2088,7 +2122,7 @@ class PromotionActorDto(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     api_key_id: Annotated[int | None, Field(alias="apiKeyId")] = None
     authentication_method: Annotated[
-        Literal["session", "apiKey"], Field(alias="authenticationMethod")
+        Open[Literal["session", "apiKey"]], Field(alias="authenticationMethod")
     ]
     display_name: Annotated[str, Field(alias="displayName")]
     user_id: Annotated[int, Field(alias="userId")]
@@ -2096,7 +2130,7 @@ class PromotionActorDto(BaseModel):
 
 class PromotionReferenceDto(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    availability: Literal["available", "unavailable"]
+    availability: Open[Literal["available", "unavailable"]]
     deployment_id: Annotated[int | None, Field(alias="deploymentId")] = None
     name: str | None = None
     workbook_id: Annotated[int | None, Field(alias="workbookId")] = None
@@ -2201,7 +2235,7 @@ class RemoveNotificationRecipientInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     embed_tenant_name: Annotated[str | None, Field(alias="embedTenantName")] = None
     id: int | str
-    type: Literal["USER", "EMBED_USER", "SLACK"]
+    type: Open[Literal["USER", "EMBED_USER", "SLACK"]]
 
 
 class RemoveNotificationRecipientsInput(BaseModel):
@@ -2246,10 +2280,10 @@ class Report(BaseModel):
     refreshed_by_user: Annotated[ResourceOwner, Field(alias="refreshedByUser")]
     result_location: Annotated[str | None, Field(alias="resultLocation")] = None
     roles_with_access: Annotated[list[RoleWithAccess] | None, Field(alias="rolesWithAccess")] = None
-    source: Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"] | None = None
+    source: Open[Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]] | None = None
     sql_query: Annotated[str | None, Field(alias="sqlQuery")] = None
     title: str | None = None
-    type: Literal["FOLDER", "WORKBOOK", "REPORT"]
+    type: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
     updated_at: Annotated[datetime.date | datetime.datetime, Field(alias="updatedAt")]
     user: ResourceOwner
     user_id: Annotated[int, Field(alias="userId")]
@@ -2300,10 +2334,12 @@ class ReportDeliveryResponse(BaseModel):
     name: str
     """Delivery name."""
     destination: ReportDeliveryDestination
-    write_mode: Annotated[Literal["overwrite", "append", "new_sheet"], Field(alias="writeMode")]
+    write_mode: Annotated[
+        Open[Literal["overwrite", "append", "new_sheet"]], Field(alias="writeMode")
+    ]
     """How data is written."""
     notifications: ReportDeliveryNotificationSettings
-    status: Literal["active", "failing", "needs_reconnect", "orphaned"]
+    status: Open[Literal["active", "failing", "needs_reconnect", "orphaned"]]
     """Delivery status."""
     last_run_at: Annotated[datetime.datetime | None, Field(alias="lastRunAt")] = None
     """When the last run finished; null before the first run."""
@@ -2352,7 +2388,7 @@ class ReportPlacement(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     anchor_cell: Annotated[str | None, Field(alias="anchorCell")] = None
     end_result_cell: Annotated[str | None, Field(alias="endResultCell")] = None
-    host: Literal["GOOGLE_SHEETS", "EXCEL"] | None = None
+    host: Open[Literal["GOOGLE_SHEETS", "EXCEL"]] | None = None
     id: str | None = None
     placed_at: Annotated[str | None, Field(alias="placedAt")] = None
     placed_by_user_id: Annotated[int | None, Field(alias="placedByUserId")] = None
@@ -2366,7 +2402,7 @@ class ReportPlacement(BaseModel):
     sheet_id: Annotated[str | None, Field(alias="sheetId")] = None
     sheet_name: Annotated[str | None, Field(alias="sheetName")] = None
     sync_status: Annotated[
-        Literal["UP_TO_DATE", "CHANGED", "UNKNOWN"] | None, Field(alias="syncStatus")
+        Open[Literal["UP_TO_DATE", "CHANGED", "UNKNOWN"]] | None, Field(alias="syncStatus")
     ] = None
     workbook_id: Annotated[str, Field(alias="workbookId")]
     workbook_name: Annotated[str | None, Field(alias="workbookName")] = None
@@ -2404,7 +2440,7 @@ class ReportSnapshot(BaseModel):
     fill_missing_rows: Annotated[FillMissingRows | None, Field(alias="fillMissingRows")] = None
     id: int
     is_source_report: Annotated[bool | None, Field(alias="isSourceReport")] = None
-    kind: Literal["vega", "table", "kpi", "html", "map", "sankey"] | None = None
+    kind: Open[Literal["vega", "table", "kpi", "html", "map", "sankey"]] | None = None
     meta: dict[str, Any] | None = None
     name: str | None = None
     period_comparisons: Annotated[
@@ -2473,60 +2509,62 @@ class RoleUpdateBody(BaseModel):
 class RoleWithAccess(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     actions: list[
-        Literal[
-            "All",
-            "DeploymentsManage",
-            "DeploymentCreate",
-            "DeploymentRead",
-            "DeploymentUpdate",
-            "DeploymentDelete",
-            "SecretsManage",
-            "DownloadData",
-            "PlaygroundRead",
-            "SchemaRead",
-            "SchemaUpdate",
-            "SchemaUpdateDevBranches",
-            "APMRead",
-            "ChatHistoryRead",
-            "PreAggregationBuild",
-            "AlertsCreate",
-            "AlertsRead",
-            "AlertsUpdate",
-            "AlertsDelete",
-            "AuditLogManage",
-            "BillingRead",
-            "SqlRunnerRead",
-            "DataAssetsRead",
-            "DataAssetsManage",
-            "CubeNetworkConnect",
-            "ReportRead",
-            "ReportEdit",
-            "ReportManage",
-            "WorkbookManage",
-            "WorkbookRead",
-            "WorkbookEdit",
-            "ChatThreadRead",
-            "AgentManage",
-            "AgentRead",
-            "AgentSpaceManage",
-            "AgentAdmin",
-            "DeploymentAgentRead",
-            "OAuthIntegrationsManage",
-            "OAuthIntegrationsIssueTokens",
-            "McpToolsManage",
-            "AIBIDevelop",
-            "AIBIExplore",
-            "AIBIView",
-            "ChartPalettesManage",
-            "DashboardThemesManage",
-            "AIBIDeveloper",
-            "AIBIUser",
-            "AIBIViewer",
-            "EmbedDeploymentRead",
-            "EmbedDashboardRead",
-            "FolderRead",
-            "FolderEdit",
-            "FolderManage",
+        Open[
+            Literal[
+                "All",
+                "DeploymentsManage",
+                "DeploymentCreate",
+                "DeploymentRead",
+                "DeploymentUpdate",
+                "DeploymentDelete",
+                "SecretsManage",
+                "DownloadData",
+                "PlaygroundRead",
+                "SchemaRead",
+                "SchemaUpdate",
+                "SchemaUpdateDevBranches",
+                "APMRead",
+                "ChatHistoryRead",
+                "PreAggregationBuild",
+                "AlertsCreate",
+                "AlertsRead",
+                "AlertsUpdate",
+                "AlertsDelete",
+                "AuditLogManage",
+                "BillingRead",
+                "SqlRunnerRead",
+                "DataAssetsRead",
+                "DataAssetsManage",
+                "CubeNetworkConnect",
+                "ReportRead",
+                "ReportEdit",
+                "ReportManage",
+                "WorkbookManage",
+                "WorkbookRead",
+                "WorkbookEdit",
+                "ChatThreadRead",
+                "AgentManage",
+                "AgentRead",
+                "AgentSpaceManage",
+                "AgentAdmin",
+                "DeploymentAgentRead",
+                "OAuthIntegrationsManage",
+                "OAuthIntegrationsIssueTokens",
+                "McpToolsManage",
+                "AIBIDevelop",
+                "AIBIExplore",
+                "AIBIView",
+                "ChartPalettesManage",
+                "DashboardThemesManage",
+                "AIBIDeveloper",
+                "AIBIUser",
+                "AIBIViewer",
+                "EmbedDeploymentRead",
+                "EmbedDashboardRead",
+                "FolderRead",
+                "FolderEdit",
+                "FolderManage",
+            ]
         ]
     ]
     id: int
@@ -2542,13 +2580,15 @@ class RolesListResponse(BaseModel):
 class SaveDatabricksMetricViewIntegrationInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     deletion_policy: Annotated[
-        Literal["retain", "delete-managed"] | None, Field(alias="deletionPolicy")
+        Open[Literal["retain", "delete-managed"]] | None, Field(alias="deletionPolicy")
     ] = None
     enabled: bool
     expected_configuration_version: Annotated[
         int, Field(alias="expectedConfigurationVersion", ge=0)
     ]
-    selection_mode: Annotated[Literal["all", "selected", "pattern"], Field(alias="selectionMode")]
+    selection_mode: Annotated[
+        Open[Literal["all", "selected", "pattern"]], Field(alias="selectionMode")
+    ]
     source_overrides: Annotated[dict[str, str] | None, Field(alias="sourceOverrides")] = None
     target_catalog: Annotated[str, Field(alias="targetCatalog", max_length=255)]
     target_name_prefix: Annotated[str | None, Field(alias="targetNamePrefix", max_length=255)] = (
@@ -2621,7 +2661,7 @@ class StartDashboardExportInput(BaseModel):
     dashboard_id: Annotated[int | None, Field(alias="dashboardId")] = None
     dashboard_public_id: Annotated[str | None, Field(alias="dashboardPublicId")] = None
     filters: list[DashboardFilterInput] | None = None
-    format: Literal["png", "pdf"]
+    format: Open[Literal["png", "pdf"]]
     member_switchers: Annotated[
         list[DashboardMemberSwitcherInput] | None, Field(alias="memberSwitchers")
     ] = None
@@ -2644,9 +2684,9 @@ class StartDbtSyncInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     branch_name: Annotated[str | None, Field(alias="branchName")] = None
     manifest: dict[str, Any] | None = None
-    output: Literal["branch", "files"] | None = None
+    output: Open[Literal["branch", "files"]] | None = None
     ref: str | None = None
-    source: Literal["git", "manifest"] | None = None
+    source: Open[Literal["git", "manifest"]] | None = None
 
 
 class StartDevModeRequest(BaseModel):
@@ -2726,10 +2766,10 @@ class UpdateDataModelFilesInput(BaseModel):
 class UpdateDeploymentInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     cloud_provider: Annotated[
-        Literal["cubecloud", "aws", "gcp"] | None, Field(alias="cloudProvider")
+        Open[Literal["cubecloud", "aws", "gcp"]] | None, Field(alias="cloudProvider")
     ] = None
     creation_method: Annotated[
-        Literal["upload", "cubecloud", "github", "ssh"] | None, Field(alias="creationMethod")
+        Open[Literal["upload", "cubecloud", "github", "ssh"]] | None, Field(alias="creationMethod")
     ] = None
     csps_config: Annotated[CspsConfigInput | None, Field(alias="cspsConfig")] = None
     custom_domain: Annotated[str | None, Field(alias="customDomain")] = None
@@ -2741,25 +2781,25 @@ class UpdateDeploymentInput(BaseModel):
     )
     deploy_branch_name: Annotated[str | None, Field(alias="deployBranchName")] = None
     deploy_branch_read_only: Annotated[bool | None, Field(alias="deployBranchReadOnly")] = None
-    deploy_mode: Annotated[Literal["git", "cli"] | None, Field(alias="deployMode")] = None
+    deploy_mode: Annotated[Open[Literal["git", "cli"]] | None, Field(alias="deployMode")] = None
     deploy_project_root: Annotated[str | None, Field(alias="deployProjectRoot")] = None
     launchpad_tabs: Annotated[list[str] | None, Field(alias="launchpadTabs")] = None
     name: str | None = None
     region: str | None = None
     release_channel: Annotated[
-        Literal["latest", "release"] | None, Field(alias="releaseChannel")
+        Open[Literal["latest", "release"]] | None, Field(alias="releaseChannel")
     ] = None
     release_channel_version: Annotated[str | None, Field(alias="releaseChannelVersion")] = None
     release_channel_version_hold: Annotated[
         bool | None, Field(alias="releaseChannelVersionHold")
     ] = None
-    template: Literal["single", "simpleCluster", "multiCluster"] | None = None
+    template: Open[Literal["single", "simpleCluster", "multiCluster"]] | None = None
     template_variables: Annotated[dict[str, Any] | None, Field(alias="templateVariables")] = None
 
 
 class UpdateEmbedAccessInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    action: Literal["read", "none"] | None = None
+    action: Open[Literal["read", "none"]] | None = None
     all_embed_users: Annotated[bool | None, Field(alias="allEmbedUsers")] = None
     allow_embed: Annotated[bool | None, Field(alias="allowEmbed")] = None
     embed_tenant_name: Annotated[str | None, Field(alias="embedTenantName")] = None
@@ -2796,10 +2836,10 @@ class UpdateNotificationInput(BaseModel):
     notification_ai_summary: Annotated[bool | None, Field(alias="notificationAiSummary")] = None
     notification_enabled: Annotated[bool | None, Field(alias="notificationEnabled")] = None
     notification_format: Annotated[
-        Literal["png", "pdf"] | None, Field(alias="notificationFormat")
+        Open[Literal["png", "pdf"]] | None, Field(alias="notificationFormat")
     ] = None
     schedule_type: Annotated[
-        Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"] | None,
+        Open[Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]] | None,
         Field(alias="scheduleType"),
     ] = None
     time_grains: Annotated[list[DashboardTimeGrainInput] | None, Field(alias="timeGrains")] = None
@@ -2850,7 +2890,7 @@ class UpdateReportInput(BaseModel):
     end_result_cell: Annotated[str | None, Field(alias="endResultCell")] = None
     external_workbook_id: Annotated[str | None, Field(alias="externalWorkbookId")] = None
     folder_id: Annotated[int | None, Field(alias="folderId")] = None
-    host: Literal["GOOGLE_SHEETS", "EXCEL"] | None = None
+    host: Open[Literal["GOOGLE_SHEETS", "EXCEL"]] | None = None
     json_query: Annotated[str | None, Field(alias="jsonQuery")] = None
     meta: dict[str, Any] | None = None
     name: Annotated[str | None, Field(max_length=255)] = None
@@ -2940,7 +2980,7 @@ class UserAlias(BaseModel):
         ),
     ]
     id: int
-    source: Literal["ldap", "saml", "scim", "manual"]
+    source: Open[Literal["ldap", "saml", "scim", "manual"]]
     updated_at: Annotated[
         str,
         Field(
@@ -2958,7 +2998,7 @@ class UserAttribute(BaseModel):
     display_name: Annotated[str | None, Field(alias="displayName")] = None
     id: int
     name: str
-    type: Literal["string", "number", "boolean", "string_array", "number_array"]
+    type: Open[Literal["string", "number", "boolean", "string_array", "number_array"]]
 
 
 class UserAttributeCreateInput(BaseModel):
@@ -2967,7 +3007,7 @@ class UserAttributeCreateInput(BaseModel):
     description: str | None = None
     display_name: Annotated[str | None, Field(alias="displayName")] = None
     name: Annotated[str, Field(min_length=1)]
-    type: Literal["string", "number", "boolean", "string_array", "number_array"]
+    type: Open[Literal["string", "number", "boolean", "string_array", "number_array"]]
 
 
 class UserAttributeDefinition(BaseModel):
@@ -2976,7 +3016,7 @@ class UserAttributeDefinition(BaseModel):
     description: str | None = None
     display_name: Annotated[str | None, Field(alias="displayName")] = None
     name: str
-    type: Literal["string", "number", "boolean", "string_array", "number_array"]
+    type: Open[Literal["string", "number", "boolean", "string_array", "number_array"]]
 
 
 class UserAttributeInput(BaseModel):
@@ -2998,7 +3038,7 @@ class UserAttributeValue(BaseModel):
     display_name: Annotated[str | None, Field(alias="displayName")] = None
     formatted_value: Annotated[Any, Field(alias="formattedValue")] = None
     name: str
-    type: Literal["string", "number", "boolean", "string_array", "number_array"]
+    type: Open[Literal["string", "number", "boolean", "string_array", "number_array"]]
     user_attribute_id: Annotated[int, Field(alias="userAttributeId")]
     user_id: Annotated[int, Field(alias="userId")]
     value: Any = None
@@ -3149,7 +3189,7 @@ class Workbook(BaseModel):
     promotion: WorkbookPromotionSummaryDto | None = None
     published_dashboard: Annotated[Dashboard | None, Field(alias="publishedDashboard")] = None
     slug: str | None = None
-    type: Literal["FOLDER", "WORKBOOK", "REPORT"]
+    type: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
     updated_at: Annotated[datetime.date | datetime.datetime, Field(alias="updatedAt")]
     user: ResourceOwner | None = None
     user_id: Annotated[float | None, Field(alias="userId")] = None
@@ -3177,7 +3217,7 @@ class WorkbookPromotionDto(BaseModel):
     destination_was_diverged: Annotated[bool, Field(alias="destinationWasDiverged")]
     id: int
     link_id: Annotated[int, Field(alias="linkId")]
-    outcome: Literal["created", "updated", "unchanged"]
+    outcome: Open[Literal["created", "updated", "unchanged"]]
     override_requested: Annotated[bool, Field(alias="overrideRequested")]
     performed_by: Annotated[PromotionActorDto, Field(alias="performedBy")]
     source: PromotionReferenceDto | None = None
@@ -3239,7 +3279,7 @@ class WorkspaceBulkFailure(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     error: BulkActionError
     id: int
-    type: Literal["FOLDER", "WORKBOOK", "REPORT"]
+    type: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
 
 
 class WorkspaceConnectionResponse(BaseModel):
@@ -3257,97 +3297,128 @@ class WorkspaceFolderPathEntry(BaseModel):
 class WorkspaceItemRef(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     id: int
-    type: Literal["FOLDER", "WORKBOOK", "REPORT"]
+    type: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
 
 
 class WorkspaceItemRefInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     id: int
-    type: Literal["FOLDER", "WORKBOOK", "REPORT"]
+    type: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
 
 
-class AppThemeSurfaceMode(RootModel[Literal["neutral", "tinted"]]):
-    root: Literal["neutral", "tinted"]
+class AppThemeSurfaceMode(RootModel[Open[Literal["neutral", "tinted"]]]):
+    root: Open[Literal["neutral", "tinted"]]
 
 
-class BulkUserActionInputAction(RootModel[Literal["DEACTIVATE", "ACTIVATE", "DELETE"]]):
-    root: Literal["DEACTIVATE", "ACTIVATE", "DELETE"]
+class BulkUserActionInputAction(RootModel[Open[Literal["DEACTIVATE", "ACTIVATE", "DELETE"]]]):
+    root: Open[Literal["DEACTIVATE", "ACTIVATE", "DELETE"]]
 
 
-class BulkUserActionResponseAction(RootModel[Literal["DEACTIVATE", "ACTIVATE", "DELETE"]]):
-    root: Literal["DEACTIVATE", "ACTIVATE", "DELETE"]
+class BulkUserActionResponseAction(RootModel[Open[Literal["DEACTIVATE", "ACTIVATE", "DELETE"]]]):
+    root: Open[Literal["DEACTIVATE", "ACTIVATE", "DELETE"]]
 
 
-class ColumnFormatOverrideDtoType(RootModel[Literal["currency", "percent", "number"]]):
-    root: Literal["currency", "percent", "number"]
+class ColumnFormatOverrideDtoType(RootModel[Open[Literal["currency", "percent", "number"]]]):
+    root: Open[Literal["currency", "percent", "number"]]
 
 
-class ConnectReportToWorkbookInputHost(RootModel[Literal["GOOGLE_SHEETS", "EXCEL"]]):
-    root: Literal["GOOGLE_SHEETS", "EXCEL"]
+class ConnectReportToWorkbookInputHost(RootModel[Open[Literal["GOOGLE_SHEETS", "EXCEL"]]]):
+    root: Open[Literal["GOOGLE_SHEETS", "EXCEL"]]
 
 
-class CreateDeploymentInputCloudProvider(RootModel[Literal["cubecloud", "aws", "gcp"]]):
-    root: Literal["cubecloud", "aws", "gcp"]
+class CreateDeploymentInputCloudProvider(RootModel[Open[Literal["cubecloud", "aws", "gcp"]]]):
+    root: Open[Literal["cubecloud", "aws", "gcp"]]
 
 
 class CreateDeploymentInputCreationMethod(
-    RootModel[Literal["upload", "cubecloud", "github", "ssh"]]
+    RootModel[Open[Literal["upload", "cubecloud", "github", "ssh"]]]
 ):
-    root: Literal["upload", "cubecloud", "github", "ssh"]
+    root: Open[Literal["upload", "cubecloud", "github", "ssh"]]
 
 
-class CreateDeploymentInputDeployMode(RootModel[Literal["git", "cli"]]):
-    root: Literal["git", "cli"]
+class CreateDeploymentInputDeployMode(RootModel[Open[Literal["git", "cli"]]]):
+    root: Open[Literal["git", "cli"]]
 
 
-class CreateNotificationInputNotificationFormat(RootModel[Literal["png", "pdf"]]):
-    root: Literal["png", "pdf"]
+class CreateNotificationInputNotificationFormat(RootModel[Open[Literal["png", "pdf"]]]):
+    root: Open[Literal["png", "pdf"]]
 
 
 class CreateNotificationInputScheduleType(
-    RootModel[Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]]
+    RootModel[Open[Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]]]
 ):
-    root: Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]
+    root: Open[Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]]
 
 
-class CreateReportInputHost(RootModel[Literal["GOOGLE_SHEETS", "EXCEL"]]):
-    root: Literal["GOOGLE_SHEETS", "EXCEL"]
+class CreateReportInputHost(RootModel[Open[Literal["GOOGLE_SHEETS", "EXCEL"]]]):
+    root: Open[Literal["GOOGLE_SHEETS", "EXCEL"]]
 
 
-class CreateReportInputSource(RootModel[Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]]):
-    root: Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]
+class CreateReportInputSource(
+    RootModel[Open[Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]]]
+):
+    root: Open[Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]]
 
 
 class CreationStep(
-    RootModel[Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"]]
+    RootModel[
+        Open[Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"]]
+    ]
 ):
-    root: Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"]
+    root: Open[
+        Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"]
+    ]
 
 
-class DashboardConfigDraftInputKind(RootModel[Literal["CLASSIC", "APP"]]):
-    root: Literal["CLASSIC", "APP"]
+class DashboardConfigDraftInputKind(RootModel[Open[Literal["CLASSIC", "APP"]]]):
+    root: Open[Literal["CLASSIC", "APP"]]
 
 
-class DashboardConfigInputKind(RootModel[Literal["CLASSIC", "APP"]]):
-    root: Literal["CLASSIC", "APP"]
+class DashboardConfigInputKind(RootModel[Open[Literal["CLASSIC", "APP"]]]):
+    root: Open[Literal["CLASSIC", "APP"]]
 
 
-class DashboardConfigKind(RootModel[Literal["CLASSIC", "APP"]]):
-    root: Literal["CLASSIC", "APP"]
+class DashboardConfigKind(RootModel[Open[Literal["CLASSIC", "APP"]]]):
+    root: Open[Literal["CLASSIC", "APP"]]
 
 
-class DashboardDtoStatus(RootModel[Literal["draft", "published", "archived"]]):
-    root: Literal["draft", "published", "archived"]
+class DashboardDtoStatus(RootModel[Open[Literal["draft", "published", "archived"]]]):
+    root: Open[Literal["draft", "published", "archived"]]
 
 
 class DashboardExportStatusResponseStatus(
-    RootModel[Literal["pending", "processing", "completed", "failed"]]
+    RootModel[Open[Literal["pending", "processing", "completed", "failed"]]]
 ):
-    root: Literal["pending", "processing", "completed", "failed"]
+    root: Open[Literal["pending", "processing", "completed", "failed"]]
 
 
 class DashboardFilterInputOperator(
     RootModel[
+        Open[
+            Literal[
+                "equals",
+                "not_equals",
+                "greater_than",
+                "greater_than_or_equal",
+                "less_than",
+                "less_than_or_equal",
+                "contains",
+                "not_contains",
+                "starts_with",
+                "not_starts_with",
+                "ends_with",
+                "not_ends_with",
+                "is_null",
+                "is_not_null",
+                "is_empty",
+                "is_not_empty",
+                "between",
+                "custom",
+            ]
+        ]
+    ]
+):
+    root: Open[
         Literal[
             "equals",
             "not_equals",
@@ -3368,32 +3439,36 @@ class DashboardFilterInputOperator(
             "between",
             "custom",
         ]
-    ]
-):
-    root: Literal[
-        "equals",
-        "not_equals",
-        "greater_than",
-        "greater_than_or_equal",
-        "less_than",
-        "less_than_or_equal",
-        "contains",
-        "not_contains",
-        "starts_with",
-        "not_starts_with",
-        "ends_with",
-        "not_ends_with",
-        "is_null",
-        "is_not_null",
-        "is_empty",
-        "is_not_empty",
-        "between",
-        "custom",
     ]
 
 
 class DashboardFilterOperator(
     RootModel[
+        Open[
+            Literal[
+                "equals",
+                "not_equals",
+                "greater_than",
+                "greater_than_or_equal",
+                "less_than",
+                "less_than_or_equal",
+                "contains",
+                "not_contains",
+                "starts_with",
+                "not_starts_with",
+                "ends_with",
+                "not_ends_with",
+                "is_null",
+                "is_not_null",
+                "is_empty",
+                "is_not_empty",
+                "between",
+                "custom",
+            ]
+        ]
+    ]
+):
+    root: Open[
         Literal[
             "equals",
             "not_equals",
@@ -3415,31 +3490,27 @@ class DashboardFilterOperator(
             "custom",
         ]
     ]
-):
-    root: Literal[
-        "equals",
-        "not_equals",
-        "greater_than",
-        "greater_than_or_equal",
-        "less_than",
-        "less_than_or_equal",
-        "contains",
-        "not_contains",
-        "starts_with",
-        "not_starts_with",
-        "ends_with",
-        "not_ends_with",
-        "is_null",
-        "is_not_null",
-        "is_empty",
-        "is_not_empty",
-        "between",
-        "custom",
-    ]
 
 
 class DashboardWidgetDraftInputType(
     RootModel[
+        Open[
+            Literal[
+                "CHART",
+                "TEXT",
+                "FILTER",
+                "AI",
+                "TIME_GRAIN",
+                "FIELD",
+                "PARENT",
+                "SPACER",
+                "DIVIDER",
+                "CONTAINER",
+            ]
+        ]
+    ]
+):
+    root: Open[
         Literal[
             "CHART",
             "TEXT",
@@ -3452,24 +3523,28 @@ class DashboardWidgetDraftInputType(
             "DIVIDER",
             "CONTAINER",
         ]
-    ]
-):
-    root: Literal[
-        "CHART",
-        "TEXT",
-        "FILTER",
-        "AI",
-        "TIME_GRAIN",
-        "FIELD",
-        "PARENT",
-        "SPACER",
-        "DIVIDER",
-        "CONTAINER",
     ]
 
 
 class DashboardWidgetDtoType(
     RootModel[
+        Open[
+            Literal[
+                "CHART",
+                "TEXT",
+                "FILTER",
+                "AI",
+                "TIME_GRAIN",
+                "FIELD",
+                "PARENT",
+                "SPACER",
+                "DIVIDER",
+                "CONTAINER",
+            ]
+        ]
+    ]
+):
+    root: Open[
         Literal[
             "CHART",
             "TEXT",
@@ -3482,24 +3557,28 @@ class DashboardWidgetDtoType(
             "DIVIDER",
             "CONTAINER",
         ]
-    ]
-):
-    root: Literal[
-        "CHART",
-        "TEXT",
-        "FILTER",
-        "AI",
-        "TIME_GRAIN",
-        "FIELD",
-        "PARENT",
-        "SPACER",
-        "DIVIDER",
-        "CONTAINER",
     ]
 
 
 class DashboardWidgetInputType(
     RootModel[
+        Open[
+            Literal[
+                "CHART",
+                "TEXT",
+                "FILTER",
+                "AI",
+                "TIME_GRAIN",
+                "FIELD",
+                "PARENT",
+                "SPACER",
+                "DIVIDER",
+                "CONTAINER",
+            ]
+        ]
+    ]
+):
+    root: Open[
         Literal[
             "CHART",
             "TEXT",
@@ -3513,47 +3592,47 @@ class DashboardWidgetInputType(
             "CONTAINER",
         ]
     ]
-):
-    root: Literal[
-        "CHART",
-        "TEXT",
-        "FILTER",
-        "AI",
-        "TIME_GRAIN",
-        "FIELD",
-        "PARENT",
-        "SPACER",
-        "DIVIDER",
-        "CONTAINER",
-    ]
 
 
-class DataModelValidationResponseMode(RootModel[Literal["production", "dev_mode"]]):
-    root: Literal["production", "dev_mode"]
+class DataModelValidationResponseMode(RootModel[Open[Literal["production", "dev_mode"]]]):
+    root: Open[Literal["production", "dev_mode"]]
 
 
 class DatabricksMetricViewIntegrationConfigurationResponseDeletionPolicy(
-    RootModel[Literal["retain", "delete-managed"]]
+    RootModel[Open[Literal["retain", "delete-managed"]]]
 ):
-    root: Literal["retain", "delete-managed"]
+    root: Open[Literal["retain", "delete-managed"]]
 
 
 class DatabricksMetricViewIntegrationConfigurationResponseSelectionMode(
-    RootModel[Literal["all", "selected", "pattern"]]
+    RootModel[Open[Literal["all", "selected", "pattern"]]]
 ):
-    root: Literal["all", "selected", "pattern"]
+    root: Open[Literal["all", "selected", "pattern"]]
 
 
 class DatabricksMetricViewIntegrationConfigurationResponseVersion(RootModel[Literal[1]]):
     root: Literal[1]
 
 
-class DatabricksMetricViewPublicationIssueSeverity(RootModel[Literal["ERROR", "WARNING"]]):
-    root: Literal["ERROR", "WARNING"]
+class DatabricksMetricViewPublicationIssueSeverity(RootModel[Open[Literal["ERROR", "WARNING"]]]):
+    root: Open[Literal["ERROR", "WARNING"]]
 
 
 class DatabricksMetricViewPublicationIssueStage(
     RootModel[
+        Open[
+            Literal[
+                "INPUT",
+                "VIEW_PROJECTION",
+                "OSSIE_VALIDATION",
+                "OSSIE_TO_DATABRICKS",
+                "OUTPUT_VALIDATION",
+                "EXECUTION",
+            ]
+        ]
+    ]
+):
+    root: Open[
         Literal[
             "INPUT",
             "VIEW_PROJECTION",
@@ -3563,27 +3642,18 @@ class DatabricksMetricViewPublicationIssueStage(
             "EXECUTION",
         ]
     ]
-):
-    root: Literal[
-        "INPUT",
-        "VIEW_PROJECTION",
-        "OSSIE_VALIDATION",
-        "OSSIE_TO_DATABRICKS",
-        "OUTPUT_VALIDATION",
-        "EXECUTION",
-    ]
 
 
 class DatabricksMetricViewPublicationPreviewInputSelectionMode(
-    RootModel[Literal["all", "selected", "pattern"]]
+    RootModel[Open[Literal["all", "selected", "pattern"]]]
 ):
-    root: Literal["all", "selected", "pattern"]
+    root: Open[Literal["all", "selected", "pattern"]]
 
 
 class DatabricksMetricViewPublicationPreviewResultResponseOutcome(
-    RootModel[Literal["success", "partial", "failed"]]
+    RootModel[Open[Literal["success", "partial", "failed"]]]
 ):
-    root: Literal["success", "partial", "failed"]
+    root: Open[Literal["success", "partial", "failed"]]
 
 
 class DatabricksMetricViewPublicationPreviewResultResponseVersion(RootModel[Literal[2]]):
@@ -3595,181 +3665,206 @@ class DatabricksMetricViewPublicationPreviewStartResponseStatus(RootModel[Litera
 
 
 class DatabricksMetricViewPublicationPreviewStatusResponseStatus(
-    RootModel[Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]]
+    RootModel[Open[Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]]]
 ):
-    root: Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]
+    root: Open[Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]]
 
 
 class DatabricksMetricViewPublicationProgressStage(
-    RootModel[Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]]
+    RootModel[Open[Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]]]
 ):
-    root: Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]
+    root: Open[Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]]
 
 
 class DatabricksMetricViewPublicationViewResultOutcome(
-    RootModel[Literal["success", "partial", "failed"]]
+    RootModel[Open[Literal["success", "partial", "failed"]]]
 ):
-    root: Literal["success", "partial", "failed"]
+    root: Open[Literal["success", "partial", "failed"]]
 
 
 class DbtSyncRunsQueryStatus(
-    RootModel[Literal["RUNNING", "COMPLETED", "FAILED", "CANCELLED", "UNKNOWN"]]
+    RootModel[Open[Literal["RUNNING", "COMPLETED", "FAILED", "CANCELLED", "UNKNOWN"]]]
 ):
-    root: Literal["RUNNING", "COMPLETED", "FAILED", "CANCELLED", "UNKNOWN"]
+    root: Open[Literal["RUNNING", "COMPLETED", "FAILED", "CANCELLED", "UNKNOWN"]]
 
 
-class DbtSyncRunsQueryTrigger(RootModel[Literal["manual", "api", "webhook", "agent", "unknown"]]):
-    root: Literal["manual", "api", "webhook", "agent", "unknown"]
+class DbtSyncRunsQueryTrigger(
+    RootModel[Open[Literal["manual", "api", "webhook", "agent", "unknown"]]]
+):
+    root: Open[Literal["manual", "api", "webhook", "agent", "unknown"]]
 
 
-class DeploymentEnvironmentApiCredentialType(RootModel[Literal["rest", "sql"]]):
-    root: Literal["rest", "sql"]
+class DeploymentEnvironmentApiCredentialType(RootModel[Open[Literal["rest", "sql"]]]):
+    root: Open[Literal["rest", "sql"]]
 
 
-class DeploymentEnvironmentType(RootModel[Literal["production", "staging", "development"]]):
-    root: Literal["production", "staging", "development"]
+class DeploymentEnvironmentType(RootModel[Open[Literal["production", "staging", "development"]]]):
+    root: Open[Literal["production", "staging", "development"]]
 
 
 class DeploymentLogsQueryContainer(
-    RootModel[Literal["INIT", "MAIN", "cubejs-server", "vector", "api-proxy"]]
+    RootModel[Open[Literal["INIT", "MAIN", "cubejs-server", "vector", "api-proxy"]]]
 ):
-    root: Literal["INIT", "MAIN", "cubejs-server", "vector", "api-proxy"]
+    root: Open[Literal["INIT", "MAIN", "cubejs-server", "vector", "api-proxy"]]
 
 
-class DeploymentLogsQuerySource(RootModel[Literal["production", "dev"]]):
-    root: Literal["production", "dev"]
+class DeploymentLogsQuerySource(RootModel[Open[Literal["production", "dev"]]]):
+    root: Open[Literal["production", "dev"]]
 
 
-class DeploymentSettingsCloudProvider(RootModel[Literal["cubecloud", "aws", "gcp"]]):
-    root: Literal["cubecloud", "aws", "gcp"]
+class DeploymentSettingsCloudProvider(RootModel[Open[Literal["cubecloud", "aws", "gcp"]]]):
+    root: Open[Literal["cubecloud", "aws", "gcp"]]
 
 
-class DeploymentSettingsCreationMethod(RootModel[Literal["upload", "cubecloud", "github", "ssh"]]):
-    root: Literal["upload", "cubecloud", "github", "ssh"]
+class DeploymentSettingsCreationMethod(
+    RootModel[Open[Literal["upload", "cubecloud", "github", "ssh"]]]
+):
+    root: Open[Literal["upload", "cubecloud", "github", "ssh"]]
 
 
-class DeploymentSettingsDeployMode(RootModel[Literal["git", "cli"]]):
-    root: Literal["git", "cli"]
+class DeploymentSettingsDeployMode(RootModel[Open[Literal["git", "cli"]]]):
+    root: Open[Literal["git", "cli"]]
 
 
-class DeploymentSettingsReleaseChannel(RootModel[Literal["latest", "release"]]):
-    root: Literal["latest", "release"]
+class DeploymentSettingsReleaseChannel(RootModel[Open[Literal["latest", "release"]]]):
+    root: Open[Literal["latest", "release"]]
 
 
-class DeploymentSettingsRepoType(RootModel[Literal["git", "deployRepo"]]):
-    root: Literal["git", "deployRepo"]
+class DeploymentSettingsRepoType(RootModel[Open[Literal["git", "deployRepo"]]]):
+    root: Open[Literal["git", "deployRepo"]]
 
 
-class DeploymentSettingsTemplate(RootModel[Literal["single", "simpleCluster", "multiCluster"]]):
-    root: Literal["single", "simpleCluster", "multiCluster"]
+class DeploymentSettingsTemplate(
+    RootModel[Open[Literal["single", "simpleCluster", "multiCluster"]]]
+):
+    root: Open[Literal["single", "simpleCluster", "multiCluster"]]
 
 
-class DeploymentVersionReleaseChannel(RootModel[Literal["latest", "release"]]):
-    root: Literal["latest", "release"]
+class DeploymentVersionReleaseChannel(RootModel[Open[Literal["latest", "release"]]]):
+    root: Open[Literal["latest", "release"]]
 
 
-class EmbedAccessAllEmbedUsersAction(RootModel[Literal["read", "none"]]):
-    root: Literal["read", "none"]
+class EmbedAccessAllEmbedUsersAction(RootModel[Open[Literal["read", "none"]]]):
+    root: Open[Literal["read", "none"]]
 
 
-class EmbedAccessTenantEntryAction(RootModel[Literal["read", "none"]]):
-    root: Literal["read", "none"]
+class EmbedAccessTenantEntryAction(RootModel[Open[Literal["read", "none"]]]):
+    root: Open[Literal["read", "none"]]
 
 
 class EmbedTenantWorkbooksListQueryAccessSource(
-    RootModel[Literal["tenant", "allEmbedUsers", "folder"]]
+    RootModel[Open[Literal["tenant", "allEmbedUsers", "folder"]]]
 ):
-    root: Literal["tenant", "allEmbedUsers", "folder"]
+    root: Open[Literal["tenant", "allEmbedUsers", "folder"]]
 
 
-class ExportSubjectInputType(RootModel[Literal["USER", "EMBED_USER"]]):
-    root: Literal["USER", "EMBED_USER"]
+class ExportSubjectInputType(RootModel[Open[Literal["USER", "EMBED_USER"]]]):
+    root: Open[Literal["USER", "EMBED_USER"]]
 
 
-class ExternalDocumentPlacementResponseAccess(RootModel[Literal["GRANTED", "DENIED"]]):
-    root: Literal["GRANTED", "DENIED"]
+class ExternalDocumentPlacementResponseAccess(RootModel[Open[Literal["GRANTED", "DENIED"]]]):
+    root: Open[Literal["GRANTED", "DENIED"]]
 
 
-class ExternalDocumentPlacementResponseHost(RootModel[Literal["GOOGLE_SHEETS", "EXCEL"]]):
-    root: Literal["GOOGLE_SHEETS", "EXCEL"]
+class ExternalDocumentPlacementResponseHost(RootModel[Open[Literal["GOOGLE_SHEETS", "EXCEL"]]]):
+    root: Open[Literal["GOOGLE_SHEETS", "EXCEL"]]
 
 
-class FolderDtoType(RootModel[Literal["FOLDER", "WORKBOOK", "REPORT"]]):
-    root: Literal["FOLDER", "WORKBOOK", "REPORT"]
+class FolderDtoType(RootModel[Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]]):
+    root: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
 
 
 class GetDeploymentEnvironmentsQueryType(
-    RootModel[Literal["production", "staging", "development"]]
+    RootModel[Open[Literal["production", "staging", "development"]]]
 ):
-    root: Literal["production", "staging", "development"]
+    root: Open[Literal["production", "staging", "development"]]
 
 
-class GetReportsQuerySortBy(RootModel[Literal["name", "createdAt", "updatedAt", "lastViewedAt"]]):
-    root: Literal["name", "createdAt", "updatedAt", "lastViewedAt"]
+class GetReportsQuerySortBy(
+    RootModel[Open[Literal["name", "createdAt", "updatedAt", "lastViewedAt"]]]
+):
+    root: Open[Literal["name", "createdAt", "updatedAt", "lastViewedAt"]]
 
 
-class GetReportsQuerySortDirection(RootModel[Literal["ASC", "DESC"]]):
-    root: Literal["ASC", "DESC"]
+class GetReportsQuerySortDirection(RootModel[Open[Literal["ASC", "DESC"]]]):
+    root: Open[Literal["ASC", "DESC"]]
 
 
 class GetUserAttributesQueryType(
-    RootModel[Literal["string", "number", "boolean", "string_array", "number_array"]]
+    RootModel[Open[Literal["string", "number", "boolean", "string_array", "number_array"]]]
 ):
-    root: Literal["string", "number", "boolean", "string_array", "number_array"]
+    root: Open[Literal["string", "number", "boolean", "string_array", "number_array"]]
 
 
-class GetWorkspaceObjectsQueryOrderByDirection(RootModel[Literal["ASC", "DESC"]]):
-    root: Literal["ASC", "DESC"]
+class GetWorkspaceObjectsQueryOrderByDirection(RootModel[Open[Literal["ASC", "DESC"]]]):
+    root: Open[Literal["ASC", "DESC"]]
 
 
 class GetWorkspaceObjectsQueryOrderByField(
-    RootModel[Literal["updated_at", "created_at", "name", "viewer_last_viewed_at"]]
+    RootModel[Open[Literal["updated_at", "created_at", "name", "viewer_last_viewed_at"]]]
 ):
-    root: Literal["updated_at", "created_at", "name", "viewer_last_viewed_at"]
+    root: Open[Literal["updated_at", "created_at", "name", "viewer_last_viewed_at"]]
 
 
-class MoveWorkspaceObjectInputType(RootModel[Literal["FOLDER", "WORKBOOK", "REPORT"]]):
-    root: Literal["FOLDER", "WORKBOOK", "REPORT"]
+class MoveWorkspaceObjectInputType(RootModel[Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]]):
+    root: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
 
 
-class NotificationRecipientInputType(RootModel[Literal["USER", "EMBED_USER", "SLACK"]]):
-    root: Literal["USER", "EMBED_USER", "SLACK"]
+class NotificationRecipientInputType(RootModel[Open[Literal["USER", "EMBED_USER", "SLACK"]]]):
+    root: Open[Literal["USER", "EMBED_USER", "SLACK"]]
 
 
-class NotificationRecipientType(RootModel[Literal["USER", "EMBED_USER", "SLACK"]]):
-    root: Literal["USER", "EMBED_USER", "SLACK"]
+class NotificationRecipientType(RootModel[Open[Literal["USER", "EMBED_USER", "SLACK"]]]):
+    root: Open[Literal["USER", "EMBED_USER", "SLACK"]]
 
 
 class PivotItemsDisplayScale(
-    RootModel[Literal["model", "absolute", "thousands", "millions", "billions"]]
+    RootModel[Open[Literal["model", "absolute", "thousands", "millions", "billions"]]]
 ):
-    root: Literal["model", "absolute", "thousands", "millions", "billions"]
+    root: Open[Literal["model", "absolute", "thousands", "millions", "billions"]]
 
 
 class PivotItemsInputDisplayScale(
-    RootModel[Literal["model", "absolute", "thousands", "millions", "billions"]]
+    RootModel[Open[Literal["model", "absolute", "thousands", "millions", "billions"]]]
 ):
-    root: Literal["model", "absolute", "thousands", "millions", "billions"]
+    root: Open[Literal["model", "absolute", "thousands", "millions", "billions"]]
 
 
-class PivotItemsInputMeasuresAxis(RootModel[Literal["columns", "rows"]]):
-    root: Literal["columns", "rows"]
+class PivotItemsInputMeasuresAxis(RootModel[Open[Literal["columns", "rows"]]]):
+    root: Open[Literal["columns", "rows"]]
 
 
-class PivotItemsInputMeasuresPosition(RootModel[Literal["before", "after"]]):
-    root: Literal["before", "after"]
+class PivotItemsInputMeasuresPosition(RootModel[Open[Literal["before", "after"]]]):
+    root: Open[Literal["before", "after"]]
 
 
-class PivotItemsMeasuresAxis(RootModel[Literal["columns", "rows"]]):
-    root: Literal["columns", "rows"]
+class PivotItemsMeasuresAxis(RootModel[Open[Literal["columns", "rows"]]]):
+    root: Open[Literal["columns", "rows"]]
 
 
-class PivotItemsMeasuresPosition(RootModel[Literal["before", "after"]]):
-    root: Literal["before", "after"]
+class PivotItemsMeasuresPosition(RootModel[Open[Literal["before", "after"]]]):
+    root: Open[Literal["before", "after"]]
 
 
 class PolicyResourceType(
     RootModel[
+        Open[
+            Literal[
+                "Global",
+                "Deployment",
+                "Report",
+                "ReportFolder",
+                "Agent",
+                "AgentSpace",
+                "Workbook",
+                "Dashboard",
+                "Folder",
+                "ChatThread",
+            ]
+        ]
+    ]
+):
+    root: Open[
         Literal[
             "Global",
             "Deployment",
@@ -3783,51 +3878,40 @@ class PolicyResourceType(
             "ChatThread",
         ]
     ]
+
+
+class PromotionActorDtoAuthenticationMethod(RootModel[Open[Literal["session", "apiKey"]]]):
+    root: Open[Literal["session", "apiKey"]]
+
+
+class PromotionReferenceDtoAvailability(RootModel[Open[Literal["available", "unavailable"]]]):
+    root: Open[Literal["available", "unavailable"]]
+
+
+class RemoveNotificationRecipientInputType(RootModel[Open[Literal["USER", "EMBED_USER", "SLACK"]]]):
+    root: Open[Literal["USER", "EMBED_USER", "SLACK"]]
+
+
+class ReportDtoSource(RootModel[Open[Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]]]):
+    root: Open[Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]]
+
+
+class ReportDtoType(RootModel[Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]]):
+    root: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
+
+
+class ReportPlacementHost(RootModel[Open[Literal["GOOGLE_SHEETS", "EXCEL"]]]):
+    root: Open[Literal["GOOGLE_SHEETS", "EXCEL"]]
+
+
+class ReportPlacementSyncStatus(RootModel[Open[Literal["UP_TO_DATE", "CHANGED", "UNKNOWN"]]]):
+    root: Open[Literal["UP_TO_DATE", "CHANGED", "UNKNOWN"]]
+
+
+class ReportSnapshotDtoKind(
+    RootModel[Open[Literal["vega", "table", "kpi", "html", "map", "sankey"]]]
 ):
-    root: Literal[
-        "Global",
-        "Deployment",
-        "Report",
-        "ReportFolder",
-        "Agent",
-        "AgentSpace",
-        "Workbook",
-        "Dashboard",
-        "Folder",
-        "ChatThread",
-    ]
-
-
-class PromotionActorDtoAuthenticationMethod(RootModel[Literal["session", "apiKey"]]):
-    root: Literal["session", "apiKey"]
-
-
-class PromotionReferenceDtoAvailability(RootModel[Literal["available", "unavailable"]]):
-    root: Literal["available", "unavailable"]
-
-
-class RemoveNotificationRecipientInputType(RootModel[Literal["USER", "EMBED_USER", "SLACK"]]):
-    root: Literal["USER", "EMBED_USER", "SLACK"]
-
-
-class ReportDtoSource(RootModel[Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]]):
-    root: Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]
-
-
-class ReportDtoType(RootModel[Literal["FOLDER", "WORKBOOK", "REPORT"]]):
-    root: Literal["FOLDER", "WORKBOOK", "REPORT"]
-
-
-class ReportPlacementHost(RootModel[Literal["GOOGLE_SHEETS", "EXCEL"]]):
-    root: Literal["GOOGLE_SHEETS", "EXCEL"]
-
-
-class ReportPlacementSyncStatus(RootModel[Literal["UP_TO_DATE", "CHANGED", "UNKNOWN"]]):
-    root: Literal["UP_TO_DATE", "CHANGED", "UNKNOWN"]
-
-
-class ReportSnapshotDtoKind(RootModel[Literal["vega", "table", "kpi", "html", "map", "sankey"]]):
-    root: Literal["vega", "table", "kpi", "html", "map", "sankey"]
+    root: Open[Literal["vega", "table", "kpi", "html", "map", "sankey"]]
 
 
 class ReportSnapshotPreferencesOption1(RootModel[dict[str, ColumnFormatOverride]]):
@@ -3835,112 +3919,114 @@ class ReportSnapshotPreferencesOption1(RootModel[dict[str, ColumnFormatOverride]
 
 
 class SaveDatabricksMetricViewIntegrationInputDeletionPolicy(
-    RootModel[Literal["retain", "delete-managed"]]
+    RootModel[Open[Literal["retain", "delete-managed"]]]
 ):
-    root: Literal["retain", "delete-managed"]
+    root: Open[Literal["retain", "delete-managed"]]
 
 
 class SaveDatabricksMetricViewIntegrationInputSelectionMode(
-    RootModel[Literal["all", "selected", "pattern"]]
+    RootModel[Open[Literal["all", "selected", "pattern"]]]
 ):
-    root: Literal["all", "selected", "pattern"]
+    root: Open[Literal["all", "selected", "pattern"]]
 
 
-class StartDashboardExportInputFormat(RootModel[Literal["png", "pdf"]]):
-    root: Literal["png", "pdf"]
+class StartDashboardExportInputFormat(RootModel[Open[Literal["png", "pdf"]]]):
+    root: Open[Literal["png", "pdf"]]
 
 
-class StartDbtSyncInputOutput(RootModel[Literal["branch", "files"]]):
-    root: Literal["branch", "files"]
+class StartDbtSyncInputOutput(RootModel[Open[Literal["branch", "files"]]]):
+    root: Open[Literal["branch", "files"]]
 
 
-class StartDbtSyncInputSource(RootModel[Literal["git", "manifest"]]):
-    root: Literal["git", "manifest"]
+class StartDbtSyncInputSource(RootModel[Open[Literal["git", "manifest"]]]):
+    root: Open[Literal["git", "manifest"]]
 
 
-class UpdateDeploymentInputCloudProvider(RootModel[Literal["cubecloud", "aws", "gcp"]]):
-    root: Literal["cubecloud", "aws", "gcp"]
+class UpdateDeploymentInputCloudProvider(RootModel[Open[Literal["cubecloud", "aws", "gcp"]]]):
+    root: Open[Literal["cubecloud", "aws", "gcp"]]
 
 
 class UpdateDeploymentInputCreationMethod(
-    RootModel[Literal["upload", "cubecloud", "github", "ssh"]]
+    RootModel[Open[Literal["upload", "cubecloud", "github", "ssh"]]]
 ):
-    root: Literal["upload", "cubecloud", "github", "ssh"]
+    root: Open[Literal["upload", "cubecloud", "github", "ssh"]]
 
 
-class UpdateDeploymentInputDeployMode(RootModel[Literal["git", "cli"]]):
-    root: Literal["git", "cli"]
+class UpdateDeploymentInputDeployMode(RootModel[Open[Literal["git", "cli"]]]):
+    root: Open[Literal["git", "cli"]]
 
 
-class UpdateDeploymentInputReleaseChannel(RootModel[Literal["latest", "release"]]):
-    root: Literal["latest", "release"]
+class UpdateDeploymentInputReleaseChannel(RootModel[Open[Literal["latest", "release"]]]):
+    root: Open[Literal["latest", "release"]]
 
 
-class UpdateDeploymentInputTemplate(RootModel[Literal["single", "simpleCluster", "multiCluster"]]):
-    root: Literal["single", "simpleCluster", "multiCluster"]
+class UpdateDeploymentInputTemplate(
+    RootModel[Open[Literal["single", "simpleCluster", "multiCluster"]]]
+):
+    root: Open[Literal["single", "simpleCluster", "multiCluster"]]
 
 
-class UpdateEmbedAccessInputAction(RootModel[Literal["read", "none"]]):
-    root: Literal["read", "none"]
+class UpdateEmbedAccessInputAction(RootModel[Open[Literal["read", "none"]]]):
+    root: Open[Literal["read", "none"]]
 
 
-class UpdateNotificationInputNotificationFormat(RootModel[Literal["png", "pdf"]]):
-    root: Literal["png", "pdf"]
+class UpdateNotificationInputNotificationFormat(RootModel[Open[Literal["png", "pdf"]]]):
+    root: Open[Literal["png", "pdf"]]
 
 
 class UpdateNotificationInputScheduleType(
-    RootModel[Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]]
+    RootModel[Open[Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]]]
 ):
-    root: Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]
+    root: Open[Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]]
 
 
-class UpdateReportInputHost(RootModel[Literal["GOOGLE_SHEETS", "EXCEL"]]):
-    root: Literal["GOOGLE_SHEETS", "EXCEL"]
+class UpdateReportInputHost(RootModel[Open[Literal["GOOGLE_SHEETS", "EXCEL"]]]):
+    root: Open[Literal["GOOGLE_SHEETS", "EXCEL"]]
 
 
-class UserAliasDTOSource(RootModel[Literal["ldap", "saml", "scim", "manual"]]):
-    root: Literal["ldap", "saml", "scim", "manual"]
+class UserAliasDTOSource(RootModel[Open[Literal["ldap", "saml", "scim", "manual"]]]):
+    root: Open[Literal["ldap", "saml", "scim", "manual"]]
 
 
 class UserAttributeCreateInputType(
-    RootModel[Literal["string", "number", "boolean", "string_array", "number_array"]]
+    RootModel[Open[Literal["string", "number", "boolean", "string_array", "number_array"]]]
 ):
-    root: Literal["string", "number", "boolean", "string_array", "number_array"]
+    root: Open[Literal["string", "number", "boolean", "string_array", "number_array"]]
 
 
 class UserAttributeDefinitionDTOType(
-    RootModel[Literal["string", "number", "boolean", "string_array", "number_array"]]
+    RootModel[Open[Literal["string", "number", "boolean", "string_array", "number_array"]]]
 ):
-    root: Literal["string", "number", "boolean", "string_array", "number_array"]
+    root: Open[Literal["string", "number", "boolean", "string_array", "number_array"]]
 
 
 class UserAttributeType(
-    RootModel[Literal["string", "number", "boolean", "string_array", "number_array"]]
+    RootModel[Open[Literal["string", "number", "boolean", "string_array", "number_array"]]]
 ):
-    root: Literal["string", "number", "boolean", "string_array", "number_array"]
+    root: Open[Literal["string", "number", "boolean", "string_array", "number_array"]]
 
 
 class UserAttributeValueType(
-    RootModel[Literal["string", "number", "boolean", "string_array", "number_array"]]
+    RootModel[Open[Literal["string", "number", "boolean", "string_array", "number_array"]]]
 ):
-    root: Literal["string", "number", "boolean", "string_array", "number_array"]
+    root: Open[Literal["string", "number", "boolean", "string_array", "number_array"]]
 
 
-class WorkbookDtoType(RootModel[Literal["FOLDER", "WORKBOOK", "REPORT"]]):
-    root: Literal["FOLDER", "WORKBOOK", "REPORT"]
+class WorkbookDtoType(RootModel[Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]]):
+    root: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
 
 
-class WorkbookPromotionDtoOutcome(RootModel[Literal["created", "updated", "unchanged"]]):
-    root: Literal["created", "updated", "unchanged"]
+class WorkbookPromotionDtoOutcome(RootModel[Open[Literal["created", "updated", "unchanged"]]]):
+    root: Open[Literal["created", "updated", "unchanged"]]
 
 
-class WorkspaceBulkFailureType(RootModel[Literal["FOLDER", "WORKBOOK", "REPORT"]]):
-    root: Literal["FOLDER", "WORKBOOK", "REPORT"]
+class WorkspaceBulkFailureType(RootModel[Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]]):
+    root: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
 
 
-class WorkspaceItemRefInputType(RootModel[Literal["FOLDER", "WORKBOOK", "REPORT"]]):
-    root: Literal["FOLDER", "WORKBOOK", "REPORT"]
+class WorkspaceItemRefInputType(RootModel[Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]]):
+    root: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
 
 
-class WorkspaceItemRefType(RootModel[Literal["FOLDER", "WORKBOOK", "REPORT"]]):
-    root: Literal["FOLDER", "WORKBOOK", "REPORT"]
+class WorkspaceItemRefType(RootModel[Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]]):
+    root: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]

@@ -45,7 +45,7 @@ class ScimClient(SyncAPIClient):
     """Cube Cloud SCIM API
     Credential: ``token=`` or the ``CUBE_SCIM_TOKEN`` environment variable, sent as
     ``Authorization: Bearer <credential>`` (``auth_scheme=`` picks another accepted prefix).
-    Server: ``base_url=``, the ``CUBE_BASE_URL`` environment variable, or ``https://{tenant}.cubecloud.dev/api`` with its variables as keyword arguments.
+    Server: ``base_url=``, the ``CUBE_BASE_URL`` environment variable, or ``https://{tenant}.cubecloud.dev/api`` with every host variable given as a keyword argument (the document's example values are never used).
     """
 
     def __init__(
@@ -60,6 +60,7 @@ class ScimClient(SyncAPIClient):
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.Client | None = None,
         allow_http_loopback: bool = False,
+        strict: bool = False,
     ) -> None:
         url = resolve_base_url(
             base_url,
@@ -80,6 +81,7 @@ class ScimClient(SyncAPIClient):
             default_headers=default_headers,
             http_client=http_client,
             allow_http_loopback=allow_http_loopback,
+            strict=strict,
         )
 
     @cached_property
@@ -119,7 +121,7 @@ class AsyncScimClient(AsyncAPIClient):
     """Cube Cloud SCIM API (async)
     Credential: ``token=`` or the ``CUBE_SCIM_TOKEN`` environment variable, sent as
     ``Authorization: Bearer <credential>`` (``auth_scheme=`` picks another accepted prefix).
-    Server: ``base_url=``, the ``CUBE_BASE_URL`` environment variable, or ``https://{tenant}.cubecloud.dev/api`` with its variables as keyword arguments.
+    Server: ``base_url=``, the ``CUBE_BASE_URL`` environment variable, or ``https://{tenant}.cubecloud.dev/api`` with every host variable given as a keyword argument (the document's example values are never used).
     """
 
     def __init__(
@@ -134,6 +136,7 @@ class AsyncScimClient(AsyncAPIClient):
         default_headers: Mapping[str, str] | None = None,
         http_client: httpx.AsyncClient | None = None,
         allow_http_loopback: bool = False,
+        strict: bool = False,
     ) -> None:
         url = resolve_base_url(
             base_url,
@@ -154,6 +157,7 @@ class AsyncScimClient(AsyncAPIClient):
             default_headers=default_headers,
             http_client=http_client,
             allow_http_loopback=allow_http_loopback,
+            strict=strict,
         )
 
     @cached_property

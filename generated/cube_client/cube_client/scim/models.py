@@ -6,7 +6,9 @@ from __future__ import annotations
 import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
+
+from cube_client._models import BaseModel, Open
 
 
 class Error(BaseModel):
@@ -64,7 +66,7 @@ class PatchOp(BaseModel):
 
 class PatchOpItem(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    op: Literal["add", "remove", "replace"]
+    op: Open[Literal["add", "remove", "replace"]]
     path: str | None = None
     value: Any = None
 

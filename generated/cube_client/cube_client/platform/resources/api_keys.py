@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import Any, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
-from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
@@ -22,6 +22,7 @@ from cube_client.platform import models as _models
 __all__ = ["APIKeysResource", "AsyncAPIKeysResource"]
 
 _LIST_API_KEYS_PAGES = PageSpec(
+    operation="listApiKeys",
     style="cursor",
     items=("items",),
     total=(),
@@ -29,6 +30,7 @@ _LIST_API_KEYS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
@@ -221,7 +223,7 @@ class AsyncAPIKeysResource(AsyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncAPIKeysResourceWithRawResponse(self)
 
-    async def list_api_keys(
+    def list_api_keys(
         self,
         *,
         after: str | NotGiven | None = NOT_GIVEN,
@@ -231,7 +233,7 @@ class AsyncAPIKeysResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.ApiKeyResponse]:
+    ) -> AsyncPaginator[_models.ApiKeyResponse]:
         """listApiKeys
 
         ``GET /api/v1/api-keys``
@@ -257,9 +259,7 @@ class AsyncAPIKeysResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(
-            self._client, call, _LIST_API_KEYS_PAGES, _models.ApiKeyResponse
-        )
+        return AsyncPaginator(self._client, call, _LIST_API_KEYS_PAGES, _models.ApiKeyResponse)
 
     async def create_api_key(
         self,

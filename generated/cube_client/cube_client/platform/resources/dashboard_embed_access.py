@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
-from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
@@ -22,6 +22,7 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncDashboardEmbedAccessResource", "DashboardEmbedAccessResource"]
 
 _LIST_EMBED_TENANT_WORKBOOKS_PAGES = PageSpec(
+    operation="listEmbedTenantWorkbooks",
     style="cursor",
     items=("items",),
     total=(),
@@ -29,6 +30,7 @@ _LIST_EMBED_TENANT_WORKBOOKS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
@@ -199,7 +201,7 @@ class AsyncDashboardEmbedAccessResource(AsyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncDashboardEmbedAccessResourceWithRawResponse(self)
 
-    async def list_embed_tenant_workbooks(
+    def list_embed_tenant_workbooks(
         self,
         deployment_id: float,
         embed_tenant_name: str,
@@ -212,7 +214,7 @@ class AsyncDashboardEmbedAccessResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.Workbook]:
+    ) -> AsyncPaginator[_models.Workbook]:
         """listEmbedTenantWorkbooks
 
         ``GET /api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks``
@@ -243,7 +245,7 @@ class AsyncDashboardEmbedAccessResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(
+        return AsyncPaginator(
             self._client, call, _LIST_EMBED_TENANT_WORKBOOKS_PAGES, _models.Workbook
         )
 

@@ -72,8 +72,23 @@ class DashboardExportsResource(SyncAPIResource):
             json=validate_body(
                 _models.StartDashboardExportInput,
                 (
-                    ("dashboardId",),
-                    ("dashboardPublicId",),
+                    "oneOf",
+                    (
+                        (
+                            "allOf",
+                            (
+                                ("required", ("dashboardId",)),
+                                ("not", (("required", ("dashboardPublicId",)),)),
+                            ),
+                        ),
+                        (
+                            "allOf",
+                            (
+                                ("required", ("dashboardPublicId",)),
+                                ("not", (("required", ("dashboardId",)),)),
+                            ),
+                        ),
+                    ),
                 ),
                 strip_not_given(
                     {
@@ -302,8 +317,23 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
             json=validate_body(
                 _models.StartDashboardExportInput,
                 (
-                    ("dashboardId",),
-                    ("dashboardPublicId",),
+                    "oneOf",
+                    (
+                        (
+                            "allOf",
+                            (
+                                ("required", ("dashboardId",)),
+                                ("not", (("required", ("dashboardPublicId",)),)),
+                            ),
+                        ),
+                        (
+                            "allOf",
+                            (
+                                ("required", ("dashboardPublicId",)),
+                                ("not", (("required", ("dashboardId",)),)),
+                            ),
+                        ),
+                    ),
                 ),
                 strip_not_given(
                     {

@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import Any, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
-from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
@@ -23,6 +23,7 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncDataModelResource", "DataModelResource"]
 
 _LIST_BRANCHES_PAGES = PageSpec(
+    operation="listBranches",
     style="cursor",
     items=("items",),
     total=(),
@@ -30,10 +31,12 @@ _LIST_BRANCHES_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
 _LIST_FILES_PAGES = PageSpec(
+    operation="listFiles",
     style="cursor",
     items=("items",),
     total=(),
@@ -41,6 +44,7 @@ _LIST_FILES_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
@@ -224,8 +228,23 @@ class DataModelResource(SyncAPIResource):
             json=validate_body(
                 _models.SetBranchStagingEnvironmentRequest,
                 (
-                    ("branchName",),
-                    ("branchId",),
+                    "oneOf",
+                    (
+                        (
+                            "allOf",
+                            (
+                                ("required", ("branchName",)),
+                                ("not", (("required", ("branchId",)),)),
+                            ),
+                        ),
+                        (
+                            "allOf",
+                            (
+                                ("required", ("branchId",)),
+                                ("not", (("required", ("branchName",)),)),
+                            ),
+                        ),
+                    ),
                 ),
                 strip_not_given(
                     {
@@ -805,7 +824,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncDataModelResourceWithRawResponse(self)
 
-    async def list_branches(
+    def list_branches(
         self,
         deployment_id: int,
         *,
@@ -816,7 +835,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.BranchResponse]:
+    ) -> AsyncPaginator[_models.BranchResponse]:
         """listBranches
 
         ``GET /build/api/v1/deployments/{deploymentId}/branches``
@@ -845,9 +864,7 @@ class AsyncDataModelResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(
-            self._client, call, _LIST_BRANCHES_PAGES, _models.BranchResponse
-        )
+        return AsyncPaginator(self._client, call, _LIST_BRANCHES_PAGES, _models.BranchResponse)
 
     async def create_branch(
         self,
@@ -978,8 +995,23 @@ class AsyncDataModelResource(AsyncAPIResource):
             json=validate_body(
                 _models.SetBranchStagingEnvironmentRequest,
                 (
-                    ("branchName",),
-                    ("branchId",),
+                    "oneOf",
+                    (
+                        (
+                            "allOf",
+                            (
+                                ("required", ("branchName",)),
+                                ("not", (("required", ("branchId",)),)),
+                            ),
+                        ),
+                        (
+                            "allOf",
+                            (
+                                ("required", ("branchId",)),
+                                ("not", (("required", ("branchName",)),)),
+                            ),
+                        ),
+                    ),
                 ),
                 strip_not_given(
                     {
@@ -1054,7 +1086,7 @@ class AsyncDataModelResource(AsyncAPIResource):
             await self._client.request(call, cast_to=_models.DataModelWriteResponse, kind="json"),
         )
 
-    async def list_files(
+    def list_files(
         self,
         deployment_id: int,
         *,
@@ -1068,7 +1100,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[dict[str, Any]]:
+    ) -> AsyncPaginator[dict[str, Any]]:
         """listFiles
 
         ``GET /build/api/v1/deployments/{deploymentId}/data-model/files``
@@ -1100,7 +1132,7 @@ class AsyncDataModelResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(self._client, call, _LIST_FILES_PAGES, dict[str, Any])
+        return AsyncPaginator(self._client, call, _LIST_FILES_PAGES, dict[str, Any])
 
     async def update_files(
         self,

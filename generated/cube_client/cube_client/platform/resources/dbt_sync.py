@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import Any, Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
-from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
@@ -22,6 +22,7 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncDbtSyncResource", "DbtSyncResource"]
 
 _LIST_DBT_SYNCS_PAGES = PageSpec(
+    operation="listDbtSyncs",
     style="cursor",
     items=("items",),
     total=(),
@@ -29,10 +30,12 @@ _LIST_DBT_SYNCS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
 _GET_DBT_SYNC_GENERATED_FILES_PAGES = PageSpec(
+    operation="getDbtSyncGeneratedFiles",
     style="cursor",
     items=("items",),
     total=(),
@@ -40,6 +43,7 @@ _GET_DBT_SYNC_GENERATED_FILES_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
@@ -387,7 +391,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncDbtSyncResourceWithRawResponse(self)
 
-    async def list_dbt_syncs(
+    def list_dbt_syncs(
         self,
         deployment_id: int,
         *,
@@ -404,7 +408,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.DbtSyncRun]:
+    ) -> AsyncPaginator[_models.DbtSyncRun]:
         """listDbtSyncs
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync``
@@ -435,7 +439,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(self._client, call, _LIST_DBT_SYNCS_PAGES, _models.DbtSyncRun)
+        return AsyncPaginator(self._client, call, _LIST_DBT_SYNCS_PAGES, _models.DbtSyncRun)
 
     async def start_dbt_sync(
         self,
@@ -572,7 +576,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
             await self._client.request(call, cast_to=_models.DbtSyncCancelResponse, kind="json"),
         )
 
-    async def get_dbt_sync_generated_files(
+    def get_dbt_sync_generated_files(
         self,
         deployment_id: int,
         sync_job_id: str,
@@ -584,7 +588,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.DbtGeneratedFileContent]:
+    ) -> AsyncPaginator[_models.DbtGeneratedFileContent]:
         """getDbtSyncGeneratedFiles
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/generated-files``
@@ -614,7 +618,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(
+        return AsyncPaginator(
             self._client, call, _GET_DBT_SYNC_GENERATED_FILES_PAGES, _models.DbtGeneratedFileContent
         )
 

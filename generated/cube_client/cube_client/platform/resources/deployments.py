@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import Any, Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
-from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
@@ -22,6 +22,7 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncDeploymentsResource", "DeploymentsResource"]
 
 _GET_DEPLOYMENTS_PAGES = PageSpec(
+    operation="getDeployments",
     style="cursor",
     items=("items",),
     total=(),
@@ -29,6 +30,7 @@ _GET_DEPLOYMENTS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
     alternatives=(
         PageSpec(
@@ -45,6 +47,7 @@ _GET_DEPLOYMENTS_PAGES = PageSpec(
 )
 
 _LOGS_PAGES = PageSpec(
+    operation="logs",
     style="cursor",
     items=("items",),
     total=(),
@@ -52,10 +55,12 @@ _LOGS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
 _PODS_PAGES = PageSpec(
+    operation="pods",
     style="cursor",
     items=("items",),
     total=(),
@@ -63,10 +68,12 @@ _PODS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
 _LIST_DEPLOYMENT_VERSIONS_PAGES = PageSpec(
+    operation="listDeploymentVersions",
     style="cursor",
     items=("items",),
     total=(),
@@ -74,6 +81,7 @@ _LIST_DEPLOYMENT_VERSIONS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
@@ -674,7 +682,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncDeploymentsResourceWithRawResponse(self)
 
-    async def get_deployments(
+    def get_deployments(
         self,
         *,
         creation_step: Literal[
@@ -693,7 +701,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.Deployment]:
+    ) -> AsyncPaginator[_models.Deployment]:
         """getDeployments
 
         ``GET /api/v1/deployments``
@@ -726,7 +734,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(self._client, call, _GET_DEPLOYMENTS_PAGES, _models.Deployment)
+        return AsyncPaginator(self._client, call, _GET_DEPLOYMENTS_PAGES, _models.Deployment)
 
     async def get_deployment(
         self,
@@ -1017,7 +1025,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
             await self._client.request(call, cast_to=_models.Deployment, kind="json"),
         )
 
-    async def logs(
+    def logs(
         self,
         deployment_id: int,
         *,
@@ -1033,7 +1041,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.DeploymentLogLine]:
+    ) -> AsyncPaginator[_models.DeploymentLogLine]:
         """logs
 
         ``GET /api/v1/deployments/{deploymentId}/logs``
@@ -1065,9 +1073,9 @@ class AsyncDeploymentsResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(self._client, call, _LOGS_PAGES, _models.DeploymentLogLine)
+        return AsyncPaginator(self._client, call, _LOGS_PAGES, _models.DeploymentLogLine)
 
-    async def pods(
+    def pods(
         self,
         deployment_id: int,
         *,
@@ -1078,7 +1086,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.DeploymentPod]:
+    ) -> AsyncPaginator[_models.DeploymentPod]:
         """pods
 
         ``GET /api/v1/deployments/{deploymentId}/pods``
@@ -1107,7 +1115,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(self._client, call, _PODS_PAGES, _models.DeploymentPod)
+        return AsyncPaginator(self._client, call, _PODS_PAGES, _models.DeploymentPod)
 
     async def get_deployment_settings(
         self,
@@ -1193,7 +1201,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
             await self._client.request(call, cast_to=_models.DeploymentTokenResponse, kind="json"),
         )
 
-    async def list_deployment_versions(
+    def list_deployment_versions(
         self,
         deployment_id: int,
         *,
@@ -1204,7 +1212,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.DeploymentVersion]:
+    ) -> AsyncPaginator[_models.DeploymentVersion]:
         """listDeploymentVersions
 
         ``GET /api/v1/deployments/{deploymentId}/versions``
@@ -1233,7 +1241,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(
+        return AsyncPaginator(
             self._client, call, _LIST_DEPLOYMENT_VERSIONS_PAGES, _models.DeploymentVersion
         )
 

@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import Any, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
-from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
@@ -22,6 +22,7 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncEmbedResource", "EmbedResource"]
 
 _LIST_DASHBOARD_COMMENTS_PAGES = PageSpec(
+    operation="listDashboardComments",
     style="cursor",
     items=("items",),
     total=(),
@@ -29,10 +30,12 @@ _LIST_DASHBOARD_COMMENTS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
 _LIST_MENTIONABLE_EMBED_USERS_PAGES = PageSpec(
+    operation="listMentionableEmbedUsers",
     style="cursor",
     items=("items",),
     total=(),
@@ -40,6 +43,7 @@ _LIST_MENTIONABLE_EMBED_USERS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
@@ -746,7 +750,7 @@ class AsyncEmbedResource(AsyncAPIResource):
             ),
         )
 
-    async def list_dashboard_comments(
+    def list_dashboard_comments(
         self,
         public_id: str,
         *,
@@ -759,7 +763,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.EmbedDashboardCommentThreadDto]:
+    ) -> AsyncPaginator[_models.EmbedDashboardCommentThreadDto]:
         """listDashboardComments
 
         ``GET /api/v1/embed/dashboard/{publicId}/comments``
@@ -790,7 +794,7 @@ class AsyncEmbedResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(
+        return AsyncPaginator(
             self._client,
             call,
             _LIST_DASHBOARD_COMMENTS_PAGES,
@@ -844,7 +848,7 @@ class AsyncEmbedResource(AsyncAPIResource):
             await self._client.request(call, cast_to=_models.EmbedDashboardCommentDto, kind="json"),
         )
 
-    async def list_mentionable_embed_users(
+    def list_mentionable_embed_users(
         self,
         public_id: str,
         *,
@@ -856,7 +860,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.EmbedMentionableUserDto]:
+    ) -> AsyncPaginator[_models.EmbedMentionableUserDto]:
         """listMentionableEmbedUsers
 
         ``GET /api/v1/embed/dashboard/{publicId}/comments/mentionable-users``
@@ -886,7 +890,7 @@ class AsyncEmbedResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(
+        return AsyncPaginator(
             self._client, call, _LIST_MENTIONABLE_EMBED_USERS_PAGES, _models.EmbedMentionableUserDto
         )
 

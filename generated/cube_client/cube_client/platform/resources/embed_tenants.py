@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import Any, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
-from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
@@ -22,6 +22,7 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncEmbedTenantsResource", "EmbedTenantsResource"]
 
 _LIST_EMBED_TENANTS_PAGES = PageSpec(
+    operation="listEmbedTenants",
     style="cursor",
     items=("items",),
     total=(),
@@ -29,10 +30,12 @@ _LIST_EMBED_TENANTS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
 _GET_GROUPS_PAGES = PageSpec(
+    operation="getGroups",
     style="cursor",
     items=("items",),
     total=(),
@@ -40,10 +43,12 @@ _GET_GROUPS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
 _GET_GROUP_MEMBERS_PAGES = PageSpec(
+    operation="getGroupMembers",
     style="cursor",
     items=("items",),
     total=(),
@@ -51,10 +56,12 @@ _GET_GROUP_MEMBERS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
 _LIST_EMBED_USERS_PAGES = PageSpec(
+    operation="listEmbedUsers",
     style="cursor",
     items=("items",),
     total=(),
@@ -62,6 +69,7 @@ _LIST_EMBED_USERS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
@@ -679,7 +687,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncEmbedTenantsResourceWithRawResponse(self)
 
-    async def list_embed_tenants(
+    def list_embed_tenants(
         self,
         *,
         search: str | NotGiven | None = NOT_GIVEN,
@@ -690,7 +698,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.EmbedTenant]:
+    ) -> AsyncPaginator[_models.EmbedTenant]:
         """listEmbedTenants
 
         ``GET /api/v1/embed-tenants``
@@ -717,9 +725,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(
-            self._client, call, _LIST_EMBED_TENANTS_PAGES, _models.EmbedTenant
-        )
+        return AsyncPaginator(self._client, call, _LIST_EMBED_TENANTS_PAGES, _models.EmbedTenant)
 
     async def delete_embed_tenant(
         self,
@@ -760,7 +766,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
             await self._client.request(call, cast_to=Any, kind="json"),
         )
 
-    async def get_groups(
+    def get_groups(
         self,
         embed_tenant_name: str,
         *,
@@ -771,7 +777,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.UserGroupDTO]:
+    ) -> AsyncPaginator[_models.UserGroupDTO]:
         """getGroups
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/groups``
@@ -800,7 +806,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(self._client, call, _GET_GROUPS_PAGES, _models.UserGroupDTO)
+        return AsyncPaginator(self._client, call, _GET_GROUPS_PAGES, _models.UserGroupDTO)
 
     async def create_group(
         self,
@@ -978,7 +984,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
             await self._client.request(call, cast_to=_models.UserGroupDTO, kind="json"),
         )
 
-    async def get_group_members(
+    def get_group_members(
         self,
         embed_tenant_name: str,
         id: int,
@@ -990,7 +996,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.EmbedUser]:
+    ) -> AsyncPaginator[_models.EmbedUser]:
         """getGroupMembers
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/groups/{id}/users``
@@ -1020,9 +1026,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(
-            self._client, call, _GET_GROUP_MEMBERS_PAGES, _models.EmbedUser
-        )
+        return AsyncPaginator(self._client, call, _GET_GROUP_MEMBERS_PAGES, _models.EmbedUser)
 
     async def add_group_members(
         self,
@@ -1173,7 +1177,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
             await self._client.request(call, cast_to=_models.EmbedUser, kind="json"),
         )
 
-    async def list_embed_users(
+    def list_embed_users(
         self,
         embed_tenant_name: str,
         *,
@@ -1185,7 +1189,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.EmbedUser]:
+    ) -> AsyncPaginator[_models.EmbedUser]:
         """listEmbedUsers
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/users``
@@ -1215,7 +1219,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(self._client, call, _LIST_EMBED_USERS_PAGES, _models.EmbedUser)
+        return AsyncPaginator(self._client, call, _LIST_EMBED_USERS_PAGES, _models.EmbedUser)
 
     async def provision_embed_users(
         self,

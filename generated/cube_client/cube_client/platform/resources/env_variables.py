@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
-from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
@@ -22,6 +22,7 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncEnvVariablesResource", "EnvVariablesResource"]
 
 _GET_ENV_VARIABLES_PAGES = PageSpec(
+    operation="getEnvVariables",
     style="cursor",
     items=("items",),
     total=(),
@@ -29,6 +30,7 @@ _GET_ENV_VARIABLES_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
@@ -143,7 +145,7 @@ class AsyncEnvVariablesResource(AsyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncEnvVariablesResourceWithRawResponse(self)
 
-    async def get_env_variables(
+    def get_env_variables(
         self,
         deployment_id: int,
         *,
@@ -154,7 +156,7 @@ class AsyncEnvVariablesResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.EnvVariableItem]:
+    ) -> AsyncPaginator[_models.EnvVariableItem]:
         """getEnvVariables
 
         ``GET /api/v1/deployments/{deploymentId}/env-vars``
@@ -183,9 +185,7 @@ class AsyncEnvVariablesResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(
-            self._client, call, _GET_ENV_VARIABLES_PAGES, _models.EnvVariableItem
-        )
+        return AsyncPaginator(self._client, call, _GET_ENV_VARIABLES_PAGES, _models.EnvVariableItem)
 
     async def set_env_variables(
         self,

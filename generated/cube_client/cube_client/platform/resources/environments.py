@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import Any, Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
-from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
@@ -22,6 +22,7 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncEnvironmentsResource", "EnvironmentsResource"]
 
 _GET_DEPLOYMENT_ENVIRONMENTS_PAGES = PageSpec(
+    operation="getDeploymentEnvironments",
     style="cursor",
     items=("items",),
     total=(),
@@ -29,6 +30,7 @@ _GET_DEPLOYMENT_ENVIRONMENTS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
     alternatives=(
         PageSpec(
@@ -45,6 +47,7 @@ _GET_DEPLOYMENT_ENVIRONMENTS_PAGES = PageSpec(
 )
 
 _GET_DEPLOYMENT_ENVIRONMENT_TOKENS_PAGES = PageSpec(
+    operation="getDeploymentEnvironmentTokens",
     style="cursor",
     items=("items",),
     total=(),
@@ -52,6 +55,7 @@ _GET_DEPLOYMENT_ENVIRONMENT_TOKENS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
@@ -312,7 +316,7 @@ class AsyncEnvironmentsResource(AsyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncEnvironmentsResourceWithRawResponse(self)
 
-    async def get_deployment_environments(
+    def get_deployment_environments(
         self,
         deployment_id: int,
         *,
@@ -326,7 +330,7 @@ class AsyncEnvironmentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.DeploymentEnvironment]:
+    ) -> AsyncPaginator[_models.DeploymentEnvironment]:
         """getDeploymentEnvironments
 
         ``GET /api/v1/deployments/{deploymentId}/environments``
@@ -362,11 +366,11 @@ class AsyncEnvironmentsResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(
+        return AsyncPaginator(
             self._client, call, _GET_DEPLOYMENT_ENVIRONMENTS_PAGES, _models.DeploymentEnvironment
         )
 
-    async def get_deployment_environment_tokens(
+    def get_deployment_environment_tokens(
         self,
         deployment_id: int,
         environment_id: int,
@@ -380,7 +384,7 @@ class AsyncEnvironmentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.DeploymentEnvironmentToken]:
+    ) -> AsyncPaginator[_models.DeploymentEnvironmentToken]:
         """getDeploymentEnvironmentTokens
 
         ``GET /api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens``
@@ -416,7 +420,7 @@ class AsyncEnvironmentsResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(
+        return AsyncPaginator(
             self._client,
             call,
             _GET_DEPLOYMENT_ENVIRONMENT_TOKENS_PAGES,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import cached_property
 
 from cube_client._base_client import PreparedCall, RequestOptions
-from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
@@ -18,6 +18,7 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncExternalDocumentsResource", "ExternalDocumentsResource"]
 
 _LIST_EXTERNAL_DOCUMENT_PLACEMENTS_PAGES = PageSpec(
+    operation="listExternalDocumentPlacements",
     style="cursor",
     items=("items",),
     total=(),
@@ -25,6 +26,7 @@ _LIST_EXTERNAL_DOCUMENT_PLACEMENTS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
@@ -101,7 +103,7 @@ class AsyncExternalDocumentsResource(AsyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncExternalDocumentsResourceWithRawResponse(self)
 
-    async def list_external_document_placements(
+    def list_external_document_placements(
         self,
         external_workbook_id: str,
         *,
@@ -112,7 +114,7 @@ class AsyncExternalDocumentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.ExternalDocumentPlacementResponse]:
+    ) -> AsyncPaginator[_models.ExternalDocumentPlacementResponse]:
         """listExternalDocumentPlacements
 
         ``GET /api/v1/external-documents/{externalWorkbookId}/placements``
@@ -142,7 +144,7 @@ class AsyncExternalDocumentsResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(
+        return AsyncPaginator(
             self._client,
             call,
             _LIST_EXTERNAL_DOCUMENT_PLACEMENTS_PAGES,

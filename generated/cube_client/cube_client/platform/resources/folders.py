@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import Any, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
-from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
@@ -22,6 +22,7 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncFoldersResource", "FoldersResource"]
 
 _GET_FOLDERS_PAGES = PageSpec(
+    operation="getFolders",
     style="cursor",
     items=("items",),
     total=(),
@@ -29,6 +30,7 @@ _GET_FOLDERS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
@@ -283,7 +285,7 @@ class AsyncFoldersResource(AsyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncFoldersResourceWithRawResponse(self)
 
-    async def get_folders(
+    def get_folders(
         self,
         deployment_id: float,
         *,
@@ -295,7 +297,7 @@ class AsyncFoldersResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.Folder]:
+    ) -> AsyncPaginator[_models.Folder]:
         """getFolders
 
         ``GET /api/v1/deployments/{deploymentId}/folders``
@@ -325,7 +327,7 @@ class AsyncFoldersResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(self._client, call, _GET_FOLDERS_PAGES, _models.Folder)
+        return AsyncPaginator(self._client, call, _GET_FOLDERS_PAGES, _models.Folder)
 
     async def create_folder(
         self,

@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
-from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
@@ -19,6 +19,7 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncGithubResource", "GithubResource"]
 
 _INSTALLATIONS_PAGES = PageSpec(
+    operation="installations",
     style="cursor",
     items=("items",),
     total=(),
@@ -26,10 +27,12 @@ _INSTALLATIONS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
 _REPOSITORIES_PAGES = PageSpec(
+    operation="repositories",
     style="cursor",
     items=("items",),
     total=(),
@@ -37,10 +40,12 @@ _REPOSITORIES_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
 _BRANCHES_PAGES = PageSpec(
+    operation="branches",
     style="cursor",
     items=("items",),
     total=(),
@@ -48,6 +53,7 @@ _BRANCHES_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
@@ -240,7 +246,7 @@ class AsyncGithubResource(AsyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncGithubResourceWithRawResponse(self)
 
-    async def installations(
+    def installations(
         self,
         *,
         after: str | NotGiven | None = NOT_GIVEN,
@@ -250,7 +256,7 @@ class AsyncGithubResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.GithubInstallationResponse]:
+    ) -> AsyncPaginator[_models.GithubInstallationResponse]:
         """installations
 
         ``GET /api/v1/github/installations``
@@ -276,11 +282,11 @@ class AsyncGithubResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(
+        return AsyncPaginator(
             self._client, call, _INSTALLATIONS_PAGES, _models.GithubInstallationResponse
         )
 
-    async def repositories(
+    def repositories(
         self,
         installation_id: int,
         *,
@@ -291,7 +297,7 @@ class AsyncGithubResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.GithubRepoResponse]:
+    ) -> AsyncPaginator[_models.GithubRepoResponse]:
         """repositories
 
         ``GET /api/v1/github/installations/{installationId}/repositories``
@@ -320,11 +326,9 @@ class AsyncGithubResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(
-            self._client, call, _REPOSITORIES_PAGES, _models.GithubRepoResponse
-        )
+        return AsyncPaginator(self._client, call, _REPOSITORIES_PAGES, _models.GithubRepoResponse)
 
-    async def branches(
+    def branches(
         self,
         owner: str,
         repo: str,
@@ -337,7 +341,7 @@ class AsyncGithubResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.GithubBranchResponse]:
+    ) -> AsyncPaginator[_models.GithubBranchResponse]:
         """branches
 
         ``GET /api/v1/github/repositories/{owner}/{repo}/branches``
@@ -368,9 +372,7 @@ class AsyncGithubResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(
-            self._client, call, _BRANCHES_PAGES, _models.GithubBranchResponse
-        )
+        return AsyncPaginator(self._client, call, _BRANCHES_PAGES, _models.GithubBranchResponse)
 
     async def status(
         self,

@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import Any, Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
-from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
@@ -22,6 +22,7 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncNotificationsResource", "NotificationsResource"]
 
 _GET_NOTIFICATIONS_PAGES = PageSpec(
+    operation="getNotifications",
     style="cursor",
     items=("items",),
     total=(),
@@ -29,10 +30,12 @@ _GET_NOTIFICATIONS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
 _GET_RECIPIENTS_PAGES = PageSpec(
+    operation="getRecipients",
     style="cursor",
     items=("items",),
     total=(),
@@ -40,6 +43,7 @@ _GET_RECIPIENTS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
@@ -497,7 +501,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncNotificationsResourceWithRawResponse(self)
 
-    async def get_notifications(
+    def get_notifications(
         self,
         deployment_id: int,
         *,
@@ -514,7 +518,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.NotificationDto]:
+    ) -> AsyncPaginator[_models.NotificationDto]:
         """getNotifications
 
         ``GET /api/v1/deployments/{deploymentId}/notifications``
@@ -549,9 +553,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(
-            self._client, call, _GET_NOTIFICATIONS_PAGES, _models.NotificationDto
-        )
+        return AsyncPaginator(self._client, call, _GET_NOTIFICATIONS_PAGES, _models.NotificationDto)
 
     async def create_notification(
         self,
@@ -783,7 +785,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
             await self._client.request(call, cast_to=Any, kind="json"),
         )
 
-    async def get_recipients(
+    def get_recipients(
         self,
         deployment_id: int,
         id: int,
@@ -795,7 +797,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.NotificationRecipient]:
+    ) -> AsyncPaginator[_models.NotificationRecipient]:
         """getRecipients
 
         ``GET /api/v1/deployments/{deploymentId}/notifications/{id}/recipients``
@@ -825,7 +827,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(
+        return AsyncPaginator(
             self._client, call, _GET_RECIPIENTS_PAGES, _models.NotificationRecipient
         )
 

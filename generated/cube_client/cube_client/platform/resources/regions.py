@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import cached_property
 
 from cube_client._base_client import PreparedCall, RequestOptions
-from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
@@ -18,6 +18,7 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncRegionsResource", "RegionsResource"]
 
 _LIST_REGIONS_PAGES = PageSpec(
+    operation="listRegions",
     style="cursor",
     items=("items",),
     total=(),
@@ -25,6 +26,7 @@ _LIST_REGIONS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
@@ -89,7 +91,7 @@ class AsyncRegionsResource(AsyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncRegionsResourceWithRawResponse(self)
 
-    async def list_regions(
+    def list_regions(
         self,
         *,
         after: str | NotGiven | None = NOT_GIVEN,
@@ -99,7 +101,7 @@ class AsyncRegionsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.RegionResponse]:
+    ) -> AsyncPaginator[_models.RegionResponse]:
         """listRegions
 
         ``GET /api/v1/regions``
@@ -125,9 +127,7 @@ class AsyncRegionsResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(
-            self._client, call, _LIST_REGIONS_PAGES, _models.RegionResponse
-        )
+        return AsyncPaginator(self._client, call, _LIST_REGIONS_PAGES, _models.RegionResponse)
 
 
 class AsyncRegionsResourceWithRawResponse:

@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import Any, Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
-from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
@@ -22,6 +22,7 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncReportsResource", "ReportsResource"]
 
 _GET_REPORTS_PAGES = PageSpec(
+    operation="getReports",
     style="cursor",
     items=("items",),
     total=(),
@@ -29,6 +30,7 @@ _GET_REPORTS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
@@ -632,7 +634,7 @@ class AsyncReportsResource(AsyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncReportsResourceWithRawResponse(self)
 
-    async def get_reports(
+    def get_reports(
         self,
         deployment_id: float,
         *,
@@ -653,7 +655,7 @@ class AsyncReportsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.Report]:
+    ) -> AsyncPaginator[_models.Report]:
         """getReports
 
         ``GET /api/v1/deployments/{deploymentId}/reports``
@@ -693,7 +695,7 @@ class AsyncReportsResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(self._client, call, _GET_REPORTS_PAGES, _models.Report)
+        return AsyncPaginator(self._client, call, _GET_REPORTS_PAGES, _models.Report)
 
     async def create_report(
         self,

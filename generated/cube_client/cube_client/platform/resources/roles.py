@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import Any, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
-from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
@@ -22,6 +22,7 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncRolesResource", "RolesResource"]
 
 _GET_ROLES_PAGES = PageSpec(
+    operation="getRoles",
     style="cursor",
     items=("items",),
     total=(),
@@ -29,6 +30,7 @@ _GET_ROLES_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
@@ -355,7 +357,7 @@ class AsyncRolesResource(AsyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncRolesResourceWithRawResponse(self)
 
-    async def get_roles(
+    def get_roles(
         self,
         *,
         after: str | NotGiven | None = NOT_GIVEN,
@@ -365,7 +367,7 @@ class AsyncRolesResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.Role]:
+    ) -> AsyncPaginator[_models.Role]:
         """getRoles
 
         ``GET /api/v1/roles``
@@ -391,7 +393,7 @@ class AsyncRolesResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(self._client, call, _GET_ROLES_PAGES, _models.Role)
+        return AsyncPaginator(self._client, call, _GET_ROLES_PAGES, _models.Role)
 
     async def create_role(
         self,

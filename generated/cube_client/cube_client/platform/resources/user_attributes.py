@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
-from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
@@ -22,6 +22,7 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncUserAttributesResource", "UserAttributesResource"]
 
 _GET_USER_ATTRIBUTES_PAGES = PageSpec(
+    operation="getUserAttributes",
     style="cursor",
     items=("items",),
     total=(),
@@ -29,6 +30,7 @@ _GET_USER_ATTRIBUTES_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
@@ -207,7 +209,7 @@ class AsyncUserAttributesResource(AsyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncUserAttributesResourceWithRawResponse(self)
 
-    async def get_user_attributes(
+    def get_user_attributes(
         self,
         *,
         offset: int | NotGiven | None = NOT_GIVEN,
@@ -223,7 +225,7 @@ class AsyncUserAttributesResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.UserAttribute]:
+    ) -> AsyncPaginator[_models.UserAttribute]:
         """getUserAttributes
 
         ``GET /api/v1/user-attributes``
@@ -257,9 +259,7 @@ class AsyncUserAttributesResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(
-            self._client, call, _GET_USER_ATTRIBUTES_PAGES, _models.UserAttribute
-        )
+        return AsyncPaginator(self._client, call, _GET_USER_ATTRIBUTES_PAGES, _models.UserAttribute)
 
     async def create_user_attribute(
         self,

@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
-from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
@@ -22,6 +22,7 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncWorkbookPromotionsResource", "WorkbookPromotionsResource"]
 
 _GET_WORKBOOK_PROMOTION_LINKS_PAGES = PageSpec(
+    operation="getWorkbookPromotionLinks",
     style="cursor",
     items=("items",),
     total=(),
@@ -29,10 +30,12 @@ _GET_WORKBOOK_PROMOTION_LINKS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
 _GET_WORKBOOK_PROMOTIONS_PAGES = PageSpec(
+    operation="getWorkbookPromotions",
     style="cursor",
     items=("items",),
     total=(),
@@ -40,6 +43,7 @@ _GET_WORKBOOK_PROMOTIONS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
@@ -361,7 +365,7 @@ class AsyncWorkbookPromotionsResource(AsyncAPIResource):
             ),
         )
 
-    async def get_workbook_promotion_links(
+    def get_workbook_promotion_links(
         self,
         deployment_id: float,
         workbook_id: float,
@@ -373,7 +377,7 @@ class AsyncWorkbookPromotionsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.WorkbookPromotionLinkDto]:
+    ) -> AsyncPaginator[_models.WorkbookPromotionLinkDto]:
         """getWorkbookPromotionLinks
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotion-links``
@@ -403,7 +407,7 @@ class AsyncWorkbookPromotionsResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(
+        return AsyncPaginator(
             self._client,
             call,
             _GET_WORKBOOK_PROMOTION_LINKS_PAGES,
@@ -461,7 +465,7 @@ class AsyncWorkbookPromotionsResource(AsyncAPIResource):
             ),
         )
 
-    async def get_workbook_promotions(
+    def get_workbook_promotions(
         self,
         deployment_id: float,
         workbook_id: float,
@@ -473,7 +477,7 @@ class AsyncWorkbookPromotionsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.WorkbookPromotionDto]:
+    ) -> AsyncPaginator[_models.WorkbookPromotionDto]:
         """getWorkbookPromotions
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotions``
@@ -503,7 +507,7 @@ class AsyncWorkbookPromotionsResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(
+        return AsyncPaginator(
             self._client, call, _GET_WORKBOOK_PROMOTIONS_PAGES, _models.WorkbookPromotionDto
         )
 

@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import Any, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
-from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
@@ -22,6 +22,7 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncWorkbooksResource", "WorkbooksResource"]
 
 _GET_WORKBOOKS_PAGES = PageSpec(
+    operation="getWorkbooks",
     style="cursor",
     items=("items",),
     total=(),
@@ -29,6 +30,7 @@ _GET_WORKBOOKS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
@@ -549,7 +551,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncWorkbooksResourceWithRawResponse(self)
 
-    async def get_workbooks(
+    def get_workbooks(
         self,
         deployment_id: float,
         *,
@@ -561,7 +563,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.Workbook]:
+    ) -> AsyncPaginator[_models.Workbook]:
         """getWorkbooks
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks``
@@ -591,7 +593,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(self._client, call, _GET_WORKBOOKS_PAGES, _models.Workbook)
+        return AsyncPaginator(self._client, call, _GET_WORKBOOKS_PAGES, _models.Workbook)
 
     async def create_workbook(
         self,

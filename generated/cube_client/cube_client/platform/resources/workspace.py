@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
-from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
@@ -22,6 +22,7 @@ from cube_client.platform import models as _models
 __all__ = ["AsyncWorkspaceResource", "WorkspaceResource"]
 
 _SHARED_WORKSPACE_OBJECTS_PAGES = PageSpec(
+    operation="sharedWorkspaceObjects",
     style="cursor",
     items=("items",),
     total=(),
@@ -29,10 +30,12 @@ _SHARED_WORKSPACE_OBJECTS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
 _WORKSPACE_OBJECTS_PAGES = PageSpec(
+    operation="workspaceObjects",
     style="cursor",
     items=("items",),
     total=(),
@@ -40,6 +43,7 @@ _WORKSPACE_OBJECTS_PAGES = PageSpec(
     limit_param="first",
     cursor_param="after",
     next_cursor=("pageInfo", "endCursor"),
+    has_more=("pageInfo", "hasNextPage"),
     default_limit=None,
 )
 
@@ -327,7 +331,7 @@ class AsyncWorkspaceResource(AsyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncWorkspaceResourceWithRawResponse(self)
 
-    async def shared_workspace_objects(
+    def shared_workspace_objects(
         self,
         deployment_id: float,
         *,
@@ -345,7 +349,7 @@ class AsyncWorkspaceResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.Workbook]:
+    ) -> AsyncPaginator[_models.Workbook]:
         """sharedWorkspaceObjects
 
         ``GET /api/v1/deployments/{deploymentId}/shared-workspace``
@@ -379,11 +383,9 @@ class AsyncWorkspaceResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(
-            self._client, call, _SHARED_WORKSPACE_OBJECTS_PAGES, _models.Workbook
-        )
+        return AsyncPaginator(self._client, call, _SHARED_WORKSPACE_OBJECTS_PAGES, _models.Workbook)
 
-    async def workspace_objects(
+    def workspace_objects(
         self,
         deployment_id: float,
         *,
@@ -401,7 +403,7 @@ class AsyncWorkspaceResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.Workbook]:
+    ) -> AsyncPaginator[_models.Workbook]:
         """workspaceObjects
 
         ``GET /api/v1/deployments/{deploymentId}/workspace``
@@ -435,7 +437,7 @@ class AsyncWorkspaceResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(self._client, call, _WORKSPACE_OBJECTS_PAGES, _models.Workbook)
+        return AsyncPaginator(self._client, call, _WORKSPACE_OBJECTS_PAGES, _models.Workbook)
 
     async def bulk_delete_workspace_objects(
         self,

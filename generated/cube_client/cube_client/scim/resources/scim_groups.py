@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
-from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
@@ -22,6 +22,7 @@ from cube_client.scim import models as _models
 __all__ = ["AsyncSCIMGroupsResource", "SCIMGroupsResource"]
 
 _LIST_GROUPS_PAGES = PageSpec(
+    operation="listGroups",
     style="offset",
     items=("Resources",),
     total=("totalResults",),
@@ -324,7 +325,7 @@ class AsyncSCIMGroupsResource(AsyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncSCIMGroupsResourceWithRawResponse(self)
 
-    async def list_groups(
+    def list_groups(
         self,
         *,
         filter: str | NotGiven = NOT_GIVEN,
@@ -336,7 +337,7 @@ class AsyncSCIMGroupsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.Group]:
+    ) -> AsyncPaginator[_models.Group]:
         """listGroups
 
         ``GET /scim/v2/Groups``
@@ -364,7 +365,7 @@ class AsyncSCIMGroupsResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(self._client, call, _LIST_GROUPS_PAGES, _models.Group)
+        return AsyncPaginator(self._client, call, _LIST_GROUPS_PAGES, _models.Group)
 
     async def create_group(
         self,

@@ -7,7 +7,7 @@ from functools import cached_property
 from typing import cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
-from cube_client._pagination import AsyncPage, PageSpec, SyncPage
+from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     async_to_raw_response_wrapper,
@@ -22,6 +22,7 @@ from cube_client.scim import models as _models
 __all__ = ["AsyncSCIMUsersResource", "SCIMUsersResource"]
 
 _LIST_USERS_PAGES = PageSpec(
+    operation="listUsers",
     style="offset",
     items=("Resources",),
     total=("totalResults",),
@@ -330,7 +331,7 @@ class AsyncSCIMUsersResource(AsyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncSCIMUsersResourceWithRawResponse(self)
 
-    async def list_users(
+    def list_users(
         self,
         *,
         filter: str | NotGiven = NOT_GIVEN,
@@ -341,7 +342,7 @@ class AsyncSCIMUsersResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
-    ) -> AsyncPage[_models.User]:
+    ) -> AsyncPaginator[_models.User]:
         """listUsers
 
         ``GET /scim/v2/Users``
@@ -368,7 +369,7 @@ class AsyncSCIMUsersResource(AsyncAPIResource):
             ),
         )
 
-        return await AsyncPage.fetch(self._client, call, _LIST_USERS_PAGES, _models.User)
+        return AsyncPaginator(self._client, call, _LIST_USERS_PAGES, _models.User)
 
     async def create_user(
         self,

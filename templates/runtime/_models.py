@@ -1,0 +1,425 @@
+"""Response models that survive the ways real APIs change, and stay typed.
+
+``BaseModel``
+    Every generated model's base: unknown fields are kept (``model_extra``), and
+    :meth:`BaseModel.to_dict` gives the model's JSON back, unknown fields included.
+
+Lazy building (the default for responses)
+    A response model is made from its JSON object without validating it (like pydantic's
+    ``model_construct``, but cheaper): each field is validated the first time it is read, and
+    kept. A page of a hundred objects costs about what ``json.loads`` does; fields nobody reads
+    cost nothing. Dumping, comparing or printing a model reads every field first.
+
+``Open[X]`` and :class:`Unknown`
+    ``Open[Literal["a", "b"]]`` (an enum) or ``Open[A | B]`` (a union of models) means
+    ``X | Unknown`` to a type checker and at runtime: a value the document does not list is kept
+    as ``Unknown(value)`` instead of failing the whole response. The known members are tried
+    first, so a known value costs nothing extra. With ``strict=True`` on the client it fails.
+
+Lenient parsing (the default)
+    A response that fails validation (a ``null`` where the document says never, a required field
+    missing, a number where a string was documented) is built anyway by :func:`construct`: each
+    value that validates is validated, each that does not is kept as it came, with one
+    :class:`ResponseValidationWarning` naming what differed. ``strict=True`` raises
+    ``APIResponseValidationError`` instead.
+"""
+
+from __future__ import annotations
+
+import functools
+import types
+import typing
+import warnings
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Any, Self, TypeVar, Union
+
+import pydantic
+from pydantic_core import PydanticCustomError, core_schema
+
+__all__ = ["BaseModel", "Open", "ResponseValidationWarning", "Unknown", "construct", "to_dict"]
+
+T = TypeVar("T")
+STRICT = "cube_client_strict"  # the validation-context key that turns Unknown and leniency off
+
+
+class ResponseValidationWarning(UserWarning):
+    """A response differed from the document and was kept as received (lenient mode)."""
+
+
+_RAW = "_cube_raw"
+
+
+class BaseModel(pydantic.BaseModel):
+    """A response or request model; unknown fields are kept, ``to_dict()`` returns the JSON."""
+
+    model_config = pydantic.ConfigDict(extra="allow", populate_by_name=True)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The model as JSON data: wire names, only the fields that were present, extras kept.
+
+        A model built from a response gives that response's object exactly as received.
+        """
+        return to_dict(self)
+
+    @classmethod
+    def _from_json(cls, data: dict[str, Any]) -> Self:
+        """An instance over ``data`` whose fields are validated when first read (see module)."""
+        obj = cls.__new__(cls)
+        # Only the raw object now; which fields were set and the unknown ones are worked out
+        # when first asked for (see __getattr__).
+        object.__setattr__(obj, "__pydantic_private__", {_RAW: data})
+        return obj
+
+    def _fill_meta(self, data: dict[str, Any]) -> None:
+        names = _aliases(type(self))
+        object.__setattr__(self, "__pydantic_fields_set__", {names[k] for k in data if k in names})
+        object.__setattr__(self, "__pydantic_extra__", {k: v for k, v in data.items() if k not in names})
+
+    def _materialize(self) -> None:
+        """Read every field (and those of nested lazy models) so pydantic sees a whole model."""
+        if _raw(self) is None:
+            return
+        fields = type(self).model_fields
+        for name in fields:  # nested models read earlier may still be partial: visit them all
+            _materialize_value(self.__dict__[name] if name in self.__dict__ else getattr(self, name))
+        # declaration order, as a validated model has it
+        object.__setattr__(self, "__dict__", {name: self.__dict__[name] for name in fields})
+
+    if not TYPE_CHECKING:  # a type checker keeps seeing only the declared fields
+
+        def __getattr__(self, name: str) -> Any:
+            raw = _raw(self)
+            cls = type(self)
+            if raw is not None:
+                if name in cls.model_fields:
+                    value = _read_field(cls, name, raw)
+                    self.__dict__[name] = value
+                    return value
+                if name in _META:
+                    self._fill_meta(raw)
+                    return object.__getattribute__(self, name)
+                if "__pydantic_extra__" not in _set_slots(self):
+                    self._fill_meta(raw)
+            return super().__getattr__(name)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, BaseModel) or type(other) is not type(self):
+            return NotImplemented
+        self._materialize()
+        other._materialize()
+        return self.__dict__ == other.__dict__ and (self.__pydantic_extra__ or {}) == (
+            other.__pydantic_extra__ or {}
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr_args__(self) -> Any:
+        self._materialize()
+        return super().__repr_args__()
+
+    def __iter__(self) -> Any:
+        self._materialize()
+        return super().__iter__()
+
+    def __getstate__(self) -> dict[Any, Any]:
+        self._materialize()
+        return super().__getstate__()
+
+    def model_dump(self, **kwargs: Any) -> dict[str, Any]:
+        self._materialize()
+        return super().model_dump(**kwargs)
+
+    def model_dump_json(self, **kwargs: Any) -> str:
+        self._materialize()
+        return super().model_dump_json(**kwargs)
+
+    def model_copy(self, **kwargs: Any) -> Self:
+        self._materialize()
+        return super().model_copy(**kwargs)
+
+
+_META = frozenset({"__pydantic_extra__", "__pydantic_fields_set__"})
+
+
+def _set_slots(model: pydantic.BaseModel) -> set[str]:
+    found = set()
+    for name in _META:
+        try:
+            object.__getattribute__(model, name)
+        except AttributeError:
+            continue
+        found.add(name)
+    return found
+
+
+def _materialize_value(value: Any) -> None:
+    if isinstance(value, BaseModel):
+        value._materialize()
+    elif isinstance(value, list):
+        for item in value:
+            _materialize_value(item)
+
+
+def _raw(model: pydantic.BaseModel) -> Any:
+    private = object.__getattribute__(model, "__pydantic_private__")
+    return private.get(_RAW) if private else None
+
+
+@functools.cache
+def _aliases(cls: type[pydantic.BaseModel]) -> dict[str, str]:
+    """Wire name to field name (the field name too, as ``populate_by_name`` allows)."""
+    names = {name: name for name in cls.model_fields}
+    names.update({f.alias: name for name, f in cls.model_fields.items() if f.alias})
+    return names
+
+
+@functools.cache
+def _field_reader(cls: type[pydantic.BaseModel], name: str) -> Callable[[Any], Any]:
+    """How to turn the raw value of one field into its typed value, leniently."""
+    if not cls.__pydantic_complete__:  # forward references not resolved yet
+        cls.model_rebuild()
+    field = cls.model_fields[name]
+    tp: Any = field.annotation
+    if field.metadata:
+        tp = Annotated[(tp, *field.metadata)]
+    target = _lazy_target(tp, f"{cls.__name__}.{field.alias or name}")
+    if target is not None:
+        return target
+    from ._response import _adapter
+
+    adapter = _adapter(tp)
+
+    def read(value: Any) -> Any:
+        try:
+            return adapter.validate_python(value)
+        except pydantic.ValidationError:
+            built, problems = construct(tp, value, f"{cls.__name__}.{field.alias or name}")
+            warn(problems)
+            return built
+
+    return read
+
+
+def _lazy_target(tp: Any, where: str = "") -> Callable[[Any], Any] | None:
+    """A lazy builder for ``Model``, ``Model | None`` and ``list[Model]`` of this module's models;
+    ``where`` names the value in warnings."""
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        model = tp
+
+        def one(value: Any) -> Any:
+            return model._from_json(value) if isinstance(value, dict) else _fallback(model, value, where)
+
+        return one
+    if origin in (Union, types.UnionType) and len(args) == 2 and type(None) in args:
+        inner = _lazy_target(next(a for a in args if a is not type(None)), where)
+        if inner is not None:
+            some = inner
+            return lambda value: None if value is None else some(value)
+    if origin is list and len(args) == 1:
+        if isinstance(args[0], type) and issubclass(args[0], BaseModel):
+            return functools.partial(_model_list, args[0], tp, where)
+        item = _lazy_target(args[0], where)
+        if item is not None:
+            each = item
+            return lambda value: [each(v) for v in value] if isinstance(value, list) else _fallback(tp, value, where)
+    return None
+
+
+def _model_list(model: type[BaseModel], tp: Any, where: str, value: Any) -> Any:
+    """``list[Model]``, the commonest response: the loop of :meth:`BaseModel._from_json` inlined."""
+    if not isinstance(value, list):
+        return _fallback(tp, value, where)
+    new = object.__new__
+    put = object.__setattr__
+    out = []
+    for item in value:
+        if type(item) is dict:
+            obj = new(model)
+            put(obj, "__pydantic_private__", {_RAW: item})
+            out.append(obj)
+        else:
+            out.append(_fallback(model, item, where))
+    return out
+
+
+def _fallback(tp: Any, value: Any, where: str = "") -> Any:
+    built, problems = construct(tp, value, where)
+    warn(problems)
+    return built
+
+
+@functools.lru_cache(maxsize=1024)
+def lazy_builder(tp: Any) -> Callable[[Any], Any] | None:
+    """A lazy builder for a response type, or None when it must be validated whole."""
+    return _lazy_target(tp)
+
+
+def _read_field(cls: type[pydantic.BaseModel], name: str, raw: dict[str, Any]) -> Any:
+    field = cls.model_fields[name]
+    key = field.alias or name
+    if key not in raw:
+        key = name
+    if key in raw:
+        return _field_reader(cls, name)(raw[key])
+    if field.is_required():
+        warn([f"{cls.__name__}.{field.alias or name}: required field missing, read as None"])
+        return None
+    return field.get_default(call_default_factory=True)
+
+
+def to_dict(model: pydantic.BaseModel) -> dict[str, Any]:
+    """JSON data of any model (see :meth:`BaseModel.to_dict`)."""
+    raw = _raw(model)
+    if isinstance(raw, dict):
+        return raw
+    data: dict[str, Any] = model.model_dump(mode="json", by_alias=True, exclude_unset=True, warnings=False)
+    return data
+
+
+class Unknown:
+    """A value the document does not list (a new enum value, a new kind of object): ``.value``
+    holds it as received. Compares equal to another ``Unknown`` with the same value."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Unknown) and other.value == self.value
+
+    def __hash__(self) -> int:
+        return hash(repr(self.value))
+
+    def __repr__(self) -> str:
+        return f"Unknown({self.value!r})"
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: pydantic.GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        return core_schema.with_info_plain_validator_function(
+            _to_unknown,
+            serialization=core_schema.plain_serializer_function_ser_schema(_unknown_value),
+        )
+
+
+def _unknown_value(value: Any) -> Any:
+    return value.value if isinstance(value, Unknown) else value
+
+
+def _to_unknown(value: Any, info: core_schema.ValidationInfo) -> Unknown:
+    if isinstance(value, Unknown):
+        return value
+    if isinstance(info.context, dict) and info.context.get(STRICT):
+        raise PydanticCustomError("unknown_value", "value {value!r} is not one the document lists", {"value": value})
+    return Unknown(value)
+
+
+class _OpenMarker:
+    """Builds ``known | Unknown`` tried left to right, so known values never reach Python code."""
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: pydantic.GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        members = [m for m in typing.get_args(source) if m is not Unknown]
+        inner: Any = members[0] if len(members) == 1 else Union[tuple(members)]  # noqa: UP007
+        return core_schema.union_schema(
+            [handler.generate_schema(inner), handler.generate_schema(Unknown)],
+            mode="left_to_right",
+        )
+
+
+Open = Annotated[T | Unknown, _OpenMarker()]
+
+
+# --------------------------------------------------------------------------- lenient building
+
+
+def construct(tp: Any, data: Any, path: str = "") -> tuple[Any, list[str]]:
+    """Build ``tp`` from JSON ``data`` without failing: ``(value, problems)``."""
+    problems: list[str] = []
+    value = _build(tp, data, path, problems)
+    return value, problems
+
+
+def _validates(tp: Any, data: Any) -> tuple[bool, Any]:
+    from ._response import _adapter
+
+    try:
+        return True, _adapter(tp).validate_python(data)
+    except pydantic.ValidationError:
+        return False, None
+
+
+def _strip_annotated(tp: Any) -> Any:
+    while typing.get_origin(tp) is Annotated:
+        tp = typing.get_args(tp)[0]
+    return tp
+
+
+def _build(tp: Any, data: Any, path: str, problems: list[str]) -> Any:
+    ok, value = _validates(tp, data)
+    if ok:
+        return value
+    tp = _strip_annotated(tp)
+    origin = typing.get_origin(tp)
+    where = path or "the top level"
+    if origin in (Union, types.UnionType):
+        members = [m for m in typing.get_args(tp) if m is not type(None)]
+        if data is None:
+            problems.append(f"{where}: null")
+            return None
+        models = [m for m in members if isinstance(m, type) and issubclass(m, pydantic.BaseModel)]
+        if isinstance(data, dict) and models:
+            return _build(models[0], data, path, problems)
+        if Unknown in members:
+            return Unknown(data)
+        if len(members) == 1:
+            return _build(members[0], data, path, problems)
+    elif isinstance(tp, type) and issubclass(tp, pydantic.BaseModel) and isinstance(data, dict):
+        return _build_model(tp, data, path, problems)
+    elif origin is list and isinstance(data, list):
+        (item,) = typing.get_args(tp) or (Any,)
+        return [_build(item, v, f"{path}[{i}]", problems) for i, v in enumerate(data)]
+    elif origin is dict and isinstance(data, dict):
+        args = typing.get_args(tp)
+        item = args[1] if len(args) == 2 else Any
+        return {k: _build(item, v, f"{path}.{k}" if path else str(k), problems) for k, v in data.items()}
+    problems.append(f"{where}: {'null' if data is None else type(data).__name__ + ' ' + _short(data)} kept as received")
+    return data
+
+
+def _short(data: Any) -> str:
+    text = repr(data)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _build_model(cls: type[pydantic.BaseModel], data: dict[str, Any], path: str, problems: list[str]) -> Any:
+    values: dict[str, Any] = {}
+    used: set[str] = set()
+    for name, field in cls.model_fields.items():
+        key = field.alias or name
+        if key not in data and name in data:
+            key = name
+        sub = f"{path}.{key}" if path else key
+        if key in data:
+            used.add(key)
+            values[name] = _build(field.annotation, data[key], sub, problems)
+        elif field.is_required():
+            problems.append(f"{sub}: required field missing, read as None")
+            values[name] = None
+    fields_set = {n for n, f in cls.model_fields.items() if (f.alias or n) in used or n in used}
+    extra = {k: v for k, v in data.items() if k not in used}
+    if cls.model_config.get("extra") == "allow":
+        values.update(extra)
+    return cls.model_construct(_fields_set=fields_set, **values)
+
+
+def warn(problems: list[str], what: str = "") -> None:
+    """One warning for every difference found in one response (``what``: which, if known)."""
+    if problems:
+        shown = "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more" if len(problems) > 5 else "")
+        where = f"{what}: " if what else ""
+        warnings.warn(
+            ResponseValidationWarning(f"{where}response differs from the document, kept as received: {shown}"),
+            stacklevel=4,
+        )

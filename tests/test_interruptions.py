@@ -1,0 +1,173 @@
+"""Interrupted runs: a real ``cube-codegen generate`` on a document large enough to keep its
+run busy is stopped with SIGINT, SIGTERM or SIGKILL while it runs. No process
+may outlive it, the caller's pipes must reach end-of-file, the output folder must be as it was,
+and no staging folder may survive the next run. Waits are bounded; no timing is asserted."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from generator.writer import MARKER
+from tests.helpers import ROOT
+
+WAIT = 120.0  # upper bound for any one wait below; reached only when something is wrong
+
+
+def _big_document(path: Path, n: int = 1500) -> None:
+    schemas = {
+        f"Thing{i}": {
+            "type": "object",
+            "required": ["id"],
+            "properties": {
+                **{f"field_{j}": {"type": "string", "maxLength": j + 1} for j in range(12)},
+                "id": {"type": "integer"},
+                "next": {"$ref": f"#/components/schemas/Thing{(i + 1) % n}"},
+            },
+        }
+        for i in range(n)
+    }
+    ok = {"200": {"description": "ok"}}
+    paths = {f"/t{i}": {"get": {"operationId": f"get{i}", "responses": ok}} for i in range(20)}
+    doc = {
+        "openapi": "3.1.0",
+        "info": {"title": "big", "version": "1"},
+        "paths": paths,
+        "components": {"schemas": schemas},
+    }
+    path.write_text(json.dumps(doc), encoding="utf-8")
+
+
+def _children(pid: int) -> set[int]:
+    found: set[int] = set()
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for task in tasks:
+        try:
+            text = Path(f"/proc/{pid}/task/{task}/children").read_text()
+        except OSError:
+            continue
+        found.update(int(x) for x in text.split())
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended
+
+
+def _wait_for(predicate: object, what: str) -> None:
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        if predicate():  # type: ignore[operator]
+            return
+        time.sleep(0.05)
+    pytest.fail(f"gave up waiting: {what}")
+
+
+@pytest.fixture
+def big(tmp_path: Path) -> Path:
+    _big_document(tmp_path / "big.json")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / MARKER).write_text("earlier output")
+    (out / "previous.txt").write_text("the previous tree")
+    return tmp_path
+
+
+def _start(cwd: Path) -> subprocess.Popen[bytes]:
+    args = ["generate", "--spec", "big.json", "--out", "out", "--package", "p"]
+    return subprocess.Popen(
+        [sys.executable, "-m", "generator", *args],
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+
+
+def _cpu_ticks(pid: int) -> int:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0
+    return int(fields[11]) + int(fields[12])  # utime + stime
+
+
+def _interrupt(cwd: Path, sig: int) -> tuple[subprocess.Popen[bytes], bytes, set[int]]:
+    proc = _start(cwd)
+    # mid-run: it has worked a while (or started helpers), and has not finished
+    _wait_for(
+        lambda: _children(proc.pid) or _cpu_ticks(proc.pid) > 150 or proc.poll() is not None,
+        "the run to get going",
+    )
+    helpers = _children(proc.pid)
+    assert proc.poll() is None, "the run ended before it could be interrupted"
+    os.kill(proc.pid, sig)
+    try:  # end-of-file on both pipes: no helper process holds them open
+        _, err = proc.communicate(timeout=WAIT)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail("the caller's pipes stayed open after the command ended")
+    _wait_for(lambda: not any(_alive(w) for w in helpers), "helper processes to end")
+    return proc, err, helpers
+
+
+def _output_untouched(cwd: Path) -> None:
+    out = cwd / "out"
+    assert sorted(p.name for p in out.iterdir()) == [MARKER, "previous.txt"]
+    assert (out / "previous.txt").read_text() == "the previous tree"
+
+
+def _no_staging(cwd: Path) -> list[str]:
+    return [p.name for p in cwd.iterdir() if p.name.startswith((".out.new-", ".out.old-"))]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("sig", "code", "word"),
+    [(signal.SIGINT, 130, b"interrupted"), (signal.SIGTERM, 143, b"terminated")],
+    ids=["ctrl-c-exits-130", "sigterm-exits-143"],
+)
+def test_a_stopped_run_exits_with_its_code_and_leaves_nothing(
+    big: Path, sig: int, code: int, word: bytes
+) -> None:
+    proc, err, _ = _interrupt(big, sig)
+    assert proc.returncode == code, err
+    assert word in err and b"Traceback" not in err
+    _output_untouched(big)
+    assert _no_staging(big) == []
+
+
+@pytest.mark.slow
+def test_sigkill_takes_the_worker_with_it_and_the_next_run_cleans_up(big: Path) -> None:
+    proc, _, _ = _interrupt(big, signal.SIGKILL)
+    assert proc.returncode == -signal.SIGKILL
+    _output_untouched(big)
+    # a kill during the swap leaves a staging folder; the next run removes it
+    (big / ".out.new-k1ll3d").mkdir()
+    (big / ".out.new-k1ll3d" / "half.py").write_text("")
+    args = ["generate", "--spec", "big.json", "--out", "out", "--package", "p"]
+    again = subprocess.run(
+        [sys.executable, "-m", "generator", *args],
+        cwd=big,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        timeout=600,
+        check=False,
+    )
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert _no_staging(big) == []
+    assert (big / "out" / "p" / "models.py").is_file()

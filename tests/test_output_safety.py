@@ -1,0 +1,145 @@
+"""The output folder: never a folder we did not make, never the current folder or a parent of
+it; staging folders of interrupted runs are removed and ignored by git; the staged tree is synced
+to disk before it is swapped in."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from generator import writer
+from generator.diagnostics import CodegenError
+from generator.writer import MARKER, check_output_dir, write_tree
+from tests.helpers import ROOT, run_cli
+
+DOC = (
+    "openapi: 3.1.0\ninfo: {title: t, version: '1'}\n"
+    "paths: {/a: {get: {operationId: getA, responses: {'204': {description: ok}}}}}\n"
+)
+
+
+def _generate(cwd: Path, out: str) -> subprocess.CompletedProcess[str]:
+    (cwd / "base.yaml").write_text(DOC)
+    return run_cli("generate", "--spec", "base.yaml", "--out", out, "--package", "p", cwd=cwd)
+
+
+def _refused(proc: subprocess.CompletedProcess[str]) -> None:
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "[out-refused]" in lines[0], proc.stderr
+
+
+def test_a_folder_we_did_not_make_is_not_wiped(tmp_path: Path) -> None:
+    mysrc = tmp_path / "mysrc"
+    mysrc.mkdir()
+    (mysrc / "important.txt").write_text("keep me")
+    proc = _generate(tmp_path, "mysrc")
+    _refused(proc)
+    assert "mysrc" in proc.stderr and MARKER in proc.stderr
+    assert sorted(p.name for p in mysrc.iterdir()) == ["important.txt"]
+    assert (mysrc / "important.txt").read_text() == "keep me"
+
+
+def test_the_current_folder_is_never_the_output(tmp_path: Path) -> None:
+    (tmp_path / "important.txt").write_text("keep me")
+    (tmp_path / MARKER).write_text("even with a marker")
+    proc = _generate(tmp_path, ".")
+    _refused(proc)
+    assert "current folder" in proc.stderr
+    assert (tmp_path / "important.txt").read_text() == "keep me"
+
+
+def test_a_parent_of_the_current_folder_is_never_the_output(tmp_path: Path) -> None:
+    inner = tmp_path / "a" / "b"
+    inner.mkdir(parents=True)
+    (tmp_path / MARKER).write_text("even with a marker")
+    (inner / "base.yaml").write_text(DOC)
+    for out in ("..", "../..", str(tmp_path)):
+        proc = run_cli("generate", "--spec", "base.yaml", "--out", out, "--package", "p", cwd=inner)
+        _refused(proc)
+        assert "parent of the current folder" in proc.stderr
+    assert (inner / "base.yaml").is_file()
+
+
+def test_a_file_is_not_replaced_by_a_folder(tmp_path: Path) -> None:
+    (tmp_path / "out").write_text("a file")
+    _refused(_generate(tmp_path, "out"))
+    assert (tmp_path / "out").read_text() == "a file"
+
+
+def test_empty_new_and_own_folders_are_written_and_marked(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    for out in ("empty", "new/dist"):
+        proc = _generate(tmp_path, out)
+        assert proc.returncode == 0, proc.stderr
+        assert (tmp_path / out / MARKER).is_file()
+        assert (tmp_path / out / "p" / "_client.py").is_file()
+        (tmp_path / out / "stale.py").write_text("from an older run")
+        again = _generate(tmp_path, out)  # our own output: replaced whole
+        assert again.returncode == 0, again.stderr
+        assert not (tmp_path / out / "stale.py").exists()
+
+
+def test_the_project_output_carries_the_marker() -> None:
+    assert (ROOT / "generated" / MARKER).is_file()
+
+
+def test_check_output_dir_in_the_library(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "y").write_text("")
+    with pytest.raises(CodegenError) as info:
+        write_tree(tmp_path / "x", {"a.py": ""})
+    assert info.value.first.id == "out-refused"
+    assert (tmp_path / "x" / "y").exists()
+    check_output_dir(tmp_path / "missing")  # fine: nothing to lose
+
+
+def test_staging_left_by_a_killed_run_is_removed_by_the_next(tmp_path: Path) -> None:
+    for name in (".out.new-abc123", ".out.old-abc123"):
+        (tmp_path / name / "p").mkdir(parents=True)
+        (tmp_path / name / "p" / "models.py").write_text("half written")
+    (tmp_path / ".other.new-keep").mkdir()  # another output's: not ours to judge
+    proc = _generate(tmp_path, "out")
+    assert proc.returncode == 0, proc.stderr
+    left = sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("."))
+    assert left == [".other.new-keep"]
+
+
+def test_staging_folders_are_ignored_by_git() -> None:
+    for name in (".generated.new-k2j3h4/x.py", ".generated.old-k2j3h4/x.py"):
+        proc = subprocess.run(
+            ["git", "check-ignore", "--no-index", "-q", name], cwd=ROOT, check=False
+        )
+        assert proc.returncode == 0, f"{name} is not ignored"
+
+
+def test_every_staged_file_and_folder_is_synced_before_the_swap(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    events: list[tuple[str, str]] = []
+    real_fsync, real_rename = os.fsync, Path.rename
+
+    def fsync(fd: int) -> None:
+        events.append(("sync", os.readlink(f"/proc/self/fd/{fd}")))
+        real_fsync(fd)
+
+    def rename(self: Path, target: str | os.PathLike[str]) -> Path:
+        events.append(("rename", str(self)))
+        return real_rename(self, target)
+
+    monkeypatch.setattr(writer.os, "fsync", fsync)
+    monkeypatch.setattr(Path, "rename", rename)
+    monkeypatch.chdir(tmp_path)
+    files = {"pkg/a.py": "a = 1\n", "pkg/sub/b.py": "b = 2\n", "README.md": "r\n"}
+    write_tree(tmp_path / "out", files)
+    swap = next(i for i, (kind, _) in enumerate(events) if kind == "rename")
+    staging = Path(events[swap][1])
+    synced = {path for kind, path in events[:swap] if kind == "sync"}
+    expected = {str(staging / rel) for rel in [*files, MARKER]}
+    expected |= {str(staging), str(staging / "pkg"), str(staging / "pkg" / "sub")}
+    assert expected <= synced, sorted(expected - synced)
+    assert (tmp_path / "out" / "pkg" / "sub" / "b.py").read_text() == "b = 2\n"
