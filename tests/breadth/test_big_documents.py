@@ -54,29 +54,34 @@ def _clean_package(doc: dict[str, Any], tmp_path: Path, package: str) -> Path:
     return out
 
 
-@pytest.mark.slow
-def test_payments_document_gives_a_clean_typed_package(tmp_path: Path) -> None:
-    out = _clean_package(payments_document(), tmp_path, "payments_api")
-    run_python(
-        "from payments_api import PaymentsApiClient, models\n"
-        "c = models.Customer.model_validate({'id': 'cus_1', 'object': 'customer', 'created': 1,\n"
-        "    'livemode': False, 'metadata': None, 'dispute': {'id': 'dp_1', 'object': 'dispute',\n"
-        "    'created': 2, 'livemode': True, 'metadata': {'a': 'b'}, 'event': 'ev_1'}})\n"
-        "assert isinstance(c.dispute, models.Dispute) and c.dispute.event == 'ev_1'\n"
-        "assert c.model_validate({**c.model_dump(), 'dispute': 'dp_2'}).dispute == 'dp_2'\n"
-        "assert hasattr(PaymentsApiClient, '__enter__')\n",
-        out,
-    )
+PAYMENTS_USE = (
+    "from payments_api import PaymentsApiClient, models\n"
+    "c = models.Customer.model_validate({'id': 'cus_1', 'object': 'customer', 'created': 1,\n"
+    "    'livemode': False, 'metadata': None, 'dispute': {'id': 'dp_1', 'object': 'dispute',\n"
+    "    'created': 2, 'livemode': True, 'metadata': {'a': 'b'}, 'event': 'ev_1'}})\n"
+    "assert isinstance(c.dispute, models.Dispute) and c.dispute.event == 'ev_1'\n"
+    "assert c.model_validate({**c.model_dump(), 'dispute': 'dp_2'}).dispute == 'dp_2'\n"
+    "assert hasattr(PaymentsApiClient, '__enter__')\n"
+)
+ASSISTANT_USE = (
+    "from assistant_api import AssistantApiClient, models\n"
+    "e = models.StreamEvent.model_validate({'type': 'message.delta.2', 'sequence_number': 1,\n"
+    "    'delta': 'hi'})\n"
+    "assert isinstance(e.root, models.MessageDelta2Event) and e.root.delta == 'hi'\n"
+    "assert hasattr(AssistantApiClient, '__enter__')\n"
+)
 
 
 @pytest.mark.slow
-def test_assistant_document_gives_a_clean_typed_package(tmp_path: Path) -> None:
-    out = _clean_package(assistant_document(), tmp_path, "assistant_api")
-    run_python(
-        "from assistant_api import AssistantApiClient, models\n"
-        "e = models.StreamEvent.model_validate({'type': 'message.delta.2', 'sequence_number': 1,\n"
-        "    'delta': 'hi'})\n"
-        "assert isinstance(e.root, models.MessageDelta2Event) and e.root.delta == 'hi'\n"
-        "assert hasattr(AssistantApiClient, '__enter__')\n",
-        out,
-    )
+@pytest.mark.parametrize(
+    ("build", "package", "use"),
+    [
+        (payments_document, "payments_api", PAYMENTS_USE),
+        (assistant_document, "assistant_api", ASSISTANT_USE),
+    ],
+    ids=["payments", "assistant"],
+)
+def test_document_gives_a_clean_typed_package(
+    build: Any, package: str, use: str, tmp_path: Path
+) -> None:
+    run_python(use, _clean_package(build(), tmp_path, package))

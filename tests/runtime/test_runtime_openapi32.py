@@ -173,6 +173,14 @@ def _config() -> Any:
     return FamilyConfig(name="s", document="doc.json", module="s", client="SClient")
 
 
+def _modules() -> tuple[Any, Any]:
+    """The generated client module and models module."""
+    return (
+        importlib.import_module(f"{PACKAGE}._client"),
+        importlib.import_module(f"{PACKAGE}.models"),
+    )
+
+
 def _client(module: Any, server: LocalServer, name: str) -> Any:
     return getattr(module, name)(base_url=server.url, allow_http_loopback=True)
 
@@ -181,8 +189,7 @@ def test_item_schema_gives_typed_events_and_query_is_a_method(
     package: Path, server: LocalServer
 ) -> None:
     _serve(server)
-    module = importlib.import_module(f"{PACKAGE}._client")
-    models = importlib.import_module(f"{PACKAGE}.models")
+    module, models = _modules()
     with _client(module, server, "Stream32ClientClient") as client:
         events = list(client.chat.stream_chat().iter_items())
         assert all(isinstance(e, models.ChatEvent) for e in events)
@@ -193,8 +200,7 @@ def test_item_schema_gives_typed_events_and_query_is_a_method(
 
 def test_async_stream_is_typed_too(package: Path, server: LocalServer) -> None:
     _serve(server)
-    module = importlib.import_module(f"{PACKAGE}._client")
-    models = importlib.import_module(f"{PACKAGE}.models")
+    module, models = _modules()
 
     async def main() -> list[Any]:
         async with _client(module, server, "AsyncStream32ClientClient") as client:
@@ -232,8 +238,7 @@ def _serve_more(server: LocalServer) -> None:
 
 def test_json_seq_and_ndjson_streams_are_typed(package: Path, server: LocalServer) -> None:
     _serve_more(server)
-    module = importlib.import_module(f"{PACKAGE}._client")
-    models = importlib.import_module(f"{PACKAGE}.models")
+    module, models = _modules()
     with _client(module, server, "Stream32ClientClient") as client:
         for stream, line in (
             (client.chat.event_seq(), models.EventSeqLine),
@@ -256,8 +261,7 @@ def test_querystring_parameter_is_the_whole_query_form_encoded(
     package: Path, server: LocalServer
 ) -> None:
     _serve_more(server)
-    module = importlib.import_module(f"{PACKAGE}._client")
-    models = importlib.import_module(f"{PACKAGE}.models")
+    module, models = _modules()
     with _client(module, server, "Stream32ClientClient") as client:
         typed = models.FindFilter(q="a b&c", tags=["x", "y"])
         assert client.chat.find(filter=typed).count == 3
@@ -295,8 +299,7 @@ def test_default_mapping_variant_takes_a_value_without_the_property(
     package: Path, server: LocalServer
 ) -> None:
     _serve_more(server)
-    module = importlib.import_module(f"{PACKAGE}._client")
-    models = importlib.import_module(f"{PACKAGE}.models")
+    module, models = _modules()
     with _client(module, server, "Stream32ClientClient") as client:
         shape = client.chat.get_shape()
     value = getattr(shape, "root", shape)
