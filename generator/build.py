@@ -90,7 +90,9 @@ class FamilyBuilder:
 
     # --- top level -------------------------------------------------------------------------
 
-    def build(self) -> Family:
+    def build(self, *, models: bool = True) -> Family:
+        """The family's IR. ``models=False`` leaves the model IR out (drift's SDK index needs
+        operations and class names only; job fields then keep their JSON names)."""
         groups: dict[str, list[Operation]] = {}
         tag_docs = {
             t["name"]: one_line(t.get("description", ""))
@@ -107,8 +109,8 @@ class FamilyBuilder:
                 "webhooks describe calls the server makes; no client methods are generated",
                 "info",
             )
-        models = build_models(self.catalog)
-        self._models = {m.name: m for m in models}
+        built = build_models(self.catalog) if models else ()
+        self._models = {m.name: m for m in built}
         resources = self._resources(groups, tag_docs)
         self.diagnostics.extend(self.catalog.diagnostics)
         info = _obj(self.doc.get("info"))
@@ -125,7 +127,7 @@ class FamilyBuilder:
             auth=self._auth(),
             resources=resources,
             schemas={str(k): v for k, v in self.catalog.models.items()},
-            models=models,
+            models=built,
             source=self.file,
         )
 

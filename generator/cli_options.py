@@ -14,6 +14,18 @@ from generator.fetch import DEFAULT_TIMEOUT, TOKEN_ENV
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def config_option(help: str) -> Callable[[F], F]:
+    """``--config``: the project configuration (its path becomes ``config_path``)."""
+    return click.option(
+        "--config",
+        "config_path",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=DEFAULT_CONFIG,
+        show_default=True,
+        help=help,
+    )
+
+
 def project_options(func: F) -> F:
     """``--config`` and ``--out``: the project configuration and the output folder."""
     func = click.option(
@@ -22,14 +34,7 @@ def project_options(func: F) -> F:
         default=None,
         help="Output folder [generated].",
     )(func)
-    return click.option(
-        "--config",
-        "config_path",
-        type=click.Path(dir_okay=False, path_type=Path),
-        default=DEFAULT_CONFIG,
-        show_default=True,
-        help="Project configuration naming each API family.",
-    )(func)
+    return config_option("Project configuration naming each API family.")(func)
 
 
 def connection_options(func: F) -> F:

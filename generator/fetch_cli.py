@@ -22,8 +22,7 @@ from typing import Any, NoReturn
 
 import click
 
-from generator import DEFAULT_CONFIG
-from generator.cli_options import connection_options
+from generator.cli_options import config_option, connection_options
 from generator.config import Config, load_config
 from generator.diagnostics import CodegenError, one_line
 from generator.drift.overlay_health import DEFAULT_OVERLAY_DIR, OverlayHealth, check_overlays
@@ -84,14 +83,7 @@ def _report_health(health: OverlayHealth) -> None:
     default="",
     help="A document's own URL, instead of {base-url}/api/v1/spec; the token is optional.",
 )
-@click.option(
-    "--config",
-    "config_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=DEFAULT_CONFIG,
-    show_default=True,
-    help="Project configuration: the family's snapshot file, overlays and snapshot rules.",
-)
+@config_option("Project configuration: the family's snapshot file, overlays and snapshot rules.")
 @click.option(
     "--family",
     default=None,

@@ -119,7 +119,7 @@ class SdkIndex:
             builder = FamilyBuilder(
                 doc, file, FamilyConfig(name="api", document=file, module="", client="Api")
             )
-            self.family = builder.build()
+            self.family = builder.build(models=False)
         except Exception:  # a document the generator refuses still gets OpenAPI-level findings
             return
         for resource in self.family.resources:

@@ -376,13 +376,23 @@ def test_sync_client_against_prism(prism: PrismServer, coverage: Coverage) -> No
         Sweep(prism, coverage, client, lambda value: value, consume_sync, "sync").sweep()
 
 
+def awaiting(runner: asyncio.Runner) -> Callable[[Any], Any]:
+    """Run anything awaitable to its value: a coroutine, or a paginator whose ``await`` gives
+    the first page (``asyncio.Runner.run`` takes coroutines only)."""
+
+    async def wait(awaitable: Any) -> Any:
+        return await awaitable
+
+    return lambda awaitable: runner.run(wait(awaitable))
+
+
 def test_async_client_against_prism(prism: PrismServer, coverage: Coverage) -> None:
     family = prism.family
     with asyncio.Runner() as runner:  # one event loop: the client's connection pool lives on it
         client = family.async_client_class(**family.client_kwargs(prism.base_url))
         runner.run(client.__aenter__())
         try:
-            Sweep(prism, coverage, client, runner.run, consume_async, "async").sweep()
+            Sweep(prism, coverage, client, awaiting(runner), consume_async, "async").sweep()
         finally:
             runner.run(client.__aexit__(None, None, None))
 

@@ -53,6 +53,24 @@ def _base_env() -> dict[str, str]:
     return env
 
 
+def _fetch_platform(
+    shared: Path, document: Path, project: Path
+) -> subprocess.CompletedProcess[str]:
+    """``cube-codegen fetch`` of the platform family, as a maintainer runs it against a tenant
+    (here a loopback HTTPS server serving ``document`` at ``/api/v1/spec``)."""
+    with published.serve(published.routes(shared, document)) as (base_url, bundle):
+        fetch = [
+            "fetch",
+            "--family",
+            "platform",
+            "--base-url",
+            base_url,
+            "--ca-bundle",
+            str(bundle),
+        ]
+        return _run([str(BIN / "cube-codegen"), *fetch], project, CUBE_API_KEY="loopback-token")
+
+
 def _load(path: Path) -> Any:
     return yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
 
@@ -129,21 +147,7 @@ def test_fetch_then_generate_gives_a_clean_package(
 ) -> None:
     document = published.platform_documents(shared_dir)[which]
     project = _project_copy(tmp_path)
-    with published.serve(published.routes(shared_dir, document)) as (base_url, bundle):
-        done = _run(
-            [
-                str(BIN / "cube-codegen"),
-                "fetch",
-                "--family",
-                "platform",
-                "--base-url",
-                base_url,
-                "--ca-bundle",
-                str(bundle),
-            ],
-            project,
-            CUBE_API_KEY="loopback-token",
-        )
+    done = _fetch_platform(shared_dir, document, project)
     assert done.returncode == 0, done.stderr
     assert "overlays: all" in done.stdout and "unmatched" not in done.stdout, done.stdout
     out = project / "generated"
@@ -182,21 +186,7 @@ def test_fetch_reports_a_removed_operation_before_writing(shared_dir: Path, tmp_
     changed = tmp_path / "platform-api.99_removed.yaml"
     changed.write_text(yaml.safe_dump(document), encoding="utf-8")
     before = (project / "spec" / "platform-api.yaml").read_bytes()
-    with published.serve(published.routes(shared_dir, changed)) as (base_url, bundle):
-        done = _run(
-            [
-                str(BIN / "cube-codegen"),
-                "fetch",
-                "--family",
-                "platform",
-                "--base-url",
-                base_url,
-                "--ca-bundle",
-                str(bundle),
-            ],
-            project,
-            CUBE_API_KEY="loopback-token",
-        )
+    done = _fetch_platform(shared_dir, changed, project)
     lines = done.stdout.splitlines()
     removed = [i for i, line in enumerate(lines) if f"GET {gone_path}: operation removed" in line]
     wrote = [i for i, line in enumerate(lines) if line.startswith("wrote ")]
