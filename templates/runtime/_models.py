@@ -165,9 +165,22 @@ def _raw(model: pydantic.BaseModel) -> Any:
     return private.get(_RAW) if private else None
 
 
+def _complete(cls: type[pydantic.BaseModel]) -> None:
+    """Resolve the class's forward references before its fields are read.
+
+    A field written ``Annotated[Later | None, Field(alias="wireName")]`` whose type is defined
+    further down the module cannot be evaluated when its class is created: until the class is
+    rebuilt, pydantic knows neither the field's type nor its alias, and a reader looking the
+    wire name up would miss a value the server sent.
+    """
+    if not cls.__pydantic_complete__:
+        cls.model_rebuild()
+
+
 @functools.cache
 def _aliases(cls: type[pydantic.BaseModel]) -> dict[str, str]:
     """Wire name to field name (the field name too, as ``populate_by_name`` allows)."""
+    _complete(cls)
     names = {name: name for name in cls.model_fields}
     names.update({f.alias: name for name, f in cls.model_fields.items() if f.alias})
     return names
@@ -176,8 +189,7 @@ def _aliases(cls: type[pydantic.BaseModel]) -> dict[str, str]:
 @functools.cache
 def _field_reader(cls: type[pydantic.BaseModel], name: str) -> Callable[[Any], Any]:
     """How to turn the raw value of one field into its typed value, leniently."""
-    if not cls.__pydantic_complete__:  # forward references not resolved yet
-        cls.model_rebuild()
+    _complete(cls)
     field = cls.model_fields[name]
     tp: Any = field.annotation
     if field.metadata:
@@ -257,6 +269,7 @@ def lazy_builder(tp: Any) -> Callable[[Any], Any] | None:
 
 
 def _read_field(cls: type[pydantic.BaseModel], name: str, raw: dict[str, Any]) -> Any:
+    _complete(cls)
     field = cls.model_fields[name]
     key = field.alias or name
     if key not in raw:
@@ -394,6 +407,7 @@ def _short(data: Any) -> str:
 
 
 def _build_model(cls: type[pydantic.BaseModel], data: dict[str, Any], path: str, problems: list[str]) -> Any:
+    _complete(cls)
     values: dict[str, Any] = {}
     used: set[str] = set()
     for name, field in cls.model_fields.items():

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pydantic
 
 # The tests run against this distribution's sources whether or not it is installed.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -96,6 +97,47 @@ class Loopback:
         self._server.shutdown()
         self._server.server_close()
         self._thread.join(10)
+
+
+def assert_reads_back(value: Any, sent: Any, where: str = "body") -> None:
+    """Every value in ``sent`` reads back from ``value`` as what was sent, through the typed
+    attributes (the lazy reader) for declared fields and ``model_extra`` for the others."""
+    if type(value).__name__ == "Unknown":  # the package's own Unknown (named per package)
+        assert value.value == sent, f"{where}: {value!r} != {sent!r}"
+    elif isinstance(value, pydantic.RootModel):
+        assert_reads_back(value.root, sent, where)
+    elif isinstance(value, pydantic.BaseModel) and isinstance(sent, dict):
+        cls = type(value)
+        # Read every field before asking pydantic for aliases: the reader must find them itself,
+        # whatever state the class is in (forward references resolved or not).
+        read = {name: getattr(value, name) for name in cls.model_fields}
+        if not cls.__pydantic_complete__:
+            cls.model_rebuild()
+        fields = {info.alias or name: name for name, info in cls.model_fields.items()}
+        for key, item in sent.items():
+            if key in fields:
+                assert_reads_back(read[fields[key]], item, f"{where}.{key}")
+            else:
+                assert (value.model_extra or {}).get(key) == item, f"{where}.{key}: extra field lost"
+    elif isinstance(value, list) and isinstance(sent, list):
+        assert len(value) == len(sent), f"{where}: {len(value)} items read, {len(sent)} sent"
+        for i, (got, item) in enumerate(zip(value, sent, strict=True)):
+            assert_reads_back(got, item, f"{where}[{i}]")
+    elif isinstance(value, dict) and isinstance(sent, dict):
+        assert value.keys() == sent.keys(), f"{where}: keys {sorted(value)} != {sorted(sent)}"
+        for key, item in sent.items():
+            assert_reads_back(value[key], item, f"{where}.{key}")
+    elif value != sent:
+        # a typed scalar (date-time, date, number) equals the wire value read as its own type
+        assert value is not None, f"{where}: read as None, sent {sent!r}"
+        assert value == pydantic.TypeAdapter(type(value)).validate_python(sent), f"{where}: {value!r} != {sent!r}"
+
+
+def page_items(body: Any, path: tuple[str, ...]) -> Any:
+    """The item array of a page body, found along the pagination's ``items`` path."""
+    for key in path:
+        body = body[key]
+    return body
 
 
 def field(model: Any, wire: str) -> Any:

@@ -4,11 +4,18 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder
+from _cube_client_test_support import (
+    BASE_URL,
+    CREDENTIAL,
+    Loopback,
+    Recorder,
+    assert_reads_back,
+)
 
 from cube_client import (
     APIStatusError,
@@ -91,6 +98,7 @@ class TestChatStreamChatState:
         self._check(rec)
         assert len(value) == 2
         assert all(isinstance(item, _models.StreamChatStateLine) for item in value)
+        assert_reads_back(value, [json.loads(line) for line in RESPONSE.splitlines()])
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -112,6 +120,7 @@ class TestChatStreamChatState:
         self._check(rec)
         assert len(value) == 2
         assert all(isinstance(item, _models.StreamChatStateLine) for item in value)
+        assert_reads_back(value, [json.loads(line) for line in RESPONSE.splitlines()])
 
 
 class TestChatAbortChat:

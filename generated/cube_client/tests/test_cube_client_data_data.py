@@ -4,11 +4,19 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder, field
+from _cube_client_test_support import (
+    BASE_URL,
+    CREDENTIAL,
+    Loopback,
+    Recorder,
+    assert_reads_back,
+    field,
+)
 
 from cube_client import (
     APIResponseValidationError,
@@ -96,6 +104,7 @@ class TestDataLoadV1:
 
         self._check(rec)
         assert isinstance(value, _models.V1LoadResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -113,6 +122,7 @@ class TestDataLoadV1:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.V1LoadResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("variant", ["missing", "null"])
     def test_required_field_missing_or_null_is_a_warning(self, variant: str) -> None:
@@ -174,6 +184,7 @@ class TestDataCubesqlV1:
         self._check(rec)
         assert len(value) == 2
         assert all(isinstance(item, _models.CubesqlV1Line) for item in value)
+        assert_reads_back(value, [json.loads(line) for line in RESPONSE.splitlines()])
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -193,6 +204,7 @@ class TestDataCubesqlV1:
         self._check(rec)
         assert len(value) == 2
         assert all(isinstance(item, _models.CubesqlV1Line) for item in value)
+        assert_reads_back(value, [json.loads(line) for line in RESPONSE.splitlines()])
 
 
 class TestDataMetaV1:
@@ -220,6 +232,7 @@ class TestDataMetaV1:
 
         self._check(rec)
         assert isinstance(value, _models.V1MetaResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -234,3 +247,4 @@ class TestDataMetaV1:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.V1MetaResponse)
+        assert_reads_back(value, RESPONSE)

@@ -8,7 +8,15 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder, field
+from _cube_client_test_support import (
+    BASE_URL,
+    CREDENTIAL,
+    Loopback,
+    Recorder,
+    assert_reads_back,
+    field,
+    page_items,
+)
 
 from cube_client import (
     APIResponseValidationError,
@@ -110,6 +118,7 @@ class TestApiKeysListApiKeys:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.ApiKeyResponse)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -128,6 +137,7 @@ class TestApiKeysListApiKeys:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.ApiKeyResponse)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -206,6 +216,7 @@ class TestApiKeysCreateApiKey:
 
         self._check(rec)
         assert isinstance(value, _models.ApiKeyCreatedResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -225,6 +236,7 @@ class TestApiKeysCreateApiKey:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.ApiKeyCreatedResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("variant", ["missing", "null"])
     def test_required_field_missing_or_null_is_a_warning(self, variant: str) -> None:
@@ -367,6 +379,7 @@ class TestApiKeysGetApiKey:
 
         self._check(rec)
         assert isinstance(value, _models.ApiKeyResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -383,6 +396,7 @@ class TestApiKeysGetApiKey:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.ApiKeyResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(

@@ -8,7 +8,13 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder
+from _cube_client_test_support import (
+    BASE_URL,
+    CREDENTIAL,
+    Loopback,
+    Recorder,
+    assert_reads_back,
+)
 
 from cube_client import (
     APIStatusError,
@@ -103,6 +109,7 @@ class TestAppThemeGetAppConfig:
 
         self._check(rec)
         assert isinstance(value, _models.AppConfigResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -117,6 +124,7 @@ class TestAppThemeGetAppConfig:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.AppConfigResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(

@@ -8,7 +8,14 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder
+from _cube_client_test_support import (
+    BASE_URL,
+    CREDENTIAL,
+    Loopback,
+    Recorder,
+    assert_reads_back,
+    page_items,
+)
 
 from cube_client import (
     APIStatusError,
@@ -137,6 +144,7 @@ class TestDashboardEmbedAccessListEmbedTenantWorkbooks:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.Workbook)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -158,6 +166,7 @@ class TestDashboardEmbedAccessListEmbedTenantWorkbooks:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.Workbook)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -227,6 +236,7 @@ class TestDashboardEmbedAccessGetEmbedAccess:
 
         self._check(rec)
         assert isinstance(value, _models.EmbedAccessResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -244,6 +254,7 @@ class TestDashboardEmbedAccessGetEmbedAccess:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.EmbedAccessResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -316,6 +327,7 @@ class TestDashboardEmbedAccessUpdateEmbedAccess:
 
         self._check(rec)
         assert isinstance(value, _models.EmbedAccessResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -337,6 +349,7 @@ class TestDashboardEmbedAccessUpdateEmbedAccess:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.EmbedAccessResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(

@@ -8,7 +8,13 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder
+from _cube_client_test_support import (
+    BASE_URL,
+    CREDENTIAL,
+    Loopback,
+    Recorder,
+    assert_reads_back,
+)
 
 from cube_client import (
     APIStatusError,
@@ -86,6 +92,7 @@ class TestDashboardExportsStartExport:
 
         self._check(rec)
         assert isinstance(value, _models.DashboardExportJobResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -104,6 +111,7 @@ class TestDashboardExportsStartExport:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.DashboardExportJobResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -173,6 +181,7 @@ class TestDashboardExportsGetExportStatus:
 
         self._check(rec)
         assert isinstance(value, _models.DashboardExportStatusResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -190,6 +199,7 @@ class TestDashboardExportsGetExportStatus:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.DashboardExportStatusResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(

@@ -8,7 +8,14 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder
+from _cube_client_test_support import (
+    BASE_URL,
+    CREDENTIAL,
+    Loopback,
+    Recorder,
+    assert_reads_back,
+    page_items,
+)
 
 from cube_client import (
     APIStatusError,
@@ -101,6 +108,7 @@ class TestDataModelListBranches:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.BranchResponse)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -120,6 +128,7 @@ class TestDataModelListBranches:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.BranchResponse)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -187,6 +196,7 @@ class TestDataModelCreateBranch:
 
         self._check(rec)
         assert isinstance(value, _models.DevBranchResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -206,6 +216,7 @@ class TestDataModelCreateBranch:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.DevBranchResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -277,6 +288,7 @@ class TestDataModelRemoveBranch:
 
         self._check(rec)
         assert isinstance(value, _models.DataModelWriteResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -295,6 +307,7 @@ class TestDataModelRemoveBranch:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.DataModelWriteResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -370,6 +383,7 @@ class TestDataModelSetBranchStagingEnvironment:
 
         self._check(rec)
         assert isinstance(value, _models.SetBranchStagingEnvironmentResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -388,6 +402,7 @@ class TestDataModelSetBranchStagingEnvironment:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.SetBranchStagingEnvironmentResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -456,6 +471,7 @@ class TestDataModelCommitChanges:
 
         self._check(rec)
         assert isinstance(value, _models.DataModelWriteResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -475,6 +491,7 @@ class TestDataModelCommitChanges:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.DataModelWriteResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -559,6 +576,7 @@ class TestDataModelListFiles:
 
         self._check(rec)
         assert len(value) == 1
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -580,6 +598,7 @@ class TestDataModelListFiles:
         value = asyncio.run(run())
         self._check(rec)
         assert len(value) == 1
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -664,6 +683,7 @@ class TestDataModelUpdateFiles:
 
         self._check(rec)
         assert isinstance(value, _models.DataModelWriteResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -687,6 +707,7 @@ class TestDataModelUpdateFiles:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.DataModelWriteResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -767,6 +788,7 @@ class TestDataModelRemoveFiles:
 
         self._check(rec)
         assert isinstance(value, _models.DataModelWriteResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -786,6 +808,7 @@ class TestDataModelRemoveFiles:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.DataModelWriteResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -866,6 +889,7 @@ class TestDataModelRenameFiles:
 
         self._check(rec)
         assert isinstance(value, _models.DataModelWriteResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -889,6 +913,7 @@ class TestDataModelRenameFiles:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.DataModelWriteResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -975,6 +1000,7 @@ class TestDataModelValidateDataModel:
 
         self._check(rec)
         assert isinstance(value, _models.DataModelValidationResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -993,6 +1019,7 @@ class TestDataModelValidateDataModel:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.DataModelValidationResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -1056,6 +1083,7 @@ class TestDataModelStartDevMode:
 
         self._check(rec)
         assert isinstance(value, _models.DevBranchResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -1073,6 +1101,7 @@ class TestDataModelStartDevMode:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.DevBranchResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -1131,6 +1160,7 @@ class TestDataModelStopDevMode:
 
         self._check(rec)
         assert isinstance(value, _models.DataModelWriteResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -1147,6 +1177,7 @@ class TestDataModelStopDevMode:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.DataModelWriteResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -1216,6 +1247,7 @@ class TestDataModelMergeIntoParentBranch:
 
         self._check(rec)
         assert isinstance(value, _models.MergeResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -1238,6 +1270,7 @@ class TestDataModelMergeIntoParentBranch:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.MergeResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -1315,6 +1348,7 @@ class TestDataModelMergeToDefaultBranch:
 
         self._check(rec)
         assert isinstance(value, _models.MergeResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -1335,6 +1369,7 @@ class TestDataModelMergeToDefaultBranch:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.MergeResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -1402,6 +1437,7 @@ class TestDataModelPull:
 
         self._check(rec)
         assert isinstance(value, _models.PullResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -1419,6 +1455,7 @@ class TestDataModelPull:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.PullResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(

@@ -8,7 +8,13 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder
+from _cube_client_test_support import (
+    BASE_URL,
+    CREDENTIAL,
+    Loopback,
+    Recorder,
+    assert_reads_back,
+)
 
 from cube_client import (
     APIStatusError,
@@ -304,6 +310,7 @@ class TestDataModelUploadsFinishUpload:
 
         self._check(rec)
         assert isinstance(value, _models.FinishUploadResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -328,6 +335,7 @@ class TestDataModelUploadsFinishUpload:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.FinishUploadResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -412,6 +420,7 @@ class TestDataModelUploadsStartUpload:
 
         self._check(rec)
         assert isinstance(value, _models.StartUploadResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -431,6 +440,7 @@ class TestDataModelUploadsStartUpload:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.StartUploadResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(

@@ -8,7 +8,13 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder
+from _cube_client_test_support import (
+    BASE_URL,
+    CREDENTIAL,
+    Loopback,
+    Recorder,
+    assert_reads_back,
+)
 
 from cube_client import (
     APIStatusError,
@@ -102,6 +108,7 @@ class TestDatabricksMetricViewIntegrationGetIntegration:
 
         self._check(rec)
         assert isinstance(value, _models.DatabricksMetricViewIntegrationResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -119,6 +126,7 @@ class TestDatabricksMetricViewIntegrationGetIntegration:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.DatabricksMetricViewIntegrationResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -220,6 +228,7 @@ class TestDatabricksMetricViewIntegrationSaveIntegration:
 
         self._check(rec)
         assert isinstance(value, _models.DatabricksMetricViewIntegrationResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -246,6 +255,7 @@ class TestDatabricksMetricViewIntegrationSaveIntegration:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.DatabricksMetricViewIntegrationResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(

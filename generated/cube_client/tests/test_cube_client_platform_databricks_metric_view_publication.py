@@ -8,7 +8,13 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder
+from _cube_client_test_support import (
+    BASE_URL,
+    CREDENTIAL,
+    Loopback,
+    Recorder,
+    assert_reads_back,
+)
 
 from cube_client import (
     APIStatusError,
@@ -99,6 +105,7 @@ class TestDatabricksMetricViewPublicationStartPreview:
 
         self._check(rec)
         assert isinstance(value, _models.DatabricksMetricViewPublicationPreviewStartResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -119,6 +126,7 @@ class TestDatabricksMetricViewPublicationStartPreview:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.DatabricksMetricViewPublicationPreviewStartResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -196,6 +204,7 @@ class TestDatabricksMetricViewPublicationPreviewStatus:
 
         self._check(rec)
         assert isinstance(value, _models.DatabricksMetricViewPublicationPreviewStatusResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -213,6 +222,7 @@ class TestDatabricksMetricViewPublicationPreviewStatus:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.DatabricksMetricViewPublicationPreviewStatusResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -386,6 +396,7 @@ class TestDatabricksMetricViewPublicationPreviewResult:
 
         self._check(rec)
         assert isinstance(value, _models.DatabricksMetricViewPublicationPreviewResultResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -403,6 +414,7 @@ class TestDatabricksMetricViewPublicationPreviewResult:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.DatabricksMetricViewPublicationPreviewResultResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(

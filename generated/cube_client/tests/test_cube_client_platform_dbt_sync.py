@@ -8,7 +8,14 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder
+from _cube_client_test_support import (
+    BASE_URL,
+    CREDENTIAL,
+    Loopback,
+    Recorder,
+    assert_reads_back,
+    page_items,
+)
 
 from cube_client import (
     APIStatusError,
@@ -124,6 +131,7 @@ class TestDbtSyncListDbtSyncs:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.DbtSyncRun)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -145,6 +153,7 @@ class TestDbtSyncListDbtSyncs:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.DbtSyncRun)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -218,6 +227,7 @@ class TestDbtSyncStartDbtSync:
 
         self._check(rec)
         assert isinstance(value, _models.DbtSyncResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -238,6 +248,7 @@ class TestDbtSyncStartDbtSync:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.DbtSyncResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -309,6 +320,7 @@ class TestDbtSyncGetDbtSyncStatus:
 
         self._check(rec)
         assert isinstance(value, _models.DbtSyncStatusResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -326,6 +338,7 @@ class TestDbtSyncGetDbtSyncStatus:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.DbtSyncStatusResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -385,6 +398,7 @@ class TestDbtSyncCancelDbtSync:
 
         self._check(rec)
         assert isinstance(value, _models.DbtSyncCancelResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -402,6 +416,7 @@ class TestDbtSyncCancelDbtSync:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.DbtSyncCancelResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -479,6 +494,7 @@ class TestDbtSyncGetDbtSyncGeneratedFiles:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.DbtGeneratedFileContent)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -499,6 +515,7 @@ class TestDbtSyncGetDbtSyncGeneratedFiles:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.DbtGeneratedFileContent)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -570,6 +587,7 @@ class TestDbtSyncGetDbtSyncLogs:
 
         self._check(rec)
         assert isinstance(value, _models.DbtSyncLogEntriesListResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -587,6 +605,7 @@ class TestDbtSyncGetDbtSyncLogs:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.DbtSyncLogEntriesListResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -653,6 +672,7 @@ class TestDbtSyncGetDbtSyncResult:
 
         self._check(rec)
         assert isinstance(value, _models.DbtSyncResultResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -670,6 +690,7 @@ class TestDbtSyncGetDbtSyncResult:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.DbtSyncResultResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(

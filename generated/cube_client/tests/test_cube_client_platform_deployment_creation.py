@@ -8,7 +8,13 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder
+from _cube_client_test_support import (
+    BASE_URL,
+    CREDENTIAL,
+    Loopback,
+    Recorder,
+    assert_reads_back,
+)
 
 from cube_client import (
     APIStatusError,
@@ -99,6 +105,7 @@ class TestDeploymentCreationCreateDeployment:
 
         self._check(rec)
         assert isinstance(value, _models.Deployment)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -122,6 +129,7 @@ class TestDeploymentCreationCreateDeployment:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.Deployment)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(

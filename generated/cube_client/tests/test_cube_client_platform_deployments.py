@@ -8,7 +8,14 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder
+from _cube_client_test_support import (
+    BASE_URL,
+    CREDENTIAL,
+    Loopback,
+    Recorder,
+    assert_reads_back,
+    page_items,
+)
 
 from cube_client import (
     APIStatusError,
@@ -101,6 +108,7 @@ class TestDeploymentsGetDeployments:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.Deployment)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -121,6 +129,7 @@ class TestDeploymentsGetDeployments:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.Deployment)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -188,6 +197,7 @@ class TestDeploymentsGetDeployment:
 
         self._check(rec)
         assert isinstance(value, _models.Deployment)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -204,6 +214,7 @@ class TestDeploymentsGetDeployment:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.Deployment)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -324,6 +335,7 @@ class TestDeploymentsUpdateDeployment:
 
         self._check(rec)
         assert isinstance(value, _models.DeploymentSettings)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -356,6 +368,7 @@ class TestDeploymentsUpdateDeployment:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.DeploymentSettings)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -445,6 +458,7 @@ class TestDeploymentsDeleteDeployment:
 
         self._check(rec)
         assert isinstance(value, _models.DeploymentDeleteResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -461,6 +475,7 @@ class TestDeploymentsDeleteDeployment:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.DeploymentDeleteResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -534,6 +549,7 @@ class TestDeploymentsBuildStatus:
 
         self._check(rec)
         assert isinstance(value, _models.BuildStatusResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -551,6 +567,7 @@ class TestDeploymentsBuildStatus:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.BuildStatusResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -617,6 +634,7 @@ class TestDeploymentsAdvanceCreationStep:
 
         self._check(rec)
         assert isinstance(value, _models.Deployment)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -634,6 +652,7 @@ class TestDeploymentsAdvanceCreationStep:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.Deployment)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -697,6 +716,7 @@ class TestDeploymentsResetCreationStep:
 
         self._check(rec)
         assert isinstance(value, _models.Deployment)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -713,6 +733,7 @@ class TestDeploymentsResetCreationStep:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.Deployment)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -791,6 +812,7 @@ class TestDeploymentsLogs:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.DeploymentLogLine)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -813,6 +835,7 @@ class TestDeploymentsLogs:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.DeploymentLogLine)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -901,6 +924,7 @@ class TestDeploymentsPods:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.DeploymentPod)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -920,6 +944,7 @@ class TestDeploymentsPods:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.DeploymentPod)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -1011,6 +1036,7 @@ class TestDeploymentsGetDeploymentSettings:
 
         self._check(rec)
         assert isinstance(value, _models.DeploymentSettings)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -1027,6 +1053,7 @@ class TestDeploymentsGetDeploymentSettings:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.DeploymentSettings)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -1086,6 +1113,7 @@ class TestDeploymentsDeploymentToken:
 
         self._check(rec)
         assert isinstance(value, _models.DeploymentTokenResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -1103,6 +1131,7 @@ class TestDeploymentsDeploymentToken:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.DeploymentTokenResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -1182,6 +1211,7 @@ class TestDeploymentsListDeploymentVersions:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.DeploymentVersion)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -1201,6 +1231,7 @@ class TestDeploymentsListDeploymentVersions:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.DeploymentVersion)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(

@@ -8,7 +8,14 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder
+from _cube_client_test_support import (
+    BASE_URL,
+    CREDENTIAL,
+    Loopback,
+    Recorder,
+    assert_reads_back,
+    page_items,
+)
 
 from cube_client import (
     APIStatusError,
@@ -104,6 +111,7 @@ class TestEmbedGetDashboard:
 
         self._check(rec)
         assert isinstance(value, _models.Dashboard)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -120,6 +128,7 @@ class TestEmbedGetDashboard:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.Dashboard)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -179,6 +188,7 @@ class TestEmbedUpdateDashboardEmbedding:
 
         self._check(rec)
         assert isinstance(value, _models.DashboardEmbeddingResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -196,6 +206,7 @@ class TestEmbedUpdateDashboardEmbedding:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.DashboardEmbeddingResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -299,6 +310,7 @@ class TestEmbedListDashboardComments:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.EmbedDashboardCommentThreadDto)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -320,6 +332,7 @@ class TestEmbedListDashboardComments:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.EmbedDashboardCommentThreadDto)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -398,6 +411,7 @@ class TestEmbedCreateDashboardComment:
 
         self._check(rec)
         assert isinstance(value, _models.EmbedDashboardCommentDto)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -416,6 +430,7 @@ class TestEmbedCreateDashboardComment:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.EmbedDashboardCommentDto)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -499,6 +514,7 @@ class TestEmbedListMentionableEmbedUsers:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.EmbedMentionableUserDto)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -519,6 +535,7 @@ class TestEmbedListMentionableEmbedUsers:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.EmbedMentionableUserDto)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -670,6 +687,7 @@ class TestEmbedUpdateDashboardComment:
 
         self._check(rec)
         assert isinstance(value, _models.EmbedDashboardCommentDto)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -688,6 +706,7 @@ class TestEmbedUpdateDashboardComment:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.EmbedDashboardCommentDto)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -774,6 +793,7 @@ class TestEmbedSetDashboardCommentResolved:
 
         self._check(rec)
         assert isinstance(value, _models.EmbedDashboardCommentThreadDto)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -792,6 +812,7 @@ class TestEmbedSetDashboardCommentResolved:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.EmbedDashboardCommentThreadDto)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -866,6 +887,7 @@ class TestEmbedPostDashboardPythonRun:
 
         self._check(rec)
         assert isinstance(value, _models.PythonAnalysisFilteredRun)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -885,6 +907,7 @@ class TestEmbedPostDashboardPythonRun:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.PythonAnalysisFilteredRun)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -971,6 +994,7 @@ class TestEmbedGenerateSession:
 
         self._check(rec)
         assert isinstance(value, _models.GenerateSessionResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -998,6 +1022,7 @@ class TestEmbedGenerateSession:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.GenerateSessionResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -1152,6 +1177,7 @@ class TestEmbedPostTokenBySessionId:
 
         self._check(rec)
         assert isinstance(value, _models.GenerateEmbedTokenResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -1168,6 +1194,7 @@ class TestEmbedPostTokenBySessionId:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.GenerateEmbedTokenResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(

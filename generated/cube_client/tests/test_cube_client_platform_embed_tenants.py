@@ -8,7 +8,14 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder
+from _cube_client_test_support import (
+    BASE_URL,
+    CREDENTIAL,
+    Loopback,
+    Recorder,
+    assert_reads_back,
+    page_items,
+)
 
 from cube_client import (
     APIStatusError,
@@ -106,6 +113,7 @@ class TestEmbedTenantsListEmbedTenants:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.EmbedTenant)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -125,6 +133,7 @@ class TestEmbedTenantsListEmbedTenants:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.EmbedTenant)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -275,6 +284,7 @@ class TestEmbedTenantsGetGroups:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.UserGroupDTO)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -294,6 +304,7 @@ class TestEmbedTenantsGetGroups:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.UserGroupDTO)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -359,6 +370,7 @@ class TestEmbedTenantsCreateGroup:
 
         self._check(rec)
         assert isinstance(value, _models.UserGroupDTO)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -377,6 +389,7 @@ class TestEmbedTenantsCreateGroup:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.UserGroupDTO)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -438,6 +451,7 @@ class TestEmbedTenantsGetGroup:
 
         self._check(rec)
         assert isinstance(value, _models.UserGroupDTO)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -455,6 +469,7 @@ class TestEmbedTenantsGetGroup:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.UserGroupDTO)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -593,6 +608,7 @@ class TestEmbedTenantsUpdateGroup:
 
         self._check(rec)
         assert isinstance(value, _models.UserGroupDTO)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -611,6 +627,7 @@ class TestEmbedTenantsUpdateGroup:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.UserGroupDTO)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -700,6 +717,7 @@ class TestEmbedTenantsGetGroupMembers:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.EmbedUser)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -720,6 +738,7 @@ class TestEmbedTenantsGetGroupMembers:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.EmbedUser)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -800,6 +819,7 @@ class TestEmbedTenantsAddGroupMembers:
 
         self._check(rec)
         assert isinstance(value, _models.EmbedGroupMembersMutationResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -822,6 +842,7 @@ class TestEmbedTenantsAddGroupMembers:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.EmbedGroupMembersMutationResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -1012,6 +1033,7 @@ class TestEmbedTenantsProvisionEmbedUser:
 
         self._check(rec)
         assert isinstance(value, _models.EmbedUser)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -1032,6 +1054,7 @@ class TestEmbedTenantsProvisionEmbedUser:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.EmbedUser)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -1127,6 +1150,7 @@ class TestEmbedTenantsListEmbedUsers:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.EmbedUser)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -1147,6 +1171,7 @@ class TestEmbedTenantsListEmbedUsers:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.EmbedUser)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -1238,6 +1263,7 @@ class TestEmbedTenantsProvisionEmbedUsers:
 
         self._check(rec)
         assert isinstance(value, _models.ProvisionEmbedUsersResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -1265,6 +1291,7 @@ class TestEmbedTenantsProvisionEmbedUsers:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.ProvisionEmbedUsersResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(

@@ -8,7 +8,14 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder
+from _cube_client_test_support import (
+    BASE_URL,
+    CREDENTIAL,
+    Loopback,
+    Recorder,
+    assert_reads_back,
+    page_items,
+)
 
 from cube_client import (
     APIStatusError,
@@ -92,6 +99,7 @@ class TestEnvVariablesGetEnvVariables:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.EnvVariableItem)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -111,6 +119,7 @@ class TestEnvVariablesGetEnvVariables:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.EnvVariableItem)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -185,6 +194,7 @@ class TestEnvVariablesSetEnvVariables:
 
         self._check(rec)
         assert isinstance(value, _models.EnvVariablesListResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -204,6 +214,7 @@ class TestEnvVariablesSetEnvVariables:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.EnvVariablesListResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(

@@ -8,7 +8,14 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder
+from _cube_client_test_support import (
+    BASE_URL,
+    CREDENTIAL,
+    Loopback,
+    Recorder,
+    assert_reads_back,
+    page_items,
+)
 
 from cube_client import (
     APIStatusError,
@@ -110,6 +117,7 @@ class TestEnvironmentsGetDeploymentEnvironments:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.DeploymentEnvironment)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -132,6 +140,7 @@ class TestEnvironmentsGetDeploymentEnvironments:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.DeploymentEnvironment)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -224,6 +233,7 @@ class TestEnvironmentsGetDeploymentEnvironmentTokens:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.DeploymentEnvironmentToken)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -246,6 +256,7 @@ class TestEnvironmentsGetDeploymentEnvironmentTokens:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.DeploymentEnvironmentToken)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -327,6 +338,7 @@ class TestEnvironmentsCreateDeploymentEnvironmentToken:
 
         self._check(rec)
         assert isinstance(value, _models.DeploymentEnvironmentTokenResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -347,6 +359,7 @@ class TestEnvironmentsCreateDeploymentEnvironmentToken:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.DeploymentEnvironmentTokenResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -428,6 +441,7 @@ class TestEnvironmentsCreateDeploymentEnvironmentTokenForMetaSync:
 
         self._check(rec)
         assert isinstance(value, _models.DeploymentEnvironmentTokenResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -450,6 +464,7 @@ class TestEnvironmentsCreateDeploymentEnvironmentTokenForMetaSync:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.DeploymentEnvironmentTokenResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(

@@ -8,7 +8,14 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder
+from _cube_client_test_support import (
+    BASE_URL,
+    CREDENTIAL,
+    Loopback,
+    Recorder,
+    assert_reads_back,
+    page_items,
+)
 
 from cube_client import (
     APIStatusError,
@@ -109,6 +116,7 @@ class TestExternalDocumentsListExternalDocumentPlacements:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.ExternalDocumentPlacementResponse)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -128,6 +136,7 @@ class TestExternalDocumentsListExternalDocumentPlacements:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.ExternalDocumentPlacementResponse)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(

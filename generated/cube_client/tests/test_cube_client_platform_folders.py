@@ -8,7 +8,14 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder
+from _cube_client_test_support import (
+    BASE_URL,
+    CREDENTIAL,
+    Loopback,
+    Recorder,
+    assert_reads_back,
+    page_items,
+)
 
 from cube_client import (
     APIStatusError,
@@ -121,6 +128,7 @@ class TestFoldersGetFolders:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.Folder)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -141,6 +149,7 @@ class TestFoldersGetFolders:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.Folder)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -223,6 +232,7 @@ class TestFoldersCreateFolder:
 
         self._check(rec)
         assert isinstance(value, _models.Folder)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -242,6 +252,7 @@ class TestFoldersCreateFolder:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.Folder)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -323,6 +334,7 @@ class TestFoldersUpdateFolder:
 
         self._check(rec)
         assert isinstance(value, _models.Folder)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -342,6 +354,7 @@ class TestFoldersUpdateFolder:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.Folder)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -496,6 +509,7 @@ class TestFoldersGetFolderAncestors:
 
         self._check(rec)
         assert isinstance(value, list) and isinstance(value[0], _models.Folder)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -513,6 +527,7 @@ class TestFoldersGetFolderAncestors:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, list) and isinstance(value[0], _models.Folder)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(

@@ -8,7 +8,14 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder
+from _cube_client_test_support import (
+    BASE_URL,
+    CREDENTIAL,
+    Loopback,
+    Recorder,
+    assert_reads_back,
+    page_items,
+)
 
 from cube_client import (
     APIStatusError,
@@ -95,6 +102,7 @@ class TestGithubInstallations:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.GithubInstallationResponse)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -113,6 +121,7 @@ class TestGithubInstallations:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.GithubInstallationResponse)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -185,6 +194,7 @@ class TestGithubRepositories:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.GithubRepoResponse)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -204,6 +214,7 @@ class TestGithubRepositories:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.GithubRepoResponse)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -282,6 +293,7 @@ class TestGithubBranches:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.GithubBranchResponse)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -303,6 +315,7 @@ class TestGithubBranches:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.GithubBranchResponse)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -365,6 +378,7 @@ class TestGithubStatus:
 
         self._check(rec)
         assert isinstance(value, _models.GithubConnectStatusResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -379,6 +393,7 @@ class TestGithubStatus:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.GithubConnectStatusResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(

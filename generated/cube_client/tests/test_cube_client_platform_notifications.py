@@ -8,7 +8,14 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder
+from _cube_client_test_support import (
+    BASE_URL,
+    CREDENTIAL,
+    Loopback,
+    Recorder,
+    assert_reads_back,
+    page_items,
+)
 
 from cube_client import (
     APIStatusError,
@@ -125,6 +132,7 @@ class TestNotificationsGetNotifications:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.NotificationDto)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -150,6 +158,7 @@ class TestNotificationsGetNotifications:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.NotificationDto)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -261,6 +270,7 @@ class TestNotificationsCreateNotification:
 
         self._check(rec)
         assert isinstance(value, _models.NotificationDto)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -289,6 +299,7 @@ class TestNotificationsCreateNotification:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.NotificationDto)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -384,6 +395,7 @@ class TestNotificationsGetNotification:
 
         self._check(rec)
         assert isinstance(value, _models.NotificationDto)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -401,6 +413,7 @@ class TestNotificationsGetNotification:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.NotificationDto)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -497,6 +510,7 @@ class TestNotificationsUpdateNotification:
 
         self._check(rec)
         assert isinstance(value, _models.NotificationDto)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -525,6 +539,7 @@ class TestNotificationsUpdateNotification:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.NotificationDto)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -707,6 +722,7 @@ class TestNotificationsGetRecipients:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.NotificationRecipient)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -727,6 +743,7 @@ class TestNotificationsGetRecipients:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.NotificationRecipient)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -830,6 +847,7 @@ class TestNotificationsAddRecipients:
 
         self._check(rec)
         assert isinstance(value, _models.NotificationRecipientsMutationResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -863,6 +881,7 @@ class TestNotificationsAddRecipients:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.NotificationRecipientsMutationResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(

@@ -8,7 +8,13 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder
+from _cube_client_test_support import (
+    BASE_URL,
+    CREDENTIAL,
+    Loopback,
+    Recorder,
+    assert_reads_back,
+)
 
 from cube_client import (
     APIStatusError,
@@ -90,6 +96,7 @@ class TestOauthIntegrationsListOauthIntegrations:
 
         self._check(rec)
         assert isinstance(value, list) and isinstance(value[0], _models.OauthIntegration)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -104,6 +111,7 @@ class TestOauthIntegrationsListOauthIntegrations:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, list) and isinstance(value[0], _models.OauthIntegration)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -184,6 +192,7 @@ class TestOauthIntegrationsCreateOauthIntegration:
 
         self._check(rec)
         assert isinstance(value, _models.OauthIntegration)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -207,6 +216,7 @@ class TestOauthIntegrationsCreateOauthIntegration:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.OauthIntegration)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -289,6 +299,7 @@ class TestOauthIntegrationsGetOauthIntegration:
 
         self._check(rec)
         assert isinstance(value, _models.OauthIntegration)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -305,6 +316,7 @@ class TestOauthIntegrationsGetOauthIntegration:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.OauthIntegration)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -390,6 +402,7 @@ class TestOauthIntegrationsUpdateOauthIntegration:
 
         self._check(rec)
         assert isinstance(value, _models.OauthIntegration)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -414,6 +427,7 @@ class TestOauthIntegrationsUpdateOauthIntegration:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.OauthIntegration)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(

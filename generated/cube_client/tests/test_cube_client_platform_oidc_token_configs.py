@@ -8,7 +8,13 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder
+from _cube_client_test_support import (
+    BASE_URL,
+    CREDENTIAL,
+    Loopback,
+    Recorder,
+    assert_reads_back,
+)
 
 from cube_client import (
     APIStatusError,
@@ -89,6 +95,7 @@ class TestOidcTokenConfigsListOidcTokenConfigs:
 
         self._check(rec)
         assert isinstance(value, list) and isinstance(value[0], _models.OidcTokenConfig)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -103,6 +110,7 @@ class TestOidcTokenConfigsListOidcTokenConfigs:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, list) and isinstance(value[0], _models.OidcTokenConfig)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -178,6 +186,7 @@ class TestOidcTokenConfigsCreateOidcTokenConfig:
 
         self._check(rec)
         assert isinstance(value, _models.OidcTokenConfig)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -199,6 +208,7 @@ class TestOidcTokenConfigsCreateOidcTokenConfig:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.OidcTokenConfig)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -276,6 +286,7 @@ class TestOidcTokenConfigsGetOidcTokenConfig:
 
         self._check(rec)
         assert isinstance(value, _models.OidcTokenConfig)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -292,6 +303,7 @@ class TestOidcTokenConfigsGetOidcTokenConfig:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.OidcTokenConfig)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -370,6 +382,7 @@ class TestOidcTokenConfigsUpdateOidcTokenConfig:
 
         self._check(rec)
         assert isinstance(value, _models.OidcTokenConfig)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -391,6 +404,7 @@ class TestOidcTokenConfigsUpdateOidcTokenConfig:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.OidcTokenConfig)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(

@@ -8,7 +8,14 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder, field
+from _cube_client_test_support import (
+    BASE_URL,
+    CREDENTIAL,
+    Loopback,
+    Recorder,
+    assert_reads_back,
+    field,
+)
 
 from cube_client import (
     APIResponseValidationError,
@@ -114,6 +121,7 @@ class TestReportDeliveriesPauseReportDelivery:
 
         self._check(rec)
         assert isinstance(value, _models.ReportDeliveryResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -131,6 +139,7 @@ class TestReportDeliveriesPauseReportDelivery:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.ReportDeliveryResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_new_enum_value_is_kept(self) -> None:
         """A value the document does not list arrives as Unknown, typed, and no error."""

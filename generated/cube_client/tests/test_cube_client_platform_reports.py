@@ -8,7 +8,14 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder
+from _cube_client_test_support import (
+    BASE_URL,
+    CREDENTIAL,
+    Loopback,
+    Recorder,
+    assert_reads_back,
+    page_items,
+)
 
 from cube_client import (
     APIStatusError,
@@ -164,6 +171,7 @@ class TestReportsGetReports:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.Report)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -191,6 +199,7 @@ class TestReportsGetReports:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.Report)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -328,6 +337,7 @@ class TestReportsCreateReport:
 
         self._check(rec)
         assert isinstance(value, _models.Report)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -358,6 +368,7 @@ class TestReportsCreateReport:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.Report)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -504,6 +515,7 @@ class TestReportsUpsertReportByPublicId:
 
         self._check(rec)
         assert isinstance(value, _models.Report)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -535,6 +547,7 @@ class TestReportsUpsertReportByPublicId:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.Report)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -654,6 +667,7 @@ class TestReportsGetReport:
 
         self._check(rec)
         assert isinstance(value, _models.Report)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -671,6 +685,7 @@ class TestReportsGetReport:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.Report)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -791,6 +806,7 @@ class TestReportsUpdateReport:
 
         self._check(rec)
         assert isinstance(value, _models.Report)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -822,6 +838,7 @@ class TestReportsUpdateReport:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.Report)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -1038,6 +1055,7 @@ class TestReportsConnectReportToWorkbook:
 
         self._check(rec)
         assert isinstance(value, _models.Report)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -1065,6 +1083,7 @@ class TestReportsConnectReportToWorkbook:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.Report)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -1191,6 +1210,7 @@ class TestReportsDisconnectReportFromWorkbook:
 
         self._check(rec)
         assert isinstance(value, _models.Report)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -1214,6 +1234,7 @@ class TestReportsDisconnectReportFromWorkbook:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.Report)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -1330,6 +1351,7 @@ class TestReportsRefreshReport:
 
         self._check(rec)
         assert isinstance(value, _models.Report)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -1353,6 +1375,7 @@ class TestReportsRefreshReport:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.Report)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(

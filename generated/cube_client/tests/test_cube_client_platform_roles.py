@@ -8,7 +8,14 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder
+from _cube_client_test_support import (
+    BASE_URL,
+    CREDENTIAL,
+    Loopback,
+    Recorder,
+    assert_reads_back,
+    page_items,
+)
 
 from cube_client import (
     APIStatusError,
@@ -103,6 +110,7 @@ class TestRolesGetRoles:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.Role)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -121,6 +129,7 @@ class TestRolesGetRoles:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.Role)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -201,6 +210,7 @@ class TestRolesCreateRole:
 
         self._check(rec)
         assert isinstance(value, _models.Role)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -223,6 +233,7 @@ class TestRolesCreateRole:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.Role)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -301,6 +312,7 @@ class TestRolesGetRole:
 
         self._check(rec)
         assert isinstance(value, _models.Role)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -317,6 +329,7 @@ class TestRolesGetRole:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.Role)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -383,6 +396,7 @@ class TestRolesUpdateRole:
 
         self._check(rec)
         assert isinstance(value, _models.Role)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -401,6 +415,7 @@ class TestRolesUpdateRole:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.Role)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(

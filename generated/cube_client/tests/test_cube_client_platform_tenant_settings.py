@@ -8,7 +8,13 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder
+from _cube_client_test_support import (
+    BASE_URL,
+    CREDENTIAL,
+    Loopback,
+    Recorder,
+    assert_reads_back,
+)
 
 from cube_client import (
     APIStatusError,
@@ -89,6 +95,7 @@ class TestTenantSettingsGetTenantSettings:
 
         self._check(rec)
         assert isinstance(value, _models.TenantSettings)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -103,6 +110,7 @@ class TestTenantSettingsGetTenantSettings:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.TenantSettings)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -186,6 +194,7 @@ class TestTenantSettingsUpdateTenantSettings:
 
         self._check(rec)
         assert isinstance(value, _models.TenantSettings)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -210,6 +219,7 @@ class TestTenantSettingsUpdateTenantSettings:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.TenantSettings)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(

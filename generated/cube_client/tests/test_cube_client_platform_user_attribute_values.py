@@ -8,7 +8,13 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder
+from _cube_client_test_support import (
+    BASE_URL,
+    CREDENTIAL,
+    Loopback,
+    Recorder,
+    assert_reads_back,
+)
 
 from cube_client import (
     APIStatusError,
@@ -91,6 +97,7 @@ class TestUserAttributeValuesUpsertUserAttributeValue:
 
         self._check(rec)
         assert isinstance(value, _models.UserAttributeValue)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -108,6 +115,7 @@ class TestUserAttributeValuesUpsertUserAttributeValue:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.UserAttributeValue)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -177,6 +185,7 @@ class TestUserAttributeValuesGetUserAttributeValues:
 
         self._check(rec)
         assert isinstance(value, list) and isinstance(value[0], _models.UserAttributeValue)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -193,6 +202,7 @@ class TestUserAttributeValuesGetUserAttributeValues:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, list) and isinstance(value[0], _models.UserAttributeValue)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(

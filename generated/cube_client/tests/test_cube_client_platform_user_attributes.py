@@ -8,7 +8,14 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder
+from _cube_client_test_support import (
+    BASE_URL,
+    CREDENTIAL,
+    Loopback,
+    Recorder,
+    assert_reads_back,
+    page_items,
+)
 
 from cube_client import (
     APIStatusError,
@@ -113,6 +120,7 @@ class TestUserAttributesGetUserAttributes:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.UserAttribute)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -135,6 +143,7 @@ class TestUserAttributesGetUserAttributes:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.UserAttribute)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -218,6 +227,7 @@ class TestUserAttributesCreateUserAttribute:
 
         self._check(rec)
         assert isinstance(value, _models.UserAttribute)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -238,6 +248,7 @@ class TestUserAttributesCreateUserAttribute:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.UserAttribute)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -316,6 +327,7 @@ class TestUserAttributesUpdateUserAttribute:
 
         self._check(rec)
         assert isinstance(value, _models.UserAttribute)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -335,6 +347,7 @@ class TestUserAttributesUpdateUserAttribute:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.UserAttribute)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(

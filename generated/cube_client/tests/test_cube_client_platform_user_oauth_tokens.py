@@ -8,7 +8,13 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder
+from _cube_client_test_support import (
+    BASE_URL,
+    CREDENTIAL,
+    Loopback,
+    Recorder,
+    assert_reads_back,
+)
 
 from cube_client import (
     APIStatusError,
@@ -88,6 +94,7 @@ class TestUserOauthTokensListUserOauthTokens:
 
         self._check(rec)
         assert isinstance(value, list) and isinstance(value[0], _models.UserOauthToken)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -102,6 +109,7 @@ class TestUserOauthTokensListUserOauthTokens:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, list) and isinstance(value[0], _models.UserOauthToken)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -164,6 +172,7 @@ class TestUserOauthTokensGetUserOauthToken:
 
         self._check(rec)
         assert isinstance(value, _models.UserOauthToken)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -180,6 +189,7 @@ class TestUserOauthTokensGetUserOauthToken:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.UserOauthToken)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(

@@ -8,7 +8,13 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder
+from _cube_client_test_support import (
+    BASE_URL,
+    CREDENTIAL,
+    Loopback,
+    Recorder,
+    assert_reads_back,
+)
 
 from cube_client import (
     APIStatusError,
@@ -124,6 +130,7 @@ class TestUsersAdminCreateUser:
 
         self._check(rec)
         assert isinstance(value, _models.User)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -146,6 +153,7 @@ class TestUsersAdminCreateUser:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.User)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -222,6 +230,7 @@ class TestUsersAdminBulkUserAction:
 
         self._check(rec)
         assert isinstance(value, _models.BulkUserActionPayload)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -239,6 +248,7 @@ class TestUsersAdminBulkUserAction:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.BulkUserActionPayload)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -342,6 +352,7 @@ class TestUsersAdminUpdateUser:
 
         self._check(rec)
         assert isinstance(value, _models.User)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -364,6 +375,7 @@ class TestUsersAdminUpdateUser:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.User)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(

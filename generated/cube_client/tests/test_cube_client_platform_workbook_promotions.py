@@ -8,7 +8,14 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder
+from _cube_client_test_support import (
+    BASE_URL,
+    CREDENTIAL,
+    Loopback,
+    Recorder,
+    assert_reads_back,
+    page_items,
+)
 
 from cube_client import (
     APIStatusError,
@@ -85,6 +92,7 @@ class TestWorkbookPromotionsGetWorkbookPromotion:
 
         self._check(rec)
         assert isinstance(value, _models.WorkbookPromotionSummaryResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -102,6 +110,7 @@ class TestWorkbookPromotionsGetWorkbookPromotion:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.WorkbookPromotionSummaryResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -181,6 +190,7 @@ class TestWorkbookPromotionsGetWorkbookPromotionLinks:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.WorkbookPromotionLinkDto)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -201,6 +211,7 @@ class TestWorkbookPromotionsGetWorkbookPromotionLinks:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.WorkbookPromotionLinkDto)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -278,6 +289,7 @@ class TestWorkbookPromotionsPreviewWorkbookPromotion:
 
         self._check(rec)
         assert isinstance(value, _models.WorkbookPromotionPreviewDto)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -297,6 +309,7 @@ class TestWorkbookPromotionsPreviewWorkbookPromotion:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.WorkbookPromotionPreviewDto)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -396,6 +409,7 @@ class TestWorkbookPromotionsGetWorkbookPromotions:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.WorkbookPromotionDto)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -416,6 +430,7 @@ class TestWorkbookPromotionsGetWorkbookPromotions:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.WorkbookPromotionDto)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -509,6 +524,7 @@ class TestWorkbookPromotionsPromoteWorkbook:
 
         self._check(rec)
         assert isinstance(value, _models.WorkbookPromotionDto)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -532,6 +548,7 @@ class TestWorkbookPromotionsPromoteWorkbook:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.WorkbookPromotionDto)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(

@@ -8,7 +8,14 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder
+from _cube_client_test_support import (
+    BASE_URL,
+    CREDENTIAL,
+    Loopback,
+    Recorder,
+    assert_reads_back,
+    page_items,
+)
 
 from cube_client import (
     APIStatusError,
@@ -144,6 +151,7 @@ class TestWorkbooksGetWorkbooks:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.Workbook)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -164,6 +172,7 @@ class TestWorkbooksGetWorkbooks:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.Workbook)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -266,6 +275,7 @@ class TestWorkbooksCreateWorkbook:
 
         self._check(rec)
         assert isinstance(value, _models.Workbook)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -284,6 +294,7 @@ class TestWorkbooksCreateWorkbook:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.Workbook)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -385,6 +396,7 @@ class TestWorkbooksUpsertWorkbookBySlug:
 
         self._check(rec)
         assert isinstance(value, _models.Workbook)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -404,6 +416,7 @@ class TestWorkbooksUpsertWorkbookBySlug:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.Workbook)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -502,6 +515,7 @@ class TestWorkbooksGetWorkbook:
 
         self._check(rec)
         assert isinstance(value, _models.Workbook)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -519,6 +533,7 @@ class TestWorkbooksGetWorkbook:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.Workbook)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -751,6 +766,7 @@ class TestWorkbooksUpdateWorkbookDashboard:
 
         self._check(rec)
         assert isinstance(value, _models.WorkbookDashboard)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -768,6 +784,7 @@ class TestWorkbooksUpdateWorkbookDashboard:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.WorkbookDashboard)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -862,6 +879,7 @@ class TestWorkbooksUpdatePublishedDashboardAiWidgetThread:
 
         self._check(rec)
         assert isinstance(value, _models.Dashboard)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -882,6 +900,7 @@ class TestWorkbooksUpdatePublishedDashboardAiWidgetThread:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.Dashboard)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -985,6 +1004,7 @@ class TestWorkbooksDuplicateWorkbook:
 
         self._check(rec)
         assert isinstance(value, _models.Workbook)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -1003,6 +1023,7 @@ class TestWorkbooksDuplicateWorkbook:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.Workbook)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -1101,6 +1122,7 @@ class TestWorkbooksPublishDashboard:
 
         self._check(rec)
         assert isinstance(value, _models.Dashboard)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -1123,6 +1145,7 @@ class TestWorkbooksPublishDashboard:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.Dashboard)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(

@@ -8,7 +8,14 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder
+from _cube_client_test_support import (
+    BASE_URL,
+    CREDENTIAL,
+    Loopback,
+    Recorder,
+    assert_reads_back,
+    page_items,
+)
 
 from cube_client import (
     APIStatusError,
@@ -148,6 +155,7 @@ class TestWorkspaceSharedWorkspaceObjects:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.Workbook)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -172,6 +180,7 @@ class TestWorkspaceSharedWorkspaceObjects:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.Workbook)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -312,6 +321,7 @@ class TestWorkspaceWorkspaceObjects:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.Workbook)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -336,6 +346,7 @@ class TestWorkspaceWorkspaceObjects:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.Workbook)
+        assert_reads_back(value, page_items(RESPONSE, ("items",)))
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -415,6 +426,7 @@ class TestWorkspaceBulkDeleteWorkspaceObjects:
 
         self._check(rec)
         assert isinstance(value, _models.BulkDeleteWorkspaceObjectsPayload)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -434,6 +446,7 @@ class TestWorkspaceBulkDeleteWorkspaceObjects:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.BulkDeleteWorkspaceObjectsPayload)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -520,6 +533,7 @@ class TestWorkspaceBulkMoveWorkspaceObjects:
 
         self._check(rec)
         assert isinstance(value, _models.BulkMoveWorkspaceObjectsResponse)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -540,6 +554,7 @@ class TestWorkspaceBulkMoveWorkspaceObjects:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.BulkMoveWorkspaceObjectsResponse)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -648,6 +663,7 @@ class TestWorkspaceMoveWorkspaceObject:
 
         self._check(rec)
         assert isinstance(value, _models.Workbook)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -667,6 +683,7 @@ class TestWorkspaceMoveWorkspaceObject:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.Workbook)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(

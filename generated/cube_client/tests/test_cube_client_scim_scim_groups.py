@@ -8,7 +8,14 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder
+from _cube_client_test_support import (
+    BASE_URL,
+    CREDENTIAL,
+    Loopback,
+    Recorder,
+    assert_reads_back,
+    page_items,
+)
 
 from cube_client import (
     APIStatusError,
@@ -106,6 +113,7 @@ class TestScimGroupsListGroups:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.Group)
+        assert_reads_back(value, page_items(RESPONSE, ("Resources",)))
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -126,6 +134,7 @@ class TestScimGroupsListGroups:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.Group)
+        assert_reads_back(value, page_items(RESPONSE, ("Resources",)))
 
 
 class TestScimGroupsCreateGroup:
@@ -167,6 +176,7 @@ class TestScimGroupsCreateGroup:
 
         self._check(rec)
         assert isinstance(value, _models.Group)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -185,6 +195,7 @@ class TestScimGroupsCreateGroup:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.Group)
+        assert_reads_back(value, RESPONSE)
 
 
 class TestScimGroupsGetGroup:
@@ -226,6 +237,7 @@ class TestScimGroupsGetGroup:
 
         self._check(rec)
         assert isinstance(value, _models.Group)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -243,6 +255,7 @@ class TestScimGroupsGetGroup:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.Group)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -318,6 +331,7 @@ class TestScimGroupsReplaceGroup:
 
         self._check(rec)
         assert isinstance(value, _models.Group)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -337,6 +351,7 @@ class TestScimGroupsReplaceGroup:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.Group)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -495,6 +510,7 @@ class TestScimGroupsPatchGroup:
 
         self._check(rec)
         assert isinstance(value, _models.Group)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -517,6 +533,7 @@ class TestScimGroupsPatchGroup:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.Group)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(

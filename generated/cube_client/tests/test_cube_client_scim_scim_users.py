@@ -8,7 +8,15 @@ from typing import Any, ClassVar
 
 import httpx
 import pytest
-from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder, field
+from _cube_client_test_support import (
+    BASE_URL,
+    CREDENTIAL,
+    Loopback,
+    Recorder,
+    assert_reads_back,
+    field,
+    page_items,
+)
 
 from cube_client import (
     APIResponseValidationError,
@@ -108,6 +116,7 @@ class TestScimUsersListUsers:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.User)
+        assert_reads_back(value, page_items(RESPONSE, ("Resources",)))
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -127,6 +136,7 @@ class TestScimUsersListUsers:
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.User)
+        assert_reads_back(value, page_items(RESPONSE, ("Resources",)))
 
 
 class TestScimUsersCreateUser:
@@ -175,6 +185,7 @@ class TestScimUsersCreateUser:
 
         self._check(rec)
         assert isinstance(value, _models.User)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -195,6 +206,7 @@ class TestScimUsersCreateUser:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.User)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("variant", ["missing", "null"])
     def test_required_field_missing_or_null_is_a_warning(self, variant: str) -> None:
@@ -310,6 +322,7 @@ class TestScimUsersGetUser:
 
         self._check(rec)
         assert isinstance(value, _models.User)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -326,6 +339,7 @@ class TestScimUsersGetUser:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.User)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -406,6 +420,7 @@ class TestScimUsersReplaceUser:
 
         self._check(rec)
         assert isinstance(value, _models.User)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -427,6 +442,7 @@ class TestScimUsersReplaceUser:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.User)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
@@ -592,6 +608,7 @@ class TestScimUsersPatchUser:
 
         self._check(rec)
         assert isinstance(value, _models.User)
+        assert_reads_back(value, RESPONSE)
 
     def test_async(self) -> None:
         RESPONSE = self.RESPONSE
@@ -614,6 +631,7 @@ class TestScimUsersPatchUser:
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.User)
+        assert_reads_back(value, RESPONSE)
 
     @pytest.mark.parametrize("is_async", [False, True])
     @pytest.mark.parametrize(
