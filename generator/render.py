@@ -65,8 +65,8 @@ def py_type(t: TypeRef, models: str = "_models") -> str:
 
 def py_open_type(t: TypeRef, models: str = "") -> str:
     """A model field's type: like :func:`py_type`, but an enum of two or more values and a union
-    of two or more models are ``Open[...]``, so a value a newer server adds is kept as
-    ``Unknown`` instead of failing the response (``None`` stays outside the ``Open``)."""
+    of two or more members are ``Open[...]``, so a value or a variant a newer server adds is kept
+    as ``Unknown`` instead of failing the response (``None`` stays outside the ``Open``)."""
     match t:
         case LiteralOf(values) if len(values) >= 2:
             return f"Open[{py_type(t, models)}]"
@@ -77,11 +77,9 @@ def py_open_type(t: TypeRef, models: str = "") -> str:
         case UnionOf(members):
             present = [m for m in members if m != Primitive("None")]
             none = " | None" if len(present) < len(members) else ""
-            if len(present) >= 2 and all(isinstance(m, ModelRef) for m in present):
+            if len(present) >= 2:
                 return f"Open[{' | '.join(py_type(m, models) for m in present)}]{none}"
-            if len(present) == 1:
-                return py_open_type(present[0], models) + none
-            return " | ".join(py_open_type(m, models) for m in members)
+            return py_open_type(present[0], models) + none
     return py_type(t, models)
 
 

@@ -388,6 +388,9 @@ def _build(tp: Any, data: Any, path: str, problems: list[str]) -> Any:
             return Unknown(data)
         if len(members) == 1:
             return _build(members[0], data, path, problems)
+    elif isinstance(tp, type) and issubclass(tp, pydantic.RootModel):
+        _complete(tp)
+        return tp.model_construct(_build(tp.model_fields["root"].annotation, data, path, problems))
     elif isinstance(tp, type) and issubclass(tp, pydantic.BaseModel) and isinstance(data, dict):
         return _build_model(tp, data, path, problems)
     elif origin is list and isinstance(data, list):

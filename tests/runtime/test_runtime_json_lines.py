@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import ssl
 import threading
+import warnings
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any
@@ -31,6 +32,7 @@ from cube_client import (
     DataClient,
     IncompleteStreamError,
 )
+from cube_client._models import Unknown
 from cube_client.chat import models as chat_models
 from cube_client.data import models as data_models
 from runtime_servers import API_KEY, Exchange, LocalServer
@@ -386,3 +388,29 @@ def test_cubesql_lines_are_typed(tls_server: LocalServer, trusting: ssl.SSLConte
     assert tls_server.seen("POST", f"{DATA_BASE}/v1/cubesql")[0].json() == {
         "query": "SELECT status FROM orders"
     }
+
+
+def test_load_result_in_a_shape_the_document_does_not_list_is_unknown(
+    tls_server: LocalServer, trusting: ssl.SSLContext
+) -> None:
+    """``results[].data`` is a union (rows, compact, columnar): a shape a newer server adds is
+    kept whole as ``Unknown(value)``, with no warning, and the known shapes still read typed."""
+    new_shape = {"members": ["orders.count"], "arrow": "QVJST1cx"}
+    compact = {"members": ["orders.count"], "dataset": [[3]]}
+    answer = {
+        "results": [
+            {"annotation": {"measures": {}, "dimensions": {}}, "data": new_shape},
+            {"annotation": {"measures": {}, "dimensions": {}}, "data": compact},
+        ]
+    }
+
+    @tls_server.route("POST", f"{DATA_BASE}/v1/load")
+    def load(ex: Exchange) -> None:
+        ex.json(200, answer)
+
+    with _data(tls_server, trusting) as client, warnings.catch_warnings():
+        warnings.simplefilter("error")
+        unknown, known = client.data.load_v1(query=data_models.V1LoadRequestQuery()).results
+        assert unknown.data.root == Unknown(new_shape)
+        assert isinstance(known.data.root, data_models.V1LoadResultDataCompact)
+        assert known.data.root.dataset == [[3]]

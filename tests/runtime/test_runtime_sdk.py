@@ -250,6 +250,30 @@ def test_unknown_union_variant_is_kept(server: LocalServer) -> None:
             strict.request(PreparedCall("GET", "/pets"), cast_to=Pets)
 
 
+def test_root_model_value_that_does_not_read_is_kept_with_a_warning(server: LocalServer) -> None:
+    """A value model (``RootModel``) whose value does not validate keeps that value and warns,
+    naming the field; it never reads as ``root=None``."""
+    from cube_client._base_client import PreparedCall
+    from cube_client._models import BaseModel
+    from pydantic import RootModel
+
+    class Count(RootModel[int]):
+        root: int
+
+    class Holder(BaseModel):
+        count: Count
+
+    @server.route("GET", "/count")
+    def reply(ex: Exchange) -> None:
+        ex.json(200, {"count": "many"})
+
+    with platform(server.url) as client:
+        result = client.request(PreparedCall("GET", "/count"), cast_to=Holder)
+        with pytest.warns(ResponseValidationWarning, match=r"Holder\.count"):
+            count = result.count
+    assert count.root == "many"
+
+
 # --- ergonomics ---------------------------------------------------------------------------------
 
 

@@ -146,7 +146,7 @@ class V1CubeMetaMeasure(BaseModel):
 class V1CubeMetaNestedFolder(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     name: str
-    members: list[str | V1CubeMetaNestedFolder]
+    members: list[Open[str | V1CubeMetaNestedFolder]]
 
 
 class V1CubeMetaSegment(BaseModel):
@@ -279,18 +279,20 @@ class V1CubeMetaDimensionOrder(RootModel[Open[Literal["asc", "desc"]]]):
 
 class V1CubeMetaFormat(
     RootModel[
-        Open[Literal["percent", "currency", "number", "imageUrl", "id", "link"]]
+        Open[
+            Literal["percent", "currency", "number", "imageUrl", "id", "link"]
+            | V1CubeMetaLinkFormat
+            | V1CubeMetaCustomTimeFormat
+            | V1CubeMetaCustomNumericFormat
+        ]
+    ]
+):
+    root: Open[
+        Literal["percent", "currency", "number", "imageUrl", "id", "link"]
         | V1CubeMetaLinkFormat
         | V1CubeMetaCustomTimeFormat
         | V1CubeMetaCustomNumericFormat
     ]
-):
-    root: (
-        Open[Literal["percent", "currency", "number", "imageUrl", "id", "link"]]
-        | V1CubeMetaLinkFormat
-        | V1CubeMetaCustomTimeFormat
-        | V1CubeMetaCustomNumericFormat
-    )
 
 
 class V1CubeMetaSimpleFormat(
@@ -324,9 +326,9 @@ class V1LoadRequestQueryFilterItem(
 
 
 class V1LoadResultData(
-    RootModel[list[dict[str, Any]] | V1LoadResultDataCompact | V1LoadResultDataColumnar]
+    RootModel[Open[list[dict[str, Any]] | V1LoadResultDataCompact | V1LoadResultDataColumnar]]
 ):
-    root: list[dict[str, Any]] | V1LoadResultDataCompact | V1LoadResultDataColumnar
+    root: Open[list[dict[str, Any]] | V1LoadResultDataCompact | V1LoadResultDataColumnar]
 
 
 class V1LoadResultDataRow(RootModel[list[dict[str, Any]]]):

@@ -27,33 +27,37 @@ class AdvanceCreationStepInput(BaseModel):
 class ApiKeyCreatedResponse(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     allowed_endpoints: Annotated[list[str] | None, Field(alias="allowedEndpoints")] = None
-    created_at: Annotated[datetime.date | datetime.datetime, Field(alias="createdAt")]
+    created_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="createdAt")]
     deployment_ids: Annotated[list[int] | None, Field(alias="deploymentIds")] = None
-    expires_at: Annotated[datetime.date | datetime.datetime | None, Field(alias="expiresAt")] = None
+    expires_at: Annotated[
+        Open[datetime.date | datetime.datetime] | None, Field(alias="expiresAt")
+    ] = None
     id: int
-    last_used_at: Annotated[datetime.date | datetime.datetime | None, Field(alias="lastUsedAt")] = (
-        None
-    )
+    last_used_at: Annotated[
+        Open[datetime.date | datetime.datetime] | None, Field(alias="lastUsedAt")
+    ] = None
     name: str
     suffix: str | None = None
     token: str
-    updated_at: Annotated[datetime.date | datetime.datetime, Field(alias="updatedAt")]
+    updated_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="updatedAt")]
     user_id: Annotated[int, Field(alias="userId")]
 
 
 class ApiKeyResponse(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     allowed_endpoints: Annotated[list[str] | None, Field(alias="allowedEndpoints")] = None
-    created_at: Annotated[datetime.date | datetime.datetime, Field(alias="createdAt")]
+    created_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="createdAt")]
     deployment_ids: Annotated[list[int] | None, Field(alias="deploymentIds")] = None
-    expires_at: Annotated[datetime.date | datetime.datetime | None, Field(alias="expiresAt")] = None
+    expires_at: Annotated[
+        Open[datetime.date | datetime.datetime] | None, Field(alias="expiresAt")
+    ] = None
     id: int
-    last_used_at: Annotated[datetime.date | datetime.datetime | None, Field(alias="lastUsedAt")] = (
-        None
-    )
+    last_used_at: Annotated[
+        Open[datetime.date | datetime.datetime] | None, Field(alias="lastUsedAt")
+    ] = None
     name: str
     suffix: str | None = None
-    updated_at: Annotated[datetime.date | datetime.datetime, Field(alias="updatedAt")]
+    updated_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="updatedAt")]
     user_id: Annotated[int, Field(alias="userId")]
 
 
@@ -676,7 +680,7 @@ class DashboardFilter(BaseModel):
         | None
     ) = None
     start_inclusive: Annotated[Any, Field(alias="startInclusive")] = None
-    value: str | float | bool | list[Any] | None = None
+    value: Open[str | float | bool | list[Any]] | None = None
 
 
 class DashboardFilterInput(BaseModel):
@@ -710,7 +714,7 @@ class DashboardFilterInput(BaseModel):
         | None
     ) = None
     start_inclusive: Annotated[Any, Field(alias="startInclusive")] = None
-    value: str | float | bool | list[Any] | None = None
+    value: Open[str | float | bool | list[Any]] | None = None
 
 
 class DashboardLayout(BaseModel):
@@ -943,11 +947,11 @@ class DatabricksMetricViewIntegrationResponse(BaseModel):
     access_test: Annotated[dict[str, Any] | None, Field(alias="accessTest")] = None
     configuration: DatabricksMetricViewIntegrationConfigurationResponse
     configuration_version: Annotated[int, Field(alias="configurationVersion")]
-    created_at: Annotated[datetime.date | datetime.datetime, Field(alias="createdAt")]
+    created_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="createdAt")]
     data_source_name: Annotated[str, Field(alias="dataSourceName")]
     deployment_id: Annotated[int, Field(alias="deploymentId")]
     public_id: Annotated[str, Field(alias="publicId")]
-    updated_at: Annotated[datetime.date | datetime.datetime, Field(alias="updatedAt")]
+    updated_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="updatedAt")]
 
 
 class DatabricksMetricViewPublicationCounts(BaseModel):
@@ -1454,21 +1458,25 @@ class EmbedAccessTenantEntry(BaseModel):
 class EmbedDashboardCommentDto(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     body: str
-    created_at: Annotated[datetime.date | datetime.datetime, Field(alias="createdAt")]
+    created_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="createdAt")]
     dashboard_id: Annotated[str, Field(alias="dashboardId")]
-    edited_at: Annotated[datetime.date | datetime.datetime | None, Field(alias="editedAt")] = None
+    edited_at: Annotated[
+        Open[datetime.date | datetime.datetime] | None, Field(alias="editedAt")
+    ] = None
     id: int
     is_own: Annotated[bool, Field(alias="isOwn")]
-    removed_at: Annotated[datetime.date | datetime.datetime | None, Field(alias="removedAt")] = None
+    removed_at: Annotated[
+        Open[datetime.date | datetime.datetime] | None, Field(alias="removedAt")
+    ] = None
     user_id: Annotated[int | None, Field(alias="userId")] = None
 
 
 class EmbedDashboardCommentThreadDto(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     replies: list[EmbedDashboardCommentDto]
-    resolved_at: Annotated[datetime.date | datetime.datetime | None, Field(alias="resolvedAt")] = (
-        None
-    )
+    resolved_at: Annotated[
+        Open[datetime.date | datetime.datetime] | None, Field(alias="resolvedAt")
+    ] = None
     resolved_by: Annotated[int | None, Field(alias="resolvedBy")] = None
     root_: Annotated[EmbedDashboardCommentDto, Field(alias="root")]
 
@@ -1547,7 +1555,9 @@ class EmbedSettings(BaseModel):
 
 class EmbedTenant(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    created_at: Annotated[datetime.date | datetime.datetime | None, Field(alias="createdAt")] = None
+    created_at: Annotated[
+        Open[datetime.date | datetime.datetime] | None, Field(alias="createdAt")
+    ] = None
     display_name: Annotated[str | None, Field(alias="displayName")] = None
     id: int
     name: str
@@ -1598,12 +1608,16 @@ class EmbedThemeChat(BaseModel):
 
 class EmbedUser(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    created_at: Annotated[datetime.date | datetime.datetime | None, Field(alias="createdAt")] = None
+    created_at: Annotated[
+        Open[datetime.date | datetime.datetime] | None, Field(alias="createdAt")
+    ] = None
     email: str | None = None
     external_id: Annotated[str | None, Field(alias="externalId")] = None
     first_name: Annotated[str | None, Field(alias="firstName")] = None
     id: int
-    last_login: Annotated[datetime.date | datetime.datetime | None, Field(alias="lastLogin")] = None
+    last_login: Annotated[
+        Open[datetime.date | datetime.datetime] | None, Field(alias="lastLogin")
+    ] = None
     username: str
 
 
@@ -1705,7 +1719,7 @@ class FinishUploadResponse(BaseModel):
 
 class Folder(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    created_at: Annotated[datetime.date | datetime.datetime, Field(alias="createdAt")]
+    created_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="createdAt")]
     created_by: Annotated[int | None, Field(alias="createdBy")] = None
     deployment_id: Annotated[int, Field(alias="deploymentId")]
     folder_path: Annotated[list[WorkspaceFolderPathEntry] | None, Field(alias="folderPath")] = None
@@ -1714,7 +1728,7 @@ class Folder(BaseModel):
     parent_id: Annotated[int | None, Field(alias="parentId")] = None
     position: int
     type: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
-    updated_at: Annotated[datetime.date | datetime.datetime, Field(alias="updatedAt")]
+    updated_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="updatedAt")]
     updated_by: Annotated[int | None, Field(alias="updatedBy")] = None
     user: ResourceOwner | None = None
 
@@ -1938,28 +1952,28 @@ class OauthIntegration(BaseModel):
     auth_url: Annotated[str, Field(alias="authUrl")]
     client_id: Annotated[str, Field(alias="clientId")]
     config: dict[str, Any] | None = None
-    created_at: Annotated[datetime.date | datetime.datetime, Field(alias="createdAt")]
+    created_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="createdAt")]
     id: int
     name: str
     redirect_uri: Annotated[str, Field(alias="redirectUri")]
     scopes: list[Any] | None = None
     token_url: Annotated[str, Field(alias="tokenUrl")]
     type: str
-    updated_at: Annotated[datetime.date | datetime.datetime, Field(alias="updatedAt")]
+    updated_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="updatedAt")]
 
 
 class OidcTokenConfig(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     audience: str
     audience_type: Annotated[str, Field(alias="audienceType")]
-    created_at: Annotated[datetime.date | datetime.datetime, Field(alias="createdAt")]
+    created_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="createdAt")]
     custom_claims: Annotated[dict[str, Any] | None, Field(alias="customClaims")] = None
     id: int
     is_enabled: Annotated[bool, Field(alias="isEnabled")]
     name: str
     sub_format: Annotated[str | None, Field(alias="subFormat")] = None
     target_env_var: Annotated[str | None, Field(alias="targetEnvVar")] = None
-    updated_at: Annotated[datetime.date | datetime.datetime, Field(alias="updatedAt")]
+    updated_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="updatedAt")]
 
 
 class PageInfo(BaseModel):
@@ -2234,7 +2248,7 @@ class RemoveDataModelFilesInput(BaseModel):
 class RemoveNotificationRecipientInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     embed_tenant_name: Annotated[str | None, Field(alias="embedTenantName")] = None
-    id: int | str
+    id: Open[int | str]
     type: Open[Literal["USER", "EMBED_USER", "SLACK"]]
 
 
@@ -2256,7 +2270,7 @@ class Report(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     can_edit: Annotated[bool | None, Field(alias="canEdit")] = None
     can_manage: Annotated[bool | None, Field(alias="canManage")] = None
-    created_at: Annotated[datetime.date | datetime.datetime, Field(alias="createdAt")]
+    created_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="createdAt")]
     created_by: Annotated[int | None, Field(alias="createdBy")] = None
     current_query_checksum: Annotated[str | None, Field(alias="currentQueryChecksum")] = None
     deployment_id: Annotated[int, Field(alias="deploymentId")]
@@ -2284,7 +2298,7 @@ class Report(BaseModel):
     sql_query: Annotated[str | None, Field(alias="sqlQuery")] = None
     title: str | None = None
     type: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
-    updated_at: Annotated[datetime.date | datetime.datetime, Field(alias="updatedAt")]
+    updated_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="updatedAt")]
     user: ResourceOwner
     user_id: Annotated[int, Field(alias="userId")]
     version: int | None = None
@@ -2450,7 +2464,7 @@ class ReportSnapshot(BaseModel):
     public_id: Annotated[str | None, Field(alias="publicId")] = None
     python_code: Annotated[str | None, Field(alias="pythonCode")] = None
     report_id: Annotated[int, Field(alias="reportId")]
-    spec: str | dict[str, Any] | None = None
+    spec: Open[str | dict[str, Any]] | None = None
     sql_query: Annotated[str | None, Field(alias="sqlQuery")] = None
     title: str | None = None
     version_number: Annotated[int, Field(alias="versionNumber")]
@@ -2949,7 +2963,9 @@ class User(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     active_role_id: Annotated[int | None, Field(alias="activeRoleId")] = None
     aliases: list[UserAlias] | None = None
-    created_at: Annotated[datetime.date | datetime.datetime | None, Field(alias="createdAt")] = None
+    created_at: Annotated[
+        Open[datetime.date | datetime.datetime] | None, Field(alias="createdAt")
+    ] = None
     default_roles: Annotated[list[str] | None, Field(alias="defaultRoles")] = None
     email: str
     external_id: Annotated[str | None, Field(alias="externalId")] = None
@@ -2959,14 +2975,18 @@ class User(BaseModel):
     impersonation: UserImpersonationDTO | None = None
     is_admin: Annotated[bool, Field(alias="isAdmin")]
     is_deactivated: Annotated[bool | None, Field(alias="isDeactivated")] = None
-    last_login: Annotated[datetime.date | datetime.datetime | None, Field(alias="lastLogin")] = None
+    last_login: Annotated[
+        Open[datetime.date | datetime.datetime] | None, Field(alias="lastLogin")
+    ] = None
     notifications: dict[str, Any]
     picture: str | None = None
     saml_id: Annotated[str | None, Field(alias="samlId")] = None
     settings: UserSettingsInput | None = None
     title: str | None = None
     tos_accepted: Annotated[dict[str, Any] | None, Field(alias="tosAccepted")] = None
-    updated_at: Annotated[datetime.date | datetime.datetime | None, Field(alias="updatedAt")] = None
+    updated_at: Annotated[
+        Open[datetime.date | datetime.datetime] | None, Field(alias="updatedAt")
+    ] = None
     user_policies: Annotated[list[Policy] | None, Field(alias="userPolicies")] = None
     username: str
 
@@ -3022,7 +3042,7 @@ class UserAttributeDefinition(BaseModel):
 class UserAttributeInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     name: str
-    value: str | float | bool | list[str] | list[float] | None = None
+    value: Open[str | float | bool | list[str] | list[float]] | None = None
 
 
 class UserAttributeUpdateInput(BaseModel):
@@ -3089,25 +3109,29 @@ class UserGroupsConnectionResponse(BaseModel):
 
 class UserImpersonationDTO(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    expires_at: Annotated[datetime.date | datetime.datetime | None, Field(alias="expiresAt")] = None
+    expires_at: Annotated[
+        Open[datetime.date | datetime.datetime] | None, Field(alias="expiresAt")
+    ] = None
     impersonated_user: Annotated[User | None, Field(alias="impersonatedUser")] = None
-    started_at: Annotated[datetime.date | datetime.datetime | None, Field(alias="startedAt")] = None
+    started_at: Annotated[
+        Open[datetime.date | datetime.datetime] | None, Field(alias="startedAt")
+    ] = None
 
 
 class UserOauthToken(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     access_token_expires_at: Annotated[
-        datetime.date | datetime.datetime | None, Field(alias="accessTokenExpiresAt")
+        Open[datetime.date | datetime.datetime] | None, Field(alias="accessTokenExpiresAt")
     ] = None
-    created_at: Annotated[datetime.date | datetime.datetime, Field(alias="createdAt")]
+    created_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="createdAt")]
     id: int
     integration_id: Annotated[int, Field(alias="integrationId")]
     last_error: Annotated[Any, Field(alias="lastError")] = None
     refresh_token_expires_at: Annotated[
-        datetime.date | datetime.datetime | None, Field(alias="refreshTokenExpiresAt")
+        Open[datetime.date | datetime.datetime] | None, Field(alias="refreshTokenExpiresAt")
     ] = None
     status: str
-    updated_at: Annotated[datetime.date | datetime.datetime, Field(alias="updatedAt")]
+    updated_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="updatedAt")]
     user_id: Annotated[int, Field(alias="userId")]
 
 
@@ -3175,7 +3199,7 @@ class WidgetThemeTitleSectionInput(BaseModel):
 class Workbook(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     calculated_fields: Annotated[dict[str, Any], Field(alias="calculatedFields")]
-    created_at: Annotated[datetime.date | datetime.datetime, Field(alias="createdAt")]
+    created_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="createdAt")]
     created_by: Annotated[int | None, Field(alias="createdBy")] = None
     dashboard_draft: Annotated[DashboardConfig | None, Field(alias="dashboardDraft")] = None
     dashboard_published: Annotated[DashboardConfig | None, Field(alias="dashboardPublished")] = None
@@ -3190,7 +3214,7 @@ class Workbook(BaseModel):
     published_dashboard: Annotated[Dashboard | None, Field(alias="publishedDashboard")] = None
     slug: str | None = None
     type: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
-    updated_at: Annotated[datetime.date | datetime.datetime, Field(alias="updatedAt")]
+    updated_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="updatedAt")]
     user: ResourceOwner | None = None
     user_id: Annotated[float | None, Field(alias="userId")] = None
 
@@ -3210,7 +3234,7 @@ class WorkbookDashboardInput(BaseModel):
 
 class WorkbookPromotionDto(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    completed_at: Annotated[datetime.date | datetime.datetime, Field(alias="completedAt")]
+    completed_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="completedAt")]
     destination_changed_since_preview: Annotated[
         bool, Field(alias="destinationChangedSincePreview")
     ]
