@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -111,12 +112,20 @@ def input_key(config_path: Path, out_dir: Path, named: Iterable[str] = ()) -> st
         h.update(f"\0{label}\0".encode())
         for path in sorted(files):
             h.update(os.path.relpath(path, root).encode() + b"\0")
-            try:
-                data = path.read_bytes()
-            except OSError:  # a missing input: the full run reports it
-                data = b"\0missing"
+            data = _input_bytes(path)
             h.update(len(data).to_bytes(8, "big") + data)
     return "sha256:" + h.hexdigest()
+
+
+def _input_bytes(path: Path) -> bytes:
+    """An input's bytes; a missing file, a device or a pipe is a marker (never read: the full
+    run refuses it, and reading ``/dev/zero`` or a pipe would not end)."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return b"\0not-a-file"
+        return path.read_bytes()
+    except OSError:  # a missing input: the full run reports it
+        return b"\0missing"
 
 
 def _tree_hash(files: Iterable[tuple[str, bytes]]) -> str:

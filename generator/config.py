@@ -7,14 +7,58 @@ client class and credential. The single-document mode builds the same model from
 from __future__ import annotations
 
 import keyword
+import re
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 
 from generator import DEFAULT_CONFIG, DEFAULT_OUT
 from generator.diagnostics import CodegenError, Diagnostic, pointer
 from generator.loader import load_document
+from generator.sandbox import inside, regular_file, relative_name
+
+# Names that become code or file names are checked as names, never joined as paths.
+_MODULE = re.compile(r"[a-z][a-z0-9_]*\Z")
+_CLASS = re.compile(r"[A-Z][A-Za-z0-9]*\Z")
+_FAMILY = re.compile(r"[a-z][a-z0-9_-]*\Z")
+_ENV = re.compile(r"[A-Z_][A-Z0-9_]*\Z")
+_HEADER = re.compile(r"[A-Za-z0-9!#$%&'*+.^_`|~-]+\Z")  # an HTTP token (RFC 9110)
+_DISTRIBUTION = re.compile(r"[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?\Z")  # PEP 508 name
+
+
+def _matching(pattern: re.Pattern[str], what: str, v: str) -> str:
+    if not pattern.match(v):
+        raise ValueError(f"must be {what}")
+    return v
+
+
+def _python_name(v: str, *, empty: bool = False) -> str:
+    if empty and not v:
+        return v  # the package root
+    _matching(_MODULE, "a lower-case Python identifier", v)
+    if keyword.iskeyword(v):
+        raise ValueError("must not be a Python keyword")
+    return v
+
+
+def _relative(v: str, info: ValidationInfo) -> str:
+    """A path written in the configuration file stays a plain relative path (paths given on the
+    command line, as ``generate --spec`` does, are the caller's own choice)."""
+    why = relative_name(v) if (info.context or {}).get(FROM_FILE) else None
+    if why:
+        raise ValueError(why)
+    return v
+
+
+FROM_FILE = "from_file"  # validation context: the values come from a configuration file
 
 
 class AuthConfig(BaseModel):
@@ -30,6 +74,28 @@ class AuthConfig(BaseModel):
     scheme: str = "bearer"
     alternatives: dict[str, str] = Field(default_factory=dict)
 
+    @field_validator("header")
+    @classmethod
+    def _header(cls, v: str) -> str:
+        return _matching(_HEADER, "an HTTP header name", v)
+
+    @field_validator("env")
+    @classmethod
+    def _env(cls, v: str) -> str:
+        return _matching(_ENV, "an environment variable name (A-Z, 0-9, _)", v)
+
+    @field_validator("param")
+    @classmethod
+    def _param(cls, v: str) -> str:
+        return _python_name(v)
+
+    @field_validator("prefix")
+    @classmethod
+    def _prefix(cls, v: str) -> str:
+        if any(ord(c) < 32 or ord(c) == 127 for c in v):
+            raise ValueError("must not hold control characters")
+        return v
+
 
 class FamilyConfig(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -43,6 +109,36 @@ class FamilyConfig(BaseModel):
     auth: AuthConfig | None = None
     # When true, the credential is optional (documents without security).
     auth_optional: bool = False
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, v: str) -> str:
+        return _matching(_FAMILY, "a lower-case name (a-z, 0-9, _ and -)", v)
+
+    @field_validator("module")
+    @classmethod
+    def _module(cls, v: str) -> str:
+        return _python_name(v, empty=True)
+
+    @field_validator("client")
+    @classmethod
+    def _client(cls, v: str) -> str:
+        return _matching(_CLASS, "a CamelCase Python class name", v)
+
+    @field_validator("base_url_env")
+    @classmethod
+    def _base_url_env(cls, v: str) -> str:
+        return v and _matching(_ENV, "an environment variable name (A-Z, 0-9, _)", v)
+
+    @field_validator("document")
+    @classmethod
+    def _document(cls, v: str, info: ValidationInfo) -> str:
+        return _relative(v, info)
+
+    @field_validator("overlays")
+    @classmethod
+    def _overlays(cls, v: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
+        return tuple(_relative(o, info) for o in v)
 
 
 class PackageConfig(BaseModel):
@@ -59,9 +155,17 @@ class PackageConfig(BaseModel):
     @field_validator("name")
     @classmethod
     def _identifier(cls, v: str) -> str:
-        if not v.isidentifier() or not v.islower() or keyword.iskeyword(v):
-            raise ValueError("must be a lower-case Python identifier")
-        return v
+        return _python_name(v)
+
+    @field_validator("distribution")
+    @classmethod
+    def _distribution(cls, v: str) -> str:
+        return _matching(_DISTRIBUTION, "a package name (letters, digits, ., _ and -)", v)
+
+    @field_validator("changelog")
+    @classmethod
+    def _changelog(cls, v: str | None, info: ValidationInfo) -> str | None:
+        return None if v is None else _relative(v, info)
 
 
 class SnapshotConfig(BaseModel):
@@ -88,7 +192,17 @@ class Config(BaseModel):
     ref_root: Path | None = None
 
     def path(self, relative: str) -> Path:
-        return self.base_dir / relative
+        """A file the configuration names, refused unless it stays inside the project (the
+        folder holding the configuration's folder, or ``--ref-root``) and is a regular file."""
+        path = self.base_dir / relative
+        if Path(relative).is_absolute():  # given on the command line: the caller's choice
+            regular_file(path, relative)
+            return path
+        root = self.base_dir.absolute().parent
+        if self.ref_root and not path.resolve().is_relative_to(root.resolve()):
+            root = self.ref_root  # a maintainer widened the tree
+        inside(root, path, file=str(self.base_dir), at="", what=f"{relative!r}")
+        return path
 
     def family(self, name: str) -> FamilyConfig:
         """The family called ``name``; raises :class:`CodegenError` naming the known ones."""
@@ -122,7 +236,8 @@ def load_config(
                 "base_dir": path.parent,
                 "out_dir": out_dir or DEFAULT_OUT,
                 "ref_root": ref_root,
-            }
+            },
+            context={FROM_FILE: True},
         )
     except ValidationError as exc:
         from generator.validate import our_words

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from generator.config import Config
 from generator.diagnostics import CodegenError, Diagnostic, one_line
+from generator.sandbox import inside, refuse
 
 CUSTOM_DIR = "custom"
 PATCHES_DIR = "patches"
@@ -33,14 +34,22 @@ def _fail(id: str, file: Path | str, message: str) -> CodegenError:
 
 
 def _files(root: Path) -> dict[str, Path]:
-    """Relative POSIX path → file, for every regular file under ``root`` (tool caches aside)."""
-    if not root.is_dir():
+    """Relative POSIX path → file, for every regular file under ``root`` (tool caches aside).
+
+    What lies here is copied into the package, so a linked folder is refused, and so is a file
+    that leads out of ``root`` or is not a regular file (a device, a pipe).
+    """
+    if not root.is_dir() and not root.is_symlink():
         return {}
     found: dict[str, Path] = {}
     for dirpath, dirnames, filenames in os.walk(root):
+        for folder in [Path(dirpath), *(Path(dirpath, d) for d in dirnames)]:
+            if folder.is_symlink():
+                raise refuse(str(folder), "", "a linked folder is not followed; refused")
         dirnames[:] = sorted(d for d in dirnames if d not in _SKIP)
         for name in filenames:
             path = Path(dirpath, name)
+            inside(root, path, file=str(path), at="", what="this file")
             found[path.relative_to(root).as_posix()] = path
     return dict(sorted(found.items()))
 

@@ -30,6 +30,7 @@ from generator.fetch import (
     BASE_URL_ENV,
     DEFAULT_OUT,
     SPEC_PATH,
+    TOKEN_ENV,
     fetch_to_file,
     redact,
 )
@@ -71,6 +72,21 @@ def _report_health(health: OverlayHealth) -> None:
     else:
         for finding in health.findings:
             click.echo(f"overlay {finding}")
+
+
+def _bound_token(token: str, document_url: str) -> str:
+    """The token to send: the environment's token is the tenant's, bound to its base URL, so a
+    ``--url`` host (another family's document, a third-party host) gets a token only when
+    ``--token`` names one on the command line."""
+    source = click.get_current_context().get_parameter_source("token")
+    if document_url and token and source is not click.core.ParameterSource.COMMANDLINE:
+        click.echo(
+            f"note: the token from ${TOKEN_ENV} is sent only to the tenant's base URL, not to "
+            "a --url host; pass --token to send one there",
+            err=True,
+        )
+        return ""
+    return token
 
 
 @click.command("fetch")
@@ -133,6 +149,7 @@ def fetch(
     since the previous snapshot; then report which of the family's overlays no longer match."""
     if bool(base_url) == bool(document_url):
         _fail("give exactly one of --base-url (or $CUBE_BASE_URL) and --url", token)
+    token = _bound_token(token, document_url)
     try:
         config = _project(config_path)
         chosen = (config.family(family) if family else config.families[0]) if config else None

@@ -17,6 +17,7 @@ from typing import Any
 import yaml
 
 from generator.diagnostics import CodegenError, Diagnostic, one_line, pointer
+from generator.sandbox import regular_file
 
 MAX_BYTES = 20 * 1024 * 1024
 MAX_DEPTH = 256
@@ -253,6 +254,7 @@ def load_document(path: str | os.PathLike[str], *, max_bytes: int = MAX_BYTES) -
     """Load a YAML or JSON file; raises :class:`CodegenError` with a one-line reason."""
     p = Path(path)
     file = str(path)
+    regular_file(p, file)  # /dev/zero or a pipe would never end
     try:
         size = p.stat().st_size
         if size > max_bytes:

@@ -12,7 +12,6 @@ dangling targets as diagnostics instead of recursing forever.
 
 from __future__ import annotations
 
-import stat
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urldefrag, urlsplit
@@ -28,6 +27,7 @@ from generator.diagnostics import (
 )
 from generator.loader import load_document
 from generator.naming import pascal_case
+from generator.sandbox import inside, refuse
 
 _SCHEMA_KEYS = frozenset(
     {"schema", "schemas", "properties", "items", "allOf", "anyOf", "oneOf", "not",
@@ -72,24 +72,9 @@ class _Bundler:
         reason = _refused_form(url)
         if reason:
             raise _refuse(base, at, f"$ref {shown} is refused: {reason}")
-        try:
-            file = (base.parent / unquote(url)).resolve()
-        except (OSError, RuntimeError, ValueError) as exc:  # symlink loop, NUL byte
-            why = f"$ref {shown} cannot be resolved: {one_line(exc, 80)}"
-            raise _refuse(base, at, why) from None
-        if not file.is_relative_to(self.sandbox):
-            raise _refuse(
-                base,
-                at,
-                f"$ref {shown} leaves the folder {self.sandbox} (after `..` and symlinks); "
-                "refused (a maintainer may widen it with --ref-root)",
-            )
-        try:
-            mode = file.stat().st_mode
-        except OSError:
-            return file, unquote(frag)  # missing: reported by the caller
-        if not stat.S_ISREG(mode):
-            raise _refuse(base, at, f"$ref {shown} is refused: it names a device, pipe or folder")
+        file = inside(
+            self.sandbox, base.parent / unquote(url), file=str(base), at=at, what=f"$ref {shown}"
+        )
         return file, unquote(frag)
 
     def schema_ref(self, file: Path, frag: str, referrer: str, at: str) -> str:
@@ -182,7 +167,7 @@ class _Bundler:
 
 
 def _refuse(base: Path, at: str, message: str) -> CodegenError:
-    return error("ref-outside-tree", str(base), at, message)
+    return refuse(str(base), at, message)
 
 
 def _refused_form(url: str) -> str:

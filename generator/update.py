@@ -35,6 +35,7 @@ from generator.drift.versioning import (
 )
 from generator.fetch import snapshot_text
 from generator.loader import load_document, parse_text
+from generator.sandbox import inside
 from generator.structure import structure_only
 from generator.writer import read_tree, write_tree
 
@@ -150,7 +151,14 @@ def update(
             staged_config.write_text(edit.text, encoding="utf-8")
             result.changelog = _changelog(result.report, edit.new, changed, today)
             if config.package.changelog:
-                log = staged / config.package.changelog
+                # written in the staged copy of spec/, so it must lie in it
+                log = inside(
+                    staged,
+                    staged / config.package.changelog,
+                    file=str(config_path),
+                    at="/package/changelog",
+                    what="the changelog",
+                )
                 existing = log.read_text(encoding="utf-8") if log.exists() else ""
                 log.write_text(prepend_section(existing, result.changelog), encoding="utf-8")
             config = load_config(staged_config, out_dir=config.out_dir)

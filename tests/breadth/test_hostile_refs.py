@@ -106,7 +106,7 @@ def _assert_refused(
     assert proc.returncode == 2, proc.stdout + proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr
-    assert "[ref-outside-tree]" in lines[0] or "[ref-remote]" in lines[0], lines[0]
+    assert "[path-outside-tree]" in lines[0] or "[ref-remote]" in lines[0], lines[0]
     assert pointer in lines[0], lines[0]
     assert SECRET not in proc.stdout + proc.stderr
     assert not world["out"].exists(), "a refused document wrote output"
@@ -161,7 +161,7 @@ def test_reference_form_is_refused_and_canary_never_read(world: dict[str, Path],
         forbidden = ("/proc/",)
     if form == "nul-byte":  # stays inside the tree, but cannot name a file
         assert proc.returncode == 2, proc.stderr
-        assert "[ref-outside-tree]" in proc.stderr and "Traceback" not in proc.stderr
+        assert "[path-outside-tree]" in proc.stderr and "Traceback" not in proc.stderr
         return
     _assert_refused(world, proc, str(doc) + SCHEMA_PTR, *forbidden)
 

@@ -571,3 +571,29 @@ def test_document_url_needs_no_token_and_sends_none(
     )
     assert result.exit_code == 2
     assert "exactly one of --base-url" in result.stderr
+
+
+def test_environment_token_reaches_only_the_tenant_host(
+    server: SpecServer, ca: trustme.CA, ca_file: Path, snapshot: Path
+) -> None:
+    """``$CUBE_API_KEY`` is the tenant's: sent to its base URL, never to another host named with
+    ``--url`` (a second loopback host here), unless ``--token`` is given for that fetch."""
+    other = SpecServer(ca.issue_cert("127.0.0.1"))
+    try:
+        args = ["--ca-bundle", str(ca_file), "--config", str(snapshot.parent / "no-config.yaml")]
+        args += ["--overlays", str(snapshot.parent / "no-overlays"), "--out", str(snapshot)]
+        env = {"CUBE_API_KEY": TOKEN, "CUBE_BASE_URL": None}
+        tenant = CliRunner().invoke(fetch, [*args, "--base-url", server.base_url], env=env)
+        assert tenant.exit_code == 0, tenant.output
+        assert server.requests == [("/api/v1/spec", f"Bearer {TOKEN}")]
+        third = CliRunner().invoke(fetch, [*args, "--url", other.base_url + "/doc.json"], env=env)
+        assert third.exit_code == 0, third.output
+        assert other.requests == [("/doc.json", "")]
+        assert "not to a --url host" in third.stderr
+        given = CliRunner().invoke(
+            fetch, [*args, "--url", other.base_url + "/doc.json", "--token", "explicit"], env=env
+        )
+        assert given.exit_code == 0, given.output
+        assert other.requests[-1] == ("/doc.json", "Bearer explicit")
+    finally:
+        other.close()
