@@ -1,7 +1,7 @@
-"""Cost per call: the generated client against raw ``httpx`` + ``json.loads``, sync and async.
+"""Cost per call: the generated client against raw ``httpx2`` + ``json.loads``, sync and async.
 
 Run by ``bench/run.py`` in a fresh interpreter with the generated distribution on PYTHONPATH and
-``bench/server.py`` listening on 127.0.0.1. Each side keeps one ``httpx`` client (one keep-alive
+``bench/server.py`` listening on 127.0.0.1. Each side keeps one ``httpx2`` client (one keep-alive
 connection) for all its calls; blocks of calls alternate side by side, round by round. Prints
 one JSON object: seconds per call of every block, and the server's connection counts.
 """
@@ -16,7 +16,7 @@ import urllib.request
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import httpx
+import httpx2
 from cube_client import AsyncPlatformClient, PlatformClient
 
 PATH = "/api/v1/deployments/1/environments"
@@ -39,7 +39,7 @@ def run_sync(base: str, calls: int, rounds: int, warmup: int) -> dict[str, Any]:
     before = _stats(base)
     # Not `as client`: the runtime's __enter__ is typed as the base class (no `environments`).
     client = PlatformClient(api_key=KEY, base_url=base, allow_http_loopback=True)
-    with httpx.Client(base_url=base) as http, client:
+    with httpx2.Client(base_url=base) as http, client:
         headers = {"Authorization": f"Bearer {KEY}"}
 
         def raw() -> int:
@@ -71,7 +71,7 @@ def run_sync(base: str, calls: int, rounds: int, warmup: int) -> dict[str, Any]:
 async def run_async(base: str, calls: int, rounds: int, warmup: int) -> dict[str, Any]:
     before = _stats(base)
     client = AsyncPlatformClient(api_key=KEY, base_url=base, allow_http_loopback=True)
-    async with httpx.AsyncClient(base_url=base) as http, client:
+    async with httpx2.AsyncClient(base_url=base) as http, client:
         headers = {"Authorization": f"Bearer {KEY}"}
 
         async def raw() -> int:

@@ -45,8 +45,8 @@ NO_CACHE = {"CUBE_CODEGEN_NO_CACHE": "1"}  # full generation, never the no-op sh
 T_07_VS_OPC = 0.5  # our full generation of platform 07 ≤ this x openapi-python-client's
 T_NOOP = 0.3  # seconds, `make generate` with nothing changed
 T_BOX_PER_OP = 1.5  # Box seconds per operation ≤ this x platform 07's
-T_CALL = {"sync": 1.3, "async": 1.2}  # generated client per call ≤ this x raw httpx + json.loads
-T_IMPORT = 1.5  # cold `import cube_client` ≤ this x `import httpx, pydantic`
+T_CALL = {"sync": 1.3, "async": 1.2}  # generated client per call ≤ this x raw httpx2 + json.loads
+T_IMPORT = 1.5  # cold `import cube_client` ≤ this x `import httpx2, pydantic`
 T_DRIFT = 2.0  # seconds, `cube-codegen drift` on two documents the size of Box (issue 6)
 # The large documents built by tests/breadth/big_documents.py (issue 16).
 BUILT = (("payments (built, 4 MB)", "payments_document", "payments_api"),
@@ -610,7 +610,7 @@ def per_call(report: Report, package_root: Path, rounds: int, calls: int) -> Non
         report.notes.append(f"per-call benchmark failed: {why}")
         for mode in ("sync", "async"):
             report.target(
-                f"client per call ({mode}) vs raw httpx + json",
+                f"client per call ({mode}) vs raw httpx2 + json",
                 "—",
                 f"≤ {T_CALL[mode]}x",
                 None,
@@ -636,7 +636,7 @@ def per_call(report: Report, package_root: Path, rounds: int, calls: int) -> Non
             ]
         )
         report.target(
-            f"client per call ({mode}) vs raw httpx + json",
+            f"client per call ({mode}) vs raw httpx2 + json",
             f"{gen / raw:.2f}x",
             f"≤ {T_CALL[mode]}x",
             gen / raw <= T_CALL[mode],
@@ -648,7 +648,7 @@ def per_call(report: Report, package_root: Path, rounds: int, calls: int) -> Non
         + table(
             [
                 "mode",
-                "raw httpx + json.loads",
+                "raw httpx2 + json.loads",
                 "generated client",
                 "ratio",
                 "ratio of fastest blocks",
@@ -659,7 +659,7 @@ def per_call(report: Report, package_root: Path, rounds: int, calls: int) -> Non
         )
         + "\n\nThe generated side is `PlatformClient(...).environments"
         ".get_deployment_environments(1)`; the raw side is "
-        "`httpx.Client.get` + `json.loads` (no validation). The client builds "
+        "`httpx2.Client.get` + `json.loads` (no validation). The client builds "
         "`DeploymentEnvironment` "
         "models lazily: each field is validated when first read."
     )
@@ -685,8 +685,8 @@ def cold_import(report: Report, package_root: Path, tmp: Path, rounds: int) -> N
     here = tmp / "import"  # the working folder: `-c` puts it first on sys.path
     name = "`import cube_client; cube_client.PlatformClient`"
     ours = Cmd(name, [sys.executable, "-c", stmt], here, {"PYTHONPATH": str(compiled)})
-    name = "`import httpx, pydantic`"
-    base = Cmd(name, [sys.executable, "-c", "import httpx, pydantic"], here)
+    name = "`import httpx2, pydantic`"
+    base = Cmd(name, [sys.executable, "-c", "import httpx2, pydantic"], here)
     name = "the same, no .pyc (compiled from source every run)"
     env = {"PYTHONPATH": str(source), "PYTHONDONTWRITEBYTECODE": "1"}
     nopyc = Cmd(name, [sys.executable, "-c", stmt], here, env)
@@ -709,13 +709,14 @@ def cold_import(report: Report, package_root: Path, tmp: Path, rounds: int) -> N
     report.sections.append(
         f"### Cold import (median of {rounds} alternated fresh processes)\n\n"
         + table(
-            ["command", "median", "min - max", "peak RSS", "÷ import httpx, pydantic", "note"], rows
+            ["command", "median", "min - max", "peak RSS", "÷ import httpx2, pydantic", "note"],
+            rows,
         )
         + ("\n\n" + note if note else "")
     )
     if ours.failure or base.failure:
         report.target(
-            "cold import vs `import httpx, pydantic`",
+            "cold import vs `import httpx2, pydantic`",
             "—",
             f"≤ {T_IMPORT}x",
             None,
@@ -724,7 +725,7 @@ def cold_import(report: Report, package_root: Path, tmp: Path, rounds: int) -> N
     else:
         r = ours.median / base.median
         report.target(
-            "cold import vs `import httpx, pydantic`",
+            "cold import vs `import httpx2, pydantic`",
             f"{secs(ours.median)} vs {secs(base.median)} = {r:.2f}x",
             f"≤ {T_IMPORT}x",
             r <= T_IMPORT,

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-import httpx
+import httpx2
 
 from generator.diagnostics import CodegenError, Diagnostic, one_line
 from generator.loader import MAX_BYTES, dump_yaml, parse_bytes
@@ -177,7 +177,7 @@ def ssl_context(
 
 
 def retry_delay(
-    response: httpx.Response,
+    response: httpx2.Response,
     attempt: int,
     *,
     cap: float = MAX_RETRY_AFTER,
@@ -267,9 +267,9 @@ class _Plan:
 
 def _fetch(plan: _Plan) -> FetchedSpec:
     url = plan.url
-    with httpx.Client(
+    with httpx2.Client(
         verify=plan.context,
-        timeout=httpx.Timeout(plan.timeout),
+        timeout=httpx2.Timeout(plan.timeout),
         follow_redirects=False,
         trust_env=False,
     ) as client:
@@ -295,7 +295,7 @@ def _fetch(plan: _Plan) -> FetchedSpec:
     return FetchedSpec(url, document, content_type, attempt)
 
 
-def _attempt(client: httpx.Client, plan: _Plan, attempt: int) -> tuple[int, bytes, str, float]:
+def _attempt(client: httpx2.Client, plan: _Plan, attempt: int) -> tuple[int, bytes, str, float]:
     """One request: (status, body for a 200, content type, delay before a retry)."""
     url, timeout = plan.url, plan.timeout
     deadline = time.monotonic() + timeout
@@ -310,16 +310,16 @@ def _attempt(client: httpx.Client, plan: _Plan, attempt: int) -> tuple[int, byte
                 return status, b"", "", retry_delay(response, attempt, cap=plan.max_retry_after)
             body = _read_body(response, url, deadline)
             return status, body, response.headers.get("content-type", "").lower(), 0.0
-    except httpx.TimeoutException:
+    except httpx2.TimeoutException:
         raise FetchError(url, f"timed out after {timeout:g} s", "fetch-timeout") from None
-    except httpx.RemoteProtocolError:
+    except httpx2.RemoteProtocolError:
         message = "the connection closed before the whole response arrived (truncated body)"
         raise FetchError(url, message, "fetch-bad-body") from None
-    except httpx.DecodingError:
+    except httpx2.DecodingError:
         raise FetchError(url, "the response body could not be decoded", "fetch-bad-body") from None
-    except httpx.ConnectError as exc:
+    except httpx2.ConnectError as exc:
         raise FetchError(url, _connect_message(exc), "fetch-connection") from None
-    except httpx.HTTPError as exc:
+    except httpx2.HTTPError as exc:
         message = f"request failed: {type(exc).__name__}: {one_line(exc, 160)}"
         raise FetchError(url, message, "fetch-connection") from None
 
@@ -340,7 +340,7 @@ def _connect_message(exc: BaseException) -> str:
     )
 
 
-def _read_body(response: httpx.Response, url: str, deadline: float) -> bytes:
+def _read_body(response: httpx2.Response, url: str, deadline: float) -> bytes:
     """The whole body, bounded in size and in time (a server dripping bytes cannot stall us)."""
     chunks: list[bytes] = []
     size = 0
@@ -350,7 +350,7 @@ def _read_body(response: httpx.Response, url: str, deadline: float) -> bytes:
             message = f"response is larger than {MAX_BYTES // 1024 // 1024} MB"
             raise FetchError(url, message, "fetch-bad-body")
         if time.monotonic() > deadline:
-            raise httpx.ReadTimeout("deadline passed while reading the body")
+            raise httpx2.ReadTimeout("deadline passed while reading the body")
         chunks.append(chunk)
     return b"".join(chunks)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from urllib.parse import urlsplit
 
-import httpx
+import httpx2
 import pytest
 
 from tests.helpers import ensure_generated_importable
@@ -27,14 +27,14 @@ SCIM_LIST = {
 }
 
 
-def _recording(body: object = None) -> tuple[list[httpx.Request], httpx.Client]:
-    seen: list[httpx.Request] = []
+def _recording(body: object = None) -> tuple[list[httpx2.Request], httpx2.Client]:
+    seen: list[httpx2.Request] = []
 
-    def handle(request: httpx.Request) -> httpx.Response:
+    def handle(request: httpx2.Request) -> httpx2.Response:
         seen.append(request)
-        return httpx.Response(200, json=body if body is not None else {})
+        return httpx2.Response(200, json=body if body is not None else {})
 
-    return seen, httpx.Client(transport=httpx.MockTransport(handle))
+    return seen, httpx2.Client(transport=httpx2.MockTransport(handle))
 
 
 def test_missing_credential_fails_at_construction(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -162,16 +162,16 @@ def test_data_api_has_no_plain_http_server(monkeypatch: pytest.MonkeyPatch) -> N
 def test_chat_api_uses_api_key_prefix_and_agent_url(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("CUBE_AI_URL", raising=False)
 
-    def handle(request: httpx.Request) -> httpx.Response:
+    def handle(request: httpx2.Request) -> httpx2.Response:
         seen.append(request)
-        return httpx.Response(
+        return httpx2.Response(
             200,
             content=b'{"id": "__usage__", "type": "usage"}\n',
             headers={"content-type": "application/json"},
         )
 
-    seen: list[httpx.Request] = []
-    http = httpx.Client(transport=httpx.MockTransport(handle))
+    seen: list[httpx2.Request] = []
+    http = httpx2.Client(transport=httpx2.MockTransport(handle))
     client = ChatClient(
         api_key="agent-key",
         cloud_region="aws-us-east-1",

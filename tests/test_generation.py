@@ -9,6 +9,7 @@ import venv
 from pathlib import Path
 
 import pytest
+import yaml
 
 from generator.config import load_config
 from generator.pipeline import generate
@@ -108,7 +109,8 @@ def test_package_installs_into_a_fresh_venv_and_imports(tmp_path: Path) -> None:
         [str(py), "-c", code], capture_output=True, text=True, cwd=tmp_path, check=False
     )
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.split() == ["DeploymentsResource", "0.1.0"]
+    version = yaml.safe_load((ROOT / "spec" / "cube-codegen.yaml").read_text())["package"]["version"]
+    assert proc.stdout.split() == ["DeploymentsResource", version]
 
 
 @pytest.mark.slow

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from tests.helpers import ensure_generated_importable
@@ -194,20 +194,20 @@ CASES: dict[str, Case] = {
 }  # fmt: skip
 
 
-def _handler(case: Case, seen: list[httpx.Request]) -> Callable[[httpx.Request], httpx.Response]:
-    def handle(request: httpx.Request) -> httpx.Response:
+def _handler(case: Case, seen: list[httpx2.Request]) -> Callable[[httpx2.Request], httpx2.Response]:
+    def handle(request: httpx2.Request) -> httpx2.Response:
         request.read()
         seen.append(request)
         if isinstance(case.reply, bytes):
-            return httpx.Response(
+            return httpx2.Response(
                 200, content=case.reply, headers={"content-type": case.content_type}
             )
-        return httpx.Response(200, json=case.reply)
+        return httpx2.Response(200, json=case.reply)
 
     return handle
 
 
-def _assert_request(case: Case, seen: list[httpx.Request]) -> None:
+def _assert_request(case: Case, seen: list[httpx2.Request]) -> None:
     assert len(seen) == 1
     req = seen[0]
     assert req.method == case.method
@@ -225,7 +225,7 @@ def _assert_request(case: Case, seen: list[httpx.Request]) -> None:
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_sync_request_and_response(name: str) -> None:
     case, seen = CASES[name], []
-    http = httpx.Client(transport=httpx.MockTransport(_handler(case, seen)))
+    http = httpx2.Client(transport=httpx2.MockTransport(_handler(case, seen)))
     with PlatformClient(api_key="secret-key", base_url=BASE, http_client=http) as client:
         result = case.call(client)
     _assert_request(case, seen)
@@ -237,7 +237,7 @@ def test_async_request_and_response(name: str) -> None:
     case, seen = CASES[name], []
 
     async def run() -> Any:
-        http = httpx.AsyncClient(transport=httpx.MockTransport(_handler(case, seen)))
+        http = httpx2.AsyncClient(transport=httpx2.MockTransport(_handler(case, seen)))
         async with AsyncPlatformClient(
             api_key="secret-key", base_url=BASE, http_client=http
         ) as client:
@@ -295,9 +295,9 @@ def _template(path: str) -> str:
 
 
 def test_omitted_differs_from_null() -> None:
-    seen: list[httpx.Request] = []
+    seen: list[httpx2.Request] = []
     case = Case(lambda c: None, "PUT", "/", reply=SETTINGS)
-    http = httpx.Client(transport=httpx.MockTransport(_handler(case, seen)))
+    http = httpx2.Client(transport=httpx2.MockTransport(_handler(case, seen)))
     client = PlatformClient(api_key="secret-key", base_url=BASE, http_client=http)
     client.deployments.update_deployment(7, release_channel="release")
     client.deployments.update_deployment(7, release_channel=None, release_channel_version="1.0.0")
@@ -306,9 +306,9 @@ def test_omitted_differs_from_null() -> None:
 
 
 def test_raw_response_gives_status_headers_and_parsed_value() -> None:
-    seen: list[httpx.Request] = []
+    seen: list[httpx2.Request] = []
     case = CASES["export-status"]
-    http = httpx.Client(transport=httpx.MockTransport(_handler(case, seen)))
+    http = httpx2.Client(transport=httpx2.MockTransport(_handler(case, seen)))
     client = PlatformClient(api_key="secret-key", base_url=BASE, http_client=http)
     raw = client.with_raw_response.dashboard_exports.get_export_status(7, "job-1")
     assert raw.status_code == 200
@@ -318,9 +318,9 @@ def test_raw_response_gives_status_headers_and_parsed_value() -> None:
 
 
 def test_path_parameters_are_percent_encoded() -> None:
-    seen: list[httpx.Request] = []
+    seen: list[httpx2.Request] = []
     case = CASES["export-status"]
-    http = httpx.Client(transport=httpx.MockTransport(_handler(case, seen)))
+    http = httpx2.Client(transport=httpx2.MockTransport(_handler(case, seen)))
     client = PlatformClient(api_key="secret-key", base_url=BASE, http_client=http)
     client.dashboard_exports.get_export_status(7, "../../admin?x=1")
     assert (
@@ -336,9 +336,9 @@ def test_path_parameters_are_percent_encoded() -> None:
 def test_dashboard_export_needs_exactly_one_id(ids: dict[str, Any]) -> None:
     from cube_client import RequestValidationError
 
-    seen: list[httpx.Request] = []
-    http = httpx.Client(
-        transport=httpx.MockTransport(_handler(CASES["start-dashboard-export"], seen))
+    seen: list[httpx2.Request] = []
+    http = httpx2.Client(
+        transport=httpx2.MockTransport(_handler(CASES["start-dashboard-export"], seen))
     )
     client = PlatformClient(api_key="secret-key", base_url=BASE, http_client=http)
     with pytest.raises(RequestValidationError, match="exactly one of"):
@@ -354,8 +354,8 @@ def test_dashboard_export_needs_exactly_one_id(ids: dict[str, Any]) -> None:
 def test_staging_toggle_needs_exactly_one_branch(branch: dict[str, Any]) -> None:
     from cube_client import RequestValidationError
 
-    seen: list[httpx.Request] = []
-    http = httpx.Client(transport=httpx.MockTransport(_handler(CASES["staging-toggle"], seen)))
+    seen: list[httpx2.Request] = []
+    http = httpx2.Client(transport=httpx2.MockTransport(_handler(CASES["staging-toggle"], seen)))
     client = PlatformClient(api_key="secret-key", base_url=BASE, http_client=http)
     with pytest.raises(RequestValidationError, match="exactly one of"):
         client.data_model.set_branch_staging_environment(7, enabled=True, **branch)

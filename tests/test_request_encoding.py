@@ -53,14 +53,14 @@ DOC = {
 }
 
 SCRIPT = """
-import json, httpx
+import json, httpx2
 from enc import EncClient
 seen = []
 def handle(request):
     request.read()
     seen.append(request)
-    return httpx.Response(204)
-client = EncClient(base_url="https://api.example.com", http_client=httpx.Client(transport=httpx.MockTransport(handle)))
+    return httpx2.Response(204)
+client = EncClient(base_url="https://api.example.com", http_client=httpx2.Client(transport=httpx2.MockTransport(handle)))
 client.default.list_items(session="S 1", csrf="C")
 client.default.upload(file=b"\\x00PNG", label="logo")
 print(json.dumps({
@@ -116,10 +116,10 @@ def test_explode_false_query_arrays_are_comma_joined(tmp_path: Path) -> None:
     proc = run_cli("generate", "--spec", str(spec), "--out", str(out), "--package", "q", "--quiet")
     assert proc.returncode == 0, proc.stderr
     script = (
-        "import httpx\nfrom q import QClient\nseen = []\n"
-        "def handle(r):\n    seen.append(r)\n    return httpx.Response(204)\n"
+        "import httpx2\nfrom q import QClient\nseen = []\n"
+        "def handle(r):\n    seen.append(r)\n    return httpx2.Response(204)\n"
         "c = QClient(base_url='https://api.example.com', "
-        "http_client=httpx.Client(transport=httpx.MockTransport(handle)))\n"
+        "http_client=httpx2.Client(transport=httpx2.MockTransport(handle)))\n"
         "c.default.search(ids=[1, 2, 3], tags=['a', 'b'])\n"
         "print(seen[0].url.query.decode())\n"
     )

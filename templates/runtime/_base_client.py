@@ -33,7 +33,7 @@ Retries (``max_retries``, default 2: at most three sends; per client and per cal
 Timeouts
     :data:`DEFAULT_TIMEOUT` (60 s to read, write or wait for a pooled connection; 10 s to
     connect) unless ``timeout=`` is given to the client or the call (a float, an
-    ``httpx.Timeout``, or ``None`` for none). A timeout is an :class:`APITimeoutError`.
+    ``httpx2.Timeout``, or ``None`` for none). A timeout is an :class:`APITimeoutError`.
 
 Logging
     The ``cube_client`` logger (named after this package) records retries at INFO and each
@@ -42,7 +42,7 @@ Logging
     in the environment sends these lines to stderr without any logging set-up of your own.
 
 Defaults and copies
-    ``User-Agent: <distribution>/<version> python/<x.y> httpx/<x.y>`` on every request (a
+    ``User-Agent: <distribution>/<version> python/<x.y> httpx2/<x.y>`` on every request (a
     ``default_headers`` or ``extra_headers`` value replaces it). ``client.with_options(timeout=...,
     max_retries=...)`` returns a copy with other settings that shares the connection pool.
 
@@ -67,7 +67,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Self
 
-import httpx
+import httpx2
 
 from ._exceptions import (
     APIConnectionError,
@@ -98,10 +98,10 @@ _SENSITIVE_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie"
 
 
 def user_agent() -> str:
-    """``cube-client/0.1.0 python/3.12 httpx/0.28``: who is calling, for the server's logs."""
+    """``cube-client/1.0.0 python/3.12 httpx2/2.16``: who is calling, for the server's logs."""
     python = f"{sys.version_info.major}.{sys.version_info.minor}"
-    httpx_version = ".".join(httpx.__version__.split(".")[:2])
-    return f"{DISTRIBUTION}/{__version__} python/{python} httpx/{httpx_version}"
+    httpx_version = ".".join(httpx2.__version__.split(".")[:2])
+    return f"{DISTRIBUTION}/{__version__} python/{python} httpx2/{httpx_version}"
 
 
 def _setup_logging() -> None:
@@ -115,7 +115,7 @@ def _setup_logging() -> None:
     log.setLevel(level)
     log._cube_env_handler = True  # type: ignore[attr-defined]
 
-DEFAULT_TIMEOUT = httpx.Timeout(60.0, connect=10.0)
+DEFAULT_TIMEOUT = httpx2.Timeout(60.0, connect=10.0)
 DEFAULT_MAX_RETRIES = 2
 INITIAL_RETRY_DELAY = 0.5
 MAX_RETRY_DELAY = 8.0
@@ -217,8 +217,8 @@ class BaseClient:
     ) -> None:
         _setup_logging()
         try:
-            url = httpx.URL(base_url)
-        except httpx.InvalidURL:
+            url = httpx2.URL(base_url)
+        except httpx2.InvalidURL:
             raise ConfigurationError("base URL is not a valid URL") from None
         if url.scheme != "https":
             loopback = url.scheme == "http" and _is_loopback(url.host)
@@ -290,13 +290,13 @@ class BaseClient:
             return {}
         return {self._auth_header: self._auth_prefix + self._credential}
 
-    def _build_request(self, call: PreparedCall, client: httpx.Client | httpx.AsyncClient) -> httpx.Request:
+    def _build_request(self, call: PreparedCall, client: httpx2.Client | httpx2.AsyncClient) -> httpx2.Request:
         opts = call.options
         path = build_path(call.path, call.path_params)
         base = str(self.base_url).rstrip("/")
         params = build_query({**call.query, **(opts.extra_query or {})}, call.unexploded)
         # One case-insensitive mapping, so a caller's "authorization" replaces ours, not joins it.
-        headers = httpx.Headers({"Accept": "application/json", "User-Agent": _USER_AGENT})
+        headers = httpx2.Headers({"Accept": "application/json", "User-Agent": _USER_AGENT})
         for layer in (self._default_headers, self.auth_headers, call.headers, opts.extra_headers or {}):
             for key, value in layer.items():
                 headers[key] = value
@@ -339,7 +339,7 @@ class BaseClient:
         return bool(call.options.extra_headers and RAW_RESPONSE_HEADER in call.options.extra_headers)
 
     @staticmethod
-    def _should_retry_status(call: PreparedCall, response: httpx.Response) -> bool:
+    def _should_retry_status(call: PreparedCall, response: httpx2.Response) -> bool:
         """Rules 2 and 3 of the module's retry policy, with the server's ``x-should-retry``."""
         override = response.headers.get("x-should-retry")
         if override in ("true", "false"):
@@ -354,12 +354,12 @@ class BaseClient:
         """Rules 1 and 3: unsent requests always; sent ones only when idempotent."""
         if _is_certificate_error(exc):
             return False
-        if isinstance(exc, (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)):
+        if isinstance(exc, (httpx2.ConnectError, httpx2.ConnectTimeout, httpx2.PoolTimeout)):
             return True
-        return _is_idempotent(call) and isinstance(exc, httpx.TransportError)
+        return _is_idempotent(call) and isinstance(exc, httpx2.TransportError)
 
     @staticmethod
-    def _retry_delay(attempt: int, response: httpx.Response | None) -> float | None:
+    def _retry_delay(attempt: int, response: httpx2.Response | None) -> float | None:
         """Seconds to wait before the next attempt, or ``None`` when the server asks too long a wait."""
         if response is not None:
             asked = parse_retry_after(response.headers)
@@ -369,7 +369,7 @@ class BaseClient:
         return backoff * (1 - 0.25 * random.random())
 
     def _plan_retry(
-        self, call: PreparedCall, attempt: int, *, response: httpx.Response | None = None, exc: Exception | None = None
+        self, call: PreparedCall, attempt: int, *, response: httpx2.Response | None = None, exc: Exception | None = None
     ) -> float | None:
         """The delay before re-sending this call, or ``None`` to give up now."""
         if attempt >= self._max_retries(call):
@@ -397,7 +397,7 @@ class BaseClient:
                 return False
         return True
 
-    def _status_error(self, response: httpx.Response) -> APIStatusError:
+    def _status_error(self, response: httpx2.Response) -> APIStatusError:
         error = make_status_error(response, _error_body(response))
         error._redact(self._credential, self._sensitive_headers())
         return error
@@ -405,9 +405,9 @@ class BaseClient:
     def _sensitive_headers(self) -> frozenset[str]:
         return _SENSITIVE_HEADERS | {self._auth_header.lower()}
 
-    def _transport_error(self, exc: Exception, request: httpx.Request) -> APIError:
+    def _transport_error(self, exc: Exception, request: httpx2.Request) -> APIError:
         error: APIError
-        if isinstance(exc, httpx.TimeoutException):
+        if isinstance(exc, httpx2.TimeoutException):
             error = APITimeoutError(request=request)
         else:
             detail = str(exc).splitlines()[0][:200] if str(exc) else ""
@@ -416,7 +416,7 @@ class BaseClient:
         error._redact(self._credential, self._sensitive_headers())
         return error
 
-    def _log_request(self, request: httpx.Request, attempt: int) -> None:
+    def _log_request(self, request: httpx2.Request, attempt: int) -> None:
         if log.isEnabledFor(logging.DEBUG):
             sensitive = self._sensitive_headers()
             shown = {k: REDACTED if k.lower() in sensitive else v for k, v in request.headers.items()}
@@ -428,7 +428,7 @@ class BaseClient:
             )  # fmt: skip
 
     @staticmethod
-    def _log_response(response: httpx.Response) -> None:
+    def _log_response(response: httpx2.Response) -> None:
         if log.isEnabledFor(logging.DEBUG):
             request = response.request
             log.debug("Response %s %s -> %d", request.method, _loggable_url(request.url), response.status_code)
@@ -441,12 +441,28 @@ def _class_attrs(cls: type) -> list[tuple[str, object]]:
     return [(name, attr) for klass in cls.__mro__ for name, attr in vars(klass).items()]
 
 
-def _loggable_url(url: httpx.URL) -> str:
+def _loggable_url(url: httpx2.URL) -> str:
     return str(url.copy_with(username=None, password=None)) if url.userinfo else str(url)
 
 
+def _own_http_client(given: Any, expected: type) -> None:
+    """Refuse an HTTP client of another library, naming the fix.
+
+    A legacy ``httpx.Client`` is not adapted: its TLS context, proxies and limits live in httpx's
+    own transport, which httpx2 cannot take over, and an adapter that dropped them would send
+    requests past a corporate proxy or CA without a word. httpx2 takes the same constructor
+    arguments, so the fix is one import.
+    """
+    if given is not None and not isinstance(given, expected):
+        kind = f"{type(given).__module__}.{type(given).__qualname__}"
+        raise ConfigurationError(
+            f"http_client must be an httpx2.{expected.__name__}, not {kind}: build it with "
+            f"`import httpx2; httpx2.{expected.__name__}(...)` (same arguments as httpx)"
+        )
+
+
 class SyncAPIClient(BaseClient):
-    """Sends with an ``httpx.Client``; close it with :meth:`close` or a ``with`` block.
+    """Sends with an ``httpx2.Client``; close it with :meth:`close` or a ``with`` block.
 
     ``http_client`` (e.g. one with a custom ``verify=`` context or proxy) is used as given and
     left open for its owner to close. ``sleep`` replaces ``time.sleep`` between retries.
@@ -455,13 +471,14 @@ class SyncAPIClient(BaseClient):
     def __init__(
         self,
         *,
-        http_client: httpx.Client | None = None,
+        http_client: httpx2.Client | None = None,
         sleep: Callable[[float], None] | None = None,
         **kwargs: Any,
     ) -> None:
+        _own_http_client(http_client, httpx2.Client)
         super().__init__(**kwargs)
         self._owns_client = http_client is None
-        self._client = http_client or httpx.Client(follow_redirects=False)
+        self._client = http_client or httpx2.Client(follow_redirects=False)
         self._sleep: Callable[[float], None] = sleep or time.sleep
 
     def close(self) -> None:
@@ -474,7 +491,7 @@ class SyncAPIClient(BaseClient):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def send(self, call: PreparedCall, *, stream: bool = False) -> httpx.Response:
+    def send(self, call: PreparedCall, *, stream: bool = False) -> httpx2.Response:
         """Send with retries; returns a 2xx response or raises a typed :class:`APIError`."""
         attempt = 0
         while True:
@@ -482,7 +499,7 @@ class SyncAPIClient(BaseClient):
             self._log_request(request, attempt)
             try:
                 response = self._client.send(request, stream=stream, follow_redirects=False)
-            except httpx.RequestError as exc:
+            except httpx2.RequestError as exc:
                 delay = self._plan_retry(call, attempt, exc=exc)
                 if delay is None:
                     raise self._transport_error(exc, request) from exc
@@ -494,7 +511,7 @@ class SyncAPIClient(BaseClient):
                 if delay is None:
                     try:
                         response.read()
-                    except httpx.RequestError as exc:
+                    except httpx2.RequestError as exc:
                         raise self._transport_error(exc, request) from exc
                     finally:
                         response.close()
@@ -514,7 +531,7 @@ class SyncAPIClient(BaseClient):
 
 
 class AsyncAPIClient(BaseClient):
-    """Sends with an ``httpx.AsyncClient``; close it with :meth:`close` or ``async with``.
+    """Sends with an ``httpx2.AsyncClient``; close it with :meth:`close` or ``async with``.
 
     ``sleep`` replaces ``asyncio.sleep`` between retries.
     """
@@ -522,13 +539,14 @@ class AsyncAPIClient(BaseClient):
     def __init__(
         self,
         *,
-        http_client: httpx.AsyncClient | None = None,
+        http_client: httpx2.AsyncClient | None = None,
         sleep: Callable[[float], Awaitable[None]] | None = None,
         **kwargs: Any,
     ) -> None:
+        _own_http_client(http_client, httpx2.AsyncClient)
         super().__init__(**kwargs)
         self._owns_client = http_client is None
-        self._client = http_client or httpx.AsyncClient(follow_redirects=False)
+        self._client = http_client or httpx2.AsyncClient(follow_redirects=False)
         if sleep is None:
             import asyncio
 
@@ -545,7 +563,7 @@ class AsyncAPIClient(BaseClient):
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
-    async def send(self, call: PreparedCall, *, stream: bool = False) -> httpx.Response:
+    async def send(self, call: PreparedCall, *, stream: bool = False) -> httpx2.Response:
         """Send with retries; returns a 2xx response or raises a typed :class:`APIError`."""
         attempt = 0
         while True:
@@ -553,7 +571,7 @@ class AsyncAPIClient(BaseClient):
             self._log_request(request, attempt)
             try:
                 response = await self._client.send(request, stream=stream, follow_redirects=False)
-            except httpx.RequestError as exc:
+            except httpx2.RequestError as exc:
                 delay = self._plan_retry(call, attempt, exc=exc)
                 if delay is None:
                     raise self._transport_error(exc, request) from exc
@@ -565,7 +583,7 @@ class AsyncAPIClient(BaseClient):
                 if delay is None:
                     try:
                         await response.aread()
-                    except httpx.RequestError as exc:
+                    except httpx2.RequestError as exc:
                         raise self._transport_error(exc, request) from exc
                     finally:
                         await response.aclose()
@@ -595,7 +613,7 @@ class AsyncAPIClient(BaseClient):
         return _parse(response, cast_to, kind, self.strict)
 
 
-def _parse(response: httpx.Response, cast_to: Any, kind: ResponseKind, strict: bool = False) -> Any:
+def _parse(response: httpx2.Response, cast_to: Any, kind: ResponseKind, strict: bool = False) -> Any:
     from ._response import BinaryResponse, parse_json  # pydantic is imported on first use
 
     if kind == "json":
@@ -613,7 +631,7 @@ def _parse(response: httpx.Response, cast_to: Any, kind: ResponseKind, strict: b
     return None
 
 
-def _error_body(response: httpx.Response) -> object:
+def _error_body(response: httpx2.Response) -> object:
     try:
         return response.json()
     except ValueError:

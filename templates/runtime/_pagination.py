@@ -31,7 +31,7 @@ from collections.abc import AsyncIterator, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
-import httpx
+import httpx2
 
 from ._exceptions import APIResponseValidationError
 from ._response import parse_items, parse_json
@@ -123,7 +123,7 @@ class _PageState(Generic[T]):
         item_type: Any,
         data: Any,
         items: list[T],
-        response: httpx.Response | None = None,
+        response: httpx2.Response | None = None,
     ) -> None:
         self._call = call
         self._root = spec
@@ -199,7 +199,7 @@ class PageShapeError(APIResponseValidationError):
     """
 
     def __init__(
-        self, *, operation: str, keys: list[str], expected: list[str], response: httpx.Response, body: object
+        self, *, operation: str, keys: list[str], expected: list[str], response: httpx2.Response, body: object
     ) -> None:
         shown = ", ".join(keys[:20]) if keys else f"no keys (a {type(body).__name__})"
         super().__init__(
@@ -214,7 +214,7 @@ class PageShapeError(APIResponseValidationError):
 
 
 def _parse_page(
-    response: httpx.Response, spec: PageSpec, item_type: Any, strict: bool = False
+    response: httpx2.Response, spec: PageSpec, item_type: Any, strict: bool = False
 ) -> tuple[Any, list[Any]]:
     data = parse_json(response, object)
     shape = spec.match(data)
@@ -269,7 +269,7 @@ class AsyncPage(_PageState[T]):
         item_type: Any,
         data: Any,
         items: list[T],
-        response: httpx.Response | None = None,
+        response: httpx2.Response | None = None,
     ) -> None:
         super().__init__(call, spec, item_type, data, items, response)
         self._client = client

@@ -1,4 +1,4 @@
-"""Streamed bodies read as they arrive: server-sent events (parsed with httpx-sse) and JSON lines.
+"""Streamed bodies read as they arrive: server-sent events (parsed with httpx2's own reader) and JSON lines.
 
 JSON lines (one JSON value per line, the agent chat API's answer and the SQL results of the core
 data API) are yielded as typed items; a line the document marks as an error raises
@@ -6,7 +6,7 @@ data API) are yielded as typed items; a line the document marks as an error rais
 :class:`IncompleteStreamError`.
 
 Server-sent events are yielded as they arrive. A ``data:`` field spread over several lines is joined with
-``\\n`` as the SSE specification says; comments and ``retry:`` lines are handled by httpx-sse.
+``\\n`` as the SSE specification says; comments and ``retry:`` lines are handled by httpx2.
 Leaving the loop early, reaching the end, or an error closes the connection (for ``async for``,
 leaving early closes it when the loop's iterator is finalised; use ``async with stream:`` to
 close it at a point you choose).
@@ -19,9 +19,9 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from typing import Any, Generic, TypeVar
 
-import httpx
+import httpx2
 import pydantic
-from httpx_sse import EventSource, ServerSentEvent, SSEError
+from httpx2 import EventSource, ServerSentEvent, SSEError
 
 from ._exceptions import APIResponseValidationError, APIStreamError, IncompleteStreamError
 from ._models import STRICT
@@ -41,7 +41,7 @@ __all__ = [
 T = TypeVar("T")  # the type of each event's data (the document's ``itemSchema``; Any without)
 
 
-def _item(event: ServerSentEvent, response: httpx.Response, item_type: Any) -> Any:
+def _item(event: ServerSentEvent, response: httpx2.Response, item_type: Any) -> Any:
     data = _decode(event, response)
     try:
         return _adapter(item_type).validate_python(data)
@@ -54,7 +54,7 @@ def _item(event: ServerSentEvent, response: httpx.Response, item_type: Any) -> A
 
 
 @contextmanager
-def _sse_errors(response: httpx.Response) -> Iterator[None]:
+def _sse_errors(response: httpx2.Response) -> Iterator[None]:
     with stream_errors(response):
         try:
             yield
@@ -68,13 +68,13 @@ def _dispatched(event: ServerSentEvent) -> bool:
     """False for an event that carries nothing: no data, no event name, no retry.
 
     A blank line after only comments or ``id:`` lines (a keep-alive ping, say) is not dispatched
-    by the specification, but httpx-sse passes it on once a last event id is set. Such events are
+    by the specification, but httpx2 passes it on once a last event id is set. Such events are
     dropped; a named event is kept even without data.
     """
     return bool(event.data) or event.event != "message" or event.retry is not None
 
 
-def _decode(event: ServerSentEvent, response: httpx.Response) -> Any:
+def _decode(event: ServerSentEvent, response: httpx2.Response) -> Any:
     try:
         return json.loads(event.data)
     except ValueError as exc:
@@ -89,7 +89,7 @@ class EventStream(Generic[T]):
     ``iter_items()`` gives each event's data parsed as the documented item type.
     """
 
-    def __init__(self, response: httpx.Response, item_type: Any = Any) -> None:
+    def __init__(self, response: httpx2.Response, item_type: Any = Any) -> None:
         self.http_response = response
         self._source = EventSource(response)
         self._item_type = item_type
@@ -97,7 +97,7 @@ class EventStream(Generic[T]):
     def __iter__(self) -> Iterator[ServerSentEvent]:
         try:
             with _sse_errors(self.http_response):
-                for event in self._source.iter_sse():
+                for event in self._source:
                     if _dispatched(event):
                         yield event
         finally:
@@ -136,7 +136,7 @@ class EventStream(Generic[T]):
 class AsyncEventStream(Generic[T]):
     """Async twin of :class:`EventStream`."""
 
-    def __init__(self, response: httpx.Response, item_type: Any = Any) -> None:
+    def __init__(self, response: httpx2.Response, item_type: Any = Any) -> None:
         self.http_response = response
         self._source = EventSource(response)
         self._item_type = item_type
@@ -144,7 +144,7 @@ class AsyncEventStream(Generic[T]):
     async def __aiter__(self) -> AsyncIterator[ServerSentEvent]:
         try:
             with _sse_errors(self.http_response):
-                async for event in self._source.aiter_sse():
+                async for event in self._source:
                     if _dispatched(event):
                         yield event
         finally:
@@ -154,7 +154,7 @@ class AsyncEventStream(Generic[T]):
         """The ``data`` of each event decoded as JSON (events without data are skipped)."""
         try:
             with _sse_errors(self.http_response):
-                async for event in self._source.aiter_sse():
+                async for event in self._source:
                     if event.data:
                         yield _decode(event, self.http_response)
         finally:
@@ -164,7 +164,7 @@ class AsyncEventStream(Generic[T]):
         """Each event's data as the documented item type (events without data are skipped)."""
         try:
             with _sse_errors(self.http_response):
-                async for event in self._source.aiter_sse():
+                async for event in self._source:
                     if event.data:
                         yield _item(event, self.http_response, self._item_type)
         finally:
@@ -201,10 +201,10 @@ class JSONLines(Generic[T]):
         self.error_without = error_without
         self.final_member = final_member
 
-    def open(self, response: httpx.Response, strict: bool = False) -> JSONLinesStream[T]:
+    def open(self, response: httpx2.Response, strict: bool = False) -> JSONLinesStream[T]:
         return JSONLinesStream(response, self, strict)
 
-    def aopen(self, response: httpx.Response, strict: bool = False) -> AsyncJSONLinesStream[T]:
+    def aopen(self, response: httpx2.Response, strict: bool = False) -> AsyncJSONLinesStream[T]:
         return AsyncJSONLinesStream(response, self, strict)
 
 
@@ -217,7 +217,7 @@ _BLANK = b" \t\r\n\x1e"
 class _Lines(Generic[T]):
     """Splits bytes into lines and turns each into an item; the sync and async streams share it."""
 
-    def __init__(self, response: httpx.Response, spec: JSONLines[T], strict: bool) -> None:
+    def __init__(self, response: httpx2.Response, spec: JSONLines[T], strict: bool) -> None:
         self.response = response
         self.spec = spec
         # strict: the client's strict mode reaches each line (unknown enum values fail too)
@@ -293,7 +293,7 @@ class _Lines(Generic[T]):
 class JSONLinesStream(Generic[T]):
     """Iterate typed items as their lines arrive; leaving the loop early closes the connection."""
 
-    def __init__(self, response: httpx.Response, spec: JSONLines[T], strict: bool = False) -> None:
+    def __init__(self, response: httpx2.Response, spec: JSONLines[T], strict: bool = False) -> None:
         self.http_response = response
         self._lines = _Lines(response, spec, strict)
 
@@ -319,7 +319,7 @@ class JSONLinesStream(Generic[T]):
 class AsyncJSONLinesStream(Generic[T]):
     """Async twin of :class:`JSONLinesStream`."""
 
-    def __init__(self, response: httpx.Response, spec: JSONLines[T], strict: bool = False) -> None:
+    def __init__(self, response: httpx2.Response, spec: JSONLines[T], strict: bool = False) -> None:
         self.http_response = response
         self._lines = _Lines(response, spec, strict)
 

@@ -10,7 +10,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pydantic
 
 # The tests run against this distribution's sources whether or not it is installed.
@@ -27,22 +27,22 @@ class Recorder:
         self.status = status
         self.body = body
         self.content_type = content_type
-        self.requests: list[httpx.Request] = []
+        self.requests: list[httpx2.Request] = []
 
-    def _handle(self, request: httpx.Request) -> httpx.Response:
+    def _handle(self, request: httpx2.Request) -> httpx2.Response:
         request.read()
         self.requests.append(request)
         if self.body is None:
-            return httpx.Response(self.status)
+            return httpx2.Response(self.status)
         if isinstance(self.body, bytes):
-            return httpx.Response(self.status, content=self.body, headers={"content-type": self.content_type})
-        return httpx.Response(self.status, content=json.dumps(self.body).encode(), headers={"content-type": "application/json"})
+            return httpx2.Response(self.status, content=self.body, headers={"content-type": self.content_type})
+        return httpx2.Response(self.status, content=json.dumps(self.body).encode(), headers={"content-type": "application/json"})
 
-    def transport(self) -> httpx.MockTransport:
-        return httpx.MockTransport(self._handle)
+    def transport(self) -> httpx2.MockTransport:
+        return httpx2.MockTransport(self._handle)
 
     @property
-    def last(self) -> httpx.Request:
+    def last(self) -> httpx2.Request:
         assert len(self.requests) == 1, f"expected one request, got {len(self.requests)}"
         return self.requests[0]
 

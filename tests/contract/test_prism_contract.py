@@ -18,7 +18,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from cube_client import (
     APIError,
@@ -401,7 +401,7 @@ def test_prism_rejects_invalid_requests(prism: PrismServer) -> None:
     """Negative control: the sweeps mean something only if Prism validates what it receives."""
     family = prism.family
     secured = family.auth_param is not None
-    with httpx.Client(base_url=prism.base_url, timeout=30) as http:
+    with httpx2.Client(base_url=prism.base_url, timeout=30) as http:
         case = family.cases[0]
         if secured:
             anonymous = http.request(case.op.method, case.expected_path)

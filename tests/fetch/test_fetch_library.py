@@ -5,7 +5,7 @@ from __future__ import annotations
 import email.utils
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 
 from generator.fetch import (
@@ -65,8 +65,8 @@ def test_loopback_opt_in() -> None:
     assert spec_url("http://127.0.0.1:8080", environ=env) == "http://127.0.0.1:8080/api/v1/spec"
 
 
-def _response(headers: dict[str, str]) -> httpx.Response:
-    return httpx.Response(503, headers=headers)
+def _response(headers: dict[str, str]) -> httpx2.Response:
+    return httpx2.Response(503, headers=headers)
 
 
 def test_retry_after_seconds_and_cap() -> None:

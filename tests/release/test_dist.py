@@ -135,15 +135,17 @@ def test_dist_publish_install_and_call(tmp_path: Path, index: str) -> None:
         for item in json.loads(report.read_text())["install"]
     }
     assert installed["cube-client"] == f"{index}/packages/cube_client-{version}-py3-none-any.whl"
+    # httpx2 carries the HTTP and the event streams: neither httpx nor httpx-sse comes along
+    assert "httpx2" in installed and not {"httpx", "httpx-sse"} & installed.keys(), installed
 
     ca = trustme.CA()
     script = f"""
-import ssl, httpx, cube_client
+import ssl, httpx2, cube_client
 from cube_client import PlatformClient
 assert cube_client.__version__ == {version!r}, cube_client.__version__
 assert "site-packages" in cube_client.__file__
 context = ssl.create_default_context(cafile={str(ca_file(ca, tmp_path))!r})
-with httpx.Client(verify=context) as http:
+with httpx2.Client(verify=context) as http:
     client = PlatformClient(api_key={TOKEN!r}, base_url=BASE_URL, http_client=http)
     print(client.regions.with_raw_response.list_regions().status_code)
 """

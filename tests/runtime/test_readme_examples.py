@@ -95,12 +95,13 @@ def test_the_readme_has_the_examples() -> None:
     for heading in (
         "## Timeouts and defaults",
         "## Custom CA or proxy",
+        "## HTTP library: httpx2",
         "## Error handling",
         "## Logging",
         "## Async pagination",
     ):
         assert heading in text
-    assert len(EXAMPLES) == 6
+    assert len(EXAMPLES) == 7
 
 
 @pytest.mark.parametrize("index", range(len(EXAMPLES)))

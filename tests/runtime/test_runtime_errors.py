@@ -224,7 +224,7 @@ def all_logs() -> Iterator[list[logging.LogRecord]]:
 
     handler = Keep(level=logging.DEBUG)
     root = logging.getLogger()
-    names = ["httpx", "httpcore", "cube_client", "hpack", "h11"]
+    names = ["httpx2", "httpcore", "cube_client", "hpack", "h11"]
     before = {name: logging.getLogger(name).level for name in names}
     old_root = root.level
     root.addHandler(handler)
@@ -261,7 +261,7 @@ def _assert_no_secret(
 ) -> None:
     formatter = logging.Formatter("%(name)s %(levelname)s %(message)s")
     lines = [formatter.format(r) for r in records]
-    assert any(r.name.startswith("httpx") for r in records)
+    assert any(r.name.startswith("httpx2") for r in records)
     assert any(r.name.startswith("httpcore") for r in records)
     assert any(r.name.startswith("cube_client") for r in records)
     for line in lines:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ssl
 from collections.abc import Iterator
 
-import httpx
+import httpx2
 import pytest
 from cube_client import APIConnectionError, APIStatusError, ConfigurationError, PlatformClient
 from runtime_servers import (
@@ -36,7 +36,7 @@ def test_https_with_trusted_certificate_sync(
 ) -> None:
     assert tls_server.url.startswith("https://")
     with (
-        httpx.Client(verify=trusting) as http,
+        httpx2.Client(verify=trusting) as http,
         PlatformClient(api_key=API_KEY, base_url=tls_server.url, http_client=http) as client,
     ):
         result = client.deployments.get_deployment(7)
@@ -50,7 +50,7 @@ async def test_https_with_trusted_certificate_async(
 ) -> None:
     from cube_client import AsyncPlatformClient
 
-    async with httpx.AsyncClient(verify=trusting) as http:
+    async with httpx2.AsyncClient(verify=trusting) as http:
         async with AsyncPlatformClient(
             api_key=API_KEY, base_url=tls_server.url, http_client=http
         ) as client:
@@ -119,7 +119,7 @@ def _redirect(server: LocalServer, target: LocalServer) -> None:
 def test_redirect_is_not_followed_sync(server: LocalServer, elsewhere: LocalServer) -> None:
     _redirect(server, elsewhere)
     # even an http client configured to follow redirects does not follow them for us
-    with httpx.Client(follow_redirects=True) as http:
+    with httpx2.Client(follow_redirects=True) as http:
         with (
             platform(server.url, http_client=http) as client,
             pytest.raises(APIStatusError) as info,
@@ -153,3 +153,20 @@ async def test_untrusted_certificate_and_plain_http_async(
         with pytest.raises(APIConnectionError):
             await client.deployments.get_deployment(7)
     assert sleeps.delays == [] and tls_server.seen() == []
+
+
+@pytest.mark.parametrize("legacy", ["Client", "AsyncClient"])
+def test_a_legacy_httpx_client_is_refused_naming_the_fix(legacy: str) -> None:
+    """The runtime sends with httpx2; a legacy ``httpx`` client is refused at construction (its
+    TLS, proxy and limits could not be carried over), and the message names the one-line fix."""
+    httpx = pytest.importorskip("httpx")
+    from cube_client import AsyncPlatformClient
+
+    client_class = PlatformClient if legacy == "Client" else AsyncPlatformClient
+    http = getattr(httpx, legacy)()
+    try:
+        with pytest.raises(ConfigurationError, match=rf"httpx2\.{legacy}\(\.\.\.\)"):
+            client_class(api_key=API_KEY, base_url="https://acme.test", http_client=http)
+    finally:
+        if legacy == "Client":
+            http.close()

@@ -19,7 +19,7 @@ from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
 import anyio
-import httpx
+import httpx2
 import pytest
 from cube_client import (
     APIConnectionError,
@@ -68,13 +68,13 @@ def _split_awkwardly(data: bytes) -> list[bytes]:
 
 @contextmanager
 def _chat(server: LocalServer, trusting: ssl.SSLContext) -> Iterator[ChatClient]:
-    with httpx.Client(verify=trusting) as http:
+    with httpx2.Client(verify=trusting) as http:
         yield ChatClient(api_key=API_KEY, base_url=server.url + CHAT_BASE, http_client=http)
 
 
 @asynccontextmanager
 async def _achat(server: LocalServer, trusting: ssl.SSLContext) -> AsyncIterator[AsyncChatClient]:
-    async with httpx.AsyncClient(verify=trusting) as http:
+    async with httpx2.AsyncClient(verify=trusting) as http:
         yield AsyncChatClient(api_key=API_KEY, base_url=server.url + CHAT_BASE, http_client=http)
 
 
@@ -308,7 +308,7 @@ LOAD_ANSWER = {
 
 @contextmanager
 def _data(server: LocalServer, trusting: ssl.SSLContext) -> Iterator[DataClient]:
-    with httpx.Client(verify=trusting) as http:
+    with httpx2.Client(verify=trusting) as http:
         yield DataClient(token=JWT, base_url=server.url + DATA_BASE, http_client=http)
 
 
@@ -356,7 +356,7 @@ async def test_load_error_body_async(tls_server: LocalServer, trusting: ssl.SSLC
         ex.error(400, "Query should contain either measures, dimensions or timeDimensions")
 
     async with (
-        httpx.AsyncClient(verify=trusting) as http,
+        httpx2.AsyncClient(verify=trusting) as http,
         AsyncDataClient(token=JWT, base_url=tls_server.url + DATA_BASE, http_client=http) as client,
     ):
         with pytest.raises(APIStatusError, match="Query should contain") as info:

@@ -10,7 +10,7 @@ import email.utils
 import io
 import time
 
-import httpx
+import httpx2
 import pytest
 from cube_client import (
     APIStatusError,
@@ -249,7 +249,7 @@ def test_read_timeout_per_call_and_per_client_sync(server: LocalServer, sleeps: 
         assert info.value.method == "GET" and "timed out" in str(info.value)
         assert len(server.seen()) == 1
         with pytest.raises(APITimeoutError):
-            client.deployments.get_deployment(7, timeout=httpx.Timeout(5.0, read=0.2))
+            client.deployments.get_deployment(7, timeout=httpx2.Timeout(5.0, read=0.2))
         assert len(server.seen()) == 4  # a GET that timed out is retried
     with platform(server.url, sleep=sleeps.sync(), timeout=0.2) as client:
         with pytest.raises(APITimeoutError):

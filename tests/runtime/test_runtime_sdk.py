@@ -285,7 +285,7 @@ def test_user_agent_names_the_sdk(server: LocalServer) -> None:
     with platform(server.url) as client:
         client.deployments.get_deployments()
     agent = server.seen()[0].headers["user-agent"]
-    assert re.fullmatch(r"cube-client/\d+\.\d+\.\d+\S* python/\d+\.\d+ httpx/\d+\.\d+", agent)
+    assert re.fullmatch(r"cube-client/\d+\.\d+\.\d+\S* python/\d+\.\d+ httpx2/\d+\.\d+", agent)
     assert f"python/{'.'.join(py.python_version_tuple()[:2])}" in agent
 
 

@@ -28,7 +28,7 @@ import math
 import time
 from typing import Any
 
-import httpx
+import httpx2
 
 __all__ = [
     "APIConnectionError",
@@ -83,7 +83,7 @@ class APIError(Exception):
         if secret and "body" in vars(self):
             vars(self)["body"] = _scrub(vars(self)["body"], secret)
         request = getattr(self, "request", None)
-        if isinstance(request, httpx.Request):
+        if isinstance(request, httpx2.Request):
             for name in list(request.headers):
                 value = request.headers[name]
                 if name.lower() in headers or (secret and secret in value):
@@ -103,7 +103,7 @@ class APIConnectionError(APIError):
 
     status_code: int | None = None
 
-    def __init__(self, message: str = "Connection error.", *, request: httpx.Request) -> None:
+    def __init__(self, message: str = "Connection error.", *, request: httpx2.Request) -> None:
         super().__init__(message, method=request.method, url=_safe_url(request.url))
         self.request = request
 
@@ -111,14 +111,14 @@ class APIConnectionError(APIError):
 class APITimeoutError(APIConnectionError):
     """The request timed out (connect, read, write or waiting for a pooled connection)."""
 
-    def __init__(self, *, request: httpx.Request) -> None:
+    def __init__(self, *, request: httpx2.Request) -> None:
         super().__init__("Request timed out.", request=request)
 
 
 class APIResponseValidationError(APIError):
     """The server answered with a success status but a body that does not match the document."""
 
-    def __init__(self, message: str, *, response: httpx.Response, body: object) -> None:
+    def __init__(self, message: str, *, response: httpx2.Response, body: object) -> None:
         request = response.request
         super().__init__(message, method=request.method, url=_safe_url(request.url))
         self.request = request
@@ -132,7 +132,7 @@ class APIStatusError(APIError):
 
     status_code: int
 
-    def __init__(self, message: str, *, response: httpx.Response, body: object) -> None:
+    def __init__(self, message: str, *, response: httpx2.Response, body: object) -> None:
         request = response.request
         super().__init__(message, method=request.method, url=_safe_url(request.url))
         self.request = request
@@ -201,7 +201,7 @@ def error_class_for(status: int) -> type[APIStatusError]:
     return _BY_STATUS.get(status, APIStatusError)
 
 
-def server_message(body: Any, response: httpx.Response) -> str:
+def server_message(body: Any, response: httpx2.Response) -> str:
     """The server's own words: the ``error`` (or ``message``/``detail``) field of a JSON body."""
     if isinstance(body, dict):
         for key in ("error", "message", "detail"):
@@ -215,7 +215,7 @@ def server_message(body: Any, response: httpx.Response) -> str:
     return reason + (f": {text[:200]}" if text else "")
 
 
-def make_status_error(response: httpx.Response, body: object) -> APIStatusError:
+def make_status_error(response: httpx2.Response, body: object) -> APIStatusError:
     cls = error_class_for(response.status_code)
     return cls(server_message(body, response), response=response, body=body)
 
@@ -253,7 +253,7 @@ class JobTimeoutError(JobError):
         self.timeout = timeout
 
 
-def parse_retry_after(headers: httpx.Headers) -> float | None:
+def parse_retry_after(headers: httpx2.Headers) -> float | None:
     """``retry-after-ms`` or ``Retry-After`` (seconds or an HTTP date) as seconds, never negative."""
     millis = headers.get("retry-after-ms")
     if millis:
@@ -287,7 +287,7 @@ class APIStreamError(APIError):
     ``message`` is the line's error text; ``line`` the whole line, decoded.
     """
 
-    def __init__(self, message: str, *, response: httpx.Response, line: object) -> None:
+    def __init__(self, message: str, *, response: httpx2.Response, line: object) -> None:
         request = response.request
         super().__init__(message, method=request.method, url=_safe_url(request.url))
         self.response = response
@@ -301,7 +301,7 @@ class IncompleteStreamError(APIConnectionError):
     ``last`` is the last complete line, decoded (None when there was none).
     """
 
-    def __init__(self, message: str, *, request: httpx.Request, last: object) -> None:
+    def __init__(self, message: str, *, request: httpx2.Request, last: object) -> None:
         super().__init__(message, request=request)
         self.last = last
 
@@ -320,6 +320,6 @@ def _scrub(value: Any, secret: str) -> Any:
     return value
 
 
-def _safe_url(url: httpx.URL) -> str:
+def _safe_url(url: httpx2.URL) -> str:
     """The URL without userinfo; query strings never carry credentials in this package."""
     return str(url.copy_with(username=None, password=None)) if url.userinfo else str(url)

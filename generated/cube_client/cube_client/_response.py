@@ -13,7 +13,7 @@ from contextlib import contextmanager, suppress
 from functools import lru_cache, wraps
 from typing import IO, Any, Generic, ParamSpec, TypeVar
 
-import httpx
+import httpx2
 import pydantic
 
 from ._exceptions import APIConnectionError, APIResponseValidationError, APITimeoutError
@@ -35,7 +35,7 @@ def _adapter(tp: Any) -> pydantic.TypeAdapter[Any]:
 _STRICT_CONTEXT = {STRICT: True}
 
 
-def parse_json(response: httpx.Response, cast_to: Any, strict: bool = False) -> Any:
+def parse_json(response: httpx2.Response, cast_to: Any, strict: bool = False) -> Any:
     """Validate a JSON body into ``cast_to``.
 
     Typed bodies are parsed and validated in one pass by pydantic-core (``validate_json``),
@@ -90,7 +90,7 @@ def parse_json(response: httpx.Response, cast_to: Any, strict: bool = False) -> 
 
 
 def parse_items(
-    response: httpx.Response, data: Any, items: Any, item_type: Any, strict: bool = False
+    response: httpx2.Response, data: Any, items: Any, item_type: Any, strict: bool = False
 ) -> list[Any]:
     """The items of one page (already parsed JSON), leniently unless ``strict``."""
     tp = list[item_type]
@@ -113,12 +113,12 @@ def parse_items(
         ) from None
 
 
-def _what(response: httpx.Response) -> str:
+def _what(response: httpx2.Response) -> str:
     request = response.request
     return f"{request.method} {request.url.copy_with(query=None)}"
 
 
-def _body_or_text(response: httpx.Response) -> object:
+def _body_or_text(response: httpx2.Response) -> object:
     try:
         return response.json()
     except ValueError:
@@ -128,7 +128,7 @@ def _body_or_text(response: httpx.Response) -> object:
 class APIResponse(Generic[R]):
     """The HTTP response alongside the value it parses to: ``.status_code``, ``.headers``, ``.parse()``."""
 
-    def __init__(self, response: httpx.Response, parser: Callable[[], R]) -> None:
+    def __init__(self, response: httpx2.Response, parser: Callable[[], R]) -> None:
         self.http_response = response
         self._parser = parser
         self._parsed: list[R] = []
@@ -138,11 +138,11 @@ class APIResponse(Generic[R]):
         return self.http_response.status_code
 
     @property
-    def headers(self) -> httpx.Headers:
+    def headers(self) -> httpx2.Headers:
         return self.http_response.headers
 
     @property
-    def url(self) -> httpx.URL:
+    def url(self) -> httpx2.URL:
         return self.http_response.url
 
     def parse(self) -> R:
@@ -159,7 +159,7 @@ def _as_raw(result: Any) -> Any:
     if isinstance(result, APIResponse):
         return result
     response = getattr(result, "http_response", None)
-    if isinstance(response, httpx.Response):
+    if isinstance(response, httpx2.Response):
         return APIResponse(response, lambda: result)
     return result
 
@@ -193,13 +193,13 @@ def async_to_raw_response_wrapper(
 
 
 @contextmanager
-def stream_errors(response: httpx.Response) -> Iterator[None]:
+def stream_errors(response: httpx2.Response) -> Iterator[None]:
     """Transport failures while reading a streamed body, as this package's connection errors."""
     try:
         yield
-    except httpx.TimeoutException as exc:
+    except httpx2.TimeoutException as exc:
         raise APITimeoutError(request=response.request) from exc
-    except httpx.RequestError as exc:  # transport failures, and bodies that fail to decompress
+    except httpx2.RequestError as exc:  # transport failures, and bodies that fail to decompress
         name = type(exc).__name__
         raise APIConnectionError(
             f"Connection error while reading the response: {name}", request=response.request
@@ -219,7 +219,7 @@ class BinaryResponse:
     ``iter_*`` method to its end (or leaving its loop early) close it for you.
     """
 
-    def __init__(self, response: httpx.Response) -> None:
+    def __init__(self, response: httpx2.Response) -> None:
         self.http_response = response
 
     @property
@@ -309,7 +309,7 @@ class BinaryResponse:
 class AsyncBinaryResponse:
     """Async twin of :class:`BinaryResponse`."""
 
-    def __init__(self, response: httpx.Response) -> None:
+    def __init__(self, response: httpx2.Response) -> None:
         self.http_response = response
 
     @property

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final, Literal
 
-import httpx
+import httpx2
 
 __all__ = ["NOT_GIVEN", "RAW_RESPONSE_HEADER", "Body", "Headers", "NotGiven", "Query", "Timeout"]
 
@@ -36,4 +36,4 @@ RAW_RESPONSE_HEADER = "X-Cube-Codegen-Raw-Response"
 Headers = Mapping[str, str]
 Query = Mapping[str, object]
 Body = Mapping[str, object]
-Timeout = float | httpx.Timeout | None
+Timeout = float | httpx2.Timeout | None

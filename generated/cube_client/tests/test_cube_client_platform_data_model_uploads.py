@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any, ClassVar
 
-import httpx
+import httpx2
 import pytest
 from _cube_client_test_support import (
     BASE_URL,
@@ -30,7 +30,7 @@ def _client(rec: Recorder) -> PlatformClient:
         api_key=CREDENTIAL,
         base_url=BASE_URL,
         max_retries=0,
-        http_client=httpx.Client(transport=rec.transport()),
+        http_client=httpx2.Client(transport=rec.transport()),
     )
 
 
@@ -39,7 +39,7 @@ def _async_client(rec: Recorder) -> AsyncPlatformClient:
         api_key=CREDENTIAL,
         base_url=BASE_URL,
         max_retries=0,
-        http_client=httpx.AsyncClient(transport=rec.transport()),
+        http_client=httpx2.AsyncClient(transport=rec.transport()),
     )
 
 
@@ -53,7 +53,7 @@ def _loopback_client(server: Loopback, strict: bool = False) -> PlatformClient:
     )
 
 
-def _check_request(rec: Recorder, method: str, path: str) -> httpx.Request:
+def _check_request(rec: Recorder, method: str, path: str) -> httpx2.Request:
     request = rec.last
     assert request.method == method
     assert request.url.scheme == "https" and request.url.host == "api.test"

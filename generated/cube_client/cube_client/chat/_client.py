@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-import httpx
+import httpx2
 
 from cube_client._base_client import DEFAULT_MAX_RETRIES, AsyncAPIClient, SyncAPIClient
 from cube_client._types import NOT_GIVEN, NotGiven, Timeout
@@ -51,7 +51,7 @@ class ChatClient(SyncAPIClient):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
-        http_client: httpx.Client | None = None,
+        http_client: httpx2.Client | None = None,
         allow_http_loopback: bool = False,
         strict: bool = False,
     ) -> None:
@@ -119,7 +119,7 @@ class AsyncChatClient(AsyncAPIClient):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int = DEFAULT_MAX_RETRIES,
         default_headers: Mapping[str, str] | None = None,
-        http_client: httpx.AsyncClient | None = None,
+        http_client: httpx2.AsyncClient | None = None,
         allow_http_loopback: bool = False,
         strict: bool = False,
     ) -> None:
