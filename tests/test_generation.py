@@ -109,7 +109,9 @@ def test_package_installs_into_a_fresh_venv_and_imports(tmp_path: Path) -> None:
         [str(py), "-c", code], capture_output=True, text=True, cwd=tmp_path, check=False
     )
     assert proc.returncode == 0, proc.stderr
-    version = yaml.safe_load((ROOT / "spec" / "cube-codegen.yaml").read_text())["package"]["version"]
+    version = yaml.safe_load((ROOT / "spec" / "cube-codegen.yaml").read_text())["package"][
+        "version"
+    ]
     assert proc.stdout.split() == ["DeploymentsResource", version]
 
 

@@ -87,6 +87,9 @@ class APIError(Exception):
                 value = request.headers[name]
                 if name.lower() in headers or (secret and secret in value):
                     request.headers[name] = REDACTED
+        response = vars(self).get("response")
+        if secret and isinstance(response, httpx2.Response):
+            vars(self)["response"] = _scrubbed_response(response, secret)
 
 
 class RequestValidationError(APIError, ValueError):
@@ -125,6 +128,11 @@ class APIResponseValidationError(APIError):
         self.status_code = response.status_code
         self.body = body
 
+    @property
+    def request_id(self) -> str | None:
+        """The server's id of the request whose body did not match (``x-request-id``)."""
+        return request_id(self.response)
+
 
 class APIStatusError(APIError):
     """The server answered with a non-2xx status; ``message`` is the server's ``error`` text."""
@@ -138,6 +146,11 @@ class APIStatusError(APIError):
         self.response = response
         self.status_code = response.status_code
         self.body = body
+
+    @property
+    def request_id(self) -> str | None:
+        """The server's id of the failed request (``x-request-id``), to quote to support."""
+        return request_id(self.response)
 
     @property
     def retry_after(self) -> float | None:
@@ -317,6 +330,28 @@ def _scrub(value: Any, secret: str) -> Any:
     if isinstance(value, list):
         return [_scrub(v, secret) for v in value]
     return value
+
+
+def _scrubbed_response(response: httpx2.Response, secret: str) -> httpx2.Response:
+    """``response`` as kept on an error: a server that echoes the credential (in its body or a
+    header) has it replaced, so ``error.response.text`` and ``.headers`` never hold it."""
+    token = secret.encode()
+    content = response.content
+    echoed = token in content or any(secret in v for v in response.headers.values())
+    if not echoed:
+        return response
+    headers = [(k, REDACTED if secret in v else v) for k, v in response.headers.multi_items()]
+    return httpx2.Response(
+        response.status_code,
+        headers=[(k, v) for k, v in headers if k.lower() != "content-length"],
+        content=content.replace(token, REDACTED.encode()),
+        request=response.request,
+    )
+
+
+def request_id(response: httpx2.Response) -> str | None:
+    """The id the server gave the request (``x-request-id`` or ``request-id``), for support."""
+    return response.headers.get("x-request-id") or response.headers.get("request-id")
 
 
 def _safe_url(url: httpx2.URL) -> str:

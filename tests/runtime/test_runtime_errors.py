@@ -56,7 +56,8 @@ def _error_route(server: LocalServer, status: int) -> None:
     def reply(ex: Exchange) -> None:
         # echoes the credential back, as a careless server might: it must be redacted
         auth = ex.seen.headers.get("authorization", "")
-        ex.error(status, f"nope {status}: rejected {auth}", {"Retry-After": "0"})
+        headers = {"Retry-After": "0", "X-Request-Id": f"req-{status}", "X-Echo": auth}
+        ex.error(status, f"nope {status}: rejected {auth}", headers)
 
 
 def _check_status_error(err: APIStatusError, status: int, cls: type[APIStatusError]) -> None:
@@ -71,6 +72,10 @@ def _check_status_error(err: APIStatusError, status: int, cls: type[APIStatusErr
     assert err.request.headers["authorization"] == "[redacted]"
     assert API_KEY not in repr(err.body) and API_KEY not in repr(dict(err.request.headers))
     assert str(status) in str(err) and DEPLOYMENT in str(err)
+    # the response kept on the error: its text and headers read back without the credential
+    assert err.response.json() == {"error": f"nope {status}: rejected Bearer [redacted]"}
+    assert API_KEY not in err.response.text and err.response.headers["x-echo"] == "[redacted]"
+    assert err.request_id == f"req-{status}"
     for text in (str(err), repr(err), "".join(traceback.format_exception(err))):
         assert API_KEY not in text
 

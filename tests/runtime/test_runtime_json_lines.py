@@ -390,6 +390,27 @@ def test_cubesql_lines_are_typed(tls_server: LocalServer, trusting: ssl.SSLConte
     }
 
 
+def test_cubesql_error_line_is_raised_not_yielded_as_a_row(
+    tls_server: LocalServer, trusting: ssl.SSLContext
+) -> None:
+    """A line with the API's ``error`` member and no ``data`` or ``schema`` ends the query with
+    an error after the rows before it; it is never read as an empty row."""
+    schema_line = {"schema": [{"name": "status", "column_type": "String"}]}
+    lines = [schema_line, {"data": [["completed"]]}, {"error": "Query timeout"}]
+
+    @tls_server.route("POST", f"{DATA_BASE}/v1/cubesql")
+    def cubesql(ex: Exchange) -> None:
+        ex.stream(200, [_body(lines)], {"Content-Type": "application/json"})
+
+    received: list[Any] = []
+    with _data(tls_server, trusting) as client, pytest.raises(APIStreamError) as info:
+        for line in client.data.cubesql_v1(query="SELECT status FROM orders"):
+            received.append(line)
+    assert [line.data for line in received] == [None, [["completed"]]]
+    assert info.value.message == "Query timeout"
+    assert info.value.line == {"error": "Query timeout"}
+
+
 def test_load_result_in_a_shape_the_document_does_not_list_is_unknown(
     tls_server: LocalServer, trusting: ssl.SSLContext
 ) -> None:

@@ -336,3 +336,17 @@ def test_cube_log_debug_logs_requests_without_credentials(
     assert any("authorization" in line.lower() and "[redacted]" in line for line in lines)
     assert all(API_KEY not in line for line in lines)
     assert client_log.level == logging.DEBUG
+
+
+def test_request_id_is_on_the_raw_response(server: LocalServer) -> None:
+    """The server's request id, for support tickets, on the raw response of a success."""
+    from runtime_servers import DEPLOYMENT, deployment
+
+    @server.route("GET", DEPLOYMENT)
+    def reply(ex: Exchange) -> None:
+        ex.json(200, deployment(7, "seven"), {"X-Request-Id": "req-success-7"})
+
+    with platform(server.url) as client:
+        raw = client.deployments.with_raw_response.get_deployment(7)
+    assert raw.request_id == "req-success-7"
+    assert raw.parse().name == "seven"

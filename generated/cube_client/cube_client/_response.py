@@ -16,7 +16,12 @@ from typing import IO, Any, Generic, ParamSpec, TypeVar
 import httpx2
 import pydantic
 
-from ._exceptions import APIConnectionError, APIResponseValidationError, APITimeoutError
+from ._exceptions import (
+    APIConnectionError,
+    APIResponseValidationError,
+    APITimeoutError,
+    request_id,
+)
 from ._models import STRICT, construct, lazy_builder, warn
 from ._types import RAW_RESPONSE_HEADER
 
@@ -140,6 +145,11 @@ class APIResponse(Generic[R]):
     @property
     def headers(self) -> httpx2.Headers:
         return self.http_response.headers
+
+    @property
+    def request_id(self) -> str | None:
+        """The server's id of this request (``x-request-id`` or ``request-id``), for support."""
+        return request_id(self.http_response)
 
     @property
     def url(self) -> httpx2.URL:

@@ -136,6 +136,11 @@ class DataResource(SyncAPIResource):
                 call,
                 cast_to=JSONLines(
                     _models.CubesqlV1Line,
+                    error_member="error",
+                    error_without=(
+                        "data",
+                        "schema",
+                    ),
                 ),
                 kind="json-lines",
             ),
@@ -293,6 +298,11 @@ class AsyncDataResource(AsyncAPIResource):
                 call,
                 cast_to=JSONLines(
                     _models.CubesqlV1Line,
+                    error_member="error",
+                    error_without=(
+                        "data",
+                        "schema",
+                    ),
                 ),
                 kind="json-lines",
             ),
