@@ -11,19 +11,32 @@ import builtins
 import keyword
 import re
 import unicodedata
+from pathlib import Path
 
 from generator.diagnostics import one_line
 
-# Names a generated model module imports or pydantic reserves: a schema named like one of these
-# would shadow it, so such class names get a suffix.
-_MODEL_MODULE_NAMES = frozenset(
-    {
-        "Annotated", "Any", "AnyUrl", "AwareDatetime", "BaseModel", "ConfigDict", "Enum", "Field",
-        "Literal", "Optional", "RootModel", "Union", "List", "Dict", "NaiveDatetime", "UUID",
-        "Decimal", "PositiveInt", "StrictStr", "conint", "constr", "confloat", "model_validator",
-        "TypeAdapter", "Self", "Model", "ModelField",
-    }
-)  # fmt: skip
+_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+_IMPORT = re.compile(
+    r"^[ \t]*(?:from[ \t]+[^\n]+?[ \t]+)?import[ \t]+([\w \t,]+?)[ \t]*$", re.MULTILINE
+)
+
+
+def _imported_names(template: str) -> frozenset[str]:
+    """Every name a template's import lines bind in the module it renders (``import x``,
+    ``from y import a, b as c``), read from the template itself so the list cannot fall behind."""
+    text = (_TEMPLATES / template).read_text(encoding="utf-8")
+    names: set[str] = set()
+    for group in _IMPORT.findall(text):
+        for part in group.split(","):
+            words = part.split()
+            if words:
+                names.add(words[-1])  # ``a as c`` binds c
+    return frozenset(names)
+
+
+# A schema class named like a name the models module imports (``Open``, ``Field``, ``Literal``)
+# would shadow it and break the module: such class names get a suffix.
+_MODEL_MODULE_NAMES = _imported_names("family/models.py.jinja")
 _BUILTINS = frozenset(dir(builtins))
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z0-9]+|[A-Z]+|[0-9]+")
 _MAX_NAME = 80

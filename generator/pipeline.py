@@ -213,7 +213,7 @@ def single_document_config(
     env = package.upper()
     return Config.model_validate(
         {
-            "package": {"name": package, "distribution": package.replace("_", "-")},
+            "package": {"name": package, "distribution": package.replace("_", "-").strip("-")},
             "families": [
                 {
                     "name": package,

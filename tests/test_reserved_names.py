@@ -1,0 +1,79 @@
+"""A schema may be named like anything the generated models module imports (``Open``,
+``BaseModel``, ``Field``, ``Literal``...): the list is read from the models template itself, so a
+name the template starts to import is reserved the day it does, and the package still imports."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from generator.naming import _MODEL_MODULE_NAMES
+from tests.helpers import generate_package, run_python
+
+TEMPLATE = Path(__file__).resolve().parent.parent / "templates" / "family" / "models.py.jinja"
+
+
+def test_the_reserved_names_are_the_templates_imports() -> None:
+    text = TEMPLATE.read_text(encoding="utf-8")
+    assert {
+        "Open",
+        "BaseModel",
+        "Field",
+        "Literal",
+        "RootModel",
+        "Annotated",
+    } <= _MODEL_MODULE_NAMES
+    for name in _MODEL_MODULE_NAMES:
+        assert name in text
+
+
+def _document() -> dict[str, Any]:
+    names = sorted(n for n in _MODEL_MODULE_NAMES if n[0].isupper())
+    schemas: dict[str, Any] = {
+        name: {
+            "type": "object",
+            "properties": {"kind": {"enum": ["a", "b"]}, "n": {"type": "integer"}},
+        }
+        for name in names
+    }
+    schemas["Holder"] = {
+        "type": "object",
+        "properties": {name.lower(): {"$ref": f"#/components/schemas/{name}"} for name in names},
+    }
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "t", "version": "1"},
+        "servers": [{"url": "https://api.example.com"}],
+        "paths": {
+            "/holder": {
+                "get": {
+                    "operationId": "getHolder",
+                    "responses": {
+                        "200": {
+                            "description": "ok",
+                            "content": {
+                                "application/json": {
+                                    "schema": {"$ref": "#/components/schemas/Holder"}
+                                }
+                            },
+                        }
+                    },
+                }
+            }
+        },
+        "components": {"schemas": schemas},
+    }
+
+
+def test_schemas_named_like_the_modules_imports_give_a_package_that_reads(tmp_path: Path) -> None:
+    out = tmp_path / "dist"
+    generate_package(_document(), out, "reserved")
+    run_python(
+        "from reserved import models\n"
+        "body = {'open': {'kind': 'a', 'n': 1}, 'basemodel': {'kind': 'c', 'n': 2}}\n"
+        "holder = models.Holder.model_validate(body)\n"
+        "assert holder.open is not None and holder.open.kind == 'a' and holder.open.n == 1\n"
+        "assert holder.basemodel is not None and holder.basemodel.n == 2\n"
+        "assert type(holder.open).__name__ == 'OpenModel'\n",
+        out,
+    )
