@@ -34,6 +34,16 @@ _HEADER = re.compile(r"[A-Za-z0-9!#$%&'*+.^_`|~-]+\Z")  # an HTTP token (RFC 911
 _DISTRIBUTION = re.compile(r"[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?\Z")  # PEP 508 name
 
 
+_SPDX = re.compile(r"[A-Za-z0-9.+-]+( (AND|OR|WITH) [A-Za-z0-9.+-]+)*\Z")
+_URL = re.compile(r"https://[^\s\"'\\<>]+\Z")
+
+
+def _plain_text(v: str) -> str:
+    if any(ord(c) < 32 or ord(c) == 127 for c in v) or '"' in v or "\\" in v:
+        raise ValueError("must be plain text (no control characters, quotes or backslashes)")
+    return v
+
+
 def _matching(pattern: re.Pattern[str], what: str, v: str) -> str:
     if not pattern.match(v):
         raise ValueError(f"must be {what}")
@@ -141,6 +151,18 @@ class FamilyConfig(BaseModel):
         return tuple(_relative(o, info) for o in v)
 
 
+class AuthorConfig(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    email: str = ""
+
+    @field_validator("name", "email")
+    @classmethod
+    def _plain(cls, v: str) -> str:
+        return _plain_text(v)
+
+
 class PackageConfig(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -149,6 +171,12 @@ class PackageConfig(BaseModel):
     version: str = "0.1.0"
     description: str = ""
     changelog: str | None = None
+    # Distribution metadata: an SPDX license expression and the file holding its text, authors,
+    # and project URLs (label → https URL), written into the package's pyproject.toml.
+    license: str | None = None
+    license_file: str | None = None
+    authors: tuple[AuthorConfig, ...] = ()
+    urls: dict[str, str] = Field(default_factory=dict)
     # Emit tests of every operation into the package's tests/ folder.
     tests: bool = True
 
@@ -162,10 +190,26 @@ class PackageConfig(BaseModel):
     def _distribution(cls, v: str) -> str:
         return _matching(_DISTRIBUTION, "a package name (letters, digits, ., _ and -)", v)
 
-    @field_validator("changelog")
+    @field_validator("changelog", "license_file")
     @classmethod
-    def _changelog(cls, v: str | None, info: ValidationInfo) -> str | None:
+    def _files(cls, v: str | None, info: ValidationInfo) -> str | None:
         return None if v is None else _relative(v, info)
+
+    @field_validator("license")
+    @classmethod
+    def _license(cls, v: str | None) -> str | None:
+        if v is not None and not _SPDX.match(v):
+            raise ValueError("must be an SPDX license expression (e.g. MIT, LicenseRef-Internal)")
+        return v
+
+    @field_validator("urls")
+    @classmethod
+    def _urls(cls, v: dict[str, str]) -> dict[str, str]:
+        for label, url in v.items():
+            _plain_text(label)
+            if not _URL.match(url):
+                raise ValueError(f"{label}: must be an https:// URL without spaces or quotes")
+        return v
 
 
 class SnapshotConfig(BaseModel):

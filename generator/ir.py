@@ -343,6 +343,17 @@ class Family:
 
 
 @dataclass(frozen=True, slots=True)
+class Distribution:
+    """What the package's index page and ``importlib.metadata`` say about it."""
+
+    license: str | None = None  # an SPDX expression
+    license_file: bool = False  # a LICENSE file ships beside it
+    changelog: bool = False  # CHANGELOG.md follows the README in the long description
+    authors: tuple[tuple[str, str], ...] = ()  # (name, email)
+    urls: tuple[tuple[str, str], ...] = ()  # (label, https URL)
+
+
+@dataclass(frozen=True, slots=True)
 class Package:
     name: PythonIdentifier
     distribution: str
@@ -351,3 +362,4 @@ class Package:
     families: tuple[Family, ...]
     spec_hash: str
     generator_version: str
+    metadata: Distribution = Distribution()

@@ -19,7 +19,7 @@ from generator.config import Config, FamilyConfig
 from generator.contracts import RUNTIME_DIR
 from generator.diagnostics import CodegenError, Diagnostic
 from generator.formatting import format_tree
-from generator.ir import Family, Package
+from generator.ir import Distribution, Family, Package
 from generator.loader import load_document
 from generator.naming import PythonIdentifier, pascal_case
 from generator.openapi_paths import operation_keys
@@ -117,10 +117,23 @@ def _generate(config: Config) -> Result:
         families=tuple(families),
         spec_hash=spec_hash(config, loaded),
         generator_version=__version__,
+        metadata=_distribution(config),
     )
     versions = {f.config.name: f.version for f in loaded}
     files = format_tree(render_package(package, versions, config), config.package.name)
     return Result(dict(sorted(files.items())), package, diagnostics, [f.document for f in loaded])
+
+
+def _distribution(config: Config) -> Distribution:
+    """The distribution metadata the configuration names (changelog and license when present)."""
+    pkg = config.package
+    return Distribution(
+        license=pkg.license,
+        license_file=bool(pkg.license_file and config.path(pkg.license_file).is_file()),
+        changelog=bool(pkg.changelog and config.path(pkg.changelog).is_file()),
+        authors=tuple((a.name, a.email) for a in pkg.authors),
+        urls=tuple(sorted(pkg.urls.items())),
+    )
 
 
 def header(package: Package, comment: str = "#") -> str:
@@ -145,12 +158,14 @@ def render_package(package: Package, versions: dict[str, str], config: Config) -
         f"{root}/_version.py": render("package/_version.py.jinja", **ctx),
         f"{root}/py.typed": render("package/py.typed.jinja", **ctx),
     }
-    if config.package.changelog:
+    if package.metadata.changelog and config.package.changelog:
         changelog = config.path(config.package.changelog)
-        if changelog.is_file():
-            files[f"{pkg}/CHANGELOG.md"] = (
-                header(package, "<!--") + "\n" + changelog.read_text(encoding="utf-8")
-            )
+        files[f"{pkg}/CHANGELOG.md"] = (
+            header(package, "<!--") + "\n" + changelog.read_text(encoding="utf-8")
+        )
+    if package.metadata.license_file and config.package.license_file:
+        license_text = config.path(config.package.license_file).read_text(encoding="utf-8")
+        files[f"{pkg}/LICENSE"] = py_header + "\n\n" + license_text
     for runtime_file in sorted(RUNTIME_DIR.glob("*.py")):
         files[f"{root}/{runtime_file.name}"] = (
             py_header + "\n" + runtime_file.read_text(encoding="utf-8")

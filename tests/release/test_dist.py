@@ -162,3 +162,29 @@ with httpx2.Client(verify=context) as http:
     assert call.returncode == 0, call.stderr
     assert call.stdout.strip() == "200"
     assert server.requests == [("GET", "/api/v1/regions", f"Bearer {TOKEN}")]
+    _check_installed_metadata(python, tmp_path)
+
+
+def _check_installed_metadata(python: Path, cwd: Path) -> None:
+    """The installed distribution says what the configuration says: license, authors, URLs,
+    classifiers, and the changelog after the README in its long description."""
+    config = yaml.safe_load((ROOT / "spec" / "cube-codegen.yaml").read_text())["package"]
+    script = (
+        "import importlib.metadata as m, json\n"
+        "md = m.metadata('cube-client')\n"
+        "files = [str(f) for f in m.files('cube-client') or []]\n"
+        "print(json.dumps({'license': md['License-Expression'], 'author': md['Author'],\n"
+        "  'urls': md.get_all('Project-URL'), 'classifiers': md.get_all('Classifier'),\n"
+        "  'body': md.get_payload(), 'files': files}))\n"
+    )
+    proc = _run(str(python), "-c", script, cwd=cwd)
+    assert proc.returncode == 0, proc.stderr
+    meta = json.loads(proc.stdout)
+    assert meta["license"] == config["license"]
+    assert meta["author"] == config["authors"][0]["name"]
+    assert meta["urls"] == [f"{k}, {v}" for k, v in sorted(config["urls"].items())]
+    assert "Typing :: Typed" in meta["classifiers"]
+    changelog = (ROOT / "spec" / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert changelog.split("\n", 1)[1].strip() in meta["body"]
+    assert "## Timeouts and defaults" in meta["body"]  # the README comes first
+    assert any(f.endswith("licenses/LICENSE") for f in meta["files"]), meta["files"]
