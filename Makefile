@@ -1,5 +1,6 @@
 # Every target bootstraps what it needs: a .venv with the pinned requirements.lock,
 # and (for contract tests) a pinned Prism under the ignored .tools/ folder.
+SHELL  := /bin/bash
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -11,11 +12,17 @@ export PYTHONDONTWRITEBYTECODE := 1
 .PHONY: generate check lint lint-workflows test test-fast bench drift snapshot update dist publish \
 	clean-venv
 
+# One line per step, with the time it took: the first run installs for about half a minute.
 $(STAMP): requirements.lock pyproject.toml
-	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation --config-settings editable_mode=compat -e .
-	@touch $(STAMP)
+	@t=$$(date +%s); test -x $(BIN)/python || { echo "bootstrap: creating $(VENV) with $(PYTHON)"; \
+	  $(PYTHON) -m venv $(VENV); }; \
+	echo "bootstrap: installing the pinned requirements.lock into $(VENV) ..."; \
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock 2>&1 | \
+	  grep -v "^WARNING: Location" >&2; \
+	test "$${PIPESTATUS[0]}" = 0 || exit 1; \
+	echo "bootstrap: putting generator/ on $(VENV)'s path and bin/cube-codegen beside it"; \
+	$(BIN)/python tools/dev_install.py || exit 1; \
+	touch $(STAMP); echo "bootstrap: $(VENV) ready in $$(( $$(date +%s) - t )) s"
 
 generate: $(STAMP)
 	$(BIN)/cube-codegen generate

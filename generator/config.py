@@ -268,6 +268,17 @@ class Config(BaseModel):
 def load_config(
     path: Path = DEFAULT_CONFIG, *, out_dir: Path | None = None, ref_root: Path | None = None
 ) -> Config:
+    if not path.exists() and not path.is_absolute():
+        raise CodegenError(
+            Diagnostic(
+                "config-not-found",
+                "error",
+                str(path),
+                "",
+                f"no such file in {Path.cwd()}: run cube-codegen in the project's root folder "
+                "(the one holding spec/), or pass --config PATH",
+            )
+        )
     raw: Any = load_document(path)
     if not isinstance(raw, dict):
         raise CodegenError(

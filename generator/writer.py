@@ -13,9 +13,16 @@ from pathlib import Path
 TOOL_CACHES = frozenset({"__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache"})
 
 
+# What building or installing a distribution leaves beside its sources (``pip install
+# ./generated/NAME`` builds in place): ``NAME/build/``, ``NAME/dist/``, ``*.egg-info``.
+BUILD_OUTPUTS = frozenset({"build", "dist"})
+
+
 def _is_tool_artifact(parts: tuple[str, ...]) -> bool:
     if parts == (MARKER,):
         return True  # ours, but not part of the generated package
+    if len(parts) > 2 and parts[1] in BUILD_OUTPUTS:
+        return True
     return any(part in TOOL_CACHES or part.endswith(".egg-info") for part in parts)
 
 
