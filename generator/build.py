@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from generator.config import FamilyConfig
 from generator.contracts import client_members, resource_members
-from generator.diagnostics import Diagnostic, join_pointer, one_line, pointer
+from generator.diagnostics import Diagnostic, error, join_pointer, one_line, pointer
 from generator.extensions import JOB, PAGINATION, JobSpec, PageSpec, PaginationSpec, parse
 from generator.ir import (
     ANY,
@@ -65,6 +65,7 @@ RESERVED_CLIENT_KWARGS = frozenset(
      "allow_http_loopback", "self"}
 )  # fmt: skip
 _PATH_PARAM = re.compile(r"\{([^{}]+)\}")
+_UNSAFE_URL = re.compile(r"[\x00-\x20\x7f\"\\\\<>`]")
 # A JSON-lines media type names the schema of one line (ITEM_SCHEMA_KEYS); these two extensions
 # say how errors and the end are marked.
 ERROR_LINE_EXTENSION = "x-cube-error-line"
@@ -640,6 +641,14 @@ class FamilyBuilder:
             return "", ()
         server = servers[0]
         url = str(server.get("url", ""))
+        if _UNSAFE_URL.search(url):
+            raise error(
+                "server-url-invalid",
+                self.file,
+                "/servers/0/url",
+                f"server URL {one_line(repr(url), 80)} holds a space, control character, quote "
+                "or backslash; no client could call it",
+            )
         names = Namespace(
             RESERVED_CLIENT_KWARGS | {self.config.auth.param if self.config.auth else "api_key"}
         )

@@ -53,24 +53,41 @@ def _key_text(key: Any) -> Any:
 
 
 class _Loader(_BaseLoader):  # type: ignore[misc]
-    """Safe loader that keeps timestamps as strings and refuses duplicate keys."""
+    """Safe loader that keeps timestamps as strings, reads every mapping key as the string it is
+    written as, and refuses duplicate keys.
+
+    OpenAPI's keys are strings: YAML 1.1 would read ``1``, ``true`` and ``yes`` as numbers and
+    booleans, and ``1`` and ``true`` are the same Python key, so one entry would vanish. Keys are
+    taken as written (``200`` is ``"200"``, ``yes`` is ``"yes"``); a key that is a list or a
+    mapping is an error with its line.
+    """
 
     def construct_mapping(self, node: Any, deep: bool = False) -> Any:
-        seen: dict[Any, int] = {}
+        seen: dict[str, int] = {}
         for key_node, _ in node.value:
             if key_node.tag == "tag:yaml.org,2002:merge":
                 continue  # `<<: *base` entries may be overridden by design
-            try:
-                text = _key_text(self.construct_object(key_node, deep=True))
-            except TypeError:
-                continue
-            if text is None:
-                continue
             line = key_node.start_mark.line + 1
-            if text in seen:
-                raise DuplicateKey(text, line, seen[text])
-            seen[text] = line
-        return super().construct_mapping(node, deep=deep)
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise NonStringKey(line)
+            if key_node.value in seen:
+                raise DuplicateKey(key_node.value, line, seen[key_node.value])
+            seen[key_node.value] = line
+        self.flatten_mapping(node)
+        mapping: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise NonStringKey(key_node.start_mark.line + 1)
+            mapping[key_node.value] = self.construct_object(value_node, deep=deep)
+        return mapping
+
+
+class NonStringKey(Exception):
+    """A mapping key that is a list or a mapping: no OpenAPI key is."""
+
+    def __init__(self, line: int) -> None:
+        super().__init__(line)
+        self.line = line
 
 
 _Loader.yaml_implicit_resolvers = {
@@ -98,6 +115,9 @@ def parse_text(text: str, file: str, *, as_json: bool | None = None) -> Any:
             )
         else:
             raw = yaml.load(text, Loader=_Loader)
+    except NonStringKey as exc:
+        message = f"a mapping key at line {exc.line} is a list or a mapping, not a string"
+        raise _fail(file, "", message) from None
     except DuplicateKey as exc:
         exc = (_json_duplicate(text) if as_json else _yaml_duplicate(text, exc)) or exc
         raise _fail(file, exc.pointer, exc.message(), id="duplicate-key") from None

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import unquote
 
-from generator.diagnostics import Diagnostic, one_line, resolve_pointer, split_pointer
+from generator.diagnostics import Diagnostic, error, one_line, resolve_pointer, split_pointer
 from generator.ir import (
     ANY,
     NONE,
@@ -194,6 +194,14 @@ class SchemaCatalog:
             if key == "default" and problem:
                 continue
             if key == "pattern" and not pattern_usable(value):
+                if not pattern_valid(value):
+                    raise error(
+                        "pattern-invalid",
+                        self.file,
+                        self.pointers.get(owner, ""),
+                        f"model {owner}: pattern {one_line(repr(value), 60)} is not a regular "
+                        "expression in any dialect; fix it in the document or an overlay",
+                    )
                 self.diagnostics.append(
                     Diagnostic(
                         "pattern-unsupported",
@@ -339,6 +347,18 @@ def _pattern_usable(pattern: str) -> bool:
     try:
         SchemaValidator(core_schema.str_schema(pattern=pattern))
     except Exception:  # any failure to build means the generated model would not import
+        return False
+    return True
+
+
+def pattern_valid(pattern: Any) -> bool:
+    """Whether ``pattern`` is a regular expression at all (ECMA-262 features such as ``\\p{L}``
+    and look-around included, through the ``regex`` module), usable by pydantic or not."""
+    import regex
+
+    try:
+        regex.compile(pattern)
+    except (regex.error, TypeError, ValueError, OverflowError, RecursionError):
         return False
     return True
 

@@ -118,3 +118,17 @@ def test_json_duplicate_inside_a_list_names_its_pointer() -> None:
         parse_text('{"a": [1, {"q": 1}, {"b/c": 1,\n "b/c": 2}]}', "f.json")
     assert info.value.first.pointer == "/a/2/b~1c"
     assert "at line 2 (first at line 1)" in info.value.first.message
+
+
+def test_yaml_keys_are_read_as_written(tmp_path: Path) -> None:
+    """YAML 1.1 reads ``1`` and ``true`` as the same Python key (one entry would vanish) and
+    ``yes`` as a boolean: OpenAPI's keys are strings, so each is kept as written."""
+    from generator.loader import load_document
+
+    doc = tmp_path / "keys.yaml"
+    doc.write_text(
+        "a:\n  1: one\n  true: yes\n  yes: on\n  200: ok\n  0x1F: hex\n", encoding="utf-8"
+    )
+    assert load_document(doc) == {
+        "a": {"1": "one", "true": True, "yes": True, "200": "ok", "0x1F": "hex"}
+    }

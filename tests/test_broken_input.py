@@ -1,0 +1,83 @@
+"""A document that no client could be generated from correctly is broken input: exit 2 with one
+line naming the file, the pointer and what is wrong, and nothing written. A document that is
+merely beyond what pydantic runs (a look-around pattern) still generates, with a warning."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers import run_cli
+
+
+def _document(url: str = "https://api.example.com/v1", pattern: str = "^[a-z]+$") -> dict[str, Any]:
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "t", "version": "1"},
+        "servers": [{"url": url}],
+        "paths": {
+            "/things": {
+                "get": {
+                    "operationId": "listThings",
+                    "responses": {
+                        "200": {
+                            "description": "ok",
+                            "content": {
+                                "application/json": {
+                                    "schema": {"$ref": "#/components/schemas/Thing"}
+                                }
+                            },
+                        }
+                    },
+                }
+            }
+        },
+        "components": {
+            "schemas": {
+                "Thing": {
+                    "type": "object",
+                    "properties": {"code": {"type": "string", "pattern": pattern}},
+                }
+            }
+        },
+    }
+
+
+def _generate(tmp_path: Path, doc: dict[str, Any]) -> tuple[int, str, Path]:
+    spec = tmp_path / "api.json"
+    spec.write_text(json.dumps(doc), encoding="utf-8")
+    out = tmp_path / "out"
+    proc = run_cli("generate", "--spec", str(spec), "--out", str(out), "--package", "things")
+    return proc.returncode, proc.stderr, out
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://api.example.com/v1\nimport os",
+        "https://api.example.com/ v1",
+        'https://a.example/"x',
+    ],
+)
+def test_a_server_url_no_client_could_call_is_refused(tmp_path: Path, url: str) -> None:
+    rc, stderr, out = _generate(tmp_path, _document(url=url))
+    assert rc == 2 and len(stderr.strip().splitlines()) == 1, stderr
+    assert "#/servers/0/url" in stderr and "[server-url-invalid]" in stderr
+    assert not out.exists()
+
+
+def test_a_pattern_that_is_no_regular_expression_is_refused(tmp_path: Path) -> None:
+    rc, stderr, out = _generate(tmp_path, _document(pattern="[a-"))
+    assert rc == 2 and len(stderr.strip().splitlines()) == 1, stderr
+    assert "#/components/schemas/Thing" in stderr and "[pattern-invalid]" in stderr
+    assert not out.exists()
+
+
+def test_a_pattern_pydantic_cannot_run_is_a_warning(tmp_path: Path) -> None:
+    rc, stderr, out = _generate(tmp_path, _document(pattern=r"^(?=\p{L})\w+$"))
+    assert rc == 0, stderr
+    assert "[pattern-unsupported]" in stderr
+    assert (out / "things" / "models.py").is_file()
