@@ -280,6 +280,13 @@ def _fetch(plan: _Plan) -> FetchedSpec:
             if status == 200:
                 break
             if status in RETRY_STATUSES and attempt < plan.max_attempts:
+                if delay > plan.timeout:  # waiting would outlast what --timeout allows
+                    raise FetchError(
+                        url,
+                        f"HTTP {status}: the server asks to retry after {delay:g} s, longer than "
+                        f"the {plan.timeout:g} s timeout allows; try again later",
+                        "fetch-http-status",
+                    )
                 plan.sleep(delay)
                 continue
             if status in _STATUS_MESSAGES:

@@ -95,19 +95,13 @@ class _Bundler:
                 name = f"{base}{n}"
             self.taken.add(name.lower())
             self.schema_names[key] = name
-            if not file.is_file():  # a schema in a file that is not there: unconstrained, warned
-                self.new_schemas[name] = {}
-                self.repairs.append(
-                    Diagnostic(
-                        "openapi-repaired",
-                        "warning",
-                        referrer,
-                        at,
-                        f"$ref names missing file {one_line(file.name, 80)}; "
-                        "the schema is left unconstrained",
-                    )
+            if not file.is_file():  # as a missing component is: the document is broken
+                raise error(
+                    "ref-dangling",
+                    referrer,
+                    at,
+                    f"$ref names missing file {one_line(file.name, 80)}",
                 )
-                return "#/components/schemas/" + name
             node = self._fetch(file, frag, referrer, at)
             self.new_schemas[name] = self.rewrite(node, file, ("schema",))
         return "#/components/schemas/" + self.schema_names[key]

@@ -127,7 +127,26 @@ def _kind(o: Outcome) -> str:
     if "documents_with_errors" in o.doc.parts:
         return "invalid"
     doc = load_document(o.doc)
+    if _names_a_missing_file(doc, o.doc.parent):
+        return (
+            "invalid"  # a $ref to a file the suite does not hold: broken, like a missing component
+        )
     return "swagger" if "swagger" in doc else "openapi"
+
+
+def _names_a_missing_file(node: Any, folder: Path) -> bool:
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            ref = item.get("$ref")
+            if isinstance(ref, str) and not ref.startswith(("#", "http:", "https:")):
+                if not (folder / ref.split("#", 1)[0]).is_file():
+                    return True
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 def _assert_one_clean_line(o: Outcome) -> None:

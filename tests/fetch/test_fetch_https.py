@@ -10,6 +10,7 @@ import json
 import ssl
 import sys
 import threading
+import time
 import types
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -259,6 +260,18 @@ def test_persistent_5xx_gives_up_after_bounded_retries(
     server.replies = [Reply(status=502, headers={"Retry-After": "0"})]
     assert_failed(run_fetch(server.base_url, snapshot, ca_file), snapshot, "HTTP 502", "4 attempts")
     assert len(server.requests) == 4
+
+
+def test_a_retry_after_beyond_the_timeout_fails_at_once(
+    server: SpecServer, ca_file: Path, snapshot: Path
+) -> None:
+    """``--timeout 5`` bounds the wait too: a 503 asking for 25 s is reported, not waited for."""
+    server.replies = [Reply(status=503, headers={"Retry-After": "25"}), json_reply()]
+    started = time.monotonic()
+    result = run_fetch(server.base_url, snapshot, ca_file, "--timeout", "5")
+    assert_failed(result, snapshot, "HTTP 503", "retry after 25 s")
+    assert len(server.requests) == 1
+    assert time.monotonic() - started < 25  # never slept the 25 s it was asked to
 
 
 def test_slow_server_times_out(server: SpecServer, ca_file: Path, snapshot: Path) -> None:
