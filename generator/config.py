@@ -9,15 +9,15 @@ from __future__ import annotations
 import keyword
 import re
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
     ValidationError,
     ValidationInfo,
-    field_validator,
 )
 
 from generator import DEFAULT_CONFIG, DEFAULT_OUT
@@ -25,35 +25,22 @@ from generator.diagnostics import CodegenError, Diagnostic, pointer
 from generator.loader import load_document
 from generator.sandbox import inside, regular_file, relative_name
 
-# Names that become code or file names are checked as names, never joined as paths.
-_MODULE = re.compile(r"[a-z][a-z0-9_]*\Z")
-_CLASS = re.compile(r"[A-Z][A-Za-z0-9]*\Z")
-_FAMILY = re.compile(r"[a-z][a-z0-9_-]*\Z")
-_ENV = re.compile(r"[A-Z_][A-Z0-9_]*\Z")
-_HEADER = re.compile(r"[A-Za-z0-9!#$%&'*+.^_`|~-]+\Z")  # an HTTP token (RFC 9110)
-_DISTRIBUTION = re.compile(r"[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?\Z")  # PEP 508 name
+FROM_FILE = "from_file"  # validation context: the values come from a configuration file
 
 
-_SPDX = re.compile(r"[A-Za-z0-9.+-]+( (AND|OR|WITH) [A-Za-z0-9.+-]+)*\Z")
-_URL = re.compile(r"https://[^\s\"'\\<>]+\Z")
+def _matching(pattern: str, what: str) -> AfterValidator:
+    """A check that a value matches ``pattern`` (whole), failing with "must be ``what``"."""
+    compiled = re.compile(pattern + r"\Z")
+
+    def check(v: str) -> str:
+        if not compiled.match(v):
+            raise ValueError(f"must be {what}")
+        return v
+
+    return AfterValidator(check)
 
 
-def _plain_text(v: str) -> str:
-    if any(ord(c) < 32 or ord(c) == 127 for c in v) or '"' in v or "\\" in v:
-        raise ValueError("must be plain text (no control characters, quotes or backslashes)")
-    return v
-
-
-def _matching(pattern: re.Pattern[str], what: str, v: str) -> str:
-    if not pattern.match(v):
-        raise ValueError(f"must be {what}")
-    return v
-
-
-def _python_name(v: str, *, empty: bool = False) -> str:
-    if empty and not v:
-        return v  # the package root
-    _matching(_MODULE, "a lower-case Python identifier", v)
+def _not_keyword(v: str) -> str:
     if keyword.iskeyword(v):
         raise ValueError("must not be a Python keyword")
     return v
@@ -68,148 +55,106 @@ def _relative(v: str, info: ValidationInfo) -> str:
     return v
 
 
-FROM_FILE = "from_file"  # validation context: the values come from a configuration file
+# Values that become code, file names or headers are checked as what they are, never joined
+# as paths: each kind of value is one type here.
+PythonName = Annotated[
+    str,
+    _matching(r"[a-z][a-z0-9_]*", "a lower-case Python identifier"),
+    AfterValidator(_not_keyword),
+]
+ModuleName = Annotated[  # "" puts the family at the package root
+    str,
+    _matching(r"([a-z][a-z0-9_]*)?", "a lower-case Python identifier"),
+    AfterValidator(_not_keyword),
+]
+ClassName = Annotated[str, _matching(r"[A-Z][A-Za-z0-9]*", "a CamelCase Python class name")]
+FamilyName = Annotated[str, _matching(r"[a-z][a-z0-9_-]*", "a lower-case name (a-z, 0-9, _ and -)")]
+EnvName = Annotated[
+    str, _matching(r"[A-Z_][A-Z0-9_]*", "an environment variable name (A-Z, 0-9, _)")
+]
+OptionalEnvName = Annotated[
+    str, _matching(r"([A-Z_][A-Z0-9_]*)?", "an environment variable name (A-Z, 0-9, _)")
+]
+HeaderName = Annotated[  # an HTTP token (RFC 9110)
+    str, _matching(r"[A-Za-z0-9!#$%&'*+.^_`|~-]+", "an HTTP header name")
+]
+HeaderText = Annotated[str, _matching(r"[^\x00-\x1f\x7f]*", "text without control characters")]
+PlainText = Annotated[
+    str,
+    _matching(
+        r"[^\x00-\x1f\x7f\"\\\\]*", "plain text (no control characters, quotes or backslashes)"
+    ),
+]
+DistributionName = Annotated[  # a PEP 508 name
+    str,
+    _matching(
+        r"[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?", "a package name (letters, digits, ., _ and -)"
+    ),
+]
+License = Annotated[
+    str,
+    _matching(
+        r"[A-Za-z0-9.+-]+( (AND|OR|WITH) [A-Za-z0-9.+-]+)*",
+        "an SPDX license expression (e.g. MIT, LicenseRef-Internal)",
+    ),
+]
+HttpsUrl = Annotated[
+    str, _matching(r"https://[^\s\"'\\\\<>]+", "an https:// URL without spaces or quotes")
+]
+RelativePath = Annotated[str, AfterValidator(_relative)]
 
 
 class AuthConfig(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    header: str = "Authorization"
-    prefix: str = "Bearer "
-    env: str
-    param: str = "api_key"
+    header: HeaderName = "Authorization"
+    prefix: HeaderText = "Bearer "
+    env: EnvName
+    param: PythonName = "api_key"
     description: str = ""
     # Other prefixes the service accepts for the same credential, chosen with ``auth_scheme=``;
     # ``scheme`` names the default prefix above.
     scheme: str = "bearer"
-    alternatives: dict[str, str] = Field(default_factory=dict)
-
-    @field_validator("header")
-    @classmethod
-    def _header(cls, v: str) -> str:
-        return _matching(_HEADER, "an HTTP header name", v)
-
-    @field_validator("env")
-    @classmethod
-    def _env(cls, v: str) -> str:
-        return _matching(_ENV, "an environment variable name (A-Z, 0-9, _)", v)
-
-    @field_validator("param")
-    @classmethod
-    def _param(cls, v: str) -> str:
-        return _python_name(v)
-
-    @field_validator("prefix")
-    @classmethod
-    def _prefix(cls, v: str) -> str:
-        if any(ord(c) < 32 or ord(c) == 127 for c in v):
-            raise ValueError("must not hold control characters")
-        return v
+    alternatives: dict[str, HeaderText] = Field(default_factory=dict)
 
 
 class FamilyConfig(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    name: str
-    document: str
-    module: str
-    client: str
-    overlays: tuple[str, ...] = ()
-    base_url_env: str = ""
+    name: FamilyName
+    document: RelativePath
+    module: ModuleName
+    client: ClassName
+    overlays: tuple[RelativePath, ...] = ()
+    base_url_env: OptionalEnvName = ""
     auth: AuthConfig | None = None
     # When true, the credential is optional (documents without security).
     auth_optional: bool = False
-
-    @field_validator("name")
-    @classmethod
-    def _name(cls, v: str) -> str:
-        return _matching(_FAMILY, "a lower-case name (a-z, 0-9, _ and -)", v)
-
-    @field_validator("module")
-    @classmethod
-    def _module(cls, v: str) -> str:
-        return _python_name(v, empty=True)
-
-    @field_validator("client")
-    @classmethod
-    def _client(cls, v: str) -> str:
-        return _matching(_CLASS, "a CamelCase Python class name", v)
-
-    @field_validator("base_url_env")
-    @classmethod
-    def _base_url_env(cls, v: str) -> str:
-        return v and _matching(_ENV, "an environment variable name (A-Z, 0-9, _)", v)
-
-    @field_validator("document")
-    @classmethod
-    def _document(cls, v: str, info: ValidationInfo) -> str:
-        return _relative(v, info)
-
-    @field_validator("overlays")
-    @classmethod
-    def _overlays(cls, v: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
-        return tuple(_relative(o, info) for o in v)
 
 
 class AuthorConfig(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    name: str
-    email: str = ""
-
-    @field_validator("name", "email")
-    @classmethod
-    def _plain(cls, v: str) -> str:
-        return _plain_text(v)
+    name: PlainText
+    email: PlainText = ""
 
 
 class PackageConfig(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    name: str
-    distribution: str
+    name: PythonName
+    distribution: DistributionName
     version: str = "0.1.0"
     description: str = ""
-    changelog: str | None = None
+    changelog: RelativePath | None = None
     # Distribution metadata: an SPDX license expression and the file holding its text, authors,
     # and project URLs (label → https URL), written into the package's pyproject.toml.
-    license: str | None = None
-    license_file: str | None = None
+    license: License | None = None
+    license_file: RelativePath | None = None
     authors: tuple[AuthorConfig, ...] = ()
-    urls: dict[str, str] = Field(default_factory=dict)
+    urls: dict[PlainText, HttpsUrl] = Field(default_factory=dict)
     # Emit tests of every operation into the package's tests/ folder.
     tests: bool = True
-
-    @field_validator("name")
-    @classmethod
-    def _identifier(cls, v: str) -> str:
-        return _python_name(v)
-
-    @field_validator("distribution")
-    @classmethod
-    def _distribution(cls, v: str) -> str:
-        return _matching(_DISTRIBUTION, "a package name (letters, digits, ., _ and -)", v)
-
-    @field_validator("changelog", "license_file")
-    @classmethod
-    def _files(cls, v: str | None, info: ValidationInfo) -> str | None:
-        return None if v is None else _relative(v, info)
-
-    @field_validator("license")
-    @classmethod
-    def _license(cls, v: str | None) -> str | None:
-        if v is not None and not _SPDX.match(v):
-            raise ValueError("must be an SPDX license expression (e.g. MIT, LicenseRef-Internal)")
-        return v
-
-    @field_validator("urls")
-    @classmethod
-    def _urls(cls, v: dict[str, str]) -> dict[str, str]:
-        for label, url in v.items():
-            _plain_text(label)
-            if not _URL.match(url):
-                raise ValueError(f"{label}: must be an https:// URL without spaces or quotes")
-        return v
 
 
 class SnapshotConfig(BaseModel):
