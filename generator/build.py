@@ -65,7 +65,7 @@ RESERVED_CLIENT_KWARGS = frozenset(
      "allow_http_loopback", "self"}
 )  # fmt: skip
 _PATH_PARAM = re.compile(r"\{([^{}]+)\}")
-_UNSAFE_URL = re.compile(r"[\x00-\x20\x7f\"\\\\<>`]")
+_UNSAFE_URL = re.compile(r"[\x00-\x1f\x7f]")  # a control character: no request line holds one
 # A JSON-lines media type names the schema of one line (ITEM_SCHEMA_KEYS); these two extensions
 # say how errors and the end are marked.
 ERROR_LINE_EXTENSION = "x-cube-error-line"
@@ -646,8 +646,8 @@ class FamilyBuilder:
                 "server-url-invalid",
                 self.file,
                 "/servers/0/url",
-                f"server URL {one_line(repr(url), 80)} holds a space, control character, quote "
-                "or backslash; no client could call it",
+                f"server URL {one_line(repr(url), 80)} holds a control character (a line break, "
+                "a tab); no client could call it",
             )
         names = Namespace(
             RESERVED_CLIENT_KWARGS | {self.config.auth.param if self.config.auth else "api_key"}

@@ -58,8 +58,8 @@ def _generate(tmp_path: Path, doc: dict[str, Any]) -> tuple[int, str, Path]:
     "url",
     [
         "https://api.example.com/v1\nimport os",
-        "https://api.example.com/ v1",
-        'https://a.example/"x',
+        "https://api.example.com/\tv1",
+        "https://a.example/\x7f",
     ],
 )
 def test_a_server_url_no_client_could_call_is_refused(tmp_path: Path, url: str) -> None:

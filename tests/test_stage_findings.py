@@ -6,6 +6,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from generator.diagnostics import CodegenError
 from generator.refs import bundle
 from generator.validate import validate
 
@@ -30,14 +33,20 @@ def test_validate_returns_its_workarounds() -> None:
     assert not [k for k in repaired if str(k).startswith("x-")]
 
 
-def test_bundle_returns_a_missing_file_as_a_warning(tmp_path: Path) -> None:
+def test_bundle_refuses_a_missing_file_with_its_pointer(tmp_path: Path) -> None:
+    """A schema ``$ref`` to a file that is not there is broken input, like a missing component."""
     root = tmp_path / "root.json"
     doc = _doc({"A": {"$ref": "gone.yaml#/B"}})
     root.write_text(json.dumps(doc), encoding="utf-8")
-    bundled, found = bundle(doc, str(root))
-    assert [(d.id, d.level) for d in found] == [("openapi-repaired", "warning")]
-    assert "gone.yaml" in found[0].message
-    assert not [k for k in bundled if str(k).startswith("x-")]
+    with pytest.raises(CodegenError) as info:
+        bundle(doc, str(root))
+    (found,) = info.value.diagnostics
+    assert (found.id, found.level, found.pointer) == (
+        "ref-dangling",
+        "error",
+        "/components/schemas/A",
+    )
+    assert "gone.yaml" in found.message
 
 
 def test_a_valid_document_comes_back_with_no_findings() -> None:

@@ -75,7 +75,7 @@ def hostile_doc(s: str) -> dict[str, Any]:
             s: {**text_schema, "default": s, "enum": [s, s + "2", "plain"]},
             "kind": {"type": "string", "const": s},
             "code": {"type": "string", "pattern": "^" + _regex_escape(s) + "$", "maxLength": 9000},
-            "raw": {"type": "string", "pattern": s},
+            "raw": {"type": "string", "pattern": _as_pattern(s)},
             "nested": {
                 "type": "object",
                 "description": s,
@@ -95,7 +95,7 @@ def hostile_doc(s: str) -> dict[str, Any]:
         "info": {"title": s, "description": s, "version": "1.0", "x-logo": s},
         "servers": [
             {
-                "url": "https://api.example.com/{region}/" + _url_safe(s),
+                "url": "https://api.example.com/{region}/" + _server_safe(s),
                 "description": s,
                 "variables": {"region": {"default": s, "description": s}},
             }
@@ -241,6 +241,20 @@ def _ptr(name: str) -> str:
 def _url_safe(s: str) -> str:
     """Path keys and URLs keep their shape (a leading ``/``) but carry the text otherwise."""
     return s.replace("?", "%3F").replace("#", "%23")
+
+
+def _server_safe(s: str) -> str:
+    """A server URL carries the text without its control characters: a URL holding one is
+    broken input, refused with its pointer (``tests/test_broken_input.py``)."""
+    return "".join(c for c in _url_safe(s) if c >= " " and c != "\x7f")
+
+
+def _as_pattern(s: str) -> str:
+    """The text as a pattern when it is a regular expression; escaped when it is not (a pattern
+    that is no regular expression is broken input: ``tests/test_broken_input.py``)."""
+    from generator.schemas import pattern_valid
+
+    return s if pattern_valid(s) else _regex_escape(s)
 
 
 def _regex_escape(s: str) -> str:
