@@ -94,6 +94,7 @@ def test_the_readme_has_the_examples() -> None:
     text = README.read_text(encoding="utf-8")
     for heading in (
         "## Timeouts and defaults",
+        "## Extra query, headers and body",
         "## Custom CA or proxy",
         "## HTTP library: httpx2",
         "## Error handling",
@@ -101,7 +102,7 @@ def test_the_readme_has_the_examples() -> None:
         "## Async pagination",
     ):
         assert heading in text
-    assert len(EXAMPLES) == 7
+    assert len(EXAMPLES) == 8
 
 
 @pytest.mark.parametrize("index", range(len(EXAMPLES)))
