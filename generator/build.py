@@ -141,6 +141,7 @@ class FamilyBuilder:
         for tag, raw_ops in groups.items():
             ops = self._link_jobs(raw_ops)
             attr = attrs.identifier(tag, prefix="resource")
+            self._report_tag_rename(tag, attr, attrs)
             out.append(
                 Resource(
                     name=tag,
@@ -152,6 +153,29 @@ class FamilyBuilder:
                 )
             )
         return tuple(out)
+
+    def _report_tag_rename(self, tag: str, attr: str, attrs: Namespace) -> None:
+        """A tag whose resource attribute is not the name its spelling gives (a collision with
+        the client's own members, a keyword) is reported like a renamed schema or operation:
+        ``client.<attr>`` is what code must write."""
+        plain = PythonIdentifier(tag, prefix="resource")
+        found = rename_reason(tag, attr, plain, attrs.owner(plain))
+        if found:
+            tags = self.doc.get("tags")
+            index = next(
+                (
+                    i
+                    for i, t in enumerate(tags or [])
+                    if isinstance(t, dict) and t.get("name") == tag
+                ),
+                None,
+            )
+            self.warn(
+                "tag-renamed",
+                pointer("tags", str(index)) if index is not None else "/tags",
+                f"tag {one_line(repr(tag), 80)} is generated as resource client.{attr}: {found[1]}",
+                found[0],
+            )
 
     def _link_jobs(self, ops: list[Operation]) -> list[Operation]:
         """Resolve each ``x-cube-job`` against the operations of the same resource."""

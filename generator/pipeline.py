@@ -270,4 +270,6 @@ def report_json(result: Result) -> dict[str, Any]:
 
 
 # Diagnostics about a generated name that differs from the document's (listed in the report).
-RENAME_IDS = frozenset({"schema-renamed", "operation-renamed", "operation-id-duplicate"})
+RENAME_IDS = frozenset(
+    {"schema-renamed", "operation-renamed", "operation-id-duplicate", "tag-renamed"}
+)

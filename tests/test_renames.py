@@ -83,3 +83,33 @@ def test_operation_renames_are_warned_and_exact_names_kept(tmp_path: Path) -> No
     assert "getThing" not in stderr  # camelCase to snake_case is the convention, not a rename
     ids = [d["id"] for d in report["renamed"]]  # type: ignore[union-attr]
     assert ids.count("operation-renamed") == 2
+
+
+TAGGED = """\
+openapi: 3.1.0
+info: {title: t, version: '1'}
+tags: [{name: close}, {name: Widgets}]
+paths:
+  /a:
+    get: {operationId: listA, tags: [close], responses: {'204': {description: ok}}}
+  /b:
+    get: {operationId: listB, tags: [Widgets], responses: {'204': {description: ok}}}
+"""
+
+
+def test_tag_renames_are_warned_like_the_others(tmp_path: Path) -> None:
+    """A tag named like a client member (``close``) cannot be ``client.close``: the resource
+    attribute that code must use is reported, with the tag's pointer."""
+    (tmp_path / "api.yaml").write_text(TAGGED)
+    report = tmp_path / "report.json"
+    proc = run_cli(
+        "generate", "--spec", str(tmp_path / "api.yaml"), "--out", str(tmp_path / "out"),
+        "--package", "p", "--report", str(report),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    line = next(x for x in proc.stderr.splitlines() if "[tag-renamed]" in x)
+    assert "#/tags/0:" in line and "tag 'close' is generated as resource client.close_" in line
+    assert "warning" in line
+    assert "Widgets" not in proc.stderr  # Widgets → widgets is the convention, not a rename
+    renamed = {(d["id"], d["pointer"]) for d in json.loads(report.read_text())["renamed"]}
+    assert ("tag-renamed", "/tags/0") in renamed
