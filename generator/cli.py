@@ -109,6 +109,19 @@ def main() -> None:
     """Generate typed Python clients from OpenAPI documents and overlays."""
 
 
+def _inputs(config: Config, config_path: Path | None) -> list[Path]:
+    """Every file and folder a generation reads: configuration, documents, overlays, changelog,
+    license and the hand-written folders."""
+    from generator.cache import named_inputs
+    from generator.custom_code import CUSTOM_DIR, PATCHES_DIR
+
+    found = [Path(p) for p in named_inputs(config)]
+    found += [config.base_dir / CUSTOM_DIR, config.base_dir / PATCHES_DIR]
+    if config.package.license_file:
+        found.append(config.base_dir / config.package.license_file)
+    return [*found, *([config_path] if config_path else [])]
+
+
 def _config(config_path: Path, out: Path | None, ref_root: Path | None = None) -> Config:
     from generator.config import load_config  # pydantic: not needed by a no-op run
 
@@ -186,7 +199,7 @@ def generate(
         return
     from generator.pipeline import generate as run
     from generator.pipeline import report_json, single_document_config, strip_root
-    from generator.writer import check_output_dir, write_atomic, write_tree
+    from generator.writer import check_inputs_outside, check_output_dir, write_atomic, write_tree
 
     if spec_file is not None:
         if out is None or not package_name:
@@ -202,6 +215,7 @@ def generate(
                 click.echo(message(config.out_dir))
             return
     check_output_dir(config.out_dir)  # before the work: a refused folder costs nothing
+    check_inputs_outside(config.out_dir, _inputs(config, None if spec_file else config_path))
     result = run(config)
     files = strip_root(result.files, config.package.name) if spec_file else result.files
     write_tree(config.out_dir, files)

@@ -57,6 +57,19 @@ def check_output_dir(out_dir: Path) -> None:
         )
 
 
+def check_inputs_outside(out_dir: Path, inputs: list[Path]) -> None:
+    """Refuse a run that reads an input from inside its output folder: the folder is replaced
+    whole, so the run would delete what it reads (checked before any work, nothing written)."""
+    target = out_dir.resolve()
+    for path in inputs:
+        if path.exists() and path.resolve().is_relative_to(target):
+            raise _refuse(
+                out_dir,
+                f"holds the input {path}, and an output folder is replaced whole; move the input "
+                "out or choose another --out",
+            )
+
+
 def _refuse(out_dir: Path, message: str) -> Exception:
     from generator.diagnostics import error
 

@@ -139,3 +139,22 @@ def test_the_generated_package_holds_no_environment(tmp_path: Path) -> None:
     for path in out.rglob("*"):
         if path.is_file():
             assert not re.search(b"c4n4ry-v4lue", path.read_bytes()), path
+
+
+def test_an_input_inside_the_output_folder_is_refused_before_anything_happens(
+    tmp_path: Path,
+) -> None:
+    """The output folder is replaced whole: a document or overlay kept inside it would be
+    deleted by the run that reads it."""
+    config = write_project(tmp_path)
+    out = tmp_path / "generated"
+    rc, stderr = _generate(config, out)
+    assert rc == 0, stderr
+    moved = out / "api.yaml"
+    (config.parent / "api.yaml").rename(moved)
+    _edit(config, "document: api.yaml", "document: ../generated/api.yaml")
+    before = sorted(p.relative_to(out).as_posix() for p in out.rglob("*"))
+    rc, stderr = _generate(config, out)
+    _refused(rc, stderr, "out-refused", "holds the input")
+    assert moved.is_file()
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) == before
