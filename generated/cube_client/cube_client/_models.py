@@ -53,7 +53,7 @@ _RAW = "_cube_raw"
 class BaseModel(pydantic.BaseModel):
     """A response or request model; unknown fields are kept, ``to_dict()`` returns the JSON."""
 
-    model_config = pydantic.ConfigDict(extra="allow", populate_by_name=True)
+    model_config = pydantic.ConfigDict(extra="allow", populate_by_name=True, defer_build=True)
 
     def to_dict(self) -> dict[str, Any]:
         """The model as JSON data: wire names, only the fields that were present, extras kept.
