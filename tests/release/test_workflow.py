@@ -3,6 +3,7 @@ target that this suite runs (so the workflow calls only what is tested here)."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -76,3 +77,19 @@ def test_actionlint_rejects_a_broken_workflow(tmp_path: Path) -> None:
     proc = _lint(broken)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert f"{broken}:" in proc.stdout and "updat" in proc.stdout
+
+
+def test_update_without_secrets_is_a_notice_and_a_green_skip(tmp_path: Path) -> None:
+    """A scheduled run on a fork, or before the secrets are set, succeeds and says why it did
+    nothing (a workflow notice and ``changed=false`` for the next step), writing nothing."""
+    output = tmp_path / "github-output"
+    env = {k: v for k, v in os.environ.items() if k not in ("CUBE_BASE_URL", "CUBE_API_KEY")}
+    proc = subprocess.run(
+        ["make", "--no-print-directory", "-C", str(ROOT), "update", "UPDATE_SUMMARY=" + str(tmp_path / "s.md")],
+        capture_output=True, text=True, timeout=300, check=False,
+        env={**env, "GITHUB_OUTPUT": str(output)},
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "::notice title=cube-codegen update skipped::" in proc.stdout
+    assert output.read_text().splitlines() == ["changed=false", "skipped=true"]
+    assert not (tmp_path / "s.md").exists()
