@@ -96,6 +96,29 @@ _Loader.yaml_implicit_resolvers = {
 }
 
 
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def _check_flow_depth(text: str, file: str) -> None:
+    """Refuse flow nesting (``[[[...`` or ``{{{...``) deeper than :data:`MAX_DEPTH` before the
+    YAML parser sees it: some tens of thousands of levels crash the process in native code,
+    beyond what any Python exception can catch. Brackets are counted without regard to quoting,
+    so a text with hundreds of unbalanced brackets inside strings is refused too (no OpenAPI
+    document has them)."""
+    depth = 0
+    for match in _BRACKETS.finditer(text):
+        depth = depth + 1 if match.group() in "[{" else max(depth - 1, 0)
+        if depth > MAX_DEPTH:
+            line = text.count("\n", 0, match.start()) + 1
+            raise _fail(file, "", f"nesting is deeper than {MAX_DEPTH} levels (line {line})")
+
+
+def _shown(ptr: str, parts: int = 12) -> str:
+    """A pointer short enough for one line: its first ``parts`` steps, then an ellipsis."""
+    steps = ptr.split("/")
+    return ptr if len(steps) <= parts + 1 else "/".join(steps[: parts + 1]) + "/…"
+
+
 def _fail(file: str, ptr: str, message: str, id: str = "document-unreadable") -> CodegenError:
     return CodegenError(Diagnostic(id, "error", file, ptr, message))
 
@@ -114,6 +137,7 @@ def parse_text(text: str, file: str, *, as_json: bool | None = None) -> Any:
                 text, parse_constant=_reject_constant, object_pairs_hook=_unique_object
             )
         else:
+            _check_flow_depth(text, file)
             raw = yaml.load(text, Loader=_Loader)
     except NonStringKey as exc:
         message = f"a mapping key at line {exc.line} is a list or a mapping, not a string"
@@ -235,7 +259,7 @@ def normalise(raw: Any, file: str) -> Any:
                 f"document expands to more than {MAX_NODES:,} values (nested YAML aliases?)",
             )
         if depth > MAX_DEPTH:
-            raise _fail(file, ptr, f"nesting is deeper than {MAX_DEPTH} levels")
+            raise _fail(file, _shown(ptr), f"nesting is deeper than {MAX_DEPTH} levels")
         out: Any
         if isinstance(value, dict):
             out = {}

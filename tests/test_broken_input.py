@@ -81,3 +81,38 @@ def test_a_pattern_pydantic_cannot_run_is_a_warning(tmp_path: Path) -> None:
     assert rc == 0, stderr
     assert "[pattern-unsupported]" in stderr
     assert (out / "things" / "models.py").is_file()
+
+
+@pytest.mark.parametrize("brackets", ["[]", "{}"])
+def test_flow_nesting_that_would_crash_the_parser_is_one_line(
+    tmp_path: Path, brackets: str
+) -> None:
+    """40,000 levels of ``[`` crash YAML parsing in native code (exit 139, no message); the depth
+    is checked before the parser runs."""
+    opening, closing = brackets
+    inner = (opening + "a: " if opening == "{" else opening) * 40_000
+    text = (
+        "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\nx: " + inner + closing * 40_000
+    )
+    spec = tmp_path / "deep.yaml"
+    spec.write_text(text + "\n", encoding="utf-8")
+    proc = run_cli(
+        "generate", "--spec", str(spec), "--out", str(tmp_path / "out"), "--package", "deep"
+    )
+    assert proc.returncode == 2, proc.stderr[-500:]
+    (line,) = proc.stderr.strip().splitlines()
+    assert "nesting is deeper than 256 levels (line 4)" in line and len(line) < 300, line
+
+
+def test_block_nesting_names_a_short_pointer(tmp_path: Path) -> None:
+    body = "".join("  " * (i + 1) + "a:\n" for i in range(400)) + "  " * 401 + "b: 1\n"
+    spec = tmp_path / "block.yaml"
+    spec.write_text(
+        "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\nx:\n" + body, encoding="utf-8"
+    )
+    proc = run_cli(
+        "generate", "--spec", str(spec), "--out", str(tmp_path / "out"), "--package", "deep"
+    )
+    assert proc.returncode == 2
+    (line,) = proc.stderr.strip().splitlines()
+    assert "#/x/a/a/" in line and "/…:" in line and len(line) < 300, line
