@@ -58,8 +58,8 @@ def main() -> None:
     process_start = time.perf_counter()
     imports = [(m, import_time(m)) for m in ("click", "generator.cli", "generator.pipeline")]
     from generator import pipeline
-    from generator.config import load_config
-    from generator.writer import write_tree
+    from generator.document.config import load_config
+    from generator.emit.writer import write_tree
 
     stages = [
         "load_document",

@@ -7,3 +7,6 @@ __version__ = "0.1.0"
 # The command line's defaults, here so that its no-op path needs no configuration library.
 DEFAULT_CONFIG = Path("spec/cube-codegen.yaml")
 DEFAULT_OUT = Path("generated")
+# Where the generator's own sources and templates live: the inputs of every generation.
+GENERATOR_DIR = Path(__file__).resolve().parent
+TEMPLATES = GENERATOR_DIR.parent / "templates"

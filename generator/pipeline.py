@@ -13,20 +13,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator import __version__
-from generator.build import FamilyBuilder
-from generator.config import Config, FamilyConfig
-from generator.contracts import RUNTIME_DIR
+from generator import TEMPLATES, __version__
 from generator.diagnostics import CodegenError, Diagnostic
-from generator.formatting import format_tree
-from generator.ir import Distribution, Family, Package
-from generator.loader import load_document
-from generator.naming import PythonIdentifier, pascal_case
-from generator.openapi_paths import operation_keys
-from generator.refs import Resolver, bundle
-from generator.render import TEMPLATES, render
-from generator.testcases import CaseBuilder
-from generator.validate import openapi_version, validate
+from generator.document.config import Config, FamilyConfig
+from generator.document.loader import load_document
+from generator.document.openapi_paths import operation_keys
+from generator.document.refs import Resolver, bundle
+from generator.document.validate import openapi_version, validate
+from generator.emit.formatting import format_tree
+from generator.emit.render import render
+from generator.emit.testcases import CaseBuilder
+from generator.ir.build import FamilyBuilder
+from generator.ir.contracts import RUNTIME_DIR
+from generator.ir.naming import PythonIdentifier
+from generator.ir.types import Distribution, Family, Package
+from generator.words import pascal_case
 
 
 @dataclass(frozen=True)
@@ -86,11 +87,11 @@ def generate(config: Config, *, custom: bool = True) -> Result:
     """Generate the whole package for ``config``; raises :class:`CodegenError` on bad input.
 
     With ``custom`` (the default), the hand-written code beside the configuration is applied
-    (:mod:`generator.custom_code`): custom files added, kept patches merged in.
+    (:mod:`generator.emit.custom_code`): custom files added, kept patches merged in.
     """
     result = _generate(config)
     if custom:
-        from generator.custom_code import apply_custom_code
+        from generator.emit.custom_code import apply_custom_code
 
         result.files = apply_custom_code(config, result.files)
     return result

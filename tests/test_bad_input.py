@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.writer import MARKER, MARKER_TEXT
+from generator.emit.writer import MARKER, MARKER_TEXT
 from tests.helpers import run_cli
 
 CONFIG = """\

@@ -14,7 +14,7 @@ from click.testing import CliRunner, Result
 
 from generator import DEFAULT_CONFIG, DEFAULT_OUT, cache
 from generator.cli import main
-from generator.config import Config
+from generator.document.config import Config
 from tests.helpers import ROOT, run_cli
 
 DOCUMENT = """\
@@ -160,7 +160,7 @@ def test_changed_config_regenerates(project: Path) -> None:
     assert regenerated(generate(project))
 
 
-@pytest.mark.parametrize("changed", ["templates/family/client.py.jinja", "generator/naming.py"])
+@pytest.mark.parametrize("changed", ["templates/family/client.py.jinja", "generator/ir/naming.py"])
 def test_changed_template_or_generator_file_regenerates(
     project: Path, key_inputs: Path, changed: str
 ) -> None:
@@ -232,7 +232,7 @@ def test_fast_path_answers_before_the_heavy_imports(project: Path) -> None:
     assert second.returncode == 0, second.stderr
     assert "up to date" in second.stdout
     imported = {line.rsplit("|", 1)[-1].strip() for line in second.stderr.splitlines()}
-    assert "generator.cache" in imported
+    assert "generator.emit.cache" in imported
     assert not imported & set(HEAVY), imported & set(HEAVY)
     assert snapshot(out) == before
     quiet = run_cli(*args, "--quiet", cwd=project)
@@ -250,7 +250,7 @@ def test_one_front_door_with_the_configuration_defaults() -> None:
 
 
 def test_key_paths_match_the_renderer(monkeypatch: pytest.MonkeyPatch) -> None:
-    from generator.render import TEMPLATES
+    from generator import TEMPLATES
 
     monkeypatch.undo()
     assert cache.TEMPLATES_DIR == TEMPLATES

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from generator.diagnostics import CodegenError
-from generator.loader import parse_text
+from generator.document.loader import parse_text
 from tests.helpers import run_cli
 
 HEAD = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\n"
@@ -123,7 +123,7 @@ def test_json_duplicate_inside_a_list_names_its_pointer() -> None:
 def test_yaml_keys_are_read_as_written(tmp_path: Path) -> None:
     """YAML 1.1 reads ``1`` and ``true`` as the same Python key (one entry would vanish) and
     ``yes`` as a boolean: OpenAPI's keys are strings, so each is kept as written."""
-    from generator.loader import load_document
+    from generator.document.loader import load_document
 
     doc = tmp_path / "keys.yaml"
     doc.write_text(

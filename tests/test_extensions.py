@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from generator.extensions import JobSpec, PaginationSpec, parse, reference_table
+from generator.document.extensions import JobSpec, PaginationSpec, parse, reference_table
 from tests.helpers import ROOT
 
 

@@ -8,8 +8,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from generator.emit.render import markdown_code, markdown_text
 from generator.pipeline import generate, single_document_config, strip_root
-from generator.render import markdown_code, markdown_text
 
 PACKAGE = "layout_client"
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator.config import load_config
+from generator.document.config import load_config
+from generator.emit.writer import diff_tree, read_tree
 from generator.pipeline import generate
-from generator.writer import diff_tree, read_tree
 from tests.helpers import GENERATED, PACKAGE_ROOT, ROOT, run_cli
 
 

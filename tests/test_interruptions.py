@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.writer import MARKER
+from generator.emit.writer import MARKER
 from tests.helpers import ROOT
 
 WAIT = 120.0  # upper bound for any one wait below; reached only when something is wrong

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from generator.config import load_config
-from generator.ir import Model, ValueModel
+from generator.document.config import load_config
+from generator.ir.types import Model, ValueModel
 from generator.pipeline import generate, load_family, single_document_config, strip_root
 from tests.helpers import generate_package, run_python
 
@@ -93,7 +93,7 @@ def test_one_of_required_groups_are_checked_by_the_model(tmp_path: Path) -> None
 def test_job_fields_reach_the_runtime_as_attribute_names() -> None:
     config = load_config(Path("spec/cube-codegen.yaml"))
     platform = next(f for f in config.families if f.name == "platform")
-    from generator.build import FamilyBuilder
+    from generator.ir.build import FamilyBuilder
 
     loaded = load_family(config, platform)
     family = FamilyBuilder(loaded.document, loaded.file, loaded.config).build()

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from generator import writer
 from generator.diagnostics import CodegenError
-from generator.writer import MARKER, check_output_dir, write_tree
+from generator.emit import writer
+from generator.emit.writer import MARKER, check_output_dir, write_tree
 from tests.helpers import ROOT, run_cli
 
 DOC = (

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from generator.naming import _MODEL_MODULE_NAMES
+from generator.ir.naming import _MODEL_MODULE_NAMES
 from tests.helpers import generate_package, run_python
 
 TEMPLATE = Path(__file__).resolve().parent.parent / "templates" / "family" / "models.py.jinja"

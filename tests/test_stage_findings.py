@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from generator.diagnostics import CodegenError
-from generator.refs import bundle
-from generator.validate import validate
+from generator.document.refs import bundle
+from generator.document.validate import validate
 
 
 def _doc(schemas: dict[str, Any]) -> dict[str, Any]:

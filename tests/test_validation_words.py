@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from generator.diagnostics import CodegenError
-from generator.validate import validate
+from generator.document.validate import validate
 from tests.helpers import run_cli
 
 LIBRARY_PHRASES = (

@@ -6,11 +6,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from generator.document.refs import Resolver
 from generator.drift.model import Change, Rule
 from generator.drift.operations import OperationView
 from generator.drift.registry import RULES
 from generator.drift.schema_view import SchemaView, Sub, ViewBuilder
-from generator.refs import Resolver
 
 if TYPE_CHECKING:
     from generator.drift.schema_walk import SchemaComparer

@@ -7,13 +7,13 @@ from typing import Any
 
 import generator.drift.rules  # noqa: F401 - importing registers every rule and check
 from generator.diagnostics import CodegenError, Diagnostic
+from generator.document.refs import Resolver
 from generator.drift.context import DocumentPair, OperationPair
 from generator.drift.model import Change, reaches
 from generator.drift.operations import index_operations
 from generator.drift.registry import DOCUMENT_CHECKS, OPERATION_CHECKS
 from generator.drift.schema_view import ViewBuilder
 from generator.drift.schema_walk import SchemaComparer
-from generator.refs import Resolver
 
 
 @dataclass(frozen=True, slots=True)

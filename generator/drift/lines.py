@@ -11,7 +11,7 @@ from pathlib import Path
 import yaml
 
 from generator.diagnostics import split_pointer
-from generator.loader import MAX_BYTES
+from generator.document.loader import MAX_BYTES
 
 
 class LineIndex:

@@ -13,9 +13,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from generator.diagnostics import CodegenError, Diagnostic, join_pointer, one_line, pointer
+from generator.document.openapi_paths import path_operations
+from generator.document.refs import Resolver
 from generator.drift.schema_view import Sub
-from generator.openapi_paths import path_operations
-from generator.refs import Resolver
 
 IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})
 """Header parameters OpenAPI says to ignore: the media types and security schemes say these."""

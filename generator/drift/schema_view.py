@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.diagnostics import join_pointer
-from generator.refs import Resolver
+from generator.document.refs import Resolver
 
 JSON_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean"})
 MAX_MERGE_MEMBERS = 256

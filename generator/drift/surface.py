@@ -17,8 +17,8 @@ from generator.diagnostics import escape_pointer_token, resolve_pointer, split_p
 from generator.drift.engine import DriftReport
 from generator.drift.lines import LineIndex
 from generator.drift.model import Change
-from generator.ir import Family, LiteralOf, Operation, Primitive, Resource, TypeRef, UnionOf
-from generator.naming import snake_case
+from generator.ir.types import Family, LiteralOf, Operation, Primitive, Resource, TypeRef, UnionOf
+from generator.words import snake_case
 
 SurfaceKind = Literal["client", "resource", "method", "parameter", "model", "field"]
 
@@ -113,8 +113,8 @@ class SdkIndex:
         if not isinstance(doc, dict):
             return
         try:
-            from generator.build import FamilyBuilder
-            from generator.config import FamilyConfig
+            from generator.document.config import FamilyConfig
+            from generator.ir.build import FamilyBuilder
 
             builder = FamilyBuilder(
                 doc, file, FamilyConfig(name="api", document=file, module="", client="Api")
@@ -133,8 +133,8 @@ class SdkIndex:
 
 def _labels(doc: Any, file: str) -> dict[str, str]:
     """Operation label (as drift names it) → pointer of the operation in ``doc``."""
+    from generator.document.refs import Resolver
     from generator.drift.operations import index_operations
-    from generator.refs import Resolver
 
     try:
         views = index_operations(doc, file, Resolver(doc, file, error_id="drift-invalid-ref"))

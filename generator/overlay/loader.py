@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from generator.loader import load_document
+from generator.document.loader import load_document
 from generator.overlay.model import OPTIONAL_EXTENSION, Action, Overlay
 from generator.overlay.schema import validate_overlay_document
 

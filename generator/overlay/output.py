@@ -10,9 +10,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from generator import writer
+from generator import files
 from generator.diagnostics import CodegenError, Diagnostic
-from generator.loader import dump_json, dump_yaml
+from generator.document.loader import dump_json, dump_yaml
 
 FORMATS = {".json": "json", ".yaml": "yaml", ".yml": "yaml"}
 
@@ -34,7 +34,7 @@ def render(document: Any, path: str | os.PathLike[str]) -> str:
 def write_atomic(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` to ``path`` atomically; an OS failure is a one-line diagnostic."""
     try:
-        writer.write_atomic(Path(path), text, make_parents=False)  # a typo'd folder is an error
+        files.write_atomic(Path(path), text, make_parents=False)  # a typo'd folder is an error
     except OSError as exc:
         message = f"cannot write: {exc.strerror or exc}"
         raise CodegenError(

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from generator.openapi_paths import operation_keys
+from generator.document.openapi_paths import operation_keys
 from tests.breadth.big_documents import assistant_document, payments_document
 from tests.helpers import check_clean_and_typed, generate_with_report, run_python
 

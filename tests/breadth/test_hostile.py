@@ -252,7 +252,7 @@ def _server_safe(s: str) -> str:
 def _as_pattern(s: str) -> str:
     """The text as a pattern when it is a regular expression; escaped when it is not (a pattern
     that is no regular expression is broken input: ``tests/test_broken_input.py``)."""
-    from generator.schemas import pattern_valid
+    from generator.ir.schemas import pattern_valid
 
     return s if pattern_valid(s) else _regex_escape(s)
 

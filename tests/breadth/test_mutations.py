@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from generator.diagnostics import CodegenError
-from generator.loader import load_document
+from generator.document.loader import load_document
 from generator.pipeline import generate, single_document_config
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -24,10 +24,10 @@ from typing import Any
 
 import pytest
 
-from generator.build import FamilyBuilder
-from generator.config import load_config
+from generator.document.config import load_config
+from generator.emit.testcases import CaseBuilder, TestCase
+from generator.ir.build import FamilyBuilder
 from generator.pipeline import load_family
-from generator.testcases import CaseBuilder, TestCase
 from tests.helpers import ROOT, ensure_generated_importable
 
 ensure_generated_importable()

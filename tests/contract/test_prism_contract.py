@@ -38,8 +38,8 @@ from cube_client import (
 from cube_client._exceptions import JobExpiredError
 from prism_contract_support import ContractFamily, Coverage, PrismServer
 
-from generator import testcases
-from generator.ir import ListOf, ModelRef, TypeRef
+from generator.emit import testcases
+from generator.ir.types import ListOf, ModelRef, TypeRef
 
 pytestmark = pytest.mark.slow
 

@@ -10,8 +10,8 @@ import pytest
 import yaml
 from click.testing import CliRunner, Result
 
-import generator.fetch
-from generator.drift.cli import drift
+import generator.document.fetch
+from generator.cli.drift import drift
 
 OK = {"200": {"description": "ok"}}
 
@@ -270,7 +270,7 @@ def test_no_changes_text(tmp_path: Path) -> None:
 
 
 def test_live_side_uses_the_fetch_library(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(generator.fetch, "fetch_live", lambda *a, **k: REMOVED)
+    monkeypatch.setattr(generator.document.fetch, "fetch_live", lambda *a, **k: REMOVED)
     result = run(tmp_path, write(tmp_path, "o.yaml", BASE), "live", "--format", "json")
     assert result.exit_code == 1
     assert [c["id"] for c in json.loads(result.stdout)["changes"]] == ["operation-removed"]

@@ -14,8 +14,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from generator.document.loader import load_document
 from generator.drift import compare
-from generator.loader import load_document
 
 METHODS = {"get", "put", "post", "delete", "patch", "options", "head", "trace"}
 PARAM = re.compile(r"\{[^}]*\}")

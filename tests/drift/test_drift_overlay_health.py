@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from generator.drift.cli import drift
+from generator.cli.drift import drift
 from generator.drift.overlay_health import check_overlays
 
 DOC: dict[str, Any] = {

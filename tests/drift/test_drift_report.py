@@ -8,7 +8,7 @@ from generator.diagnostics import CodegenError
 from generator.drift.engine import DriftReport
 from generator.drift.model import Change
 from generator.drift.report import render_markdown, render_text
-from generator.drift.versioning import bump_config_text, bump_kind, next_version, prepend_section
+from generator.release.versioning import bump_config_text, bump_kind, next_version, prepend_section
 
 BREAKING = Change("operation-removed", "breaking", "GET /a", "/paths/~1a/get", "operation removed")
 INFO = Change("operation-added", "info", "GET /b", "/paths/~1b/get", "operation added")
@@ -79,8 +79,8 @@ def test_prepend_section_placement() -> None:
 
 
 def test_public_api_is_pinned() -> None:
+    import generator.document.fetch
     import generator.drift
-    import generator.fetch
 
     assert sorted(generator.drift.__all__) == sorted(
         [
@@ -94,13 +94,13 @@ def test_public_api_is_pinned() -> None:
             "compare",
         ]
     )
-    assert sorted(generator.fetch.__all__) == sorted(
+    assert sorted(generator.document.fetch.__all__) == sorted(
         [
             "BASE_URL_ENV", "DEFAULT_OUT", "TOKEN_ENV", "FetchError", "FetchedSpec", "SnapshotResult",
             "fetch_live", "fetch_spec", "fetch_to_file", "openapi_problem", "redact", "retry_delay",
             "snapshot_text", "spec_url", "ssl_context", "write_snapshot",
         ]
     )  # fmt: skip
-    for module in (generator.drift, generator.fetch):
+    for module in (generator.drift, generator.document.fetch):
         for name in module.__all__:
             assert hasattr(module, name), name

@@ -20,11 +20,11 @@ from pathlib import Path
 
 import pytest
 
+from generator.document.loader import load_document
 from generator.drift.engine import compare
 from generator.drift.surface import Finding, SurfaceMapper
-from generator.ir import Operation
-from generator.loader import load_document
-from generator.render import py_type
+from generator.emit.render import py_type
+from generator.ir.types import Operation
 from tests.helpers import run_cli
 
 PAIRS = [

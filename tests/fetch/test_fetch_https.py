@@ -23,8 +23,8 @@ import trustme
 import yaml
 from click.testing import CliRunner, Result
 
-from generator.fetch_cli import fetch
-from generator.loader import dump_yaml
+from generator.cli.fetch import fetch
+from generator.document.loader import dump_yaml
 
 TOKEN = "tok-Sup3rSecret-4242"
 OLD_SNAPSHOT = b"openapi: 3.1.0\ninfo: {title: old, version: '0'}\npaths: {}\n# old snapshot\n"

@@ -8,7 +8,7 @@ from pathlib import Path
 import httpx2
 import pytest
 
-from generator.fetch import (
+from generator.document.fetch import (
     MAX_RETRY_AFTER,
     FetchError,
     fetch_live,
@@ -159,7 +159,7 @@ def test_write_snapshot_modes(tmp_path: Path) -> None:
 def test_refused_connection_says_what_to_try() -> None:
     import socket
 
-    from generator.fetch import fetch_spec
+    from generator.document.fetch import fetch_spec
 
     with socket.socket() as sock:  # a port nothing listens on once this block ends
         sock.bind(("127.0.0.1", 0))

@@ -11,7 +11,7 @@ import pytest
 import yaml
 from click.testing import CliRunner, Result
 
-from generator.overlay.cli import overlay
+from generator.cli.overlay import overlay
 
 SPEC = """\
 openapi: 3.1.0

@@ -25,7 +25,7 @@ import yaml
 from jsonschema import Draft202012Validator
 
 from generator.diagnostics import CodegenError, resolve_pointer
-from generator.loader import load_document
+from generator.document.loader import load_document
 from generator.overlay import apply_overlay, load_overlay, parse_overlay
 from generator.overlay.model import OverlayResult
 

@@ -26,11 +26,11 @@ import pytest
 from click.testing import CliRunner
 from jsonschema import Draft202012Validator
 
-from generator.config import load_config
+from generator.cli.overlay import overlay as overlay_cli
 from generator.diagnostics import resolve_pointer
-from generator.loader import load_document
+from generator.document.config import load_config
+from generator.document.loader import load_document
 from generator.overlay import Overlay, OverlayResult, apply_overlays, load_overlay
-from generator.overlay.cli import overlay as overlay_cli
 from generator.pipeline import load_family
 from tests.helpers import PACKAGE_ROOT, ROOT, ensure_generated_importable
 

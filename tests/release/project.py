@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from generator.loader import dump_yaml
+from generator.document.loader import dump_yaml
 
 CONFIG = """\
 # A two-resource project for tests.

@@ -7,8 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from generator.loader import dump_yaml
-from generator.writer import read_tree
+from generator.document.loader import dump_yaml
+from generator.emit.writer import read_tree
 from tests.helpers import run_cli
 from tests.release.project import additive, document, write_project
 

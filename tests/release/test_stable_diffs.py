@@ -5,8 +5,8 @@ from __future__ import annotations
 import difflib
 from pathlib import Path
 
-from generator.loader import dump_yaml
-from generator.writer import read_tree
+from generator.document.loader import dump_yaml
+from generator.emit.writer import read_tree
 from tests.helpers import run_cli
 from tests.release.project import document, write_project
 

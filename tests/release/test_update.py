@@ -12,7 +12,7 @@ import pytest
 import trustme
 import yaml
 
-from generator.writer import read_tree
+from generator.emit.writer import read_tree
 from tests.helpers import ROOT, run_cli
 from tests.release.project import (
     additive,

@@ -1,6 +1,6 @@
 """The runtime's public surface is the one list of names generated code may not take.
 
-The generator reads it from the runtime's source (:mod:`generator.contracts`); these tests pin it
+The generator reads it from the runtime's source (:mod:`generator.ir.contracts`); these tests pin it
 (a change to the runtime's public names is a reviewed change), check the source reading against
 the live classes, and prove a tag or operation named after any member is renamed, end to end.
 """
@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from runtime_servers import Exchange, LocalServer
 
-from generator.contracts import client_members, resource_members
+from generator.ir.contracts import client_members, resource_members
 from tests.helpers import check_clean_and_typed, imported_package
 
 CLIENT_MEMBERS = {

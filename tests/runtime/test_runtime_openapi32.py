@@ -17,7 +17,7 @@ import pytest
 from runtime_servers import Exchange, LocalServer
 
 from generator.diagnostics import CodegenError
-from generator.validate import validate
+from generator.document.validate import validate
 from tests.helpers import check_clean_and_typed, imported_package
 
 PACKAGE = "stream32_client"
@@ -168,7 +168,7 @@ def _serve(server: LocalServer) -> None:
 
 
 def _config() -> Any:
-    from generator.config import FamilyConfig
+    from generator.document.config import FamilyConfig
 
     return FamilyConfig(name="s", document="doc.json", module="s", client="SClient")
 
@@ -271,7 +271,7 @@ def test_querystring_parameter_is_the_whole_query_form_encoded(
 
 
 def test_querystring_of_another_media_type_is_left_out_with_a_warning() -> None:
-    from generator.build import FamilyBuilder
+    from generator.ir.build import FamilyBuilder
 
     doc = full_document()
     param = doc["paths"]["/find"]["get"]["parameters"][0]

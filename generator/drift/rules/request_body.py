@@ -7,12 +7,12 @@ from collections.abc import Iterator
 from typing import Any
 
 from generator.diagnostics import join_pointer, one_line
+from generator.document.openapi_paths import ITEM_SCHEMA_KEYS
+from generator.document.refs import Resolver
 from generator.drift.context import Direction, OperationPair
 from generator.drift.model import Change, Rule
 from generator.drift.registry import define, operation_check
 from generator.drift.schema_view import Sub
-from generator.openapi_paths import ITEM_SCHEMA_KEYS
-from generator.refs import Resolver
 
 BODY_ADDED = define(
     "request-body-added",

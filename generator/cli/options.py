@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 import click
 
 from generator import DEFAULT_CONFIG
-from generator.fetch import DEFAULT_TIMEOUT, TOKEN_ENV
+from generator.document.fetch import DEFAULT_TIMEOUT, TOKEN_ENV
 
 F = TypeVar("F", bound=Callable[..., Any])
 

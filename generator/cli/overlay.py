@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 import click
 
 from generator.diagnostics import CodegenError, Diagnostic, one_line
-from generator.loader import load_document
+from generator.document.loader import load_document
 from generator.overlay.engine import apply_overlays
 from generator.overlay.loader import load_overlay
 from generator.overlay.model import Overlay, OverlayResult

@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 
 from generator.diagnostics import CodegenError, Diagnostic, one_line, pointer
-from generator.sandbox import regular_file
+from generator.document.sandbox import regular_file
 
 MAX_BYTES = 20 * 1024 * 1024
 MAX_DEPTH = 256

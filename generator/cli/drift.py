@@ -15,18 +15,18 @@ from typing import Any, NoReturn
 import click
 
 from generator.diagnostics import CodegenError, one_line
+from generator.document.loader import load_document
 from generator.drift.engine import DriftReport, compare
 from generator.drift.model import LEVELS
 from generator.drift.overlay_health import DEFAULT_OVERLAY_DIR, OverlayHealth, check_overlays
 from generator.drift.report import FORMATS, render
 from generator.drift.surface import SurfaceMapper
-from generator.drift.versioning import (
+from generator.release.versioning import (
     DEFAULT_CHANGELOG,
     DEFAULT_CONFIG,
     apply_release,
     missing_major_bump,
 )
-from generator.loader import load_document
 
 LIVE = "live"
 
@@ -39,7 +39,7 @@ def _fail(message: str) -> NoReturn:
 def load_side(source: str) -> tuple[Any, str]:
     """A document from a file, or from the running service for the word ``live``."""
     if source == LIVE:
-        from generator.fetch import fetch_live
+        from generator.document.fetch import fetch_live
 
         return fetch_live(), LIVE
     return load_document(source), source

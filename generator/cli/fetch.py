@@ -22,11 +22,10 @@ from typing import Any, NoReturn
 
 import click
 
-from generator.cli_options import config_option, connection_options
-from generator.config import Config, load_config
+from generator.cli.options import config_option, connection_options
 from generator.diagnostics import CodegenError, one_line
-from generator.drift.overlay_health import DEFAULT_OVERLAY_DIR, OverlayHealth, check_overlays
-from generator.fetch import (
+from generator.document.config import Config, load_config
+from generator.document.fetch import (
     BASE_URL_ENV,
     DEFAULT_OUT,
     SPEC_PATH,
@@ -34,6 +33,7 @@ from generator.fetch import (
     fetch_to_file,
     redact,
 )
+from generator.drift.overlay_health import DEFAULT_OVERLAY_DIR, OverlayHealth, check_overlays
 
 _MAX_LISTED = 20
 """Breaking changes listed one per line before the rest are counted."""
@@ -223,7 +223,7 @@ def _previous_snapshot(path: Path) -> Any:
     """The snapshot being replaced, or None when there is none (or it no longer parses)."""
     if not path.is_file():
         return None
-    from generator.loader import load_document
+    from generator.document.loader import load_document
 
     try:
         return load_document(path)

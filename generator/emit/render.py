@@ -11,12 +11,14 @@ from __future__ import annotations
 import math
 import re
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import jinja2
 
-from generator.ir import (
+from generator import TEMPLATES
+from generator.emit.sanitize import clean_text, comment_text, docstring_body, py_str
+from generator.ir.models import recursion_limit
+from generator.ir.types import (
     DictOf,
     ListOf,
     LiteralOf,
@@ -28,10 +30,7 @@ from generator.ir import (
     TypeRef,
     UnionOf,
 )
-from generator.models import recursion_limit
-from generator.sanitize import clean_text, comment_text, docstring_body, py_str
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 _PRIMITIVES = {
     "str": "str",
     "int": "int",

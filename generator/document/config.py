@@ -22,8 +22,8 @@ from pydantic import (
 
 from generator import DEFAULT_CONFIG, DEFAULT_OUT
 from generator.diagnostics import CodegenError, Diagnostic, pointer
-from generator.loader import load_document
-from generator.sandbox import inside, regular_file, relative_name
+from generator.document.loader import load_document
+from generator.document.sandbox import inside, regular_file, relative_name
 
 FROM_FILE = "from_file"  # validation context: the values come from a configuration file
 
@@ -240,7 +240,7 @@ def load_config(
             context={FROM_FILE: True},
         )
     except ValidationError as exc:
-        from generator.validate import our_words
+        from generator.document.validate import our_words
 
         first = exc.errors()[0]
         where = pointer(*first["loc"])

@@ -19,9 +19,9 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from generator.config import Config
 from generator.diagnostics import CodegenError, Diagnostic, one_line
-from generator.sandbox import inside, refuse
+from generator.document.config import Config
+from generator.document.sandbox import inside, refuse
 
 CUSTOM_DIR = "custom"
 PATCHES_DIR = "patches"
@@ -159,7 +159,7 @@ def conflict_hunks(merged: str) -> str:
 def keep(config: Config, rel: str, pristine: dict[str, str], edited_text: str) -> list[Path]:
     """Record ``edited_text`` as the kept edit of generated file ``rel`` (its base: ``pristine``,
     the file as generated without custom code); returns the files written."""
-    from generator.writer import write_atomic
+    from generator.files import write_atomic
 
     if rel not in pristine:
         raise _fail(

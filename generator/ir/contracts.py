@@ -11,12 +11,29 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 
-from generator.render import TEMPLATES
+from generator import TEMPLATES
 
 RUNTIME_DIR = TEMPLATES / "runtime"
 CLIENT_CLASSES = (("_base_client", "SyncAPIClient"), ("_base_client", "AsyncAPIClient"))
 RESOURCE_CLASSES = (("_resource", "SyncAPIResource"), ("_resource", "AsyncAPIResource"))
+_IMPORT = re.compile(
+    r"^[ \t]*(?:from[ \t]+[^\n]+?[ \t]+)?import[ \t]+([\w \t,]+?)[ \t]*$", re.MULTILINE
+)
+
+
+def _imported_names(template: str) -> frozenset[str]:
+    """Every name a template's import lines bind in the module it renders (``import x``,
+    ``from y import a, b as c``), read from the template itself so the list cannot fall behind."""
+    text = (TEMPLATES / template).read_text(encoding="utf-8")
+    names: set[str] = set()
+    for group in _IMPORT.findall(text):
+        for part in group.split(","):
+            words = part.split()
+            if words:
+                names.add(words[-1])  # ``a as c`` binds c
+    return frozenset(names)
 
 
 @functools.cache
@@ -81,3 +98,8 @@ def client_members() -> frozenset[str]:
 def resource_members() -> frozenset[str]:
     """Names an operation method of a generated resource may not take."""
     return frozenset().union(*(members(m, c) for m, c in RESOURCE_CLASSES))
+
+
+def model_module_names() -> frozenset[str]:
+    """Names a schema class may not take: what the models module imports (``Open``, ``Field``)."""
+    return _imported_names("family/models.py.jinja")

@@ -9,62 +9,17 @@ from __future__ import annotations
 
 import builtins
 import keyword
-import re
-import unicodedata
-from pathlib import Path
 
 from generator.diagnostics import one_line
-
-_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
-_IMPORT = re.compile(
-    r"^[ \t]*(?:from[ \t]+[^\n]+?[ \t]+)?import[ \t]+([\w \t,]+?)[ \t]*$", re.MULTILINE
-)
-
-
-def _imported_names(template: str) -> frozenset[str]:
-    """Every name a template's import lines bind in the module it renders (``import x``,
-    ``from y import a, b as c``), read from the template itself so the list cannot fall behind."""
-    text = (_TEMPLATES / template).read_text(encoding="utf-8")
-    names: set[str] = set()
-    for group in _IMPORT.findall(text):
-        for part in group.split(","):
-            words = part.split()
-            if words:
-                names.add(words[-1])  # ``a as c`` binds c
-    return frozenset(names)
-
+from generator.ir.contracts import model_module_names
+from generator.words import pascal_case, snake_case
 
 # A schema class named like a name the models module imports (``Open``, ``Field``, ``Literal``)
 # would shadow it and break the module: such class names get a suffix.
-_MODEL_MODULE_NAMES = _imported_names("family/models.py.jinja")
+_MODEL_MODULE_NAMES = model_module_names()
 _BUILTINS = frozenset(dir(builtins))
-_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z0-9]+|[A-Z]+|[0-9]+")
 _MAX_NAME = 80
 _MAX_CLEAN = 200  # a name that needs no change is kept up to this length
-
-
-# Brand words that camel-case splitting would cut in two ("GitHub" → "git_hub").
-_WHOLE_WORDS = re.compile(
-    r"GitHub|GitLab|OAuth|OpenAPI|OpenID|GraphQL|JavaScript|TypeScript|PostgreSQL|MySQL|DevOps"
-)
-
-
-def _ascii_words(text: str) -> list[str]:
-    """Split free text into ASCII words, on case changes and on anything not alphanumeric."""
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    folded = _WHOLE_WORDS.sub(lambda m: " " + m.group().capitalize() + " ", folded)
-    words: list[str] = []
-    for chunk in re.split(r"[^A-Za-z0-9]+", folded):
-        words.extend(_WORD.findall(chunk))
-    return words
-
-
-def snake_case(text: str) -> str:
-    return "_".join(w.lower() for w in _ascii_words(text))
-
-
-def pascal_case(text: str) -> str:
-    return "".join(w[:1].upper() + w[1:] for w in _ascii_words(text))
 
 
 class PythonIdentifier(str):

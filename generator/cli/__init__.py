@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from generator import DEFAULT_CONFIG, DEFAULT_OUT, __version__
-from generator.cache import Stamp, message, up_to_date
 from generator.diagnostics import CodegenError
+from generator.emit.cache import Stamp, message, up_to_date
 
 if TYPE_CHECKING:
-    from generator.config import Config
+    from generator.document.config import Config
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -83,11 +83,11 @@ class LazyGroup(click.Group):
             sys.exit(143)
 
     lazy = {  # noqa: RUF012 - a fixed table, read only
-        "overlay": ("generator.overlay.cli", "overlay"),
-        "drift": ("generator.drift.cli", "drift"),
-        "fetch": ("generator.fetch_cli", "fetch"),
-        "update": ("generator.update_cli", "update_command"),
-        "keep": ("generator.custom_code_cli", "keep_command"),
+        "overlay": ("generator.cli.overlay", "overlay"),
+        "drift": ("generator.cli.drift", "drift"),
+        "fetch": ("generator.cli.fetch", "fetch"),
+        "update": ("generator.cli.update", "update_command"),
+        "keep": ("generator.cli.custom_code", "keep_command"),
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -112,8 +112,8 @@ def main() -> None:
 def _inputs(config: Config, config_path: Path | None) -> list[Path]:
     """Every file and folder a generation reads: configuration, documents, overlays, changelog,
     license and the hand-written folders."""
-    from generator.cache import named_inputs
-    from generator.custom_code import CUSTOM_DIR, PATCHES_DIR
+    from generator.emit.cache import named_inputs
+    from generator.emit.custom_code import CUSTOM_DIR, PATCHES_DIR
 
     found = [Path(p) for p in named_inputs(config)]
     found += [config.base_dir / CUSTOM_DIR, config.base_dir / PATCHES_DIR]
@@ -123,7 +123,7 @@ def _inputs(config: Config, config_path: Path | None) -> list[Path]:
 
 
 def _config(config_path: Path, out: Path | None, ref_root: Path | None = None) -> Config:
-    from generator.config import load_config  # pydantic: not needed by a no-op run
+    from generator.document.config import load_config  # pydantic: not needed by a no-op run
 
     return load_config(config_path, out_dir=out, ref_root=ref_root)
 
@@ -197,9 +197,10 @@ def generate(
         if not quiet:
             click.echo(message(out or DEFAULT_OUT))
         return
+    from generator.emit.writer import check_inputs_outside, check_output_dir, write_tree
+    from generator.files import write_atomic
     from generator.pipeline import generate as run
     from generator.pipeline import report_json, single_document_config, strip_root
-    from generator.writer import check_inputs_outside, check_output_dir, write_atomic, write_tree
 
     if spec_file is not None:
         if out is None or not package_name:
@@ -254,8 +255,8 @@ def _up_to_date(config_path: Path, out: Path) -> bool:
 @reports_errors
 def check(config_path: Path, out: Path | None, ref_root: Path | None) -> None:
     """Regenerate in memory and compare with generated/: exit 1 listing differing files."""
+    from generator.emit.writer import diff_tree
     from generator.pipeline import generate as run
-    from generator.writer import diff_tree
 
     config = _config(config_path, out, ref_root)
     result = run(config)

@@ -1,8 +1,8 @@
 """Schemas: give every object schema a class name of ours, and map schemas to type references.
 
 Every object schema with properties, wherever it stands, is hoisted into a flat catalogue under a
-:class:`~generator.naming.ClassName` allocated here, and all references are rewritten to those
-names; :mod:`generator.models` turns the catalogue into model IR, so no class is named twice.
+:class:`~generator.ir.naming.ClassName` allocated here, and all references are rewritten to those
+names; :mod:`generator.ir.models` turns the catalogue into model IR, so no class is named twice.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from typing import Any
 from urllib.parse import unquote
 
 from generator.diagnostics import Diagnostic, error, one_line, resolve_pointer, split_pointer
-from generator.ir import (
+from generator.ir.naming import ClassName, Namespace, rename_reason
+from generator.ir.types import (
     ANY,
     NONE,
     DictOf,
@@ -25,7 +26,7 @@ from generator.ir import (
     TypeRef,
     UnionOf,
 )
-from generator.naming import ClassName, Namespace, pascal_case, rename_reason
+from generator.words import pascal_case
 
 _COMPONENT_PREFIX = "#/components/schemas/"
 # References inside the catalogue use their own prefix, so a catalogue name can never be confused

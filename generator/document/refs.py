@@ -25,9 +25,9 @@ from generator.diagnostics import (
     resolve_pointer,
     split_pointer,
 )
-from generator.loader import load_document
-from generator.naming import pascal_case
-from generator.sandbox import inside, refuse
+from generator.document.loader import load_document
+from generator.document.sandbox import inside, refuse
+from generator.words import pascal_case
 
 _SCHEMA_KEYS = frozenset(
     {"schema", "schemas", "properties", "items", "allOf", "anyOf", "oneOf", "not",

@@ -27,16 +27,15 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator import __version__
-from generator.writer import TOOL_CACHES
+from generator import GENERATOR_DIR, TEMPLATES, __version__
+from generator.emit.writer import TOOL_CACHES
 
 if TYPE_CHECKING:
-    from generator.config import Config
+    from generator.document.config import Config
 
 MANIFEST_VERSION = 2  # 2: the manifest lists every named input ("named")
 DISABLE_ENV = "CUBE_CODEGEN_NO_CACHE"  # set to a non-empty value to always regenerate
-GENERATOR_DIR = Path(__file__).resolve().parent
-TEMPLATES_DIR = GENERATOR_DIR.parent / "templates"
+TEMPLATES_DIR = TEMPLATES
 # Distributions whose version changes the generated text.
 TOOLS = ("ruff", "pydantic", "jinja2")
 # Caches that tools leave beside the inputs; never inputs.
@@ -137,7 +136,7 @@ def _tree_hash(files: Iterable[tuple[str, bytes]]) -> str:
 
 def tree_hash(out_dir: Path) -> str:
     """sha256 over the relative path and bytes of every file ``check`` compares in ``out_dir``."""
-    from generator.writer import read_tree  # standard library only
+    from generator.emit.writer import read_tree  # standard library only
 
     out = Path(os.path.abspath(out_dir))
     return _tree_hash(read_tree(out).items()) if out.is_dir() else ""
@@ -183,7 +182,7 @@ class Stamp:
         }
         path = manifest_path(self.out_dir)
         try:
-            from generator.writer import write_atomic
+            from generator.files import write_atomic
 
             write_atomic(path, json.dumps(manifest, indent=2) + "\n")
         except OSError:  # a cache that cannot be written only costs the next run its shortcut

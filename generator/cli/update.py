@@ -14,10 +14,11 @@ from typing import NoReturn
 
 import click
 
-from generator.cli_options import connection_options, project_options
+from generator.cli.options import connection_options, project_options
 from generator.diagnostics import CodegenError, one_line
-from generator.fetch import BASE_URL_ENV, redact
-from generator.update import (
+from generator.document.fetch import BASE_URL_ENV, redact
+from generator.files import write_atomic
+from generator.release.update import (
     Source,
     file_source,
     github_outputs,
@@ -25,7 +26,6 @@ from generator.update import (
     summary_markdown,
     update,
 )
-from generator.writer import write_atomic
 
 EXIT_UNCHANGED, EXIT_CHANGED, EXIT_FAILED = 0, 1, 2
 

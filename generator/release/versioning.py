@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from generator.diagnostics import CodegenError, Diagnostic, one_line
+from generator.document.loader import parse_text
 from generator.drift.engine import DriftReport
 from generator.drift.report import changelog_lines
-from generator.loader import parse_text
-from generator.writer import write_atomic
+from generator.files import write_atomic
 
 DEFAULT_CHANGELOG = "spec/CHANGELOG.md"
 DEFAULT_CONFIG = "spec/cube-codegen.yaml"

@@ -1,8 +1,8 @@
 """The intermediate representation: frozen types between the document and the templates.
 
-The builder (:mod:`generator.build`) is the only producer; templates are the only consumers. Values
-are never mutated after construction. Type references form a closed union (:data:`TypeRef`), and
-so do response kinds, so a template can switch on them exhaustively.
+The builder (:mod:`generator.ir.build`) is the only producer; templates are the only consumers.
+Values are never mutated after construction. Type references form a closed union
+(:data:`TypeRef`), and so do response kinds, so a template can switch on them exhaustively.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from generator.naming import ClassName, PythonIdentifier
+from generator.ir.naming import ClassName, PythonIdentifier
 
 # --- type references ------------------------------------------------------------------------
 
@@ -216,7 +216,7 @@ class Response:
 class Pagination:
     """How a list endpoint pages: by offset/limit with a total, or by an opaque cursor.
 
-    Built from :class:`generator.extensions.PaginationSpec`, which owns the defaults."""
+    Built from :class:`generator.document.extensions.PaginationSpec`, which owns the defaults."""
 
     style: Literal["offset", "cursor"]
     items_path: tuple[str, ...]

@@ -26,10 +26,10 @@ from urllib.parse import urlsplit, urlunsplit
 import httpx2
 
 from generator.diagnostics import CodegenError, Diagnostic, one_line
-from generator.loader import MAX_BYTES, dump_yaml, parse_bytes
-from generator.openapi_paths import operation_keys
-from generator.structure import structure_only
-from generator.writer import write_atomic
+from generator.document.loader import MAX_BYTES, dump_yaml, parse_bytes
+from generator.document.openapi_paths import operation_keys
+from generator.document.structure import structure_only
+from generator.files import write_atomic
 
 __all__ = [
     "BASE_URL_ENV",
@@ -413,10 +413,10 @@ def fetch_to_file(
 ) -> tuple[SnapshotResult, dict[str, Any]]:
     """Fetch, normalise and write the snapshot; the old file is untouched on any failure.
 
-    ``keep_prose=False`` keeps only the document's structure (see :mod:`generator.structure`);
-    the returned document is the one written. ``before_write`` sees it before the old snapshot
-    is replaced (to report what changed); when it returns False nothing is written (the result
-    says ``held``)."""
+    ``keep_prose=False`` keeps only the document's structure (see
+    :mod:`generator.document.structure`); the returned document is the one written.
+    ``before_write`` sees it before the old snapshot is replaced (to report what changed); when it
+    returns False nothing is written (the result says ``held``)."""
     fetched = fetch_spec(
         base_url,
         token,

@@ -21,23 +21,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator.config import Config, FamilyConfig, load_config
 from generator.diagnostics import CodegenError, Diagnostic
+from generator.document.config import Config, FamilyConfig, load_config
+from generator.document.fetch import snapshot_text
+from generator.document.loader import load_document, parse_text
+from generator.document.sandbox import inside
+from generator.document.structure import structure_only
 from generator.drift.engine import DriftReport, compare
 from generator.drift.model import Change
 from generator.drift.overlay_health import OverlayHealth, check_overlays
 from generator.drift.report import render_markdown
 from generator.drift.surface import Finding, SurfaceMapper
-from generator.drift.versioning import (
+from generator.emit.writer import read_tree, write_tree
+from generator.release.versioning import (
     bump_config_text,
     changelog_section,
     prepend_section,
 )
-from generator.fetch import snapshot_text
-from generator.loader import load_document, parse_text
-from generator.sandbox import inside
-from generator.structure import structure_only
-from generator.writer import read_tree, write_tree
 
 BUMPS = ("major", "minor", "patch")
 # Non-breaking changes that give callers something new: a minor release.
@@ -75,7 +75,7 @@ def file_source(path: Path) -> Source:
 
 
 def live_source(base_url: str, token: str, **options: Any) -> Source:
-    from generator.fetch import fetch_spec, spec_url
+    from generator.document.fetch import fetch_spec, spec_url
 
     return Source(spec_url(base_url), lambda: fetch_spec(base_url, token, **options).document)
 
@@ -249,7 +249,7 @@ def _swap_in(spec_dir: Path, staged: Path, out_dir: Path, files: dict[str, str])
 
 def _save_stamp(config_path: Path, out_dir: Path | None) -> None:
     """Let the next ``make generate`` know the tree is current (the no-op cache)."""
-    from generator.cache import Stamp
+    from generator.emit.cache import Stamp
 
     config = load_config(config_path, out_dir=out_dir)
     files = {rel: data.decode("utf-8") for rel, data in read_tree(config.out_dir).items()}

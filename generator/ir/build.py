@@ -1,4 +1,4 @@
-"""Document → IR: the one place that reads OpenAPI structure and produces :mod:`generator.ir`.
+"""Document → IR: the one place that reads OpenAPI structure and produces :mod:`generator.ir.types`.
 
 Input is a bundled, validated document (plain JSON data). Anything odd that can be generated is
 generated and reported as a warning; nothing is silently dropped.
@@ -12,11 +12,16 @@ import re
 from collections.abc import Iterator
 from typing import Any, TypeVar
 
-from generator.config import FamilyConfig
-from generator.contracts import client_members, resource_members
 from generator.diagnostics import Diagnostic, error, join_pointer, one_line, pointer
-from generator.extensions import JOB, PAGINATION, JobSpec, PageSpec, PaginationSpec, parse
-from generator.ir import (
+from generator.document.config import FamilyConfig
+from generator.document.extensions import JOB, PAGINATION, JobSpec, PageSpec, PaginationSpec, parse
+from generator.document.openapi_paths import ADDITIONAL, ITEM_SCHEMA_KEYS, path_operations
+from generator.document.refs import Resolver
+from generator.ir.contracts import client_members, resource_members
+from generator.ir.models import build_models
+from generator.ir.naming import ClassName, Namespace, PythonIdentifier, rename_reason
+from generator.ir.schemas import SchemaCatalog, default_problem, property_of
+from generator.ir.types import (
     ANY,
     NONE,
     Auth,
@@ -42,18 +47,7 @@ from generator.ir import (
     TypeRef,
     UnionOf,
 )
-from generator.models import build_models
-from generator.naming import (
-    ClassName,
-    Namespace,
-    PythonIdentifier,
-    pascal_case,
-    rename_reason,
-    snake_case,
-)
-from generator.openapi_paths import ADDITIONAL, ITEM_SCHEMA_KEYS, path_operations
-from generator.refs import Resolver
-from generator.schemas import SchemaCatalog, default_problem, property_of
+from generator.words import pascal_case, snake_case
 
 # Keyword arguments every method takes; operation parameters must not take these names.
 RESERVED_ARGS = frozenset(
@@ -74,7 +68,7 @@ _K = TypeVar("_K", bound=str)
 
 
 class FamilyBuilder:
-    """Builds one :class:`~generator.ir.Family`; collects warnings in ``diagnostics``."""
+    """Builds one :class:`~generator.ir.types.Family`; collects warnings in ``diagnostics``."""
 
     def __init__(self, doc: dict[str, Any], file: str, config: FamilyConfig) -> None:
         self.doc = doc

@@ -15,7 +15,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from generator.ir import (
+from generator.emit.pattern_sample import sample_for_pattern
+from generator.emit.render import error_class, py_literal
+from generator.ir.naming import ClassName, Namespace, PythonIdentifier
+from generator.ir.schemas import CATALOG_PREFIX, is_scalar_like, property_of
+from generator.ir.types import (
     BodyField,
     DictOf,
     Family,
@@ -28,10 +32,6 @@ from generator.ir import (
     TypeRef,
     UnionOf,
 )
-from generator.naming import ClassName, Namespace, PythonIdentifier
-from generator.pattern_sample import sample_for_pattern
-from generator.render import error_class, py_literal
-from generator.schemas import CATALOG_PREFIX, is_scalar_like, property_of
 
 SAMPLE_DATETIME = datetime.datetime(2024, 1, 2, 3, 4, 5, tzinfo=datetime.UTC)
 _MAX_DEPTH = 4

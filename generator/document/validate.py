@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from generator.diagnostics import CodegenError, Diagnostic, one_line, pointer
-from generator.openapi_paths import ADDITIONAL, additional_method_problem, path_operations
+from generator.document.openapi_paths import ADDITIONAL, additional_method_problem, path_operations
 
 _MAX_ROUNDS = 8
 _SCHEMA_CONTAINERS = frozenset(

@@ -1,9 +1,10 @@
-"""Schema catalogue → model IR (:class:`~generator.ir.Model`, :class:`~generator.ir.ValueModel`).
+"""Schema catalogue → model IR (:class:`~generator.ir.types.Model`,
+:class:`~generator.ir.types.ValueModel`).
 
-Every class name comes from the catalogue (:mod:`generator.schemas`), every attribute name from a
-:class:`~generator.naming.Namespace`, every type from the catalogue's ``type_of``, so a model, the
-client methods that use it and the runtime all agree on one name per thing. ``templates/family/
-models.py.jinja`` renders the result; nothing after it renames anything.
+Every class name comes from the catalogue (:mod:`generator.ir.schemas`), every attribute name
+from a :class:`~generator.ir.naming.Namespace`, every type from the catalogue's ``type_of``, so
+a model, the client methods that use it and the runtime all agree on one name per thing.
+``templates/family/models.py.jinja`` renders the result; nothing after it renames anything.
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ import dataclasses
 from typing import Any
 
 from generator.diagnostics import one_line
-from generator.ir import (
+from generator.ir.naming import ClassName, Namespace, PythonIdentifier
+from generator.ir.schemas import CATALOG_PREFIX, SchemaCatalog, union_of
+from generator.ir.types import (
     ANY,
     NONE,
     DictOf,
@@ -28,8 +31,7 @@ from generator.ir import (
     UnionOf,
     ValueModel,
 )
-from generator.naming import ClassName, Namespace, PythonIdentifier, pascal_case
-from generator.schemas import CATALOG_PREFIX, SchemaCatalog, union_of
+from generator.words import pascal_case
 
 # Names a pydantic model already has, and the module the models import: an attribute named like
 # one would shadow it.

@@ -1,5 +1,5 @@
 """``cube-codegen keep PATH...``: record hand edits of generated files as kept patches, merged into
-every later generation (see :mod:`generator.custom_code`). Exit 0 recorded; 2 invalid input."""
+every later generation (see :mod:`generator.emit.custom_code`). Exit 0 recorded; 2 invalid input."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 
 import click
 
-from generator.cli_options import project_options
-from generator.config import load_config
+from generator.cli.options import project_options
 from generator.diagnostics import CodegenError, Diagnostic
+from generator.document.config import load_config
 
 
 @click.command("keep")
@@ -18,7 +18,7 @@ from generator.diagnostics import CodegenError, Diagnostic
 @project_options
 def keep_command(paths: tuple[str, ...], config_path: Path, out: Path | None) -> None:
     """Keep the edits made to these generated files (paths relative to --out, or under it)."""
-    from generator.custom_code import keep
+    from generator.emit.custom_code import keep
     from generator.pipeline import generate
 
     try:

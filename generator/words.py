@@ -1,0 +1,32 @@
+"""Free text split into ASCII words and joined as ``snake_case`` or ``PascalCase``: the one word
+splitter, used by naming and by the bundler's component keys alike."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z0-9])|[A-Z]?[a-z0-9]+|[A-Z]+|[0-9]+")
+
+# Brand words that camel-case splitting would cut in two ("GitHub" → "git_hub").
+_WHOLE_WORDS = re.compile(
+    r"GitHub|GitLab|OAuth|OpenAPI|OpenID|GraphQL|JavaScript|TypeScript|PostgreSQL|MySQL|DevOps"
+)
+
+
+def ascii_words(text: str) -> list[str]:
+    """Split free text into ASCII words, on case changes and on anything not alphanumeric."""
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    folded = _WHOLE_WORDS.sub(lambda m: " " + m.group().capitalize() + " ", folded)
+    words: list[str] = []
+    for chunk in re.split(r"[^A-Za-z0-9]+", folded):
+        words.extend(_WORD.findall(chunk))
+    return words
+
+
+def snake_case(text: str) -> str:
+    return "_".join(w.lower() for w in ascii_words(text))
+
+
+def pascal_case(text: str) -> str:
+    return "".join(w[:1].upper() + w[1:] for w in ascii_words(text))
