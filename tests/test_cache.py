@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from generator import DEFAULT_CONFIG, DEFAULT_OUT, cache
+from generator import DEFAULT_CONFIG, DEFAULT_OUT
 from generator.cli import main
 from generator.document.config import Config
+from generator.emit import cache
 from tests.helpers import ROOT, run_cli
 
 DOCUMENT = """\

@@ -11,14 +11,13 @@ import dataclasses
 import datetime
 import itertools
 import json
-import re
 from dataclasses import dataclass
 from typing import Any
 
-from generator.emit.pattern_sample import sample_for_pattern
 from generator.emit.render import error_class, py_literal
+from generator.emit.samples import Samples
 from generator.ir.naming import ClassName, Namespace, PythonIdentifier
-from generator.ir.schemas import CATALOG_PREFIX, is_scalar_like, property_of
+from generator.ir.schemas import CATALOG_PREFIX, property_of
 from generator.ir.types import (
     BodyField,
     DictOf,
@@ -32,9 +31,6 @@ from generator.ir.types import (
     TypeRef,
     UnionOf,
 )
-
-SAMPLE_DATETIME = datetime.datetime(2024, 1, 2, 3, 4, 5, tzinfo=datetime.UTC)
-_MAX_DEPTH = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +99,7 @@ class CaseBuilder:
     def __init__(self, family: Family) -> None:
         self.family = family
         self.schemas = family.schemas
+        self.samples = Samples(family.schemas)
 
     def cases(self) -> dict[PythonIdentifier, list[TestCase]]:
         """Test cases by resource module; test class names are unique in the family. The first
@@ -141,7 +138,7 @@ class CaseBuilder:
         props = schema.get("properties")
         if not isinstance(props, dict):
             return None
-        sample = self.sample_for_type(op.success.type, 0)
+        sample = self.samples.for_type(op.success.type, 0)
         if not isinstance(sample, dict):
             return None
         enum_field = next(
@@ -190,7 +187,7 @@ class CaseBuilder:
         for i, p in enumerate(op.path_params):
             value: object = 7 + i if _is_int(p.type) else f"id-{i + 1}"
             if not _is_int(p.type) and not _is_str(p.type):
-                value = self._py_sample_value(p.type)
+                value = self.samples.py_value(p.type)
             args.append(Arg(p.py_name, py_literal(value), True, "path", p.name, str(value)))
             path = path.replace("{" + p.name + "}", _path_text(value), 1)
         for p in op.other_params:
@@ -252,7 +249,7 @@ class CaseBuilder:
             t = next(m for m in t.members if m != Primitive("None"))
         if not isinstance(t, ListOf):
             return self._arg(t)
-        item = self._py_sample_value(t.item)
+        item = self.samples.py_value(t.item)
         second = (
             t.item.values[1] if isinstance(t.item, LiteralOf) and len(t.item.values) > 1 else item
         )
@@ -268,7 +265,7 @@ class CaseBuilder:
         model = op.body.model if op.body is not None else None
         prop = property_of(self.schemas, self.schemas.get(model), f.name) if model else None
         if base in (Primitive("str"), Primitive("int"), Primitive("float")) and prop is not None:
-            value = self.sample_json(prop, 1)
+            value = self.samples.json(prop, 1)
             if isinstance(value, (str, int, float)) and not isinstance(value, bool):
                 return _py_source(value)
         return self._arg(f.type)[0]
@@ -277,14 +274,14 @@ class CaseBuilder:
         """Python source of a sample argument, and its expected text on the wire if simple."""
         simple = _simple(t)
         if simple is not None:
-            value = self._py_sample_value(simple)
+            value = self.samples.py_value(simple)
             return _py_source(value), _wire_text(value)
         return self._code_for(t), None
 
     def _code_for(self, t: TypeRef) -> str:
         match t:
             case ModelRef(name):
-                sample = self.sample_json({"$ref": CATALOG_PREFIX + name}, 0)
+                sample = self.samples.json({"$ref": CATALOG_PREFIX + name}, 0)
                 return f"_models.{name}.model_validate({_json_source(sample)})"
             case ListOf(item):
                 return f"[{self._code_for(item)}]"
@@ -294,7 +291,7 @@ class CaseBuilder:
                 first = next(m for m in members if m != Primitive("None"))
                 return self._code_for(first)
             case _:
-                return _py_source(self._py_sample_value(t))
+                return _py_source(self.samples.py_value(t))
 
     def _json_expected(self, t: TypeRef, var: str) -> str:
         """Source of the JSON value the client must send for argument ``var`` of type ``t``."""
@@ -315,29 +312,6 @@ class CaseBuilder:
             case _:
                 return var
 
-    def _py_sample_value(self, t: TypeRef) -> object:
-        match t:
-            case Primitive("int"):
-                return 3
-            case Primitive("float"):
-                return 1.5
-            case Primitive("bool"):
-                return True
-            case Primitive("datetime"):
-                return SAMPLE_DATETIME
-            case Primitive("date"):
-                return SAMPLE_DATETIME.date()
-            case Primitive("bytes"):
-                return b"data"
-            case LiteralOf(values):
-                return values[0]
-            case ListOf(item):
-                return [self._py_sample_value(item)]
-            case UnionOf(members):
-                return self._py_sample_value(next(m for m in members if m != Primitive("None")))
-            case _:
-                return "value"
-
     def _response_code(self, op: Operation) -> str:
         kind = op.success.kind
         if kind in ("binary", "text", "event-stream"):
@@ -348,12 +322,12 @@ class CaseBuilder:
             return repr(self._lines_sample(op))
         if op.pagination is not None:
             return _json_source(self._page_sample(op))
-        return _json_source(self.sample_for_type(op.success.type, 0))
+        return _json_source(self.samples.for_type(op.success.type, 0))
 
     def _lines_sample(self, op: Operation) -> bytes:
         """Two lines of the item type, the second marked final when the stream has a final line;
         neither looks like an error line."""
-        item = self.sample_for_type(op.success.type, 0)
+        item = self.samples.for_type(op.success.type, 0)
         rules = op.success.lines
         lines = [item, item]
         if rules is not None and isinstance(item, dict):
@@ -364,14 +338,14 @@ class CaseBuilder:
                 schema = self.schemas.get(model.name) if isinstance(model, ModelRef) else None
                 props = schema.get("properties") if isinstance(schema, dict) else None
                 prop = props.get(rules.final_member) if isinstance(props, dict) else None
-                final = self.sample_json(prop, 1) if prop is not None else "end"
+                final = self.samples.json(prop, 1) if prop is not None else "end"
                 lines = [item, {**item, rules.final_member: final}]
         return b"".join(json.dumps(line, sort_keys=True).encode() + b"\n" for line in lines)
 
     def _page_sample(self, op: Operation) -> Any:
         pagination = op.pagination
         assert pagination is not None
-        data = self.sample_for_type(op.success.type, 0)
+        data = self.samples.for_type(op.success.type, 0)
         if not isinstance(data, dict):
             data = {}
         node = data
@@ -381,163 +355,8 @@ class CaseBuilder:
                 nxt = {}
                 node[key] = nxt
             node = nxt
-        node[pagination.items_path[-1]] = [self.sample_for_type(pagination.item_type, 1)]
+        node[pagination.items_path[-1]] = [self.samples.for_type(pagination.item_type, 1)]
         return data
-
-    def sample_for_type(self, t: TypeRef, depth: int) -> Any:
-        match t:
-            case ModelRef(name):
-                return self.sample_json({"$ref": CATALOG_PREFIX + name}, depth)
-            case ListOf(item):
-                return [self.sample_for_type(item, depth + 1)]
-            case DictOf(value):
-                return {"key": self.sample_for_type(value, depth + 1)}
-            case UnionOf(members):
-                return self.sample_for_type(
-                    next(m for m in members if m != Primitive("None")), depth
-                )
-            case Primitive("datetime"):
-                return "2024-01-02T03:04:05Z"
-            case Primitive("date"):
-                return "2024-01-02"
-            case Primitive("bytes"):
-                return "data"
-            case Primitive("None"):
-                return None
-            case _:
-                return self._py_sample_value(t)
-
-    def sample_json(self, schema: Any, depth: int) -> Any:
-        """A JSON value valid against a catalogue schema, deterministic and small."""
-        if not isinstance(schema, dict):
-            return {}
-        ref = schema.get("$ref")
-        if isinstance(ref, str) and ref.startswith(CATALOG_PREFIX):
-            target = self.schemas.get(ref[len(CATALOG_PREFIX) :])
-            deep = depth >= _MAX_DEPTH * 2 and not (
-                isinstance(target, dict) and is_scalar_like(target)
-            )
-            return {} if deep else self.sample_json(target, depth + 1)
-        if "const" in schema:
-            return schema["const"]
-        if isinstance(schema.get("enum"), list) and schema["enum"]:
-            return schema["enum"][0]
-        if "default" in schema and schema["default"] is not None:
-            return schema["default"]
-        for key in ("oneOf", "anyOf"):
-            members = schema.get(key)
-            if isinstance(members, list) and members:
-                value = self._union_sample(schema, members, depth)
-                if isinstance(value, dict) and isinstance(schema.get("properties"), dict):
-                    base = self._object_sample(schema, depth)
-                    return {**base, **value}
-                return value
-        all_of = schema.get("allOf")
-        if isinstance(all_of, list) and all_of:
-            merged: dict[str, Any] = {}
-            for member in all_of:
-                part = self.sample_json(member, depth + 1)
-                if isinstance(part, dict):
-                    merged.update(part)
-            if isinstance(schema.get("properties"), dict):
-                merged.update(self._object_sample(schema, depth))
-            return merged
-        kind = schema.get("type")
-        if isinstance(kind, list):
-            kind = next((k for k in kind if k != "null"), "null")
-        if kind == "object" or "properties" in schema:
-            return self._object_sample(schema, depth)
-        if kind == "array":
-            if depth > _MAX_DEPTH and not schema.get("minItems"):
-                return []
-            item = self.sample_json(schema.get("items"), depth + 1)
-            min_items = schema.get("minItems")
-            count = (
-                min_items if isinstance(min_items, int) and not isinstance(min_items, bool) else 1
-            )
-            return [item] * min(max(1, count), 3)  # larger minItems: the test fails loudly, not OOM
-        if kind == "string":
-            return _string_sample(schema)
-        if kind == "integer":
-            return _number_sample(schema, 3)
-        if kind == "number":
-            return _number_sample(schema, 1.5)
-        if kind == "boolean":
-            return True
-        if kind == "null":
-            return None
-        return "value"
-
-    def _union_sample(self, schema: dict[str, Any], members: list[Any], depth: int) -> Any:
-        disc = schema.get("discriminator")
-        if isinstance(disc, dict) and isinstance(disc.get("mapping"), dict) and disc["mapping"]:
-            key, target = next(iter(disc["mapping"].items()))
-            value = self.sample_json({"$ref": target}, depth + 1)
-            if isinstance(value, dict) and isinstance(disc.get("propertyName"), str):
-                value[disc["propertyName"]] = key
-            return value
-        first = next((m for m in members if not _is_null(m)), members[0])
-        return self.sample_json(first, depth + 1)
-
-    def _object_sample(self, schema: dict[str, Any], depth: int) -> dict[str, Any]:
-        raw_props, raw_required = schema.get("properties"), schema.get("required")
-        props: dict[str, Any] = raw_props if isinstance(raw_props, dict) else {}
-        required: list[Any] = raw_required if isinstance(raw_required, list) else []
-        out: dict[str, Any] = {}
-        for name, sub in props.items():
-            if name in required or depth < _MAX_DEPTH:
-                out[name] = self.sample_json(sub, depth + 1)
-        return out
-
-
-def _is_null(schema: Any) -> bool:
-    return isinstance(schema, dict) and schema.get("type") == "null"
-
-
-def _matches(pattern: str, value: str) -> bool:
-    try:
-        return re.search(pattern, value) is not None
-    except re.error:
-        return False
-
-
-def _string_sample(schema: dict[str, Any]) -> str:
-    fmt = schema.get("format")
-    by_format = {
-        "date-time": "2024-01-02T03:04:05Z",
-        "date": "2024-01-02",
-        "time": "03:04:05",
-        "uri": "https://example.com/",
-        "url": "https://example.com/",
-        "email": "user@example.com",
-        "uuid": "00000000-0000-4000-8000-000000000000",
-        "ipv4": "192.0.2.1",
-        "ipv6": "2001:db8::1",
-        "byte": "ZGF0YQ==",
-        "hostname": "example.com",
-    }
-    value = by_format.get(fmt, "value") if isinstance(fmt, str) else "value"
-    pattern = schema.get("pattern")
-    if isinstance(pattern, str) and not _matches(pattern, value):
-        value = sample_for_pattern(pattern) or value
-    min_len = schema.get("minLength")
-    if isinstance(min_len, int) and len(value) < min_len:
-        value = value + "x" * (min_len - len(value))
-    max_len = schema.get("maxLength")
-    if isinstance(max_len, int) and len(value) > max_len:
-        value = value[:max_len]
-    return value
-
-
-def _number_sample(schema: dict[str, Any], default: float) -> Any:
-    low = schema.get("minimum", schema.get("exclusiveMinimum"))
-    high = schema.get("maximum", schema.get("exclusiveMaximum"))
-    value = default
-    if isinstance(low, (int, float)) and not isinstance(low, bool) and value < low:
-        value = low + (1 if "exclusiveMinimum" in schema else 0)
-    if isinstance(high, (int, float)) and not isinstance(high, bool) and value > high:
-        value = high - (1 if "exclusiveMaximum" in schema else 0)
-    return int(value) if isinstance(default, int) else value
 
 
 def _errors(op: Operation) -> list[ErrorCase]:
