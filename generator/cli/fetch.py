@@ -150,19 +150,9 @@ def fetch(
     if bool(base_url) == bool(document_url):
         _fail("give exactly one of --base-url (or $CUBE_BASE_URL) and --url", token)
     token = _bound_token(token, document_url)
-    try:
-        config = _project(config_path)
-        chosen = (config.family(family) if family else config.families[0]) if config else None
-    except CodegenError as exc:
-        _fail(exc.summary(), token)
-    if config is None and family:
-        _fail(f"{config_path}: no project configuration, so no family {family!r}", token)
-    target = out or (config.path(chosen.document) if config and chosen else DEFAULT_OUT)
-    if structure_only is None:
-        structure_only = config.snapshot.structure_only if config else False
-    overlays: Path | list[Path] = overlay_dir or DEFAULT_OVERLAY_DIR
-    if overlay_dir is None and config and chosen:
-        overlays = [config.path(o) for o in chosen.overlays]
+    target, overlays, structure_only = _plan(
+        config_path, family, out, overlay_dir, structure_only, token
+    )
     previous: Any = _previous_snapshot(target)
     checked: list[OverlayHealth] = []
 
@@ -197,6 +187,36 @@ def fetch(
         f"{state} {result.path}: {result.operations} operations{kept}, "
         f"sha256 {result.sha256[:12]}{retries}"
     )
+    _report_overlays(checked, target, accept_unmatched)
+
+
+def _plan(
+    config_path: Path,
+    family: str | None,
+    out: Path | None,
+    overlay_dir: Path | None,
+    structure_only: bool | None,
+    token: str,
+) -> tuple[Path, Path | list[Path], bool]:
+    """Where the snapshot goes, which overlays to check, and whether prose is dropped: the
+    options first, then the project's configuration of the family."""
+    try:
+        config = _project(config_path)
+        chosen = (config.family(family) if family else config.families[0]) if config else None
+    except CodegenError as exc:
+        _fail(exc.summary(), token)
+    if config is None and family:
+        _fail(f"{config_path}: no project configuration, so no family {family!r}", token)
+    target = out or (config.path(chosen.document) if config and chosen else DEFAULT_OUT)
+    if structure_only is None:
+        structure_only = config.snapshot.structure_only if config else False
+    overlays: Path | list[Path] = overlay_dir or DEFAULT_OVERLAY_DIR
+    if overlay_dir is None and config and chosen:
+        overlays = [config.path(o) for o in chosen.overlays]
+    return target, overlays, structure_only
+
+
+def _report_overlays(checked: list[OverlayHealth], target: Path, accept_unmatched: bool) -> None:
     if not checked:
         click.echo("overlays: none configured for this family")
         return

@@ -177,71 +177,73 @@ class SchemaCatalog:
         return cls
 
     def _rewrite(self, schema: Any, owner: ClassName, depth: int) -> Any:
+        """``schema`` with its ``$ref``s pointed at catalogue names and its inline objects
+        hoisted; an unusable default or pattern is left out with a warning."""
         if not isinstance(schema, dict) or depth > _MAX_DEPTH:
             return schema
         out: dict[str, Any] = {}
         problem = default_problem(schema)
         if problem:
-            self.diagnostics.append(
-                Diagnostic(
-                    "default-invalid",
-                    "warning",
-                    self.file,
-                    self.pointers.get(owner, ""),
-                    f"model {owner}: {problem}",
-                )
-            )
+            self._warn("default-invalid", owner, f"model {owner}: {problem}")
         for key, value in schema.items():
             if key == "default" and problem:
                 continue
-            if key == "pattern" and not pattern_usable(value):
-                if not pattern_valid(value):
-                    raise error(
-                        "pattern-invalid",
-                        self.file,
-                        self.pointers.get(owner, ""),
-                        f"model {owner}: pattern {one_line(repr(value), 60)} is not a regular "
-                        "expression in any dialect; fix it in the document or an overlay",
-                    )
-                self.diagnostics.append(
-                    Diagnostic(
-                        "pattern-unsupported",
-                        "warning",
-                        self.file,
-                        self.pointers.get(owner, ""),
-                        f"model {owner}: pattern {one_line(value, 60)} is not a regular "
-                        "expression pydantic can run (look-around, back-references); not checked",
-                    )
-                )
+            if key == "pattern" and not self._pattern_kept(value, owner):
                 continue
-            if key == "$ref" and isinstance(value, str):
-                name = self._ref_name(value) if value.startswith("#") else None
-                out[key] = CATALOG_PREFIX + name if name else value
-            elif key == "properties" and isinstance(value, dict):
-                out[key] = {
-                    prop: self._child(sub, owner, pascal_case(prop) or "Field", depth)
-                    for prop, sub in value.items()
-                }
-            elif key in ("items", "additionalProperties", "unevaluatedProperties", "contains"):
-                suffix = "Item" if key in ("items", "contains") else "Value"
-                out[key] = self._child(value, owner, suffix, depth)
-            elif key == "prefixItems" and isinstance(value, list):
-                out[key] = [self._child(v, owner, f"Item{i}", depth) for i, v in enumerate(value)]
-            elif key in ("oneOf", "anyOf") and isinstance(value, list):
-                out[key] = [
-                    self._child(v, owner, f"Option{i + 1}", depth) for i, v in enumerate(value)
-                ]
-            elif key == "allOf" and isinstance(value, list):
-                out[key] = [self._rewrite(v, owner, depth + 1) for v in value]
-            elif key == "discriminator" and isinstance(value, dict):
-                out[key] = self._rewrite_discriminator(value)
-            elif key in ("not", "if", "then", "else"):
-                out[key] = self._rewrite(value, owner, depth + 1)
-            elif key in ("$defs", "definitions"):
+            if key in ("$defs", "definitions"):
                 continue  # reachable only through $ref, which hoists what it names
-            else:
-                out[key] = value
+            out[key] = self._rewrite_value(key, value, owner, depth)
         return out
+
+    def _rewrite_value(self, key: str, value: Any, owner: ClassName, depth: int) -> Any:
+        if key == "$ref" and isinstance(value, str):
+            name = self._ref_name(value) if value.startswith("#") else None
+            return CATALOG_PREFIX + name if name else value
+        if key == "properties" and isinstance(value, dict):
+            return {
+                prop: self._child(sub, owner, pascal_case(prop) or "Field", depth)
+                for prop, sub in value.items()
+            }
+        if key in ("items", "additionalProperties", "unevaluatedProperties", "contains"):
+            suffix = "Item" if key in ("items", "contains") else "Value"
+            return self._child(value, owner, suffix, depth)
+        if key == "prefixItems" and isinstance(value, list):
+            return [self._child(v, owner, f"Item{i}", depth) for i, v in enumerate(value)]
+        if key in ("oneOf", "anyOf") and isinstance(value, list):
+            return [self._child(v, owner, f"Option{i + 1}", depth) for i, v in enumerate(value)]
+        if key == "allOf" and isinstance(value, list):
+            return [self._rewrite(v, owner, depth + 1) for v in value]
+        if key == "discriminator" and isinstance(value, dict):
+            return self._rewrite_discriminator(value)
+        if key in ("not", "if", "then", "else"):
+            return self._rewrite(value, owner, depth + 1)
+        return value
+
+    def _pattern_kept(self, value: Any, owner: ClassName) -> bool:
+        """Whether a ``pattern`` stays in the model: an invalid regex is an error, one pydantic
+        cannot run is a warning and is left unchecked."""
+        if pattern_usable(value):
+            return True
+        if not pattern_valid(value):
+            raise error(
+                "pattern-invalid",
+                self.file,
+                self.pointers.get(owner, ""),
+                f"model {owner}: pattern {one_line(repr(value), 60)} is not a regular "
+                "expression in any dialect; fix it in the document or an overlay",
+            )
+        self._warn(
+            "pattern-unsupported",
+            owner,
+            f"model {owner}: pattern {one_line(value, 60)} is not a regular "
+            "expression pydantic can run (look-around, back-references); not checked",
+        )
+        return False
+
+    def _warn(self, id: str, owner: ClassName, message: str) -> None:
+        self.diagnostics.append(
+            Diagnostic(id, "warning", self.file, self.pointers.get(owner, ""), message)
+        )
 
     def _child(self, sub: Any, owner: ClassName, suffix: str, depth: int) -> Any:
         if _is_object_with_properties(sub) or _is_map_of_refs(sub):
