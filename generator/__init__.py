@@ -7,6 +7,8 @@ __version__ = "0.1.0"
 # The command line's defaults, here so that its no-op path needs no configuration library.
 DEFAULT_CONFIG = Path("spec/cube-codegen.yaml")
 DEFAULT_OUT = Path("generated")
+# Under a project (or an output's parent folder): journals, intents and scratch space of runs.
+RUN_STATE = Path(".cache") / "cube-codegen"
 # Where the generator's own sources and templates live: the inputs of every generation.
 GENERATOR_DIR = Path(__file__).resolve().parent
 TEMPLATES = GENERATOR_DIR.parent / "templates"

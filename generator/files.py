@@ -6,6 +6,10 @@ import os
 import tempfile
 from pathlib import Path
 
+# In the name of every temporary file a run writes beside its target, with the run's process id,
+# so that one a killed run left is recognised as ours (and the run as gone) by the next.
+TEMP_TAG = "cube-codegen"
+
 
 def write_atomic(path: Path, data: str | bytes, *, make_parents: bool = True) -> None:
     """Replace one file by renaming a finished, fsynced sibling temporary file over it.
@@ -15,7 +19,8 @@ def write_atomic(path: Path, data: str | bytes, *, make_parents: bool = True) ->
     """
     if make_parents:
         path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    prefix = f".{path.name}.{TEMP_TAG}-{os.getpid()}-"
+    fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data.encode("utf-8") if isinstance(data, str) else data)
@@ -26,3 +31,44 @@ def write_atomic(path: Path, data: str | bytes, *, make_parents: bool = True) ->
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def sweep_temp_files(folder: Path) -> list[Path]:
+    """Remove the temporary files killed runs left in ``folder`` (named by :func:`write_atomic`,
+    their process no longer running); a live run's and anybody else's files are kept."""
+    removed = []
+    try:
+        entries = list(folder.iterdir())
+    except OSError:
+        return []
+    for entry in entries:
+        pid = _owner(entry.name)
+        if pid is not None and not alive(pid) and entry.is_file() and not entry.is_symlink():
+            entry.unlink(missing_ok=True)
+            removed.append(entry)
+    return removed
+
+
+def _owner(name: str) -> int | None:
+    """The process id in a temporary file name of ours, or None for any other name."""
+    if not (name.startswith(".") and name.endswith(".tmp")):
+        return None
+    marker = f".{TEMP_TAG}-"
+    at = name.rfind(marker)
+    if at < 1:
+        return None
+    pid, dash, _ = name[at + len(marker) :].partition("-")
+    return int(pid) if dash and pid.isdigit() else None
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` is running (ours counts)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

@@ -121,7 +121,8 @@ def _generate(config: Config) -> Result:
         metadata=_distribution(config),
     )
     versions = {f.config.name: f.version for f in loaded}
-    files = format_tree(render_package(package, versions, config), config.package.name)
+    rendered = render_package(package, versions, config)
+    files = format_tree(rendered, config.package.name, Path(config.out_dir).resolve().parent)
     return Result(dict(sorted(files.items())), package, diagnostics, [f.document for f in loaded])
 
 

@@ -132,7 +132,7 @@ def _output_untouched(cwd: Path) -> None:
 
 
 def _no_staging(cwd: Path) -> list[str]:
-    return [p.name for p in cwd.iterdir() if p.name.startswith((".out.new-", ".out.old-"))]
+    return [p.name for p in cwd.iterdir() if p.name.startswith((".out.txn-", ".out.was-"))]
 
 
 @pytest.mark.slow
@@ -156,9 +156,6 @@ def test_sigkill_takes_the_worker_with_it_and_the_next_run_cleans_up(big: Path) 
     proc, _, _ = _interrupt(big, signal.SIGKILL)
     assert proc.returncode == -signal.SIGKILL
     _output_untouched(big)
-    # a kill during the swap leaves a staging folder; the next run removes it
-    (big / ".out.new-k1ll3d").mkdir()
-    (big / ".out.new-k1ll3d" / "half.py").write_text("")
     args = ["generate", "--spec", "big.json", "--out", "out", "--package", "p"]
     again = subprocess.run(
         [sys.executable, "-m", "generator", *args],
@@ -170,4 +167,6 @@ def test_sigkill_takes_the_worker_with_it_and_the_next_run_cleans_up(big: Path) 
     )
     assert again.returncode == 0, again.stderr[-2000:]
     assert _no_staging(big) == []
+    # the formatter's scratch copy lives in the project, and a killed run's is removed
+    assert list((big / ".cache" / "cube-codegen" / "scratch").iterdir()) == []
     assert (big / "out" / "p" / "models.py").is_file()

@@ -3,7 +3,7 @@ small functions and classes.
 
 Data flows one way: document → overlay → ir → emit → pipeline → drift → release → cli. A module
 may import its own stage, earlier stages and the foundation (``generator/__init__.py``,
-``diagnostics``, ``files``, ``words``); an import of a later stage is what this test names.
+``diagnostics``, ``files``, ``transaction``, ``words``); an import of a later stage is what this test names.
 """
 
 from __future__ import annotations
@@ -16,7 +16,13 @@ import pytest
 from tests.helpers import ROOT
 
 GENERATOR = ROOT / "generator"
-FOUNDATION = ("generator", "generator.diagnostics", "generator.files", "generator.words")
+FOUNDATION = (
+    "generator",
+    "generator.diagnostics",
+    "generator.files",
+    "generator.transaction",
+    "generator.words",
+)
 STAGES = ("document", "overlay", "ir", "emit", "pipeline", "drift", "release", "cli")
 MAX_FUNCTION_LINES = 60
 MAX_CLASS_LINES = 300

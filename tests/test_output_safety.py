@@ -98,19 +98,25 @@ def test_check_output_dir_in_the_library(tmp_path: Path, monkeypatch: pytest.Mon
     check_output_dir(tmp_path / "missing")  # fine: nothing to lose
 
 
-def test_staging_left_by_a_killed_run_is_removed_by_the_next(tmp_path: Path) -> None:
-    for name in (".out.new-abc123", ".out.old-abc123"):
+def test_folders_that_only_look_like_staging_are_left_alone(tmp_path: Path) -> None:
+    """Only folders a run recorded as its own are removed (tests/release/test_kill_safety.py
+    kills real runs); a user's folder named like staging is not ours to judge."""
+    for name in (".out.new-abc123", ".out.old-abc123", ".out.txn-abc123"):
         (tmp_path / name / "p").mkdir(parents=True)
-        (tmp_path / name / "p" / "models.py").write_text("half written")
-    (tmp_path / ".other.new-keep").mkdir()  # another output's: not ours to judge
+        (tmp_path / name / "p" / "models.py").write_text("mine")
     proc = _generate(tmp_path, "out")
     assert proc.returncode == 0, proc.stderr
-    left = sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("."))
-    assert left == [".other.new-keep"]
+    left = sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".out"))
+    assert left == [".out.new-abc123", ".out.old-abc123", ".out.txn-abc123"]
 
 
-def test_staging_folders_are_ignored_by_git() -> None:
-    for name in (".generated.new-k2j3h4/x.py", ".generated.old-k2j3h4/x.py"):
+def test_staging_folders_and_temporary_files_are_ignored_by_git() -> None:
+    for name in (
+        ".generated.txn-k2j3h4/x.py",
+        ".generated.was-k2j3h4/x.py",
+        "spec/.platform-api.yaml.cube-codegen-123-abc.tmp",
+        ".cache/cube-codegen/txn/journal.json",
+    ):
         proc = subprocess.run(
             ["git", "check-ignore", "--no-index", "-q", name], cwd=ROOT, check=False
         )

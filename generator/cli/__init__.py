@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import signal
 import sys
 import threading
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from generator import DEFAULT_CONFIG, DEFAULT_OUT, __version__
+from generator import DEFAULT_CONFIG, DEFAULT_OUT, RUN_STATE, __version__
 from generator.diagnostics import CodegenError
 from generator.emit.cache import Stamp, message, up_to_date
 
@@ -107,6 +108,34 @@ class LazyGroup(click.Group):
 @click.version_option(__version__, prog_name="cube-codegen")
 def main() -> None:
     """Generate typed Python clients from OpenAPI documents and overlays."""
+    for line in finish_interrupted_runs(Path.cwd()):
+        click.echo(f"cube-codegen: {line}", err=True)
+
+
+def finish_interrupted_runs(project: Path) -> list[str]:
+    """Before any command: finish or undo what a run killed in ``project`` left (a committed
+    update is finished, staging and scratch folders and temporary files are removed). Costs a
+    few folder listings when nothing was left, so the no-op run stays fast."""
+    from generator.files import sweep_temp_files
+
+    done = [
+        f"removed {path} left by an interrupted run"
+        for folder in (project, project / DEFAULT_CONFIG.parent)
+        for path in sweep_temp_files(folder)
+    ]
+    state = project / RUN_STATE
+    busy = [
+        name
+        for sub in ("txn", "scratch")
+        if (state / sub).is_dir()
+        for name in os.listdir(state / sub)
+        if name != "lock"
+    ]
+    if busy:
+        from generator.transaction import recover
+
+        done += recover(project)
+    return done
 
 
 def _inputs(config: Config, config_path: Path | None) -> list[Path]:

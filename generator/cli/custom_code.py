@@ -25,6 +25,7 @@ def keep_command(paths: tuple[str, ...], config_path: Path, out: Path | None) ->
         config = load_config(config_path, out_dir=out)
         pristine = generate(config, custom=False).files
         out_dir = Path(config.out_dir)
+        edits: dict[str, str] = {}
         for given in paths:
             path = Path(given)
             if path.is_absolute() or path.parts[: len(out_dir.parts)] == out_dir.parts:
@@ -38,9 +39,9 @@ def keep_command(paths: tuple[str, ...], config_path: Path, out: Path | None) ->
                 raise CodegenError(
                     Diagnostic("patch-not-generated", "error", str(file), "", "no such file")
                 )
-            edited = file.read_text(encoding="utf-8")
-            written = keep(config, rel, pristine, edited)
-            click.echo(f"kept {rel}: {written[0]} (base {written[1].name})")
+            edits[rel] = file.read_text(encoding="utf-8")
+        for rel, (kept, base) in zip(sorted(edits), keep(config, edits, pristine), strict=True):
+            click.echo(f"kept {rel}: {kept} (base {base.name})")
     except CodegenError as exc:
         click.echo(f"cube-codegen: {exc.summary()}", err=True)
         sys.exit(2)

@@ -15,6 +15,7 @@ Two places beside the configuration, both inputs (generation reads them, never w
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import tempfile
 from pathlib import Path
@@ -22,6 +23,7 @@ from pathlib import Path
 from generator.diagnostics import CodegenError, Diagnostic, one_line
 from generator.document.config import Config
 from generator.document.sandbox import inside, refuse
+from generator.transaction import Transaction, recover
 
 CUSTOM_DIR = "custom"
 PATCHES_DIR = "patches"
@@ -156,17 +158,32 @@ def conflict_hunks(merged: str) -> str:
     )
 
 
-def keep(config: Config, rel: str, pristine: dict[str, str], edited_text: str) -> list[Path]:
-    """Record ``edited_text`` as the kept edit of generated file ``rel`` (its base: ``pristine``,
-    the file as generated without custom code); returns the files written."""
-    from generator.files import write_atomic
+def keep(
+    config: Config, edits: dict[str, str], pristine: dict[str, str]
+) -> list[tuple[Path, Path]]:
+    """Record each of ``edits`` (generated path → edited text) as a kept edit, with its base
+    (the file as generated without custom code, from ``pristine``); returns (kept, base) pairs.
 
-    if rel not in pristine:
-        raise _fail(
-            "patch-not-generated", rel, "not a generated file (paths are relative to --out)"
-        )
+    The patches folder is replaced whole, so a run killed at any instant leaves every edit
+    recorded or none (:mod:`generator.transaction`)."""
+    for rel in edits:
+        if rel not in pristine:
+            raise _fail(
+                "patch-not-generated", rel, "not a generated file (paths are relative to --out)"
+            )
     root = Path(config.base_dir) / PATCHES_DIR
-    kept, base_file = root / rel, root / (rel + BASE_SUFFIX)
-    write_atomic(base_file, pristine[rel])
-    write_atomic(kept, edited_text)
-    return [kept, base_file]
+    project = root.resolve().parent.parent
+    recover(project)
+    written = []
+    with Transaction(project, "keep") as txn:
+        staged = txn.stage(root)
+        if root.is_dir():
+            shutil.copytree(root, staged, symlinks=True, dirs_exist_ok=True)
+        for rel, text in sorted(edits.items()):
+            kept = staged / rel
+            kept.parent.mkdir(parents=True, exist_ok=True)
+            kept.with_name(kept.name + BASE_SUFFIX).write_text(pristine[rel], encoding="utf-8")
+            kept.write_text(text, encoding="utf-8")
+            written.append((root / rel, root / (rel + BASE_SUFFIX)))
+        txn.commit()
+    return written

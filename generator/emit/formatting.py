@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 from generator.diagnostics import CodegenError, Diagnostic
+from generator.transaction import scratch
 
 
 def _ruff() -> list[str]:
@@ -16,13 +16,15 @@ def _ruff() -> list[str]:
     return [str(exe)] if exe.exists() else [sys.executable, "-m", "ruff"]
 
 
-def format_tree(files: dict[str, str], project_root: str) -> dict[str, str]:
+def format_tree(files: dict[str, str], project_root: str, scratch_base: Path) -> dict[str, str]:
     """Return ``files`` with every ``.py`` entry fixed (imports, unused imports) and formatted.
 
     ``project_root`` is the key prefix of the generated distribution, whose pyproject.toml holds
-    the ruff settings, so formatting here and linting later read the same configuration.
+    the ruff settings, so formatting here and linting later read the same configuration. The
+    files are formatted in a scratch folder under ``scratch_base`` (the output's parent), never
+    in the system's temporary folder.
     """
-    with tempfile.TemporaryDirectory(prefix="cube-codegen-fmt-") as tmp:
+    with scratch(scratch_base, "fmt") as tmp:
         root = Path(tmp)
         for rel, text in files.items():
             if rel.endswith((".py", ".md", "pyproject.toml")):

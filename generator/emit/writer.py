@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
-import shutil
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
+
+from generator.transaction import Transaction, recover
 
 # Caches that linters and test runners leave inside the tree; never part of the output.
 TOOL_CACHES = frozenset({"__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache"})
@@ -29,7 +27,6 @@ def _is_tool_artifact(parts: tuple[str, ...]) -> bool:
 MARKER = ".cube-codegen-output"
 """Written into every output folder: only a folder holding it (or an empty one) is replaced."""
 MARKER_TEXT = "This folder is written by cube-codegen and replaced whole on every run.\n"
-_STAGING = (".new-", ".old-")
 
 
 def check_output_dir(out_dir: Path) -> None:
@@ -80,77 +77,36 @@ def write_tree(out_dir: Path, files: dict[str, str]) -> None:
     """Replace ``out_dir`` with exactly ``files`` (and the marker): built beside it, then swapped.
 
     A failure while building leaves the old tree untouched; every staged file and folder is
-    fsynced before the swap, which is two renames on one file system, and the old tree is
-    removed only after the new one is in place. Runs writing into the same parent folder take
-    turns (a lock on that folder), so staging folders a killed run left behind are recognised
-    and removed.
+    fsynced before the swap, which is one atomic exchange (or two renames) on one file system,
+    and the old tree is removed only after the new one is in place. A run killed at any instant
+    leaves the old tree or the new one; the next run removes what it had staged
+    (:mod:`generator.transaction`).
     """
     check_output_dir(out_dir)
     out_dir = out_dir.resolve()
     out_dir.parent.mkdir(parents=True, exist_ok=True)
-    with _parent_lock(out_dir.parent):
-        remove_stale_staging(out_dir)
-        _swap_in(out_dir, {**files, MARKER: MARKER_TEXT})
+    recover(out_dir.parent)
+    with Transaction(out_dir.parent, "generate") as txn:
+        stage_tree(txn, out_dir, files)
+        txn.commit()
 
 
-def _swap_in(out_dir: Path, files: dict[str, str]) -> None:
-    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.new-", dir=out_dir.parent))
-    retired = out_dir.parent / f".{out_dir.name}.old-{staging.name.rsplit('-', 1)[-1]}"
-    moved_old = False
-    try:
-        staging.chmod(0o777 & ~_umask())  # mkdtemp makes 0700; the output is an ordinary folder
-        folders = {staging}
-        for rel, text in sorted(files.items()):
-            path = staging / rel
-            if path.parent not in folders:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                parent = path.parent
-                while parent not in folders:
-                    folders.add(parent)
-                    parent = parent.parent
-            _write_synced(path, text.encode("utf-8"))
-        for folder in folders:
-            _fsync_dir(folder)
-        if out_dir.exists():
-            out_dir.rename(retired)
-            moved_old = True
-        staging.rename(out_dir)
-        _fsync_dir(out_dir.parent)
-    except BaseException:
-        if moved_old and not out_dir.exists():
-            retired.rename(out_dir)  # the swap failed half-way: put the old tree back
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    shutil.rmtree(retired, ignore_errors=True)
-
-
-def remove_stale_staging(out_dir: Path) -> list[Path]:
-    """Remove ``.NAME.new-*`` / ``.NAME.old-*`` folders an interrupted run left beside ``out_dir``.
-
-    Call with the parent's lock held (:func:`write_tree` does): then no other run is using them.
-    """
-    removed = []
-    prefixes = tuple(f".{out_dir.name}{kind}" for kind in _STAGING)
-    for entry in out_dir.parent.iterdir():
-        if entry.name.startswith(prefixes) and entry.is_dir() and not entry.is_symlink():
-            shutil.rmtree(entry, ignore_errors=True)
-            removed.append(entry)
-    return removed
-
-
-@contextlib.contextmanager
-def _parent_lock(folder: Path) -> Iterator[None]:
-    try:
-        import fcntl
-    except ImportError:  # no flock (not POSIX): no cross-run coordination
-        yield
-        return
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)  # closing releases the lock
+def stage_tree(txn: Transaction, out_dir: Path, files: dict[str, str]) -> None:
+    """Write ``files`` and the marker into a folder ``txn`` will swap in for ``out_dir``."""
+    check_output_dir(out_dir)
+    staging = txn.stage(out_dir)
+    folders = {staging}
+    for rel, text in sorted({**files, MARKER: MARKER_TEXT}.items()):
+        path = staging / rel
+        if path.parent not in folders:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            parent = path.parent
+            while parent not in folders:
+                folders.add(parent)
+                parent = parent.parent
+        _write_synced(path, text.encode("utf-8"))
+    for folder in folders:
+        _fsync_dir(folder)
 
 
 def _write_synced(path: Path, data: bytes) -> None:
@@ -175,12 +131,6 @@ def _fsync_dir(folder: Path) -> None:
         pass
     finally:
         os.close(fd)
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def read_tree(out_dir: Path) -> dict[str, bytes]:

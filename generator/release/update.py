@@ -6,16 +6,16 @@ the snapshot, a changelog section and the bumped version, plus a Markdown summar
 
 The bump follows what changed for code using the package: a breaking change → major; an
 addition (an operation, parameter, field, enum value, accepted type) → minor; anything else that
-changes ``generated/`` → patch; nothing → no bump. Atomic: the new ``spec/`` is staged beside the
-old one and generated from there; ``spec/`` and ``generated/`` are swapped in only after every
-step succeeded, so on any failure both are as they were.
+changes ``generated/`` → patch; nothing → no bump. A transaction: the new ``spec/`` is staged
+beside the old one and generated from there; ``spec/`` and ``generated/`` are swapped in together
+after every step succeeded, so on any failure both are as they were, and a run killed at any
+instant is finished or undone by the next command (:mod:`generator.transaction`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import shutil
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,12 +32,13 @@ from generator.drift.model import Change
 from generator.drift.overlay_health import OverlayHealth, check_overlays
 from generator.drift.report import render_markdown
 from generator.drift.surface import Finding, SurfaceMapper
-from generator.emit.writer import read_tree, write_tree
+from generator.emit.writer import read_tree, stage_tree
 from generator.release.versioning import (
     bump_config_text,
     changelog_section,
     prepend_section,
 )
+from generator.transaction import Transaction, recover
 
 BUMPS = ("major", "minor", "patch")
 # Non-breaking changes that give callers something new: a minor release.
@@ -116,9 +117,8 @@ def update(
     today: str | None = None,
     generate: Callable[[Config], dict[str, str]] | None = None,
 ) -> UpdateResult:
-    """Run the whole update; writes ``spec/`` and ``generated/`` only when something changed."""
-    if generate is None:
-        generate = _generate
+    """Run the whole update; writes ``spec/`` and ``generated/`` only when something changed,
+    together or not at all (one :class:`~generator.transaction.Transaction`)."""
     config = load_config(config_path, out_dir=out_dir)
     fam = _family(config, family)
     spec_dir = config_path.resolve().parent
@@ -128,51 +128,71 @@ def update(
     old_doc = load_document(document_path)
     new_text, new_doc = _new_snapshot(config, source)
     result = _compare(fam, config, old_doc, new_doc, str(document_path), source.label)
-    old_text = document_path.read_text(encoding="utf-8")
-    result.spec_changed = new_text != old_text
-
+    result.spec_changed = new_text != document_path.read_text(encoding="utf-8")
+    recover(spec_dir.parent)
     # Staged beside spec/ (same depth, same file system): relative paths resolve the same way.
-    staged = Path(tempfile.mkdtemp(prefix=f".{spec_dir.name}.update-", dir=spec_dir.parent))
-    try:
-        shutil.copytree(spec_dir, staged, symlinks=True, dirs_exist_ok=True)
-        staged_config = staged / config_path.name
-        (staged / document_path.relative_to(spec_dir)).write_text(new_text, encoding="utf-8")
-        config = load_config(staged_config, out_dir=config.out_dir)
+    with Transaction(spec_dir.parent, "update") as txn:
+        staged = txn.stage(spec_dir)
+        try:
+            shutil.copytree(spec_dir, staged, symlinks=True, dirs_exist_ok=True)
+            (staged / document_path.relative_to(spec_dir)).write_text(new_text, encoding="utf-8")
+            release = _Release(staged / config_path.name, config_path, config.out_dir, today)
+            files = release.build(result, generate or _generate)
+        except CodegenError as exc:
+            raise _relocated(exc, str(staged), str(spec_dir)) from None
+        if result.changed:
+            stage_tree(txn, config.out_dir, files)
+            txn.commit()
+    if result.changed:
+        _save_stamp(config_path, out_dir)
+    return result
+
+
+@dataclass
+class _Release:
+    """The staged copy of ``spec/`` turned into a release: generated, and when the package
+    changed, versioned and given a changelog section, then generated again."""
+
+    staged_config: Path
+    config_path: Path  # the real one, for messages
+    out_dir: Path
+    today: str | None
+
+    def build(
+        self, result: UpdateResult, generate: Callable[[Config], dict[str, str]]
+    ) -> dict[str, str]:
+        config = load_config(self.staged_config, out_dir=self.out_dir)
         files = generate(config)
         before = read_tree(config.out_dir)
         changed = _differences(before, files)
         result.bump = bump_for(result.report, bool(changed))
         result.old_version = result.new_version = config.package.version
         if result.bump is not None:
-            edit = bump_config_text(
-                staged_config.read_text(encoding="utf-8"), str(config_path), result.bump
-            )
-            result.new_version = edit.new
-            staged_config.write_text(edit.text, encoding="utf-8")
-            result.changelog = _changelog(result.report, edit.new, changed, today)
-            if config.package.changelog:
-                # written in the staged copy of spec/, so it must lie in it
-                log = inside(
-                    staged,
-                    staged / config.package.changelog,
-                    file=str(config_path),
-                    at="/package/changelog",
-                    what="the changelog",
-                )
-                existing = log.read_text(encoding="utf-8") if log.exists() else ""
-                log.write_text(prepend_section(existing, result.changelog), encoding="utf-8")
-            config = load_config(staged_config, out_dir=config.out_dir)
+            self._bump(config, result, result.bump, changed)
+            config = load_config(self.staged_config, out_dir=self.out_dir)
             files = generate(config)
             changed = _differences(before, files)
         result.generated_changes = changed
-        if result.changed:
-            _swap_in(spec_dir, staged, config.out_dir, files)
-            _save_stamp(config_path, out_dir)
-    except CodegenError as exc:
-        raise _relocated(exc, str(staged), str(spec_dir)) from None
-    finally:
-        shutil.rmtree(staged, ignore_errors=True)
-    return result
+        return files
+
+    def _bump(self, config: Config, result: UpdateResult, bump: str, changed: list[str]) -> None:
+        staged = self.staged_config.parent
+        text = self.staged_config.read_text(encoding="utf-8")
+        edit = bump_config_text(text, str(self.config_path), bump)
+        result.new_version = edit.new
+        self.staged_config.write_text(edit.text, encoding="utf-8")
+        result.changelog = _changelog(result.report, edit.new, changed, self.today)
+        if config.package.changelog:
+            # written in the staged copy of spec/, so it must lie in it
+            log = inside(
+                staged,
+                staged / config.package.changelog,
+                file=str(self.config_path),
+                at="/package/changelog",
+                what="the changelog",
+            )
+            existing = log.read_text(encoding="utf-8") if log.exists() else ""
+            log.write_text(prepend_section(existing, result.changelog), encoding="utf-8")
 
 
 def _new_snapshot(config: Config, source: Source) -> tuple[str, Any]:
@@ -226,25 +246,6 @@ def _changelog(report: DriftReport, version: str, changed: list[str], today: str
         return section
     note = f"- Regenerated without API changes ({len(changed)} generated files changed).\n"
     return section.rstrip("\n") + "\n" + note
-
-
-def _swap_in(spec_dir: Path, staged: Path, out_dir: Path, files: dict[str, str]) -> None:
-    """``spec/`` by two renames, then ``generated/`` by :func:`write_tree`; if that fails, the old
-    ``spec/`` goes back, so neither folder is left half-updated."""
-    retired = staged.with_name(staged.name.replace(".update-", ".old-", 1))
-    spec_dir.rename(retired)
-    try:
-        staged.rename(spec_dir)
-    except BaseException:
-        retired.rename(spec_dir)
-        raise
-    try:
-        write_tree(out_dir, files)
-    except BaseException:
-        spec_dir.rename(staged)
-        retired.rename(spec_dir)
-        raise
-    shutil.rmtree(retired, ignore_errors=True)
 
 
 def _save_stamp(config_path: Path, out_dir: Path | None) -> None:

@@ -170,7 +170,7 @@ def test_failure_leaves_spec_and_generated_as_they_were(
         args = ["--base-url", "https://127.0.0.1:9", "--token", TOKEN, "--timeout", "2"]
     proc = run_cli("update", "--config", str(config), "--out", str(tmp_path / "generated"), *args)
     assert proc.returncode == 2, (proc.stdout, proc.stderr)
-    assert ".spec.update-" not in proc.stderr
+    assert ".spec.txn-" not in proc.stderr
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
     assert read_tree(config.parent) == before_spec
     assert read_tree(tmp_path / "generated") == before_tree

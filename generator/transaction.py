@@ -1,0 +1,310 @@
+"""Folders replaced together or not at all, even when the process is killed at any instant.
+
+A run stages each new folder whole beside its target, then writes a journal, then swaps the
+staged folders in (an atomic exchange where the file system has one, two renames where not).
+The journal is the commit point: a run killed before it leaves the old folders, and the next
+command removes what was staged; a run killed after it is finished by the next command, which
+swaps in what is left. Only folders a run listed in its own intent file are ever deleted, so a
+user's folder that happens to look like staging is never touched.
+
+Tests stop the process at named steps with ``CUBE_CODEGEN_KILL_AT=<step>`` (SIGKILL, as a
+cancelled CI runner does): ``staged``, ``journal``, ``swap-1``, ``swap-2``, …, ``done``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import ctypes.util
+import errno
+import fcntl
+import functools
+import json
+import os
+import shutil
+import signal
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from generator import RUN_STATE
+from generator.files import alive
+
+TXN_DIR = RUN_STATE / "txn"
+SCRATCH_DIR = RUN_STATE / "scratch"
+JOURNAL = "journal.json"
+KILL_ENV = "CUBE_CODEGEN_KILL_AT"
+_RENAME_EXCHANGE = 2
+
+
+def txn_dir(base: Path) -> Path:
+    """Where the runs writing folders under ``base`` keep their journal and intent files."""
+    return base / TXN_DIR
+
+
+def checkpoint(step: str) -> None:
+    """A test hook: stop the process here, as SIGKILL would, when asked to."""
+    if os.environ.get(KILL_ENV) == step:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+@dataclass
+class _Swap:
+    target: Path
+    staged: Path
+    backup: Path
+    inode: int = 0
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "target": str(self.target),
+            "staged": str(self.staged),
+            "backup": str(self.backup),
+            "inode": self.inode,
+        }
+
+
+class Transaction:
+    """Replace several folders together: :meth:`stage` each, fill them, then :meth:`commit`."""
+
+    def __init__(self, base: Path, what: str) -> None:
+        self.dir = txn_dir(base.resolve())
+        self.what = what
+        self.swaps: list[_Swap] = []
+        self.journaled = False
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self._lock = _locked(self.dir)
+        self._lock.__enter__()  # held until the transaction ends: runs under one base take turns
+        fd, name = tempfile.mkstemp(prefix="intent-", suffix=".json", dir=self.dir)
+        os.close(fd)
+        self.intent = Path(name)
+        self._write_intent()
+
+    def stage(self, target: Path) -> Path:
+        """A new empty folder beside ``target`` (same file system), recorded before it exists."""
+        target = target.resolve()
+        target.parent.mkdir(parents=True, exist_ok=True)
+        token = self.intent.stem.removeprefix("intent-")
+        swap = _Swap(
+            target,
+            target.with_name(f".{target.name}.txn-{token}"),
+            target.with_name(f".{target.name}.was-{token}"),
+        )
+        self.swaps.append(swap)
+        self._write_intent()
+        swap.staged.mkdir(mode=0o777 & ~_umask())
+        return swap.staged
+
+    def commit(self) -> None:
+        """Swap every staged folder in: after the journal is written, the change is made."""
+        for swap in self.swaps:
+            _fsync_tree(swap.staged)
+            swap.inode = swap.staged.stat().st_ino
+        checkpoint("staged")
+        swaps = [s.as_json() for s in self.swaps]
+        _write_json(self.dir / JOURNAL, {"what": self.what, "swaps": swaps})
+        self.journaled = True
+        checkpoint("journal")
+        for i, swap in enumerate(self.swaps, 1):
+            _apply(swap)
+            checkpoint(f"swap-{i}")
+        (self.dir / JOURNAL).unlink()
+        _fsync_dir(self.dir)
+        checkpoint("committed")
+        self.discard()
+        checkpoint("done")
+
+    def discard(self) -> None:
+        """Remove what this run staged or retired, then its intent file."""
+        for swap in self.swaps:
+            for path in (swap.staged, swap.backup):
+                _remove(path)
+        self.intent.unlink(missing_ok=True)
+
+    def __enter__(self) -> Transaction:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            if self.journaled and (self.dir / JOURNAL).exists():
+                _finish(self.dir)  # committed, then a swap failed: finish it now
+            self.discard()
+        finally:
+            self._lock.__exit__(None, None, None)
+
+    def _write_intent(self) -> None:
+        paths = [str(p) for s in self.swaps for p in (s.staged, s.backup)]
+        _write_json(self.intent, {"what": self.what, "paths": paths})
+
+
+def scratch(base: Path, prefix: str) -> tempfile.TemporaryDirectory[str]:
+    """A temporary folder inside the project (under ``base``), never in the system's temporary
+    folder; one a killed run left is removed by the next :func:`recover`."""
+    folder = base.resolve() / SCRATCH_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    return tempfile.TemporaryDirectory(prefix=f"{prefix}-{os.getpid()}-", dir=folder)
+
+
+def recover(base: Path) -> list[str]:
+    """Finish a journal a killed run left under ``base``, then remove every folder an unfinished
+    run listed as its own. Returns one line per thing done, for the command to report."""
+    done = _sweep_scratch(base.resolve() / SCRATCH_DIR)
+    folder = txn_dir(base.resolve())
+    if not folder.is_dir():
+        return done
+    with _locked(folder):
+        return done + _recover(folder)
+
+
+def _sweep_scratch(folder: Path) -> list[str]:
+    """Remove scratch folders whose run is gone (the process id is in the name)."""
+    if not folder.is_dir():
+        return []
+    gone = []
+    for entry in folder.iterdir():
+        pid = entry.name.split("-")[1] if entry.name.count("-") >= 2 else ""
+        if pid.isdigit() and not alive(int(pid)) and entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+            gone.append(entry)
+    return [f"removed {len(gone)} scratch folder(s) of interrupted runs"] if gone else []
+
+
+def _recover(folder: Path) -> list[str]:
+    done: list[str] = []
+    finished = _finish(folder)
+    if finished:
+        done.append(finished)
+    for tmp in folder.glob("*.tmp"):
+        tmp.unlink(missing_ok=True)
+    for intent in sorted(folder.glob("intent-*.json")):
+        data = _read_json(intent)
+        left = [Path(p) for p in data.get("paths", []) if Path(p).exists()]
+        for path in left:
+            _remove(path)
+        intent.unlink(missing_ok=True)
+        if left:
+            done.append(
+                f"removed {len(left)} staging folder(s) of an interrupted {data.get('what', 'run')}"
+            )
+    return done
+
+
+def _finish(folder: Path) -> str:
+    """Swap in what a committed journal lists, then drop the journal; what was done, or ''."""
+    journal = folder / JOURNAL
+    if not journal.is_file():
+        return ""
+    data = _read_json(journal)
+    swaps = [s for s in data.get("swaps", []) if isinstance(s, dict)]
+    for raw in swaps:
+        target, staged, backup = Path(raw["target"]), Path(raw["staged"]), Path(raw["backup"])
+        _apply(_Swap(target, staged, backup, int(raw["inode"])))
+    journal.unlink()
+    _fsync_dir(folder)
+    names = ", ".join(Path(s["target"]).name + "/" for s in swaps)
+    return f"finished an interrupted {data.get('what', 'run')} ({names})"
+
+
+@contextlib.contextmanager
+def _locked(folder: Path) -> Iterator[None]:
+    fd = os.open(folder / "lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _apply(swap: _Swap) -> None:
+    """Put ``staged`` at ``target``; a no-op when it is there already (found by its inode)."""
+    if _inode(swap.target) == swap.inode:
+        return
+    if _inode(swap.staged) != swap.inode:
+        return  # nothing staged to put in place (never reached by a journal we wrote)
+    if swap.target.exists() and not _exchange(swap.staged, swap.target):
+        swap.target.rename(swap.backup)
+    if _inode(swap.target) != swap.inode:
+        swap.staged.rename(swap.target)
+    _fsync_dir(swap.target.parent)
+
+
+def _inode(path: Path) -> int:
+    try:
+        return path.stat().st_ino if path.is_dir() and not path.is_symlink() else -1
+    except OSError:
+        return -1
+
+
+@functools.cache
+def _libc() -> ctypes.CDLL:
+    return ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths in one step (Linux ``renameat2(RENAME_EXCHANGE)``); False when the system
+    or file system has no such call."""
+    renameat2 = getattr(_libc(), "renameat2", None)
+    if renameat2 is None:
+        return False
+    at_fdcwd = -100
+    rc = renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), _RENAME_EXCHANGE)
+    if rc == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.EINVAL, errno.ENOSYS, errno.EPERM, errno.ENOTSUP):
+        return False
+    raise OSError(err, os.strerror(err), str(b))
+
+
+def _remove(path: Path) -> None:
+    if path.is_symlink() or path.is_file():
+        path.unlink(missing_ok=True)
+    elif path.is_dir():
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def _write_json(path: Path, data: dict[str, Any]) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(data, fh)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+    _fsync_dir(path.parent)
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _fsync_tree(root: Path) -> None:
+    for folder, _, files in os.walk(root):
+        for name in files:
+            fd = os.open(os.path.join(folder, name), os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        _fsync_dir(Path(folder))
+
+
+def _fsync_dir(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    except OSError:  # some file systems do not sync folders; the files are synced
+        pass
+    finally:
+        os.close(fd)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
