@@ -1,9 +1,11 @@
 """Cost per call: the generated client against raw ``httpx2`` + ``json.loads``, sync and async.
 
-Run by ``bench/run.py`` in a fresh interpreter with the generated distribution on PYTHONPATH and
-``bench/server.py`` listening on 127.0.0.1. Each side keeps one ``httpx2`` client (one keep-alive
-connection) for all its calls; blocks of calls alternate side by side, round by round. Prints
-one JSON object: seconds per call of every block, and the server's connection counts.
+Each measured twice: the call alone, and the call with every field of every item read (the raw
+side walks every decoded value). Run by ``bench/run.py`` in a fresh interpreter with the
+generated distribution on PYTHONPATH and ``bench/server.py`` listening on 127.0.0.1. Each side
+keeps one ``httpx2`` client (one keep-alive connection) for all its calls; blocks of calls
+alternate side by side, round by round. Prints one JSON object: seconds per call of every block,
+and the server's connection counts.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx2
+import pydantic
 from cube_client import AsyncPlatformClient, PlatformClient
 
 PATH = "/api/v1/deployments/1/environments"
@@ -35,7 +38,41 @@ def _items(page: Any) -> list[Any]:
     return list(items)
 
 
-def run_sync(base: str, calls: int, rounds: int, warmup: int) -> dict[str, Any]:
+def _walk_json(value: Any) -> int:
+    """Touch every value of decoded JSON; the number of leaves."""
+    if isinstance(value, dict):
+        return sum(_walk_json(v) for v in value.values())
+    if isinstance(value, list):
+        return sum(_walk_json(v) for v in value)
+    return 1
+
+
+def _walk_model(value: Any) -> int:
+    """Read every field of a model, nested models and lists too; the number of leaves."""
+    if isinstance(value, pydantic.BaseModel):
+        return sum(_walk_model(getattr(value, name)) for name in type(value).model_fields)
+    if isinstance(value, (list, tuple)):
+        return sum(_walk_model(v) for v in value)
+    if isinstance(value, dict):
+        return sum(_walk_model(v) for v in value.values())
+    return 1
+
+
+def _timed(fn: Callable[[], int], calls: int) -> float:
+    start = time.perf_counter()
+    for _ in range(calls):
+        fn()
+    return (time.perf_counter() - start) / calls
+
+
+async def _timed_async(fn: Callable[[], Awaitable[int]], calls: int) -> float:
+    start = time.perf_counter()
+    for _ in range(calls):
+        await fn()
+    return (time.perf_counter() - start) / calls
+
+
+def run_sync(base: str, calls: int, rounds: int, warmup: int, read_all: bool) -> dict[str, Any]:
     before = _stats(base)
     # Not `as client`: the runtime's __enter__ is typed as the base class (no `environments`).
     client = PlatformClient(api_key=KEY, base_url=base, allow_http_loopback=True)
@@ -45,30 +82,29 @@ def run_sync(base: str, calls: int, rounds: int, warmup: int) -> dict[str, Any]:
         def raw() -> int:
             response = http.get(PATH, headers=headers)
             response.raise_for_status()
-            return len(json.loads(response.content)["items"])
+            data = json.loads(response.content)
+            return _walk_json(data["items"]) if read_all else len(data["items"])
 
         def generated() -> int:
-            return len(_items(client.environments.get_deployment_environments(1)))
+            items = _items(client.environments.get_deployment_environments(1))
+            return _walk_model(items) if read_all else len(items)
 
         sides: dict[str, Callable[[], int]] = {"raw": raw, "generated": generated}
+        assert raw() > 0 and generated() > 0 and (read_all or raw() == generated() == ITEMS)
         for fn in sides.values():
-            assert fn() == ITEMS
             for _ in range(warmup):
                 fn()
         times: dict[str, list[float]] = {name: [] for name in sides}
         for r in range(rounds):
-            order = list(sides) if r % 2 == 0 else list(reversed(sides))
-            for name in order:
-                fn = sides[name]
-                start = time.perf_counter()
-                for _ in range(calls):
-                    fn()
-                times[name].append((time.perf_counter() - start) / calls)
+            for name in list(sides) if r % 2 == 0 else list(reversed(sides)):
+                times[name].append(_timed(sides[name], calls))
     after = _stats(base)
     return {"times": times, "connections": after["connections"] - before["connections"] - 1}
 
 
-async def run_async(base: str, calls: int, rounds: int, warmup: int) -> dict[str, Any]:
+async def run_async(
+    base: str, calls: int, rounds: int, warmup: int, read_all: bool
+) -> dict[str, Any]:
     before = _stats(base)
     client = AsyncPlatformClient(api_key=KEY, base_url=base, allow_http_loopback=True)
     async with httpx2.AsyncClient(base_url=base) as http, client:
@@ -77,25 +113,23 @@ async def run_async(base: str, calls: int, rounds: int, warmup: int) -> dict[str
         async def raw() -> int:
             response = await http.get(PATH, headers=headers)
             response.raise_for_status()
-            return len(json.loads(response.content)["items"])
+            data = json.loads(response.content)
+            return _walk_json(data["items"]) if read_all else len(data["items"])
 
         async def generated() -> int:
-            return len(_items(await client.environments.get_deployment_environments(1)))
+            items = _items(await client.environments.get_deployment_environments(1))
+            return _walk_model(items) if read_all else len(items)
 
         sides: dict[str, Callable[[], Awaitable[int]]] = {"raw": raw, "generated": generated}
+        counts = (await raw(), await generated())
+        assert min(counts) > 0 and (read_all or counts == (ITEMS, ITEMS))
         for fn in sides.values():
-            assert await fn() == ITEMS
             for _ in range(warmup):
                 await fn()
         times: dict[str, list[float]] = {name: [] for name in sides}
         for r in range(rounds):
-            order = list(sides) if r % 2 == 0 else list(reversed(sides))
-            for name in order:
-                fn = sides[name]
-                start = time.perf_counter()
-                for _ in range(calls):
-                    await fn()
-                times[name].append((time.perf_counter() - start) / calls)
+            for name in list(sides) if r % 2 == 0 else list(reversed(sides)):
+                times[name].append(await _timed_async(sides[name], calls))
     after = _stats(base)
     return {"times": times, "connections": after["connections"] - before["connections"] - 1}
 
@@ -108,10 +142,12 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=50)
     args = parser.parse_args()
     base = f"http://127.0.0.1:{args.port}"
-    result = {
-        "sync": run_sync(base, args.calls, args.rounds, args.warmup),
-        "async": asyncio.run(run_async(base, args.calls, args.rounds, args.warmup)),
-    }
+    timing = (args.calls, args.rounds, args.warmup)
+    result = {}
+    for read_all in (False, True):
+        suffix = "_read_all" if read_all else ""
+        result["sync" + suffix] = run_sync(base, *timing, read_all)
+        result["async" + suffix] = asyncio.run(run_async(base, *timing, read_all))
     print(json.dumps(result))
 
 

@@ -12,41 +12,48 @@ is the largest resident set among it and its children (``wait4`` rusage).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import math
 import os
 import re
 import shutil
-import signal
-import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
+from client_bench import cold_import, per_call
+from harness import (
+    BENCH,
+    BIN,
+    ROOT,
+    Cmd,
+    Report,
+    compare,
+    failure_note,
+    fresh_dir,
+    fresh_file,
+    log,
+    run_once,
+    secs,
+    spread,
+    table,
+)
 
-ROOT = Path(__file__).resolve().parent.parent
-BENCH = ROOT / "bench"
-BIN = Path(sys.executable).parent  # the project's .venv/bin
 CODEGEN = BIN / "cube-codegen"
 OPC_PIN = "0.29.1"
 P07 = "specs/cube/platform-api.07_3320af8370b0.yaml"
 BOX = "specs/large/box/openapi.json"
-TIMEOUT = 600.0
 NO_CACHE = {"CUBE_CODEGEN_NO_CACHE": "1"}  # full generation, never the no-op shortcut
 
 # Targets (issue 8).
-T_07_VS_OPC = 0.5  # our full generation of platform 07 ≤ this x openapi-python-client's
-T_NOOP = 0.3  # seconds, `make generate` with nothing changed
+T_07_VS_OPC = 0.25  # our full generation of platform 07 ≤ this x openapi-python-client's
+T_NOOP = 0.1  # seconds, `make generate` with nothing changed
 T_BOX_PER_OP = 1.5  # Box seconds per operation ≤ this x platform 07's
-T_CALL = {"sync": 1.3, "async": 1.2}  # generated client per call ≤ this x raw httpx2 + json.loads
-T_IMPORT = 1.5  # cold `import cube_client` ≤ this x `import httpx2, pydantic`
 T_DRIFT = 2.0  # seconds, `cube-codegen drift` on two documents the size of Box (issue 6)
 # The large documents built by tests/breadth/big_documents.py (issue 16).
 BUILT = (("payments (built, 4 MB)", "payments_document", "payments_api"),
@@ -55,163 +62,6 @@ T_BIG_SECONDS = 10.0  # full generation of each
 T_BIG_MB = 600.0  # peak memory of each
 T_BIG_PER_OP = 1.5  # seconds per operation ≤ this x platform 07's
 BOX = "specs/large/box/openapi.json"
-
-
-# --------------------------------------------------------------------------- running commands
-
-
-@dataclass
-class Run:
-    seconds: float
-    maxrss_kb: int
-    returncode: int
-    output: str = ""
-
-
-@dataclass
-class Cmd:
-    name: str
-    argv: list[str]
-    cwd: Path = ROOT
-    env: dict[str, str] = field(default_factory=dict)
-    before: Callable[[], None] | None = None  # untimed, before every run (clean outputs)
-    runs: list[Run] = field(default_factory=list)
-    failure: str = ""
-
-    @property
-    def times(self) -> list[float]:
-        return [r.seconds for r in self.runs]
-
-    @property
-    def median(self) -> float:
-        return statistics.median(self.times) if self.times else float("nan")
-
-    @property
-    def peak_mb(self) -> float:
-        return max((r.maxrss_kb for r in self.runs), default=0) / 1024
-
-
-def run_once(cmd: Cmd) -> Run:
-    """Run ``cmd`` once: wall time from spawn to reap, and the rusage ``wait4`` reports."""
-    if cmd.before:
-        cmd.before()
-    env = {**os.environ, **cmd.env}
-    with tempfile.TemporaryFile() as out:
-        start = time.perf_counter()
-        proc = subprocess.Popen(
-            cmd.argv,
-            cwd=cmd.cwd,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-        timer = threading.Timer(TIMEOUT, _kill_group, (proc.pid,))
-        timer.start()
-        try:
-            _, status, usage = os.wait4(proc.pid, 0)
-        finally:
-            timer.cancel()
-        seconds = time.perf_counter() - start
-        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
-        out.seek(0)
-        text = out.read().decode("utf-8", "replace")
-    return Run(seconds, usage.ru_maxrss, proc.returncode, text)
-
-
-def _kill_group(pid: int) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(pid, signal.SIGKILL)
-
-
-def failure_note(run: Run) -> str:
-    if run.returncode < 0 or run.returncode == -signal.SIGKILL:
-        return f"killed (signal {-run.returncode}; time limit {TIMEOUT:.0f} s)"
-    lines = [ln.strip() for ln in run.output.splitlines() if ln.strip()]
-    # The most telling line: a Python exception line, else the last line.
-    pick = next(
-        (ln for ln in reversed(lines) if re.match(r"^[A-Za-z_.]*(Error|Exception)\b", ln)),
-        lines[-1] if lines else "",
-    )
-    pick = re.sub(r"[│╭╮╰╯─]", "", pick).strip()
-    return f"exit {run.returncode}: {pick[:110]}"
-
-
-def compare(cmds: Sequence[Cmd], rounds: int, warmup: bool = True) -> None:
-    """Alternate ``cmds`` run by run, rotating the order every round; a failing command stops."""
-    live = list(cmds)
-    if warmup:
-        for cmd in live:
-            run = run_once(cmd)
-            if run.returncode != 0:
-                cmd.failure, cmd.runs = failure_note(run), [run]
-        live = [c for c in live if not c.failure]
-    for r in range(rounds):
-        for i in range(len(live)):
-            cmd = live[(i + r) % len(live)]
-            if cmd.failure:
-                continue
-            run = run_once(cmd)
-            if run.returncode != 0:
-                cmd.failure, cmd.runs = failure_note(run), [run]
-            else:
-                cmd.runs.append(run)
-
-
-def log(msg: str) -> None:
-    print(f"bench: {msg}", file=sys.stderr, flush=True)
-
-
-# --------------------------------------------------------------------------- formatting
-
-
-def secs(x: float) -> str:
-    if math.isnan(x):
-        return "—"
-    if x >= 1:
-        return f"{x:.2f} s"
-    if x >= 0.001:
-        return f"{x * 1000:.0f} ms" if x >= 0.1 else f"{x * 1000:.1f} ms"
-    return f"{x * 1e6:.0f} µs"
-
-
-def spread(cmd: Cmd) -> str:
-    return f"{secs(min(cmd.times))} - {secs(max(cmd.times))}" if cmd.times else "—"
-
-
-def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
-    return "\n".join(lines)
-
-
-def verdict(ok: bool | None) -> str:
-    return "n/a" if ok is None else ("**PASS**" if ok else "**FAIL**")
-
-
-# --------------------------------------------------------------------------- the benchmark
-
-
-@dataclass
-class Report:
-    sections: list[str] = field(default_factory=list)
-    targets: list[list[str]] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    load_before: str = field(
-        default_factory=lambda: " / ".join(f"{x:.1f}" for x in os.getloadavg())
-    )
-
-    def target(self, name: str, measured: str, limit: str, ok: bool | None, why: str = "") -> None:
-        self.targets.append([name, measured, limit, verdict(ok), why])
-
-
-def fresh_dir(path: Path) -> Callable[[], None]:
-    return lambda: shutil.rmtree(path, ignore_errors=True)
-
-
-def fresh_file(path: Path) -> Callable[[], None]:
-    return lambda: path.unlink(missing_ok=True)
 
 
 def opc_version(peer_venv: Path) -> str:
@@ -561,207 +411,6 @@ def drift_timing(report: Report, proj: Path, tmp: Path, shared: Path | None, rou
         )
     )
     report.target(name, secs(cmd.median), f"≤ {T_DRIFT} s", cmd.median <= T_DRIFT)
-
-
-@contextlib.contextmanager
-def loopback_server() -> Iterator[int]:
-    server = subprocess.Popen(
-        [sys.executable, str(BENCH / "server.py")],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert server.stdout is not None
-        yield int(server.stdout.readline())
-    finally:
-        assert server.stdin is not None
-        server.stdin.close()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
-
-
-def per_call(report: Report, package_root: Path, rounds: int, calls: int) -> None:
-    log(f"per call: {rounds} rounds x {calls} calls per side, sync and async")
-    env = {**os.environ, "PYTHONPATH": str(package_root)}
-    with loopback_server() as port:
-        proc = subprocess.run(
-            [
-                sys.executable,
-                str(BENCH / "calls.py"),
-                "--port",
-                str(port),
-                "--calls",
-                str(calls),
-                "--rounds",
-                str(rounds),
-            ],
-            env=env,
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=TIMEOUT,
-        )
-    if proc.returncode != 0:
-        why = (proc.stderr.strip().splitlines() or ["?"])[-1][:160]
-        report.notes.append(f"per-call benchmark failed: {why}")
-        for mode in ("sync", "async"):
-            report.target(
-                f"client per call ({mode}) vs raw httpx2 + json",
-                "—",
-                f"≤ {T_CALL[mode]}x",
-                None,
-                "benchmark failed",
-            )
-        return
-    data = json.loads(proc.stdout)
-    rows = []
-    for mode in ("sync", "async"):
-        t = data[mode]["times"]
-        raw, gen = statistics.median(t["raw"]), statistics.median(t["generated"])
-        fastest = min(t["generated"]) / min(t["raw"])
-        conns = data[mode]["connections"]
-        rows.append(
-            [
-                mode,
-                secs(raw),
-                secs(gen),
-                f"{gen / raw:.2f}x",
-                f"{fastest:.2f}x",
-                secs(gen - raw),
-                f"{conns} (one per side)" if conns == 2 else f"{conns} (expected 2)",
-            ]
-        )
-        report.target(
-            f"client per call ({mode}) vs raw httpx2 + json",
-            f"{gen / raw:.2f}x",
-            f"≤ {T_CALL[mode]}x",
-            gen / raw <= T_CALL[mode],
-        )
-    report.sections.append(
-        f"### Cost per call, 100 environments per response (median per-call time of {rounds} "
-        f"alternated blocks of {calls} calls per side; server in another process on 127.0.0.1)"
-        "\n\n"
-        + table(
-            [
-                "mode",
-                "raw httpx2 + json.loads",
-                "generated client",
-                "ratio",
-                "ratio of fastest blocks",
-                "overhead/call",
-                "connections opened",
-            ],
-            rows,
-        )
-        + "\n\nThe generated side is `PlatformClient(...).environments"
-        ".get_deployment_environments(1)`; the raw side is "
-        "`httpx2.Client.get` + `json.loads` (no validation). The client builds "
-        "`DeploymentEnvironment` "
-        "models lazily: each field is validated when first read."
-    )
-
-
-def cold_import(report: Report, package_root: Path, tmp: Path, rounds: int) -> None:
-    log(f"cold import: {rounds} alternated fresh processes each")
-    # An installed package has .pyc files; compile this copy once, outside the timing.
-    compiled = tmp / "import" / "compiled"
-    shutil.copytree(
-        package_root / "cube_client",
-        compiled / "cube_client",
-        ignore=shutil.ignore_patterns("__pycache__"),
-    )
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(compiled)], check=True)
-    source = tmp / "import" / "source"
-    shutil.copytree(
-        package_root / "cube_client",
-        source / "cube_client",
-        ignore=shutil.ignore_patterns("__pycache__"),
-    )
-    stmt = "import cube_client; cube_client.PlatformClient"
-    here = tmp / "import"  # the working folder: `-c` puts it first on sys.path
-    name = "`import cube_client; cube_client.PlatformClient`"
-    ours = Cmd(name, [sys.executable, "-c", stmt], here, {"PYTHONPATH": str(compiled)})
-    name = "`import httpx2, pydantic`"
-    base = Cmd(name, [sys.executable, "-c", "import httpx2, pydantic"], here)
-    name = "the same, no .pyc (compiled from source every run)"
-    env = {"PYTHONPATH": str(source), "PYTHONDONTWRITEBYTECODE": "1"}
-    nopyc = Cmd(name, [sys.executable, "-c", stmt], here, env)
-    bare = Cmd("`python -c pass`", [sys.executable, "-c", "pass"], here)
-    compare([ours, base, nopyc, bare], rounds)
-    rows = []
-    for cmd in (ours, base, nopyc, bare):
-        ratio = f"{cmd.median / base.median:.2f}x" if not (cmd.failure or base.failure) else "—"
-        rows.append(
-            [
-                cmd.name,
-                secs(cmd.median) if not cmd.failure else "—",
-                spread(cmd),
-                f"{cmd.peak_mb:.0f} MB",
-                ratio,
-                f"FAILED — {cmd.failure}" if cmd.failure else "",
-            ]
-        )
-    note = importtime_note(compiled, stmt)
-    report.sections.append(
-        f"### Cold import (median of {rounds} alternated fresh processes)\n\n"
-        + table(
-            ["command", "median", "min - max", "peak RSS", "÷ import httpx2, pydantic", "note"],
-            rows,
-        )
-        + ("\n\n" + note if note else "")
-    )
-    if ours.failure or base.failure:
-        report.target(
-            "cold import vs `import httpx2, pydantic`",
-            "—",
-            f"≤ {T_IMPORT}x",
-            None,
-            "an import failed",
-        )
-    else:
-        r = ours.median / base.median
-        report.target(
-            "cold import vs `import httpx2, pydantic`",
-            f"{secs(ours.median)} vs {secs(base.median)} = {r:.2f}x",
-            f"≤ {T_IMPORT}x",
-            r <= T_IMPORT,
-        )
-
-
-def importtime_note(compiled: Path, stmt: str) -> str:
-    """``-X importtime`` of one run: the package's total and its costliest modules."""
-    proc = subprocess.run(
-        [sys.executable, "-X", "importtime", "-c", stmt],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(compiled)},
-        cwd=compiled.parent,
-        check=False,
-    )
-    rows: list[tuple[int, int, str]] = []
-    for line in proc.stderr.splitlines():
-        m = re.match(r"import time:\s+(\d+) \|\s+(\d+) \|( *)(\S+)", line)
-        if m:
-            rows.append((int(m.group(1)), int(m.group(2)), m.group(4)))
-    if not rows:
-        return ""
-    top_level = {name: cum for _, cum, name in rows if "." not in name}
-    total = sum(self_us for self_us, _, _ in rows)
-    own = sorted(((s, n) for s, _, n in rows if n.startswith("cube_client")), reverse=True)[:5]
-    deps = sorted(((c, n) for n, c in top_level.items() if n != "cube_client"), reverse=True)[:6]
-    return (
-        f"`-X importtime` (one run): all imports {total / 1000:.0f} ms; `cube_client` "
-        f"cumulative {top_level.get('cube_client', 0) / 1000:.0f} ms. Costliest own modules "
-        "(self): "
-        + ", ".join(f"{n} {s / 1000:.1f} ms" for s, n in own)
-        + ". Costliest packages (cumulative): "
-        + ", ".join(f"{n} {c / 1000:.0f} ms" for c, n in deps)
-        + "."
-    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -61,6 +61,35 @@ def main() -> None:
     from generator.document.config import load_config
     from generator.emit.writer import write_tree
 
+    _instrument(pipeline)
+    if args.spec:
+        config = pipeline.single_document_config(args.spec, (), args.package, Path("unused"))
+    else:
+        config = load_config(ROOT / "spec/cube-codegen.yaml")
+    profiler = cProfile.Profile() if args.cprofile else None
+    start = time.perf_counter()
+    if profiler:
+        profiler.enable()
+    result = pipeline.generate(config)
+    generated = time.perf_counter() - start
+    with tempfile.TemporaryDirectory() as tmp:
+        t = time.perf_counter()
+        write_tree(Path(tmp) / "out", result.files)
+        written = time.perf_counter() - t
+    if profiler:
+        profiler.disable()
+    total = time.perf_counter() - process_start
+    ops = sum(len(f.operations) for f in result.package.families)
+    print(f"{len(result.files)} files, {ops} operations; in-process total {total * 1000:.0f} ms")
+    _print_timings(imports, generated, written)
+    if profiler:
+        out = io.StringIO()
+        pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(args.cprofile)
+        print("\n" + "\n".join(ln for ln in out.getvalue().splitlines() if ln.strip())[:8000])
+
+
+def _instrument(pipeline: Any) -> None:
+    """Wrap the stage functions the pipeline calls (and its builders' methods) in timers."""
     stages = [
         "load_document",
         "apply_overlays",
@@ -80,28 +109,10 @@ def main() -> None:
                         setattr(cls, method, timed(f"{name}.{method}", getattr(cls, method)))
             else:
                 setattr(pipeline, name, timed(name, getattr(pipeline, name)))
-    pipeline.FamilyBuilder.build = timed("FamilyBuilder.build", pipeline.FamilyBuilder.build)  # type: ignore[attr-defined,method-assign]
+    pipeline.FamilyBuilder.build = timed("FamilyBuilder.build", pipeline.FamilyBuilder.build)
 
-    if args.spec:
-        config = pipeline.single_document_config(args.spec, (), args.package, Path("unused"))
-    else:
-        config = load_config(ROOT / "spec/cube-codegen.yaml")
-    profiler = cProfile.Profile() if args.cprofile else None
-    start = time.perf_counter()
-    if profiler:
-        profiler.enable()
-    result = pipeline.generate(config)
-    generated = time.perf_counter() - start
-    with tempfile.TemporaryDirectory() as tmp:
-        t = time.perf_counter()
-        write_tree(Path(tmp) / "out", result.files)
-        written = time.perf_counter() - t
-    if profiler:
-        profiler.disable()
-    total = time.perf_counter() - process_start
 
-    ops = sum(len(f.operations) for f in result.package.families)
-    print(f"{len(result.files)} files, {ops} operations; in-process total {total * 1000:.0f} ms")
+def _print_timings(imports: list[tuple[str, float]], generated: float, written: float) -> None:
     print("\nimports (cumulative, in order):")
     for module, seconds in imports:
         print(f"  {module:<40} {seconds * 1000:7.0f} ms")
@@ -112,10 +123,6 @@ def main() -> None:
             f"  {name:<40} {len(values):>5} {sum(values) * 1000:>6.0f} ms "
             f"{values[0] * 1000:>6.0f} ms {sum(values) / generated:>6.0%}"
         )
-    if profiler:
-        out = io.StringIO()
-        pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(args.cprofile)
-        print("\n" + "\n".join(ln for ln in out.getvalue().splitlines() if ln.strip())[:8000])
 
 
 if __name__ == "__main__":

@@ -1,0 +1,182 @@
+"""The benchmark's harness: commands run in fresh processes and timed alternately, and the report
+they fill (markdown tables, targets marked PASS or FAIL)."""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "bench"
+BIN = Path(sys.executable).parent  # the project's .venv/bin
+TIMEOUT = 600.0
+
+
+# --------------------------------------------------------------------------- running commands
+
+
+@dataclass
+class Run:
+    seconds: float
+    maxrss_kb: int
+    returncode: int
+    output: str = ""
+
+
+@dataclass
+class Cmd:
+    name: str
+    argv: list[str]
+    cwd: Path = ROOT
+    env: dict[str, str] = field(default_factory=dict)
+    before: Callable[[], None] | None = None  # untimed, before every run (clean outputs)
+    runs: list[Run] = field(default_factory=list)
+    failure: str = ""
+
+    @property
+    def times(self) -> list[float]:
+        return [r.seconds for r in self.runs]
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.times) if self.times else float("nan")
+
+    @property
+    def peak_mb(self) -> float:
+        return max((r.maxrss_kb for r in self.runs), default=0) / 1024
+
+
+def run_once(cmd: Cmd) -> Run:
+    """Run ``cmd`` once: wall time from spawn to reap, and the rusage ``wait4`` reports."""
+    if cmd.before:
+        cmd.before()
+    env = {**os.environ, **cmd.env}
+    with tempfile.TemporaryFile() as out:
+        start = time.perf_counter()
+        proc = subprocess.Popen(
+            cmd.argv,
+            cwd=cmd.cwd,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        timer = threading.Timer(TIMEOUT, _kill_group, (proc.pid,))
+        timer.start()
+        try:
+            _, status, usage = os.wait4(proc.pid, 0)
+        finally:
+            timer.cancel()
+        seconds = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+        out.seek(0)
+        text = out.read().decode("utf-8", "replace")
+    return Run(seconds, usage.ru_maxrss, proc.returncode, text)
+
+
+def _kill_group(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(pid, signal.SIGKILL)
+
+
+def failure_note(run: Run) -> str:
+    if run.returncode < 0 or run.returncode == -signal.SIGKILL:
+        return f"killed (signal {-run.returncode}; time limit {TIMEOUT:.0f} s)"
+    lines = [ln.strip() for ln in run.output.splitlines() if ln.strip()]
+    # The most telling line: a Python exception line, else the last line.
+    pick = next(
+        (ln for ln in reversed(lines) if re.match(r"^[A-Za-z_.]*(Error|Exception)\b", ln)),
+        lines[-1] if lines else "",
+    )
+    pick = re.sub(r"[│╭╮╰╯─]", "", pick).strip()
+    return f"exit {run.returncode}: {pick[:110]}"
+
+
+def compare(cmds: Sequence[Cmd], rounds: int, warmup: bool = True) -> None:
+    """Alternate ``cmds`` run by run, rotating the order every round; a failing command stops."""
+    live = list(cmds)
+    if warmup:
+        for cmd in live:
+            run = run_once(cmd)
+            if run.returncode != 0:
+                cmd.failure, cmd.runs = failure_note(run), [run]
+        live = [c for c in live if not c.failure]
+    for r in range(rounds):
+        for i in range(len(live)):
+            cmd = live[(i + r) % len(live)]
+            if cmd.failure:
+                continue
+            run = run_once(cmd)
+            if run.returncode != 0:
+                cmd.failure, cmd.runs = failure_note(run), [run]
+            else:
+                cmd.runs.append(run)
+
+
+def log(msg: str) -> None:
+    print(f"bench: {msg}", file=sys.stderr, flush=True)
+
+
+# --------------------------------------------------------------------------- formatting
+
+
+def secs(x: float) -> str:
+    if math.isnan(x):
+        return "—"
+    if x >= 1:
+        return f"{x:.2f} s"
+    if x >= 0.001:
+        return f"{x * 1000:.0f} ms" if x >= 0.1 else f"{x * 1000:.1f} ms"
+    return f"{x * 1e6:.0f} µs"
+
+
+def spread(cmd: Cmd) -> str:
+    return f"{secs(min(cmd.times))} - {secs(max(cmd.times))}" if cmd.times else "—"
+
+
+def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def verdict(ok: bool | None) -> str:
+    return "n/a" if ok is None else ("**PASS**" if ok else "**FAIL**")
+
+
+# --------------------------------------------------------------------------- the benchmark
+
+
+@dataclass
+class Report:
+    sections: list[str] = field(default_factory=list)
+    targets: list[list[str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    load_before: str = field(
+        default_factory=lambda: " / ".join(f"{x:.1f}" for x in os.getloadavg())
+    )
+
+    def target(self, name: str, measured: str, limit: str, ok: bool | None, why: str = "") -> None:
+        self.targets.append([name, measured, limit, verdict(ok), why])
+
+
+def fresh_dir(path: Path) -> Callable[[], None]:
+    return lambda: shutil.rmtree(path, ignore_errors=True)
+
+
+def fresh_file(path: Path) -> Callable[[], None]:
+    return lambda: path.unlink(missing_ok=True)
