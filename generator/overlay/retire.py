@@ -25,8 +25,8 @@ PROSE = frozenset({"description", "summary", "example", "examples", "title"})
 
 _ADDITION = re.compile(r"(?:\.|\[')(paths|schemas|properties|enum|responses|components)'?\]?$")
 """Targets that name a collection: an action on one adds members (operations, schemas, fields,
-enum values, responses). An action on a single node annotates it; its wording is its point, so
-only an exact repeat makes it redundant."""
+enum values, responses). An action on a single node annotates it; when it carries prose, its
+wording is its point, so only an exact repeat makes it redundant."""
 
 
 def is_addition(target: str) -> bool:
@@ -60,8 +60,8 @@ def contains(node: Any, value: Any) -> bool:
 
 def already_present(target: str, nodes: Iterable[Any], value: Any) -> bool:
     """True when an addition's update adds structure and every selected node already has it."""
-    if not is_addition(target):
-        return False
+    if not is_addition(target) and _has_prose(value):
+        return False  # an annotation: its wording is its point
     selected = list(nodes)
     return bool(selected) and has_structure(value) and all(contains(n, value) for n in selected)
 
@@ -73,6 +73,14 @@ def retirable_files(outcomes: Iterable[Any]) -> list[str]:
         file = str(getattr(outcome, "overlay_file", ""))
         statuses.setdefault(file, set()).add(str(getattr(outcome, "status", "")))
     return [file for file, seen in statuses.items() if seen == {"redundant"}]
+
+
+def _has_prose(value: Any) -> bool:
+    if isinstance(value, dict):
+        return any(k in PROSE or _has_prose(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_prose(v) for v in value)
+    return False
 
 
 def _container(value: Any) -> bool:
