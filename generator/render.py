@@ -29,6 +29,7 @@ from generator.ir import (
     UnionOf,
 )
 from generator.models import recursion_limit
+from generator.open_shapes import open_operations
 from generator.sanitize import clean_text, comment_text, docstring_body, py_str
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -188,6 +189,7 @@ def environment() -> jinja2.Environment:
         py_tuple=py_tuple,
     )
     env.globals["uses_type"] = uses_type
+    env.globals["open_operations"] = open_operations
     env.globals["recursion_limit"] = recursion_limit
     env.filters["error_class"] = error_class
     env.filters["py_rule"] = py_rule

@@ -109,7 +109,8 @@ def check_command(
     retire = retirable_files(result.outcomes)
     if fmt == "json":
         out: dict[str, Any] = {"actions": [o.to_json() for o in result.outcomes]}
-        out["retirable"] = retire
+        if retire:
+            out["retirable"] = retire
         if report is not None:
             out["changelog"] = report.to_json()
         click.echo(json.dumps(out, indent=2))

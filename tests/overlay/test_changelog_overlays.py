@@ -328,6 +328,12 @@ def test_additions_the_newer_document_has_are_redundant_and_named(
         line = f"{path}: every action is redundant on {spec}; the overlay can be deleted"
         assert line in run.stdout, run.stdout
 
+    run = CliRunner().invoke(
+        overlay_cli, ["check", "--spec", str(spec), "--format", "json", *map(str, paths)]
+    )
+    assert run.exit_code == 0, run.output
+    assert sorted(json.loads(run.stdout)["retirable"]) == sorted(map(str, paths))
+
     # Overlay health, as fetch, drift and update report it.
     health = check_overlays(newer, _platform_overlays(), document_file=str(spec))
     assert health.checked

@@ -454,7 +454,7 @@ class CreateReportInput(BaseModel):
 
 
 class CreateScheduledTaskInput(BaseModel):
-    """A new scheduled task. Its prompt, cron and time-zone fields are not described yet, so the body is open: pass them as extra keys."""
+    """A new scheduled task. Its prompt, cron and time-zone fields are not described yet, so the body is open: send them with `extra_body`."""
 
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=(), extra="allow")
     notification_enabled: Annotated[bool, Field(alias="notificationEnabled")] = False
@@ -3804,7 +3804,7 @@ class DbtSyncRunsQueryTrigger(
 
 
 class DefinitionFilePatchInput(RootModel[dict[str, Any]]):
-    """An exact-text replacement in the file; its fields are not described yet, so pass them as extra keys."""
+    """An exact-text replacement in the file; its fields are not described yet, so it is a free-form object."""
 
     root: dict[str, Any]
 
@@ -4032,7 +4032,7 @@ class RemoveNotificationRecipientInputType(RootModel[Open[Literal["USER", "EMBED
 
 
 class ReportDeliveryInput(RootModel[dict[str, Any]]):
-    """The fields of a delivery to create or change. They are not described yet: pass them as extra keys."""
+    """The fields of a delivery to create or change. They are not described yet: a free-form object."""
 
     root: dict[str, Any]
 
@@ -4130,19 +4130,19 @@ class StartDbtSyncInputSource(RootModel[Open[Literal["git", "manifest"]]]):
 
 
 class StartOssieConversionInput(RootModel[dict[str, Any]]):
-    """What to convert and in which direction; the fields are not described yet, so pass them as extra keys."""
+    """What to convert and in which direction; the fields are not described yet, so it is a free-form object."""
 
     root: dict[str, Any]
 
 
 class StartSnowflakeSemanticViewPullInput(RootModel[dict[str, Any]]):
-    """What to pull; not described yet, pass the fields as extra keys."""
+    """What to pull; not described yet, a free-form object."""
 
     root: dict[str, Any]
 
 
 class StartSnowflakeSemanticViewSyncInput(RootModel[dict[str, Any]]):
-    """What to sync; not described yet, pass the fields as extra keys."""
+    """What to sync; not described yet, a free-form object."""
 
     root: dict[str, Any]
 
