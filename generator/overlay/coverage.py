@@ -90,7 +90,8 @@ def _entry(version: str, kind: str, number: int, bullet: str) -> Entry:
                 names.add(word)
     schemas: list[str] = []
     for m in _NEW_SCHEMAS.finditer(bullet):
-        schemas += [c for c in _CODE.findall(m.group(1)) if _IDENT.fullmatch(c)]
+        listed = re.sub(r"\([^)]*\)", "", m.group(1))  # `Schema` (`field`, ...): fields aside
+        schemas += [c for c in _CODE.findall(listed) if _IDENT.fullmatch(c) and c[0].isupper()]
     text = " ".join(bullet.split())
     return Entry(version, kind, number, text, frozenset(names), tuple(paths), tuple(schemas))
 
