@@ -202,37 +202,62 @@ def test_overlay_check_reports_coverage_of_the_published_changelog(shared_dir: P
 # (b) removals
 
 
-def _removed(text: str) -> tuple[set[str], set[str], set[tuple[str, str]]]:
-    """Operation ids, schema names and (method, path) pairs the changelog removed and did not
-    bring back in a later release."""
-    operations: set[str] = set()
-    schemas: set[str] = set()
-    endpoints: set[tuple[str, str]] = set()
-    for release in reversed(parse_changelog(text)):  # oldest first: a re-add cancels a removal
-        for entry in release.entries:
-            found = re.findall(r"`(GET|PUT|POST|DELETE|PATCH) (/[^`]+)`", entry.text)
-            ids = set(re.findall(r"\.(\w+)\)?`?\)", entry.text)) | set(
-                re.findall(r"`\w+PublicController\.(\w+)`", entry.text)
-            )
-            names = {n for n in entry.names if n[:1].isupper()}
-            if entry.kind == "Removed":
-                endpoints |= {(m.lower(), p) for m, p in found}
-                operations |= ids
-                schemas |= names
-            elif entry.kind == "Added":
-                endpoints -= {(m.lower(), p) for m, p in found}
-                operations -= ids
-                schemas -= names
-    return operations, schemas, endpoints
+_METHOD_PATH = re.compile(r"`(GET|PUT|POST|DELETE|PATCH) (/[^`]+)`")
+_CONTROLLER = re.compile(r"`?\w+PublicController\.(\w+)`?")
+_PASCAL = re.compile(r"[A-Z][A-Za-z0-9]+")
+_FIELD = re.compile(r"([A-Z][A-Za-z0-9]+)\.([a-z]\w*)")
+_FIELD_FROM = re.compile(r"`(\w+)` field from [^`(]*\(`([A-Z]\w+)`\)")
+
+
+class Removed:
+    """What the changelog removed and did not bring back in a later release: operation ids,
+    (method, path) pairs, schema names and (schema, field) pairs."""
+
+    def __init__(self, text: str) -> None:
+        self.operations: set[str] = set()
+        self.endpoints: set[tuple[str, str]] = set()
+        self.schemas: set[str] = set()
+        self.fields: set[tuple[str, str]] = set()
+        for release in reversed(parse_changelog(text)):  # oldest first: a re-add cancels it
+            for entry in release.entries:
+                if entry.kind in ("Removed", "Added"):
+                    self._entry(entry.kind == "Removed", entry.text)
+
+    def _entry(self, removed: bool, text: str) -> None:
+        endpoints = {(m.lower(), p) for m, p in _METHOD_PATH.findall(text)}
+        operations = set(_CONTROLLER.findall(text))
+        codes = re.findall(r"`([^`]+)`", text)
+        fields = {m.groups() for c in codes if (m := _FIELD.fullmatch(c))}
+        fields |= {(owner, name) for name, owner in _FIELD_FROM.findall(text)}
+        # Schema names: PascalCase names in a sentence that speaks of schemas, apart from the
+        # schemas a removed field belonged to (they stay, without the field).
+        schemas = {
+            c
+            for sentence in re.split(r"(?<=[.;])\s+", text)
+            if "schema" in sentence
+            for c in re.findall(r"`([^`]+)`", sentence)
+            if _PASCAL.fullmatch(c)
+        } - {name for name, _ in fields}
+        for mine, found in (
+            (self.endpoints, endpoints),
+            (self.operations, operations),
+            (self.schemas, schemas),
+            (self.fields, fields),
+        ):
+            if removed:
+                mine.update(found)
+            else:
+                mine.difference_update(found)
 
 
 def test_removed_operations_and_schemas_stay_removed(shared_dir: Path) -> None:
-    operations, schemas, endpoints = _removed(_changelog(shared_dir).read_text("utf-8"))
+    gone = Removed(_changelog(shared_dir).read_text("utf-8"))
     # What the changelog says it removed (and never re-added): the check has something to find.
-    assert {"getMyActiveAgentRegion"} <= operations
-    assert {"ActiveAgentRegion", "UserAttributeDTOType", "JiraSite"} <= schemas
-    assert ("get", "/api/v1/embed-tenants/{embedTenantName}/user-attributes") in endpoints
-    assert "updatePublishedDashboardAiWidgetThread" not in operations  # re-added in 0.6.0
+    assert "getMyActiveAgentRegion" in gone.operations
+    assert {"ActiveAgentRegion", "UserAttributeDTOType", "JiraSite"} <= gone.schemas
+    assert ("get", "/api/v1/embed-tenants/{embedTenantName}/user-attributes") in gone.endpoints
+    assert {("Agent", "integrations"), ("GenerateSession", "ephemeralTtlSeconds")} <= gone.fields
+    assert "updatePublishedDashboardAiWidgetThread" not in gone.operations  # re-added in 0.6.0
     config = load_config(SPEC / "cube-codegen.yaml")
     (platform,) = [f for f in config.families if f.name == "platform"]
     result = apply_overlays(
@@ -240,17 +265,18 @@ def test_removed_operations_and_schemas_stay_removed(shared_dir: Path) -> None:
     )
     doc = result.document
     ops = _operations(doc)
-    assert not operations & set(ops), operations & set(ops)
-    assert not endpoints & set(ops.values()), endpoints & set(ops.values())
-    assert not schemas & set(doc["components"]["schemas"]), schemas & set(
-        doc["components"]["schemas"]
-    )
+    schemas = doc["components"]["schemas"]
+    assert not gone.operations & set(ops), gone.operations & set(ops)
+    assert not gone.endpoints & set(ops.values()), gone.endpoints & set(ops.values())
+    assert not gone.schemas & set(schemas), gone.schemas & set(schemas)
+    for name, field in gone.fields:
+        assert field not in (schemas.get(name, {}).get("properties") or {}), f"{name}.{field}"
     # The SDK: neither a method nor a model of that name.
     package = PACKAGE_ROOT / "cube_client" / platform.module
     source = "\n".join(p.read_text("utf-8") for p in package.rglob("*.py"))
-    for name in schemas:
+    for name in gone.schemas:
         assert not re.search(rf"^class {name}\b", source, re.M), name
-    for name in operations:
+    for name in gone.operations:
         snake = re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
         assert not re.search(rf"def {snake}\(", source), name
 
