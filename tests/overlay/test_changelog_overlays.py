@@ -381,3 +381,59 @@ def render_text_health(health: Any) -> str:
     for file in health.retirable:
         assert f"`{file}`" in markdown and "can be deleted" in markdown
     return text
+
+
+def _overlay(actions: list[dict[str, Any]]) -> Any:
+    from generator.overlay import parse_overlay
+
+    doc = {"overlay": "1.0.0", "info": {"title": "t", "version": "1"}, "actions": actions}
+    return parse_overlay(doc, "spec/overlays/t.overlay.yaml")
+
+
+def test_engine_leaves_an_addition_the_document_words_differently_unapplied() -> None:
+    doc = {
+        "paths": {"/a": {"get": {"operationId": "getA", "description": "theirs", "responses": {}}}},
+        "components": {"schemas": {"P": {"properties": {"actions": {"enum": ["x", "y"]}}}}},
+    }
+    add_op = {"/a": {"get": {"operationId": "getA", "description": "ours", "responses": {}}}}
+    actions = [
+        {"target": "$.paths", "update": add_op},
+        {"target": "$.components.schemas.P.properties.actions.enum", "update": ["y"]},
+        {"target": "$.paths['/a'].get", "update": {"description": "ours"}},  # an annotation
+        {"target": "$.paths", "update": {"/b": {"get": {"responses": {}}}}},  # a real addition
+    ]
+    result = apply_overlays(copy.deepcopy(doc), [_overlay(actions)])
+    assert [o.status for o in result.outcomes] == ["redundant", "redundant", "matched", "matched"]
+    assert result.document["components"]["schemas"]["P"]["properties"]["actions"]["enum"] == [
+        "x",
+        "y",
+    ]
+    assert result.document["paths"]["/a"]["get"]["description"] == "ours"  # the annotation ran
+    assert "/b" in result.document["paths"]
+    redundant = [d for d in result.diagnostics if d.id == "overlay-action-redundant"]
+    assert len(redundant) == 2
+    assert all(
+        "delete the action from spec/overlays/t.overlay.yaml" in d.message for d in redundant
+    )
+
+
+def test_fetch_names_a_retirable_overlay(capsys: pytest.CaptureFixture[str]) -> None:
+    from generator.drift.overlay_health import OverlayFinding, OverlayHealth
+    from generator.fetch_cli import _report_health
+
+    finding = OverlayFinding("spec/overlays/t.overlay.yaml", 0, "$.paths", "redundant")
+    health = OverlayHealth(
+        True,
+        "",
+        ("spec/overlays/t.overlay.yaml",),
+        (finding,),
+        {"redundant": 1},
+        (finding.overlay,),
+    )
+    _report_health(health)
+    out = capsys.readouterr().out.splitlines()
+    assert out == [
+        "overlay spec/overlays/t.overlay.yaml action 0 redundant: $.paths; the document already "
+        "has it: delete the action from spec/overlays/t.overlay.yaml",
+        "overlay spec/overlays/t.overlay.yaml: every action is redundant; the file can be deleted",
+    ]
