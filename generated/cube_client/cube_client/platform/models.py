@@ -79,7 +79,7 @@ class AppConfigResponse(BaseModel):
     sheets_ui: Annotated[SheetsUiSettings | None, Field(alias="sheetsUi")] = None
     timezone_settings: Annotated[TimezoneSettings | None, Field(alias="timezoneSettings")] = None
     ai_paywalled: Annotated[bool | None, Field(alias="aiPaywalled")] = None
-    """True when the tenant uses the new UI without having enabled AI; embeds then offer no AI, whatever the session's `allowAi`."""
+    """True for a tenant on the new interface whose AI is switched off: no embed offers AI then, even when its session sets `allowAi`."""
 
 
 class AppTheme(BaseModel):
@@ -478,7 +478,7 @@ class CreatedDeploymentEnvironmentToken(BaseModel):
     created_at: str
     expires_at: str
     scopes: list[str] | None = None
-    """The runtime scopes signed into the token; compare with the request to see which were dropped (for example whether a meta-sync token carries `meta-private`)."""
+    """Runtime scopes the token carries; compare with the request to learn which were left out (such as `meta-private` on a meta-sync token)."""
 
 
 class CreatorMode(BaseModel):
@@ -2461,7 +2461,7 @@ class ReportPlacementResultChecksum(BaseModel):
     chunks: Annotated[list[ReportPlacementResultChunk], Field(max_length=2000)]
     v: Annotated[int, Field(ge=1)]
     payload: Annotated[str | None, Field(min_length=1, max_length=128)] = None
-    """A client-side hash of the block just written, opaque to the server, so a later refresh can skip rewriting an unchanged block."""
+    """Hash the client computed over the cells it wrote; stored without interpretation and handed back, letting a client skip a refresh whose cells would not change."""
 
 
 class ReportPlacementResultChecksumInput(BaseModel):
@@ -2469,7 +2469,7 @@ class ReportPlacementResultChecksumInput(BaseModel):
     chunks: Annotated[list[ReportPlacementResultChunkInput], Field(max_length=2000)]
     v: Annotated[int, Field(ge=1)]
     payload: Annotated[str | None, Field(min_length=1, max_length=128)] = None
-    """A client-side hash of the block just written, opaque to the server, so a later refresh can skip rewriting an unchanged block."""
+    """Hash the client computed over the cells it wrote; stored without interpretation and handed back, letting a client skip a refresh whose cells would not change."""
 
 
 class ReportPlacementResultChunk(BaseModel):
@@ -2662,7 +2662,7 @@ class ScheduledTaskListResponse(BaseModel):
 
 
 class ScheduledTaskResponse(BaseModel):
-    """A saved prompt the deployment's agent runs on a cron schedule in an IANA time zone, or only when asked; each run starts a new chat thread. Fields other than the ones listed are not described yet and are kept as sent."""
+    """A stored prompt that the deployment's agent answers on a schedule (a cron expression and an IANA zone) or on demand only; every run opens a fresh chat thread. Fields other than the ones listed are not described yet and are kept as sent."""
 
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=(), extra="allow")
     user_id: Annotated[Any, Field(alias="userId")] = None
