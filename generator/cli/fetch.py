@@ -72,6 +72,8 @@ def _report_health(health: OverlayHealth) -> None:
     else:
         for finding in health.findings:
             click.echo(f"overlay {finding}")
+        for line in health.retire_lines():
+            click.echo(f"overlay {line}")
 
 
 def _bound_token(token: str, document_url: str) -> str:

@@ -17,10 +17,12 @@ import click
 
 from generator.diagnostics import CodegenError, Diagnostic, one_line
 from generator.document.loader import load_document
+from generator.overlay.coverage import Coverage, coverage, read_overlays
 from generator.overlay.engine import apply_overlays
 from generator.overlay.loader import load_overlay
 from generator.overlay.model import Overlay, OverlayResult
 from generator.overlay.output import output_format, render, write_atomic
+from generator.overlay.retire import retirable_files
 
 DEFAULT_SPEC = Path("spec/platform-api.yaml")
 DEFAULT_OVERLAYS = Path("spec/overlays")
@@ -77,10 +79,21 @@ def apply_command(spec: Path, overlays: tuple[Path, ...], out: Path) -> None:
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
+@click.option(
+    "--changelog",
+    "changelog",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    help="The service's changelog (MDX): also list its entries after SPEC's release, each with "
+    "the overlay actions that cover it.",
+)
+@click.option("--since", "since", help="The release SPEC is at (default: inferred from SPEC).")
 @click.argument("overlays", nargs=-1, type=click.Path(path_type=Path))
-def check_command(spec: Path, fmt: str, overlays: tuple[Path, ...]) -> None:
+def check_command(
+    spec: Path, fmt: str, changelog: Path | None, since: str | None, overlays: tuple[Path, ...]
+) -> None:
     """Report, per action, whether it still matches SPEC. Default overlays: every
-    spec/overlays/*.overlay.yaml, sorted by name. Exit 1 when any action matches nothing."""
+    spec/overlays/*.overlay.yaml, sorted by name. Exit 1 when any action matches nothing.
+    With --changelog, also report which changelog entries the overlays cover."""
     paths = list(overlays) or sorted(DEFAULT_OVERLAYS.glob(OVERLAY_GLOB), key=lambda p: p.name)
     if not paths:
         if fmt == "json":
@@ -90,15 +103,27 @@ def check_command(spec: Path, fmt: str, overlays: tuple[Path, ...]) -> None:
         return
     try:
         result = _run(spec, paths)
+        report = _coverage(spec, paths, changelog, since) if changelog else None
     except CodegenError as exc:
         _fail(exc)
+    retire = retirable_files(result.outcomes)
     if fmt == "json":
-        click.echo(json.dumps({"actions": [o.to_json() for o in result.outcomes]}, indent=2))
+        out: dict[str, Any] = {"actions": [o.to_json() for o in result.outcomes]}
+        if retire:
+            out["retirable"] = retire
+        if report is not None:
+            out["changelog"] = report.to_json()
+        click.echo(json.dumps(out, indent=2))
     else:
         for o in result.outcomes:
             fields = (_LABELS[o.status], f"{o.overlay_file}#{o.index}", o.target, o.description)
             click.echo("  ".join(one_line(f) for f in fields).rstrip())
+        for file in retire:
+            click.echo(f"{file}: every action is redundant on {spec}; the overlay can be deleted")
         click.echo(_summary(result, len(paths)))
+        if report is not None:
+            for line in report.lines():
+                click.echo(line)
     if any(o.status == "unmatched" for o in result.outcomes):
         sys.exit(1)
 
@@ -107,6 +132,16 @@ def _run(spec: Path, overlay_paths: Sequence[Path]) -> OverlayResult:
     document = load_document(spec)
     loaded: list[Overlay] = [load_overlay(p) for p in overlay_paths]
     return apply_overlays(document, loaded, document_file=str(spec), strict=True)
+
+
+def _coverage(spec: Path, paths: Sequence[Path], changelog: Path, since: str | None) -> Coverage:
+    try:
+        text = changelog.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CodegenError(
+            Diagnostic("changelog-unreadable", "error", str(changelog), "", one_line(exc, 200))
+        ) from None
+    return coverage(text, load_document(spec), read_overlays(paths, load_overlay), since=since)
 
 
 def _summary(result: OverlayResult, overlay_count: int) -> str:

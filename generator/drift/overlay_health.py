@@ -38,7 +38,10 @@ class OverlayFinding:
 
     def __str__(self) -> str:
         what = f" ({self.description})" if self.description else ""
-        return f"{self.overlay} action {self.index} {self.status}: {self.target}{what}"
+        line = f"{self.overlay} action {self.index} {self.status}: {self.target}{what}"
+        if self.status == "redundant":
+            line += f"; the document already has it: delete the action from {self.overlay}"
+        return line
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +53,11 @@ class OverlayHealth:
     overlays: tuple[str, ...] = ()
     findings: tuple[OverlayFinding, ...] = field(default=())
     status_counts: dict[str, int] = field(default_factory=dict)
+    retirable: tuple[str, ...] = ()
+    """Overlay files every action of which is redundant: the whole file can be deleted."""
+
+    def retire_lines(self) -> list[str]:
+        return [f"{f}: every action is redundant; the file can be deleted" for f in self.retirable]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -58,6 +66,7 @@ class OverlayHealth:
             "files": list(self.overlays),
             "counts": dict(sorted(self.status_counts.items())),
             "problems": [f.to_json() for f in self.findings],
+            "retirable": list(self.retirable),
         }
 
 
@@ -117,4 +126,10 @@ def check_overlays(
                 )
             )
     findings.sort(key=lambda f: (f.overlay, f.index, f.status))
-    return OverlayHealth(True, "", tuple(str(f) for f in files), tuple(findings), counts)
+    per_file: dict[str, set[str]] = {}
+    for outcome in outcomes:
+        file = one_line(getattr(outcome, "overlay_file", ""), 200)
+        per_file.setdefault(file, set()).add(str(getattr(outcome, "status", "")))
+    retire = tuple(sorted(f for f, seen in per_file.items() if seen == {"redundant"}))
+    names = tuple(str(f) for f in files)
+    return OverlayHealth(True, "", names, tuple(findings), counts, retire)

@@ -120,7 +120,10 @@ def _markdown_overlays(overlays: OverlayHealth | None) -> list[str]:
     ]
     for f in overlays.findings:
         lines.append(f"| {_md_code(f.overlay)} | {f.index} | {f.status} | {_md_code(f.target)} |")
-    return [*lines, ""]
+    lines.append("")
+    for file in overlays.retirable:
+        lines.append(f"- {_md_code(file)}: every action is redundant; the file can be deleted")
+    return [*lines, ""] if overlays.retirable else lines
 
 
 def render_text(
@@ -150,6 +153,7 @@ def render_text(
             lines.append(f"overlays: all {len(overlays.overlays)} apply cleanly")
         else:
             lines += [f"overlay {f}" for f in overlays.findings]
+            lines += [f"overlay {line}" for line in overlays.retire_lines()]
     return "\n".join(lines) + "\n"
 
 

@@ -16,6 +16,7 @@ from typing import Any
 import jinja2
 
 from generator import TEMPLATES
+from generator.emit.open_shapes import open_operations
 from generator.emit.sanitize import clean_text, comment_text, docstring_body, py_str
 from generator.ir.models import recursion_limit
 from generator.ir.types import (
@@ -187,6 +188,7 @@ def environment() -> jinja2.Environment:
         py_tuple=py_tuple,
     )
     env.globals["uses_type"] = uses_type
+    env.globals["open_operations"] = open_operations
     env.globals["recursion_limit"] = recursion_limit
     env.filters["error_class"] = error_class
     env.filters["py_rule"] = py_rule

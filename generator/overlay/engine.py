@@ -22,6 +22,7 @@ from generator.diagnostics import CodegenError, Diagnostic, Level, one_line, poi
 from generator.overlay.merge import MergeConflict, merge_node
 from generator.overlay.model import Action, ActionOutcome, Overlay, OverlayResult, Status
 from generator.overlay.query import Location, compile_query, select
+from generator.overlay.retire import already_present
 from generator.overlay.values import json_type, kind
 
 UNMATCHED = "overlay-action-unmatched"
@@ -109,6 +110,17 @@ class _Run:
             value = copy.deepcopy(found[0][1])
             changed = self._update(overlay, action, nodes, value, "copy")
         elif action.has_update:
+            if already_present(action.target, (node for _, node in nodes), action.update):
+                self._report(
+                    REDUNDANT,
+                    "warning",
+                    overlay,
+                    action.pointer,
+                    f"{_name(action)}: the document already has what this action adds at "
+                    f"{one_line(action.target, 120)} (its wording aside), so it is not applied; "
+                    f"delete the action from {overlay.file}",
+                )
+                return "redundant", len(nodes)
             changed = self._update(overlay, action, nodes, action.update, "update")
         else:
             self._report(
@@ -128,7 +140,8 @@ class _Run:
             overlay,
             action.pointer,
             f"{_name(action)}: the document already contains this {modifier} at "
-            f"{one_line(action.target, 120)}; the action changes nothing and can be deleted",
+            f"{one_line(action.target, 120)}; the action changes nothing: delete it from "
+            f"{overlay.file}",
         )
         return "redundant", len(nodes)
 

@@ -92,6 +92,7 @@ class TestAppThemeGetAppConfig:
         "sheetsAgentChatEnabled": True,
         "sheetsUi": {},
         "timezoneSettings": {},
+        "aiPaywalled": True,
     }
 
     def _check(self, rec: Recorder) -> None:

@@ -76,6 +76,7 @@ class TestDashboardExportsStartExport:
         assert rec.json() == {
             "dashboardId": 3,
             "format": "png",
+            "layout": "screenshot",
         }
 
     def test_sync(self) -> None:
@@ -87,6 +88,7 @@ class TestDashboardExportsStartExport:
                 7,
                 dashboard_id=3,
                 format="png",
+                layout="screenshot",
             )
             value = result
 
@@ -105,6 +107,7 @@ class TestDashboardExportsStartExport:
                     7,
                     dashboard_id=3,
                     format="png",
+                    layout="screenshot",
                 )
                 return result
 
@@ -136,6 +139,7 @@ class TestDashboardExportsStartExport:
                     7,
                     dashboard_id=3,
                     format="png",
+                    layout="screenshot",
                 )
 
         with pytest.raises(error) as info:
@@ -148,6 +152,7 @@ class TestDashboardExportsStartExport:
                         7,
                         dashboard_id=3,
                         format="png",
+                        layout="screenshot",
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"

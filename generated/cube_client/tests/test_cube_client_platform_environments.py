@@ -306,10 +306,11 @@ class TestEnvironmentsCreateDeploymentEnvironmentToken:
 
     RESPONSE: ClassVar[Any] = {
         "data": {
+            "token": "value",
+            "security_context": {},
             "created_at": "value",
             "expires_at": "value",
-            "security_context": {},
-            "token": "value",
+            "scopes": ["value"],
         }
     }
 
@@ -407,10 +408,11 @@ class TestEnvironmentsCreateDeploymentEnvironmentTokenForMetaSync:
 
     RESPONSE: ClassVar[Any] = {
         "data": {
+            "token": "value",
+            "security_context": {},
             "created_at": "value",
             "expires_at": "value",
-            "security_context": {},
-            "token": "value",
+            "scopes": ["value"],
         }
     }
 

@@ -347,3 +347,760 @@ class TestReportDeliveriesPauseReportDelivery:
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
+
+
+class TestReportDeliveriesListReportDeliveries:
+    """GET /api/v1/deployments/{deploymentId}/report-deliveries"""
+
+    RESPONSE: ClassVar[Any] = {}
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/deployments/7/report-deliveries")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.report_deliveries.list_report_deliveries(
+                7,
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.ReportDeliveryListResponse)
+        assert_reads_back(value, RESPONSE)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.report_deliveries.list_report_deliveries(
+                    7,
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.ReportDeliveryListResponse)
+        assert_reads_back(value, RESPONSE)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.report_deliveries.list_report_deliveries(
+                    7,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.report_deliveries.list_report_deliveries(
+                        7,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestReportDeliveriesCreateReportDelivery:
+    """POST /api/v1/deployments/{deploymentId}/report-deliveries"""
+
+    RESPONSE: ClassVar[Any] = {
+        "id": 3,
+        "deploymentId": 3,
+        "name": "value",
+        "destination": {
+            "spreadsheetId": "value",
+            "anchorCell": "value",
+            "sheetId": 3,
+            "sheetName": "value",
+        },
+        "writeMode": "overwrite",
+        "notifications": {
+            "inbox": True,
+            "email": True,
+            "slackChannelId": "value",
+            "slackChannelName": "value",
+        },
+        "status": "active",
+        "lastRunAt": "2024-01-02T03:04:05Z",
+        "lastSuccessAt": "2024-01-02T03:04:05Z",
+        "nextRunAt": "2024-01-02T03:04:05Z",
+        "pausedAt": "2024-01-02T03:04:05Z",
+        "ownerUserId": 3,
+        "runAsUserId": 3,
+        "reportId": 3,
+        "reportName": "value",
+        "reportPublicId": "value",
+        "reportWorkbookId": 3,
+        "runningSince": "2024-01-02T03:04:05Z",
+        "schedule": {"cronExpressions": [], "timezone": "value"},
+        "shape": {"columns": []},
+        "sheetTitle": "value",
+        "spreadsheetTitle": "value",
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/deployments/7/report-deliveries")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == _models.ReportDeliveryInput.model_validate({}).model_dump(
+            mode="json", by_alias=True, exclude_unset=True
+        )
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.report_deliveries.create_report_delivery(
+                7,
+                body=_models.ReportDeliveryInput.model_validate({}),
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.ReportDeliveryResponse)
+        assert_reads_back(value, RESPONSE)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.report_deliveries.create_report_delivery(
+                    7,
+                    body=_models.ReportDeliveryInput.model_validate({}),
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.ReportDeliveryResponse)
+        assert_reads_back(value, RESPONSE)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.report_deliveries.create_report_delivery(
+                    7,
+                    body=_models.ReportDeliveryInput.model_validate({}),
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.report_deliveries.create_report_delivery(
+                        7,
+                        body=_models.ReportDeliveryInput.model_validate({}),
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestReportDeliveriesGetReportDelivery:
+    """GET /api/v1/deployments/{deploymentId}/report-deliveries/{id}"""
+
+    RESPONSE: ClassVar[Any] = {
+        "id": 3,
+        "deploymentId": 3,
+        "name": "value",
+        "destination": {
+            "spreadsheetId": "value",
+            "anchorCell": "value",
+            "sheetId": 3,
+            "sheetName": "value",
+        },
+        "writeMode": "overwrite",
+        "notifications": {
+            "inbox": True,
+            "email": True,
+            "slackChannelId": "value",
+            "slackChannelName": "value",
+        },
+        "status": "active",
+        "lastRunAt": "2024-01-02T03:04:05Z",
+        "lastSuccessAt": "2024-01-02T03:04:05Z",
+        "nextRunAt": "2024-01-02T03:04:05Z",
+        "pausedAt": "2024-01-02T03:04:05Z",
+        "ownerUserId": 3,
+        "runAsUserId": 3,
+        "reportId": 3,
+        "reportName": "value",
+        "reportPublicId": "value",
+        "reportWorkbookId": 3,
+        "runningSince": "2024-01-02T03:04:05Z",
+        "schedule": {"cronExpressions": [], "timezone": "value"},
+        "shape": {"columns": []},
+        "sheetTitle": "value",
+        "spreadsheetTitle": "value",
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/deployments/7/report-deliveries/8")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.report_deliveries.get_report_delivery(
+                7,
+                8,
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.ReportDeliveryResponse)
+        assert_reads_back(value, RESPONSE)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.report_deliveries.get_report_delivery(
+                    7,
+                    8,
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.ReportDeliveryResponse)
+        assert_reads_back(value, RESPONSE)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.report_deliveries.get_report_delivery(
+                    7,
+                    8,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.report_deliveries.get_report_delivery(
+                        7,
+                        8,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestReportDeliveriesUpdateReportDelivery:
+    """PUT /api/v1/deployments/{deploymentId}/report-deliveries/{id}"""
+
+    RESPONSE: ClassVar[Any] = {
+        "id": 3,
+        "deploymentId": 3,
+        "name": "value",
+        "destination": {
+            "spreadsheetId": "value",
+            "anchorCell": "value",
+            "sheetId": 3,
+            "sheetName": "value",
+        },
+        "writeMode": "overwrite",
+        "notifications": {
+            "inbox": True,
+            "email": True,
+            "slackChannelId": "value",
+            "slackChannelName": "value",
+        },
+        "status": "active",
+        "lastRunAt": "2024-01-02T03:04:05Z",
+        "lastSuccessAt": "2024-01-02T03:04:05Z",
+        "nextRunAt": "2024-01-02T03:04:05Z",
+        "pausedAt": "2024-01-02T03:04:05Z",
+        "ownerUserId": 3,
+        "runAsUserId": 3,
+        "reportId": 3,
+        "reportName": "value",
+        "reportPublicId": "value",
+        "reportWorkbookId": 3,
+        "runningSince": "2024-01-02T03:04:05Z",
+        "schedule": {"cronExpressions": [], "timezone": "value"},
+        "shape": {"columns": []},
+        "sheetTitle": "value",
+        "spreadsheetTitle": "value",
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "PUT", "/api/v1/deployments/7/report-deliveries/8")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == _models.ReportDeliveryInput.model_validate({}).model_dump(
+            mode="json", by_alias=True, exclude_unset=True
+        )
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.report_deliveries.update_report_delivery(
+                7,
+                8,
+                body=_models.ReportDeliveryInput.model_validate({}),
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.ReportDeliveryResponse)
+        assert_reads_back(value, RESPONSE)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.report_deliveries.update_report_delivery(
+                    7,
+                    8,
+                    body=_models.ReportDeliveryInput.model_validate({}),
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.ReportDeliveryResponse)
+        assert_reads_back(value, RESPONSE)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.report_deliveries.update_report_delivery(
+                    7,
+                    8,
+                    body=_models.ReportDeliveryInput.model_validate({}),
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.report_deliveries.update_report_delivery(
+                        7,
+                        8,
+                        body=_models.ReportDeliveryInput.model_validate({}),
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestReportDeliveriesDeleteReportDelivery:
+    """DELETE /api/v1/deployments/{deploymentId}/report-deliveries/{id}"""
+
+    RESPONSE: ClassVar[Any] = None
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "DELETE", "/api/v1/deployments/7/report-deliveries/8")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            client.report_deliveries.delete_report_delivery(
+                7,
+                8,
+            )
+            value = None
+        self._check(rec)
+        assert value is None
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                await client.report_deliveries.delete_report_delivery(
+                    7,
+                    8,
+                )
+                return None
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert value is None
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.report_deliveries.delete_report_delivery(
+                    7,
+                    8,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.report_deliveries.delete_report_delivery(
+                        7,
+                        8,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestReportDeliveriesResumeReportDelivery:
+    """POST /api/v1/deployments/{deploymentId}/report-deliveries/{id}/resume"""
+
+    RESPONSE: ClassVar[Any] = {
+        "id": 3,
+        "deploymentId": 3,
+        "name": "value",
+        "destination": {
+            "spreadsheetId": "value",
+            "anchorCell": "value",
+            "sheetId": 3,
+            "sheetName": "value",
+        },
+        "writeMode": "overwrite",
+        "notifications": {
+            "inbox": True,
+            "email": True,
+            "slackChannelId": "value",
+            "slackChannelName": "value",
+        },
+        "status": "active",
+        "lastRunAt": "2024-01-02T03:04:05Z",
+        "lastSuccessAt": "2024-01-02T03:04:05Z",
+        "nextRunAt": "2024-01-02T03:04:05Z",
+        "pausedAt": "2024-01-02T03:04:05Z",
+        "ownerUserId": 3,
+        "runAsUserId": 3,
+        "reportId": 3,
+        "reportName": "value",
+        "reportPublicId": "value",
+        "reportWorkbookId": 3,
+        "runningSince": "2024-01-02T03:04:05Z",
+        "schedule": {"cronExpressions": [], "timezone": "value"},
+        "shape": {"columns": []},
+        "sheetTitle": "value",
+        "spreadsheetTitle": "value",
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/deployments/7/report-deliveries/8/resume")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.report_deliveries.resume_report_delivery(
+                7,
+                8,
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.ReportDeliveryResponse)
+        assert_reads_back(value, RESPONSE)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.report_deliveries.resume_report_delivery(
+                    7,
+                    8,
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.ReportDeliveryResponse)
+        assert_reads_back(value, RESPONSE)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.report_deliveries.resume_report_delivery(
+                    7,
+                    8,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.report_deliveries.resume_report_delivery(
+                        7,
+                        8,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestReportDeliveriesRunReportDelivery:
+    """POST /api/v1/deployments/{deploymentId}/report-deliveries/{id}/run"""
+
+    RESPONSE: ClassVar[Any] = {}
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/api/v1/deployments/7/report-deliveries/8/run")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.report_deliveries.run_report_delivery(
+                7,
+                8,
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.ReportDeliveryRunResponse)
+        assert_reads_back(value, RESPONSE)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.report_deliveries.run_report_delivery(
+                    7,
+                    8,
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.ReportDeliveryRunResponse)
+        assert_reads_back(value, RESPONSE)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.report_deliveries.run_report_delivery(
+                    7,
+                    8,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.report_deliveries.run_report_delivery(
+                        7,
+                        8,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestReportDeliveriesListReportDeliveryRuns:
+    """GET /api/v1/deployments/{deploymentId}/report-deliveries/{id}/runs"""
+
+    RESPONSE: ClassVar[Any] = {}
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/deployments/7/report-deliveries/8/runs")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.report_deliveries.list_report_delivery_runs(
+                7,
+                8,
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.ReportDeliveryRunsResponse)
+        assert_reads_back(value, RESPONSE)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.report_deliveries.list_report_delivery_runs(
+                    7,
+                    8,
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.ReportDeliveryRunsResponse)
+        assert_reads_back(value, RESPONSE)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.report_deliveries.list_report_delivery_runs(
+                    7,
+                    8,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.report_deliveries.list_report_delivery_runs(
+                        7,
+                        8,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"

@@ -20,6 +20,7 @@ from _cube_client_test_support import (
 from cube_client import (
     APIStatusError,
     AuthenticationError,
+    ConflictError,
     PermissionDeniedError,
 )
 from cube_client.platform import AsyncPlatformClient, PlatformClient
@@ -777,6 +778,7 @@ class TestReportsUpdateReport:
             "title": "value",
             "workbookId": 3,
             "workbookName": "value",
+            "expectedVersion": 3,
         }
 
     def test_sync(self) -> None:
@@ -801,6 +803,7 @@ class TestReportsUpdateReport:
                 title="value",
                 workbook_id=3,
                 workbook_name="value",
+                expected_version=3,
             )
             value = result
 
@@ -832,6 +835,7 @@ class TestReportsUpdateReport:
                     title="value",
                     workbook_id=3,
                     workbook_name="value",
+                    expected_version=3,
                 )
                 return result
 
@@ -846,6 +850,7 @@ class TestReportsUpdateReport:
         [
             (401, AuthenticationError),
             (403, PermissionDeniedError),
+            (409, ConflictError),
         ],
     )
     def test_documented_error(
@@ -873,6 +878,7 @@ class TestReportsUpdateReport:
                     title="value",
                     workbook_id=3,
                     workbook_name="value",
+                    expected_version=3,
                 )
 
         with pytest.raises(error) as info:
@@ -898,6 +904,7 @@ class TestReportsUpdateReport:
                         title="value",
                         workbook_id=3,
                         workbook_name="value",
+                        expected_version=3,
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
@@ -1419,6 +1426,168 @@ class TestReportsRefreshReport:
                         result_location="value",
                         sheet_id="value",
                         sheet_name="value",
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestReportsGetReportFile:
+    """GET /api/v1/deployments/{deploymentId}/reports/{reportId}/file"""
+
+    RESPONSE: ClassVar[Any] = {"content": "value", "hash": "value"}
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/deployments/1.5/reports/1.5/file")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.reports.get_report_file(
+                1.5,
+                1.5,
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.DefinitionFileResponse)
+        assert_reads_back(value, RESPONSE)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.reports.get_report_file(
+                    1.5,
+                    1.5,
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.DefinitionFileResponse)
+        assert_reads_back(value, RESPONSE)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.reports.get_report_file(
+                    1.5,
+                    1.5,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.reports.get_report_file(
+                        1.5,
+                        1.5,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestReportsPatchReportFile:
+    """PATCH /api/v1/deployments/{deploymentId}/reports/{reportId}/file"""
+
+    RESPONSE: ClassVar[Any] = {}
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "PATCH", "/api/v1/deployments/1.5/reports/1.5/file")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == _models.DefinitionFilePatchInput.model_validate({}).model_dump(
+            mode="json", by_alias=True, exclude_unset=True
+        )
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.reports.patch_report_file(
+                1.5,
+                1.5,
+                body=_models.DefinitionFilePatchInput.model_validate({}),
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.DefinitionFilePatchResponse)
+        assert_reads_back(value, RESPONSE)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.reports.patch_report_file(
+                    1.5,
+                    1.5,
+                    body=_models.DefinitionFilePatchInput.model_validate({}),
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.DefinitionFilePatchResponse)
+        assert_reads_back(value, RESPONSE)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.reports.patch_report_file(
+                    1.5,
+                    1.5,
+                    body=_models.DefinitionFilePatchInput.model_validate({}),
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.reports.patch_report_file(
+                        1.5,
+                        1.5,
+                        body=_models.DefinitionFilePatchInput.model_validate({}),
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"

@@ -1190,3 +1190,167 @@ class TestWorkbooksPublishDashboard:
                     )
         assert info.value.status_code == status
         assert info.value.message == "sample failure"
+
+
+class TestWorkbooksGetWorkbookDashboardFile:
+    """GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/file"""
+
+    RESPONSE: ClassVar[Any] = {"content": "value", "hash": "value"}
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "GET", "/api/v1/deployments/1.5/workbooks/1.5/dashboard/file")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert request.content == b""
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.workbooks.get_workbook_dashboard_file(
+                1.5,
+                1.5,
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.DefinitionFileResponse)
+        assert_reads_back(value, RESPONSE)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.workbooks.get_workbook_dashboard_file(
+                    1.5,
+                    1.5,
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.DefinitionFileResponse)
+        assert_reads_back(value, RESPONSE)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.workbooks.get_workbook_dashboard_file(
+                    1.5,
+                    1.5,
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.workbooks.get_workbook_dashboard_file(
+                        1.5,
+                        1.5,
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"
+
+
+class TestWorkbooksPatchWorkbookDashboardFile:
+    """PATCH /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/file"""
+
+    RESPONSE: ClassVar[Any] = {}
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(
+            rec, "PATCH", "/api/v1/deployments/1.5/workbooks/1.5/dashboard/file"
+        )
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == _models.DefinitionFilePatchInput.model_validate({}).model_dump(
+            mode="json", by_alias=True, exclude_unset=True
+        )
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.workbooks.patch_workbook_dashboard_file(
+                1.5,
+                1.5,
+                body=_models.DefinitionFilePatchInput.model_validate({}),
+            )
+            value = result
+
+        self._check(rec)
+        assert isinstance(value, _models.DefinitionFilePatchResponse)
+        assert_reads_back(value, RESPONSE)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.workbooks.patch_workbook_dashboard_file(
+                    1.5,
+                    1.5,
+                    body=_models.DefinitionFilePatchInput.model_validate({}),
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.DefinitionFilePatchResponse)
+        assert_reads_back(value, RESPONSE)
+
+    @pytest.mark.parametrize("is_async", [False, True])
+    @pytest.mark.parametrize(
+        ("status", "error"),
+        [
+            (401, AuthenticationError),
+            (403, PermissionDeniedError),
+        ],
+    )
+    def test_documented_error(
+        self, status: int, error: type[APIStatusError], is_async: bool
+    ) -> None:
+        rec = Recorder(status, {"error": "sample failure"})
+
+        async def run_async() -> None:
+            client = _async_client(rec)
+            async with client:
+                await client.workbooks.patch_workbook_dashboard_file(
+                    1.5,
+                    1.5,
+                    body=_models.DefinitionFilePatchInput.model_validate({}),
+                )
+
+        with pytest.raises(error) as info:
+            if is_async:
+                asyncio.run(run_async())
+            else:
+                client = _client(rec)
+                with client:
+                    client.workbooks.patch_workbook_dashboard_file(
+                        1.5,
+                        1.5,
+                        body=_models.DefinitionFilePatchInput.model_validate({}),
+                    )
+        assert info.value.status_code == status
+        assert info.value.message == "sample failure"

@@ -14,6 +14,12 @@ from cube_client._types import NOT_GIVEN, NotGiven, Timeout
 from cube_client._utils import resolve_base_url, resolve_credential
 
 if TYPE_CHECKING:
+    from cube_client.platform.resources.agents import (
+        AgentsResource,
+        AgentsResourceWithRawResponse,
+        AsyncAgentsResource,
+        AsyncAgentsResourceWithRawResponse,
+    )
     from cube_client.platform.resources.api_keys import (
         APIKeysResource,
         APIKeysResourceWithRawResponse,
@@ -158,6 +164,12 @@ if TYPE_CHECKING:
         OpenapiSpecResource,
         OpenapiSpecResourceWithRawResponse,
     )
+    from cube_client.platform.resources.ossie_conversions import (
+        AsyncOssieConversionsResource,
+        AsyncOssieConversionsResourceWithRawResponse,
+        OssieConversionsResource,
+        OssieConversionsResourceWithRawResponse,
+    )
     from cube_client.platform.resources.regions import (
         AsyncRegionsResource,
         AsyncRegionsResourceWithRawResponse,
@@ -181,6 +193,18 @@ if TYPE_CHECKING:
         AsyncRolesResourceWithRawResponse,
         RolesResource,
         RolesResourceWithRawResponse,
+    )
+    from cube_client.platform.resources.scheduled_tasks import (
+        AsyncScheduledTasksResource,
+        AsyncScheduledTasksResourceWithRawResponse,
+        ScheduledTasksResource,
+        ScheduledTasksResourceWithRawResponse,
+    )
+    from cube_client.platform.resources.snowflake_semantic_views import (
+        AsyncSnowflakeSemanticViewsResource,
+        AsyncSnowflakeSemanticViewsResourceWithRawResponse,
+        SnowflakeSemanticViewsResource,
+        SnowflakeSemanticViewsResourceWithRawResponse,
     )
     from cube_client.platform.resources.tenant_settings import (
         AsyncTenantSettingsResource,
@@ -568,6 +592,36 @@ class PlatformClient(SyncAPIClient):
         return ReportDeliveriesResource(self)
 
     @cached_property
+    def scheduled_tasks(self) -> ScheduledTasksResource:
+        """Operations tagged Scheduled Tasks"""
+        from cube_client.platform.resources.scheduled_tasks import ScheduledTasksResource
+
+        return ScheduledTasksResource(self)
+
+    @cached_property
+    def agents(self) -> AgentsResource:
+        """Operations tagged Agents"""
+        from cube_client.platform.resources.agents import AgentsResource
+
+        return AgentsResource(self)
+
+    @cached_property
+    def ossie_conversions(self) -> OssieConversionsResource:
+        """Operations tagged Ossie Conversions"""
+        from cube_client.platform.resources.ossie_conversions import OssieConversionsResource
+
+        return OssieConversionsResource(self)
+
+    @cached_property
+    def snowflake_semantic_views(self) -> SnowflakeSemanticViewsResource:
+        """Operations tagged Snowflake Semantic Views"""
+        from cube_client.platform.resources.snowflake_semantic_views import (
+            SnowflakeSemanticViewsResource,
+        )
+
+        return SnowflakeSemanticViewsResource(self)
+
+    @cached_property
     def with_raw_response(self) -> PlatformClientWithRawResponse:
         """Every resource, with methods that return the HTTP response alongside the value."""
         return PlatformClientWithRawResponse(self)
@@ -732,6 +786,22 @@ class PlatformClientWithRawResponse:
     @cached_property
     def report_deliveries(self) -> ReportDeliveriesResourceWithRawResponse:
         return self._client.report_deliveries.with_raw_response
+
+    @cached_property
+    def scheduled_tasks(self) -> ScheduledTasksResourceWithRawResponse:
+        return self._client.scheduled_tasks.with_raw_response
+
+    @cached_property
+    def agents(self) -> AgentsResourceWithRawResponse:
+        return self._client.agents.with_raw_response
+
+    @cached_property
+    def ossie_conversions(self) -> OssieConversionsResourceWithRawResponse:
+        return self._client.ossie_conversions.with_raw_response
+
+    @cached_property
+    def snowflake_semantic_views(self) -> SnowflakeSemanticViewsResourceWithRawResponse:
+        return self._client.snowflake_semantic_views.with_raw_response
 
 
 class AsyncPlatformClient(AsyncAPIClient):
@@ -1055,6 +1125,36 @@ class AsyncPlatformClient(AsyncAPIClient):
         return AsyncReportDeliveriesResource(self)
 
     @cached_property
+    def scheduled_tasks(self) -> AsyncScheduledTasksResource:
+        """Operations tagged Scheduled Tasks"""
+        from cube_client.platform.resources.scheduled_tasks import AsyncScheduledTasksResource
+
+        return AsyncScheduledTasksResource(self)
+
+    @cached_property
+    def agents(self) -> AsyncAgentsResource:
+        """Operations tagged Agents"""
+        from cube_client.platform.resources.agents import AsyncAgentsResource
+
+        return AsyncAgentsResource(self)
+
+    @cached_property
+    def ossie_conversions(self) -> AsyncOssieConversionsResource:
+        """Operations tagged Ossie Conversions"""
+        from cube_client.platform.resources.ossie_conversions import AsyncOssieConversionsResource
+
+        return AsyncOssieConversionsResource(self)
+
+    @cached_property
+    def snowflake_semantic_views(self) -> AsyncSnowflakeSemanticViewsResource:
+        """Operations tagged Snowflake Semantic Views"""
+        from cube_client.platform.resources.snowflake_semantic_views import (
+            AsyncSnowflakeSemanticViewsResource,
+        )
+
+        return AsyncSnowflakeSemanticViewsResource(self)
+
+    @cached_property
     def with_raw_response(self) -> AsyncPlatformClientWithRawResponse:
         """Every resource, with methods that return the HTTP response alongside the value."""
         return AsyncPlatformClientWithRawResponse(self)
@@ -1219,3 +1319,19 @@ class AsyncPlatformClientWithRawResponse:
     @cached_property
     def report_deliveries(self) -> AsyncReportDeliveriesResourceWithRawResponse:
         return self._client.report_deliveries.with_raw_response
+
+    @cached_property
+    def scheduled_tasks(self) -> AsyncScheduledTasksResourceWithRawResponse:
+        return self._client.scheduled_tasks.with_raw_response
+
+    @cached_property
+    def agents(self) -> AsyncAgentsResourceWithRawResponse:
+        return self._client.agents.with_raw_response
+
+    @cached_property
+    def ossie_conversions(self) -> AsyncOssieConversionsResourceWithRawResponse:
+        return self._client.ossie_conversions.with_raw_response
+
+    @cached_property
+    def snowflake_semantic_views(self) -> AsyncSnowflakeSemanticViewsResourceWithRawResponse:
+        return self._client.snowflake_semantic_views.with_raw_response

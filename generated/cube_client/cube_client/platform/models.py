@@ -78,6 +78,8 @@ class AppConfigResponse(BaseModel):
     sheets_agent_chat_enabled: Annotated[bool, Field(alias="sheetsAgentChatEnabled")]
     sheets_ui: Annotated[SheetsUiSettings | None, Field(alias="sheetsUi")] = None
     timezone_settings: Annotated[TimezoneSettings | None, Field(alias="timezoneSettings")] = None
+    ai_paywalled: Annotated[bool | None, Field(alias="aiPaywalled")] = None
+    """True for a tenant on the new interface whose AI is switched off: no embed offers AI then, even when its session sets `allowAi`."""
 
 
 class AppTheme(BaseModel):
@@ -451,11 +453,32 @@ class CreateReportInput(BaseModel):
     workbook_name: Annotated[str | None, Field(alias="workbookName")] = None
 
 
+class CreateScheduledTaskInput(BaseModel):
+    """A new scheduled task. Its prompt, cron and time-zone fields are not described yet, so the body is open: send them with `extra_body`."""
+
+    model_config = ConfigDict(populate_by_name=True, protected_namespaces=(), extra="allow")
+    notification_enabled: Annotated[bool, Field(alias="notificationEnabled")] = False
+    """Notify the creator in the inbox when a run finishes."""
+
+
 class CreateWorkbookInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     folder_id: Annotated[float | None, Field(alias="folderId")] = None
     meta: dict[str, Any] | None = None
     name: str | None = None
+
+
+class CreatedDeploymentEnvironmentToken(BaseModel):
+    """A token just minted, with the scopes it was signed with."""
+
+    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
+    token: str
+    security_context: dict[str, Any]
+    """The security context that was signed."""
+    created_at: str
+    expires_at: str
+    scopes: list[str] | None = None
+    """Runtime scopes the token carries; compare with the request to learn which were left out (such as `meta-private` on a meta-sync token)."""
 
 
 class CreatorMode(BaseModel):
@@ -1237,6 +1260,16 @@ class DbtSyncStatusResponse(BaseModel):
     updated_at: Annotated[str, Field(alias="updatedAt")]
 
 
+class DefinitionFileResponse(BaseModel):
+    """A definition as canonical JSON text with its SHA-256."""
+
+    model_config = ConfigDict(populate_by_name=True, protected_namespaces=(), extra="allow")
+    content: str
+    """The definition as canonical JSON text."""
+    hash: str
+    """SHA-256 of `content`."""
+
+
 class Deployment(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     creation_step: Annotated[
@@ -1282,7 +1315,7 @@ class DeploymentEnvironmentToken(BaseModel):
 
 class DeploymentEnvironmentTokenResponse(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    data: DeploymentEnvironmentToken
+    data: CreatedDeploymentEnvironmentToken
 
 
 class DeploymentEnvironmentTokensListResponse(BaseModel):
@@ -2098,6 +2131,7 @@ class Policy(BaseModel):
                 "FolderRead",
                 "FolderEdit",
                 "FolderManage",
+                "ScheduledTasksCreate",
             ]
         ]
     ]
@@ -2426,12 +2460,16 @@ class ReportPlacementResultChecksum(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     chunks: Annotated[list[ReportPlacementResultChunk], Field(max_length=2000)]
     v: Annotated[int, Field(ge=1)]
+    payload: Annotated[str | None, Field(min_length=1, max_length=128)] = None
+    """Hash the client computed over the cells it wrote; stored without interpretation and handed back, letting a client skip a refresh whose cells would not change."""
 
 
 class ReportPlacementResultChecksumInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     chunks: Annotated[list[ReportPlacementResultChunkInput], Field(max_length=2000)]
     v: Annotated[int, Field(ge=1)]
+    payload: Annotated[str | None, Field(min_length=1, max_length=128)] = None
+    """Hash the client computed over the cells it wrote; stored without interpretation and handed back, letting a client skip a refresh whose cells would not change."""
 
 
 class ReportPlacementResultChunk(BaseModel):
@@ -2578,6 +2616,7 @@ class RoleWithAccess(BaseModel):
                 "FolderRead",
                 "FolderEdit",
                 "FolderManage",
+                "ScheduledTasksCreate",
             ]
         ]
     ]
@@ -2612,6 +2651,34 @@ class SaveDatabricksMetricViewIntegrationInput(BaseModel):
     target_schema: Annotated[str, Field(alias="targetSchema", max_length=255)]
     view_name_regex: Annotated[str | None, Field(alias="viewNameRegex", max_length=128)] = None
     view_names: Annotated[list[str] | None, Field(alias="viewNames", max_length=128)] = None
+
+
+class ScheduledTaskListResponse(BaseModel):
+    """One page of a deployment's scheduled tasks."""
+
+    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
+    items: list[ScheduledTaskResponse]
+    page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+
+
+class ScheduledTaskResponse(BaseModel):
+    """A stored prompt that the deployment's agent answers on a schedule (a cron expression and an IANA zone) or on demand only; every run opens a fresh chat thread. Fields other than the ones listed are not described yet and are kept as sent."""
+
+    model_config = ConfigDict(populate_by_name=True, protected_namespaces=(), extra="allow")
+    user_id: Annotated[Any, Field(alias="userId")] = None
+    """The task's creator; every run acts as this user. Type not stated."""
+    next_run_at: Annotated[Any, Field(alias="nextRunAt")] = None
+    """When the task runs next. Type and nullability not stated."""
+    notification_enabled: Annotated[bool | None, Field(alias="notificationEnabled")] = None
+    """Whether the creator is notified in the inbox when a run finishes, failed or not."""
+
+
+class ScheduledTaskRunsListResponse(BaseModel):
+    """One page of a task's runs. Only the 50 most recent runs are kept, so paging moves within those."""
+
+    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
+    items: list[ScheduledTaskRunResponse]
+    page_info: Annotated[PageInfo, Field(alias="pageInfo")]
 
 
 class SetBranchStagingEnvironmentRequest(BaseModel):
@@ -2681,6 +2748,8 @@ class StartDashboardExportInput(BaseModel):
     ] = None
     render_as: Annotated[ExportSubjectInput | None, Field(alias="renderAs")] = None
     time_grains: Annotated[list[DashboardTimeGrainInput] | None, Field(alias="timeGrains")] = None
+    layout: Open[Literal["screenshot", "print"]] = "screenshot"
+    """`screenshot` renders the board as shown; `print` renders the paginated A4 print version and needs `format` `pdf`."""
 
     @model_validator(mode="after")
     def _one_of(self) -> Self:
@@ -2922,6 +2991,16 @@ class UpdateReportInput(BaseModel):
     title: Annotated[str | None, Field(max_length=255)] = None
     workbook_id: Annotated[int | None, Field(alias="workbookId")] = None
     workbook_name: Annotated[str | None, Field(alias="workbookName")] = None
+    expected_version: Annotated[int | None, Field(alias="expectedVersion")] = None
+    """The report's `version` this change is based on; a newer save makes the update answer 409 instead of overwriting it."""
+
+
+class UpdateScheduledTaskInput(BaseModel):
+    """Changes to a scheduled task; fields other than the one listed are open."""
+
+    model_config = ConfigDict(populate_by_name=True, protected_namespaces=(), extra="allow")
+    notification_enabled: Annotated[bool, Field(alias="notificationEnabled")] = False
+    """Notify the creator in the inbox when a run finishes."""
 
 
 class UpdateWorkbookInput(BaseModel):
@@ -3330,6 +3409,12 @@ class WorkspaceItemRefInput(BaseModel):
     type: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
 
 
+class AgentSuggestionsResponse(RootModel[dict[str, Any]]):
+    """Starter prompts the caller's agents offer in chat; the shape is not described yet."""
+
+    root: dict[str, Any]
+
+
 class AppThemeSurfaceMode(RootModel[Open[Literal["neutral", "tinted"]]]):
     root: Open[Literal["neutral", "tinted"]]
 
@@ -3718,6 +3803,18 @@ class DbtSyncRunsQueryTrigger(
     root: Open[Literal["manual", "api", "webhook", "agent", "unknown"]]
 
 
+class DefinitionFilePatchInput(RootModel[dict[str, Any]]):
+    """An exact-text replacement in the file; its fields are not described yet, so it is a free-form object."""
+
+    root: dict[str, Any]
+
+
+class DefinitionFilePatchResponse(RootModel[dict[str, Any]]):
+    """What a replacement returns; not described yet."""
+
+    root: dict[str, Any]
+
+
 class DeploymentEnvironmentApiCredentialType(RootModel[Open[Literal["rest", "sql"]]]):
     root: Open[Literal["rest", "sql"]]
 
@@ -3842,6 +3939,24 @@ class NotificationRecipientType(RootModel[Open[Literal["USER", "EMBED_USER", "SL
     root: Open[Literal["USER", "EMBED_USER", "SLACK"]]
 
 
+class OssieConversionFilesResponse(RootModel[dict[str, Any]]):
+    """The files a conversion produced; not described yet."""
+
+    root: dict[str, Any]
+
+
+class OssieConversionResponse(RootModel[dict[str, Any]]):
+    """A conversion and its status; the fields are not described yet."""
+
+    root: dict[str, Any]
+
+
+class OssieConversionResultResponse(RootModel[dict[str, Any]]):
+    """The result of a finished conversion; not described yet."""
+
+    root: dict[str, Any]
+
+
 class PivotItemsDisplayScale(
     RootModel[Open[Literal["model", "absolute", "thousands", "millions", "billions"]]]
 ):
@@ -3916,6 +4031,30 @@ class RemoveNotificationRecipientInputType(RootModel[Open[Literal["USER", "EMBED
     root: Open[Literal["USER", "EMBED_USER", "SLACK"]]
 
 
+class ReportDeliveryInput(RootModel[dict[str, Any]]):
+    """The fields of a delivery to create or change. They are not described yet: a free-form object."""
+
+    root: dict[str, Any]
+
+
+class ReportDeliveryListResponse(RootModel[dict[str, Any]]):
+    """A deployment's report deliveries; the shape is not described yet."""
+
+    root: dict[str, Any]
+
+
+class ReportDeliveryRunResponse(RootModel[dict[str, Any]]):
+    """What starting a run returns; the shape is not described yet."""
+
+    root: dict[str, Any]
+
+
+class ReportDeliveryRunsResponse(RootModel[dict[str, Any]]):
+    """A delivery's run history; the shape is not described yet."""
+
+    root: dict[str, Any]
+
+
 class ReportDtoSource(RootModel[Open[Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]]]):
     root: Open[Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]]
 
@@ -3942,6 +4081,12 @@ class ReportSnapshotPreferencesOption1(RootModel[dict[str, ColumnFormatOverride]
     root: dict[str, ColumnFormatOverride]
 
 
+class RunScheduledTaskResponse(RootModel[dict[str, Any]]):
+    """What starting a run returns; its fields are not described yet."""
+
+    root: dict[str, Any]
+
+
 class SaveDatabricksMetricViewIntegrationInputDeletionPolicy(
     RootModel[Open[Literal["retain", "delete-managed"]]]
 ):
@@ -3954,6 +4099,24 @@ class SaveDatabricksMetricViewIntegrationInputSelectionMode(
     root: Open[Literal["all", "selected", "pattern"]]
 
 
+class ScheduledTaskRunResponse(RootModel[dict[str, Any]]):
+    """One run of a scheduled task; its fields are not described yet."""
+
+    root: dict[str, Any]
+
+
+class SnowflakeSemanticViewPullResponse(RootModel[dict[str, Any]]):
+    """A Snowflake semantic-view pull; not described yet."""
+
+    root: dict[str, Any]
+
+
+class SnowflakeSemanticViewSyncResponse(RootModel[dict[str, Any]]):
+    """A Snowflake semantic-view sync; not described yet."""
+
+    root: dict[str, Any]
+
+
 class StartDashboardExportInputFormat(RootModel[Open[Literal["png", "pdf"]]]):
     root: Open[Literal["png", "pdf"]]
 
@@ -3964,6 +4127,24 @@ class StartDbtSyncInputOutput(RootModel[Open[Literal["branch", "files"]]]):
 
 class StartDbtSyncInputSource(RootModel[Open[Literal["git", "manifest"]]]):
     root: Open[Literal["git", "manifest"]]
+
+
+class StartOssieConversionInput(RootModel[dict[str, Any]]):
+    """What to convert and in which direction; the fields are not described yet, so it is a free-form object."""
+
+    root: dict[str, Any]
+
+
+class StartSnowflakeSemanticViewPullInput(RootModel[dict[str, Any]]):
+    """What to pull; not described yet, a free-form object."""
+
+    root: dict[str, Any]
+
+
+class StartSnowflakeSemanticViewSyncInput(RootModel[dict[str, Any]]):
+    """What to sync; not described yet, a free-form object."""
+
+    root: dict[str, Any]
 
 
 class UpdateDeploymentInputCloudProvider(RootModel[Open[Literal["cubecloud", "aws", "gcp"]]]):

@@ -45,6 +45,7 @@ class DashboardExportsResource(SyncAPIResource):
         member_switchers: list[_models.DashboardMemberSwitcherInput] | NotGiven | None = NOT_GIVEN,
         render_as: _models.ExportSubjectInput | NotGiven | None = NOT_GIVEN,
         time_grains: list[_models.DashboardTimeGrainInput] | NotGiven | None = NOT_GIVEN,
+        layout: Literal["screenshot", "print"] | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -54,6 +55,9 @@ class DashboardExportsResource(SyncAPIResource):
         """startExport
 
         ``POST /api/v1/deployments/{deploymentId}/dashboard-exports``
+
+        Args:
+            layout: `screenshot` renders the board as shown; `print` renders the paginated A4 print version and needs `format` `pdf`. (default: "screenshot\")
 
         Raises:
             BadRequestError: 400 - Both `dashboardId` and `dashboardPublicId` were sent, or neither.
@@ -99,6 +103,7 @@ class DashboardExportsResource(SyncAPIResource):
                         "memberSwitchers": member_switchers,
                         "renderAs": render_as,
                         "timeGrains": time_grains,
+                        "layout": layout,
                     }
                 ),
             ),
@@ -127,6 +132,7 @@ class DashboardExportsResource(SyncAPIResource):
         member_switchers: list[_models.DashboardMemberSwitcherInput] | NotGiven | None = NOT_GIVEN,
         render_as: _models.ExportSubjectInput | NotGiven | None = NOT_GIVEN,
         time_grains: list[_models.DashboardTimeGrainInput] | NotGiven | None = NOT_GIVEN,
+        layout: Literal["screenshot", "print"] | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -143,6 +149,7 @@ class DashboardExportsResource(SyncAPIResource):
             member_switchers=member_switchers,
             render_as=render_as,
             time_grains=time_grains,
+            layout=layout,
             extra_headers=extra_headers,
             extra_query=extra_query,
             extra_body=extra_body,
@@ -290,6 +297,7 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
         member_switchers: list[_models.DashboardMemberSwitcherInput] | NotGiven | None = NOT_GIVEN,
         render_as: _models.ExportSubjectInput | NotGiven | None = NOT_GIVEN,
         time_grains: list[_models.DashboardTimeGrainInput] | NotGiven | None = NOT_GIVEN,
+        layout: Literal["screenshot", "print"] | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -299,6 +307,9 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
         """startExport
 
         ``POST /api/v1/deployments/{deploymentId}/dashboard-exports``
+
+        Args:
+            layout: `screenshot` renders the board as shown; `print` renders the paginated A4 print version and needs `format` `pdf`. (default: "screenshot\")
 
         Raises:
             BadRequestError: 400 - Both `dashboardId` and `dashboardPublicId` were sent, or neither.
@@ -344,6 +355,7 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
                         "memberSwitchers": member_switchers,
                         "renderAs": render_as,
                         "timeGrains": time_grains,
+                        "layout": layout,
                     }
                 ),
             ),
@@ -374,6 +386,7 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
         member_switchers: list[_models.DashboardMemberSwitcherInput] | NotGiven | None = NOT_GIVEN,
         render_as: _models.ExportSubjectInput | NotGiven | None = NOT_GIVEN,
         time_grains: list[_models.DashboardTimeGrainInput] | NotGiven | None = NOT_GIVEN,
+        layout: Literal["screenshot", "print"] | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -390,6 +403,7 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
             member_switchers=member_switchers,
             render_as=render_as,
             time_grains=time_grains,
+            layout=layout,
             extra_headers=extra_headers,
             extra_query=extra_query,
             extra_body=extra_body,

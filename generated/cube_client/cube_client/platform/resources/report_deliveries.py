@@ -73,10 +73,375 @@ class ReportDeliveriesResource(SyncAPIResource):
             self._client.request(call, cast_to=_models.ReportDeliveryResponse, kind="json"),
         )
 
+    def list_report_deliveries(
+        self,
+        deployment_id: int,
+        *,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+    ) -> _models.ReportDeliveryListResponse:
+        """List report deliveries
+
+        ``GET /api/v1/deployments/{deploymentId}/report-deliveries``
+
+        Args:
+            deployment_id: Deployment id.
+
+        Raises:
+            AuthenticationError: 401 - The credential is missing, malformed or expired.
+            PermissionDeniedError: 403 - The credential is valid but not authorised for the target, for example an API key scoped to other deployments.
+        """
+
+        call = PreparedCall(
+            method="GET",
+            path="/api/v1/deployments/{deploymentId}/report-deliveries",
+            path_params={
+                "deploymentId": deployment_id,
+            },
+            options=RequestOptions(
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+                max_retries=max_retries,
+            ),
+        )
+
+        return cast(
+            _models.ReportDeliveryListResponse,
+            self._client.request(call, cast_to=_models.ReportDeliveryListResponse, kind="json"),
+        )
+
+    def create_report_delivery(
+        self,
+        deployment_id: int,
+        *,
+        body: _models.ReportDeliveryInput,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+    ) -> _models.ReportDeliveryResponse:
+        """Create a report delivery
+
+        ``POST /api/v1/deployments/{deploymentId}/report-deliveries``
+
+        Args:
+            deployment_id: Deployment id.
+
+        Raises:
+            AuthenticationError: 401 - The credential is missing, malformed or expired.
+            PermissionDeniedError: 403 - The credential is valid but not authorised for the target, for example an API key scoped to other deployments.
+        """
+
+        call = PreparedCall(
+            method="POST",
+            path="/api/v1/deployments/{deploymentId}/report-deliveries",
+            path_params={
+                "deploymentId": deployment_id,
+            },
+            json=body,
+            options=RequestOptions(
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+                max_retries=max_retries,
+            ),
+        )
+
+        return cast(
+            _models.ReportDeliveryResponse,
+            self._client.request(call, cast_to=_models.ReportDeliveryResponse, kind="json"),
+        )
+
+    def get_report_delivery(
+        self,
+        deployment_id: int,
+        id: int,
+        *,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+    ) -> _models.ReportDeliveryResponse:
+        """Get a report delivery
+
+        ``GET /api/v1/deployments/{deploymentId}/report-deliveries/{id}``
+
+        Args:
+            deployment_id: Deployment id.
+            id: Report delivery id.
+
+        Raises:
+            AuthenticationError: 401 - The credential is missing, malformed or expired.
+            PermissionDeniedError: 403 - The credential is valid but not authorised for the target, for example an API key scoped to other deployments.
+        """
+
+        call = PreparedCall(
+            method="GET",
+            path="/api/v1/deployments/{deploymentId}/report-deliveries/{id}",
+            path_params={
+                "deploymentId": deployment_id,
+                "id": id,
+            },
+            options=RequestOptions(
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+                max_retries=max_retries,
+            ),
+        )
+
+        return cast(
+            _models.ReportDeliveryResponse,
+            self._client.request(call, cast_to=_models.ReportDeliveryResponse, kind="json"),
+        )
+
+    def update_report_delivery(
+        self,
+        deployment_id: int,
+        id: int,
+        *,
+        body: _models.ReportDeliveryInput,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+    ) -> _models.ReportDeliveryResponse:
+        """Update a report delivery
+
+        ``PUT /api/v1/deployments/{deploymentId}/report-deliveries/{id}``
+
+        Args:
+            deployment_id: Deployment id.
+            id: Report delivery id.
+
+        Raises:
+            AuthenticationError: 401 - The credential is missing, malformed or expired.
+            PermissionDeniedError: 403 - The credential is valid but not authorised for the target, for example an API key scoped to other deployments.
+        """
+
+        call = PreparedCall(
+            method="PUT",
+            path="/api/v1/deployments/{deploymentId}/report-deliveries/{id}",
+            path_params={
+                "deploymentId": deployment_id,
+                "id": id,
+            },
+            json=body,
+            options=RequestOptions(
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+                max_retries=max_retries,
+            ),
+        )
+
+        return cast(
+            _models.ReportDeliveryResponse,
+            self._client.request(call, cast_to=_models.ReportDeliveryResponse, kind="json"),
+        )
+
+    def delete_report_delivery(
+        self,
+        deployment_id: int,
+        id: int,
+        *,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+    ) -> None:
+        """Delete a report delivery
+
+        ``DELETE /api/v1/deployments/{deploymentId}/report-deliveries/{id}``
+
+        Args:
+            deployment_id: Deployment id.
+            id: Report delivery id.
+
+        Raises:
+            AuthenticationError: 401 - The credential is missing, malformed or expired.
+            PermissionDeniedError: 403 - The credential is valid but not authorised for the target, for example an API key scoped to other deployments.
+        """
+
+        call = PreparedCall(
+            method="DELETE",
+            path="/api/v1/deployments/{deploymentId}/report-deliveries/{id}",
+            path_params={
+                "deploymentId": deployment_id,
+                "id": id,
+            },
+            options=RequestOptions(
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+                max_retries=max_retries,
+            ),
+        )
+
+        self._client.request(call, cast_to=None, kind="empty")
+
+    def resume_report_delivery(
+        self,
+        deployment_id: int,
+        id: int,
+        *,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+    ) -> _models.ReportDeliveryResponse:
+        """Resume a paused report delivery
+
+        Undoes a pause, so the schedule fires again. In preview.
+
+        ``POST /api/v1/deployments/{deploymentId}/report-deliveries/{id}/resume``
+
+        Args:
+            deployment_id: Deployment id.
+            id: Report delivery id.
+
+        Raises:
+            AuthenticationError: 401 - The credential is missing, malformed or expired.
+            PermissionDeniedError: 403 - The credential is valid but not authorised for the target, for example an API key scoped to other deployments.
+        """
+
+        call = PreparedCall(
+            method="POST",
+            path="/api/v1/deployments/{deploymentId}/report-deliveries/{id}/resume",
+            path_params={
+                "deploymentId": deployment_id,
+                "id": id,
+            },
+            options=RequestOptions(
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+                max_retries=max_retries,
+            ),
+        )
+
+        return cast(
+            _models.ReportDeliveryResponse,
+            self._client.request(call, cast_to=_models.ReportDeliveryResponse, kind="json"),
+        )
+
+    def run_report_delivery(
+        self,
+        deployment_id: int,
+        id: int,
+        *,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+    ) -> _models.ReportDeliveryRunResponse:
+        """Run a report delivery now
+
+        ``POST /api/v1/deployments/{deploymentId}/report-deliveries/{id}/run``
+
+        Args:
+            deployment_id: Deployment id.
+            id: Report delivery id.
+
+        Raises:
+            AuthenticationError: 401 - The credential is missing, malformed or expired.
+            PermissionDeniedError: 403 - The credential is valid but not authorised for the target, for example an API key scoped to other deployments.
+        """
+
+        call = PreparedCall(
+            method="POST",
+            path="/api/v1/deployments/{deploymentId}/report-deliveries/{id}/run",
+            path_params={
+                "deploymentId": deployment_id,
+                "id": id,
+            },
+            options=RequestOptions(
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+                max_retries=max_retries,
+            ),
+        )
+
+        return cast(
+            _models.ReportDeliveryRunResponse,
+            self._client.request(call, cast_to=_models.ReportDeliveryRunResponse, kind="json"),
+        )
+
+    def list_report_delivery_runs(
+        self,
+        deployment_id: int,
+        id: int,
+        *,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+    ) -> _models.ReportDeliveryRunsResponse:
+        """List a report delivery's runs
+
+        ``GET /api/v1/deployments/{deploymentId}/report-deliveries/{id}/runs``
+
+        Args:
+            deployment_id: Deployment id.
+            id: Report delivery id.
+
+        Raises:
+            AuthenticationError: 401 - The credential is missing, malformed or expired.
+            PermissionDeniedError: 403 - The credential is valid but not authorised for the target, for example an API key scoped to other deployments.
+        """
+
+        call = PreparedCall(
+            method="GET",
+            path="/api/v1/deployments/{deploymentId}/report-deliveries/{id}/runs",
+            path_params={
+                "deploymentId": deployment_id,
+                "id": id,
+            },
+            options=RequestOptions(
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+                max_retries=max_retries,
+            ),
+        )
+
+        return cast(
+            _models.ReportDeliveryRunsResponse,
+            self._client.request(call, cast_to=_models.ReportDeliveryRunsResponse, kind="json"),
+        )
+
 
 class ReportDeliveriesResourceWithRawResponse:
     def __init__(self, resource: ReportDeliveriesResource) -> None:
         self.pause_report_delivery = to_raw_response_wrapper(resource.pause_report_delivery)
+        self.list_report_deliveries = to_raw_response_wrapper(resource.list_report_deliveries)
+        self.create_report_delivery = to_raw_response_wrapper(resource.create_report_delivery)
+        self.get_report_delivery = to_raw_response_wrapper(resource.get_report_delivery)
+        self.update_report_delivery = to_raw_response_wrapper(resource.update_report_delivery)
+        self.delete_report_delivery = to_raw_response_wrapper(resource.delete_report_delivery)
+        self.resume_report_delivery = to_raw_response_wrapper(resource.resume_report_delivery)
+        self.run_report_delivery = to_raw_response_wrapper(resource.run_report_delivery)
+        self.list_report_delivery_runs = to_raw_response_wrapper(resource.list_report_delivery_runs)
 
 
 class AsyncReportDeliveriesResource(AsyncAPIResource):
@@ -134,7 +499,380 @@ class AsyncReportDeliveriesResource(AsyncAPIResource):
             await self._client.request(call, cast_to=_models.ReportDeliveryResponse, kind="json"),
         )
 
+    async def list_report_deliveries(
+        self,
+        deployment_id: int,
+        *,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+    ) -> _models.ReportDeliveryListResponse:
+        """List report deliveries
+
+        ``GET /api/v1/deployments/{deploymentId}/report-deliveries``
+
+        Args:
+            deployment_id: Deployment id.
+
+        Raises:
+            AuthenticationError: 401 - The credential is missing, malformed or expired.
+            PermissionDeniedError: 403 - The credential is valid but not authorised for the target, for example an API key scoped to other deployments.
+        """
+
+        call = PreparedCall(
+            method="GET",
+            path="/api/v1/deployments/{deploymentId}/report-deliveries",
+            path_params={
+                "deploymentId": deployment_id,
+            },
+            options=RequestOptions(
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+                max_retries=max_retries,
+            ),
+        )
+
+        return cast(
+            _models.ReportDeliveryListResponse,
+            await self._client.request(
+                call, cast_to=_models.ReportDeliveryListResponse, kind="json"
+            ),
+        )
+
+    async def create_report_delivery(
+        self,
+        deployment_id: int,
+        *,
+        body: _models.ReportDeliveryInput,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+    ) -> _models.ReportDeliveryResponse:
+        """Create a report delivery
+
+        ``POST /api/v1/deployments/{deploymentId}/report-deliveries``
+
+        Args:
+            deployment_id: Deployment id.
+
+        Raises:
+            AuthenticationError: 401 - The credential is missing, malformed or expired.
+            PermissionDeniedError: 403 - The credential is valid but not authorised for the target, for example an API key scoped to other deployments.
+        """
+
+        call = PreparedCall(
+            method="POST",
+            path="/api/v1/deployments/{deploymentId}/report-deliveries",
+            path_params={
+                "deploymentId": deployment_id,
+            },
+            json=body,
+            options=RequestOptions(
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+                max_retries=max_retries,
+            ),
+        )
+
+        return cast(
+            _models.ReportDeliveryResponse,
+            await self._client.request(call, cast_to=_models.ReportDeliveryResponse, kind="json"),
+        )
+
+    async def get_report_delivery(
+        self,
+        deployment_id: int,
+        id: int,
+        *,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+    ) -> _models.ReportDeliveryResponse:
+        """Get a report delivery
+
+        ``GET /api/v1/deployments/{deploymentId}/report-deliveries/{id}``
+
+        Args:
+            deployment_id: Deployment id.
+            id: Report delivery id.
+
+        Raises:
+            AuthenticationError: 401 - The credential is missing, malformed or expired.
+            PermissionDeniedError: 403 - The credential is valid but not authorised for the target, for example an API key scoped to other deployments.
+        """
+
+        call = PreparedCall(
+            method="GET",
+            path="/api/v1/deployments/{deploymentId}/report-deliveries/{id}",
+            path_params={
+                "deploymentId": deployment_id,
+                "id": id,
+            },
+            options=RequestOptions(
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+                max_retries=max_retries,
+            ),
+        )
+
+        return cast(
+            _models.ReportDeliveryResponse,
+            await self._client.request(call, cast_to=_models.ReportDeliveryResponse, kind="json"),
+        )
+
+    async def update_report_delivery(
+        self,
+        deployment_id: int,
+        id: int,
+        *,
+        body: _models.ReportDeliveryInput,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+    ) -> _models.ReportDeliveryResponse:
+        """Update a report delivery
+
+        ``PUT /api/v1/deployments/{deploymentId}/report-deliveries/{id}``
+
+        Args:
+            deployment_id: Deployment id.
+            id: Report delivery id.
+
+        Raises:
+            AuthenticationError: 401 - The credential is missing, malformed or expired.
+            PermissionDeniedError: 403 - The credential is valid but not authorised for the target, for example an API key scoped to other deployments.
+        """
+
+        call = PreparedCall(
+            method="PUT",
+            path="/api/v1/deployments/{deploymentId}/report-deliveries/{id}",
+            path_params={
+                "deploymentId": deployment_id,
+                "id": id,
+            },
+            json=body,
+            options=RequestOptions(
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+                max_retries=max_retries,
+            ),
+        )
+
+        return cast(
+            _models.ReportDeliveryResponse,
+            await self._client.request(call, cast_to=_models.ReportDeliveryResponse, kind="json"),
+        )
+
+    async def delete_report_delivery(
+        self,
+        deployment_id: int,
+        id: int,
+        *,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+    ) -> None:
+        """Delete a report delivery
+
+        ``DELETE /api/v1/deployments/{deploymentId}/report-deliveries/{id}``
+
+        Args:
+            deployment_id: Deployment id.
+            id: Report delivery id.
+
+        Raises:
+            AuthenticationError: 401 - The credential is missing, malformed or expired.
+            PermissionDeniedError: 403 - The credential is valid but not authorised for the target, for example an API key scoped to other deployments.
+        """
+
+        call = PreparedCall(
+            method="DELETE",
+            path="/api/v1/deployments/{deploymentId}/report-deliveries/{id}",
+            path_params={
+                "deploymentId": deployment_id,
+                "id": id,
+            },
+            options=RequestOptions(
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+                max_retries=max_retries,
+            ),
+        )
+
+        await self._client.request(call, cast_to=None, kind="empty")
+
+    async def resume_report_delivery(
+        self,
+        deployment_id: int,
+        id: int,
+        *,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+    ) -> _models.ReportDeliveryResponse:
+        """Resume a paused report delivery
+
+        Undoes a pause, so the schedule fires again. In preview.
+
+        ``POST /api/v1/deployments/{deploymentId}/report-deliveries/{id}/resume``
+
+        Args:
+            deployment_id: Deployment id.
+            id: Report delivery id.
+
+        Raises:
+            AuthenticationError: 401 - The credential is missing, malformed or expired.
+            PermissionDeniedError: 403 - The credential is valid but not authorised for the target, for example an API key scoped to other deployments.
+        """
+
+        call = PreparedCall(
+            method="POST",
+            path="/api/v1/deployments/{deploymentId}/report-deliveries/{id}/resume",
+            path_params={
+                "deploymentId": deployment_id,
+                "id": id,
+            },
+            options=RequestOptions(
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+                max_retries=max_retries,
+            ),
+        )
+
+        return cast(
+            _models.ReportDeliveryResponse,
+            await self._client.request(call, cast_to=_models.ReportDeliveryResponse, kind="json"),
+        )
+
+    async def run_report_delivery(
+        self,
+        deployment_id: int,
+        id: int,
+        *,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+    ) -> _models.ReportDeliveryRunResponse:
+        """Run a report delivery now
+
+        ``POST /api/v1/deployments/{deploymentId}/report-deliveries/{id}/run``
+
+        Args:
+            deployment_id: Deployment id.
+            id: Report delivery id.
+
+        Raises:
+            AuthenticationError: 401 - The credential is missing, malformed or expired.
+            PermissionDeniedError: 403 - The credential is valid but not authorised for the target, for example an API key scoped to other deployments.
+        """
+
+        call = PreparedCall(
+            method="POST",
+            path="/api/v1/deployments/{deploymentId}/report-deliveries/{id}/run",
+            path_params={
+                "deploymentId": deployment_id,
+                "id": id,
+            },
+            options=RequestOptions(
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+                max_retries=max_retries,
+            ),
+        )
+
+        return cast(
+            _models.ReportDeliveryRunResponse,
+            await self._client.request(
+                call, cast_to=_models.ReportDeliveryRunResponse, kind="json"
+            ),
+        )
+
+    async def list_report_delivery_runs(
+        self,
+        deployment_id: int,
+        id: int,
+        *,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+    ) -> _models.ReportDeliveryRunsResponse:
+        """List a report delivery's runs
+
+        ``GET /api/v1/deployments/{deploymentId}/report-deliveries/{id}/runs``
+
+        Args:
+            deployment_id: Deployment id.
+            id: Report delivery id.
+
+        Raises:
+            AuthenticationError: 401 - The credential is missing, malformed or expired.
+            PermissionDeniedError: 403 - The credential is valid but not authorised for the target, for example an API key scoped to other deployments.
+        """
+
+        call = PreparedCall(
+            method="GET",
+            path="/api/v1/deployments/{deploymentId}/report-deliveries/{id}/runs",
+            path_params={
+                "deploymentId": deployment_id,
+                "id": id,
+            },
+            options=RequestOptions(
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+                max_retries=max_retries,
+            ),
+        )
+
+        return cast(
+            _models.ReportDeliveryRunsResponse,
+            await self._client.request(
+                call, cast_to=_models.ReportDeliveryRunsResponse, kind="json"
+            ),
+        )
+
 
 class AsyncReportDeliveriesResourceWithRawResponse:
     def __init__(self, resource: AsyncReportDeliveriesResource) -> None:
         self.pause_report_delivery = async_to_raw_response_wrapper(resource.pause_report_delivery)
+        self.list_report_deliveries = async_to_raw_response_wrapper(resource.list_report_deliveries)
+        self.create_report_delivery = async_to_raw_response_wrapper(resource.create_report_delivery)
+        self.get_report_delivery = async_to_raw_response_wrapper(resource.get_report_delivery)
+        self.update_report_delivery = async_to_raw_response_wrapper(resource.update_report_delivery)
+        self.delete_report_delivery = async_to_raw_response_wrapper(resource.delete_report_delivery)
+        self.resume_report_delivery = async_to_raw_response_wrapper(resource.resume_report_delivery)
+        self.run_report_delivery = async_to_raw_response_wrapper(resource.run_report_delivery)
+        self.list_report_delivery_runs = async_to_raw_response_wrapper(
+            resource.list_report_delivery_runs
+        )

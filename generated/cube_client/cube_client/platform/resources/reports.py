@@ -325,6 +325,7 @@ class ReportsResource(SyncAPIResource):
         title: str | NotGiven | None = NOT_GIVEN,
         workbook_id: int | NotGiven | None = NOT_GIVEN,
         workbook_name: str | NotGiven | None = NOT_GIVEN,
+        expected_version: int | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -335,9 +336,13 @@ class ReportsResource(SyncAPIResource):
 
         ``PUT /api/v1/deployments/{deploymentId}/reports/{reportId}``
 
+        Args:
+            expected_version: The report's `version` this change is based on; a newer save makes the update answer 409 instead of overwriting it.
+
         Raises:
             AuthenticationError: 401 - The credential is missing, malformed or expired.
             PermissionDeniedError: 403 - The credential is valid but not authorised for the target, for example an API key scoped to other deployments.
+            ConflictError: 409 - The report was saved since `expectedVersion`; nothing was changed.
         """
 
         call = PreparedCall(
@@ -366,6 +371,7 @@ class ReportsResource(SyncAPIResource):
                     "title": title,
                     "workbookId": workbook_id,
                     "workbookName": workbook_name,
+                    "expectedVersion": expected_version,
                 }
             ),
             options=RequestOptions(
@@ -606,6 +612,100 @@ class ReportsResource(SyncAPIResource):
             self._client.request(call, cast_to=_models.Report, kind="json"),
         )
 
+    def get_report_file(
+        self,
+        deployment_id: float,
+        report_id: float,
+        *,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+    ) -> _models.DefinitionFileResponse:
+        """Get a report's definition file
+
+        ``GET /api/v1/deployments/{deploymentId}/reports/{reportId}/file``
+
+        Args:
+            deployment_id: Deployment id.
+            report_id: Report id.
+
+        Raises:
+            AuthenticationError: 401 - The credential is missing, malformed or expired.
+            PermissionDeniedError: 403 - The credential is valid but not authorised for the target, for example an API key scoped to other deployments.
+        """
+
+        call = PreparedCall(
+            method="GET",
+            path="/api/v1/deployments/{deploymentId}/reports/{reportId}/file",
+            path_params={
+                "deploymentId": deployment_id,
+                "reportId": report_id,
+            },
+            options=RequestOptions(
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+                max_retries=max_retries,
+            ),
+        )
+
+        return cast(
+            _models.DefinitionFileResponse,
+            self._client.request(call, cast_to=_models.DefinitionFileResponse, kind="json"),
+        )
+
+    def patch_report_file(
+        self,
+        deployment_id: float,
+        report_id: float,
+        *,
+        body: _models.DefinitionFilePatchInput,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+    ) -> _models.DefinitionFilePatchResponse:
+        """Change part of a report's definition file
+
+        Replaces an exact piece of the definition's text.
+
+        ``PATCH /api/v1/deployments/{deploymentId}/reports/{reportId}/file``
+
+        Args:
+            deployment_id: Deployment id.
+            report_id: Report id.
+
+        Raises:
+            AuthenticationError: 401 - The credential is missing, malformed or expired.
+            PermissionDeniedError: 403 - The credential is valid but not authorised for the target, for example an API key scoped to other deployments.
+        """
+
+        call = PreparedCall(
+            method="PATCH",
+            path="/api/v1/deployments/{deploymentId}/reports/{reportId}/file",
+            path_params={
+                "deploymentId": deployment_id,
+                "reportId": report_id,
+            },
+            json=body,
+            options=RequestOptions(
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+                max_retries=max_retries,
+            ),
+        )
+
+        return cast(
+            _models.DefinitionFilePatchResponse,
+            self._client.request(call, cast_to=_models.DefinitionFilePatchResponse, kind="json"),
+        )
+
 
 class ReportsResourceWithRawResponse:
     def __init__(self, resource: ReportsResource) -> None:
@@ -624,6 +724,8 @@ class ReportsResourceWithRawResponse:
             resource.disconnect_report_from_workbook
         )
         self.refresh_report = to_raw_response_wrapper(resource.refresh_report)
+        self.get_report_file = to_raw_response_wrapper(resource.get_report_file)
+        self.patch_report_file = to_raw_response_wrapper(resource.patch_report_file)
 
 
 class AsyncReportsResource(AsyncAPIResource):
@@ -916,6 +1018,7 @@ class AsyncReportsResource(AsyncAPIResource):
         title: str | NotGiven | None = NOT_GIVEN,
         workbook_id: int | NotGiven | None = NOT_GIVEN,
         workbook_name: str | NotGiven | None = NOT_GIVEN,
+        expected_version: int | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -926,9 +1029,13 @@ class AsyncReportsResource(AsyncAPIResource):
 
         ``PUT /api/v1/deployments/{deploymentId}/reports/{reportId}``
 
+        Args:
+            expected_version: The report's `version` this change is based on; a newer save makes the update answer 409 instead of overwriting it.
+
         Raises:
             AuthenticationError: 401 - The credential is missing, malformed or expired.
             PermissionDeniedError: 403 - The credential is valid but not authorised for the target, for example an API key scoped to other deployments.
+            ConflictError: 409 - The report was saved since `expectedVersion`; nothing was changed.
         """
 
         call = PreparedCall(
@@ -957,6 +1064,7 @@ class AsyncReportsResource(AsyncAPIResource):
                     "title": title,
                     "workbookId": workbook_id,
                     "workbookName": workbook_name,
+                    "expectedVersion": expected_version,
                 }
             ),
             options=RequestOptions(
@@ -1197,6 +1305,102 @@ class AsyncReportsResource(AsyncAPIResource):
             await self._client.request(call, cast_to=_models.Report, kind="json"),
         )
 
+    async def get_report_file(
+        self,
+        deployment_id: float,
+        report_id: float,
+        *,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+    ) -> _models.DefinitionFileResponse:
+        """Get a report's definition file
+
+        ``GET /api/v1/deployments/{deploymentId}/reports/{reportId}/file``
+
+        Args:
+            deployment_id: Deployment id.
+            report_id: Report id.
+
+        Raises:
+            AuthenticationError: 401 - The credential is missing, malformed or expired.
+            PermissionDeniedError: 403 - The credential is valid but not authorised for the target, for example an API key scoped to other deployments.
+        """
+
+        call = PreparedCall(
+            method="GET",
+            path="/api/v1/deployments/{deploymentId}/reports/{reportId}/file",
+            path_params={
+                "deploymentId": deployment_id,
+                "reportId": report_id,
+            },
+            options=RequestOptions(
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+                max_retries=max_retries,
+            ),
+        )
+
+        return cast(
+            _models.DefinitionFileResponse,
+            await self._client.request(call, cast_to=_models.DefinitionFileResponse, kind="json"),
+        )
+
+    async def patch_report_file(
+        self,
+        deployment_id: float,
+        report_id: float,
+        *,
+        body: _models.DefinitionFilePatchInput,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+    ) -> _models.DefinitionFilePatchResponse:
+        """Change part of a report's definition file
+
+        Replaces an exact piece of the definition's text.
+
+        ``PATCH /api/v1/deployments/{deploymentId}/reports/{reportId}/file``
+
+        Args:
+            deployment_id: Deployment id.
+            report_id: Report id.
+
+        Raises:
+            AuthenticationError: 401 - The credential is missing, malformed or expired.
+            PermissionDeniedError: 403 - The credential is valid but not authorised for the target, for example an API key scoped to other deployments.
+        """
+
+        call = PreparedCall(
+            method="PATCH",
+            path="/api/v1/deployments/{deploymentId}/reports/{reportId}/file",
+            path_params={
+                "deploymentId": deployment_id,
+                "reportId": report_id,
+            },
+            json=body,
+            options=RequestOptions(
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+                max_retries=max_retries,
+            ),
+        )
+
+        return cast(
+            _models.DefinitionFilePatchResponse,
+            await self._client.request(
+                call, cast_to=_models.DefinitionFilePatchResponse, kind="json"
+            ),
+        )
+
 
 class AsyncReportsResourceWithRawResponse:
     def __init__(self, resource: AsyncReportsResource) -> None:
@@ -1215,3 +1419,5 @@ class AsyncReportsResourceWithRawResponse:
             resource.disconnect_report_from_workbook
         )
         self.refresh_report = async_to_raw_response_wrapper(resource.refresh_report)
+        self.get_report_file = async_to_raw_response_wrapper(resource.get_report_file)
+        self.patch_report_file = async_to_raw_response_wrapper(resource.patch_report_file)

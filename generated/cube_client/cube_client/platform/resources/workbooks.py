@@ -526,6 +526,100 @@ class WorkbooksResource(SyncAPIResource):
             self._client.request(call, cast_to=_models.Dashboard, kind="json"),
         )
 
+    def get_workbook_dashboard_file(
+        self,
+        deployment_id: float,
+        workbook_id: float,
+        *,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+    ) -> _models.DefinitionFileResponse:
+        """Get a workbook's dashboard draft file
+
+        ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/file``
+
+        Args:
+            deployment_id: Deployment id.
+            workbook_id: Workbook id.
+
+        Raises:
+            AuthenticationError: 401 - The credential is missing, malformed or expired.
+            PermissionDeniedError: 403 - The credential is valid but not authorised for the target, for example an API key scoped to other deployments.
+        """
+
+        call = PreparedCall(
+            method="GET",
+            path="/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/file",
+            path_params={
+                "deploymentId": deployment_id,
+                "workbookId": workbook_id,
+            },
+            options=RequestOptions(
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+                max_retries=max_retries,
+            ),
+        )
+
+        return cast(
+            _models.DefinitionFileResponse,
+            self._client.request(call, cast_to=_models.DefinitionFileResponse, kind="json"),
+        )
+
+    def patch_workbook_dashboard_file(
+        self,
+        deployment_id: float,
+        workbook_id: float,
+        *,
+        body: _models.DefinitionFilePatchInput,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+    ) -> _models.DefinitionFilePatchResponse:
+        """Change part of a workbook's dashboard draft file
+
+        Replaces an exact piece of the draft's text.
+
+        ``PATCH /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/file``
+
+        Args:
+            deployment_id: Deployment id.
+            workbook_id: Workbook id.
+
+        Raises:
+            AuthenticationError: 401 - The credential is missing, malformed or expired.
+            PermissionDeniedError: 403 - The credential is valid but not authorised for the target, for example an API key scoped to other deployments.
+        """
+
+        call = PreparedCall(
+            method="PATCH",
+            path="/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/file",
+            path_params={
+                "deploymentId": deployment_id,
+                "workbookId": workbook_id,
+            },
+            json=body,
+            options=RequestOptions(
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+                max_retries=max_retries,
+            ),
+        )
+
+        return cast(
+            _models.DefinitionFilePatchResponse,
+            self._client.request(call, cast_to=_models.DefinitionFilePatchResponse, kind="json"),
+        )
+
 
 class WorkbooksResourceWithRawResponse:
     def __init__(self, resource: WorkbooksResource) -> None:
@@ -541,6 +635,12 @@ class WorkbooksResourceWithRawResponse:
         )
         self.duplicate_workbook = to_raw_response_wrapper(resource.duplicate_workbook)
         self.publish_dashboard = to_raw_response_wrapper(resource.publish_dashboard)
+        self.get_workbook_dashboard_file = to_raw_response_wrapper(
+            resource.get_workbook_dashboard_file
+        )
+        self.patch_workbook_dashboard_file = to_raw_response_wrapper(
+            resource.patch_workbook_dashboard_file
+        )
 
 
 class AsyncWorkbooksResource(AsyncAPIResource):
@@ -1034,6 +1134,102 @@ class AsyncWorkbooksResource(AsyncAPIResource):
             await self._client.request(call, cast_to=_models.Dashboard, kind="json"),
         )
 
+    async def get_workbook_dashboard_file(
+        self,
+        deployment_id: float,
+        workbook_id: float,
+        *,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+    ) -> _models.DefinitionFileResponse:
+        """Get a workbook's dashboard draft file
+
+        ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/file``
+
+        Args:
+            deployment_id: Deployment id.
+            workbook_id: Workbook id.
+
+        Raises:
+            AuthenticationError: 401 - The credential is missing, malformed or expired.
+            PermissionDeniedError: 403 - The credential is valid but not authorised for the target, for example an API key scoped to other deployments.
+        """
+
+        call = PreparedCall(
+            method="GET",
+            path="/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/file",
+            path_params={
+                "deploymentId": deployment_id,
+                "workbookId": workbook_id,
+            },
+            options=RequestOptions(
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+                max_retries=max_retries,
+            ),
+        )
+
+        return cast(
+            _models.DefinitionFileResponse,
+            await self._client.request(call, cast_to=_models.DefinitionFileResponse, kind="json"),
+        )
+
+    async def patch_workbook_dashboard_file(
+        self,
+        deployment_id: float,
+        workbook_id: float,
+        *,
+        body: _models.DefinitionFilePatchInput,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+    ) -> _models.DefinitionFilePatchResponse:
+        """Change part of a workbook's dashboard draft file
+
+        Replaces an exact piece of the draft's text.
+
+        ``PATCH /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/file``
+
+        Args:
+            deployment_id: Deployment id.
+            workbook_id: Workbook id.
+
+        Raises:
+            AuthenticationError: 401 - The credential is missing, malformed or expired.
+            PermissionDeniedError: 403 - The credential is valid but not authorised for the target, for example an API key scoped to other deployments.
+        """
+
+        call = PreparedCall(
+            method="PATCH",
+            path="/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/file",
+            path_params={
+                "deploymentId": deployment_id,
+                "workbookId": workbook_id,
+            },
+            json=body,
+            options=RequestOptions(
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+                max_retries=max_retries,
+            ),
+        )
+
+        return cast(
+            _models.DefinitionFilePatchResponse,
+            await self._client.request(
+                call, cast_to=_models.DefinitionFilePatchResponse, kind="json"
+            ),
+        )
+
 
 class AsyncWorkbooksResourceWithRawResponse:
     def __init__(self, resource: AsyncWorkbooksResource) -> None:
@@ -1053,3 +1249,9 @@ class AsyncWorkbooksResourceWithRawResponse:
         )
         self.duplicate_workbook = async_to_raw_response_wrapper(resource.duplicate_workbook)
         self.publish_dashboard = async_to_raw_response_wrapper(resource.publish_dashboard)
+        self.get_workbook_dashboard_file = async_to_raw_response_wrapper(
+            resource.get_workbook_dashboard_file
+        )
+        self.patch_workbook_dashboard_file = async_to_raw_response_wrapper(
+            resource.patch_workbook_dashboard_file
+        )

@@ -1,0 +1,45 @@
+"""Operations whose shapes the service has not published: the package README lists them.
+
+An operation is *open* when nothing about its payloads is typed: it takes no body or a body
+whose schema is an open object without properties, and it answers with an open object without
+properties. Its client method exists and sends the body it is given as a free-form object; its
+answer keeps every field. Listing them tells a user which methods are typed in name only.
+"""
+
+from __future__ import annotations
+
+from generator.ir.types import (
+    ANY,
+    DictOf,
+    Family,
+    Model,
+    ModelKind,
+    ModelRef,
+    Operation,
+    ValueModel,
+)
+
+
+def _open(model: ModelKind) -> bool:
+    """An object of any fields: a free-form map, or a class without attributes that keeps extras."""
+    if isinstance(model, ValueModel):
+        return model.type == DictOf(ANY)
+    return isinstance(model, Model) and not model.fields and model.extra_allowed
+
+
+def _open_model(family: Family, name: str) -> bool:
+    found = [m for m in family.models if m.name == name]
+    return bool(found) and all(_open(m) for m in found)
+
+
+def is_open(family: Family, op: Operation) -> bool:
+    """Whether neither the request body nor the success answer of ``op`` has a typed field."""
+    body = op.body
+    if body is not None and (body.fields or not body.model or not _open_model(family, body.model)):
+        return False
+    success = op.success.type
+    return isinstance(success, ModelRef) and _open_model(family, success.name)
+
+
+def open_operations(family: Family) -> list[Operation]:
+    return [op for op in family.operations if is_open(family, op)]
