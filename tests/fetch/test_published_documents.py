@@ -9,6 +9,7 @@ prose.
 from __future__ import annotations
 
 import importlib.util
+import re
 import shutil
 import subprocess
 import sys
@@ -129,6 +130,14 @@ def test_no_published_prose_in_spec_or_generated(shared_dir: Path) -> None:
     theirs: set[str] = set()
     for document in (shared_dir / "specs" / "cube").glob("*.yaml"):
         _prose(_load(document), theirs)
+    # The service's own pages too: its description, changelog and guides, sentence by sentence.
+    pages = [
+        *(shared_dir / "service").glob("*.txt"),
+        *(shared_dir / "specs" / "cube").glob("*.mdx"),
+    ]
+    for page in pages:
+        text = " ".join(page.read_text(encoding="utf-8", errors="replace").split())
+        theirs.update(s.strip() for s in re.split(r"(?<=[.;!?])\s+", text))
     passages = {p for p in theirs if len(p) >= PROSE_MIN and len(p.split()) >= PROSE_WORDS}
     assert len(passages) > 100  # the documents are prose-rich: the check has something to find
     ours = []

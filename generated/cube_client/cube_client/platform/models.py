@@ -2358,7 +2358,7 @@ class ReportDeliveryDestination(BaseModel):
 
 
 class ReportDeliveryNotificationSettings(BaseModel):
-    """How the owner hears of failure or recovery. A delivery that runs more than once a day reports only changes in its status; a delivery that runs daily or less often reports every failed run."""
+    """How the owner hears of failure or recovery. Deliveries on a schedule of several runs a day notify only when their status changes; those running once a day or less notify on each failure."""
 
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     inbox: bool
@@ -2372,7 +2372,7 @@ class ReportDeliveryNotificationSettings(BaseModel):
 
 
 class ReportDeliveryResponse(BaseModel):
-    """A report delivery writes a report's query result to a spreadsheet destination, on a schedule or on request."""
+    """Writes the result of a report's query into a spreadsheet, when its schedule fires or when a run is asked for."""
 
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     id: int
@@ -2392,33 +2392,33 @@ class ReportDeliveryResponse(BaseModel):
     last_run_at: Annotated[datetime.datetime | None, Field(alias="lastRunAt")] = None
     """When the last run finished; null before the first run."""
     last_success_at: Annotated[datetime.datetime | None, Field(alias="lastSuccessAt")] = None
-    """When the last successful run finished; null if none succeeded."""
+    """End of the newest run that succeeded; null when no run has succeeded."""
     next_run_at: Annotated[datetime.datetime | None, Field(alias="nextRunAt")] = None
     """When the schedule next fires; null when there is no schedule or it is paused."""
     paused_at: Annotated[datetime.datetime | None, Field(alias="pausedAt")] = None
     """When the delivery was paused; null if it is not paused."""
     owner_user_id: Annotated[int | None, Field(alias="ownerUserId")] = None
-    """Accountable user, whose account at the spreadsheet provider writes the sheet; null once that user is deleted."""
+    """The user answerable for the delivery; the sheet is written through this user's spreadsheet-provider account. Null after the user is deleted."""
     run_as_user_id: Annotated[int | None, Field(alias="runAsUserId")] = None
-    """User whose data access the query runs with; null once that user is deleted."""
+    """The query runs with this user's data access; null after the user is deleted."""
     report_id: Annotated[int | None, Field(alias="reportId")] = None
     """Delivered report; null once the report is deleted."""
     report_name: Annotated[str | None, Field(alias="reportName")] = None
     """Name of the delivered report; null once deleted."""
     report_public_id: Annotated[str | None, Field(alias="reportPublicId")] = None
-    """Public id of the delivered report; null once deleted."""
+    """The report's public id; null after the report is deleted."""
     report_workbook_id: Annotated[int | None, Field(alias="reportWorkbookId")] = None
     """Workbook holding the report; null once the report is deleted."""
     running_since: Annotated[datetime.datetime | None, Field(alias="runningSince")] = None
-    """Start of the run in progress; null while no run is going."""
+    """When the current run began; null when nothing is running."""
     schedule: ReportDeliverySchedule | None = None
     """Null for a delivery that runs only on request."""
     shape: ReportDeliveryShape | None = None
     """Null when every column is delivered as is."""
     sheet_title: Annotated[str | None, Field(alias="sheetTitle")] = None
-    """Current title of the destination tab, read from the spreadsheet provider at most every few minutes; null for a `new_sheet` delivery or before first read."""
+    """The destination tab's title as the spreadsheet provider last reported it (re-read every few minutes at most); null for `new_sheet` deliveries and until first read."""
     spreadsheet_title: Annotated[str | None, Field(alias="spreadsheetTitle")] = None
-    """Title of the destination spreadsheet, read at most every few minutes and by each run; null before first read."""
+    """The spreadsheet's title, re-read by each run and every few minutes at most; null until first read."""
 
 
 class ReportDeliverySchedule(BaseModel):

@@ -47,7 +47,7 @@ class AuditLogsResource(SyncAPIResource):
     ) -> BinaryResponse:
         """Export audit logs
 
-        Exports audit log events as a CSV file streamed as an attachment. Requires the audit log feature (enterprise plan) and the caller's `AuditLogManage` permission. The CSV column layout is not documented.
+        Audit log events as one CSV attachment, streamed. Needs the audit log feature (enterprise plan) and the caller's `AuditLogManage` permission. The CSV column layout is not documented.
 
         ``GET /api/v1/audit-logs/export``
 
@@ -122,7 +122,7 @@ class AsyncAuditLogsResource(AsyncAPIResource):
     ) -> AsyncBinaryResponse:
         """Export audit logs
 
-        Exports audit log events as a CSV file streamed as an attachment. Requires the audit log feature (enterprise plan) and the caller's `AuditLogManage` permission. The CSV column layout is not documented.
+        Audit log events as one CSV attachment, streamed. Needs the audit log feature (enterprise plan) and the caller's `AuditLogManage` permission. The CSV column layout is not documented.
 
         ``GET /api/v1/audit-logs/export``
 

@@ -214,7 +214,7 @@ class DataModelResource(SyncAPIResource):
         ``PUT /build/api/v1/deployments/{deploymentId}/branches/staging-environment``
 
         Raises:
-            BadRequestError: 400 - The branch cannot have an always-active staging environment: only shared branches may be enabled, and personal development branches and the production branch are rejected. (The status code of this rejection is not documented; 400 is assumed.)
+            BadRequestError: 400 - The branch cannot have an always-active staging environment: it is for shared branches alone, and a personal development branch or the production branch is refused. (The status code of this rejection is not documented; 400 is assumed.)
             AuthenticationError: 401 - The credential is missing, malformed or expired.
             PermissionDeniedError: 403 - The credential is valid but not authorised for the target, for example an API key scoped to other deployments.
         """
@@ -981,7 +981,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         ``PUT /build/api/v1/deployments/{deploymentId}/branches/staging-environment``
 
         Raises:
-            BadRequestError: 400 - The branch cannot have an always-active staging environment: only shared branches may be enabled, and personal development branches and the production branch are rejected. (The status code of this rejection is not documented; 400 is assumed.)
+            BadRequestError: 400 - The branch cannot have an always-active staging environment: it is for shared branches alone, and a personal development branch or the production branch is refused. (The status code of this rejection is not documented; 400 is assumed.)
             AuthenticationError: 401 - The credential is missing, malformed or expired.
             PermissionDeniedError: 403 - The credential is valid but not authorised for the target, for example an API key scoped to other deployments.
         """

@@ -39,7 +39,7 @@ class ReportDeliveriesResource(SyncAPIResource):
     ) -> _models.ReportDeliveryResponse:
         """Pause a report delivery
 
-        Pauses a report delivery: its schedule stops firing until it is resumed and `nextRunAt` becomes null; a run can still be started by hand. Pausing a paused delivery changes nothing. In preview: the account must have it enabled by support.
+        Pauses a report delivery: its schedule stops firing until it is resumed and `nextRunAt` becomes null; a run can still be started by hand. A second pause is a no-op. A preview feature, turned on per account by support.
 
         ``POST /api/v1/deployments/{deploymentId}/report-deliveries/{id}/pause``
 
@@ -465,7 +465,7 @@ class AsyncReportDeliveriesResource(AsyncAPIResource):
     ) -> _models.ReportDeliveryResponse:
         """Pause a report delivery
 
-        Pauses a report delivery: its schedule stops firing until it is resumed and `nextRunAt` becomes null; a run can still be started by hand. Pausing a paused delivery changes nothing. In preview: the account must have it enabled by support.
+        Pauses a report delivery: its schedule stops firing until it is resumed and `nextRunAt` becomes null; a run can still be started by hand. A second pause is a no-op. A preview feature, turned on per account by support.
 
         ``POST /api/v1/deployments/{deploymentId}/report-deliveries/{id}/pause``
 
