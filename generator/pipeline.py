@@ -201,8 +201,14 @@ def _render_family(
     out = {
         f"{base}/_client.py": render("family/client.py.jinja", **fctx),
         f"{base}/models.py": render("family/models.py.jinja", **fctx),
+        f"{base}/_classes/__init__.py": render("family/classes__init__.py.jinja", **fctx),
         f"{base}/resources/__init__.py": render("family/resources__init__.py.jinja", **fctx),
     }
+    modules = {m.name: m.module for m in family.models}
+    for m in family.models:
+        out[f"{base}/_classes/{m.module}.py"] = render(
+            "family/model_class.py.jinja", **fctx, m=m, modules=modules
+        )
     if family.module:
         out[f"{base}/__init__.py"] = render("family/__init__.py.jinja", **fctx)
     for resource in family.resources:

@@ -99,3 +99,15 @@ def imported_package(doc: dict[str, Any], out: Path, package: str) -> Iterator[P
         sys.path.remove(str(out))
         for name in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
             del sys.modules[name]
+
+
+def model_source(where: Path | dict[str, str], package_dir: str = "") -> str:
+    """Every model class's source of a generated family, in class-name order: each class has its
+    own module under ``<family>/_classes/``. ``where`` is the generated files by path (keys under
+    ``package_dir``) or the family's folder on disk."""
+    if isinstance(where, dict):
+        prefix = f"{package_dir}/_classes/"
+        texts = [t for p, t in sorted(where.items()) if p.startswith(prefix)]
+    else:
+        texts = [p.read_text(encoding="utf-8") for p in sorted((where / "_classes").glob("*.py"))]
+    return "\n".join(texts)

@@ -16,7 +16,7 @@ from generator import DEFAULT_CONFIG, DEFAULT_OUT
 from generator.cli import main
 from generator.document.config import Config
 from generator.emit import cache
-from tests.helpers import ROOT, run_cli
+from tests.helpers import ROOT, model_source, run_cli
 
 DOCUMENT = """\
 openapi: 3.1.0
@@ -127,7 +127,7 @@ def test_changed_document_regenerates(project: Path) -> None:
     doc = project / "spec/pets.yaml"
     doc.write_text(doc.read_text().replace("name: {type: string}", "nickname: {type: string}"))
     assert regenerated(generate(project))
-    assert "nickname" in (out / "pets_client/pets_client/pets/models.py").read_text()
+    assert "nickname" in model_source(out / "pets_client/pets_client/pets")
 
 
 def test_changed_overlay_regenerates(project: Path) -> None:
@@ -136,7 +136,7 @@ def test_changed_overlay_regenerates(project: Path) -> None:
     overlay = project / "spec/pets.overlay.yaml"
     overlay.write_text(overlay.read_text().replace("A pet.", "A much-loved pet."))
     assert regenerated(generate(project))
-    assert "A much-loved pet." in (out / "pets_client/pets_client/pets/models.py").read_text()
+    assert "A much-loved pet." in model_source(out / "pets_client/pets_client/pets")
 
 
 def test_named_input_outside_the_config_folder_counts(project: Path) -> None:
@@ -151,7 +151,7 @@ def test_named_input_outside_the_config_folder_counts(project: Path) -> None:
     assert "up to date" in run_cli(*args, cwd=project).stdout
     overlay.write_text(overlay.read_text().replace("A pet.", "A shared pet."))
     assert run_cli(*args, cwd=project).stdout.startswith("generated ")
-    assert "A shared pet." in (out / "pets_client/pets_client/pets/models.py").read_text()
+    assert "A shared pet." in model_source(out / "pets_client/pets_client/pets")
 
 
 def test_changed_config_regenerates(project: Path) -> None:

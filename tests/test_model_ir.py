@@ -10,7 +10,7 @@ from typing import Any
 from generator.document.config import load_config
 from generator.ir.types import Model, ValueModel
 from generator.pipeline import generate, load_family, single_document_config, strip_root
-from tests.helpers import generate_package, run_python
+from tests.helpers import generate_package, model_source, run_python
 
 PACKAGE = "model_ir_client"
 
@@ -48,7 +48,7 @@ def test_field_names_dodge_pydantic_and_annotation_names(tmp_path: Path) -> None
         "aB": "a_b_2",
         "json_": "json__2",
     }
-    source = files[f"{PACKAGE}/models.py"]
+    source = model_source(files, PACKAGE)
     assert 'a_b_2: Annotated[str | None, Field(alias="aB")] = None' in source
     assert 'json_: Annotated[str | None, Field(alias="json")] = None' in source
 
@@ -67,7 +67,7 @@ def test_recursive_value_classes_are_typed_on_root(tmp_path: Path) -> None:
     kinds = {m.name: m for m in family.models}
     assert isinstance(kinds["Tree"], ValueModel) and kinds["Tree"].recursive
     assert isinstance(kinds["Leaf"], Model)
-    source = files[f"{PACKAGE}/models.py"]
+    source = model_source(files, PACKAGE)
     assert "class Tree(RootModel[Any]):\n    root: Open[str | list[Tree]]" in source
     out = tmp_path / "dist"
     generate_package(_document(schemas), out, PACKAGE)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.helpers import run_cli
+from tests.helpers import model_source, run_cli
 
 DOC = """\
 openapi: 3.1.0
@@ -56,7 +56,7 @@ def _class_body(models: str, name: str) -> str:
 
 def test_exact_schema_name_is_kept_and_the_others_are_warned(tmp_path: Path) -> None:
     stderr, report, out = _run(tmp_path)
-    models = (out / "p" / "models.py").read_text()
+    models = model_source(out / "p")
     assert "from_exact" in _class_body(models, "FooBar")  # the schema called FooBar
     for name, cls in (("foo-bar", "FooBar2"), ("foo_bar", "FooBar3"), ("foo.bar", "FooBar4")):
         line = next(x for x in stderr.splitlines() if f"/components/schemas/{name}:" in x)

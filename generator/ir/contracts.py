@@ -102,4 +102,4 @@ def resource_members() -> frozenset[str]:
 
 def model_module_names() -> frozenset[str]:
     """Names a schema class may not take: what the models module imports (``Open``, ``Field``)."""
-    return _imported_names("family/models.py.jinja")
+    return _imported_names("family/model_class.py.jinja")

@@ -31,7 +31,7 @@ from generator.ir.types import (
     UnionOf,
     ValueModel,
 )
-from generator.words import pascal_case
+from generator.words import pascal_case, snake_case
 
 # Names a pydantic model already has, and the module the models import: an attribute named like
 # one would shadow it.
@@ -56,7 +56,22 @@ def build_models(catalog: SchemaCatalog) -> tuple[ModelKind, ...]:
     while pending := [n for n in catalog.models if n not in done]:
         for name in pending:
             done[name] = _model(catalog, name, catalog.models[name])
-    return _ordered(done)
+    return _placed(_ordered(done))
+
+
+def _placed(models: tuple[ModelKind, ...]) -> tuple[ModelKind, ...]:
+    """Each class with its own module name (unique in the family, case-insensitively, so the
+    files differ on any file system) and the classes it names: a package loads a class, and
+    the classes it reaches, when first used."""
+    modules = Namespace()
+    placed = []
+    for m in models:
+        refs = (
+            {r for f in m.fields for r in _refs(f.type)} if isinstance(m, Model) else _refs(m.type)
+        )
+        module = modules.identifier(snake_case(m.name) or "model", prefix="model")
+        placed.append(dataclasses.replace(m, module=module, refs=tuple(sorted(refs - {m.name}))))
+    return tuple(placed)
 
 
 def _ordered(models: dict[ClassName, ModelKind]) -> tuple[ModelKind, ...]:

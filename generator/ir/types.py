@@ -79,6 +79,8 @@ class Model:
     extra_allowed: bool = False  # unknown properties are kept (``additionalProperties``)
     # ``oneOf`` branches that only require properties: one group of attributes must all be set
     one_of: tuple[tuple[PythonIdentifier, ...], ...] = ()
+    module: str = ""  # the class's own module in the family's ``_classes`` package
+    refs: tuple[ClassName, ...] = ()  # the other classes its annotations name
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +92,8 @@ class ValueModel:
     description: str = ""
     # reaches itself through value classes: typed on ``root`` only, as a base cannot name itself
     recursive: bool = False
+    module: str = ""  # the class's own module in the family's ``_classes`` package
+    refs: tuple[ClassName, ...] = ()  # the other classes its base and annotations name
 
 
 ModelKind = Model | ValueModel

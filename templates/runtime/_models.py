@@ -27,16 +27,27 @@ Lenient parsing (the default)
 from __future__ import annotations
 
 import functools
+import importlib
+import sys
+import threading
 import types
 import typing
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Annotated, Any, Self, TypeVar, Union
 
 import pydantic
 from pydantic_core import PydanticCustomError, core_schema
 
-__all__ = ["BaseModel", "Open", "ResponseValidationWarning", "Unknown", "construct", "to_dict"]
+__all__ = [
+    "BaseModel",
+    "Open",
+    "ResponseValidationWarning",
+    "Unknown",
+    "construct",
+    "lazy_classes",
+    "to_dict",
+]
 
 T = TypeVar("T")
 STRICT = "cube_client_strict"  # the validation-context key that turns Unknown and leniency off
@@ -174,7 +185,53 @@ def _complete(cls: type[pydantic.BaseModel]) -> None:
     wire name up would miss a value the server sent.
     """
     if not cls.__pydantic_complete__:
+        module = sys.modules.get(cls.__module__)
+        if module is not None:
+            _bind(module)
         cls.model_rebuild()
+
+
+_bind_lock = threading.RLock()
+
+
+def lazy_classes(
+    namespace: dict[str, Any], package: str, modules: Mapping[str, str]
+) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
+    """A models module's ``__getattr__`` and ``__dir__``: a class is imported from its own
+    module (``package.<module>``) the first time it is named, with the classes it reaches bound
+    where they are named; no other class is built. Importing every model of a large API at the
+    first call would cost hundreds of milliseconds."""
+
+    def get(name: str) -> Any:
+        module_name = modules.get(name)
+        if module_name is None:
+            raise AttributeError(f"module {namespace['__name__']!r} has no attribute {name!r}")
+        module = importlib.import_module(f"{package}.{module_name}")
+        _bind(module)
+        value = getattr(module, name)
+        namespace[name] = value
+        return value
+
+    def names() -> list[str]:
+        return sorted({*namespace, *modules})
+
+    return get, names
+
+
+def _bind(module: types.ModuleType) -> None:
+    """Give ``module`` and every class module it reaches the classes their annotations name
+    (listed in ``_REFS``), so pydantic can resolve them when it builds a validator."""
+    with _bind_lock:
+        stack = [module]
+        while stack:
+            space = vars(stack.pop())
+            if space.get("_BOUND") or "_REFS" not in space:
+                continue
+            space["_BOUND"] = True
+            for name, sub in space["_REFS"].items():
+                target = importlib.import_module(f"{space['__package__']}.{sub}")
+                space.setdefault(name, getattr(target, name))
+                stack.append(target)
 
 
 @functools.cache

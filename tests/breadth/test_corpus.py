@@ -38,7 +38,7 @@ TIMEOUT = 600
 # until generator/emit/formatting.py fixes RUF036, an optional nullable argument reads
 # ``X | None | NotGiven``, which ``ruff check`` flags.
 _CLIENT_TEMPLATE = ROOT / "templates" / "family" / "client.py.jinja"
-_FORMATTING = ROOT / "generator" / "formatting.py"
+_FORMATTING = ROOT / "generator" / "emit" / "formatting.py"
 
 
 @dataclass

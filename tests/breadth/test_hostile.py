@@ -295,8 +295,12 @@ def shape(files: dict[str, str]) -> dict[str, set[str]]:
         for n in ast.walk(tree)
         if isinstance(n, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
     }
-    # resource modules are named after tags; the runtime modules keep fixed names
-    modules = {rel.removesuffix(".py").replace("/", ".") for rel in trees if "/resources/" in rel}
+    # resource modules are named after tags, model class modules after schemas (imported
+    # relatively, by bare name, too); the runtime modules keep fixed names
+    named = [rel for rel in trees if "/resources/" in rel or "/_classes/" in rel]
+    modules = {rel.removesuffix(".py").replace("/", ".") for rel in named}
+    modules |= {rel.rsplit("/", 1)[-1].removesuffix(".py") for rel in named}
+    modules |= {f"_classes.{rel.rsplit('/', 1)[-1].removesuffix('.py')}" for rel in named}
     for tree in trees.values():
         for ctx, node in _walk(tree, ()):
             if isinstance(node, ast.stmt):
@@ -348,10 +352,8 @@ def import_all(out: Path, canary: Path) -> None:
         f"for m in pkgutil.walk_packages(pkg.__path__, {PACKAGE + '.'!r}):\n"
         "    importlib.import_module(m.name)\n"
         f"from {PACKAGE} import models\n"
-        "for name in dir(models):\n"
-        "    obj = getattr(models, name)\n"
-        "    if getattr(obj, '__module__', '') == models.__name__ and hasattr(obj, 'model_fields'):\n"
-        "        obj.model_json_schema()\n"
+        "for name in models.__all__:\n"
+        "    getattr(models, name).model_json_schema()\n"
     )
     run_python(code, out)
     assert not canary.exists(), "importing the package ran code from the document"

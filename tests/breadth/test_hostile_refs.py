@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import model_source
+
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "CANARYSECRET7f3a"
 # Runs the CLI with an audit hook that appends every opened path to $OPEN_LOG.
@@ -243,7 +245,7 @@ def test_references_inside_the_tree_still_work(world: dict[str, Path]) -> None:
     doc.write_text(_doc("sub/pet.yaml"), encoding="utf-8")
     proc = _run(world, doc)
     assert proc.returncode == 0, proc.stderr
-    models = (world["out"] / "p" / "models.py").read_text(encoding="utf-8")
+    models = model_source(world["out"] / "p")
     assert "class Pet(" in models and "class Owner(" in models
 
 
@@ -252,7 +254,7 @@ def test_ref_root_widens_the_sandbox_for_a_maintainer(world: dict[str, Path]) ->
     doc.write_text(_doc("../../outside/canary.json"), encoding="utf-8")
     proc = _run(world, doc, "--ref-root", str(world["tmp"]))
     assert proc.returncode == 0, proc.stderr
-    models = (world["out"] / "p" / "models.py").read_text(encoding="utf-8")
+    models = model_source(world["out"] / "p")
     assert SECRET in models  # the one case where reading it was asked for
     # absolute references stay refused even then
     doc.write_text(_doc(str(world["outside"] / "canary.json")), encoding="utf-8")

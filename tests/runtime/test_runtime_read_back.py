@@ -109,12 +109,9 @@ def samples_of(family: str) -> list[tuple[str, str, dict[str, Any]]]:
 
     module = importlib.import_module(f"cube_client.{family}.models")
     out = []
-    for name, cls in sorted(vars(module).items()):
-        if (
-            isinstance(cls, type)
-            and issubclass(cls, BaseModel)
-            and cls.__module__ == module.__name__
-        ):
+    for name in sorted(module.__all__):  # each class in its own module, loaded on first use
+        cls = getattr(module, name)
+        if isinstance(cls, type) and issubclass(cls, BaseModel):
             body = sample(cls)
             if isinstance(body, dict) and body and not _cut_required(cls, body):
                 out.append((module.__name__, name, body))
