@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from harness import BENCH, TIMEOUT, Cmd, Report, compare, log, secs, spread, table
+from harness import BENCH, TIMEOUT, Cmd, Report, compare, log, ratio_table, secs, table
 
 # Targets (issue 19): the generated client ≤ these x raw httpx2 + json.loads on the same page.
 T_CALL = {"sync": 1.2, "async": 1.15}
@@ -154,7 +154,7 @@ def cold_import(report: Report, package_root: Path, tmp: Path, rounds: int) -> N
     note = importtime_note(compiled, stmt)
     report.sections.append(
         f"### Cold import (median of {rounds} alternated fresh processes)\n\n"
-        + _ratio_table([ours, base, nopyc, bare], base, "÷ import httpx2, pydantic")
+        + ratio_table([ours, base, nopyc, bare], base, "÷ import httpx2, pydantic")
         + ("\n\n" + note if note else "")
     )
     _ratio_target(report, "cold import vs `import httpx2, pydantic`", ours, base, T_IMPORT)
@@ -182,26 +182,9 @@ def cold_start(report: Report, compiled: Path, here: Path, rounds: int) -> None:
     report.sections.append(
         f"### Cold start to the first answer (median of {rounds} alternated fresh processes; "
         "`GET …/environments`, 100 items, on 127.0.0.1)\n\n"
-        + _ratio_table([ours, base], base, "÷ raw")
+        + ratio_table([ours, base], base, "÷ raw")
     )
     _ratio_target(report, "cold start to first call vs raw", ours, base, T_COLD_START)
-
-
-def _ratio_table(cmds: list[Cmd], base: Cmd, ratio_name: str) -> str:
-    rows = []
-    for cmd in cmds:
-        ratio = f"{cmd.median / base.median:.2f}x" if not (cmd.failure or base.failure) else "—"
-        rows.append(
-            [
-                cmd.name,
-                secs(cmd.median) if not cmd.failure else "—",
-                spread(cmd),
-                f"{cmd.peak_mb:.0f} MB",
-                ratio,
-                f"FAILED — {cmd.failure}" if cmd.failure else "",
-            ]
-        )
-    return table(["command", "median", "min - max", "peak RSS", ratio_name, "note"], rows)
 
 
 def _ratio_target(report: Report, name: str, ours: Cmd, base: Cmd, limit: float) -> None:

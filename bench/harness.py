@@ -180,3 +180,21 @@ def fresh_dir(path: Path) -> Callable[[], None]:
 
 def fresh_file(path: Path) -> Callable[[], None]:
     return lambda: path.unlink(missing_ok=True)
+
+
+def ratio_table(cmds: Sequence[Cmd], base: Cmd, ratio_name: str, digits: int = 2) -> str:
+    """Commands with median, spread, peak memory and their ratio to ``base``."""
+    rows = []
+    for cmd in cmds:
+        ok = not (cmd.failure or base.failure)
+        rows.append(
+            [
+                cmd.name,
+                secs(cmd.median) if not cmd.failure else "—",
+                spread(cmd),
+                f"{cmd.peak_mb:.0f} MB",
+                f"{cmd.median / base.median:.{digits}f}x" if ok else "—",
+                f"FAILED — {cmd.failure}" if cmd.failure else "",
+            ]
+        )
+    return table(["command", "median", "min - max", "peak RSS", ratio_name, "note"], rows)

@@ -38,6 +38,7 @@ from harness import (
     fresh_dir,
     fresh_file,
     log,
+    ratio_table,
     run_once,
     secs,
     spread,
@@ -345,23 +346,10 @@ def regeneration(report: Report, proj: Path, rounds: int) -> bool:
             f"{len(missed)} of {len(noop.runs)} repeated `make generate` runs regenerated: "
             + missed[0].output.strip().splitlines()[-1][:120]
         )
-    rows = []
-    for cmd in (noop, full, check):
-        ratio = f"{cmd.median / full.median:.3f}x" if not cmd.failure and not full.failure else "—"
-        rows.append(
-            [
-                cmd.name,
-                secs(cmd.median) if not cmd.failure else "—",
-                spread(cmd),
-                f"{cmd.peak_mb:.0f} MB",
-                ratio,
-                f"FAILED — {cmd.failure}" if cmd.failure else "",
-            ]
-        )
     report.sections.append(
         f"### Regeneration and check on an unchanged tree (median of {rounds} alternated runs, "
         "in the snapshot, so the checkout's generated/ is never rewritten)\n\n"
-        + table(["command", "median", "min - max", "peak RSS", "÷ full regeneration", "note"], rows)
+        + ratio_table([noop, full, check], full, "÷ full regeneration", digits=3)
     )
     ok = None if noop.failure else noop.median <= T_NOOP
     report.target(

@@ -72,3 +72,18 @@ def alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
+
+
+def fsync_dir(folder: Path) -> None:
+    """Make a folder's entries (a rename, a new file) durable; a no-op where the file system
+    cannot sync folders (the files themselves are synced)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from generator import RUN_STATE
-from generator.files import alive
+from generator.files import alive, fsync_dir
 
 TXN_DIR = RUN_STATE / "txn"
 SCRATCH_DIR = RUN_STATE / "scratch"
@@ -111,7 +111,7 @@ class Transaction:
             _apply(swap)
             checkpoint(f"swap-{i}")
         (self.dir / JOURNAL).unlink()
-        _fsync_dir(self.dir)
+        fsync_dir(self.dir)
         checkpoint("committed")
         self.discard()
         checkpoint("done")
@@ -202,7 +202,7 @@ def _finish(folder: Path) -> str:
         target, staged, backup = Path(raw["target"]), Path(raw["staged"]), Path(raw["backup"])
         _apply(_Swap(target, staged, backup, int(raw["inode"])))
     journal.unlink()
-    _fsync_dir(folder)
+    fsync_dir(folder)
     names = ", ".join(Path(s["target"]).name + "/" for s in swaps)
     return f"finished an interrupted {data.get('what', 'run')} ({names})"
 
@@ -227,7 +227,7 @@ def _apply(swap: _Swap) -> None:
         swap.target.rename(swap.backup)
     if _inode(swap.target) != swap.inode:
         swap.staged.rename(swap.target)
-    _fsync_dir(swap.target.parent)
+    fsync_dir(swap.target.parent)
 
 
 def _inode(path: Path) -> int:
@@ -272,7 +272,7 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
         fh.flush()
         os.fsync(fh.fileno())
     os.replace(tmp, path)
-    _fsync_dir(path.parent)
+    fsync_dir(path.parent)
 
 
 def _read_json(path: Path) -> dict[str, Any]:
@@ -291,17 +291,7 @@ def _fsync_tree(root: Path) -> None:
                 os.fsync(fd)
             finally:
                 os.close(fd)
-        _fsync_dir(Path(folder))
-
-
-def _fsync_dir(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    except OSError:  # some file systems do not sync folders; the files are synced
-        pass
-    finally:
-        os.close(fd)
+        fsync_dir(Path(folder))
 
 
 def _umask() -> int:

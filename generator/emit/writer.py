@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from generator.files import fsync_dir
 from generator.transaction import Transaction, recover
 
 # Caches that linters and test runners leave inside the tree; never part of the output.
@@ -106,7 +107,7 @@ def stage_tree(txn: Transaction, out_dir: Path, files: dict[str, str]) -> None:
                 parent = parent.parent
         _write_synced(path, text.encode("utf-8"))
     for folder in folders:
-        _fsync_dir(folder)
+        fsync_dir(folder)
 
 
 def _write_synced(path: Path, data: bytes) -> None:
@@ -116,19 +117,6 @@ def _write_synced(path: Path, data: bytes) -> None:
         while view:
             view = view[os.write(fd, view) :]
         os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:  # some file systems do not sync folders; the files are synced
-        pass
     finally:
         os.close(fd)
 
