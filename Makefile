@@ -9,7 +9,8 @@ SHARED ?= $(abspath ../shared)
 
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: generate check lint lint-workflows test test-fast bench drift snapshot update dist publish \
+.PHONY: generate check lint lint-workflows test test-fast bench drift snapshot update update-report \
+	release-check dist publish \
 	clean-venv
 
 # One line per step, with the time it took: the first run installs for about half a minute.
@@ -87,6 +88,18 @@ update: $(STAMP)
 	fi; \
 	rc=0; $(BIN)/cube-codegen update --config "$(UPDATE_CONFIG)" --out "$(UPDATE_OUT)" \
 	  --summary "$(UPDATE_SUMMARY)" $(UPDATE_ARGS) || rc=$$?; test $$rc -le 1
+
+# A failed or finished update's summary on the workflow run's page ($$GITHUB_STEP_SUMMARY).
+update-report:
+	@if [ -z "$$GITHUB_STEP_SUMMARY" ]; then echo "make update-report: GITHUB_STEP_SUMMARY is not set"; \
+	elif [ -f "$(UPDATE_SUMMARY)" ]; then cat "$(UPDATE_SUMMARY)" >> "$$GITHUB_STEP_SUMMARY"; \
+	else echo "make update-report: no $(UPDATE_SUMMARY) (the update did not run)"; fi
+
+# The release job's guard: the pushed tag names the package version, and generated/ is current.
+TAG ?= $(GITHUB_REF_NAME)
+
+release-check: check
+	$(BIN)/cube-codegen release-check --config "$(UPDATE_CONFIG)" --tag "$(TAG)"
 
 # Wheel and sdist of the generated package (built from a copy, so generated/ stays clean), then
 # `twine check --strict`. Publish with `twine upload --repository-url URL $(DIST)/*.whl $(DIST)/*.tar.gz`.

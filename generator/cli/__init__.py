@@ -89,6 +89,7 @@ class LazyGroup(click.Group):
         "fetch": ("generator.cli.fetch", "fetch"),
         "update": ("generator.cli.update", "update_command"),
         "keep": ("generator.cli.custom_code", "keep_command"),
+        "release-check": ("generator.cli.release", "release_check"),
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:

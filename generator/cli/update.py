@@ -9,18 +9,22 @@ changelog, version; the summary says what); 2 failed, with one line on stderr an
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
 import click
 
 from generator.cli.options import connection_options, project_options
-from generator.diagnostics import CodegenError, one_line
+from generator.diagnostics import CodegenError, Diagnostic, one_line
 from generator.document.fetch import BASE_URL_ENV, redact
 from generator.files import write_atomic
 from generator.release.update import (
     Source,
+    failure_markdown,
+    failure_outputs,
     file_source,
+    fitted_summary,
     github_outputs,
     live_source,
     summary_markdown,
@@ -28,11 +32,30 @@ from generator.release.update import (
 )
 
 EXIT_UNCHANGED, EXIT_CHANGED, EXIT_FAILED = 0, 1, 2
+_FULL = 8000  # an error line is never cut before its advice; this bounds only runaway text
 
 
 def _fail(message: str, token: str) -> NoReturn:
-    click.echo(f"cube-codegen: {redact(one_line(message), token)}", err=True)
+    click.echo(f"cube-codegen: {redact(one_line(message, _FULL), token)}", err=True)
     sys.exit(EXIT_FAILED)
+
+
+def _failed(
+    diagnostics: Sequence[Diagnostic],
+    label: str,
+    token: str,
+    summary: Path | None,
+    github_output: Path | None,
+) -> NoReturn:
+    """A failed update still tells the workflow what happened: the summary says what failed, in
+    full, and ``$GITHUB_OUTPUT`` gets ``failed=true``; then one line on stderr, exit 2."""
+    if summary is not None:
+        write_atomic(summary, redact(failure_markdown(label, diagnostics), token))
+    if github_output is not None:
+        with github_output.open("a", encoding="utf-8") as fh:
+            fh.write(failure_outputs())
+    more = f" (and {len(diagnostics) - 1} more)" if len(diagnostics) > 1 else ""
+    _fail(str(diagnostics[0]) + more, token)
 
 
 @click.command("update")
@@ -81,18 +104,25 @@ def update_command(
         source = live_source(base_url, token, timeout=timeout, ca_bundle=ca_bundle)
     else:
         raise click.UsageError(f"pass --from FILE, or --base-url (or set {BASE_URL_ENV})")
+    label = str(from_file) if from_file is not None else base_url
+    report = (summary, github_output)
     try:
         result = update(config_path, source, out_dir=out, family=family)
     except CodegenError as exc:
-        _fail(exc.summary(), token)
+        _failed(exc.diagnostics, label, token, *report)
     except RecursionError:
-        _fail("input nests too deeply to process", token)
+        problem = Diagnostic("input-too-deep", "error", label, "", "input nests too deeply")
+        _failed([problem], label, token, *report)
     except OSError as exc:
-        where = f"{exc.filename}: " if exc.filename else ""
-        _fail(f"{where}{exc.strerror or exc} [os-error]", token)
+        message = f"{exc.strerror or exc}"
+        problem = Diagnostic("os-error", "error", str(exc.filename or label), "", message)
+        _failed([problem], label, token, *report)
     text = summary_markdown(result)
     if summary is not None:
-        write_atomic(summary, text)
+        full = summary.with_name(summary.stem + "-full.md")
+        if len(text) > len(fitted := fitted_summary(text, full.name)):
+            write_atomic(full, text)
+        write_atomic(summary, fitted)
     else:
         click.echo(text, nl=False)
     if github_output is not None:

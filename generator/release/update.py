@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -287,9 +287,43 @@ def summary_markdown(result: UpdateResult) -> str:
     return "\n".join(lines)
 
 
+SUMMARY_LIMIT = 60_000  # characters; a pull-request body holds 65,536
+
+
+def fitted_summary(text: str, full_name: str) -> str:
+    """``text`` when it fits a pull-request body, else its head and a pointer to the full report
+    (written beside the summary as ``full_name``)."""
+    if len(text) <= SUMMARY_LIMIT:
+        return text
+    note = f"\n\n… (cut at {SUMMARY_LIMIT:,} characters: the full report is `{full_name}`)\n"
+    head = text[: SUMMARY_LIMIT - len(note)]
+    return head[: head.rfind("\n")] + note
+
+
+def failure_markdown(source: str, diagnostics: Sequence[Diagnostic]) -> str:
+    """The summary of a failed update: what failed, in full, for the workflow to post."""
+    lines = [
+        "## API update failed",
+        "",
+        f"- Source: `{source}`",
+        "- `spec/` and `generated/` are as they were; nothing was released.",
+        "",
+        "### What failed",
+        "",
+    ]
+    lines += [f"- {d}" for d in diagnostics]
+    return "\n".join(lines) + "\n"
+
+
+def failure_outputs() -> str:
+    """``$GITHUB_OUTPUT`` lines of a failed update."""
+    return "changed=false\nfailed=true\n"
+
+
 def github_outputs(result: UpdateResult) -> str:
     """``key=value`` lines for ``$GITHUB_OUTPUT``: a workflow branches on ``changed``."""
     return (
+        "failed=false\n"
         f"changed={'true' if result.changed else 'false'}\n"
         f"bump={result.bump or 'none'}\n"
         f"version={result.new_version}\n"

@@ -85,7 +85,12 @@ def test_breaking_change_bumps_major(ca: trustme.CA, tmp_path: Path) -> None:
     assert server.requests == [("GET", "/api/v1/spec", f"Bearer {TOKEN}")]
     assert TOKEN not in proc.stdout + proc.stderr
     assert config_version(config) == "2.0.0"
-    assert _outputs(tmp_path) == {"changed": "true", "bump": "major", "version": "2.0.0"}
+    assert _outputs(tmp_path) == {
+        "failed": "false",
+        "changed": "true",
+        "bump": "major",
+        "version": "2.0.0",
+    }
     # the snapshot is the served document, the package is regenerated from it
     assert "/widgets" not in yaml.safe_load((config.parent / "api.yaml").read_text())["paths"]
     tree = read_tree(tmp_path / "generated")
@@ -115,7 +120,7 @@ def test_additive_change_bumps_minor(ca: trustme.CA, tmp_path: Path) -> None:
     assert config_version(config) == "1.3.0"
     assert _outputs(tmp_path)["bump"] == "minor"
     tree = read_tree(tmp_path / "generated")
-    models = tree["widget_client/widget_client/api/models.py"].decode()
+    models = tree["widget_client/widget_client/api/_classes/widget.py"].decode()
     assert "colour" in models
     summary = (tmp_path / "summary.md").read_text()
     assert "(minor)" in summary and "request-parameter-added" in summary
@@ -132,7 +137,12 @@ def test_unchanged_document_is_a_no_op(ca: trustme.CA, tmp_path: Path) -> None:
     assert len(server.requests) == 1
     assert read_tree(config.parent) == before_spec
     assert read_tree(tmp_path / "generated") == before_tree
-    assert _outputs(tmp_path) == {"changed": "false", "bump": "none", "version": "1.2.3"}
+    assert _outputs(tmp_path) == {
+        "failed": "false",
+        "changed": "false",
+        "bump": "none",
+        "version": "1.2.3",
+    }
     assert "No changes" in (tmp_path / "summary.md").read_text()
 
 
@@ -176,3 +186,38 @@ def test_failure_leaves_spec_and_generated_as_they_were(
     assert read_tree(tmp_path / "generated") == before_tree
     leftovers = [p.name for p in tmp_path.iterdir() if p.name.startswith(".spec")]
     assert leftovers == []
+
+
+def test_a_failed_update_writes_its_summary_and_outputs_in_full(tmp_path: Path) -> None:
+    """CI can act on a failure: the summary names what failed (here the overlay action that no
+    longer matches, with its advice, uncut), and $GITHUB_OUTPUT says failed=true."""
+    config = _project(tmp_path)
+    doc = document()
+    del doc["paths"]["/gadgets"]
+    new = tmp_path / "new.yaml"
+    new.write_text(yaml.safe_dump(doc))
+    output, summary = tmp_path / "github-output", tmp_path / "summary.md"
+    proc = run_cli(
+        "update", "--config", str(config), "--out", str(tmp_path / "generated"),
+        "--from", str(new), "--summary", str(summary), "--github-output", str(output),
+    )  # fmt: skip
+    assert proc.returncode == 2, proc.stderr
+    assert output.read_text().splitlines() == ["changed=false", "failed=true"]
+    text = summary.read_text()
+    assert text.startswith("## API update failed") and "nothing was released" in text
+    assert "notes.overlay.yaml" in text and "/gadgets" in text
+    line = proc.stderr.strip()
+    assert line.count("\n") == 0 and "…" not in line  # one line, not cut before its advice
+
+
+def test_a_summary_too_long_for_a_pull_request_is_cut_with_the_full_report_beside(
+    tmp_path: Path,
+) -> None:
+    from generator.release.update import SUMMARY_LIMIT, fitted_summary
+
+    text = "\n".join(f"- change {i} " + "x" * 80 for i in range(2000))
+    cut = fitted_summary(text, "summary-full.md")
+    assert len(cut) <= SUMMARY_LIMIT < len(text)
+    assert cut.endswith("the full report is `summary-full.md`)\n")
+    assert text.startswith(cut.rsplit("\n\n…", 1)[0])
+    assert fitted_summary("short", "x.md") == "short"

@@ -21,8 +21,9 @@ TESTED_BY = {
     "check": "Makefile",
     "test": ".ci/run",
     "update": "tests/release/test_update.py",
+    "update-report": "tests/release/test_workflow.py",
+    "release-check": "tests/release/test_workflow.py",
     "dist": "tests/release/test_dist.py",
-    "publish": "tests/release/test_dist.py",
 }
 
 
@@ -93,3 +94,61 @@ def test_update_without_secrets_is_a_notice_and_a_green_skip(tmp_path: Path) -> 
     assert "::notice title=cube-codegen update skipped::" in proc.stdout
     assert output.read_text().splitlines() == ["changed=false", "skipped=true"]
     assert not (tmp_path / "s.md").exists()
+
+
+def _make(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["make", "--no-print-directory", "-C", str(ROOT), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def test_release_check_needs_the_tag_to_name_the_package_version(tmp_path: Path) -> None:
+    """The release job's first step: a tag that is not `v` + the configured version stops the
+    release before anything is built; the right tag passes (after `make check`)."""
+    version = yaml.safe_load((ROOT / "spec" / "cube-codegen.yaml").read_text())["package"][
+        "version"
+    ]
+    good = _make("release-check", f"TAG=v{version}")
+    assert good.returncode == 0, good.stdout + good.stderr
+    assert f"release {version}: tag v{version} matches" in good.stdout
+    bad = _make("release-check", "TAG=v0.0.0-not-it")
+    assert bad.returncode != 0
+    assert (
+        "does not name the package version" in bad.stderr and "[release-tag-mismatch]" in bad.stderr
+    )
+
+
+def test_update_report_puts_the_summary_on_the_run_page(tmp_path: Path) -> None:
+    summary, page = tmp_path / "update-summary.md", tmp_path / "step-summary.md"
+    summary.write_text("## API update failed\n\n- something\n", encoding="utf-8")
+    page.write_text("earlier\n", encoding="utf-8")
+    proc = _make(
+        "update-report", f"UPDATE_SUMMARY={summary}", env={"GITHUB_STEP_SUMMARY": str(page)}
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert page.read_text() == "earlier\n## API update failed\n\n- something\n"
+    missing = _make("update-report", f"UPDATE_SUMMARY={tmp_path / 'none.md'}",
+                    env={"GITHUB_STEP_SUMMARY": str(page)})  # fmt: skip
+    assert missing.returncode == 0 and "the update did not run" in missing.stdout
+
+
+def test_the_update_pull_request_can_be_opened_by_an_app_so_it_gets_checked() -> None:
+    data = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))
+    steps = data["jobs"]["update"]["steps"]
+    app = next(s for s in steps if s.get("id") == "app")
+    assert app["uses"].startswith("actions/create-github-app-token@")
+    pr = next(
+        s for s in steps if str(s.get("uses", "")).startswith("peter-evans/create-pull-request")
+    )
+    assert "steps.app.outputs.token" in pr["with"]["token"]
+    issue = next(s for s in steps if "create-issue" in str(s.get("uses", "")))
+    assert "steps.update.outputs.failed == 'true'" in issue["if"]
+    release = data["jobs"]["release"]
+    assert release["permissions"]["id-token"] == "write"  # trusted publishing
+    names = [s.get("run") for s in release["steps"] if "run" in s]
+    assert names == ["make release-check", "make dist"]
