@@ -12,6 +12,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from packaging.version import InvalidVersion, Version
+
 from generator.diagnostics import CodegenError, Diagnostic, one_line
 from generator.document.loader import parse_text
 from generator.drift.engine import DriftReport
@@ -20,12 +22,13 @@ from generator.files import write_atomic
 
 DEFAULT_CHANGELOG = "spec/CHANGELOG.md"
 DEFAULT_CONFIG = "spec/cube-codegen.yaml"
-_SEMVER = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")
+# A version as written in the configuration: PEP 440 (``1.2.3``, ``2.0.0rc1``, ``1.2.3.post1``).
+_VERSION = r"\d+(?:\.\d+)*(?:[a-zA-Z0-9.+!_-]*[a-zA-Z0-9])?"
 _BLOCK_VERSION = re.compile(
-    r"""^(?P<indent>[ \t]+)version:(?P<sp>[ \t]*)(?P<q>["']?)(?P<v>\d+\.\d+\.\d+)(?P=q)"""
+    rf"""^(?P<indent>[ \t]+)version:(?P<sp>[ \t]*)(?P<q>["']?)(?P<v>{_VERSION})(?P=q)"""
     r"""(?P<rest>[ \t]*(?:#.*)?)$"""
 )
-_FLOW_VERSION = re.compile(r"""(?P<head>\bversion:[ \t]*)(?P<q>["']?)(?P<v>\d+\.\d+\.\d+)(?P=q)""")
+_FLOW_VERSION = re.compile(rf"""(?P<head>\bversion:[ \t]*)(?P<q>["']?)(?P<v>{_VERSION})(?P=q)""")
 
 
 def _fail(file: str, ptr: str, message: str) -> CodegenError:
@@ -40,17 +43,29 @@ def bump_kind(report: DriftReport) -> str | None:
 
 
 def next_version(version: str, kind: str | None) -> str:
-    match = _SEMVER.match(version)
-    if not match:
-        raise ValueError(f"{version!r} is not MAJOR.MINOR.PATCH")
-    major, minor, patch = (int(g) for g in match.groups())
+    """The version after ``version`` for a change of ``kind``, read with ``packaging`` (PEP 440).
+
+    A pre-release (``2.0.0rc1``, ``1.3.0.dev2``) is followed by its release when the change fits
+    in it (a break after ``2.0.0rc1`` is ``2.0.0``; a break after ``1.2.1rc1`` is ``2.0.0``); a
+    post-release (``1.2.3.post1``) counts as its release. On 0.x a break goes to 1.0.0.
+    """
+    try:
+        parsed = Version(version)
+    except InvalidVersion:
+        raise ValueError(f"{version!r} is not a version (MAJOR.MINOR.PATCH)") from None
+    if kind is None:
+        return version
+    major, minor, patch = (*parsed.release, 0, 0)[:3]
+    pending = parsed.is_prerelease  # this release itself is still to come
     if kind == "major":
+        if pending and minor == 0 and patch == 0:
+            return f"{major}.0.0"
         return f"{major + 1}.0.0"
     if kind == "minor":
-        return f"{major}.{minor + 1}.0"
+        return f"{major}.{minor}.0" if pending and patch == 0 else f"{major}.{minor + 1}.0"
     if kind == "patch":
-        return f"{major}.{minor}.{patch + 1}"
-    return version
+        return f"{major}.{minor}.{patch}" if pending else f"{major}.{minor}.{patch + 1}"
+    raise ValueError(f"unknown bump {kind!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +80,7 @@ def bump_config_text(text: str, file: str, kind: str | None) -> VersionEdit:
     data = parse_text(text, file, as_json=False)
     package = data.get("package") if isinstance(data, dict) else None
     version = package.get("version") if isinstance(package, dict) else None
-    if not isinstance(version, str) or not _SEMVER.match(version):
+    if not isinstance(version, str) or not re.fullmatch(_VERSION, version):
         raise _fail(
             file,
             "/package/version",

@@ -47,6 +47,15 @@ def test_bump_kind(changes: tuple[Change, ...], kind: str | None) -> None:
         ("1.2.3", "minor", "1.3.0"),
         ("0.9.9", "minor", "0.10.0"),
         ("1.2.3", None, "1.2.3"),
+        ("0.4.1", "major", "1.0.0"),  # a break on 0.x goes to 1.0
+        ("2.0.0rc1", "major", "2.0.0"),  # the pre-release's own release holds the break
+        ("2.0.0rc1", "minor", "2.0.0"),
+        ("1.2.1rc1", "major", "2.0.0"),
+        ("1.3.0.dev2", "minor", "1.3.0"),
+        ("1.3.0.dev2", "patch", "1.3.0"),
+        ("1.2.3.post1", "patch", "1.2.4"),  # a post-release counts as its release
+        ("1.2.3.post1", "major", "2.0.0"),
+        ("1.2", "minor", "1.3.0"),
     ],
 )
 def test_next_version(version: str, kind: str | None, expected: str) -> None:
@@ -104,3 +113,15 @@ def test_public_api_is_pinned() -> None:
     for module in (generator.drift, generator.document.fetch):
         for name in module.__all__:
             assert hasattr(module, name), name
+
+
+def test_a_pre_release_version_line_is_bumped_in_place() -> None:
+    text = "package:\n  name: p\n  version: 2.0.0rc1  # next\n"
+    edit = bump_config_text(text, "c.yaml", "major")
+    assert (edit.old, edit.new) == ("2.0.0rc1", "2.0.0")
+    assert edit.text == "package:\n  name: p\n  version: 2.0.0  # next\n"
+
+
+def test_a_version_that_is_not_one_is_refused() -> None:
+    with pytest.raises(ValueError, match="not a version"):
+        next_version("one.two", "minor")

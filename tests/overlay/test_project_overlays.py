@@ -541,7 +541,7 @@ def test_report_delivery_pause() -> None:
     operation = op(overlaid(), PAUSE, "post")
     assert "support" in operation["x-cube-preview"]
     assert operation["x-cube-idempotent"] is True
-    assert "changes nothing" in operation["description"]
+    assert "no-op" in operation["description"]
     ok = operation["responses"]["200"]
     assert ok["content"]["application/json"]["schema"] == {
         "$ref": "#/components/schemas/ReportDeliveryResponse"

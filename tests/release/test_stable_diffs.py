@@ -67,4 +67,8 @@ def test_one_line_document_change_touches_only_the_files_it_reaches(tmp_path: Pa
     assert len(text.splitlines()) == len(dump_yaml(document()).splitlines()) + 1
     (config.parent / "api.yaml").write_text(text, encoding="utf-8")
     after = _generate(config, tmp_path / "gen")
-    assert _changed(before, after) == {"widget_client/widget_client/api/models.py", VERSION_MODULE}
+    # one class changed: its own module, and nothing else but the version module
+    assert _changed(before, after) == {
+        "widget_client/widget_client/api/_classes/gadget.py",
+        VERSION_MODULE,
+    }
