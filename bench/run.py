@@ -56,6 +56,8 @@ T_07_VS_OPC = 0.25  # our full generation of platform 07 ≤ this x openapi-pyth
 T_NOOP = 0.1  # seconds, `make generate` with nothing changed
 T_BOX_PER_OP = 1.5  # Box seconds per operation ≤ this x platform 07's
 T_DRIFT = 2.0  # seconds, `cube-codegen drift` on two documents the size of Box (issue 6)
+T_VERDICTS = 60.0  # seconds, type-check verdicts of platform 05 → 07 (issue 22)
+P05 = "specs/cube/platform-api.05_018d2f81e72e.yaml"
 # The large documents built by tests/breadth/big_documents.py (issue 16).
 BUILT = (("payments (built, 4 MB)", "payments_document", "payments_api"),
          ("assistant (built, 3.1)", "assistant_document", "assistant_api"))  # fmt: skip
@@ -372,6 +374,35 @@ def modified_box(box: Path, out: Path) -> None:
     out.write_text(json.dumps(doc), encoding="utf-8")
 
 
+def verdict_timing(report: Report, proj: Path, shared: Path | None, rounds: int) -> None:
+    """`drift --type-check` on the published platform 05 → 07: both packages generated, every
+    surface of the old one type-checked against the new one (mypy's cache cleared each run)."""
+    name = "type-check verdicts, platform 05 → 07"
+    if shared is None:
+        report.target(name, "—", f"≤ {T_VERDICTS:.0f} s", None, "shared documents not available")
+        return
+    log("drift --type-check: platform 05 → 07")
+    old, new = shared / P05, shared / P07
+    cache = proj / ".cache" / "cube-codegen" / "mypy"
+    script = (
+        f'"{CODEGEN}" drift "{old}" "{new}" --no-overlays --type-check --format json '
+        "> /dev/null; [ $? -le 1 ]"
+    )
+    cmd = Cmd(name, ["sh", "-c", script], proj, ours_env(proj), before=fresh_dir(cache))
+    compare([cmd], rounds)
+    if cmd.failure:
+        report.target(name, "—", f"≤ {T_VERDICTS:.0f} s", None, cmd.failure)
+        return
+    report.sections.append(
+        f"### Type-check verdicts (median of {rounds} runs, mypy cache cleared)\n\n"
+        + table(
+            ["command", "median", "min - max", "peak RSS"],
+            [[cmd.name, secs(cmd.median), spread(cmd), f"{cmd.peak_mb:.0f} MB"]],
+        )
+    )
+    report.target(name, secs(cmd.median), f"≤ {T_VERDICTS:.0f} s", cmd.median <= T_VERDICTS)
+
+
 def drift_timing(report: Report, proj: Path, tmp: Path, shared: Path | None, rounds: int) -> None:
     """`cube-codegen drift` on Box against a modified Box, as a user runs it (a fresh process)."""
     name = "drift on two Box-sized documents (whole command)"
@@ -429,6 +460,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         generation(report, proj, tmp, shared, peers, rounds)
         generated = regeneration(report, proj, max(rounds, 3) + 2)
         drift_timing(report, proj, tmp, shared, rounds)
+        verdict_timing(report, proj, shared, rounds)
         package_root = proj / "generated" / "cube_client"
         if not generated:
             package_root = ROOT / "generated" / "cube_client"

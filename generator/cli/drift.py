@@ -7,6 +7,7 @@ file, JSON pointer, what is wrong; never a traceback).
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -20,7 +21,8 @@ from generator.drift.engine import DriftReport, compare
 from generator.drift.model import LEVELS
 from generator.drift.overlay_health import DEFAULT_OVERLAY_DIR, OverlayHealth, check_overlays
 from generator.drift.report import FORMATS, render
-from generator.drift.surface import SurfaceMapper
+from generator.drift.surface import Finding, SurfaceMapper
+from generator.drift.verdicts import Verdicts
 from generator.release.versioning import (
     DEFAULT_CHANGELOG,
     DEFAULT_CONFIG,
@@ -55,6 +57,43 @@ def compare_sides(old: str, new: str) -> tuple[DriftReport, Any, Any, str, str]:
     new_doc, new_file = load_side(new)
     report = compare(old_doc, new_doc, old_file=old_file, new_file=new_file)
     return report, old_doc, new_doc, old_file, new_file
+
+
+def _type_check(old_doc: Any, new_doc: Any, findings: list[Finding], fmt: str) -> int:
+    """The verdicts section, after the drift report (JSON: one more object on its own line);
+    returns how many surfaces no longer type-check."""
+    from generator.drift.verdict_report import verdict_markdown
+    from generator.drift.verdicts import judge_documents
+
+    try:
+        verdicts = judge_documents(old_doc, new_doc, Path.cwd())
+    except (RuntimeError, OSError) as exc:
+        _fail(f"type-check verdicts not computed: {exc}")
+    if fmt == "json":
+        click.echo(json.dumps(verdicts_json(verdicts)))
+    else:
+        click.echo("\n" + verdict_markdown(verdicts, findings), nl=False)
+    return len(verdicts.broken)
+
+
+def verdicts_json(verdicts: Verdicts) -> dict[str, Any]:
+    return {
+        "verdicts": {
+            "checked": len(verdicts.verdicts),
+            "seconds": round(verdicts.seconds, 2),
+            "broken": [
+                {
+                    "surface": v.python,
+                    "family": v.family,
+                    "fingerprint": v.fingerprint,
+                    "renamed_to": v.renamed_to,
+                    "errors": list(v.errors),
+                }
+                for v in verdicts.broken
+            ],
+            "added": [python for _, python in verdicts.added],
+        }
+    }
 
 
 def _colour() -> bool:
@@ -99,6 +138,12 @@ def _colour() -> bool:
 )
 @click.option("--no-overlays", is_flag=True, help="Skip the overlay health check.")
 @click.option(
+    "--type-check",
+    is_flag=True,
+    help="Generate both packages and type-check the old one's callers against the new one "
+    "(mypy --strict): each surface's verdict, renames by their replacement.",
+)
+@click.option(
     "--require-version-bump",
     is_flag=True,
     help="Exit 1 when a breaking change comes without a major bump of info.version "
@@ -123,6 +168,7 @@ def drift(
     no_overlays: bool,
     require_version_bump: bool,
     package_versions: tuple[str, str] | None,
+    type_check: bool,
 ) -> None:
     """Compare OLD and NEW (files, or the word `live` for the running service, configured by
     CUBE_BASE_URL and CUBE_API_KEY) and report what changed for code using the client."""
@@ -134,6 +180,7 @@ def drift(
         findings = SurfaceMapper(old_doc, new_doc, old_file, new_file).findings(report)
         colour = _colour() and fmt == "text"
         click.echo(render(report, fmt, health, colour=colour, findings=findings), nl=False)
+        broken = _type_check(old_doc, new_doc, findings, fmt) if type_check else 0
         release = None
         if changelog is not None or bump_config is not None:
             release = apply_release(report, changelog=changelog, config=bump_config)
@@ -158,4 +205,5 @@ def drift(
         _fail(exc.summary())
     except RecursionError:
         _fail("input nests too deeply to compare")
-    sys.exit(1 if report.reaches(fail_on) else 0)
+    # a surface that no longer type-checks is a break, whatever the rules rated it
+    sys.exit(1 if report.reaches(fail_on) or broken else 0)

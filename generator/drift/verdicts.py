@@ -11,6 +11,7 @@ breaks because it was renamed names its replacement.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import subprocess
@@ -19,6 +20,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from generator import RUN_STATE
 from generator.drift.callers import Call, calls
@@ -91,6 +93,21 @@ def judge(old: Package, new: Package, new_files: dict[str, str], base: Path) -> 
             verdicts.append(Verdict(family.name, call, tuple(messages), renamed))
     added = list(_added(old, new))
     return Verdicts(verdicts, added, time.perf_counter() - started)
+
+
+def judge_documents(old_doc: Any, new_doc: Any, base: Path) -> Verdicts:
+    """Verdicts for two documents, each generated as a one-family package (as ``generate
+    --spec`` makes it); for ``drift OLD NEW --type-check``."""
+    from generator.pipeline import generate, single_document_config
+
+    results = []
+    with scratch(base, "drift") as tmp:
+        for side, doc in (("old", old_doc), ("new", new_doc)):
+            path = Path(tmp) / f"{side}.json"
+            path.write_text(json.dumps(doc), encoding="utf-8")
+            config = single_document_config(path, (), "api_client", Path(tmp) / side)
+            results.append(generate(config))
+    return judge(results[0].package, results[1].package, results[1].files, base)
 
 
 def _owns(line: int, start: int, end: int) -> bool:

@@ -15,13 +15,15 @@ instant is finished or undone by the next command (:mod:`generator.transaction`)
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import shutil
+import subprocess
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator.diagnostics import CodegenError, Diagnostic
+from generator.diagnostics import CodegenError, Diagnostic, one_line
 from generator.document.config import Config, FamilyConfig, load_config
 from generator.document.fetch import snapshot_text
 from generator.document.loader import load_document, parse_text
@@ -32,12 +34,16 @@ from generator.drift.model import Change
 from generator.drift.overlay_health import OverlayHealth, check_overlays
 from generator.drift.report import render_markdown
 from generator.drift.surface import Finding, SurfaceMapper
+from generator.drift.verdict_report import changelog_markdown, verdict_markdown
+from generator.drift.verdicts import Verdicts, judge
 from generator.emit.writer import read_tree, stage_tree
+from generator.pipeline import Result
 from generator.release.versioning import (
     bump_config_text,
     changelog_section,
     prepend_section,
 )
+from generator.release.waivers import Waivers, load_waivers
 from generator.transaction import Transaction, recover
 
 BUMPS = ("major", "minor", "patch")
@@ -54,8 +60,24 @@ def is_addition(change: Change) -> bool:
     return change.id.endswith(_WIDENING) or change.id == "operation-undeprecated"
 
 
-def bump_for(report: DriftReport, generated_changed: bool) -> str | None:
-    """``major`` / ``minor`` / ``patch`` / ``None``, by what the change means for callers."""
+def bump_for(
+    report: DriftReport,
+    generated_changed: bool,
+    verdicts: Verdicts | None = None,
+    waived: frozenset[str] = frozenset(),
+) -> str | None:
+    """``major`` / ``minor`` / ``patch`` / ``None``, by what the change means for callers.
+
+    With verdicts (the old package's callers type-checked against the new one): a surface that
+    no longer type-checks → major (unless a waiver accepts it); added surfaces or waived breaks
+    → minor; any other change to the package → patch; nothing → none. Without them (mypy could
+    not run), by the drift rules' levels."""
+    if verdicts is not None:
+        if any(v.fingerprint not in waived for v in verdicts.broken):
+            return "major"
+        if verdicts.added or verdicts.broken:
+            return "minor"
+        return "patch" if generated_changed else None
     if report.count("breaking"):
         return "major"
     if any(is_addition(c) for c in report.changes):
@@ -94,6 +116,9 @@ class UpdateResult:
     generated_changes: list[str] = field(default_factory=list)
     changelog: str = ""
     findings: list[Finding] = field(default_factory=list)
+    verdicts: Verdicts | None = None  # None when they could not be computed (see verdict_note)
+    verdict_note: str = ""
+    waivers: Waivers = field(default_factory=Waivers)
 
     @property
     def changed(self) -> bool:
@@ -115,7 +140,7 @@ def update(
     out_dir: Path | None = None,
     family: str | None = None,
     today: str | None = None,
-    generate: Callable[[Config], dict[str, str]] | None = None,
+    generate: Callable[[Config], Result] | None = None,
 ) -> UpdateResult:
     """Run the whole update; writes ``spec/`` and ``generated/`` only when something changed,
     together or not at all (one :class:`~generator.transaction.Transaction`)."""
@@ -158,22 +183,36 @@ class _Release:
     out_dir: Path
     today: str | None
 
-    def build(
-        self, result: UpdateResult, generate: Callable[[Config], dict[str, str]]
-    ) -> dict[str, str]:
+    def build(self, result: UpdateResult, generate: Callable[[Config], Result]) -> dict[str, str]:
         config = load_config(self.staged_config, out_dir=self.out_dir)
-        files = generate(config)
+        new = generate(config)
+        files = new.files
         before = read_tree(config.out_dir)
         changed = _differences(before, files)
-        result.bump = bump_for(result.report, bool(changed))
+        self._judge(result, generate, new)
+        waived = result.waivers.fingerprints
+        result.bump = bump_for(result.report, bool(changed), result.verdicts, waived)
         result.old_version = result.new_version = config.package.version
         if result.bump is not None:
             self._bump(config, result, result.bump, changed)
             config = load_config(self.staged_config, out_dir=self.out_dir)
-            files = generate(config)
+            files = generate(config).files
             changed = _differences(before, files)
         result.generated_changes = changed
         return files
+
+    def _judge(
+        self, result: UpdateResult, generate: Callable[[Config], Result], new: Result
+    ) -> None:
+        """The verdicts: the package as it is now, its callers checked against the new one."""
+        project = self.config_path.resolve().parent.parent
+        day = datetime.date.fromisoformat(self.today) if self.today else datetime.date.today()
+        result.waivers = load_waivers(self.config_path.parent, day)
+        try:
+            old = generate(load_config(self.config_path, out_dir=self.out_dir))
+            result.verdicts = judge(old.package, new.package, new.files, project)
+        except (RuntimeError, OSError, subprocess.SubprocessError) as exc:
+            result.verdict_note = f"type-check verdicts not computed ({one_line(exc, 200)})"
 
     def _bump(self, config: Config, result: UpdateResult, bump: str, changed: list[str]) -> None:
         staged = self.staged_config.parent
@@ -181,7 +220,17 @@ class _Release:
         edit = bump_config_text(text, str(self.config_path), bump)
         result.new_version = edit.new
         self.staged_config.write_text(edit.text, encoding="utf-8")
-        result.changelog = _changelog(result.report, edit.new, changed, self.today)
+        if result.verdicts is not None:
+            result.changelog = changelog_markdown(
+                result.verdicts,
+                edit.new,
+                result.findings,
+                result.waivers.fingerprints,
+                changed_files=len(changed),
+                today=self.today,
+            )
+        else:
+            result.changelog = _changelog(result.report, edit.new, changed, self.today)
         if config.package.changelog:
             # written in the staged copy of spec/, so it must lie in it
             log = inside(
@@ -229,10 +278,10 @@ def _relocated(exc: CodegenError, staged: str, spec_dir: str) -> CodegenError:
     )
 
 
-def _generate(config: Config) -> dict[str, str]:
+def _generate(config: Config) -> Result:
     from generator.pipeline import generate
 
-    return generate(config).files
+    return generate(config)
 
 
 def _differences(before: dict[str, bytes], files: dict[str, str]) -> list[str]:
@@ -273,6 +322,7 @@ def summary_markdown(result: UpdateResult) -> str:
         f"- Snapshot: {'updated' if result.spec_changed else 'unchanged'}",
         f"- Generated files changed: {len(result.generated_changes)}",
         "",
+        *_verdict_section(result),
         render_markdown(
             result.report, result.health, title="Drift", findings=result.findings
         ).rstrip("\n"),
@@ -318,6 +368,24 @@ def failure_markdown(source: str, diagnostics: Sequence[Diagnostic]) -> str:
 def failure_outputs() -> str:
     """``$GITHUB_OUTPUT`` lines of a failed update."""
     return "changed=false\nfailed=true\n"
+
+
+def _verdict_section(result: UpdateResult) -> list[str]:
+    """What no longer type-checks (and what is new), then the waivers that applied or expired."""
+    if result.verdicts is None:
+        return [f"> {result.verdict_note}", ""] if result.verdict_note else []
+    waivers = result.waivers
+    lines = [verdict_markdown(result.verdicts, result.findings, waivers.fingerprints).rstrip("\n")]
+    if waivers.active or waivers.expired:
+        lines += ["", "#### Waivers", ""]
+        lines += [
+            f"- `{w.fingerprint}` until {w.expires}: {one_line(w.reason)}" for w in waivers.active
+        ]
+        lines += [
+            f"- `{w.fingerprint}` **expired** {w.expires} (no longer applies): {one_line(w.reason)}"
+            for w in waivers.expired
+        ]
+    return [*lines, ""]
 
 
 def github_outputs(result: UpdateResult) -> str:

@@ -99,12 +99,17 @@ def test_breaking_change_bumps_major(ca: trustme.CA, tmp_path: Path) -> None:
     assert '__version__ = "2.0.0"' in tree["widget_client/widget_client/_version.py"].decode()
     changelog = (config.parent / "CHANGELOG.md").read_text()
     assert changelog.startswith("# Changelog\n\n## 2.0.0 (")
-    assert "operation-removed" in changelog
+    # in Python names, each change once, under its resource, with why and a fingerprint
+    assert "### Breaking: code that type-checked no longer does" in changelog
+    assert "- `client.widgets`\n  - `create_widget(...)`: " in changelog
+    assert 'has no attribute "create_widget"' in changelog
+    assert changelog.count("`create_widget(...)`") == 1
     assert tree["widget_client/CHANGELOG.md"].decode().endswith(changelog)
     summary = (tmp_path / "summary.md").read_text()
     assert "`1.2.3` → `2.0.0` (major)" in summary
     assert "POST /widgets" in summary and "### Breaking (1)" in summary
     assert "`client.widgets.create_widget()` | **no** |" in summary  # the SDK's words
+    assert "### Type-check verdicts" in summary and "no longer type-check" in summary
     # generated/ is exactly what generate makes from the updated spec/
     assert (
         run_cli("check", "--config", str(config), "--out", str(tmp_path / "generated")).returncode
