@@ -191,8 +191,14 @@ def test_damaged_tree_is_restored(project: Path, damage: str) -> None:
         target.write_text(target.read_text() + "\n# hand edit\n")
     elif damage == "delete":
         target.unlink()
-    else:
+    else:  # a file the tool did not write: the run refuses, --force replaces it
         (out / "pets_client/stray.py").write_text("x = 1\n")
+        args = ["generate", "--config", str(project / "spec/cube-codegen.yaml"), "--out", str(out)]
+        refused = CliRunner().invoke(main, args)
+        assert refused.exit_code == 2 and "pets_client/stray.py" in refused.output
+        assert regenerated(CliRunner().invoke(main, [*args, "--force"]))
+        assert {rel: data for rel, (_, data) in snapshot(out).items()} == before
+        return
     assert regenerated(generate(project))
     assert {rel: data for rel, (_, data) in snapshot(out).items()} == before
 

@@ -21,9 +21,10 @@ DOC = (
 )
 
 
-def _generate(cwd: Path, out: str) -> subprocess.CompletedProcess[str]:
+def _generate(cwd: Path, out: str, *extra: str) -> subprocess.CompletedProcess[str]:
     (cwd / "base.yaml").write_text(DOC)
-    return run_cli("generate", "--spec", "base.yaml", "--out", out, "--package", "p", cwd=cwd)
+    args = ["generate", "--spec", "base.yaml", "--out", out, "--package", "p", *extra]
+    return run_cli(*args, cwd=cwd)
 
 
 def _refused(proc: subprocess.CompletedProcess[str]) -> None:
@@ -77,10 +78,31 @@ def test_empty_new_and_own_folders_are_written_and_marked(tmp_path: Path) -> Non
         assert proc.returncode == 0, proc.stderr
         assert (tmp_path / out / MARKER).is_file()
         assert (tmp_path / out / "p" / "_client.py").is_file()
-        (tmp_path / out / "stale.py").write_text("from an older run")
+        (tmp_path / out / "p" / "models.py").unlink()  # a file of ours: put back
         again = _generate(tmp_path, out)  # our own output: replaced whole
         assert again.returncode == 0, again.stderr
-        assert not (tmp_path / out / "stale.py").exists()
+        assert (tmp_path / out / "p" / "models.py").is_file()
+
+
+def test_a_file_the_tool_did_not_write_stops_the_run_unless_forced(tmp_path: Path) -> None:
+    """A marked output folder holding something the last run did not record (a .git, notes)
+    is refused, naming the file, before anything is written; --force replaces it anyway."""
+    assert _generate(tmp_path, "out").returncode == 0
+    (tmp_path / "out" / ".git").mkdir()
+    (tmp_path / "out" / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    (tmp_path / "out" / "notes.txt").write_text("mine")
+    before = sorted(p.relative_to(tmp_path).as_posix() for p in (tmp_path / "out").rglob("*"))
+    refused = _generate(tmp_path, "out")
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1
+    assert "did not write (.git/HEAD, notes.txt)" in refused.stderr
+    assert "--force" in refused.stderr and "[out-refused]" in refused.stderr
+    assert (
+        sorted(p.relative_to(tmp_path).as_posix() for p in (tmp_path / "out").rglob("*")) == before
+    )
+    forced = _generate(tmp_path, "out", "--force")
+    assert forced.returncode == 0, forced.stderr
+    assert not (tmp_path / "out" / "notes.txt").exists()
+    assert (tmp_path / "out" / "p" / "models.py").is_file()
 
 
 def test_the_project_output_carries_the_marker() -> None:

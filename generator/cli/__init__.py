@@ -205,6 +205,11 @@ def ref_root_option(func: F) -> F:
     help="Write a JSON report: operations, skipped operations, diagnostics.",
 )
 @click.option("--quiet", is_flag=True, help="Print nothing on success.")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Replace the output folder even when it holds files cube-codegen did not write.",
+)
 @ref_root_option
 @reports_errors
 def generate(
@@ -215,6 +220,7 @@ def generate(
     package_name: str | None,
     report: Path | None,
     quiet: bool,
+    force: bool,
     ref_root: Path | None,
 ) -> None:
     """Generate the package from spec/ (documents + overlays) into generated/.
@@ -249,7 +255,7 @@ def generate(
     check_inputs_outside(config.out_dir, _inputs(config, None if spec_file else config_path))
     result = run(config)
     files = strip_root(result.files, config.package.name) if spec_file else result.files
-    write_tree(config.out_dir, files)
+    write_tree(config.out_dir, files, force=force)
     if spec_file is None and ref_root is None:  # the no-op cache knows only sandboxed runs
         stamp.save(files)
     if report is not None:

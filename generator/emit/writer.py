@@ -28,13 +28,51 @@ def _is_tool_artifact(parts: tuple[str, ...]) -> bool:
 MARKER = ".cube-codegen-output"
 """Written into every output folder: only a folder holding it (or an empty one) is replaced."""
 MARKER_TEXT = "This folder is written by cube-codegen and replaced whole on every run.\n"
+_RECORD_HEAD = "Files it wrote (any other file here stops the next run, unless --force):\n"
 
 
-def check_output_dir(out_dir: Path) -> None:
+def marker_text(files: dict[str, str]) -> str:
+    """The marker: what the folder is, and the files this run wrote (the next run's record of
+    what is ours to replace)."""
+    return MARKER_TEXT + _RECORD_HEAD + "".join(f"{rel}\n" for rel in sorted(files))
+
+
+def _recorded(folder: Path) -> set[str] | None:
+    """The files the last run recorded in the marker; None for a marker without a record."""
+    try:
+        text = (folder / MARKER).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    if _RECORD_HEAD not in text:
+        return None
+    return set(text.split(_RECORD_HEAD, 1)[1].splitlines())
+
+
+def _strays(folder: Path, files: dict[str, str]) -> list[str]:
+    """Files in an output folder that neither the last run recorded nor this run writes (a
+    ``.git``, notes, a hand-made file): replacing the folder would delete them."""
+    recorded = _recorded(folder)
+    if recorded is None:
+        return []
+    found = []
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder)
+        if (path.is_file() or path.is_symlink()) and not _is_tool_artifact(rel.parts):
+            name = rel.as_posix()
+            if name not in recorded and name not in files:
+                found.append(name)
+    return found
+
+
+def check_output_dir(
+    out_dir: Path, files: dict[str, str] | None = None, *, force: bool = False
+) -> None:
     """Refuse an output folder whose replacement could lose something that is not ours.
 
     Never the current folder or one of its parents; otherwise a folder that does not exist, is
-    empty, or holds our marker file. Raises :class:`CodegenError` (exit 2) naming the folder.
+    empty, or holds our marker file. With the ``files`` about to be written, a marked folder that
+    holds a file the last run did not record and this one does not write is refused too, unless
+    ``force``. Raises :class:`CodegenError` (exit 2) naming the folder.
     """
     target = out_dir.resolve()
     cwd = Path.cwd().resolve()
@@ -46,6 +84,16 @@ def check_output_dir(out_dir: Path) -> None:
     if not target.is_dir():
         raise _refuse(out_dir, "exists and is not a folder; refusing to replace it")
     if (target / MARKER).is_file():
+        strays = [] if files is None or force else _strays(target, files)
+        if strays:
+            shown = ", ".join(strays[:3]) + (
+                f" and {len(strays) - 3} more" if len(strays) > 3 else ""
+            )
+            raise _refuse(
+                out_dir,
+                f"holds {len(strays)} file(s) cube-codegen did not write ({shown}); the folder is "
+                "replaced whole, so they would be lost: move them out, or run generate --force",
+            )
         return
     if any(target.iterdir()):
         raise _refuse(
@@ -74,7 +122,7 @@ def _refuse(out_dir: Path, message: str) -> Exception:
     return error("out-refused", str(out_dir), "", message)
 
 
-def write_tree(out_dir: Path, files: dict[str, str]) -> None:
+def write_tree(out_dir: Path, files: dict[str, str], *, force: bool = False) -> None:
     """Replace ``out_dir`` with exactly ``files`` (and the marker): built beside it, then swapped.
 
     A failure while building leaves the old tree untouched; every staged file and folder is
@@ -83,21 +131,23 @@ def write_tree(out_dir: Path, files: dict[str, str]) -> None:
     leaves the old tree or the new one; the next run removes what it had staged
     (:mod:`generator.transaction`).
     """
-    check_output_dir(out_dir)
+    check_output_dir(out_dir, files, force=force)
     out_dir = out_dir.resolve()
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     recover(out_dir.parent)
     with Transaction(out_dir.parent, "generate") as txn:
-        stage_tree(txn, out_dir, files)
+        stage_tree(txn, out_dir, files, force=force)
         txn.commit()
 
 
-def stage_tree(txn: Transaction, out_dir: Path, files: dict[str, str]) -> None:
+def stage_tree(
+    txn: Transaction, out_dir: Path, files: dict[str, str], *, force: bool = False
+) -> None:
     """Write ``files`` and the marker into a folder ``txn`` will swap in for ``out_dir``."""
-    check_output_dir(out_dir)
+    check_output_dir(out_dir, files, force=force)
     staging = txn.stage(out_dir)
     folders = {staging}
-    for rel, text in sorted({**files, MARKER: MARKER_TEXT}.items()):
+    for rel, text in sorted({**files, MARKER: marker_text(files)}.items()):
         path = staging / rel
         if path.parent not in folders:
             path.parent.mkdir(parents=True, exist_ok=True)
