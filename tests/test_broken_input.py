@@ -116,3 +116,38 @@ def test_block_nesting_names_a_short_pointer(tmp_path: Path) -> None:
     assert proc.returncode == 2
     (line,) = proc.stderr.strip().splitlines()
     assert "#/x/a/a/" in line and "/…:" in line and len(line) < 300, line
+
+
+def _alias_chain(doc: dict[str, Any], length: int, ring: bool = False) -> dict[str, Any]:
+    """``Thing`` → ``Link0`` → ``Link1`` → … : schemas that are only a reference to the next."""
+    schemas = doc["components"]["schemas"]
+    thing = schemas.pop("Thing")
+    schemas["Thing"] = {"$ref": "#/components/schemas/Link0"}
+    for i in range(length):
+        nxt = "Link0" if ring and i == length - 1 else f"Link{i + 1}"
+        schemas[f"Link{i}"] = {"$ref": f"#/components/schemas/{nxt}"}
+    if not ring:
+        schemas[f"Link{length}"] = thing
+    return doc
+
+
+def test_a_chain_of_references_longer_than_the_cap_is_refused_with_its_start(
+    tmp_path: Path,
+) -> None:
+    """Thousands of schemas that only refer to the next: refused at once (it took minutes, then
+    failed without a pointer); the cap is in the README's table."""
+    code, err, out = _generate(tmp_path, _alias_chain(_document(), 5000))
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
+    assert "#/components/schemas/" in err and "more than 256 schemas" in err
+    assert "[ref-chain-too-long]" in err and not out.exists()
+
+
+def test_a_chain_within_the_cap_and_a_ring_still_generate(tmp_path: Path) -> None:
+    for name in ("chain", "ring"):
+        (tmp_path / name).mkdir()
+    code, err, out = _generate(tmp_path / "chain", _alias_chain(_document(), 200))
+    assert code == 0 and (out / "things" / "_classes").is_dir(), err
+    code, err, _ = _generate(tmp_path / "ring", _alias_chain(_document(), 100, ring=True))
+    assert code == 0, err
+    assert "Link0 -> Link1 -> Link2 -> … -> Link99 -> Link0 (100 schemas) only refer" in err
+    assert "[ref-cycle]" in err

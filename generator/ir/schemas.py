@@ -32,6 +32,9 @@ _COMPONENT_PREFIX = "#/components/schemas/"
 # References inside the catalogue use their own prefix, so a catalogue name can never be confused
 # with a document component of the same spelling; the model emitter maps them back.
 CATALOG_PREFIX = "#/x-catalog/"
+# Schemas that are only a reference to the next one, in a row: each is a class; no document
+# needs this many, and a longer chain is refused with its start (see _break_alias_cycles).
+MAX_ALIAS_CHAIN = 256
 _MAX_DEPTH = 64
 _FORMATS: dict[str, Primitive] = {
     "date-time": Primitive("datetime"),
@@ -119,25 +122,38 @@ class SchemaCatalog:
 
     def _break_alias_cycles(self) -> None:
         """Schemas that only refer to each other in a ring describe no value: they become
-        unconstrained (``Any``), with a warning, instead of classes that inherit from themselves."""
+        unconstrained (``Any``), with a warning, instead of classes that inherit from themselves.
+
+        Each schema names at most one other (its alias), so one walk over all of them finds
+        every ring in linear time; a chain of aliases longer than :data:`MAX_ALIAS_CHAIN` is
+        refused, naming where it starts (no document needs one, and each link is a class)."""
+        done: set[ClassName] = set()
         for start in list(self.models):
-            seen: list[ClassName] = []
+            path: dict[ClassName, int] = {}  # this walk, in order
             cur: ClassName | None = start
-            while cur is not None and cur not in seen:
-                seen.append(cur)
+            while cur is not None and cur not in done and cur not in path:
+                path[cur] = len(path)
+                if len(path) > MAX_ALIAS_CHAIN:
+                    raise error(
+                        "ref-chain-too-long",
+                        self.file,
+                        _COMPONENT_PREFIX.lstrip("#") + start,
+                        f"schema {one_line(start, 80)} starts a chain of more than "
+                        f"{MAX_ALIAS_CHAIN} schemas that only refer to the next one",
+                    )
                 cur = _alias_of(self.models.get(cur))
-            if cur is not None and cur == start:
-                for name in seen:
+            done.update(path)
+            if cur is not None and cur in path:  # a ring: from cur back to cur
+                ring = list(path)[path[cur] :]
+                for name in ring:
                     self.models[name] = {}
                 self.diagnostics.append(
                     Diagnostic(
                         "ref-cycle",
                         "warning",
                         self.file,
-                        _COMPONENT_PREFIX.lstrip("#") + start,
-                        "schemas "
-                        + " -> ".join([*seen, start])
-                        + " only refer to each other; typed as any value",
+                        _COMPONENT_PREFIX.lstrip("#") + ring[0],
+                        f"schemas {_ring_text(ring)} only refer to each other; typed as any value",
                     )
                 )
 
@@ -396,6 +412,13 @@ def default_problem(schema: Any) -> str | None:
     if schema.get("format") == "uuid" and isinstance(value, str) and not _UUID.match(value):
         return f"default {shown} is not a UUID"
     return None
+
+
+def _ring_text(ring: list[ClassName]) -> str:
+    """``A -> B -> A``; a long ring by its first and last names and its length."""
+    names = [*ring, ring[0]] if len(ring) <= 6 else [*ring[:3], "…", ring[-1], ring[0]]
+    size = f" ({len(ring)} schemas)" if len(ring) > 6 else ""
+    return " -> ".join(one_line(n, 60) for n in names) + size
 
 
 def _alias_of(schema: Any) -> ClassName | None:
