@@ -5,6 +5,8 @@ merely beyond what pydantic runs (a look-around pattern) still generates, with a
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -151,3 +153,27 @@ def test_a_chain_within_the_cap_and_a_ring_still_generate(tmp_path: Path) -> Non
     assert code == 0, err
     assert "Link0 -> Link1 -> Link2 -> … -> Link99 -> Link0 (100 schemas) only refer" in err
     assert "[ref-cycle]" in err
+
+
+@pytest.mark.parametrize("length", [5_000_000, 200_000_000])
+def test_a_huge_min_length_is_built_when_the_test_runs_not_written(
+    tmp_path: Path, length: int
+) -> None:
+    """``minLength: 200000000`` in a 400-byte document made a test file of gigabytes; the sample
+    is now an expression the test evaluates (the README's caps table: 256 literal characters)."""
+    doc = _document()
+    doc["components"]["schemas"]["Thing"]["properties"]["code"] = {
+        "type": "string",
+        "minLength": length,
+    }
+    code, err, out = _generate(tmp_path, doc)
+    assert code == 0, err
+    (test_file,) = (out / "tests").glob("test_*.py")
+    assert test_file.stat().st_size < 50_000
+    assert f'"value" + "x" * {length - 5}' in test_file.read_text()
+    if length == 5_000_000:  # the package's own tests build it and read it back
+        proc = subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
+            cwd=out, capture_output=True, text=True, timeout=300, check=False,
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stdout[-2000:]

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import datetime
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from generator.emit.pattern_sample import sample_for_pattern
+from generator.emit.sanitize import py_str
 from generator.ir.schemas import CATALOG_PREFIX, is_scalar_like
 from generator.ir.types import DictOf, ListOf, LiteralOf, ModelRef, Primitive, TypeRef, UnionOf
 
 SAMPLE_DATETIME = datetime.datetime(2024, 1, 2, 3, 4, 5, tzinfo=datetime.UTC)
 _MAX_DEPTH = 4
+MAX_ITEMS = 3  # items in an array sample: a larger minItems fails the test loudly, not OOM
 
 
 class Samples:
@@ -113,7 +116,7 @@ class Samples:
             count = (
                 min_items if isinstance(min_items, int) and not isinstance(min_items, bool) else 1
             )
-            return [item] * min(max(1, count), 3)  # larger minItems: the test fails loudly, not OOM
+            return [item] * min(max(1, count), MAX_ITEMS)
         if kind == "string":
             return _string_sample(schema)
         if kind == "integer":
@@ -159,7 +162,29 @@ def _matches(pattern: str, value: str) -> bool:
         return False
 
 
-def _string_sample(schema: dict[str, Any]) -> str:
+LITERAL_MAX = 256
+"""Longest string sample written into a test as a literal; a longer ``minLength`` is met by a
+:class:`LongText`, built when the test runs (a 200,000,000-character literal made a test file
+of gigabytes)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LongText:
+    """A string sample of ``length`` characters: ``head``, then ``x`` up to the length."""
+
+    head: str
+    length: int
+
+    def source(self) -> str:
+        """The Python expression that builds it."""
+        return f"{py_str(self.head)} + {py_str('x')} * {self.length - len(self.head)}"
+
+    def capped(self) -> str:
+        """The sample cut to :data:`LITERAL_MAX` (where only a literal can go)."""
+        return (self.head + "x" * LITERAL_MAX)[:LITERAL_MAX]
+
+
+def _string_sample(schema: dict[str, Any]) -> str | LongText:
     fmt = schema.get("format")
     by_format = {
         "date-time": "2024-01-02T03:04:05Z",
@@ -179,9 +204,12 @@ def _string_sample(schema: dict[str, Any]) -> str:
     if isinstance(pattern, str) and not _matches(pattern, value):
         value = sample_for_pattern(pattern) or value
     min_len = schema.get("minLength")
+    max_len = schema.get("maxLength")
+    if isinstance(min_len, int) and min_len > LITERAL_MAX and len(value) < min_len:
+        fits = not isinstance(max_len, int) or max_len >= min_len
+        return LongText(value[: min(len(value), LITERAL_MAX)], min_len) if fits else value
     if isinstance(min_len, int) and len(value) < min_len:
         value = value + "x" * (min_len - len(value))
-    max_len = schema.get("maxLength")
     if isinstance(max_len, int) and len(value) > max_len:
         value = value[:max_len]
     return value

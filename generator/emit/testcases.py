@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.emit.render import error_class, py_literal
-from generator.emit.samples import Samples
+from generator.emit.samples import LongText, Samples
 from generator.ir.naming import ClassName, Namespace, PythonIdentifier
 from generator.ir.schemas import CATALOG_PREFIX, property_of
 from generator.ir.types import (
@@ -340,7 +340,9 @@ class CaseBuilder:
                 prop = props.get(rules.final_member) if isinstance(props, dict) else None
                 final = self.samples.json(prop, 1) if prop is not None else "end"
                 lines = [item, {**item, rules.final_member: final}]
-        return b"".join(json.dumps(line, sort_keys=True).encode() + b"\n" for line in lines)
+        return b"".join(
+            json.dumps(line, sort_keys=True, default=_capped).encode() + b"\n" for line in lines
+        )
 
     def _page_sample(self, op: Operation) -> Any:
         pagination = op.pagination
@@ -406,7 +408,16 @@ def _path_text(value: object) -> str:
     return quote(_wire_text(value), safe="")
 
 
+def _capped(value: object) -> str:
+    """A long string sample inside JSON-lines bytes, which only a literal can hold."""
+    if isinstance(value, LongText):
+        return value.capped()
+    raise TypeError(f"not JSON: {type(value).__name__}")
+
+
 def _py_source(value: object) -> str:
+    if isinstance(value, LongText):
+        return value.source()
     if isinstance(value, datetime.datetime):
         return "datetime.datetime(2024, 1, 2, 3, 4, 5, tzinfo=datetime.UTC)"
     if isinstance(value, datetime.date):
@@ -422,6 +433,8 @@ def _py_source(value: object) -> str:
 
 def _json_source(value: Any) -> str:
     """Python source for a JSON value; every string goes through the escaping literal."""
+    if isinstance(value, LongText):
+        return value.source()
     if isinstance(value, dict):
         return (
             "{"
