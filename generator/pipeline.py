@@ -205,9 +205,15 @@ def _render_family(
         f"{base}/resources/__init__.py": render("family/resources__init__.py.jinja", **fctx),
     }
     modules = {m.name: m.module for m in family.models}
+    inputs = family.inputs()
     for m in family.models:
         out[f"{base}/_classes/{m.module}.py"] = render(
-            "family/model_class.py.jinja", **fctx, m=m, modules=modules
+            "family/model_class.py.jinja",
+            **fctx,
+            m=m,
+            modules=modules,
+            inputs=inputs,
+            values=family.value_types(),
         )
     if family.module:
         out[f"{base}/__init__.py"] = render("family/__init__.py.jinja", **fctx)

@@ -63,6 +63,64 @@ def py_type(t: TypeRef, models: str = "_models") -> str:
     raise TypeError(f"unknown type reference {t!r}")
 
 
+def py_input_type(
+    t: TypeRef,
+    inputs: dict[str, str],
+    models: str = "_models",
+    values: dict[str, TypeRef] | None = None,
+) -> str:
+    """An argument's type: like :func:`py_type`, but a class that has a TypedDict twin
+    (``inputs``: class → twin) also takes the twin, a plain dict keyed by wire names.
+
+    With ``values`` (value class → its type), the type of a TypedDict item: what JSON holds
+    there, so a value class is its value's type and a date may be its ISO text too."""
+    prefix = f"{models}." if models else ""
+    match t:
+        case ModelRef(name) if inputs.get(name):
+            return f"{prefix}{name} | {prefix}{inputs[name]}"
+        case ModelRef(name) if values is not None and name in values:
+            return py_input_type(values[name], inputs, models, values)
+        case Primitive("datetime" | "date") if values is not None:
+            return f"str | {py_type(t, models)}"
+        case ListOf(item):
+            return f"list[{py_input_type(item, inputs, models, values)}]"
+        case DictOf(value):
+            return f"dict[str, {py_input_type(value, inputs, models, values)}]"
+        case UnionOf(members):
+            return " | ".join(py_input_type(m, inputs, models, values) for m in members)
+    return py_type(t, models)
+
+
+def input_imports(
+    model: Model, inputs: dict[str, str], values: dict[str, TypeRef]
+) -> list[tuple[str, str]]:
+    """(class, name) pairs a class module imports for its TypedDict twin's item types: each
+    class and twin those types name (value classes expanded), with the class whose module
+    holds it; the module's own names left out."""
+    found: set[tuple[str, str]] = set()
+    seen: set[str] = set()
+
+    def walk(t: TypeRef) -> None:
+        match t:
+            case ModelRef(name) if name in inputs:
+                found.update({(name, name), (name, inputs[name])})
+            case ModelRef(name) if name in values and name not in seen:
+                seen.add(name)
+                walk(values[name])
+            case ModelRef(name):
+                found.add((name, name))
+            case ListOf(item) | DictOf(item):
+                walk(item)
+            case UnionOf(members):
+                for m in members:
+                    walk(m)
+
+    for f in model.fields:
+        walk(f.type)
+    own = {model.name, model.input_name}
+    return sorted(pair for pair in found if pair[1] not in own)
+
+
 def py_open_type(t: TypeRef, models: str = "") -> str:
     """A model field's type: like :func:`py_type`, but an enum of two or more values and a union
     of two or more members are ``Open[...]``, so a value or a variant a newer server adds is kept
@@ -184,12 +242,15 @@ def environment() -> jinja2.Environment:
         md_code=markdown_code,
         py_type=py_type,
         py_open_type=py_open_type,
+        py_input_type=py_input_type,
         py_literal=py_literal,
         py_tuple=py_tuple,
     )
     env.globals["uses_type"] = uses_type
     env.globals["open_operations"] = open_operations
     env.globals["recursion_limit"] = recursion_limit
+    env.globals["inputs_of"] = lambda family: family.inputs()
+    env.globals["input_imports"] = input_imports
     env.filters["error_class"] = error_class
     env.filters["py_rule"] = py_rule
     env.globals["resource_of"] = lambda family, op: next(

@@ -79,6 +79,8 @@ class TestCase:
     response_code: str  # the success response body, as Python source (JSON data or bytes)
     errors: tuple[ErrorCase, ...]
     drift: DriftCase | None = None  # responses that differ from the document (a few per family)
+    # the same call with each nested request object given as a plain dict (its TypedDict)
+    dict_args: tuple[Arg, ...] | None = None
 
     @property
     def query(self) -> tuple[Arg, ...]:
@@ -229,7 +231,29 @@ class CaseBuilder:
             whole_body_code=whole_body,
             response_code=self._response_code(op),
             errors=tuple(_errors(op)),
+            dict_args=self._dict_variant(op, args),
         )
+
+    def _dict_variant(self, op: Operation, args: list[Arg]) -> tuple[Arg, ...] | None:
+        """``args`` with each body field that takes a class with a TypedDict twin given as a
+        dict literal keyed by wire names (what the client must send as is); None when there
+        is none."""
+        inputs = self.family.inputs()
+        fields = {f.name: f for f in (op.body.fields or ())} if op.body is not None else {}
+        out, changed = [], False
+        for a in args:
+            f = fields.get(a.name) if a.location == "body" else None
+            t = _strip_none(f.type) if f is not None else None
+            many = isinstance(t, ListOf)
+            item = _strip_none(t.item) if isinstance(t, ListOf) else t
+            if isinstance(item, ModelRef) and item.name in inputs:
+                sample = self.samples.json({"$ref": CATALOG_PREFIX + item.name}, 0)
+                literal = _json_source([sample] if many else sample)
+                out.append(dataclasses.replace(a, code=literal, json_code=literal))
+                changed = True
+            else:
+                out.append(a)
+        return tuple(out) if changed else None
 
     def _ensure_present(self, op: Operation, args: list[Arg], names: set[str]) -> list[Arg]:
         present = {a.name for a in args if a.location == "body"}
@@ -467,3 +491,10 @@ def _nullable(schema: dict[str, Any]) -> bool:
         or kind == "null"
         or (isinstance(kind, list) and "null" in kind)
     )
+
+
+def _strip_none(t: TypeRef) -> TypeRef:
+    if isinstance(t, UnionOf):
+        rest = [m for m in t.members if m != Primitive("None")]
+        return rest[0] if len(rest) == 1 else t
+    return t

@@ -59,6 +59,35 @@ def build_models(catalog: SchemaCatalog) -> tuple[ModelKind, ...]:
     return _placed(_ordered(done))
 
 
+def with_inputs(
+    models: tuple[ModelKind, ...], roots: set[ClassName], names: Namespace
+) -> tuple[ModelKind, ...]:
+    """Object classes a request can carry (``roots`` and every class they reach) get a TypedDict
+    twin, so a caller may pass a plain dict keyed by wire names; ``names`` is the catalogue's
+    class namespace, so the twin's name collides with no class."""
+    by_name = {m.name: m for m in models}
+    reached: set[ClassName] = set()
+    stack = sorted(roots)
+    while stack:
+        name = stack.pop()
+        model = by_name.get(name)
+        if name in reached or model is None:
+            continue
+        reached.add(name)
+        stack += sorted(model.refs)
+    return tuple(
+        dataclasses.replace(m, input_name=names.class_name(m.name + "Param"))
+        if isinstance(m, Model) and m.name in reached
+        else m
+        for m in models
+    )
+
+
+def refs_of(t: TypeRef) -> set[ClassName]:
+    """The classes a type names."""
+    return _refs(t)
+
+
 def _placed(models: tuple[ModelKind, ...]) -> tuple[ModelKind, ...]:
     """Each class with its own module name (unique in the family, case-insensitively, so the
     files differ on any file system) and the classes it names: a package loads a class, and

@@ -81,6 +81,8 @@ class Model:
     one_of: tuple[tuple[PythonIdentifier, ...], ...] = ()
     module: str = ""  # the class's own module in the family's ``_classes`` package
     refs: tuple[ClassName, ...] = ()  # the other classes its annotations name
+    # a request argument may also be a plain dict of this TypedDict (keys are wire names)
+    input_name: ClassName | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +96,7 @@ class ValueModel:
     recursive: bool = False
     module: str = ""  # the class's own module in the family's ``_classes`` package
     refs: tuple[ClassName, ...] = ()  # the other classes its base and annotations name
+    input_name: None = None  # value classes have no TypedDict twin (see Model.input_name)
 
 
 ModelKind = Model | ValueModel
@@ -340,6 +343,16 @@ class Family:
     schemas: dict[str, Any] = field(hash=False, compare=False)
     models: tuple[ModelKind, ...] = ()
     source: str = ""
+
+    def inputs(self) -> dict[str, str]:
+        """Class name → the name of its TypedDict twin, for the classes a request can carry."""
+        return {m.name: m.input_name for m in self.models if isinstance(m, Model) and m.input_name}
+
+    def value_types(self) -> dict[str, TypeRef]:
+        """Value class name → the type of its value (those that do not reach themselves)."""
+        return {
+            m.name: m.type for m in self.models if isinstance(m, ValueModel) and not m.recursive
+        }
 
     @property
     def operations(self) -> tuple[Operation, ...]:

@@ -664,6 +664,20 @@ class TestDataModelUpdateFiles:
             ],
         }
 
+    def test_nested_inputs_as_dicts(self) -> None:
+        """A nested request object given as a plain dict (its TypedDict) is sent as given."""
+        rec = Recorder(200, self.RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            client.data_model.update_files(
+                7,
+                branch_id=3,
+                branch_name="value",
+                files=[{"content": "value", "path": "value"}],
+            )
+        sent = rec.json()
+        assert sent["files"] == [{"content": "value", "path": "value"}]
+
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE
         rec = Recorder(200, RESPONSE, "application/json")
@@ -773,6 +787,20 @@ class TestDataModelRemoveFiles:
             ],
         }
 
+    def test_nested_inputs_as_dicts(self) -> None:
+        """A nested request object given as a plain dict (its TypedDict) is sent as given."""
+        rec = Recorder(200, self.RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            client.data_model.remove_files(
+                7,
+                branch_id=3,
+                branch_name="value",
+                files=[{"path": "value"}],
+            )
+        sent = rec.json()
+        assert sent["files"] == [{"path": "value"}]
+
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE
         rec = Recorder(200, RESPONSE, "application/json")
@@ -869,6 +897,20 @@ class TestDataModelRenameFiles:
                 ]
             ],
         }
+
+    def test_nested_inputs_as_dicts(self) -> None:
+        """A nested request object given as a plain dict (its TypedDict) is sent as given."""
+        rec = Recorder(200, self.RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            client.data_model.rename_files(
+                7,
+                branch_id=3,
+                branch_name="value",
+                files=[{"newPath": "value", "path": "value"}],
+            )
+        sent = rec.json()
+        assert sent["files"] == [{"newPath": "value", "path": "value"}]
 
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE

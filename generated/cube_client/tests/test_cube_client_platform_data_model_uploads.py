@@ -290,6 +290,26 @@ class TestDataModelUploadsFinishUpload:
             ),
         }
 
+    def test_nested_inputs_as_dicts(self) -> None:
+        """A nested request object given as a plain dict (its TypedDict) is sent as given."""
+        rec = Recorder(200, self.RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            client.data_model_uploads.finish_upload(
+                7,
+                live=True,
+                branch_name="value",
+                use_deploy_project_root=True,
+                auto_remove_files=True,
+                await_git_operations=True,
+                commit_message="value",
+                files={"key": "value"},
+                transaction={"id": "value"},
+            )
+        sent = rec.json()
+        assert sent["files"] == {"key": "value"}
+        assert sent["transaction"] == {"id": "value"}
+
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE
         rec = Recorder(200, RESPONSE, "application/json")

@@ -801,6 +801,19 @@ class TestEmbedTenantsAddGroupMembers:
             ],
         }
 
+    def test_nested_inputs_as_dicts(self) -> None:
+        """A nested request object given as a plain dict (its TypedDict) is sent as given."""
+        rec = Recorder(200, self.RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            client.embed_tenants.add_group_members(
+                "id-1",
+                8,
+                members=[{"embedUserId": 3, "externalId": "value"}],
+            )
+        sent = rec.json()
+        assert sent["members"] == [{"embedUserId": 3, "externalId": "value"}]
+
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE
         rec = Recorder(200, RESPONSE, "application/json")
@@ -907,6 +920,19 @@ class TestEmbedTenantsRemoveGroupMembers:
                 ]
             ],
         }
+
+    def test_nested_inputs_as_dicts(self) -> None:
+        """A nested request object given as a plain dict (its TypedDict) is sent as given."""
+        rec = Recorder(200, self.RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            client.embed_tenants.remove_group_members(
+                "id-1",
+                8,
+                members=[{"embedUserId": 3, "externalId": "value"}],
+            )
+        sent = rec.json()
+        assert sent["members"] == [{"embedUserId": 3, "externalId": "value"}]
 
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE
@@ -1239,6 +1265,34 @@ class TestEmbedTenantsProvisionEmbedUsers:
                 ]
             ],
         }
+
+    def test_nested_inputs_as_dicts(self) -> None:
+        """A nested request object given as a plain dict (its TypedDict) is sent as given."""
+        rec = Recorder(200, self.RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            client.embed_tenants.provision_embed_users(
+                "id-1",
+                users=[
+                    {
+                        "email": "user@example.com",
+                        "externalId": "value",
+                        "groups": ["value"],
+                        "tenantGroups": ["value"],
+                        "userProfile": {},
+                    }
+                ],
+            )
+        sent = rec.json()
+        assert sent["users"] == [
+            {
+                "email": "user@example.com",
+                "externalId": "value",
+                "groups": ["value"],
+                "tenantGroups": ["value"],
+                "userProfile": {},
+            }
+        ]
 
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE

@@ -179,6 +179,18 @@ class TestEnvVariablesSetEnvVariables:
             ],
         }
 
+    def test_nested_inputs_as_dicts(self) -> None:
+        """A nested request object given as a plain dict (its TypedDict) is sent as given."""
+        rec = Recorder(200, self.RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            client.env_variables.set_env_variables(
+                7,
+                env_variables=[{"name": "value", "value": "value"}],
+            )
+        sent = rec.json()
+        assert sent["env_variables"] == [{"name": "value", "value": "value"}]
+
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE
         rec = Recorder(200, RESPONSE, "application/json")

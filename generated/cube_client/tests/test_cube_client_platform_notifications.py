@@ -818,6 +818,45 @@ class TestNotificationsAddRecipients:
             ],
         }
 
+    def test_nested_inputs_as_dicts(self) -> None:
+        """A nested request object given as a plain dict (its TypedDict) is sent as given."""
+        rec = Recorder(200, self.RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            client.notifications.add_recipients(
+                7,
+                8,
+                recipients=[
+                    {
+                        "channelId": "value",
+                        "channelName": "value",
+                        "email": "value",
+                        "embedTenantName": "value",
+                        "externalId": "value",
+                        "groups": ["value"],
+                        "securityContext": {},
+                        "type": "USER",
+                        "userAttributes": [{"name": "value"}],
+                        "userId": 3,
+                    }
+                ],
+            )
+        sent = rec.json()
+        assert sent["recipients"] == [
+            {
+                "channelId": "value",
+                "channelName": "value",
+                "email": "value",
+                "embedTenantName": "value",
+                "externalId": "value",
+                "groups": ["value"],
+                "securityContext": {},
+                "type": "USER",
+                "userAttributes": [{"name": "value"}],
+                "userId": 3,
+            }
+        ]
+
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE
         rec = Recorder(200, RESPONSE, "application/json")
@@ -968,6 +1007,19 @@ class TestNotificationsRemoveRecipients:
                 ]
             ],
         }
+
+    def test_nested_inputs_as_dicts(self) -> None:
+        """A nested request object given as a plain dict (its TypedDict) is sent as given."""
+        rec = Recorder(200, self.RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            client.notifications.remove_recipients(
+                7,
+                8,
+                recipients=[{"embedTenantName": "value", "id": 3, "type": "USER"}],
+            )
+        sent = rec.json()
+        assert sent["recipients"] == [{"embedTenantName": "value", "id": 3, "type": "USER"}]
 
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE

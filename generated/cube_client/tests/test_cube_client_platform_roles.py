@@ -192,6 +192,21 @@ class TestRolesCreateRole:
             ],
         }
 
+    def test_nested_inputs_as_dicts(self) -> None:
+        """A nested request object given as a plain dict (its TypedDict) is sent as given."""
+        rec = Recorder(200, self.RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            client.roles.create_role(
+                description="value",
+                name="value",
+                policies=[{"actions": ["All"], "resourceType": "Global", "resources": ["value"]}],
+            )
+        sent = rec.json()
+        assert sent["policies"] == [
+            {"actions": ["All"], "resourceType": "Global", "resources": ["value"]}
+        ]
+
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE
         rec = Recorder(200, RESPONSE, "application/json")

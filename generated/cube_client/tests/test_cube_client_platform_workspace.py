@@ -413,6 +413,18 @@ class TestWorkspaceBulkDeleteWorkspaceObjects:
             ],
         }
 
+    def test_nested_inputs_as_dicts(self) -> None:
+        """A nested request object given as a plain dict (its TypedDict) is sent as given."""
+        rec = Recorder(200, self.RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            client.workspace.bulk_delete_workspace_objects(
+                1.5,
+                items=[{"id": 3, "type": "FOLDER"}],
+            )
+        sent = rec.json()
+        assert sent["items"] == [{"id": 3, "type": "FOLDER"}]
+
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE
         rec = Recorder(200, RESPONSE, "application/json")
@@ -518,6 +530,19 @@ class TestWorkspaceBulkMoveWorkspaceObjects:
                 for v in [_models.WorkspaceItemRefInput.model_validate({"id": 3, "type": "FOLDER"})]
             ],
         }
+
+    def test_nested_inputs_as_dicts(self) -> None:
+        """A nested request object given as a plain dict (its TypedDict) is sent as given."""
+        rec = Recorder(200, self.RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            client.workspace.bulk_move_workspace_objects(
+                1.5,
+                folder_id=3,
+                items=[{"id": 3, "type": "FOLDER"}],
+            )
+        sent = rec.json()
+        assert sent["items"] == [{"id": 3, "type": "FOLDER"}]
 
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE

@@ -590,6 +590,20 @@ class TestScimUsersPatchUser:
             ],
         }
 
+    def test_nested_inputs_as_dicts(self) -> None:
+        """A nested request object given as a plain dict (its TypedDict) is sent as given."""
+        rec = Recorder(200, self.RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            client.scim_users.patch_user(
+                "id-1",
+                schemas=["value"],
+                operations=[{"op": "add", "path": "value", "value": "value"}],
+            )
+        sent = rec.json()
+        assert sent["schemas"] == ["value"]
+        assert sent["Operations"] == [{"op": "add", "path": "value", "value": "value"}]
+
     def test_sync(self) -> None:
         RESPONSE = self.RESPONSE
         rec = Recorder(200, RESPONSE, "application/json")

@@ -10,8 +10,8 @@ from cube_client._models import lazy_classes
 if TYPE_CHECKING:
     from ._classes.abort_chat_request import AbortChatRequest
     from ._classes.chat_request import ChatRequest
-    from ._classes.image_attachment_dto import ImageAttachmentDto
-    from ._classes.session_settings_dto import SessionSettingsDto
+    from ._classes.image_attachment_dto import ImageAttachmentDto, ImageAttachmentDtoParam
+    from ._classes.session_settings_dto import SessionSettingsDto, SessionSettingsDtoParam
     from ._classes.stream_chat_state_line import StreamChatStateLine
     from ._classes.stream_chat_state_line_tool_call import StreamChatStateLineToolCall
     from ._classes.stream_chat_state_line_usage import StreamChatStateLineUsage
@@ -20,7 +20,9 @@ __all__ = [
     "AbortChatRequest",
     "ChatRequest",
     "ImageAttachmentDto",
+    "ImageAttachmentDtoParam",
     "SessionSettingsDto",
+    "SessionSettingsDtoParam",
     "StreamChatStateLine",
     "StreamChatStateLineToolCall",
     "StreamChatStateLineUsage",
@@ -34,7 +36,9 @@ if not TYPE_CHECKING:  # type checkers read the imports above; at run time class
             "AbortChatRequest": "abort_chat_request",
             "ChatRequest": "chat_request",
             "ImageAttachmentDto": "image_attachment_dto",
+            "ImageAttachmentDtoParam": "image_attachment_dto",
             "SessionSettingsDto": "session_settings_dto",
+            "SessionSettingsDtoParam": "session_settings_dto",
             "StreamChatStateLine": "stream_chat_state_line",
             "StreamChatStateLineToolCall": "stream_chat_state_line_tool_call",
             "StreamChatStateLineUsage": "stream_chat_state_line_usage",

@@ -31,15 +31,28 @@ if TYPE_CHECKING:
     from ._classes.v1_error import V1Error
     from ._classes.v1_load_request import V1LoadRequest
     from ._classes.v1_load_request_join_hint import V1LoadRequestJoinHint
-    from ._classes.v1_load_request_query import V1LoadRequestQuery
-    from ._classes.v1_load_request_query_filter_base import V1LoadRequestQueryFilterBase
+    from ._classes.v1_load_request_query import V1LoadRequestQuery, V1LoadRequestQueryParam
+    from ._classes.v1_load_request_query_filter_base import (
+        V1LoadRequestQueryFilterBase,
+        V1LoadRequestQueryFilterBaseParam,
+    )
     from ._classes.v1_load_request_query_filter_item import V1LoadRequestQueryFilterItem
     from ._classes.v1_load_request_query_filter_logical_and import (
         V1LoadRequestQueryFilterLogicalAnd,
+        V1LoadRequestQueryFilterLogicalAndParam,
     )
-    from ._classes.v1_load_request_query_filter_logical_or import V1LoadRequestQueryFilterLogicalOr
-    from ._classes.v1_load_request_query_join_subquery import V1LoadRequestQueryJoinSubquery
-    from ._classes.v1_load_request_query_time_dimension import V1LoadRequestQueryTimeDimension
+    from ._classes.v1_load_request_query_filter_logical_or import (
+        V1LoadRequestQueryFilterLogicalOr,
+        V1LoadRequestQueryFilterLogicalOrParam,
+    )
+    from ._classes.v1_load_request_query_join_subquery import (
+        V1LoadRequestQueryJoinSubquery,
+        V1LoadRequestQueryJoinSubqueryParam,
+    )
+    from ._classes.v1_load_request_query_time_dimension import (
+        V1LoadRequestQueryTimeDimension,
+        V1LoadRequestQueryTimeDimensionParam,
+    )
     from ._classes.v1_load_response import V1LoadResponse
     from ._classes.v1_load_result import V1LoadResult
     from ._classes.v1_load_result_annotation import V1LoadResultAnnotation
@@ -75,11 +88,17 @@ __all__ = [
     "V1LoadRequestJoinHint",
     "V1LoadRequestQuery",
     "V1LoadRequestQueryFilterBase",
+    "V1LoadRequestQueryFilterBaseParam",
     "V1LoadRequestQueryFilterItem",
     "V1LoadRequestQueryFilterLogicalAnd",
+    "V1LoadRequestQueryFilterLogicalAndParam",
     "V1LoadRequestQueryFilterLogicalOr",
+    "V1LoadRequestQueryFilterLogicalOrParam",
     "V1LoadRequestQueryJoinSubquery",
+    "V1LoadRequestQueryJoinSubqueryParam",
+    "V1LoadRequestQueryParam",
     "V1LoadRequestQueryTimeDimension",
+    "V1LoadRequestQueryTimeDimensionParam",
     "V1LoadResponse",
     "V1LoadResult",
     "V1LoadResultAnnotation",
@@ -114,11 +133,17 @@ if not TYPE_CHECKING:  # type checkers read the imports above; at run time class
             "V1Error": "v1_error",
             "V1LoadRequest": "v1_load_request",
             "V1LoadRequestQuery": "v1_load_request_query",
+            "V1LoadRequestQueryParam": "v1_load_request_query",
             "V1LoadRequestQueryFilterBase": "v1_load_request_query_filter_base",
+            "V1LoadRequestQueryFilterBaseParam": "v1_load_request_query_filter_base",
             "V1LoadRequestQueryFilterLogicalAnd": "v1_load_request_query_filter_logical_and",
+            "V1LoadRequestQueryFilterLogicalAndParam": "v1_load_request_query_filter_logical_and",
             "V1LoadRequestQueryFilterLogicalOr": "v1_load_request_query_filter_logical_or",
+            "V1LoadRequestQueryFilterLogicalOrParam": "v1_load_request_query_filter_logical_or",
             "V1LoadRequestQueryJoinSubquery": "v1_load_request_query_join_subquery",
+            "V1LoadRequestQueryJoinSubqueryParam": "v1_load_request_query_join_subquery",
             "V1LoadRequestQueryTimeDimension": "v1_load_request_query_time_dimension",
+            "V1LoadRequestQueryTimeDimensionParam": "v1_load_request_query_time_dimension",
             "V1LoadResponse": "v1_load_response",
             "V1LoadResult": "v1_load_result",
             "V1LoadResultAnnotation": "v1_load_result_annotation",

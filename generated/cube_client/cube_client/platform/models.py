@@ -44,9 +44,18 @@ if TYPE_CHECKING:
     from ._classes.connect_github_request import ConnectGithubRequest
     from ._classes.connect_report_to_workbook_input import ConnectReportToWorkbookInput
     from ._classes.connect_report_to_workbook_input_host import ConnectReportToWorkbookInputHost
-    from ._classes.control_theme_border_section_input import ControlThemeBorderSectionInput
-    from ._classes.control_theme_section_input import ControlThemeSectionInput
-    from ._classes.control_theme_title_section_input import ControlThemeTitleSectionInput
+    from ._classes.control_theme_border_section_input import (
+        ControlThemeBorderSectionInput,
+        ControlThemeBorderSectionInputParam,
+    )
+    from ._classes.control_theme_section_input import (
+        ControlThemeSectionInput,
+        ControlThemeSectionInputParam,
+    )
+    from ._classes.control_theme_title_section_input import (
+        ControlThemeTitleSectionInput,
+        ControlThemeTitleSectionInputParam,
+    )
     from ._classes.create_api_key_input import CreateApiKeyInput
     from ._classes.create_branch_request import CreateBranchRequest
     from ._classes.create_deployment_environment_token_input import (
@@ -80,20 +89,35 @@ if TYPE_CHECKING:
     from ._classes.creation_step import CreationStep
     from ._classes.creator_mode import CreatorMode
     from ._classes.csps_config import CspsConfig
-    from ._classes.csps_config_input import CspsConfigInput
+    from ._classes.csps_config_input import CspsConfigInput, CspsConfigInputParam
     from ._classes.dashboard import Dashboard
     from ._classes.dashboard_app_manifest import DashboardAppManifest
-    from ._classes.dashboard_app_manifest_input import DashboardAppManifestInput
+    from ._classes.dashboard_app_manifest_input import (
+        DashboardAppManifestInput,
+        DashboardAppManifestInputParam,
+    )
     from ._classes.dashboard_app_source import DashboardAppSource
-    from ._classes.dashboard_app_source_input import DashboardAppSourceInput
+    from ._classes.dashboard_app_source_input import (
+        DashboardAppSourceInput,
+        DashboardAppSourceInputParam,
+    )
     from ._classes.dashboard_breakpoint_cols import DashboardBreakpointCols
-    from ._classes.dashboard_breakpoint_cols_input import DashboardBreakpointColsInput
+    from ._classes.dashboard_breakpoint_cols_input import (
+        DashboardBreakpointColsInput,
+        DashboardBreakpointColsInputParam,
+    )
     from ._classes.dashboard_breakpoints import DashboardBreakpoints
-    from ._classes.dashboard_breakpoints_input import DashboardBreakpointsInput
+    from ._classes.dashboard_breakpoints_input import (
+        DashboardBreakpointsInput,
+        DashboardBreakpointsInputParam,
+    )
     from ._classes.dashboard_config import DashboardConfig
-    from ._classes.dashboard_config_draft_input import DashboardConfigDraftInput
+    from ._classes.dashboard_config_draft_input import (
+        DashboardConfigDraftInput,
+        DashboardConfigDraftInputParam,
+    )
     from ._classes.dashboard_config_draft_input_kind import DashboardConfigDraftInputKind
-    from ._classes.dashboard_config_input import DashboardConfigInput
+    from ._classes.dashboard_config_input import DashboardConfigInput, DashboardConfigInputParam
     from ._classes.dashboard_config_input_kind import DashboardConfigInputKind
     from ._classes.dashboard_config_kind import DashboardConfigKind
     from ._classes.dashboard_dto_status import DashboardDtoStatus
@@ -104,30 +128,48 @@ if TYPE_CHECKING:
         DashboardExportStatusResponseStatus,
     )
     from ._classes.dashboard_filter import DashboardFilter
-    from ._classes.dashboard_filter_input import DashboardFilterInput
+    from ._classes.dashboard_filter_input import DashboardFilterInput, DashboardFilterInputParam
     from ._classes.dashboard_filter_input_operator import DashboardFilterInputOperator
     from ._classes.dashboard_filter_operator import DashboardFilterOperator
     from ._classes.dashboard_layout import DashboardLayout
-    from ._classes.dashboard_layout_input import DashboardLayoutInput
+    from ._classes.dashboard_layout_input import DashboardLayoutInput, DashboardLayoutInputParam
     from ._classes.dashboard_member_switcher import DashboardMemberSwitcher
-    from ._classes.dashboard_member_switcher_input import DashboardMemberSwitcherInput
+    from ._classes.dashboard_member_switcher_input import (
+        DashboardMemberSwitcherInput,
+        DashboardMemberSwitcherInputParam,
+    )
     from ._classes.dashboard_responsive_layouts import DashboardResponsiveLayouts
-    from ._classes.dashboard_responsive_layouts_input import DashboardResponsiveLayoutsInput
-    from ._classes.dashboard_theme_input import DashboardThemeInput
-    from ._classes.dashboard_theme_section_input import DashboardThemeSectionInput
+    from ._classes.dashboard_responsive_layouts_input import (
+        DashboardResponsiveLayoutsInput,
+        DashboardResponsiveLayoutsInputParam,
+    )
+    from ._classes.dashboard_theme_input import DashboardThemeInput, DashboardThemeInputParam
+    from ._classes.dashboard_theme_section_input import (
+        DashboardThemeSectionInput,
+        DashboardThemeSectionInputParam,
+    )
     from ._classes.dashboard_time_grain import DashboardTimeGrain
-    from ._classes.dashboard_time_grain_input import DashboardTimeGrainInput
+    from ._classes.dashboard_time_grain_input import (
+        DashboardTimeGrainInput,
+        DashboardTimeGrainInputParam,
+    )
     from ._classes.dashboard_widget import DashboardWidget
-    from ._classes.dashboard_widget_draft_input import DashboardWidgetDraftInput
+    from ._classes.dashboard_widget_draft_input import (
+        DashboardWidgetDraftInput,
+        DashboardWidgetDraftInputParam,
+    )
     from ._classes.dashboard_widget_draft_input_type import DashboardWidgetDraftInputType
     from ._classes.dashboard_widget_dto_type import DashboardWidgetDtoType
-    from ._classes.dashboard_widget_input import DashboardWidgetInput
+    from ._classes.dashboard_widget_input import DashboardWidgetInput, DashboardWidgetInputParam
     from ._classes.dashboard_widget_input_type import DashboardWidgetInputType
     from ._classes.dashboard_widget_position import DashboardWidgetPosition
-    from ._classes.dashboard_widget_position_input import DashboardWidgetPositionInput
-    from ._classes.data_model_file_content import DataModelFileContent
-    from ._classes.data_model_file_path import DataModelFilePath
-    from ._classes.data_model_file_rename import DataModelFileRename
+    from ._classes.dashboard_widget_position_input import (
+        DashboardWidgetPositionInput,
+        DashboardWidgetPositionInputParam,
+    )
+    from ._classes.data_model_file_content import DataModelFileContent, DataModelFileContentParam
+    from ._classes.data_model_file_path import DataModelFilePath, DataModelFilePathParam
+    from ._classes.data_model_file_rename import DataModelFileRename, DataModelFileRenameParam
     from ._classes.data_model_validation_error import DataModelValidationError
     from ._classes.data_model_validation_response import DataModelValidationResponse
     from ._classes.data_model_validation_response_mode import DataModelValidationResponseMode
@@ -274,32 +316,38 @@ if TYPE_CHECKING:
     from ._classes.embed_dashboard_comment_threads_list_response import (
         EmbedDashboardCommentThreadsListResponse,
     )
-    from ._classes.embed_group_member_input import EmbedGroupMemberInput
+    from ._classes.embed_group_member_input import EmbedGroupMemberInput, EmbedGroupMemberInputParam
     from ._classes.embed_group_members_input import EmbedGroupMembersInput
     from ._classes.embed_group_members_mutation_response import EmbedGroupMembersMutationResponse
     from ._classes.embed_mentionable_user_dto import EmbedMentionableUserDto
     from ._classes.embed_mentionable_users_list_response import EmbedMentionableUsersListResponse
     from ._classes.embed_python_filtered_run_input import EmbedPythonFilteredRunInput
-    from ._classes.embed_session_settings import EmbedSessionSettings
+    from ._classes.embed_session_settings import EmbedSessionSettings, EmbedSessionSettingsParam
     from ._classes.embed_settings import EmbedSettings
     from ._classes.embed_tenant import EmbedTenant
-    from ._classes.embed_tenant_profile import EmbedTenantProfile
+    from ._classes.embed_tenant_profile import EmbedTenantProfile, EmbedTenantProfileParam
     from ._classes.embed_tenant_workbooks_list_query_access_source import (
         EmbedTenantWorkbooksListQueryAccessSource,
     )
     from ._classes.embed_tenant_workbooks_list_response import EmbedTenantWorkbooksListResponse
     from ._classes.embed_tenants_public_response import EmbedTenantsPublicResponse
-    from ._classes.embed_theme import EmbedTheme
-    from ._classes.embed_theme_analytics_chat import EmbedThemeAnalyticsChat
-    from ._classes.embed_theme_analytics_chat_input import EmbedThemeAnalyticsChatInput
-    from ._classes.embed_theme_chat import EmbedThemeChat
+    from ._classes.embed_theme import EmbedTheme, EmbedThemeParam
+    from ._classes.embed_theme_analytics_chat import (
+        EmbedThemeAnalyticsChat,
+        EmbedThemeAnalyticsChatParam,
+    )
+    from ._classes.embed_theme_analytics_chat_input import (
+        EmbedThemeAnalyticsChatInput,
+        EmbedThemeAnalyticsChatInputParam,
+    )
+    from ._classes.embed_theme_chat import EmbedThemeChat, EmbedThemeChatParam
     from ._classes.embed_user import EmbedUser
-    from ._classes.embed_user_profile import EmbedUserProfile
+    from ._classes.embed_user_profile import EmbedUserProfile, EmbedUserProfileParam
     from ._classes.embed_users_public_response import EmbedUsersPublicResponse
-    from ._classes.env_variable_item import EnvVariableItem
+    from ._classes.env_variable_item import EnvVariableItem, EnvVariableItemParam
     from ._classes.env_variables_list_response import EnvVariablesListResponse
     from ._classes.error import Error
-    from ._classes.export_subject_input import ExportSubjectInput
+    from ._classes.export_subject_input import ExportSubjectInput, ExportSubjectInputParam
     from ._classes.export_subject_input_type import ExportSubjectInputType
     from ._classes.external_document_placement_response import ExternalDocumentPlacementResponse
     from ._classes.external_document_placement_response_access import (
@@ -338,7 +386,7 @@ if TYPE_CHECKING:
     from ._classes.github_installations_list_response import GithubInstallationsListResponse
     from ._classes.github_repo_response import GithubRepoResponse
     from ._classes.github_repos_list_response import GithubReposListResponse
-    from ._classes.group_definition import GroupDefinition
+    from ._classes.group_definition import GroupDefinition, GroupDefinitionParam
     from ._classes.localized_value import LocalizedValue
     from ._classes.merge_into_parent_branch_request import MergeIntoParentBranchRequest
     from ._classes.merge_response import MergeResponse
@@ -347,7 +395,10 @@ if TYPE_CHECKING:
     from ._classes.move_workspace_object_input_type import MoveWorkspaceObjectInputType
     from ._classes.notification_dto import NotificationDto
     from ._classes.notification_recipient import NotificationRecipient
-    from ._classes.notification_recipient_input import NotificationRecipientInput
+    from ._classes.notification_recipient_input import (
+        NotificationRecipientInput,
+        NotificationRecipientInputParam,
+    )
     from ._classes.notification_recipient_input_type import NotificationRecipientInputType
     from ._classes.notification_recipient_type import NotificationRecipientType
     from ._classes.notification_recipients_list_response import NotificationRecipientsListResponse
@@ -363,15 +414,15 @@ if TYPE_CHECKING:
     from ._classes.page_info import PageInfo
     from ._classes.period_comparison import PeriodComparison
     from ._classes.period_comparison_offset import PeriodComparisonOffset
-    from ._classes.pivot_items import PivotItems
+    from ._classes.pivot_items import PivotItems, PivotItemsParam
     from ._classes.pivot_items_display_scale import PivotItemsDisplayScale
-    from ._classes.pivot_items_input import PivotItemsInput
+    from ._classes.pivot_items_input import PivotItemsInput, PivotItemsInputParam
     from ._classes.pivot_items_input_display_scale import PivotItemsInputDisplayScale
     from ._classes.pivot_items_input_measures_axis import PivotItemsInputMeasuresAxis
     from ._classes.pivot_items_input_measures_position import PivotItemsInputMeasuresPosition
     from ._classes.pivot_items_measures_axis import PivotItemsMeasuresAxis
     from ._classes.pivot_items_measures_position import PivotItemsMeasuresPosition
-    from ._classes.policy import Policy
+    from ._classes.policy import Policy, PolicyParam
     from ._classes.policy_resource_type import PolicyResourceType
     from ._classes.post_token_by_session_id_input import PostTokenBySessionIdInput
     from ._classes.preview_workbook_promotion_input import PreviewWorkbookPromotionInput
@@ -382,7 +433,10 @@ if TYPE_CHECKING:
     from ._classes.promotion_reference_dto import PromotionReferenceDto
     from ._classes.promotion_reference_dto_availability import PromotionReferenceDtoAvailability
     from ._classes.provision_embed_user_failure import ProvisionEmbedUserFailure
-    from ._classes.provision_embed_user_input import ProvisionEmbedUserInput
+    from ._classes.provision_embed_user_input import (
+        ProvisionEmbedUserInput,
+        ProvisionEmbedUserInputParam,
+    )
     from ._classes.provision_embed_users_input import ProvisionEmbedUsersInput
     from ._classes.provision_embed_users_response import ProvisionEmbedUsersResponse
     from ._classes.publish_dashboard_input import PublishDashboardInput
@@ -393,7 +447,10 @@ if TYPE_CHECKING:
     from ._classes.region_response import RegionResponse
     from ._classes.regions_list_response import RegionsListResponse
     from ._classes.remove_data_model_files_input import RemoveDataModelFilesInput
-    from ._classes.remove_notification_recipient_input import RemoveNotificationRecipientInput
+    from ._classes.remove_notification_recipient_input import (
+        RemoveNotificationRecipientInput,
+        RemoveNotificationRecipientInputParam,
+    )
     from ._classes.remove_notification_recipient_input_type import (
         RemoveNotificationRecipientInputType,
     )
@@ -415,9 +472,15 @@ if TYPE_CHECKING:
     from ._classes.report_placement import ReportPlacement
     from ._classes.report_placement_host import ReportPlacementHost
     from ._classes.report_placement_result_checksum import ReportPlacementResultChecksum
-    from ._classes.report_placement_result_checksum_input import ReportPlacementResultChecksumInput
+    from ._classes.report_placement_result_checksum_input import (
+        ReportPlacementResultChecksumInput,
+        ReportPlacementResultChecksumInputParam,
+    )
     from ._classes.report_placement_result_chunk import ReportPlacementResultChunk
-    from ._classes.report_placement_result_chunk_input import ReportPlacementResultChunkInput
+    from ._classes.report_placement_result_chunk_input import (
+        ReportPlacementResultChunkInput,
+        ReportPlacementResultChunkInputParam,
+    )
     from ._classes.report_placement_sync_status import ReportPlacementSyncStatus
     from ._classes.report_snapshot import ReportSnapshot
     from ._classes.report_snapshot_dto_kind import ReportSnapshotDtoKind
@@ -454,7 +517,10 @@ if TYPE_CHECKING:
     )
     from ._classes.set_env_variables_input import SetEnvVariablesInput
     from ._classes.sheets_ui_settings import SheetsUiSettings
-    from ._classes.sheets_user_settings_input import SheetsUserSettingsInput
+    from ._classes.sheets_user_settings_input import (
+        SheetsUserSettingsInput,
+        SheetsUserSettingsInputParam,
+    )
     from ._classes.snowflake_semantic_view_pull_response import SnowflakeSemanticViewPullResponse
     from ._classes.snowflake_semantic_view_sync_response import SnowflakeSemanticViewSyncResponse
     from ._classes.source_tree_response import SourceTreeResponse
@@ -508,8 +574,8 @@ if TYPE_CHECKING:
     from ._classes.update_scheduled_task_input import UpdateScheduledTaskInput
     from ._classes.update_workbook_input import UpdateWorkbookInput
     from ._classes.upload_file_body import UploadFileBody
-    from ._classes.upload_file_request import UploadFileRequest
-    from ._classes.upload_transaction import UploadTransaction
+    from ._classes.upload_file_request import UploadFileRequest, UploadFileRequestParam
+    from ._classes.upload_transaction import UploadTransaction, UploadTransactionParam
     from ._classes.usage_analytics_token_response import UsageAnalyticsTokenResponse
     from ._classes.user import User
     from ._classes.user_alias import UserAlias
@@ -517,9 +583,12 @@ if TYPE_CHECKING:
     from ._classes.user_attribute import UserAttribute
     from ._classes.user_attribute_create_input import UserAttributeCreateInput
     from ._classes.user_attribute_create_input_type import UserAttributeCreateInputType
-    from ._classes.user_attribute_definition import UserAttributeDefinition
+    from ._classes.user_attribute_definition import (
+        UserAttributeDefinition,
+        UserAttributeDefinitionParam,
+    )
     from ._classes.user_attribute_definition_dto_type import UserAttributeDefinitionDTOType
-    from ._classes.user_attribute_input import UserAttributeInput
+    from ._classes.user_attribute_input import UserAttributeInput, UserAttributeInputParam
     from ._classes.user_attribute_type import UserAttributeType
     from ._classes.user_attribute_update_input import UserAttributeUpdateInput
     from ._classes.user_attribute_value import UserAttributeValue
@@ -533,10 +602,22 @@ if TYPE_CHECKING:
     from ._classes.user_oauth_token import UserOauthToken
     from ._classes.user_settings_input import UserSettingsInput
     from ._classes.user_update_input import UserUpdateInput
-    from ._classes.widget_theme_border_section_input import WidgetThemeBorderSectionInput
-    from ._classes.widget_theme_section_input import WidgetThemeSectionInput
-    from ._classes.widget_theme_text_section_input import WidgetThemeTextSectionInput
-    from ._classes.widget_theme_title_section_input import WidgetThemeTitleSectionInput
+    from ._classes.widget_theme_border_section_input import (
+        WidgetThemeBorderSectionInput,
+        WidgetThemeBorderSectionInputParam,
+    )
+    from ._classes.widget_theme_section_input import (
+        WidgetThemeSectionInput,
+        WidgetThemeSectionInputParam,
+    )
+    from ._classes.widget_theme_text_section_input import (
+        WidgetThemeTextSectionInput,
+        WidgetThemeTextSectionInputParam,
+    )
+    from ._classes.widget_theme_title_section_input import (
+        WidgetThemeTitleSectionInput,
+        WidgetThemeTitleSectionInputParam,
+    )
     from ._classes.workbook import Workbook
     from ._classes.workbook_dashboard import WorkbookDashboard
     from ._classes.workbook_dashboard_input import WorkbookDashboardInput
@@ -555,7 +636,7 @@ if TYPE_CHECKING:
     from ._classes.workspace_connection_response import WorkspaceConnectionResponse
     from ._classes.workspace_folder_path_entry import WorkspaceFolderPathEntry
     from ._classes.workspace_item_ref import WorkspaceItemRef
-    from ._classes.workspace_item_ref_input import WorkspaceItemRefInput
+    from ._classes.workspace_item_ref_input import WorkspaceItemRefInput, WorkspaceItemRefInputParam
     from ._classes.workspace_item_ref_input_type import WorkspaceItemRefInputType
     from ._classes.workspace_item_ref_type import WorkspaceItemRefType
 
@@ -597,8 +678,11 @@ __all__ = [
     "ConnectReportToWorkbookInput",
     "ConnectReportToWorkbookInputHost",
     "ControlThemeBorderSectionInput",
+    "ControlThemeBorderSectionInputParam",
     "ControlThemeSectionInput",
+    "ControlThemeSectionInputParam",
     "ControlThemeTitleSectionInput",
+    "ControlThemeTitleSectionInputParam",
     "CreateApiKeyInput",
     "CreateBranchRequest",
     "CreateDeploymentEnvironmentTokenInput",
@@ -625,20 +709,27 @@ __all__ = [
     "CreatorMode",
     "CspsConfig",
     "CspsConfigInput",
+    "CspsConfigInputParam",
     "Dashboard",
     "DashboardAppManifest",
     "DashboardAppManifestInput",
+    "DashboardAppManifestInputParam",
     "DashboardAppSource",
     "DashboardAppSourceInput",
+    "DashboardAppSourceInputParam",
     "DashboardBreakpointCols",
     "DashboardBreakpointColsInput",
+    "DashboardBreakpointColsInputParam",
     "DashboardBreakpoints",
     "DashboardBreakpointsInput",
+    "DashboardBreakpointsInputParam",
     "DashboardConfig",
     "DashboardConfigDraftInput",
     "DashboardConfigDraftInputKind",
+    "DashboardConfigDraftInputParam",
     "DashboardConfigInput",
     "DashboardConfigInputKind",
+    "DashboardConfigInputParam",
     "DashboardConfigKind",
     "DashboardDtoStatus",
     "DashboardEmbeddingResponse",
@@ -648,28 +739,41 @@ __all__ = [
     "DashboardFilter",
     "DashboardFilterInput",
     "DashboardFilterInputOperator",
+    "DashboardFilterInputParam",
     "DashboardFilterOperator",
     "DashboardLayout",
     "DashboardLayoutInput",
+    "DashboardLayoutInputParam",
     "DashboardMemberSwitcher",
     "DashboardMemberSwitcherInput",
+    "DashboardMemberSwitcherInputParam",
     "DashboardResponsiveLayouts",
     "DashboardResponsiveLayoutsInput",
+    "DashboardResponsiveLayoutsInputParam",
     "DashboardThemeInput",
+    "DashboardThemeInputParam",
     "DashboardThemeSectionInput",
+    "DashboardThemeSectionInputParam",
     "DashboardTimeGrain",
     "DashboardTimeGrainInput",
+    "DashboardTimeGrainInputParam",
     "DashboardWidget",
     "DashboardWidgetDraftInput",
+    "DashboardWidgetDraftInputParam",
     "DashboardWidgetDraftInputType",
     "DashboardWidgetDtoType",
     "DashboardWidgetInput",
+    "DashboardWidgetInputParam",
     "DashboardWidgetInputType",
     "DashboardWidgetPosition",
     "DashboardWidgetPositionInput",
+    "DashboardWidgetPositionInputParam",
     "DataModelFileContent",
+    "DataModelFileContentParam",
     "DataModelFilePath",
+    "DataModelFilePathParam",
     "DataModelFileRename",
+    "DataModelFileRenameParam",
     "DataModelValidationError",
     "DataModelValidationResponse",
     "DataModelValidationResponseMode",
@@ -761,29 +865,39 @@ __all__ = [
     "EmbedDashboardCommentThreadDto",
     "EmbedDashboardCommentThreadsListResponse",
     "EmbedGroupMemberInput",
+    "EmbedGroupMemberInputParam",
     "EmbedGroupMembersInput",
     "EmbedGroupMembersMutationResponse",
     "EmbedMentionableUserDto",
     "EmbedMentionableUsersListResponse",
     "EmbedPythonFilteredRunInput",
     "EmbedSessionSettings",
+    "EmbedSessionSettingsParam",
     "EmbedSettings",
     "EmbedTenant",
     "EmbedTenantProfile",
+    "EmbedTenantProfileParam",
     "EmbedTenantWorkbooksListQueryAccessSource",
     "EmbedTenantWorkbooksListResponse",
     "EmbedTenantsPublicResponse",
     "EmbedTheme",
     "EmbedThemeAnalyticsChat",
     "EmbedThemeAnalyticsChatInput",
+    "EmbedThemeAnalyticsChatInputParam",
+    "EmbedThemeAnalyticsChatParam",
     "EmbedThemeChat",
+    "EmbedThemeChatParam",
+    "EmbedThemeParam",
     "EmbedUser",
     "EmbedUserProfile",
+    "EmbedUserProfileParam",
     "EmbedUsersPublicResponse",
     "EnvVariableItem",
+    "EnvVariableItemParam",
     "EnvVariablesListResponse",
     "Error",
     "ExportSubjectInput",
+    "ExportSubjectInputParam",
     "ExportSubjectInputType",
     "ExternalDocumentPlacementResponse",
     "ExternalDocumentPlacementResponseAccess",
@@ -813,6 +927,7 @@ __all__ = [
     "GithubRepoResponse",
     "GithubReposListResponse",
     "GroupDefinition",
+    "GroupDefinitionParam",
     "LocalizedValue",
     "MergeIntoParentBranchRequest",
     "MergeResponse",
@@ -822,6 +937,7 @@ __all__ = [
     "NotificationDto",
     "NotificationRecipient",
     "NotificationRecipientInput",
+    "NotificationRecipientInputParam",
     "NotificationRecipientInputType",
     "NotificationRecipientType",
     "NotificationRecipientsListResponse",
@@ -841,9 +957,12 @@ __all__ = [
     "PivotItemsInputDisplayScale",
     "PivotItemsInputMeasuresAxis",
     "PivotItemsInputMeasuresPosition",
+    "PivotItemsInputParam",
     "PivotItemsMeasuresAxis",
     "PivotItemsMeasuresPosition",
+    "PivotItemsParam",
     "Policy",
+    "PolicyParam",
     "PolicyResourceType",
     "PostTokenBySessionIdInput",
     "PreviewWorkbookPromotionInput",
@@ -853,6 +972,7 @@ __all__ = [
     "PromotionReferenceDtoAvailability",
     "ProvisionEmbedUserFailure",
     "ProvisionEmbedUserInput",
+    "ProvisionEmbedUserInputParam",
     "ProvisionEmbedUsersInput",
     "ProvisionEmbedUsersResponse",
     "PublishDashboardInput",
@@ -864,6 +984,7 @@ __all__ = [
     "RegionsListResponse",
     "RemoveDataModelFilesInput",
     "RemoveNotificationRecipientInput",
+    "RemoveNotificationRecipientInputParam",
     "RemoveNotificationRecipientInputType",
     "RemoveNotificationRecipientsInput",
     "RenameDataModelFilesInput",
@@ -884,8 +1005,10 @@ __all__ = [
     "ReportPlacementHost",
     "ReportPlacementResultChecksum",
     "ReportPlacementResultChecksumInput",
+    "ReportPlacementResultChecksumInputParam",
     "ReportPlacementResultChunk",
     "ReportPlacementResultChunkInput",
+    "ReportPlacementResultChunkInputParam",
     "ReportPlacementSyncStatus",
     "ReportSnapshot",
     "ReportSnapshotDtoKind",
@@ -913,6 +1036,7 @@ __all__ = [
     "SetEnvVariablesInput",
     "SheetsUiSettings",
     "SheetsUserSettingsInput",
+    "SheetsUserSettingsInputParam",
     "SnowflakeSemanticViewPullResponse",
     "SnowflakeSemanticViewSyncResponse",
     "SourceTreeResponse",
@@ -955,7 +1079,9 @@ __all__ = [
     "UpdateWorkbookInput",
     "UploadFileBody",
     "UploadFileRequest",
+    "UploadFileRequestParam",
     "UploadTransaction",
+    "UploadTransactionParam",
     "UsageAnalyticsTokenResponse",
     "User",
     "UserAlias",
@@ -965,7 +1091,9 @@ __all__ = [
     "UserAttributeCreateInputType",
     "UserAttributeDefinition",
     "UserAttributeDefinitionDTOType",
+    "UserAttributeDefinitionParam",
     "UserAttributeInput",
+    "UserAttributeInputParam",
     "UserAttributeType",
     "UserAttributeUpdateInput",
     "UserAttributeValue",
@@ -980,9 +1108,13 @@ __all__ = [
     "UserSettingsInput",
     "UserUpdateInput",
     "WidgetThemeBorderSectionInput",
+    "WidgetThemeBorderSectionInputParam",
     "WidgetThemeSectionInput",
+    "WidgetThemeSectionInputParam",
     "WidgetThemeTextSectionInput",
+    "WidgetThemeTextSectionInputParam",
     "WidgetThemeTitleSectionInput",
+    "WidgetThemeTitleSectionInputParam",
     "Workbook",
     "WorkbookDashboard",
     "WorkbookDashboardInput",
@@ -1002,6 +1134,7 @@ __all__ = [
     "WorkspaceFolderPathEntry",
     "WorkspaceItemRef",
     "WorkspaceItemRefInput",
+    "WorkspaceItemRefInputParam",
     "WorkspaceItemRefInputType",
     "WorkspaceItemRefType",
 ]
@@ -1042,8 +1175,11 @@ if not TYPE_CHECKING:  # type checkers read the imports above; at run time class
             "ConnectGithubRequest": "connect_github_request",
             "ConnectReportToWorkbookInput": "connect_report_to_workbook_input",
             "ControlThemeBorderSectionInput": "control_theme_border_section_input",
+            "ControlThemeBorderSectionInputParam": "control_theme_border_section_input",
             "ControlThemeSectionInput": "control_theme_section_input",
+            "ControlThemeSectionInputParam": "control_theme_section_input",
             "ControlThemeTitleSectionInput": "control_theme_title_section_input",
+            "ControlThemeTitleSectionInputParam": "control_theme_title_section_input",
             "CreateApiKeyInput": "create_api_key_input",
             "CreateBranchRequest": "create_branch_request",
             "CreateDeploymentEnvironmentTokenInput": "create_deployment_environment_token_input",
@@ -1062,41 +1198,61 @@ if not TYPE_CHECKING:  # type checkers read the imports above; at run time class
             "CreatorMode": "creator_mode",
             "CspsConfig": "csps_config",
             "CspsConfigInput": "csps_config_input",
+            "CspsConfigInputParam": "csps_config_input",
             "Dashboard": "dashboard",
             "DashboardAppManifest": "dashboard_app_manifest",
             "DashboardAppManifestInput": "dashboard_app_manifest_input",
+            "DashboardAppManifestInputParam": "dashboard_app_manifest_input",
             "DashboardAppSource": "dashboard_app_source",
             "DashboardAppSourceInput": "dashboard_app_source_input",
+            "DashboardAppSourceInputParam": "dashboard_app_source_input",
             "DashboardBreakpointCols": "dashboard_breakpoint_cols",
             "DashboardBreakpointColsInput": "dashboard_breakpoint_cols_input",
+            "DashboardBreakpointColsInputParam": "dashboard_breakpoint_cols_input",
             "DashboardBreakpoints": "dashboard_breakpoints",
             "DashboardBreakpointsInput": "dashboard_breakpoints_input",
+            "DashboardBreakpointsInputParam": "dashboard_breakpoints_input",
             "DashboardConfig": "dashboard_config",
             "DashboardConfigDraftInput": "dashboard_config_draft_input",
+            "DashboardConfigDraftInputParam": "dashboard_config_draft_input",
             "DashboardConfigInput": "dashboard_config_input",
+            "DashboardConfigInputParam": "dashboard_config_input",
             "DashboardEmbeddingResponse": "dashboard_embedding_response",
             "DashboardExportJobResponse": "dashboard_export_job_response",
             "DashboardExportStatusResponse": "dashboard_export_status_response",
             "DashboardFilter": "dashboard_filter",
             "DashboardFilterInput": "dashboard_filter_input",
+            "DashboardFilterInputParam": "dashboard_filter_input",
             "DashboardLayout": "dashboard_layout",
             "DashboardLayoutInput": "dashboard_layout_input",
+            "DashboardLayoutInputParam": "dashboard_layout_input",
             "DashboardMemberSwitcher": "dashboard_member_switcher",
             "DashboardMemberSwitcherInput": "dashboard_member_switcher_input",
+            "DashboardMemberSwitcherInputParam": "dashboard_member_switcher_input",
             "DashboardResponsiveLayouts": "dashboard_responsive_layouts",
             "DashboardResponsiveLayoutsInput": "dashboard_responsive_layouts_input",
+            "DashboardResponsiveLayoutsInputParam": "dashboard_responsive_layouts_input",
             "DashboardThemeInput": "dashboard_theme_input",
+            "DashboardThemeInputParam": "dashboard_theme_input",
             "DashboardThemeSectionInput": "dashboard_theme_section_input",
+            "DashboardThemeSectionInputParam": "dashboard_theme_section_input",
             "DashboardTimeGrain": "dashboard_time_grain",
             "DashboardTimeGrainInput": "dashboard_time_grain_input",
+            "DashboardTimeGrainInputParam": "dashboard_time_grain_input",
             "DashboardWidget": "dashboard_widget",
             "DashboardWidgetDraftInput": "dashboard_widget_draft_input",
+            "DashboardWidgetDraftInputParam": "dashboard_widget_draft_input",
             "DashboardWidgetInput": "dashboard_widget_input",
+            "DashboardWidgetInputParam": "dashboard_widget_input",
             "DashboardWidgetPosition": "dashboard_widget_position",
             "DashboardWidgetPositionInput": "dashboard_widget_position_input",
+            "DashboardWidgetPositionInputParam": "dashboard_widget_position_input",
             "DataModelFileContent": "data_model_file_content",
+            "DataModelFileContentParam": "data_model_file_content",
             "DataModelFilePath": "data_model_file_path",
+            "DataModelFilePathParam": "data_model_file_path",
             "DataModelFileRename": "data_model_file_rename",
+            "DataModelFileRenameParam": "data_model_file_rename",
             "DataModelValidationError": "data_model_validation_error",
             "DataModelValidationResponse": "data_model_validation_response",
             "DataModelWriteResponse": "data_model_write_response",
@@ -1158,28 +1314,38 @@ if not TYPE_CHECKING:  # type checkers read the imports above; at run time class
             "EmbedDashboardCommentThreadDto": "embed_dashboard_comment_thread_dto",
             "EmbedDashboardCommentThreadsListResponse": "embed_dashboard_comment_threads_list_response",
             "EmbedGroupMemberInput": "embed_group_member_input",
+            "EmbedGroupMemberInputParam": "embed_group_member_input",
             "EmbedGroupMembersInput": "embed_group_members_input",
             "EmbedGroupMembersMutationResponse": "embed_group_members_mutation_response",
             "EmbedMentionableUserDto": "embed_mentionable_user_dto",
             "EmbedMentionableUsersListResponse": "embed_mentionable_users_list_response",
             "EmbedPythonFilteredRunInput": "embed_python_filtered_run_input",
             "EmbedSessionSettings": "embed_session_settings",
+            "EmbedSessionSettingsParam": "embed_session_settings",
             "EmbedSettings": "embed_settings",
             "EmbedTenant": "embed_tenant",
             "EmbedTenantProfile": "embed_tenant_profile",
+            "EmbedTenantProfileParam": "embed_tenant_profile",
             "EmbedTenantWorkbooksListResponse": "embed_tenant_workbooks_list_response",
             "EmbedTenantsPublicResponse": "embed_tenants_public_response",
             "EmbedTheme": "embed_theme",
+            "EmbedThemeParam": "embed_theme",
             "EmbedThemeAnalyticsChat": "embed_theme_analytics_chat",
+            "EmbedThemeAnalyticsChatParam": "embed_theme_analytics_chat",
             "EmbedThemeAnalyticsChatInput": "embed_theme_analytics_chat_input",
+            "EmbedThemeAnalyticsChatInputParam": "embed_theme_analytics_chat_input",
             "EmbedThemeChat": "embed_theme_chat",
+            "EmbedThemeChatParam": "embed_theme_chat",
             "EmbedUser": "embed_user",
             "EmbedUserProfile": "embed_user_profile",
+            "EmbedUserProfileParam": "embed_user_profile",
             "EmbedUsersPublicResponse": "embed_users_public_response",
             "EnvVariableItem": "env_variable_item",
+            "EnvVariableItemParam": "env_variable_item",
             "EnvVariablesListResponse": "env_variables_list_response",
             "Error": "error",
             "ExportSubjectInput": "export_subject_input",
+            "ExportSubjectInputParam": "export_subject_input",
             "ExternalDocumentPlacementResponse": "external_document_placement_response",
             "ExternalDocumentPlacementsListResponse": "external_document_placements_list_response",
             "FileHash": "file_hash",
@@ -1199,6 +1365,7 @@ if not TYPE_CHECKING:  # type checkers read the imports above; at run time class
             "GithubRepoResponse": "github_repo_response",
             "GithubReposListResponse": "github_repos_list_response",
             "GroupDefinition": "group_definition",
+            "GroupDefinitionParam": "group_definition",
             "LocalizedValue": "localized_value",
             "MergeIntoParentBranchRequest": "merge_into_parent_branch_request",
             "MergeResponse": "merge_response",
@@ -1207,6 +1374,7 @@ if not TYPE_CHECKING:  # type checkers read the imports above; at run time class
             "NotificationDto": "notification_dto",
             "NotificationRecipient": "notification_recipient",
             "NotificationRecipientInput": "notification_recipient_input",
+            "NotificationRecipientInputParam": "notification_recipient_input",
             "NotificationRecipientsListResponse": "notification_recipients_list_response",
             "NotificationRecipientsMutationResponse": "notification_recipients_mutation_response",
             "NotificationsListResponse": "notifications_list_response",
@@ -1216,14 +1384,18 @@ if not TYPE_CHECKING:  # type checkers read the imports above; at run time class
             "PeriodComparison": "period_comparison",
             "PeriodComparisonOffset": "period_comparison_offset",
             "PivotItems": "pivot_items",
+            "PivotItemsParam": "pivot_items",
             "PivotItemsInput": "pivot_items_input",
+            "PivotItemsInputParam": "pivot_items_input",
             "Policy": "policy",
+            "PolicyParam": "policy",
             "PostTokenBySessionIdInput": "post_token_by_session_id_input",
             "PreviewWorkbookPromotionInput": "preview_workbook_promotion_input",
             "PromotionActorDto": "promotion_actor_dto",
             "PromotionReferenceDto": "promotion_reference_dto",
             "ProvisionEmbedUserFailure": "provision_embed_user_failure",
             "ProvisionEmbedUserInput": "provision_embed_user_input",
+            "ProvisionEmbedUserInputParam": "provision_embed_user_input",
             "ProvisionEmbedUsersInput": "provision_embed_users_input",
             "ProvisionEmbedUsersResponse": "provision_embed_users_response",
             "PublishDashboardInput": "publish_dashboard_input",
@@ -1235,6 +1407,7 @@ if not TYPE_CHECKING:  # type checkers read the imports above; at run time class
             "RegionsListResponse": "regions_list_response",
             "RemoveDataModelFilesInput": "remove_data_model_files_input",
             "RemoveNotificationRecipientInput": "remove_notification_recipient_input",
+            "RemoveNotificationRecipientInputParam": "remove_notification_recipient_input",
             "RemoveNotificationRecipientsInput": "remove_notification_recipients_input",
             "RenameDataModelFilesInput": "rename_data_model_files_input",
             "Report": "report",
@@ -1247,8 +1420,10 @@ if not TYPE_CHECKING:  # type checkers read the imports above; at run time class
             "ReportPlacement": "report_placement",
             "ReportPlacementResultChecksum": "report_placement_result_checksum",
             "ReportPlacementResultChecksumInput": "report_placement_result_checksum_input",
+            "ReportPlacementResultChecksumInputParam": "report_placement_result_checksum_input",
             "ReportPlacementResultChunk": "report_placement_result_chunk",
             "ReportPlacementResultChunkInput": "report_placement_result_chunk_input",
+            "ReportPlacementResultChunkInputParam": "report_placement_result_chunk_input",
             "ReportSnapshot": "report_snapshot",
             "ReportSnapshotPreferences": "report_snapshot_preferences",
             "ReportsListResponse": "reports_list_response",
@@ -1269,6 +1444,7 @@ if not TYPE_CHECKING:  # type checkers read the imports above; at run time class
             "SetEnvVariablesInput": "set_env_variables_input",
             "SheetsUiSettings": "sheets_ui_settings",
             "SheetsUserSettingsInput": "sheets_user_settings_input",
+            "SheetsUserSettingsInputParam": "sheets_user_settings_input",
             "SourceTreeResponse": "source_tree_response",
             "StartDashboardExportInput": "start_dashboard_export_input",
             "StartDbtSyncInput": "start_dbt_sync_input",
@@ -1294,14 +1470,18 @@ if not TYPE_CHECKING:  # type checkers read the imports above; at run time class
             "UpdateWorkbookInput": "update_workbook_input",
             "UploadFileBody": "upload_file_body",
             "UploadFileRequest": "upload_file_request",
+            "UploadFileRequestParam": "upload_file_request",
             "UploadTransaction": "upload_transaction",
+            "UploadTransactionParam": "upload_transaction",
             "UsageAnalyticsTokenResponse": "usage_analytics_token_response",
             "User": "user",
             "UserAlias": "user_alias",
             "UserAttribute": "user_attribute",
             "UserAttributeCreateInput": "user_attribute_create_input",
             "UserAttributeDefinition": "user_attribute_definition",
+            "UserAttributeDefinitionParam": "user_attribute_definition",
             "UserAttributeInput": "user_attribute_input",
+            "UserAttributeInputParam": "user_attribute_input",
             "UserAttributeUpdateInput": "user_attribute_update_input",
             "UserAttributeValue": "user_attribute_value",
             "UserAttributeValueCreateInput": "user_attribute_value_create_input",
@@ -1314,9 +1494,13 @@ if not TYPE_CHECKING:  # type checkers read the imports above; at run time class
             "UserSettingsInput": "user_settings_input",
             "UserUpdateInput": "user_update_input",
             "WidgetThemeBorderSectionInput": "widget_theme_border_section_input",
+            "WidgetThemeBorderSectionInputParam": "widget_theme_border_section_input",
             "WidgetThemeSectionInput": "widget_theme_section_input",
+            "WidgetThemeSectionInputParam": "widget_theme_section_input",
             "WidgetThemeTextSectionInput": "widget_theme_text_section_input",
+            "WidgetThemeTextSectionInputParam": "widget_theme_text_section_input",
             "WidgetThemeTitleSectionInput": "widget_theme_title_section_input",
+            "WidgetThemeTitleSectionInputParam": "widget_theme_title_section_input",
             "Workbook": "workbook",
             "WorkbookDashboard": "workbook_dashboard",
             "WorkbookDashboardInput": "workbook_dashboard_input",
@@ -1333,6 +1517,7 @@ if not TYPE_CHECKING:  # type checkers read the imports above; at run time class
             "WorkspaceFolderPathEntry": "workspace_folder_path_entry",
             "WorkspaceItemRef": "workspace_item_ref",
             "WorkspaceItemRefInput": "workspace_item_ref_input",
+            "WorkspaceItemRefInputParam": "workspace_item_ref_input",
             "AgentSuggestionsResponse": "agent_suggestions_response",
             "AppThemeSurfaceMode": "app_theme_surface_mode",
             "BulkUserActionInputAction": "bulk_user_action_input_action",

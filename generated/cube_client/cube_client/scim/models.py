@@ -10,30 +10,35 @@ from cube_client._models import lazy_classes
 if TYPE_CHECKING:
     from ._classes.error import Error
     from ._classes.group import Group
-    from ._classes.group_item import GroupItem
+    from ._classes.group_item import GroupItem, GroupItemParam
     from ._classes.group_list_response import GroupListResponse
     from ._classes.list_response import ListResponse
-    from ._classes.meta import Meta
+    from ._classes.meta import Meta, MetaParam
     from ._classes.patch_op import PatchOp
-    from ._classes.patch_op_item import PatchOpItem
+    from ._classes.patch_op_item import PatchOpItem, PatchOpItemParam
     from ._classes.user import User
-    from ._classes.user_item import UserItem
+    from ._classes.user_item import UserItem, UserItemParam
     from ._classes.user_list_response import UserListResponse
-    from ._classes.user_name import UserName
+    from ._classes.user_name import UserName, UserNameParam
 
 __all__ = [
     "Error",
     "Group",
     "GroupItem",
+    "GroupItemParam",
     "GroupListResponse",
     "ListResponse",
     "Meta",
+    "MetaParam",
     "PatchOp",
     "PatchOpItem",
+    "PatchOpItemParam",
     "User",
     "UserItem",
+    "UserItemParam",
     "UserListResponse",
     "UserName",
+    "UserNameParam",
 ]
 
 if not TYPE_CHECKING:  # type checkers read the imports above; at run time classes load lazily
@@ -44,14 +49,19 @@ if not TYPE_CHECKING:  # type checkers read the imports above; at run time class
             "Error": "error",
             "Group": "group",
             "GroupItem": "group_item",
+            "GroupItemParam": "group_item",
             "GroupListResponse": "group_list_response",
             "ListResponse": "list_response",
             "Meta": "meta",
+            "MetaParam": "meta",
             "PatchOp": "patch_op",
             "PatchOpItem": "patch_op_item",
+            "PatchOpItemParam": "patch_op_item",
             "User": "user",
             "UserItem": "user_item",
+            "UserItemParam": "user_item",
             "UserListResponse": "user_list_response",
             "UserName": "user_name",
+            "UserNameParam": "user_name",
         },
     )

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, NotRequired, TypedDict
 
 from pydantic import ConfigDict, Field
 
@@ -15,3 +15,10 @@ class ImageAttachmentDto(BaseModel):
     data: str
     mime_type: Annotated[str, Field(alias="mimeType")]
     name: str | None = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class ImageAttachmentDtoParam(TypedDict):
+    data: str
+    mimeType: str
+    name: NotRequired[str | None]

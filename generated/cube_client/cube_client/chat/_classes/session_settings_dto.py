@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, NotRequired, TypedDict
 
 from pydantic import ConfigDict, Field
 
@@ -20,3 +20,15 @@ class SessionSettingsDto(BaseModel):
     roles: list[str] | None = None
     security_context: Annotated[dict[str, Any] | None, Field(alias="securityContext")] = None
     user_attributes: Annotated[list[Any] | None, Field(alias="userAttributes")] = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class SessionSettingsDtoParam(TypedDict):
+    email: NotRequired[str | None]
+    externalId: NotRequired[str | None]
+    groups: NotRequired[list[str] | None]
+    internalId: NotRequired[str | None]
+    publicDashboardId: NotRequired[str | None]
+    roles: NotRequired[list[str] | None]
+    securityContext: NotRequired[dict[str, Any] | None]
+    userAttributes: NotRequired[list[Any] | None]

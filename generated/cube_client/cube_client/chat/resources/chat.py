@@ -40,11 +40,14 @@ class ChatResource(SyncAPIResource):
         *,
         active_branch_name: str | NotGiven = NOT_GIVEN,
         chat_id: str | NotGiven = NOT_GIVEN,
-        images: list[_models.ImageAttachmentDto] | NotGiven = NOT_GIVEN,
+        images: list[_models.ImageAttachmentDto | _models.ImageAttachmentDtoParam]
+        | NotGiven = NOT_GIVEN,
         input: str | NotGiven = NOT_GIVEN,
         is_default_branch: bool | NotGiven = NOT_GIVEN,
         message_id: str | NotGiven = NOT_GIVEN,
-        session_settings: _models.SessionSettingsDto | NotGiven = NOT_GIVEN,
+        session_settings: _models.SessionSettingsDto
+        | _models.SessionSettingsDtoParam
+        | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -103,7 +106,9 @@ class ChatResource(SyncAPIResource):
         self,
         *,
         chat_id: str,
-        session_settings: _models.SessionSettingsDto | NotGiven = NOT_GIVEN,
+        session_settings: _models.SessionSettingsDto
+        | _models.SessionSettingsDtoParam
+        | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -159,11 +164,14 @@ class AsyncChatResource(AsyncAPIResource):
         *,
         active_branch_name: str | NotGiven = NOT_GIVEN,
         chat_id: str | NotGiven = NOT_GIVEN,
-        images: list[_models.ImageAttachmentDto] | NotGiven = NOT_GIVEN,
+        images: list[_models.ImageAttachmentDto | _models.ImageAttachmentDtoParam]
+        | NotGiven = NOT_GIVEN,
         input: str | NotGiven = NOT_GIVEN,
         is_default_branch: bool | NotGiven = NOT_GIVEN,
         message_id: str | NotGiven = NOT_GIVEN,
-        session_settings: _models.SessionSettingsDto | NotGiven = NOT_GIVEN,
+        session_settings: _models.SessionSettingsDto
+        | _models.SessionSettingsDtoParam
+        | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -222,7 +230,9 @@ class AsyncChatResource(AsyncAPIResource):
         self,
         *,
         chat_id: str,
-        session_settings: _models.SessionSettingsDto | NotGiven = NOT_GIVEN,
+        session_settings: _models.SessionSettingsDto
+        | _models.SessionSettingsDtoParam
+        | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,

@@ -3,16 +3,34 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal, NotRequired, TypedDict
 
 from pydantic import ConfigDict, Field
 
 from cube_client._models import BaseModel, Open
 
 if TYPE_CHECKING:
+    from .v1_load_request_query_filter_base import (
+        V1LoadRequestQueryFilterBase,
+        V1LoadRequestQueryFilterBaseParam,
+    )
     from .v1_load_request_query_filter_item import V1LoadRequestQueryFilterItem
-    from .v1_load_request_query_join_subquery import V1LoadRequestQueryJoinSubquery
-    from .v1_load_request_query_time_dimension import V1LoadRequestQueryTimeDimension
+    from .v1_load_request_query_filter_logical_and import (
+        V1LoadRequestQueryFilterLogicalAnd,
+        V1LoadRequestQueryFilterLogicalAndParam,
+    )
+    from .v1_load_request_query_filter_logical_or import (
+        V1LoadRequestQueryFilterLogicalOr,
+        V1LoadRequestQueryFilterLogicalOrParam,
+    )
+    from .v1_load_request_query_join_subquery import (
+        V1LoadRequestQueryJoinSubquery,
+        V1LoadRequestQueryJoinSubqueryParam,
+    )
+    from .v1_load_request_query_time_dimension import (
+        V1LoadRequestQueryTimeDimension,
+        V1LoadRequestQueryTimeDimensionParam,
+    )
 
 # The classes named here: the family's models module binds them into this module (and theirs
 # into theirs) before the class is first used, so classes load one by one, never all at once.
@@ -44,3 +62,34 @@ class V1LoadRequestQuery(BaseModel):
     response_format: Annotated[
         Open[Literal["default", "compact", "columnar"]] | None, Field(alias="responseFormat")
     ] = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class V1LoadRequestQueryParam(TypedDict):
+    measures: NotRequired[list[str] | None]
+    dimensions: NotRequired[list[str] | None]
+    segments: NotRequired[list[str] | None]
+    timeDimensions: NotRequired[
+        list[V1LoadRequestQueryTimeDimension | V1LoadRequestQueryTimeDimensionParam] | None
+    ]
+    order: NotRequired[list[list[str]] | None]
+    limit: NotRequired[int | None]
+    offset: NotRequired[int | None]
+    filters: NotRequired[
+        list[
+            V1LoadRequestQueryFilterBase
+            | V1LoadRequestQueryFilterBaseParam
+            | V1LoadRequestQueryFilterLogicalOr
+            | V1LoadRequestQueryFilterLogicalOrParam
+            | V1LoadRequestQueryFilterLogicalAnd
+            | V1LoadRequestQueryFilterLogicalAndParam
+        ]
+        | None
+    ]
+    ungrouped: NotRequired[bool | None]
+    subqueryJoins: NotRequired[
+        list[V1LoadRequestQueryJoinSubquery | V1LoadRequestQueryJoinSubqueryParam] | None
+    ]
+    joinHints: NotRequired[list[list[str]] | None]
+    timezone: NotRequired[str | None]
+    responseFormat: NotRequired[Literal["default", "compact", "columnar"] | None]

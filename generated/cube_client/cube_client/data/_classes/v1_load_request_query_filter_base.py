@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import NotRequired, TypedDict
+
 from pydantic import ConfigDict
 
 from cube_client._models import BaseModel
@@ -13,3 +15,10 @@ class V1LoadRequestQueryFilterBase(BaseModel):
     member: str | None = None
     operator: str | None = None
     values: list[str] | None = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class V1LoadRequestQueryFilterBaseParam(TypedDict):
+    member: NotRequired[str | None]
+    operator: NotRequired[str | None]
+    values: NotRequired[list[str] | None]

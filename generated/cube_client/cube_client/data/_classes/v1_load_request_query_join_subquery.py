@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, TypedDict
 
 from pydantic import ConfigDict, Field
 
@@ -15,4 +15,12 @@ class V1LoadRequestQueryJoinSubquery(BaseModel):
     sql: str
     on: str
     join_type: Annotated[str, Field(alias="joinType")]
+    alias: str
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class V1LoadRequestQueryJoinSubqueryParam(TypedDict):
+    sql: str
+    on: str
+    joinType: str
     alias: str

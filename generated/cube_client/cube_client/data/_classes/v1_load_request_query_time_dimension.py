@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, NotRequired, TypedDict
 
 from pydantic import ConfigDict, Field
 
@@ -15,3 +15,10 @@ class V1LoadRequestQueryTimeDimension(BaseModel):
     dimension: str
     granularity: str | None = None
     date_range: Annotated[dict[str, Any] | None, Field(alias="dateRange")] = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class V1LoadRequestQueryTimeDimensionParam(TypedDict):
+    dimension: str
+    granularity: NotRequired[str | None]
+    dateRange: NotRequired[dict[str, Any] | None]

@@ -41,7 +41,7 @@ class DataResource(SyncAPIResource):
         query_type: str | NotGiven = NOT_GIVEN,
         cache: Literal["stale-if-slow", "stale-while-revalidate", "must-revalidate", "no-cache"]
         | NotGiven = NOT_GIVEN,
-        query: _models.V1LoadRequestQuery | NotGiven = NOT_GIVEN,
+        query: _models.V1LoadRequestQuery | _models.V1LoadRequestQueryParam | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -203,7 +203,7 @@ class AsyncDataResource(AsyncAPIResource):
         query_type: str | NotGiven = NOT_GIVEN,
         cache: Literal["stale-if-slow", "stale-while-revalidate", "must-revalidate", "no-cache"]
         | NotGiven = NOT_GIVEN,
-        query: _models.V1LoadRequestQuery | NotGiven = NOT_GIVEN,
+        query: _models.V1LoadRequestQuery | _models.V1LoadRequestQueryParam | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,

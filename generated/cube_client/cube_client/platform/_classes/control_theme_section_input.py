@@ -3,15 +3,21 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, NotRequired, TypedDict
 
 from pydantic import ConfigDict, Field
 
 from cube_client._models import BaseModel
 
 if TYPE_CHECKING:
-    from .control_theme_border_section_input import ControlThemeBorderSectionInput
-    from .control_theme_title_section_input import ControlThemeTitleSectionInput
+    from .control_theme_border_section_input import (
+        ControlThemeBorderSectionInput,
+        ControlThemeBorderSectionInputParam,
+    )
+    from .control_theme_title_section_input import (
+        ControlThemeTitleSectionInput,
+        ControlThemeTitleSectionInputParam,
+    )
 
 # The classes named here: the family's models module binds them into this module (and theirs
 # into theirs) before the class is first used, so classes load one by one, never all at once.
@@ -27,3 +33,11 @@ class ControlThemeSectionInput(BaseModel):
     border: ControlThemeBorderSectionInput | None = None
     padding: str | None = None
     title: ControlThemeTitleSectionInput | None = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class ControlThemeSectionInputParam(TypedDict):
+    backgroundColor: NotRequired[str | None]
+    border: NotRequired[ControlThemeBorderSectionInput | ControlThemeBorderSectionInputParam | None]
+    padding: NotRequired[str | None]
+    title: NotRequired[ControlThemeTitleSectionInput | ControlThemeTitleSectionInputParam | None]

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, NotRequired, TypedDict
 
 from pydantic import ConfigDict, Field
 
@@ -16,3 +16,11 @@ class ControlThemeTitleSectionInput(BaseModel):
     font_family: Annotated[str | None, Field(alias="fontFamily")] = None
     font_size: Annotated[str | None, Field(alias="fontSize")] = None
     font_weight: Annotated[str | None, Field(alias="fontWeight")] = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class ControlThemeTitleSectionInputParam(TypedDict):
+    color: NotRequired[str | None]
+    fontFamily: NotRequired[str | None]
+    fontSize: NotRequired[str | None]
+    fontWeight: NotRequired[str | None]

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, NotRequired, TypedDict
 
 from pydantic import ConfigDict, Field
 
@@ -27,3 +27,20 @@ class CspsConfigInput(BaseModel):
     s3_region: Annotated[str | None, Field(alias="s3Region")] = None
     s3_sse: Annotated[str | None, Field(alias="s3Sse")] = None
     storage_provider: Annotated[str, Field(alias="storageProvider")]
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class CspsConfigInputParam(TypedDict):
+    awsRoleArn: NotRequired[str | None]
+    azureClientId: NotRequired[str | None]
+    azureContainer: NotRequired[str | None]
+    azureStorageAccount: NotRequired[str | None]
+    azureTenantId: NotRequired[str | None]
+    enabled: bool
+    gcpServiceAccountEmail: NotRequired[str | None]
+    gcpWorkloadIdentityProvider: NotRequired[str | None]
+    gcsBucket: NotRequired[str | None]
+    s3Bucket: NotRequired[str | None]
+    s3Region: NotRequired[str | None]
+    s3Sse: NotRequired[str | None]
+    storageProvider: str

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import NotRequired, TypedDict
+
 from pydantic import ConfigDict
 
 from cube_client._models import BaseModel
@@ -12,3 +14,9 @@ class DashboardAppManifestInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     dependencies: dict[str, str] | None = None
     version: int | None = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class DashboardAppManifestInputParam(TypedDict):
+    dependencies: NotRequired[dict[str, str] | None]
+    version: NotRequired[int | None]

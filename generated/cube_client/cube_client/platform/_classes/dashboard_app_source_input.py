@@ -3,14 +3,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, NotRequired, TypedDict
 
 from pydantic import ConfigDict, Field
 
 from cube_client._models import BaseModel
 
 if TYPE_CHECKING:
-    from .dashboard_app_manifest_input import DashboardAppManifestInput
+    from .dashboard_app_manifest_input import (
+        DashboardAppManifestInput,
+        DashboardAppManifestInputParam,
+    )
 
 # The classes named here: the family's models module binds them into this module (and theirs
 # into theirs) before the class is first used, so classes load one by one, never all at once.
@@ -23,3 +26,11 @@ class DashboardAppSourceInput(BaseModel):
     files: dict[str, str] | None = None
     html: str | None = None
     manifest: DashboardAppManifestInput | None = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class DashboardAppSourceInputParam(TypedDict):
+    entry: NotRequired[str | None]
+    files: NotRequired[dict[str, str] | None]
+    html: NotRequired[str | None]
+    manifest: NotRequired[DashboardAppManifestInput | DashboardAppManifestInputParam | None]

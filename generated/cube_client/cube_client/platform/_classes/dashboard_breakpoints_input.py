@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import NotRequired, TypedDict
+
 from pydantic import ConfigDict
 
 from cube_client._models import BaseModel
@@ -15,3 +17,12 @@ class DashboardBreakpointsInput(BaseModel):
     sm: int | None = None
     xs: int | None = None
     xxs: int | None = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class DashboardBreakpointsInputParam(TypedDict):
+    lg: NotRequired[int | None]
+    md: NotRequired[int | None]
+    sm: NotRequired[int | None]
+    xs: NotRequired[int | None]
+    xxs: NotRequired[int | None]

@@ -3,17 +3,20 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
 
 from pydantic import ConfigDict
 
 from cube_client._models import BaseModel, Open
 
 if TYPE_CHECKING:
-    from .dashboard_app_source_input import DashboardAppSourceInput
-    from .dashboard_layout_input import DashboardLayoutInput
-    from .dashboard_theme_input import DashboardThemeInput
-    from .dashboard_widget_draft_input import DashboardWidgetDraftInput
+    from .dashboard_app_source_input import DashboardAppSourceInput, DashboardAppSourceInputParam
+    from .dashboard_layout_input import DashboardLayoutInput, DashboardLayoutInputParam
+    from .dashboard_theme_input import DashboardThemeInput, DashboardThemeInputParam
+    from .dashboard_widget_draft_input import (
+        DashboardWidgetDraftInput,
+        DashboardWidgetDraftInputParam,
+    )
 
 # The classes named here: the family's models module binds them into this module (and theirs
 # into theirs) before the class is first used, so classes load one by one, never all at once.
@@ -35,3 +38,15 @@ class DashboardConfigDraftInput(BaseModel):
     theme: DashboardThemeInput | None = None
     title: str | None = None
     widgets: list[DashboardWidgetDraftInput] | None = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class DashboardConfigDraftInputParam(TypedDict):
+    app: NotRequired[DashboardAppSourceInput | DashboardAppSourceInputParam | None]
+    description: NotRequired[str | None]
+    kind: NotRequired[Literal["CLASSIC", "APP"] | None]
+    layout: NotRequired[DashboardLayoutInput | DashboardLayoutInputParam | None]
+    settings: NotRequired[dict[str, Any] | None]
+    theme: NotRequired[DashboardThemeInput | DashboardThemeInputParam | None]
+    title: NotRequired[str | None]
+    widgets: NotRequired[list[DashboardWidgetDraftInput | DashboardWidgetDraftInputParam] | None]

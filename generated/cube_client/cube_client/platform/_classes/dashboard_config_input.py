@@ -3,17 +3,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
 
 from pydantic import ConfigDict
 
 from cube_client._models import BaseModel, Open
 
 if TYPE_CHECKING:
-    from .dashboard_app_source_input import DashboardAppSourceInput
-    from .dashboard_layout_input import DashboardLayoutInput
-    from .dashboard_theme_input import DashboardThemeInput
-    from .dashboard_widget_input import DashboardWidgetInput
+    from .dashboard_app_source_input import DashboardAppSourceInput, DashboardAppSourceInputParam
+    from .dashboard_layout_input import DashboardLayoutInput, DashboardLayoutInputParam
+    from .dashboard_theme_input import DashboardThemeInput, DashboardThemeInputParam
+    from .dashboard_widget_input import DashboardWidgetInput, DashboardWidgetInputParam
 
 # The classes named here: the family's models module binds them into this module (and theirs
 # into theirs) before the class is first used, so classes load one by one, never all at once.
@@ -35,3 +35,15 @@ class DashboardConfigInput(BaseModel):
     theme: DashboardThemeInput | None = None
     title: str | None = None
     widgets: list[DashboardWidgetInput] | None = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class DashboardConfigInputParam(TypedDict):
+    app: NotRequired[DashboardAppSourceInput | DashboardAppSourceInputParam | None]
+    description: NotRequired[str | None]
+    kind: NotRequired[Literal["CLASSIC", "APP"] | None]
+    layout: NotRequired[DashboardLayoutInput | DashboardLayoutInputParam | None]
+    settings: NotRequired[dict[str, Any] | None]
+    theme: NotRequired[DashboardThemeInput | DashboardThemeInputParam | None]
+    title: NotRequired[str | None]
+    widgets: NotRequired[list[DashboardWidgetInput | DashboardWidgetInputParam] | None]

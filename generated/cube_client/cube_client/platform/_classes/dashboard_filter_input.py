@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 from pydantic import ConfigDict, Field
 
@@ -42,3 +42,35 @@ class DashboardFilterInput(BaseModel):
     ) = None
     start_inclusive: Annotated[Any, Field(alias="startInclusive")] = None
     value: Open[str | float | bool | list[Any]] | None = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class DashboardFilterInputParam(TypedDict):
+    caseSensitive: NotRequired[Any]
+    endInclusive: NotRequired[Any]
+    member: str
+    operator: NotRequired[
+        Literal[
+            "equals",
+            "not_equals",
+            "greater_than",
+            "greater_than_or_equal",
+            "less_than",
+            "less_than_or_equal",
+            "contains",
+            "not_contains",
+            "starts_with",
+            "not_starts_with",
+            "ends_with",
+            "not_ends_with",
+            "is_null",
+            "is_not_null",
+            "is_empty",
+            "is_not_empty",
+            "between",
+            "custom",
+        ]
+        | None
+    ]
+    startInclusive: NotRequired[Any]
+    value: NotRequired[str | float | bool | list[Any] | None]

@@ -3,15 +3,21 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, NotRequired, TypedDict
 
 from pydantic import ConfigDict, Field
 
 from cube_client._models import BaseModel
 
 if TYPE_CHECKING:
-    from .dashboard_breakpoint_cols_input import DashboardBreakpointColsInput
-    from .dashboard_breakpoints_input import DashboardBreakpointsInput
+    from .dashboard_breakpoint_cols_input import (
+        DashboardBreakpointColsInput,
+        DashboardBreakpointColsInputParam,
+    )
+    from .dashboard_breakpoints_input import (
+        DashboardBreakpointsInput,
+        DashboardBreakpointsInputParam,
+    )
 
 # The classes named here: the family's models module binds them into this module (and theirs
 # into theirs) before the class is first used, so classes load one by one, never all at once.
@@ -28,3 +34,12 @@ class DashboardLayoutInput(BaseModel):
     container_padding: Annotated[list[int] | None, Field(alias="containerPadding")] = None
     margin: list[int] | None = None
     row_height: Annotated[int | None, Field(alias="rowHeight")] = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class DashboardLayoutInputParam(TypedDict):
+    breakpoints: NotRequired[DashboardBreakpointsInput | DashboardBreakpointsInputParam | None]
+    cols: NotRequired[DashboardBreakpointColsInput | DashboardBreakpointColsInputParam | None]
+    containerPadding: NotRequired[list[int] | None]
+    margin: NotRequired[list[int] | None]
+    rowHeight: NotRequired[int | None]

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, TypedDict
 
 from pydantic import ConfigDict, Field
 
@@ -13,4 +13,10 @@ from cube_client._models import BaseModel
 class DashboardMemberSwitcherInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     member: Annotated[str, Field(pattern=".+\\..+")]
+    selected: str
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class DashboardMemberSwitcherInputParam(TypedDict):
+    member: str
     selected: str

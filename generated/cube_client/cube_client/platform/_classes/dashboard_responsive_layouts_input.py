@@ -3,14 +3,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from pydantic import ConfigDict
 
 from cube_client._models import BaseModel
 
 if TYPE_CHECKING:
-    from .dashboard_widget_position_input import DashboardWidgetPositionInput
+    from .dashboard_widget_position_input import (
+        DashboardWidgetPositionInput,
+        DashboardWidgetPositionInputParam,
+    )
 
 # The classes named here: the family's models module binds them into this module (and theirs
 # into theirs) before the class is first used, so classes load one by one, never all at once.
@@ -24,3 +27,12 @@ class DashboardResponsiveLayoutsInput(BaseModel):
     sm: DashboardWidgetPositionInput | None = None
     xs: DashboardWidgetPositionInput | None = None
     xxs: DashboardWidgetPositionInput | None = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class DashboardResponsiveLayoutsInputParam(TypedDict):
+    lg: NotRequired[DashboardWidgetPositionInput | DashboardWidgetPositionInputParam | None]
+    md: NotRequired[DashboardWidgetPositionInput | DashboardWidgetPositionInputParam | None]
+    sm: NotRequired[DashboardWidgetPositionInput | DashboardWidgetPositionInputParam | None]
+    xs: NotRequired[DashboardWidgetPositionInput | DashboardWidgetPositionInputParam | None]
+    xxs: NotRequired[DashboardWidgetPositionInput | DashboardWidgetPositionInputParam | None]

@@ -3,16 +3,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, NotRequired, TypedDict
 
 from pydantic import ConfigDict, Field
 
 from cube_client._models import BaseModel
 
 if TYPE_CHECKING:
-    from .control_theme_section_input import ControlThemeSectionInput
-    from .dashboard_theme_section_input import DashboardThemeSectionInput
-    from .widget_theme_section_input import WidgetThemeSectionInput
+    from .control_theme_section_input import ControlThemeSectionInput, ControlThemeSectionInputParam
+    from .dashboard_theme_section_input import (
+        DashboardThemeSectionInput,
+        DashboardThemeSectionInputParam,
+    )
+    from .widget_theme_section_input import WidgetThemeSectionInput, WidgetThemeSectionInputParam
 
 # The classes named here: the family's models module binds them into this module (and theirs
 # into theirs) before the class is first used, so classes load one by one, never all at once.
@@ -32,3 +35,14 @@ class DashboardThemeInput(BaseModel):
     primary_color: Annotated[str | None, Field(alias="primaryColor")] = None
     theme_id: Annotated[str | None, Field(alias="themeId")] = None
     widgets: WidgetThemeSectionInput | None = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class DashboardThemeInputParam(TypedDict):
+    backgroundColor: NotRequired[str | None]
+    controls: NotRequired[ControlThemeSectionInput | ControlThemeSectionInputParam | None]
+    dashboard: NotRequired[DashboardThemeSectionInput | DashboardThemeSectionInputParam | None]
+    fontFamily: NotRequired[str | None]
+    primaryColor: NotRequired[str | None]
+    themeId: NotRequired[str | None]
+    widgets: NotRequired[WidgetThemeSectionInput | WidgetThemeSectionInputParam | None]

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, TypedDict
 
 from pydantic import ConfigDict, Field
 
@@ -14,3 +14,9 @@ class DashboardTimeGrainInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     grain: str
     member: Annotated[str, Field(pattern=".+\\..+")]
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class DashboardTimeGrainInputParam(TypedDict):
+    grain: str
+    member: str

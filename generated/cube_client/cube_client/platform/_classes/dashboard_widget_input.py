@@ -3,15 +3,21 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired, TypedDict
 
 from pydantic import ConfigDict, Field
 
 from cube_client._models import BaseModel, Open
 
 if TYPE_CHECKING:
-    from .dashboard_responsive_layouts_input import DashboardResponsiveLayoutsInput
-    from .dashboard_widget_position_input import DashboardWidgetPositionInput
+    from .dashboard_responsive_layouts_input import (
+        DashboardResponsiveLayoutsInput,
+        DashboardResponsiveLayoutsInputParam,
+    )
+    from .dashboard_widget_position_input import (
+        DashboardWidgetPositionInput,
+        DashboardWidgetPositionInputParam,
+    )
 
 # The classes named here: the family's models module binds them into this module (and theirs
 # into theirs) before the class is first used, so classes load one by one, never all at once.
@@ -43,4 +49,27 @@ class DashboardWidgetInput(BaseModel):
             "DIVIDER",
             "CONTAINER",
         ]
+    ]
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class DashboardWidgetInputParam(TypedDict):
+    config: NotRequired[dict[str, Any] | None]
+    id: str
+    position: DashboardWidgetPositionInput | DashboardWidgetPositionInputParam
+    responsiveLayouts: NotRequired[
+        DashboardResponsiveLayoutsInput | DashboardResponsiveLayoutsInputParam | None
+    ]
+    style: NotRequired[dict[str, Any] | None]
+    type: Literal[
+        "CHART",
+        "TEXT",
+        "FILTER",
+        "AI",
+        "TIME_GRAIN",
+        "FIELD",
+        "PARENT",
+        "SPACER",
+        "DIVIDER",
+        "CONTAINER",
     ]

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from pydantic import ConfigDict
 
 from cube_client._models import BaseModel
@@ -10,6 +12,14 @@ from cube_client._models import BaseModel
 
 class DashboardWidgetPositionInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
+    h: int
+    w: int
+    x: int
+    y: int
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class DashboardWidgetPositionInputParam(TypedDict):
     h: int
     w: int
     x: int

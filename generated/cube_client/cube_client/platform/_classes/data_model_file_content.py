@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from pydantic import ConfigDict
 
 from cube_client._models import BaseModel
@@ -10,5 +12,11 @@ from cube_client._models import BaseModel
 
 class DataModelFileContent(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
+    content: str
+    path: str
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class DataModelFileContentParam(TypedDict):
     content: str
     path: str

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from pydantic import ConfigDict
 
 from cube_client._models import BaseModel
@@ -10,4 +12,9 @@ from cube_client._models import BaseModel
 
 class DataModelFilePath(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
+    path: str
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class DataModelFilePathParam(TypedDict):
     path: str

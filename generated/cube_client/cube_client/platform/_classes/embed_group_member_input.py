@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, NotRequired, TypedDict
 
 from pydantic import ConfigDict, Field
 
@@ -14,3 +14,9 @@ class EmbedGroupMemberInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     embed_user_id: Annotated[int | None, Field(alias="embedUserId", ge=1)] = None
     external_id: Annotated[str | None, Field(alias="externalId", min_length=1)] = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class EmbedGroupMemberInputParam(TypedDict):
+    embedUserId: NotRequired[int | None]
+    externalId: NotRequired[str | None]

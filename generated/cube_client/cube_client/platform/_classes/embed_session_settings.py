@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, NotRequired, TypedDict
 
 from pydantic import ConfigDict, Field
 
@@ -25,3 +25,18 @@ class EmbedSessionSettings(BaseModel):
     show_workbook_chat: Annotated[bool | None, Field(alias="showWorkbookChat")] = None
     show_workbook_share: Annotated[bool | None, Field(alias="showWorkbookShare")] = None
     timezone: str | None = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class EmbedSessionSettingsParam(TypedDict):
+    allowAi: NotRequired[bool | None]
+    allowChatWorkspaceAuthoring: NotRequired[bool | None]
+    locale: NotRequired[str | None]
+    showAiWidgets: NotRequired[bool | None]
+    showDashboardChat: NotRequired[bool | None]
+    showDashboardSettings: NotRequired[bool | None]
+    showGroupByCube: NotRequired[bool | None]
+    showMemberNames: NotRequired[bool | None]
+    showWorkbookChat: NotRequired[bool | None]
+    showWorkbookShare: NotRequired[bool | None]
+    timezone: NotRequired[str | None]

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, NotRequired, TypedDict
 
 from pydantic import ConfigDict, Field
 
@@ -13,3 +13,8 @@ from cube_client._models import BaseModel
 class EmbedTenantProfile(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     display_name: Annotated[str | None, Field(alias="displayName")] = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class EmbedTenantProfileParam(TypedDict):
+    displayName: NotRequired[str | None]

@@ -3,15 +3,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, NotRequired, TypedDict
 
 from pydantic import ConfigDict, Field
 
 from cube_client._models import BaseModel
 
 if TYPE_CHECKING:
-    from .embed_theme_analytics_chat import EmbedThemeAnalyticsChat
-    from .embed_theme_chat import EmbedThemeChat
+    from .embed_theme_analytics_chat import EmbedThemeAnalyticsChat, EmbedThemeAnalyticsChatParam
+    from .embed_theme_chat import EmbedThemeChat, EmbedThemeChatParam
 
 # The classes named here: the family's models module binds them into this module (and theirs
 # into theirs) before the class is first used, so classes load one by one, never all at once.
@@ -27,3 +27,11 @@ class EmbedTheme(BaseModel):
     chat: EmbedThemeChat | None = None
     font: str | None = None
     primary_color: Annotated[str | None, Field(alias="primaryColor")] = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class EmbedThemeParam(TypedDict):
+    analyticsChat: NotRequired[EmbedThemeAnalyticsChat | EmbedThemeAnalyticsChatParam | None]
+    chat: NotRequired[EmbedThemeChat | EmbedThemeChatParam | None]
+    font: NotRequired[str | None]
+    primaryColor: NotRequired[str | None]

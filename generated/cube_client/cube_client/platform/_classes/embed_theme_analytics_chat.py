@@ -3,14 +3,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, NotRequired, TypedDict
 
 from pydantic import ConfigDict, Field
 
 from cube_client._models import BaseModel
 
 if TYPE_CHECKING:
-    from .embed_theme_analytics_chat_input import EmbedThemeAnalyticsChatInput
+    from .embed_theme_analytics_chat_input import (
+        EmbedThemeAnalyticsChatInput,
+        EmbedThemeAnalyticsChatInputParam,
+    )
 
 # The classes named here: the family's models module binds them into this module (and theirs
 # into theirs) before the class is first used, so classes load one by one, never all at once.
@@ -21,3 +24,9 @@ class EmbedThemeAnalyticsChat(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     background_color: Annotated[str | None, Field(alias="backgroundColor")] = None
     chat_input: Annotated[EmbedThemeAnalyticsChatInput | None, Field(alias="chatInput")] = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class EmbedThemeAnalyticsChatParam(TypedDict):
+    backgroundColor: NotRequired[str | None]
+    chatInput: NotRequired[EmbedThemeAnalyticsChatInput | EmbedThemeAnalyticsChatInputParam | None]

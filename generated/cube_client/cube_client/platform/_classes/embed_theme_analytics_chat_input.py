@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, NotRequired, TypedDict
 
 from pydantic import ConfigDict, Field
 
@@ -14,3 +14,9 @@ class EmbedThemeAnalyticsChatInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     background_color: Annotated[str | None, Field(alias="backgroundColor")] = None
     border_color: Annotated[str | None, Field(alias="borderColor")] = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class EmbedThemeAnalyticsChatInputParam(TypedDict):
+    backgroundColor: NotRequired[str | None]
+    borderColor: NotRequired[str | None]

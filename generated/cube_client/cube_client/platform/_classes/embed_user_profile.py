@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, NotRequired, TypedDict
 
 from pydantic import ConfigDict, Field
 
@@ -14,3 +14,9 @@ class EmbedUserProfile(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     display_name: Annotated[str | None, Field(alias="displayName")] = None
     picture: str | None = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class EmbedUserProfileParam(TypedDict):
+    displayName: NotRequired[str | None]
+    picture: NotRequired[str | None]

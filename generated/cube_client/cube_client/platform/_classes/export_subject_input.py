@@ -3,14 +3,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired, TypedDict
 
 from pydantic import ConfigDict, Field
 
 from cube_client._models import BaseModel, Open
 
 if TYPE_CHECKING:
-    from .user_attribute_input import UserAttributeInput
+    from .user_attribute_input import UserAttributeInput, UserAttributeInputParam
 
 # The classes named here: the family's models module binds them into this module (and theirs
 # into theirs) before the class is first used, so classes load one by one, never all at once.
@@ -29,3 +29,15 @@ class ExportSubjectInput(BaseModel):
         None
     )
     user_id: Annotated[int | None, Field(alias="userId")] = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class ExportSubjectInputParam(TypedDict):
+    email: NotRequired[str | None]
+    embedTenantName: NotRequired[str | None]
+    externalId: NotRequired[str | None]
+    groups: NotRequired[list[str] | None]
+    securityContext: NotRequired[dict[str, Any] | None]
+    type: Literal["USER", "EMBED_USER"]
+    userAttributes: NotRequired[list[UserAttributeInput | UserAttributeInputParam] | None]
+    userId: NotRequired[int | None]

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import NotRequired, TypedDict
+
 from pydantic import ConfigDict
 
 from cube_client._models import BaseModel
@@ -11,4 +13,10 @@ from cube_client._models import BaseModel
 class GroupDefinition(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     description: str | None = None
+    name: str
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class GroupDefinitionParam(TypedDict):
+    description: NotRequired[str | None]
     name: str

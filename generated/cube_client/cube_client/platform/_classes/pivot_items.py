@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, NotRequired, TypedDict
 
 from pydantic import ConfigDict, Field
 
@@ -29,3 +29,19 @@ class PivotItems(BaseModel):
     show_applied_filters: Annotated[bool | None, Field(alias="showAppliedFilters")] = None
     show_column_totals: Annotated[bool | None, Field(alias="showColumnTotals")] = None
     show_row_totals: Annotated[bool | None, Field(alias="showRowTotals")] = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class PivotItemsParam(TypedDict):
+    columns: list[str]
+    displayScale: NotRequired[
+        Literal["model", "absolute", "thousands", "millions", "billions"] | None
+    ]
+    filters: list[str]
+    measures: list[str]
+    measuresAxis: NotRequired[Literal["columns", "rows"] | None]
+    measuresPosition: NotRequired[Literal["before", "after"] | None]
+    rows: list[str]
+    showAppliedFilters: NotRequired[bool | None]
+    showColumnTotals: NotRequired[bool | None]
+    showRowTotals: NotRequired[bool | None]

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypedDict
 
 from pydantic import ConfigDict, Field
 
@@ -88,5 +88,80 @@ class Policy(BaseModel):
             ]
         ],
         Field(alias="resourceType"),
+    ]
+    resources: list[str]
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class PolicyParam(TypedDict):
+    actions: list[
+        Literal[
+            "All",
+            "DeploymentsManage",
+            "DeploymentCreate",
+            "DeploymentRead",
+            "DeploymentUpdate",
+            "DeploymentDelete",
+            "SecretsManage",
+            "DownloadData",
+            "PlaygroundRead",
+            "SchemaRead",
+            "SchemaUpdate",
+            "SchemaUpdateDevBranches",
+            "APMRead",
+            "ChatHistoryRead",
+            "PreAggregationBuild",
+            "AlertsCreate",
+            "AlertsRead",
+            "AlertsUpdate",
+            "AlertsDelete",
+            "AuditLogManage",
+            "BillingRead",
+            "SqlRunnerRead",
+            "DataAssetsRead",
+            "DataAssetsManage",
+            "CubeNetworkConnect",
+            "ReportRead",
+            "ReportEdit",
+            "ReportManage",
+            "WorkbookManage",
+            "WorkbookRead",
+            "WorkbookEdit",
+            "ChatThreadRead",
+            "AgentManage",
+            "AgentRead",
+            "AgentSpaceManage",
+            "AgentAdmin",
+            "DeploymentAgentRead",
+            "OAuthIntegrationsManage",
+            "OAuthIntegrationsIssueTokens",
+            "McpToolsManage",
+            "AIBIDevelop",
+            "AIBIExplore",
+            "AIBIView",
+            "ChartPalettesManage",
+            "DashboardThemesManage",
+            "AIBIDeveloper",
+            "AIBIUser",
+            "AIBIViewer",
+            "EmbedDeploymentRead",
+            "EmbedDashboardRead",
+            "FolderRead",
+            "FolderEdit",
+            "FolderManage",
+            "ScheduledTasksCreate",
+        ]
+    ]
+    resourceType: Literal[
+        "Global",
+        "Deployment",
+        "Report",
+        "ReportFolder",
+        "Agent",
+        "AgentSpace",
+        "Workbook",
+        "Dashboard",
+        "Folder",
+        "ChatThread",
     ]
     resources: list[str]

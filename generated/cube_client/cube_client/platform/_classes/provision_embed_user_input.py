@@ -3,14 +3,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, NotRequired, TypedDict
 
 from pydantic import ConfigDict, Field
 
 from cube_client._models import BaseModel
 
 if TYPE_CHECKING:
-    from .embed_user_profile import EmbedUserProfile
+    from .embed_user_profile import EmbedUserProfile, EmbedUserProfileParam
 
 # The classes named here: the family's models module binds them into this module (and theirs
 # into theirs) before the class is first used, so classes load one by one, never all at once.
@@ -24,3 +24,12 @@ class ProvisionEmbedUserInput(BaseModel):
     groups: list[str] | None = None
     tenant_groups: Annotated[list[str] | None, Field(alias="tenantGroups")] = None
     user_profile: Annotated[EmbedUserProfile | None, Field(alias="userProfile")] = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class ProvisionEmbedUserInputParam(TypedDict):
+    email: NotRequired[str | None]
+    externalId: str
+    groups: NotRequired[list[str] | None]
+    tenantGroups: NotRequired[list[str] | None]
+    userProfile: NotRequired[EmbedUserProfile | EmbedUserProfileParam | None]

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, NotRequired, TypedDict
 
 from pydantic import ConfigDict, Field
 
@@ -15,3 +15,10 @@ class RemoveNotificationRecipientInput(BaseModel):
     embed_tenant_name: Annotated[str | None, Field(alias="embedTenantName")] = None
     id: Open[int | str]
     type: Open[Literal["USER", "EMBED_USER", "SLACK"]]
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class RemoveNotificationRecipientInputParam(TypedDict):
+    embedTenantName: NotRequired[str | None]
+    id: int | str
+    type: Literal["USER", "EMBED_USER", "SLACK"]

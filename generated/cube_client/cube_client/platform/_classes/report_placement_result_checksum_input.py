@@ -3,14 +3,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, NotRequired, TypedDict
 
 from pydantic import ConfigDict, Field
 
 from cube_client._models import BaseModel
 
 if TYPE_CHECKING:
-    from .report_placement_result_chunk_input import ReportPlacementResultChunkInput
+    from .report_placement_result_chunk_input import (
+        ReportPlacementResultChunkInput,
+        ReportPlacementResultChunkInputParam,
+    )
 
 # The classes named here: the family's models module binds them into this module (and theirs
 # into theirs) before the class is first used, so classes load one by one, never all at once.
@@ -23,3 +26,10 @@ class ReportPlacementResultChecksumInput(BaseModel):
     v: Annotated[int, Field(ge=1)]
     payload: Annotated[str | None, Field(min_length=1, max_length=128)] = None
     """Hash the client computed over the cells it wrote; stored without interpretation and handed back, letting a client skip a refresh whose cells would not change."""
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class ReportPlacementResultChecksumInputParam(TypedDict):
+    chunks: list[ReportPlacementResultChunkInput | ReportPlacementResultChunkInputParam]
+    v: int
+    payload: NotRequired[str | None]

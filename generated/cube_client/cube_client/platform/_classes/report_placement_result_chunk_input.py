@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, NotRequired, TypedDict
 
 from pydantic import ConfigDict, Field
 
@@ -15,3 +15,14 @@ class ReportPlacementResultChunkInput(BaseModel):
     from_: Annotated[int, Field(alias="from", ge=0)]
     hash: Annotated[str, Field(max_length=64, min_length=1)]
     to: Annotated[int | None, Field(ge=0)] = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+ReportPlacementResultChunkInputParam = TypedDict(
+    "ReportPlacementResultChunkInputParam",
+    {
+        "from": "int",
+        "hash": "str",
+        "to": "NotRequired[int | None]",
+    },
+)

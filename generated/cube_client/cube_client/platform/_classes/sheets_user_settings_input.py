@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, NotRequired, TypedDict
 
 from pydantic import ConfigDict, Field
 
@@ -19,3 +19,12 @@ class SheetsUserSettingsInput(BaseModel):
     reveal_sheet_on_open: Annotated[bool | None, Field(alias="revealSheetOnOpen")] = None
     show_applied_filters: Annotated[bool | None, Field(alias="showAppliedFilters")] = None
     suppress_duplicate_values: Annotated[bool | None, Field(alias="suppressDuplicateValues")] = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class SheetsUserSettingsInputParam(TypedDict):
+    autoRunQueryOnChange: NotRequired[bool | None]
+    openExplorationFromSheet: NotRequired[bool | None]
+    revealSheetOnOpen: NotRequired[bool | None]
+    showAppliedFilters: NotRequired[bool | None]
+    suppressDuplicateValues: NotRequired[bool | None]

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, NotRequired, TypedDict
 
 from pydantic import ConfigDict, Field
 
@@ -15,3 +15,10 @@ class UploadFileRequest(BaseModel):
     file_name: Annotated[str, Field(alias="fileName")]
     transaction: str
     file: bytes | None = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class UploadFileRequestParam(TypedDict):
+    fileName: str
+    transaction: str
+    file: NotRequired[bytes | None]

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, NotRequired, TypedDict
 
 from pydantic import ConfigDict, Field
 
@@ -17,3 +17,12 @@ class UserAttributeDefinition(BaseModel):
     display_name: Annotated[str | None, Field(alias="displayName")] = None
     name: str
     type: Open[Literal["string", "number", "boolean", "string_array", "number_array"]]
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class UserAttributeDefinitionParam(TypedDict):
+    defaultValue: NotRequired[str | None]
+    description: NotRequired[str | None]
+    displayName: NotRequired[str | None]
+    name: str
+    type: Literal["string", "number", "boolean", "string_array", "number_array"]

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import NotRequired, TypedDict
+
 from pydantic import ConfigDict
 
 from cube_client._models import BaseModel, Open
@@ -12,3 +14,9 @@ class UserAttributeInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     name: str
     value: Open[str | float | bool | list[str] | list[float]] | None = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class UserAttributeInputParam(TypedDict):
+    name: str
+    value: NotRequired[str | float | bool | list[str] | list[float] | None]

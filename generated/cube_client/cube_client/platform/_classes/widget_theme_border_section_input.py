@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import NotRequired, TypedDict
+
 from pydantic import ConfigDict
 
 from cube_client._models import BaseModel
@@ -14,3 +16,11 @@ class WidgetThemeBorderSectionInput(BaseModel):
     radius: str | None = None
     style: str | None = None
     width: str | None = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class WidgetThemeBorderSectionInputParam(TypedDict):
+    color: NotRequired[str | None]
+    radius: NotRequired[str | None]
+    style: NotRequired[str | None]
+    width: NotRequired[str | None]

@@ -3,16 +3,25 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, NotRequired, TypedDict
 
 from pydantic import ConfigDict, Field
 
 from cube_client._models import BaseModel
 
 if TYPE_CHECKING:
-    from .widget_theme_border_section_input import WidgetThemeBorderSectionInput
-    from .widget_theme_text_section_input import WidgetThemeTextSectionInput
-    from .widget_theme_title_section_input import WidgetThemeTitleSectionInput
+    from .widget_theme_border_section_input import (
+        WidgetThemeBorderSectionInput,
+        WidgetThemeBorderSectionInputParam,
+    )
+    from .widget_theme_text_section_input import (
+        WidgetThemeTextSectionInput,
+        WidgetThemeTextSectionInputParam,
+    )
+    from .widget_theme_title_section_input import (
+        WidgetThemeTitleSectionInput,
+        WidgetThemeTitleSectionInputParam,
+    )
 
 # The classes named here: the family's models module binds them into this module (and theirs
 # into theirs) before the class is first used, so classes load one by one, never all at once.
@@ -31,3 +40,13 @@ class WidgetThemeSectionInput(BaseModel):
     padding: str | None = None
     text: WidgetThemeTextSectionInput | None = None
     title: WidgetThemeTitleSectionInput | None = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class WidgetThemeSectionInputParam(TypedDict):
+    backgroundColor: NotRequired[str | None]
+    border: NotRequired[WidgetThemeBorderSectionInput | WidgetThemeBorderSectionInputParam | None]
+    margin: NotRequired[str | None]
+    padding: NotRequired[str | None]
+    text: NotRequired[WidgetThemeTextSectionInput | WidgetThemeTextSectionInputParam | None]
+    title: NotRequired[WidgetThemeTitleSectionInput | WidgetThemeTitleSectionInputParam | None]

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, NotRequired, TypedDict
 
 from pydantic import ConfigDict, Field
 
@@ -16,3 +16,11 @@ class WidgetThemeTextSectionInput(BaseModel):
     color: str | None = None
     font_family: Annotated[str | None, Field(alias="fontFamily")] = None
     secondary_color: Annotated[str | None, Field(alias="secondaryColor")] = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class WidgetThemeTextSectionInputParam(TypedDict):
+    codeFontFamily: NotRequired[str | None]
+    color: NotRequired[str | None]
+    fontFamily: NotRequired[str | None]
+    secondaryColor: NotRequired[str | None]

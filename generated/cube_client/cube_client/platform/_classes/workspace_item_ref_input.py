@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, TypedDict
 
 from pydantic import ConfigDict
 
@@ -14,3 +14,9 @@ class WorkspaceItemRefInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     id: int
     type: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class WorkspaceItemRefInputParam(TypedDict):
+    id: int
+    type: Literal["FOLDER", "WORKBOOK", "REPORT"]

@@ -41,10 +41,21 @@ class DashboardExportsResource(SyncAPIResource):
         format: Literal["png", "pdf"],
         dashboard_id: int | NotGiven | None = NOT_GIVEN,
         dashboard_public_id: str | NotGiven | None = NOT_GIVEN,
-        filters: list[_models.DashboardFilterInput] | NotGiven | None = NOT_GIVEN,
-        member_switchers: list[_models.DashboardMemberSwitcherInput] | NotGiven | None = NOT_GIVEN,
-        render_as: _models.ExportSubjectInput | NotGiven | None = NOT_GIVEN,
-        time_grains: list[_models.DashboardTimeGrainInput] | NotGiven | None = NOT_GIVEN,
+        filters: list[_models.DashboardFilterInput | _models.DashboardFilterInputParam]
+        | NotGiven
+        | None = NOT_GIVEN,
+        member_switchers: list[
+            _models.DashboardMemberSwitcherInput | _models.DashboardMemberSwitcherInputParam
+        ]
+        | NotGiven
+        | None = NOT_GIVEN,
+        render_as: _models.ExportSubjectInput
+        | _models.ExportSubjectInputParam
+        | NotGiven
+        | None = NOT_GIVEN,
+        time_grains: list[_models.DashboardTimeGrainInput | _models.DashboardTimeGrainInputParam]
+        | NotGiven
+        | None = NOT_GIVEN,
         layout: Literal["screenshot", "print"] | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -128,10 +139,21 @@ class DashboardExportsResource(SyncAPIResource):
         format: Literal["png", "pdf"],
         dashboard_id: int | NotGiven | None = NOT_GIVEN,
         dashboard_public_id: str | NotGiven | None = NOT_GIVEN,
-        filters: list[_models.DashboardFilterInput] | NotGiven | None = NOT_GIVEN,
-        member_switchers: list[_models.DashboardMemberSwitcherInput] | NotGiven | None = NOT_GIVEN,
-        render_as: _models.ExportSubjectInput | NotGiven | None = NOT_GIVEN,
-        time_grains: list[_models.DashboardTimeGrainInput] | NotGiven | None = NOT_GIVEN,
+        filters: list[_models.DashboardFilterInput | _models.DashboardFilterInputParam]
+        | NotGiven
+        | None = NOT_GIVEN,
+        member_switchers: list[
+            _models.DashboardMemberSwitcherInput | _models.DashboardMemberSwitcherInputParam
+        ]
+        | NotGiven
+        | None = NOT_GIVEN,
+        render_as: _models.ExportSubjectInput
+        | _models.ExportSubjectInputParam
+        | NotGiven
+        | None = NOT_GIVEN,
+        time_grains: list[_models.DashboardTimeGrainInput | _models.DashboardTimeGrainInputParam]
+        | NotGiven
+        | None = NOT_GIVEN,
         layout: Literal["screenshot", "print"] | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -293,10 +315,21 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
         format: Literal["png", "pdf"],
         dashboard_id: int | NotGiven | None = NOT_GIVEN,
         dashboard_public_id: str | NotGiven | None = NOT_GIVEN,
-        filters: list[_models.DashboardFilterInput] | NotGiven | None = NOT_GIVEN,
-        member_switchers: list[_models.DashboardMemberSwitcherInput] | NotGiven | None = NOT_GIVEN,
-        render_as: _models.ExportSubjectInput | NotGiven | None = NOT_GIVEN,
-        time_grains: list[_models.DashboardTimeGrainInput] | NotGiven | None = NOT_GIVEN,
+        filters: list[_models.DashboardFilterInput | _models.DashboardFilterInputParam]
+        | NotGiven
+        | None = NOT_GIVEN,
+        member_switchers: list[
+            _models.DashboardMemberSwitcherInput | _models.DashboardMemberSwitcherInputParam
+        ]
+        | NotGiven
+        | None = NOT_GIVEN,
+        render_as: _models.ExportSubjectInput
+        | _models.ExportSubjectInputParam
+        | NotGiven
+        | None = NOT_GIVEN,
+        time_grains: list[_models.DashboardTimeGrainInput | _models.DashboardTimeGrainInputParam]
+        | NotGiven
+        | None = NOT_GIVEN,
         layout: Literal["screenshot", "print"] | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -382,10 +415,21 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
         format: Literal["png", "pdf"],
         dashboard_id: int | NotGiven | None = NOT_GIVEN,
         dashboard_public_id: str | NotGiven | None = NOT_GIVEN,
-        filters: list[_models.DashboardFilterInput] | NotGiven | None = NOT_GIVEN,
-        member_switchers: list[_models.DashboardMemberSwitcherInput] | NotGiven | None = NOT_GIVEN,
-        render_as: _models.ExportSubjectInput | NotGiven | None = NOT_GIVEN,
-        time_grains: list[_models.DashboardTimeGrainInput] | NotGiven | None = NOT_GIVEN,
+        filters: list[_models.DashboardFilterInput | _models.DashboardFilterInputParam]
+        | NotGiven
+        | None = NOT_GIVEN,
+        member_switchers: list[
+            _models.DashboardMemberSwitcherInput | _models.DashboardMemberSwitcherInputParam
+        ]
+        | NotGiven
+        | None = NOT_GIVEN,
+        render_as: _models.ExportSubjectInput
+        | _models.ExportSubjectInputParam
+        | NotGiven
+        | None = NOT_GIVEN,
+        time_grains: list[_models.DashboardTimeGrainInput | _models.DashboardTimeGrainInputParam]
+        | NotGiven
+        | None = NOT_GIVEN,
         layout: Literal["screenshot", "print"] | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,

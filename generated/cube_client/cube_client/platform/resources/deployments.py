@@ -195,7 +195,10 @@ class DeploymentsResource(SyncAPIResource):
         creation_method: Literal["upload", "cubecloud", "github", "ssh"]
         | NotGiven
         | None = NOT_GIVEN,
-        csps_config: _models.CspsConfigInput | NotGiven | None = NOT_GIVEN,
+        csps_config: _models.CspsConfigInput
+        | _models.CspsConfigInputParam
+        | NotGiven
+        | None = NOT_GIVEN,
         custom_domain: str | NotGiven | None = NOT_GIVEN,
         default_launchpad_view_group: str | NotGiven | None = NOT_GIVEN,
         deploy_branch_merge_allowed: bool | NotGiven | None = NOT_GIVEN,
@@ -783,7 +786,10 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         creation_method: Literal["upload", "cubecloud", "github", "ssh"]
         | NotGiven
         | None = NOT_GIVEN,
-        csps_config: _models.CspsConfigInput | NotGiven | None = NOT_GIVEN,
+        csps_config: _models.CspsConfigInput
+        | _models.CspsConfigInputParam
+        | NotGiven
+        | None = NOT_GIVEN,
         custom_domain: str | NotGiven | None = NOT_GIVEN,
         default_launchpad_view_group: str | NotGiven | None = NOT_GIVEN,
         deploy_branch_merge_allowed: bool | NotGiven | None = NOT_GIVEN,

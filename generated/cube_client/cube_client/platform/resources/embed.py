@@ -476,24 +476,41 @@ class EmbedResource(SyncAPIResource):
         creator_mode: bool | NotGiven | None = NOT_GIVEN,
         email: str | NotGiven | None = NOT_GIVEN,
         embed_tenant_name: str | NotGiven | None = NOT_GIVEN,
-        embed_tenant_profile: _models.EmbedTenantProfile | NotGiven | None = NOT_GIVEN,
-        embed_theme: _models.EmbedTheme | NotGiven | None = NOT_GIVEN,
+        embed_tenant_profile: _models.EmbedTenantProfile
+        | _models.EmbedTenantProfileParam
+        | NotGiven
+        | None = NOT_GIVEN,
+        embed_theme: _models.EmbedTheme | _models.EmbedThemeParam | NotGiven | None = NOT_GIVEN,
         external_id: str | NotGiven | None = NOT_GIVEN,
-        group_definitions: list[_models.GroupDefinition] | NotGiven | None = NOT_GIVEN,
+        group_definitions: list[_models.GroupDefinition | _models.GroupDefinitionParam]
+        | NotGiven
+        | None = NOT_GIVEN,
         groups: list[str] | NotGiven | None = NOT_GIVEN,
         internal_id: str | NotGiven | None = NOT_GIVEN,
         is_ephemeral: bool | NotGiven | None = NOT_GIVEN,
         public_dashboard_id: str | NotGiven | None = NOT_GIVEN,
         roles: list[str] | NotGiven | None = NOT_GIVEN,
         security_context: dict[str, Any] | NotGiven | None = NOT_GIVEN,
-        settings: _models.EmbedSessionSettings | NotGiven | None = NOT_GIVEN,
-        tenant_group_definitions: list[_models.GroupDefinition] | NotGiven | None = NOT_GIVEN,
-        tenant_groups: list[str] | NotGiven | None = NOT_GIVEN,
-        user_attribute_definitions: list[_models.UserAttributeDefinition]
+        settings: _models.EmbedSessionSettings
+        | _models.EmbedSessionSettingsParam
         | NotGiven
         | None = NOT_GIVEN,
-        user_attributes: list[_models.UserAttributeInput] | NotGiven | None = NOT_GIVEN,
-        user_profile: _models.EmbedUserProfile | NotGiven | None = NOT_GIVEN,
+        tenant_group_definitions: list[_models.GroupDefinition | _models.GroupDefinitionParam]
+        | NotGiven
+        | None = NOT_GIVEN,
+        tenant_groups: list[str] | NotGiven | None = NOT_GIVEN,
+        user_attribute_definitions: list[
+            _models.UserAttributeDefinition | _models.UserAttributeDefinitionParam
+        ]
+        | NotGiven
+        | None = NOT_GIVEN,
+        user_attributes: list[_models.UserAttributeInput | _models.UserAttributeInputParam]
+        | NotGiven
+        | None = NOT_GIVEN,
+        user_profile: _models.EmbedUserProfile
+        | _models.EmbedUserProfileParam
+        | NotGiven
+        | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -1090,24 +1107,41 @@ class AsyncEmbedResource(AsyncAPIResource):
         creator_mode: bool | NotGiven | None = NOT_GIVEN,
         email: str | NotGiven | None = NOT_GIVEN,
         embed_tenant_name: str | NotGiven | None = NOT_GIVEN,
-        embed_tenant_profile: _models.EmbedTenantProfile | NotGiven | None = NOT_GIVEN,
-        embed_theme: _models.EmbedTheme | NotGiven | None = NOT_GIVEN,
+        embed_tenant_profile: _models.EmbedTenantProfile
+        | _models.EmbedTenantProfileParam
+        | NotGiven
+        | None = NOT_GIVEN,
+        embed_theme: _models.EmbedTheme | _models.EmbedThemeParam | NotGiven | None = NOT_GIVEN,
         external_id: str | NotGiven | None = NOT_GIVEN,
-        group_definitions: list[_models.GroupDefinition] | NotGiven | None = NOT_GIVEN,
+        group_definitions: list[_models.GroupDefinition | _models.GroupDefinitionParam]
+        | NotGiven
+        | None = NOT_GIVEN,
         groups: list[str] | NotGiven | None = NOT_GIVEN,
         internal_id: str | NotGiven | None = NOT_GIVEN,
         is_ephemeral: bool | NotGiven | None = NOT_GIVEN,
         public_dashboard_id: str | NotGiven | None = NOT_GIVEN,
         roles: list[str] | NotGiven | None = NOT_GIVEN,
         security_context: dict[str, Any] | NotGiven | None = NOT_GIVEN,
-        settings: _models.EmbedSessionSettings | NotGiven | None = NOT_GIVEN,
-        tenant_group_definitions: list[_models.GroupDefinition] | NotGiven | None = NOT_GIVEN,
-        tenant_groups: list[str] | NotGiven | None = NOT_GIVEN,
-        user_attribute_definitions: list[_models.UserAttributeDefinition]
+        settings: _models.EmbedSessionSettings
+        | _models.EmbedSessionSettingsParam
         | NotGiven
         | None = NOT_GIVEN,
-        user_attributes: list[_models.UserAttributeInput] | NotGiven | None = NOT_GIVEN,
-        user_profile: _models.EmbedUserProfile | NotGiven | None = NOT_GIVEN,
+        tenant_group_definitions: list[_models.GroupDefinition | _models.GroupDefinitionParam]
+        | NotGiven
+        | None = NOT_GIVEN,
+        tenant_groups: list[str] | NotGiven | None = NOT_GIVEN,
+        user_attribute_definitions: list[
+            _models.UserAttributeDefinition | _models.UserAttributeDefinitionParam
+        ]
+        | NotGiven
+        | None = NOT_GIVEN,
+        user_attributes: list[_models.UserAttributeInput | _models.UserAttributeInputParam]
+        | NotGiven
+        | None = NOT_GIVEN,
+        user_profile: _models.EmbedUserProfile
+        | _models.EmbedUserProfileParam
+        | NotGiven
+        | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,

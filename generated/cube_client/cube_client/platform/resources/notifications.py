@@ -120,14 +120,22 @@ class NotificationsResource(SyncAPIResource):
         dashboard_public_id: str | NotGiven | None = NOT_GIVEN,
         day_of_month: int | NotGiven | None = NOT_GIVEN,
         day_of_week: int | NotGiven | None = NOT_GIVEN,
-        filters: list[_models.DashboardFilterInput] | NotGiven | None = NOT_GIVEN,
+        filters: list[_models.DashboardFilterInput | _models.DashboardFilterInputParam]
+        | NotGiven
+        | None = NOT_GIVEN,
         hour: int | NotGiven | None = NOT_GIVEN,
-        member_switchers: list[_models.DashboardMemberSwitcherInput] | NotGiven | None = NOT_GIVEN,
+        member_switchers: list[
+            _models.DashboardMemberSwitcherInput | _models.DashboardMemberSwitcherInputParam
+        ]
+        | NotGiven
+        | None = NOT_GIVEN,
         minute: int | NotGiven | None = NOT_GIVEN,
         notification_ai_summary: bool | NotGiven | None = NOT_GIVEN,
         notification_enabled: bool | NotGiven | None = NOT_GIVEN,
         notification_format: Literal["png", "pdf"] | NotGiven | None = NOT_GIVEN,
-        time_grains: list[_models.DashboardTimeGrainInput] | NotGiven | None = NOT_GIVEN,
+        time_grains: list[_models.DashboardTimeGrainInput | _models.DashboardTimeGrainInputParam]
+        | NotGiven
+        | None = NOT_GIVEN,
         timezone: str | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -232,10 +240,16 @@ class NotificationsResource(SyncAPIResource):
         custom_cron: str | NotGiven | None = NOT_GIVEN,
         day_of_month: int | NotGiven | None = NOT_GIVEN,
         day_of_week: int | NotGiven | None = NOT_GIVEN,
-        filters: list[_models.DashboardFilterInput] | NotGiven | None = NOT_GIVEN,
+        filters: list[_models.DashboardFilterInput | _models.DashboardFilterInputParam]
+        | NotGiven
+        | None = NOT_GIVEN,
         hour: int | NotGiven | None = NOT_GIVEN,
         is_enabled: bool | NotGiven | None = NOT_GIVEN,
-        member_switchers: list[_models.DashboardMemberSwitcherInput] | NotGiven | None = NOT_GIVEN,
+        member_switchers: list[
+            _models.DashboardMemberSwitcherInput | _models.DashboardMemberSwitcherInputParam
+        ]
+        | NotGiven
+        | None = NOT_GIVEN,
         minute: int | NotGiven | None = NOT_GIVEN,
         notification_ai_summary: bool | NotGiven | None = NOT_GIVEN,
         notification_enabled: bool | NotGiven | None = NOT_GIVEN,
@@ -243,7 +257,9 @@ class NotificationsResource(SyncAPIResource):
         schedule_type: Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]
         | NotGiven
         | None = NOT_GIVEN,
-        time_grains: list[_models.DashboardTimeGrainInput] | NotGiven | None = NOT_GIVEN,
+        time_grains: list[_models.DashboardTimeGrainInput | _models.DashboardTimeGrainInputParam]
+        | NotGiven
+        | None = NOT_GIVEN,
         timezone: str | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -389,7 +405,9 @@ class NotificationsResource(SyncAPIResource):
         deployment_id: int,
         id: int,
         *,
-        recipients: list[_models.NotificationRecipientInput],
+        recipients: list[
+            _models.NotificationRecipientInput | _models.NotificationRecipientInputParam
+        ],
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -438,7 +456,9 @@ class NotificationsResource(SyncAPIResource):
         deployment_id: int,
         id: int,
         *,
-        recipients: list[_models.RemoveNotificationRecipientInput],
+        recipients: list[
+            _models.RemoveNotificationRecipientInput | _models.RemoveNotificationRecipientInputParam
+        ],
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -565,14 +585,22 @@ class AsyncNotificationsResource(AsyncAPIResource):
         dashboard_public_id: str | NotGiven | None = NOT_GIVEN,
         day_of_month: int | NotGiven | None = NOT_GIVEN,
         day_of_week: int | NotGiven | None = NOT_GIVEN,
-        filters: list[_models.DashboardFilterInput] | NotGiven | None = NOT_GIVEN,
+        filters: list[_models.DashboardFilterInput | _models.DashboardFilterInputParam]
+        | NotGiven
+        | None = NOT_GIVEN,
         hour: int | NotGiven | None = NOT_GIVEN,
-        member_switchers: list[_models.DashboardMemberSwitcherInput] | NotGiven | None = NOT_GIVEN,
+        member_switchers: list[
+            _models.DashboardMemberSwitcherInput | _models.DashboardMemberSwitcherInputParam
+        ]
+        | NotGiven
+        | None = NOT_GIVEN,
         minute: int | NotGiven | None = NOT_GIVEN,
         notification_ai_summary: bool | NotGiven | None = NOT_GIVEN,
         notification_enabled: bool | NotGiven | None = NOT_GIVEN,
         notification_format: Literal["png", "pdf"] | NotGiven | None = NOT_GIVEN,
-        time_grains: list[_models.DashboardTimeGrainInput] | NotGiven | None = NOT_GIVEN,
+        time_grains: list[_models.DashboardTimeGrainInput | _models.DashboardTimeGrainInputParam]
+        | NotGiven
+        | None = NOT_GIVEN,
         timezone: str | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -677,10 +705,16 @@ class AsyncNotificationsResource(AsyncAPIResource):
         custom_cron: str | NotGiven | None = NOT_GIVEN,
         day_of_month: int | NotGiven | None = NOT_GIVEN,
         day_of_week: int | NotGiven | None = NOT_GIVEN,
-        filters: list[_models.DashboardFilterInput] | NotGiven | None = NOT_GIVEN,
+        filters: list[_models.DashboardFilterInput | _models.DashboardFilterInputParam]
+        | NotGiven
+        | None = NOT_GIVEN,
         hour: int | NotGiven | None = NOT_GIVEN,
         is_enabled: bool | NotGiven | None = NOT_GIVEN,
-        member_switchers: list[_models.DashboardMemberSwitcherInput] | NotGiven | None = NOT_GIVEN,
+        member_switchers: list[
+            _models.DashboardMemberSwitcherInput | _models.DashboardMemberSwitcherInputParam
+        ]
+        | NotGiven
+        | None = NOT_GIVEN,
         minute: int | NotGiven | None = NOT_GIVEN,
         notification_ai_summary: bool | NotGiven | None = NOT_GIVEN,
         notification_enabled: bool | NotGiven | None = NOT_GIVEN,
@@ -688,7 +722,9 @@ class AsyncNotificationsResource(AsyncAPIResource):
         schedule_type: Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]
         | NotGiven
         | None = NOT_GIVEN,
-        time_grains: list[_models.DashboardTimeGrainInput] | NotGiven | None = NOT_GIVEN,
+        time_grains: list[_models.DashboardTimeGrainInput | _models.DashboardTimeGrainInputParam]
+        | NotGiven
+        | None = NOT_GIVEN,
         timezone: str | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -836,7 +872,9 @@ class AsyncNotificationsResource(AsyncAPIResource):
         deployment_id: int,
         id: int,
         *,
-        recipients: list[_models.NotificationRecipientInput],
+        recipients: list[
+            _models.NotificationRecipientInput | _models.NotificationRecipientInputParam
+        ],
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -885,7 +923,9 @@ class AsyncNotificationsResource(AsyncAPIResource):
         deployment_id: int,
         id: int,
         *,
-        recipients: list[_models.RemoveNotificationRecipientInput],
+        recipients: list[
+            _models.RemoveNotificationRecipientInput | _models.RemoveNotificationRecipientInputParam
+        ],
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,

@@ -117,9 +117,15 @@ class ReportsResource(SyncAPIResource):
         json_query: str | NotGiven | None = NOT_GIVEN,
         meta: dict[str, Any] | NotGiven | None = NOT_GIVEN,
         name: str | NotGiven | None = NOT_GIVEN,
-        pivot_items: _models.PivotItemsInput | NotGiven | None = NOT_GIVEN,
+        pivot_items: _models.PivotItemsInput
+        | _models.PivotItemsInputParam
+        | NotGiven
+        | None = NOT_GIVEN,
         public_id: str | NotGiven | None = NOT_GIVEN,
-        result_checksum: _models.ReportPlacementResultChecksumInput | NotGiven | None = NOT_GIVEN,
+        result_checksum: _models.ReportPlacementResultChecksumInput
+        | _models.ReportPlacementResultChecksumInputParam
+        | NotGiven
+        | None = NOT_GIVEN,
         result_location: str | NotGiven | None = NOT_GIVEN,
         sheet_id: str | NotGiven | None = NOT_GIVEN,
         source: Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"] | NotGiven | None = NOT_GIVEN,
@@ -195,9 +201,15 @@ class ReportsResource(SyncAPIResource):
         json_query: str | NotGiven | None = NOT_GIVEN,
         meta: dict[str, Any] | NotGiven | None = NOT_GIVEN,
         name: str | NotGiven | None = NOT_GIVEN,
-        pivot_items: _models.PivotItemsInput | NotGiven | None = NOT_GIVEN,
+        pivot_items: _models.PivotItemsInput
+        | _models.PivotItemsInputParam
+        | NotGiven
+        | None = NOT_GIVEN,
         public_id_2: str | NotGiven | None = NOT_GIVEN,
-        result_checksum: _models.ReportPlacementResultChecksumInput | NotGiven | None = NOT_GIVEN,
+        result_checksum: _models.ReportPlacementResultChecksumInput
+        | _models.ReportPlacementResultChecksumInputParam
+        | NotGiven
+        | None = NOT_GIVEN,
         result_location: str | NotGiven | None = NOT_GIVEN,
         sheet_id: str | NotGiven | None = NOT_GIVEN,
         source: Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"] | NotGiven | None = NOT_GIVEN,
@@ -315,10 +327,13 @@ class ReportsResource(SyncAPIResource):
         json_query: str | NotGiven | None = NOT_GIVEN,
         meta: dict[str, Any] | NotGiven | None = NOT_GIVEN,
         name: str | NotGiven | None = NOT_GIVEN,
-        pivot_items: _models.PivotItems | NotGiven | None = NOT_GIVEN,
+        pivot_items: _models.PivotItems | _models.PivotItemsParam | NotGiven | None = NOT_GIVEN,
         placement_id: str | NotGiven | None = NOT_GIVEN,
         public_id: str | NotGiven | None = NOT_GIVEN,
-        result_checksum: _models.ReportPlacementResultChecksumInput | NotGiven | None = NOT_GIVEN,
+        result_checksum: _models.ReportPlacementResultChecksumInput
+        | _models.ReportPlacementResultChecksumInputParam
+        | NotGiven
+        | None = NOT_GIVEN,
         result_location: str | NotGiven | None = NOT_GIVEN,
         sheet_id: str | NotGiven | None = NOT_GIVEN,
         sql_query: str | NotGiven | None = NOT_GIVEN,
@@ -441,7 +456,10 @@ class ReportsResource(SyncAPIResource):
         end_result_cell: str | NotGiven | None = NOT_GIVEN,
         host: Literal["GOOGLE_SHEETS", "EXCEL"] | NotGiven | None = NOT_GIVEN,
         placement_id: str | NotGiven | None = NOT_GIVEN,
-        result_checksum: _models.ReportPlacementResultChecksumInput | NotGiven | None = NOT_GIVEN,
+        result_checksum: _models.ReportPlacementResultChecksumInput
+        | _models.ReportPlacementResultChecksumInputParam
+        | NotGiven
+        | None = NOT_GIVEN,
         sheet_id: str | NotGiven | None = NOT_GIVEN,
         sheet_name: str | NotGiven | None = NOT_GIVEN,
         workbook_name: str | NotGiven | None = NOT_GIVEN,
@@ -561,7 +579,10 @@ class ReportsResource(SyncAPIResource):
         anchor_cell: str | NotGiven | None = NOT_GIVEN,
         external_workbook_id: str | NotGiven | None = NOT_GIVEN,
         placement_id: str | NotGiven | None = NOT_GIVEN,
-        result_checksum: _models.ReportPlacementResultChecksumInput | NotGiven | None = NOT_GIVEN,
+        result_checksum: _models.ReportPlacementResultChecksumInput
+        | _models.ReportPlacementResultChecksumInputParam
+        | NotGiven
+        | None = NOT_GIVEN,
         result_location: str | NotGiven | None = NOT_GIVEN,
         sheet_id: str | NotGiven | None = NOT_GIVEN,
         sheet_name: str | NotGiven | None = NOT_GIVEN,
@@ -810,9 +831,15 @@ class AsyncReportsResource(AsyncAPIResource):
         json_query: str | NotGiven | None = NOT_GIVEN,
         meta: dict[str, Any] | NotGiven | None = NOT_GIVEN,
         name: str | NotGiven | None = NOT_GIVEN,
-        pivot_items: _models.PivotItemsInput | NotGiven | None = NOT_GIVEN,
+        pivot_items: _models.PivotItemsInput
+        | _models.PivotItemsInputParam
+        | NotGiven
+        | None = NOT_GIVEN,
         public_id: str | NotGiven | None = NOT_GIVEN,
-        result_checksum: _models.ReportPlacementResultChecksumInput | NotGiven | None = NOT_GIVEN,
+        result_checksum: _models.ReportPlacementResultChecksumInput
+        | _models.ReportPlacementResultChecksumInputParam
+        | NotGiven
+        | None = NOT_GIVEN,
         result_location: str | NotGiven | None = NOT_GIVEN,
         sheet_id: str | NotGiven | None = NOT_GIVEN,
         source: Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"] | NotGiven | None = NOT_GIVEN,
@@ -888,9 +915,15 @@ class AsyncReportsResource(AsyncAPIResource):
         json_query: str | NotGiven | None = NOT_GIVEN,
         meta: dict[str, Any] | NotGiven | None = NOT_GIVEN,
         name: str | NotGiven | None = NOT_GIVEN,
-        pivot_items: _models.PivotItemsInput | NotGiven | None = NOT_GIVEN,
+        pivot_items: _models.PivotItemsInput
+        | _models.PivotItemsInputParam
+        | NotGiven
+        | None = NOT_GIVEN,
         public_id_2: str | NotGiven | None = NOT_GIVEN,
-        result_checksum: _models.ReportPlacementResultChecksumInput | NotGiven | None = NOT_GIVEN,
+        result_checksum: _models.ReportPlacementResultChecksumInput
+        | _models.ReportPlacementResultChecksumInputParam
+        | NotGiven
+        | None = NOT_GIVEN,
         result_location: str | NotGiven | None = NOT_GIVEN,
         sheet_id: str | NotGiven | None = NOT_GIVEN,
         source: Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"] | NotGiven | None = NOT_GIVEN,
@@ -1008,10 +1041,13 @@ class AsyncReportsResource(AsyncAPIResource):
         json_query: str | NotGiven | None = NOT_GIVEN,
         meta: dict[str, Any] | NotGiven | None = NOT_GIVEN,
         name: str | NotGiven | None = NOT_GIVEN,
-        pivot_items: _models.PivotItems | NotGiven | None = NOT_GIVEN,
+        pivot_items: _models.PivotItems | _models.PivotItemsParam | NotGiven | None = NOT_GIVEN,
         placement_id: str | NotGiven | None = NOT_GIVEN,
         public_id: str | NotGiven | None = NOT_GIVEN,
-        result_checksum: _models.ReportPlacementResultChecksumInput | NotGiven | None = NOT_GIVEN,
+        result_checksum: _models.ReportPlacementResultChecksumInput
+        | _models.ReportPlacementResultChecksumInputParam
+        | NotGiven
+        | None = NOT_GIVEN,
         result_location: str | NotGiven | None = NOT_GIVEN,
         sheet_id: str | NotGiven | None = NOT_GIVEN,
         sql_query: str | NotGiven | None = NOT_GIVEN,
@@ -1134,7 +1170,10 @@ class AsyncReportsResource(AsyncAPIResource):
         end_result_cell: str | NotGiven | None = NOT_GIVEN,
         host: Literal["GOOGLE_SHEETS", "EXCEL"] | NotGiven | None = NOT_GIVEN,
         placement_id: str | NotGiven | None = NOT_GIVEN,
-        result_checksum: _models.ReportPlacementResultChecksumInput | NotGiven | None = NOT_GIVEN,
+        result_checksum: _models.ReportPlacementResultChecksumInput
+        | _models.ReportPlacementResultChecksumInputParam
+        | NotGiven
+        | None = NOT_GIVEN,
         sheet_id: str | NotGiven | None = NOT_GIVEN,
         sheet_name: str | NotGiven | None = NOT_GIVEN,
         workbook_name: str | NotGiven | None = NOT_GIVEN,
@@ -1254,7 +1293,10 @@ class AsyncReportsResource(AsyncAPIResource):
         anchor_cell: str | NotGiven | None = NOT_GIVEN,
         external_workbook_id: str | NotGiven | None = NOT_GIVEN,
         placement_id: str | NotGiven | None = NOT_GIVEN,
-        result_checksum: _models.ReportPlacementResultChecksumInput | NotGiven | None = NOT_GIVEN,
+        result_checksum: _models.ReportPlacementResultChecksumInput
+        | _models.ReportPlacementResultChecksumInputParam
+        | NotGiven
+        | None = NOT_GIVEN,
         result_location: str | NotGiven | None = NOT_GIVEN,
         sheet_id: str | NotGiven | None = NOT_GIVEN,
         sheet_name: str | NotGiven | None = NOT_GIVEN,

@@ -36,7 +36,10 @@ class UsersResource(SyncAPIResource):
         default_deployment_id: int | NotGiven | None = NOT_GIVEN,
         last_seen_changelog_id: int | NotGiven | None = NOT_GIVEN,
         locale: str | NotGiven | None = NOT_GIVEN,
-        sheets: _models.SheetsUserSettingsInput | NotGiven | None = NOT_GIVEN,
+        sheets: _models.SheetsUserSettingsInput
+        | _models.SheetsUserSettingsInputParam
+        | NotGiven
+        | None = NOT_GIVEN,
         theme: str | NotGiven | None = NOT_GIVEN,
         timezone: str | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -103,7 +106,10 @@ class AsyncUsersResource(AsyncAPIResource):
         default_deployment_id: int | NotGiven | None = NOT_GIVEN,
         last_seen_changelog_id: int | NotGiven | None = NOT_GIVEN,
         locale: str | NotGiven | None = NOT_GIVEN,
-        sheets: _models.SheetsUserSettingsInput | NotGiven | None = NOT_GIVEN,
+        sheets: _models.SheetsUserSettingsInput
+        | _models.SheetsUserSettingsInputParam
+        | NotGiven
+        | None = NOT_GIVEN,
         theme: str | NotGiven | None = NOT_GIVEN,
         timezone: str | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,

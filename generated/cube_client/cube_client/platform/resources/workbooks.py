@@ -329,7 +329,10 @@ class WorkbooksResource(SyncAPIResource):
         deployment_id: float,
         workbook_id: float,
         *,
-        dashboard_draft: _models.DashboardConfigDraftInput | NotGiven | None = NOT_GIVEN,
+        dashboard_draft: _models.DashboardConfigDraftInput
+        | _models.DashboardConfigDraftInputParam
+        | NotGiven
+        | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -476,7 +479,10 @@ class WorkbooksResource(SyncAPIResource):
         *,
         workbook_id_2: int,
         allow_embed: bool | NotGiven | None = NOT_GIVEN,
-        config: _models.DashboardConfigInput | NotGiven | None = NOT_GIVEN,
+        config: _models.DashboardConfigInput
+        | _models.DashboardConfigInputParam
+        | NotGiven
+        | None = NOT_GIVEN,
         dashboard_id: int | NotGiven | None = NOT_GIVEN,
         description: str | NotGiven | None = NOT_GIVEN,
         title: str | NotGiven | None = NOT_GIVEN,
@@ -937,7 +943,10 @@ class AsyncWorkbooksResource(AsyncAPIResource):
         deployment_id: float,
         workbook_id: float,
         *,
-        dashboard_draft: _models.DashboardConfigDraftInput | NotGiven | None = NOT_GIVEN,
+        dashboard_draft: _models.DashboardConfigDraftInput
+        | _models.DashboardConfigDraftInputParam
+        | NotGiven
+        | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -1084,7 +1093,10 @@ class AsyncWorkbooksResource(AsyncAPIResource):
         *,
         workbook_id_2: int,
         allow_embed: bool | NotGiven | None = NOT_GIVEN,
-        config: _models.DashboardConfigInput | NotGiven | None = NOT_GIVEN,
+        config: _models.DashboardConfigInput
+        | _models.DashboardConfigInputParam
+        | NotGiven
+        | None = NOT_GIVEN,
         dashboard_id: int | NotGiven | None = NOT_GIVEN,
         description: str | NotGiven | None = NOT_GIVEN,
         title: str | NotGiven | None = NOT_GIVEN,

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import datetime
-from typing import Annotated
+from typing import Annotated, NotRequired, TypedDict
 
 from pydantic import ConfigDict, Field
 
@@ -17,3 +17,11 @@ class Meta(BaseModel):
     created: datetime.datetime | None = None
     last_modified: Annotated[datetime.datetime | None, Field(alias="lastModified")] = None
     location: str | None = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class MetaParam(TypedDict):
+    resourceType: NotRequired[str | None]
+    created: NotRequired[str | datetime.datetime | None]
+    lastModified: NotRequired[str | datetime.datetime | None]
+    location: NotRequired[str | None]

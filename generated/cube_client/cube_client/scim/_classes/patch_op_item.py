@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, NotRequired, TypedDict
 
 from pydantic import ConfigDict
 
@@ -15,3 +15,10 @@ class PatchOpItem(BaseModel):
     op: Open[Literal["add", "remove", "replace"]]
     path: str | None = None
     value: Any = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class PatchOpItemParam(TypedDict):
+    op: Literal["add", "remove", "replace"]
+    path: NotRequired[str | None]
+    value: NotRequired[Any]

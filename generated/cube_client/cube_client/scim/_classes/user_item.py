@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import NotRequired, TypedDict
+
 from pydantic import ConfigDict
 
 from cube_client._models import BaseModel
@@ -12,3 +14,9 @@ class UserItem(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     value: str | None = None
     primary: bool | None = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class UserItemParam(TypedDict):
+    value: NotRequired[str | None]
+    primary: NotRequired[bool | None]

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, NotRequired, TypedDict
 
 from pydantic import ConfigDict, Field
 
@@ -14,3 +14,9 @@ class UserName(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     given_name: Annotated[str | None, Field(alias="givenName")] = None
     family_name: Annotated[str | None, Field(alias="familyName")] = None
+
+
+# The same fields as a plain dict keyed by wire names, for a request argument.
+class UserNameParam(TypedDict):
+    givenName: NotRequired[str | None]
+    familyName: NotRequired[str | None]
