@@ -27,6 +27,8 @@ from generator.ir.build import FamilyBuilder
 from generator.ir.contracts import RUNTIME_DIR
 from generator.ir.naming import PythonIdentifier
 from generator.ir.types import Distribution, Family, Package
+from generator.overlay.attribution import attribute
+from generator.overlay.model import Provenance
 from generator.words import pascal_case
 
 
@@ -37,6 +39,7 @@ class LoadedFamily:
     document: dict[str, Any]
     version: str
     diagnostics: tuple[Diagnostic, ...] = ()  # what loading worked around
+    written: tuple[Provenance, ...] = ()  # where overlay actions wrote, to name them in findings
 
 
 @dataclass
@@ -54,15 +57,23 @@ def load_family(config: Config, family: FamilyConfig) -> LoadedFamily:
     file = str(config.path(family.document))
     doc = load_document(file)
     openapi_version(doc, file)
+    written: tuple[Provenance, ...] = ()
     if family.overlays:
-        doc = apply_overlays(doc, file, [str(config.path(o)) for o in family.overlays])
-    doc, bundled = bundle(doc, file, ref_root=config.ref_root)
-    Resolver(doc, file).check_all(local_only=True)
-    doc, repaired = validate(doc, file)
-    return LoadedFamily(family, file, doc, str(doc["openapi"]), (*bundled, *repaired))
+        doc, written = apply_overlays(doc, file, [str(config.path(o)) for o in family.overlays])
+    try:
+        doc, bundled = bundle(doc, file, ref_root=config.ref_root)
+        Resolver(doc, file).check_all(local_only=True)
+        doc, repaired = validate(doc, file)
+    except CodegenError as exc:
+        raise CodegenError(attribute(exc.diagnostics, file, written)) from None
+    found = attribute((*bundled, *repaired), file, written)
+    return LoadedFamily(family, file, doc, str(doc["openapi"]), tuple(found), written)
 
 
-def apply_overlays(doc: Any, file: str, overlay_files: list[str]) -> Any:
+def apply_overlays(
+    doc: Any, file: str, overlay_files: list[str]
+) -> tuple[Any, tuple[Provenance, ...]]:
+    """The overlaid document, and where each action wrote."""
     from generator.overlay import apply_overlays as apply
     from generator.overlay import load_overlay
 
@@ -70,7 +81,7 @@ def apply_overlays(doc: Any, file: str, overlay_files: list[str]) -> Any:
     errors = [d for d in result.diagnostics if d.level == "error"]
     if errors:
         raise CodegenError(errors)
-    return result.document
+    return result.document, result.written
 
 
 def spec_hash(config: Config, loaded: list[LoadedFamily]) -> str:
@@ -103,9 +114,12 @@ def _generate(config: Config) -> Result:
     families: list[Family] = []
     for fam in loaded:
         diagnostics.extend(fam.diagnostics)
-        builder = FamilyBuilder(fam.document, fam.file, fam.config)
-        families.append(builder.build())
-        diagnostics.extend(builder.diagnostics)
+        try:
+            builder = FamilyBuilder(fam.document, fam.file, fam.config)
+            families.append(builder.build())
+        except CodegenError as exc:
+            raise CodegenError(attribute(exc.diagnostics, fam.file, fam.written)) from None
+        diagnostics.extend(attribute(builder.diagnostics, fam.file, fam.written))
     errors = [d for d in diagnostics if d.level == "error"]
     if errors:
         raise CodegenError(errors)

@@ -13,7 +13,14 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import unquote
 
-from generator.diagnostics import Diagnostic, error, one_line, resolve_pointer, split_pointer
+from generator.diagnostics import (
+    Diagnostic,
+    error,
+    join_pointer,
+    one_line,
+    resolve_pointer,
+    split_pointer,
+)
 from generator.ir.naming import ClassName, Namespace, rename_reason
 from generator.ir.types import (
     ANY,
@@ -160,15 +167,16 @@ class SchemaCatalog:
     # --- catalogue construction ------------------------------------------------------------
 
     def _rewrite_root(self, schema: Any, owner: ClassName) -> Any:
-        return self._rewrite(schema, owner, 0)
+        return self._rewrite(schema, owner, 0, self.pointers.get(owner, ""))
 
-    def hoist(self, schema: Any, hint: str, origin: str = "") -> ClassName:
-        """Add an inline object schema to the catalogue under a new name derived from ``hint``."""
+    def hoist(self, schema: Any, hint: str, origin: str = "", at: str = "") -> ClassName:
+        """Add an inline object schema to the catalogue under a new name derived from ``hint``
+        (``origin``: the schema holding it; ``at``: where it is, when known)."""
         cls = self.ns.class_name(hint)
         if origin:
             self.pointers[cls] = origin
         self.models[cls] = None  # reserve before recursing: the schema may refer to itself
-        self.models[cls] = self._rewrite(schema, cls, 0)
+        self.models[cls] = self._rewrite(schema, cls, 0, at or origin)
         return cls
 
     def _ref_name(self, ref: str) -> ClassName | None:
@@ -189,53 +197,65 @@ class SchemaCatalog:
         self.by_pointer[ref] = cls
         self.pointers[cls] = ref.lstrip("#")
         self.models[cls] = None
-        self.models[cls] = self._rewrite(target, cls, 0)
+        self.models[cls] = self._rewrite(target, cls, 0, ref.lstrip("#"))
         return cls
 
-    def _rewrite(self, schema: Any, owner: ClassName, depth: int) -> Any:
+    def _rewrite(self, schema: Any, owner: ClassName, depth: int, at: str = "") -> Any:
         """``schema`` with its ``$ref``s pointed at catalogue names and its inline objects
-        hoisted; an unusable default or pattern is left out with a warning."""
+        hoisted; an unusable default or pattern is left out with a warning naming ``at`` (where
+        the schema is in the document, when known)."""
         if not isinstance(schema, dict) or depth > _MAX_DEPTH:
             return schema
+        at = at or self.pointers.get(owner, "")
         out: dict[str, Any] = {}
         problem = default_problem(schema)
         if problem:
-            self._warn("default-invalid", owner, f"model {owner}: {problem}")
+            self._warn("default-invalid", at, f"model {owner}: {problem}")
         for key, value in schema.items():
             if key == "default" and problem:
                 continue
-            if key == "pattern" and not self._pattern_kept(value, owner):
+            if key == "pattern" and not self._pattern_kept(value, owner, at):
                 continue
             if key in ("$defs", "definitions"):
                 continue  # reachable only through $ref, which hoists what it names
-            out[key] = self._rewrite_value(key, value, owner, depth)
+            out[key] = self._rewrite_value(key, value, owner, depth, at)
         return out
 
-    def _rewrite_value(self, key: str, value: Any, owner: ClassName, depth: int) -> Any:
+    def _rewrite_value(self, key: str, value: Any, owner: ClassName, depth: int, at: str) -> Any:
         if key == "$ref" and isinstance(value, str):
             name = self._ref_name(value) if value.startswith("#") else None
             return CATALOG_PREFIX + name if name else value
         if key == "properties" and isinstance(value, dict):
             return {
-                prop: self._child(sub, owner, pascal_case(prop) or "Field", depth)
+                prop: self._child(
+                    sub, owner, pascal_case(prop) or "Field", depth, _under(at, key, prop)
+                )
                 for prop, sub in value.items()
             }
         if key in ("items", "additionalProperties", "unevaluatedProperties", "contains"):
             suffix = "Item" if key in ("items", "contains") else "Value"
-            return self._child(value, owner, suffix, depth)
+            return self._child(value, owner, suffix, depth, _under(at, key))
         if key == "prefixItems" and isinstance(value, list):
-            return [self._child(v, owner, f"Item{i}", depth) for i, v in enumerate(value)]
+            return [
+                self._child(v, owner, f"Item{i}", depth, _under(at, key, i))
+                for i, v in enumerate(value)
+            ]
         if key in ("oneOf", "anyOf") and isinstance(value, list):
-            return [self._child(v, owner, f"Option{i + 1}", depth) for i, v in enumerate(value)]
+            return [
+                self._child(v, owner, f"Option{i + 1}", depth, _under(at, key, i))
+                for i, v in enumerate(value)
+            ]
         if key == "allOf" and isinstance(value, list):
-            return [self._rewrite(v, owner, depth + 1) for v in value]
+            return [
+                self._rewrite(v, owner, depth + 1, _under(at, key, i)) for i, v in enumerate(value)
+            ]
         if key == "discriminator" and isinstance(value, dict):
             return self._rewrite_discriminator(value)
         if key in ("not", "if", "then", "else"):
-            return self._rewrite(value, owner, depth + 1)
+            return self._rewrite(value, owner, depth + 1, _under(at, key))
         return value
 
-    def _pattern_kept(self, value: Any, owner: ClassName) -> bool:
+    def _pattern_kept(self, value: Any, owner: ClassName, at: str) -> bool:
         """Whether a ``pattern`` stays in the model: an invalid regex is an error, one pydantic
         cannot run is a warning and is left unchecked."""
         if pattern_usable(value):
@@ -244,28 +264,26 @@ class SchemaCatalog:
             raise error(
                 "pattern-invalid",
                 self.file,
-                self.pointers.get(owner, ""),
+                at,
                 f"model {owner}: pattern {one_line(repr(value), 60)} is not a regular "
                 "expression in any dialect; fix it in the document or an overlay",
             )
         self._warn(
             "pattern-unsupported",
-            owner,
+            at,
             f"model {owner}: pattern {one_line(value, 60)} is not a regular "
             "expression pydantic can run (look-around, back-references); not checked",
         )
         return False
 
-    def _warn(self, id: str, owner: ClassName, message: str) -> None:
-        self.diagnostics.append(
-            Diagnostic(id, "warning", self.file, self.pointers.get(owner, ""), message)
-        )
+    def _warn(self, id: str, at: str, message: str) -> None:
+        self.diagnostics.append(Diagnostic(id, "warning", self.file, at, message))
 
-    def _child(self, sub: Any, owner: ClassName, suffix: str, depth: int) -> Any:
+    def _child(self, sub: Any, owner: ClassName, suffix: str, depth: int, at: str) -> Any:
         if _is_object_with_properties(sub) or _is_map_of_refs(sub):
             origin = self.pointers.get(owner, "")  # the schema holding this inline one
-            return {"$ref": CATALOG_PREFIX + self.hoist(sub, owner + suffix, origin)}
-        return self._rewrite(sub, owner, depth + 1)
+            return {"$ref": CATALOG_PREFIX + self.hoist(sub, owner + suffix, origin, at)}
+        return self._rewrite(sub, owner, depth + 1, at)
 
     def _rewrite_discriminator(self, disc: dict[str, Any]) -> dict[str, Any]:
         out = dict(disc)
@@ -412,6 +430,11 @@ def default_problem(schema: Any) -> str | None:
     if schema.get("format") == "uuid" and isinstance(value, str) and not _UUID.match(value):
         return f"default {shown} is not a UUID"
     return None
+
+
+def _under(at: str, *tokens: str | int) -> str:
+    """The pointer below ``at``; unknown (``""``) stays unknown."""
+    return join_pointer(at, *tokens) if at else ""
 
 
 def _ring_text(ring: list[ClassName]) -> str:

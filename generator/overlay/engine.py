@@ -20,7 +20,14 @@ from typing import Any
 
 from generator.diagnostics import CodegenError, Diagnostic, Level, one_line, pointer
 from generator.overlay.merge import MergeConflict, merge_node
-from generator.overlay.model import Action, ActionOutcome, Overlay, OverlayResult, Status
+from generator.overlay.model import (
+    Action,
+    ActionOutcome,
+    Overlay,
+    OverlayResult,
+    Provenance,
+    Status,
+)
 from generator.overlay.query import Location, compile_query, select
 from generator.overlay.retire import already_present
 from generator.overlay.values import json_type, kind
@@ -52,7 +59,9 @@ def apply_overlays(
     run = _Run(copy.deepcopy(document), document_file, strict)
     for overlay in overlays:
         run.apply(overlay)
-    return OverlayResult(run.document, tuple(run.outcomes), tuple(run.diagnostics))
+    return OverlayResult(
+        run.document, tuple(run.outcomes), tuple(run.diagnostics), tuple(run.written)
+    )
 
 
 class _Run:
@@ -64,6 +73,7 @@ class _Run:
         self.strict = strict
         self.outcomes: list[ActionOutcome] = []
         self.diagnostics: list[Diagnostic] = []
+        self.written: list[Provenance] = []
 
     def apply(self, overlay: Overlay) -> None:
         # Compile every query first: a typo in action #9 fails before action #0 runs.
@@ -186,7 +196,20 @@ class _Run:
             if node_changed and kind(node) == "primitive":
                 self._store(location, new)
             changed = changed or node_changed
+            if node_changed:
+                self._wrote(overlay, action, field, location, value)
         return changed
+
+    def _wrote(
+        self, overlay: Overlay, action: Action, field: str, location: Location, value: Any
+    ) -> None:
+        """Record where an action wrote (each key of an object update), so that a problem found
+        there later names the action, not the document."""
+        at = _ptr(action, field)
+        keys = list(value) if isinstance(value, dict) and value else [None]
+        for key in keys:
+            where = pointer(*location) if key is None else pointer(*location, key)
+            self.written.append(Provenance(where, overlay.file, at))
 
     def _store(self, location: Location, value: Any) -> None:
         """Replace a primitive through its parent (or the whole document, for ``$``)."""

@@ -73,12 +73,22 @@ class ActionOutcome:
 
 
 @dataclass(frozen=True, slots=True)
+class Provenance:
+    """A node an action wrote: the document pointer it wrote at, and the action."""
+
+    pointer: str
+    overlay_file: str
+    action_pointer: str
+
+
+@dataclass(frozen=True, slots=True)
 class OverlayResult:
     """The transformed document (a new object; the input is never mutated) and the report."""
 
     document: Any
     outcomes: tuple[ActionOutcome, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = field(default=())
+    written: tuple[Provenance, ...] = ()  # what each action wrote, in order of application
 
     @property
     def errors(self) -> tuple[Diagnostic, ...]:

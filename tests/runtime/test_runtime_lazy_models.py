@@ -69,7 +69,10 @@ for family in ("platform", "scim", "data", "chat"):
     built = 0
     for name in models.__all__:
         cls = getattr(models, name)
-        cls.model_json_schema()  # builds the validator: every name it refers to resolves
+        if hasattr(cls, "model_json_schema"):
+            cls.model_json_schema()  # builds the validator: every name it refers to resolves
+        else:  # a TypedDict twin: its keys are there
+            assert cls.__annotations__, name
         built += cls.__name__ == name
     out[family] = [built, len(models.__all__)]
 print(json.dumps(out))

@@ -1,0 +1,39 @@
+"""A problem found where an overlay wrote names the overlay action, not the document: the
+document is the service's, the action is what a maintainer fixes."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+
+from generator.diagnostics import Diagnostic
+from generator.overlay.model import Provenance
+
+
+def attribute(
+    diagnostics: Iterable[Diagnostic], document_file: str, written: Sequence[Provenance]
+) -> list[Diagnostic]:
+    """Each diagnostic at (or below) a node an action wrote, moved to that action (the last
+    one to write there); the document pointer stays in the message."""
+    out = []
+    for d in diagnostics:
+        writer = _writer(d, document_file, written)
+        if writer is None:
+            out.append(d)
+            continue
+        note = f" (at {document_file}#{d.pointer}, which this action wrote)"
+        out.append(
+            dataclasses.replace(
+                d, file=writer.overlay_file, pointer=writer.action_pointer, message=d.message + note
+            )
+        )
+    return out
+
+
+def _writer(d: Diagnostic, document_file: str, written: Sequence[Provenance]) -> Provenance | None:
+    if d.file != document_file or not d.pointer:
+        return None
+    for w in reversed(written):
+        if d.pointer == w.pointer or d.pointer.startswith(w.pointer + "/"):
+            return w
+    return None

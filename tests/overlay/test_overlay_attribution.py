@@ -1,0 +1,65 @@
+"""A problem an overlay action caused names the action, in the overlay file, not the document."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.helpers import run_cli
+
+DOCUMENT = {
+    "openapi": "3.1.0",
+    "info": {"title": "t", "version": "1"},
+    "paths": {
+        "/things": {
+            "get": {
+                "operationId": "listThings",
+                "responses": {
+                    "200": {
+                        "description": "ok",
+                        "content": {
+                            "application/json": {"schema": {"$ref": "#/components/schemas/Thing"}}
+                        },
+                    }
+                },
+            }
+        }
+    },
+    "components": {
+        "schemas": {"Thing": {"type": "object", "properties": {"name": {"type": "string"}}}}
+    },
+}
+
+OVERLAY = """\
+overlay: 1.0.0
+info: {title: Codes, version: 1.0.0}
+actions:
+  - target: $.components.schemas.Thing.properties
+    description: The code field.
+    update:
+      code: {type: string, pattern: '(unclosed'}
+"""
+
+
+def test_an_error_in_what_an_overlay_wrote_names_the_action(tmp_path: Path) -> None:
+    (tmp_path / "api.json").write_text(json.dumps(DOCUMENT))
+    (tmp_path / "codes.overlay.yaml").write_text(OVERLAY)
+    args = ["generate", "--spec", "api.json", "--overlay", "codes.overlay.yaml"]
+    proc = run_cli(*args, "--out", "out", "--package", "things", cwd=tmp_path)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+    line = proc.stderr
+    assert "codes.overlay.yaml#/actions/0/update: error:" in line, line
+    assert "api.json#/components/schemas/Thing/properties/code, which this action wrote" in line
+    assert "[pattern-invalid]" in line
+
+
+def test_an_error_in_the_document_itself_still_names_the_document(tmp_path: Path) -> None:
+    doc = json.loads(json.dumps(DOCUMENT))
+    doc["components"]["schemas"]["Thing"]["properties"]["name"]["pattern"] = "(unclosed"
+    (tmp_path / "api.json").write_text(json.dumps(doc))
+    (tmp_path / "codes.overlay.yaml").write_text(OVERLAY.replace("'(unclosed'", "'^[a-z]+$'"))
+    args = ["generate", "--spec", "api.json", "--overlay", "codes.overlay.yaml"]
+    proc = run_cli(*args, "--out", "out", "--package", "things", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "api.json#/components/schemas/Thing/properties/name: error:" in proc.stderr
+    assert "codes.overlay.yaml" not in proc.stderr
