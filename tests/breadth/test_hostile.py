@@ -245,13 +245,13 @@ def _url_safe(s: str) -> str:
 
 def _server_safe(s: str) -> str:
     """A server URL carries the text without its control characters: a URL holding one is
-    broken input, refused with its pointer (``tests/test_broken_input.py``)."""
+    broken input, refused with its pointer (``tests/document/test_broken_input.py``)."""
     return "".join(c for c in _url_safe(s) if c >= " " and c != "\x7f")
 
 
 def _as_pattern(s: str) -> str:
     """The text as a pattern when it is a regular expression; escaped when it is not (a pattern
-    that is no regular expression is broken input: ``tests/test_broken_input.py``)."""
+    that is no regular expression is broken input: ``tests/document/test_broken_input.py``)."""
     from generator.ir.schemas import pattern_valid
 
     return s if pattern_valid(s) else _regex_escape(s)

@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from generator.ir.naming import _MODEL_MODULE_NAMES
-from tests.helpers import generate_package, run_python
+from tests.helpers import ROOT, generate_package, run_python
 
-TEMPLATE = Path(__file__).resolve().parent.parent / "templates" / "family" / "model_class.py.jinja"
+TEMPLATE = ROOT / "templates" / "family" / "model_class.py.jinja"
 
 
 def test_the_reserved_names_are_the_templates_imports() -> None:
