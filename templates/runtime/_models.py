@@ -37,6 +37,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Annotated, Any, Self, TypeVar, Union
 
 import pydantic
+from pydantic.fields import FieldInfo
 from pydantic_core import PydanticCustomError, core_schema
 
 __all__ = [
@@ -102,8 +103,9 @@ class BaseModel(pydantic.BaseModel):
             raw = _raw(self)
             cls = type(self)
             if raw is not None:
-                if name in cls.model_fields:
-                    value = _read_field(cls, name, raw)
+                entry = _keys(cls).get(name)
+                if entry is not None:
+                    value = _read_field(cls, name, raw, entry)
                     self.__dict__[name] = value
                     return value
                 if name in _META:
@@ -325,10 +327,21 @@ def lazy_builder(tp: Any) -> Callable[[Any], Any] | None:
     return _lazy_target(tp)
 
 
-def _read_field(cls: type[pydantic.BaseModel], name: str, raw: dict[str, Any]) -> Any:
+@functools.cache
+def _keys(cls: type[pydantic.BaseModel]) -> dict[str, tuple[str, FieldInfo]]:
+    """Field name → (its wire name, its info), read once per class after its forward references
+    are resolved (so every alias is known)."""
     _complete(cls)
-    field = cls.model_fields[name]
-    key = field.alias or name
+    return {name: (f.alias or name, f) for name, f in cls.__pydantic_fields__.items()}
+
+
+def _read_field(
+    cls: type[pydantic.BaseModel],
+    name: str,
+    raw: dict[str, Any],
+    entry: tuple[str, FieldInfo] | None = None,
+) -> Any:
+    key, field = entry or _keys(cls)[name]
     if key not in raw:
         key = name
     if key in raw:
@@ -336,7 +349,12 @@ def _read_field(cls: type[pydantic.BaseModel], name: str, raw: dict[str, Any]) -
     if field.is_required():
         warn([f"{cls.__name__}.{field.alias or name}: required field missing, read as None"])
         return None
+    if field.default_factory is None and type(field.default) in _IMMUTABLE:
+        return field.default  # shared safely: nothing can change it
     return field.get_default(call_default_factory=True)
+
+
+_IMMUTABLE = frozenset({type(None), bool, int, float, str, bytes, tuple})
 
 
 def to_dict(model: pydantic.BaseModel) -> dict[str, Any]:
