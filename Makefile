@@ -10,7 +10,7 @@ SHARED ?= $(abspath ../shared)
 export PYTHONDONTWRITEBYTECODE := 1
 
 .PHONY: generate check lint lint-workflows test test-fast bench drift snapshot update update-report \
-	release-check dist publish \
+	release-check dist publish fuzz \
 	clean-venv
 
 # One line per step, with the time it took: the first run installs for about half a minute.
@@ -119,6 +119,18 @@ PUBLISH_URL ?=
 publish: $(STAMP)
 	@test -n "$(PUBLISH_URL)" || { echo "make publish: set PUBLISH_URL to the index's upload URL"; exit 2; }
 	$(BIN)/twine upload --non-interactive --repository-url "$(PUBLISH_URL)" "$(DIST)"/*.whl "$(DIST)"/*.tar.gz
+
+# The fuzzer's long run (tests/breadth/test_fuzz.py; `make test` runs it on a fixed, derandomized
+# budget): fresh random inputs, FUZZ_EXAMPLES per property, every failing input counted and kept
+# in FUZZ_FINDINGS, the figures (inputs tried, exits, crashes, leaks) printed at the end.
+FUZZ_EXAMPLES    ?= 2000
+FUZZ_LINT_SAMPLE ?= 20
+FUZZ_FINDINGS    ?= .fuzz-findings
+
+fuzz: $(STAMP)
+	FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) FUZZ_LINT_SAMPLE=$(FUZZ_LINT_SAMPLE) FUZZ_COLLECT=1 \
+	  FUZZ_FINDINGS="$(FUZZ_FINDINGS)" $(BIN)/python -m pytest -q -s -p no:cacheprovider \
+	  tests/breadth/test_fuzz.py -k documents
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -p no:cacheprovider -x -m "not slow"

@@ -111,3 +111,17 @@ def model_source(where: Path | dict[str, str], package_dir: str = "") -> str:
     else:
         texts = [p.read_text(encoding="utf-8") for p in sorted((where / "_classes").glob("*.py"))]
     return "\n".join(texts)
+
+
+def check_tests_typed(out: Path, package: str, cache: Path) -> None:
+    """``mypy --strict`` on a generated package together with its generated tests."""
+    mypy = Path(sys.executable).with_name("mypy")
+    proc = subprocess.run(
+        [str(mypy), "--strict", "--cache-dir", str(cache), package, "tests"],
+        cwd=out,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]

@@ -38,6 +38,8 @@ class Samples:
                 return SAMPLE_DATETIME.date()
             case Primitive("bytes"):
                 return b"data"
+            case Primitive("None"):  # ``type: null``: the one value it takes
+                return None
             case LiteralOf(values):
                 return values[0]
             case ListOf(item):

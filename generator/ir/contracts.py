@@ -10,6 +10,7 @@ public surface is found by parsing the runtime modules: methods, properties, cla
 from __future__ import annotations
 
 import ast
+import builtins
 import functools
 import re
 
@@ -98,6 +99,14 @@ def client_members() -> frozenset[str]:
 def resource_members() -> frozenset[str]:
     """Names an operation method of a generated resource may not take."""
     return frozenset().union(*(members(m, c) for m, c in RESOURCE_CLASSES))
+
+
+def resource_annotation_names() -> frozenset[str]:
+    """Names the annotations inside a generated resource class read: builtin types (``str``,
+    ``int``, ``list``) and what the resource module imports (``datetime``). A method named like
+    one would shadow it in the class body, and every later annotation would name the method."""
+    types = {n for n in dir(builtins) if n.islower() and isinstance(getattr(builtins, n), type)}
+    return frozenset(types) | _imported_names("family/resource.py.jinja")
 
 
 def model_module_names() -> frozenset[str]:

@@ -10,6 +10,8 @@ a model, the client methods that use it and the runtime all agree on one name pe
 from __future__ import annotations
 
 import dataclasses
+import fractions
+import math
 from typing import Any
 
 from generator.diagnostics import one_line
@@ -362,7 +364,35 @@ def _constraints(schema: dict[str, Any], t: TypeRef) -> tuple[tuple[str, Scalar]
             value = schema.get(key)
             if isinstance(value, (int, float)) and not isinstance(value, bool):
                 out.append((name, value))
+    if base == Primitive("int"):
+        whole: dict[str, Scalar] = {}  # ``minimum: 2.5`` and ``exclusiveMinimum: 2.5``: one ge=3
+        for found in (_whole(name, value) for name, value in out):
+            if found is None:
+                continue
+            name, value = found
+            if name in whole and name in ("ge", "le"):
+                pick = max if name == "ge" else min
+                value = pick(whole[name], value)
+            whole[name] = value
+        return tuple(whole.items())
     return tuple(out)
+
+
+def _whole(name: str, value: Scalar) -> tuple[str, Scalar] | None:
+    """An integer field's constraint in whole numbers (pydantic refuses ``le=2.5`` on ``int``
+    when the module loads): ``maximum: 2.5`` is ``le=2``, ``exclusiveMinimum: 2.5`` is ``ge=3``,
+    ``multipleOf: 2.5`` is ``multiple_of=5`` (the numerator of the reduced fraction) and
+    ``multipleOf: 0.5`` holds for every integer, so it is left out."""
+    if not isinstance(value, float) or name not in ("ge", "gt", "le", "lt", "multiple_of"):
+        return (name, value)
+    if not math.isfinite(value):
+        return None
+    if value.is_integer():
+        return (name, int(value))
+    if name == "multiple_of":
+        step = fractions.Fraction(str(value)).numerator
+        return ("multiple_of", step) if abs(step) > 1 else None
+    return ("ge", math.ceil(value)) if name in ("ge", "gt") else ("le", math.floor(value))
 
 
 # --- allOf: every property a class has, through its bases --------------------------------------

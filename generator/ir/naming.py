@@ -11,12 +11,13 @@ import builtins
 import keyword
 
 from generator.diagnostics import one_line
-from generator.ir.contracts import model_module_names
+from generator.ir.contracts import model_module_names, resource_annotation_names
 from generator.words import pascal_case, snake_case
 
 # A schema class named like a name the models module imports (``Open``, ``Field``, ``Literal``)
 # would shadow it and break the module: such class names get a suffix.
 _MODEL_MODULE_NAMES = model_module_names()
+RESOURCE_ANNOTATION_NAMES = resource_annotation_names()
 _BUILTINS = frozenset(dir(builtins))
 _MAX_NAME = 80
 _MAX_CLEAN = 200  # a name that needs no change is kept up to this length

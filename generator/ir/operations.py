@@ -11,7 +11,12 @@ from generator.document.extensions import JOB
 from generator.document.openapi_paths import path_operations
 from generator.ir.context import BuildContext, obj
 from generator.ir.contracts import resource_members
-from generator.ir.naming import Namespace, PythonIdentifier, rename_reason
+from generator.ir.naming import (
+    RESOURCE_ANNOTATION_NAMES,
+    Namespace,
+    PythonIdentifier,
+    rename_reason,
+)
 from generator.ir.paging import pagination
 from generator.ir.parameters import RESERVED_ARGS, parameters, request_body
 from generator.ir.responses import responses
@@ -39,7 +44,8 @@ def operations(ctx: BuildContext, job_specs: dict[str, Any]) -> Iterator[tuple[s
 
 
 def _method_names(by_tag: dict[str, Namespace], tag: str) -> Namespace:
-    return by_tag.setdefault(snake_case(tag) or "resource", Namespace(resource_members()))
+    reserved = resource_members() | RESOURCE_ANNOTATION_NAMES
+    return by_tag.setdefault(snake_case(tag) or "resource", Namespace(reserved))
 
 
 def _each_operation(ctx: BuildContext) -> Iterator[Found]:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -13,7 +14,18 @@ from generator.ir.context import PATH_PARAM, BuildContext, obj
 from generator.ir.media import BODY_KINDS, FORM_MEDIA, pick_media
 from generator.ir.naming import ClassName, Namespace
 from generator.ir.schemas import default_problem
-from generator.ir.types import BodyField, ModelRef, Parameter, Primitive, RequestBody, Rule, TypeRef
+from generator.ir.types import (
+    NONE,
+    BodyField,
+    LiteralOf,
+    ModelRef,
+    Parameter,
+    Primitive,
+    RequestBody,
+    Rule,
+    TypeRef,
+    UnionOf,
+)
 from generator.words import pascal_case
 
 # Keyword arguments every method takes; operation parameters must not take these names.
@@ -74,7 +86,34 @@ def _path_parameter(
     p, p_ptr = found
     if p.get("required") is not True:
         ctx.warn("path-parameter-optional", p_ptr, "path parameters are always required")
-    return _parameter(ctx, p, p_ptr, args, hint, required=True)
+    param = _parameter(ctx, p, p_ptr, args, hint, required=True)
+    if param.type == NONE:  # no value fills a path segment (the runtime refuses None)
+        ctx.warn(
+            "path-parameter-null",
+            join_pointer(p_ptr, "schema"),
+            f"path parameter {one_line(name, 60)} only allows null; typed as str",
+        )
+        return dataclasses.replace(param, type=Primitive("str"))
+    if not _one_value(param.type):  # a model or list would be sent as its repr
+        ctx.warn(
+            "path-parameter-structured",
+            join_pointer(p_ptr, "schema"),
+            f"path parameter {one_line(name, 60)} is an object, array or binary, which "
+            "a path segment does not carry; typed as str",
+        )
+        return dataclasses.replace(param, type=Primitive("str"))
+    return param
+
+
+def _one_value(t: TypeRef) -> bool:
+    """Whether ``t`` is one scalar (or an enum, or either of them or None): what the runtime
+    writes into a path segment as text."""
+    if isinstance(t, UnionOf):
+        rest = [m for m in t.members if m != NONE]
+        return len(rest) == 1 and _one_value(rest[0])
+    if isinstance(t, Primitive):
+        return t.name not in ("bytes", "None")
+    return isinstance(t, LiteralOf)
 
 
 def _usable(ctx: BuildContext, loc: str, name: str, p: dict[str, Any], p_ptr: str) -> bool:

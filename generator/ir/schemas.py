@@ -482,8 +482,16 @@ def _literal(values: list[Any]) -> TypeRef:
     for v in kept:
         if v not in out or any(type(v) is not type(o) for o in out if o == v):
             out.append(v)
-    lit = LiteralOf(tuple(out)) if out else NONE
+    lit: TypeRef = LiteralOf(tuple(out)) if out else NONE
+    if any(_beyond_literal(v) for v in out):  # mypy refuses Literal[9223372036854775807]
+        ints = all(isinstance(v, int) and not isinstance(v, bool) for v in out)
+        lit = Primitive("int") if ints else ANY
     return _with_none(lit) if None in values and out else lit
+
+
+def _beyond_literal(value: object) -> bool:
+    """An integer too large for a ``Literal`` that mypy accepts (it checks them as C longs)."""
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 2**63 - 1
 
 
 def _with_none(t: TypeRef) -> TypeRef:

@@ -218,6 +218,11 @@ class Response:
     def is_success(self) -> bool:
         return self.status.startswith("2")
 
+    @property
+    def returns_nothing(self) -> bool:
+        """The method returns ``None``: no body, or a JSON body whose schema allows only null."""
+        return self.kind == "empty" or (self.kind == "json" and self.type == NONE)
+
 
 @dataclass(frozen=True, slots=True)
 class Pagination:

@@ -127,7 +127,7 @@ class TestDataLoadV1:
     @pytest.mark.parametrize("variant", ["missing", "null"])
     def test_required_field_missing_or_null_is_a_warning(self, variant: str) -> None:
         """Lenient by default: the response is kept, the difference is a warning."""
-        body = (
+        body: Any = (
             {"pivotQuery": {}, "slowQuery": True, "queryType": "value"}
             if variant == "missing"
             else {"pivotQuery": {}, "slowQuery": True, "queryType": "value", "results": None}

@@ -241,7 +241,7 @@ class TestApiKeysCreateApiKey:
     @pytest.mark.parametrize("variant", ["missing", "null"])
     def test_required_field_missing_or_null_is_a_warning(self, variant: str) -> None:
         """Lenient by default: the response is kept, the difference is a warning."""
-        body = (
+        body: Any = (
             {
                 "allowedEndpoints": ["value"],
                 "createdAt": "2024-01-02",

@@ -189,7 +189,7 @@ class TestReportDeliveriesPauseReportDelivery:
     @pytest.mark.parametrize("variant", ["missing", "null"])
     def test_required_field_missing_or_null_is_a_warning(self, variant: str) -> None:
         """Lenient by default: the response is kept, the difference is a warning."""
-        body = (
+        body: Any = (
             {
                 "deploymentId": 3,
                 "name": "value",

@@ -211,7 +211,7 @@ class TestScimUsersCreateUser:
     @pytest.mark.parametrize("variant", ["missing", "null"])
     def test_required_field_missing_or_null_is_a_warning(self, variant: str) -> None:
         """Lenient by default: the response is kept, the difference is a warning."""
-        body = (
+        body: Any = (
             {
                 "schemas": ["value"],
                 "id": "value",

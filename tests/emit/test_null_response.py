@@ -1,0 +1,47 @@
+"""An operation whose JSON response allows only null gets generated tests that type-check and
+pass (found by the fuzzer: the tests assigned the result of a method typed ``-> None``, which
+``mypy --strict`` refuses as func-returns-value)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from tests.helpers import check_clean_and_typed, check_tests_typed, generate_package
+
+
+def _doc() -> dict[str, Any]:
+    null_body = {"application/json": {"schema": {"type": "null"}}}
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Nothing", "version": "1"},
+        "paths": {
+            "/ping": {
+                "get": {
+                    "operationId": "ping",
+                    "responses": {"200": {"description": "ok", "content": null_body}},
+                }
+            }
+        },
+    }
+
+
+def test_null_only_json_response_tests_typecheck_and_pass(tmp_path: Path) -> None:
+    out = tmp_path / "nothing_client"
+    files = generate_package(_doc(), out, "nothing_client")
+    assert "-> None:" in files["nothing_client/resources/default.py"]
+    check_clean_and_typed(out, "nothing_client", tmp_path / "mypy-cache")
+    check_tests_typed(out, "nothing_client", tmp_path / "mypy-cache")
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
+        cwd=out,
+        env={**os.environ, "PYTHONPATH": str(out)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:]

@@ -1,0 +1,64 @@
+"""The generated test for a missing or null required response field type-checks whatever the
+other fields hold (found by the fuzzer on a damaged SCIM document).
+
+Its body was an unannotated dict literal: with lists, strings and objects beside the null field,
+mypy inferred ``dict[str, Collection[Collection[str]]]`` and refused the ``None``, so
+``mypy --strict`` failed on the generated tests.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.helpers import check_clean_and_typed, check_tests_typed, generate_package
+
+
+def _doc() -> dict[str, Any]:
+    group = {
+        "type": "object",
+        "required": ["displayName"],
+        "properties": {
+            "schemas": {"type": "array", "items": {"type": "string"}},
+            "id": {"type": "string"},
+            "displayName": {"type": "string"},
+            "members": {"type": "array", "items": {"type": "object"}},
+            "meta": {
+                "type": "object",
+                "properties": {"kind": {"type": "string"}, "location": {"type": "string"}},
+            },
+        },
+    }
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "Groups", "version": "1"},
+        "paths": {
+            "/groups/{id}": {
+                "get": {
+                    "operationId": "getGroup",
+                    "parameters": [
+                        {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}
+                    ],
+                    "responses": {
+                        "200": {
+                            "description": "ok",
+                            "content": {
+                                "application/json": {
+                                    "schema": {"$ref": "#/components/schemas/Group"}
+                                }
+                            },
+                        }
+                    },
+                }
+            }
+        },
+        "components": {"schemas": {"Group": group}},
+    }
+
+
+def test_required_field_test_typechecks_beside_mixed_fields(tmp_path: Path) -> None:
+    files = generate_package(_doc(), tmp_path / "g", "groups_client")
+    tests = "".join(t for rel, t in files.items() if rel.startswith("tests/test_"))
+    assert "test_required_field_missing_or_null_is_a_warning" in tests
+    check_clean_and_typed(tmp_path / "g", "groups_client", tmp_path / "mypy-cache")
+    check_tests_typed(tmp_path / "g", "groups_client", tmp_path / "mypy-cache")

@@ -1,0 +1,75 @@
+"""Enum and body values that a ``Literal`` or an ``==`` cannot carry still give a package that
+passes ruff and ``mypy --strict`` (both found by the fuzzer).
+
+* An integer enum with a value of 2**63 - 1 or beyond became ``Literal[...]``, which mypy refuses
+  ("cannot contain arbitrary expressions"); such an enum is now typed ``int``.
+* A JSON request body whose only value is null gave the generated test
+  ``assert rec.json() == None``, which ruff refuses (E711); it is now ``is None``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers import check_clean_and_typed, generate_package, model_source
+
+BIG = [2**63 - 1, -(2**63), 10**30]
+
+
+def _doc(schema: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Edges", "version": "1"},
+        "paths": {
+            "/e": {
+                "put": {
+                    "operationId": "putEdge",
+                    "requestBody": {
+                        "required": True,
+                        "content": {"application/json": {"schema": body}},
+                    },
+                    "responses": {
+                        "200": {
+                            "description": "ok",
+                            "content": {
+                                "application/json": {
+                                    "schema": {"$ref": "#/components/schemas/Edge"}
+                                }
+                            },
+                        }
+                    },
+                }
+            }
+        },
+        "components": {"schemas": {"Edge": schema}},
+    }
+
+
+@pytest.mark.parametrize("value", BIG)
+def test_integer_enums_beyond_64_bits_are_typed_int(tmp_path: Path, value: int) -> None:
+    schema = {
+        "type": "object",
+        "properties": {"n": {"type": "integer", "enum": [1, value]}, "m": {"enum": [value, "a"]}},
+    }
+    files = generate_package(_doc(schema, {"type": "integer"}), tmp_path / "e", "edge_client")
+    models = model_source(files, "edge_client")
+    assert str(value) not in models.split("class Edge", 1)[1].split("\n\n\n", 1)[0]
+    check_clean_and_typed(tmp_path / "e", "edge_client", tmp_path / "mypy-cache")
+
+
+def test_small_integer_enums_stay_literal(tmp_path: Path) -> None:
+    schema = {"type": "object", "properties": {"n": {"type": "integer", "enum": [1, 2**62]}}}
+    files = generate_package(_doc(schema, {"type": "integer"}), tmp_path / "e", "edge_client")
+    assert f"Literal[1, {2**62}]" in model_source(files, "edge_client")
+
+
+@pytest.mark.parametrize("body", [{"type": "null"}, {"const": True}, {"enum": [False]}])
+def test_a_constant_json_body_is_compared_with_is(tmp_path: Path, body: dict[str, Any]) -> None:
+    schema = {"type": "object", "properties": {"v": {"type": "string"}}}
+    files = generate_package(_doc(schema, body), tmp_path / "e", "edge_client")
+    tests = "".join(t for rel, t in files.items() if rel.startswith("tests/"))
+    assert "assert rec.json() ==" not in tests.replace("assert rec.json() == {", "")
+    check_clean_and_typed(tmp_path / "e", "edge_client", tmp_path / "mypy-cache")
