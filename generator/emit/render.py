@@ -82,10 +82,14 @@ def py_input_type(
             return py_input_type(values[name], inputs, models, values)
         case Primitive("datetime" | "date") if values is not None:
             return f"str | {py_type(t, models)}"
-        case ListOf(item):
-            return f"list[{py_input_type(item, inputs, models, values)}]"
+        case ListOf(item):  # read-only and covariant, so a list[Model] is accepted as it is
+            inner = py_input_type(item, inputs, models, values)
+            plain = inner == py_type(item, models)
+            return f"list[{inner}]" if plain else f"Sequence[{inner}]"
         case DictOf(value):
-            return f"dict[str, {py_input_type(value, inputs, models, values)}]"
+            inner = py_input_type(value, inputs, models, values)
+            plain = inner == py_type(value, models)
+            return f"dict[str, {inner}]" if plain else f"Mapping[str, {inner}]"
         case UnionOf(members):
             return " | ".join(py_input_type(m, inputs, models, values) for m in members)
     return py_type(t, models)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cached_property
 from typing import cast
 
@@ -40,7 +41,7 @@ class ChatResource(SyncAPIResource):
         *,
         active_branch_name: str | NotGiven = NOT_GIVEN,
         chat_id: str | NotGiven = NOT_GIVEN,
-        images: list[_models.ImageAttachmentDto | _models.ImageAttachmentDtoParam]
+        images: Sequence[_models.ImageAttachmentDto | _models.ImageAttachmentDtoParam]
         | NotGiven = NOT_GIVEN,
         input: str | NotGiven = NOT_GIVEN,
         is_default_branch: bool | NotGiven = NOT_GIVEN,
@@ -164,7 +165,7 @@ class AsyncChatResource(AsyncAPIResource):
         *,
         active_branch_name: str | NotGiven = NOT_GIVEN,
         chat_id: str | NotGiven = NOT_GIVEN,
-        images: list[_models.ImageAttachmentDto | _models.ImageAttachmentDtoParam]
+        images: Sequence[_models.ImageAttachmentDto | _models.ImageAttachmentDtoParam]
         | NotGiven = NOT_GIVEN,
         input: str | NotGiven = NOT_GIVEN,
         is_default_branch: bool | NotGiven = NOT_GIVEN,

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Literal, NotRequired, TypedDict
 
 from pydantic import ConfigDict, Field
@@ -70,13 +71,13 @@ class V1LoadRequestQueryParam(TypedDict):
     dimensions: NotRequired[list[str] | None]
     segments: NotRequired[list[str] | None]
     timeDimensions: NotRequired[
-        list[V1LoadRequestQueryTimeDimension | V1LoadRequestQueryTimeDimensionParam] | None
+        Sequence[V1LoadRequestQueryTimeDimension | V1LoadRequestQueryTimeDimensionParam] | None
     ]
     order: NotRequired[list[list[str]] | None]
     limit: NotRequired[int | None]
     offset: NotRequired[int | None]
     filters: NotRequired[
-        list[
+        Sequence[
             V1LoadRequestQueryFilterBase
             | V1LoadRequestQueryFilterBaseParam
             | V1LoadRequestQueryFilterLogicalOr
@@ -88,7 +89,7 @@ class V1LoadRequestQueryParam(TypedDict):
     ]
     ungrouped: NotRequired[bool | None]
     subqueryJoins: NotRequired[
-        list[V1LoadRequestQueryJoinSubquery | V1LoadRequestQueryJoinSubqueryParam] | None
+        Sequence[V1LoadRequestQueryJoinSubquery | V1LoadRequestQueryJoinSubqueryParam] | None
     ]
     joinHints: NotRequired[list[list[str]] | None]
     timezone: NotRequired[str | None]

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
 
 from pydantic import ConfigDict
@@ -49,4 +50,6 @@ class DashboardConfigDraftInputParam(TypedDict):
     settings: NotRequired[dict[str, Any] | None]
     theme: NotRequired[DashboardThemeInput | DashboardThemeInputParam | None]
     title: NotRequired[str | None]
-    widgets: NotRequired[list[DashboardWidgetDraftInput | DashboardWidgetDraftInputParam] | None]
+    widgets: NotRequired[
+        Sequence[DashboardWidgetDraftInput | DashboardWidgetDraftInputParam] | None
+    ]

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
 
 from pydantic import ConfigDict
@@ -46,4 +47,4 @@ class DashboardConfigInputParam(TypedDict):
     settings: NotRequired[dict[str, Any] | None]
     theme: NotRequired[DashboardThemeInput | DashboardThemeInputParam | None]
     title: NotRequired[str | None]
-    widgets: NotRequired[list[DashboardWidgetInput | DashboardWidgetInputParam] | None]
+    widgets: NotRequired[Sequence[DashboardWidgetInput | DashboardWidgetInputParam] | None]

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired, TypedDict
 
 from pydantic import ConfigDict, Field
@@ -43,5 +44,5 @@ class NotificationRecipientInputParam(TypedDict):
     groups: NotRequired[list[str] | None]
     securityContext: NotRequired[dict[str, Any] | None]
     type: Literal["USER", "EMBED_USER", "SLACK"]
-    userAttributes: NotRequired[list[UserAttributeInput | UserAttributeInputParam] | None]
+    userAttributes: NotRequired[Sequence[UserAttributeInput | UserAttributeInputParam] | None]
     userId: NotRequired[int | None]

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, NotRequired, TypedDict
 
 from pydantic import ConfigDict, Field
@@ -30,6 +31,6 @@ class ReportPlacementResultChecksumInput(BaseModel):
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
 class ReportPlacementResultChecksumInputParam(TypedDict):
-    chunks: list[ReportPlacementResultChunkInput | ReportPlacementResultChunkInputParam]
+    chunks: Sequence[ReportPlacementResultChunkInput | ReportPlacementResultChunkInputParam]
     v: int
     payload: NotRequired[str | None]

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cached_property
 from typing import Literal, cast
 
@@ -41,10 +42,10 @@ class DashboardExportsResource(SyncAPIResource):
         format: Literal["png", "pdf"],
         dashboard_id: int | NotGiven | None = NOT_GIVEN,
         dashboard_public_id: str | NotGiven | None = NOT_GIVEN,
-        filters: list[_models.DashboardFilterInput | _models.DashboardFilterInputParam]
+        filters: Sequence[_models.DashboardFilterInput | _models.DashboardFilterInputParam]
         | NotGiven
         | None = NOT_GIVEN,
-        member_switchers: list[
+        member_switchers: Sequence[
             _models.DashboardMemberSwitcherInput | _models.DashboardMemberSwitcherInputParam
         ]
         | NotGiven
@@ -53,7 +54,9 @@ class DashboardExportsResource(SyncAPIResource):
         | _models.ExportSubjectInputParam
         | NotGiven
         | None = NOT_GIVEN,
-        time_grains: list[_models.DashboardTimeGrainInput | _models.DashboardTimeGrainInputParam]
+        time_grains: Sequence[
+            _models.DashboardTimeGrainInput | _models.DashboardTimeGrainInputParam
+        ]
         | NotGiven
         | None = NOT_GIVEN,
         layout: Literal["screenshot", "print"] | NotGiven = NOT_GIVEN,
@@ -139,10 +142,10 @@ class DashboardExportsResource(SyncAPIResource):
         format: Literal["png", "pdf"],
         dashboard_id: int | NotGiven | None = NOT_GIVEN,
         dashboard_public_id: str | NotGiven | None = NOT_GIVEN,
-        filters: list[_models.DashboardFilterInput | _models.DashboardFilterInputParam]
+        filters: Sequence[_models.DashboardFilterInput | _models.DashboardFilterInputParam]
         | NotGiven
         | None = NOT_GIVEN,
-        member_switchers: list[
+        member_switchers: Sequence[
             _models.DashboardMemberSwitcherInput | _models.DashboardMemberSwitcherInputParam
         ]
         | NotGiven
@@ -151,7 +154,9 @@ class DashboardExportsResource(SyncAPIResource):
         | _models.ExportSubjectInputParam
         | NotGiven
         | None = NOT_GIVEN,
-        time_grains: list[_models.DashboardTimeGrainInput | _models.DashboardTimeGrainInputParam]
+        time_grains: Sequence[
+            _models.DashboardTimeGrainInput | _models.DashboardTimeGrainInputParam
+        ]
         | NotGiven
         | None = NOT_GIVEN,
         layout: Literal["screenshot", "print"] | NotGiven = NOT_GIVEN,
@@ -315,10 +320,10 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
         format: Literal["png", "pdf"],
         dashboard_id: int | NotGiven | None = NOT_GIVEN,
         dashboard_public_id: str | NotGiven | None = NOT_GIVEN,
-        filters: list[_models.DashboardFilterInput | _models.DashboardFilterInputParam]
+        filters: Sequence[_models.DashboardFilterInput | _models.DashboardFilterInputParam]
         | NotGiven
         | None = NOT_GIVEN,
-        member_switchers: list[
+        member_switchers: Sequence[
             _models.DashboardMemberSwitcherInput | _models.DashboardMemberSwitcherInputParam
         ]
         | NotGiven
@@ -327,7 +332,9 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
         | _models.ExportSubjectInputParam
         | NotGiven
         | None = NOT_GIVEN,
-        time_grains: list[_models.DashboardTimeGrainInput | _models.DashboardTimeGrainInputParam]
+        time_grains: Sequence[
+            _models.DashboardTimeGrainInput | _models.DashboardTimeGrainInputParam
+        ]
         | NotGiven
         | None = NOT_GIVEN,
         layout: Literal["screenshot", "print"] | NotGiven = NOT_GIVEN,
@@ -415,10 +422,10 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
         format: Literal["png", "pdf"],
         dashboard_id: int | NotGiven | None = NOT_GIVEN,
         dashboard_public_id: str | NotGiven | None = NOT_GIVEN,
-        filters: list[_models.DashboardFilterInput | _models.DashboardFilterInputParam]
+        filters: Sequence[_models.DashboardFilterInput | _models.DashboardFilterInputParam]
         | NotGiven
         | None = NOT_GIVEN,
-        member_switchers: list[
+        member_switchers: Sequence[
             _models.DashboardMemberSwitcherInput | _models.DashboardMemberSwitcherInputParam
         ]
         | NotGiven
@@ -427,7 +434,9 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
         | _models.ExportSubjectInputParam
         | NotGiven
         | None = NOT_GIVEN,
-        time_grains: list[_models.DashboardTimeGrainInput | _models.DashboardTimeGrainInputParam]
+        time_grains: Sequence[
+            _models.DashboardTimeGrainInput | _models.DashboardTimeGrainInputParam
+        ]
         | NotGiven
         | None = NOT_GIVEN,
         layout: Literal["screenshot", "print"] | NotGiven = NOT_GIVEN,

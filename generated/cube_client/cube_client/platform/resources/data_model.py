@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cached_property
 from typing import Any, cast
 
@@ -371,7 +372,7 @@ class DataModelResource(SyncAPIResource):
         self,
         deployment_id: int,
         *,
-        files: list[_models.DataModelFileContent | _models.DataModelFileContentParam],
+        files: Sequence[_models.DataModelFileContent | _models.DataModelFileContentParam],
         branch_id: int | NotGiven = NOT_GIVEN,
         branch_name: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -420,7 +421,7 @@ class DataModelResource(SyncAPIResource):
         self,
         deployment_id: int,
         *,
-        files: list[_models.DataModelFilePath | _models.DataModelFilePathParam],
+        files: Sequence[_models.DataModelFilePath | _models.DataModelFilePathParam],
         branch_id: int | NotGiven = NOT_GIVEN,
         branch_name: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -469,7 +470,7 @@ class DataModelResource(SyncAPIResource):
         self,
         deployment_id: int,
         *,
-        files: list[_models.DataModelFileRename | _models.DataModelFileRenameParam],
+        files: Sequence[_models.DataModelFileRename | _models.DataModelFileRenameParam],
         branch_id: int | NotGiven = NOT_GIVEN,
         branch_name: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -1138,7 +1139,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         self,
         deployment_id: int,
         *,
-        files: list[_models.DataModelFileContent | _models.DataModelFileContentParam],
+        files: Sequence[_models.DataModelFileContent | _models.DataModelFileContentParam],
         branch_id: int | NotGiven = NOT_GIVEN,
         branch_name: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -1187,7 +1188,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         self,
         deployment_id: int,
         *,
-        files: list[_models.DataModelFilePath | _models.DataModelFilePathParam],
+        files: Sequence[_models.DataModelFilePath | _models.DataModelFilePathParam],
         branch_id: int | NotGiven = NOT_GIVEN,
         branch_name: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
@@ -1236,7 +1237,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         self,
         deployment_id: int,
         *,
-        files: list[_models.DataModelFileRename | _models.DataModelFileRenameParam],
+        files: Sequence[_models.DataModelFileRename | _models.DataModelFileRenameParam],
         branch_id: int | NotGiven = NOT_GIVEN,
         branch_name: str | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,

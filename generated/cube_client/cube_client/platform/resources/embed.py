@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cached_property
 from typing import Any, cast
 
@@ -482,7 +483,7 @@ class EmbedResource(SyncAPIResource):
         | None = NOT_GIVEN,
         embed_theme: _models.EmbedTheme | _models.EmbedThemeParam | NotGiven | None = NOT_GIVEN,
         external_id: str | NotGiven | None = NOT_GIVEN,
-        group_definitions: list[_models.GroupDefinition | _models.GroupDefinitionParam]
+        group_definitions: Sequence[_models.GroupDefinition | _models.GroupDefinitionParam]
         | NotGiven
         | None = NOT_GIVEN,
         groups: list[str] | NotGiven | None = NOT_GIVEN,
@@ -495,16 +496,16 @@ class EmbedResource(SyncAPIResource):
         | _models.EmbedSessionSettingsParam
         | NotGiven
         | None = NOT_GIVEN,
-        tenant_group_definitions: list[_models.GroupDefinition | _models.GroupDefinitionParam]
+        tenant_group_definitions: Sequence[_models.GroupDefinition | _models.GroupDefinitionParam]
         | NotGiven
         | None = NOT_GIVEN,
         tenant_groups: list[str] | NotGiven | None = NOT_GIVEN,
-        user_attribute_definitions: list[
+        user_attribute_definitions: Sequence[
             _models.UserAttributeDefinition | _models.UserAttributeDefinitionParam
         ]
         | NotGiven
         | None = NOT_GIVEN,
-        user_attributes: list[_models.UserAttributeInput | _models.UserAttributeInputParam]
+        user_attributes: Sequence[_models.UserAttributeInput | _models.UserAttributeInputParam]
         | NotGiven
         | None = NOT_GIVEN,
         user_profile: _models.EmbedUserProfile
@@ -1113,7 +1114,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         | None = NOT_GIVEN,
         embed_theme: _models.EmbedTheme | _models.EmbedThemeParam | NotGiven | None = NOT_GIVEN,
         external_id: str | NotGiven | None = NOT_GIVEN,
-        group_definitions: list[_models.GroupDefinition | _models.GroupDefinitionParam]
+        group_definitions: Sequence[_models.GroupDefinition | _models.GroupDefinitionParam]
         | NotGiven
         | None = NOT_GIVEN,
         groups: list[str] | NotGiven | None = NOT_GIVEN,
@@ -1126,16 +1127,16 @@ class AsyncEmbedResource(AsyncAPIResource):
         | _models.EmbedSessionSettingsParam
         | NotGiven
         | None = NOT_GIVEN,
-        tenant_group_definitions: list[_models.GroupDefinition | _models.GroupDefinitionParam]
+        tenant_group_definitions: Sequence[_models.GroupDefinition | _models.GroupDefinitionParam]
         | NotGiven
         | None = NOT_GIVEN,
         tenant_groups: list[str] | NotGiven | None = NOT_GIVEN,
-        user_attribute_definitions: list[
+        user_attribute_definitions: Sequence[
             _models.UserAttributeDefinition | _models.UserAttributeDefinitionParam
         ]
         | NotGiven
         | None = NOT_GIVEN,
-        user_attributes: list[_models.UserAttributeInput | _models.UserAttributeInputParam]
+        user_attributes: Sequence[_models.UserAttributeInput | _models.UserAttributeInputParam]
         | NotGiven
         | None = NOT_GIVEN,
         user_profile: _models.EmbedUserProfile

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cached_property
 from typing import Any, cast
 
@@ -428,7 +429,7 @@ class EmbedTenantsResource(SyncAPIResource):
         embed_tenant_name: str,
         id: int,
         *,
-        members: list[_models.EmbedGroupMemberInput | _models.EmbedGroupMemberInputParam],
+        members: Sequence[_models.EmbedGroupMemberInput | _models.EmbedGroupMemberInputParam],
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -477,7 +478,7 @@ class EmbedTenantsResource(SyncAPIResource):
         embed_tenant_name: str,
         id: int,
         *,
-        members: list[_models.EmbedGroupMemberInput | _models.EmbedGroupMemberInputParam],
+        members: Sequence[_models.EmbedGroupMemberInput | _models.EmbedGroupMemberInputParam],
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -623,7 +624,7 @@ class EmbedTenantsResource(SyncAPIResource):
         self,
         embed_tenant_name: str,
         *,
-        users: list[_models.ProvisionEmbedUserInput | _models.ProvisionEmbedUserInputParam],
+        users: Sequence[_models.ProvisionEmbedUserInput | _models.ProvisionEmbedUserInputParam],
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -1036,7 +1037,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         embed_tenant_name: str,
         id: int,
         *,
-        members: list[_models.EmbedGroupMemberInput | _models.EmbedGroupMemberInputParam],
+        members: Sequence[_models.EmbedGroupMemberInput | _models.EmbedGroupMemberInputParam],
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -1085,7 +1086,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         embed_tenant_name: str,
         id: int,
         *,
-        members: list[_models.EmbedGroupMemberInput | _models.EmbedGroupMemberInputParam],
+        members: Sequence[_models.EmbedGroupMemberInput | _models.EmbedGroupMemberInputParam],
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -1231,7 +1232,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         self,
         embed_tenant_name: str,
         *,
-        users: list[_models.ProvisionEmbedUserInput | _models.ProvisionEmbedUserInputParam],
+        users: Sequence[_models.ProvisionEmbedUserInput | _models.ProvisionEmbedUserInputParam],
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,

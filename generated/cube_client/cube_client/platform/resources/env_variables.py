@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cached_property
 from typing import cast
 
@@ -89,7 +90,7 @@ class EnvVariablesResource(SyncAPIResource):
         self,
         deployment_id: int,
         *,
-        env_variables: list[_models.EnvVariableItem | _models.EnvVariableItemParam],
+        env_variables: Sequence[_models.EnvVariableItem | _models.EnvVariableItemParam],
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -191,7 +192,7 @@ class AsyncEnvVariablesResource(AsyncAPIResource):
         self,
         deployment_id: int,
         *,
-        env_variables: list[_models.EnvVariableItem | _models.EnvVariableItemParam],
+        env_variables: Sequence[_models.EnvVariableItem | _models.EnvVariableItemParam],
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,

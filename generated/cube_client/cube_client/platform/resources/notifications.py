@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cached_property
 from typing import Any, Literal, cast
 
@@ -120,11 +121,11 @@ class NotificationsResource(SyncAPIResource):
         dashboard_public_id: str | NotGiven | None = NOT_GIVEN,
         day_of_month: int | NotGiven | None = NOT_GIVEN,
         day_of_week: int | NotGiven | None = NOT_GIVEN,
-        filters: list[_models.DashboardFilterInput | _models.DashboardFilterInputParam]
+        filters: Sequence[_models.DashboardFilterInput | _models.DashboardFilterInputParam]
         | NotGiven
         | None = NOT_GIVEN,
         hour: int | NotGiven | None = NOT_GIVEN,
-        member_switchers: list[
+        member_switchers: Sequence[
             _models.DashboardMemberSwitcherInput | _models.DashboardMemberSwitcherInputParam
         ]
         | NotGiven
@@ -133,7 +134,9 @@ class NotificationsResource(SyncAPIResource):
         notification_ai_summary: bool | NotGiven | None = NOT_GIVEN,
         notification_enabled: bool | NotGiven | None = NOT_GIVEN,
         notification_format: Literal["png", "pdf"] | NotGiven | None = NOT_GIVEN,
-        time_grains: list[_models.DashboardTimeGrainInput | _models.DashboardTimeGrainInputParam]
+        time_grains: Sequence[
+            _models.DashboardTimeGrainInput | _models.DashboardTimeGrainInputParam
+        ]
         | NotGiven
         | None = NOT_GIVEN,
         timezone: str | NotGiven | None = NOT_GIVEN,
@@ -240,12 +243,12 @@ class NotificationsResource(SyncAPIResource):
         custom_cron: str | NotGiven | None = NOT_GIVEN,
         day_of_month: int | NotGiven | None = NOT_GIVEN,
         day_of_week: int | NotGiven | None = NOT_GIVEN,
-        filters: list[_models.DashboardFilterInput | _models.DashboardFilterInputParam]
+        filters: Sequence[_models.DashboardFilterInput | _models.DashboardFilterInputParam]
         | NotGiven
         | None = NOT_GIVEN,
         hour: int | NotGiven | None = NOT_GIVEN,
         is_enabled: bool | NotGiven | None = NOT_GIVEN,
-        member_switchers: list[
+        member_switchers: Sequence[
             _models.DashboardMemberSwitcherInput | _models.DashboardMemberSwitcherInputParam
         ]
         | NotGiven
@@ -257,7 +260,9 @@ class NotificationsResource(SyncAPIResource):
         schedule_type: Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]
         | NotGiven
         | None = NOT_GIVEN,
-        time_grains: list[_models.DashboardTimeGrainInput | _models.DashboardTimeGrainInputParam]
+        time_grains: Sequence[
+            _models.DashboardTimeGrainInput | _models.DashboardTimeGrainInputParam
+        ]
         | NotGiven
         | None = NOT_GIVEN,
         timezone: str | NotGiven | None = NOT_GIVEN,
@@ -405,7 +410,7 @@ class NotificationsResource(SyncAPIResource):
         deployment_id: int,
         id: int,
         *,
-        recipients: list[
+        recipients: Sequence[
             _models.NotificationRecipientInput | _models.NotificationRecipientInputParam
         ],
         extra_headers: Headers | None = None,
@@ -456,7 +461,7 @@ class NotificationsResource(SyncAPIResource):
         deployment_id: int,
         id: int,
         *,
-        recipients: list[
+        recipients: Sequence[
             _models.RemoveNotificationRecipientInput | _models.RemoveNotificationRecipientInputParam
         ],
         extra_headers: Headers | None = None,
@@ -585,11 +590,11 @@ class AsyncNotificationsResource(AsyncAPIResource):
         dashboard_public_id: str | NotGiven | None = NOT_GIVEN,
         day_of_month: int | NotGiven | None = NOT_GIVEN,
         day_of_week: int | NotGiven | None = NOT_GIVEN,
-        filters: list[_models.DashboardFilterInput | _models.DashboardFilterInputParam]
+        filters: Sequence[_models.DashboardFilterInput | _models.DashboardFilterInputParam]
         | NotGiven
         | None = NOT_GIVEN,
         hour: int | NotGiven | None = NOT_GIVEN,
-        member_switchers: list[
+        member_switchers: Sequence[
             _models.DashboardMemberSwitcherInput | _models.DashboardMemberSwitcherInputParam
         ]
         | NotGiven
@@ -598,7 +603,9 @@ class AsyncNotificationsResource(AsyncAPIResource):
         notification_ai_summary: bool | NotGiven | None = NOT_GIVEN,
         notification_enabled: bool | NotGiven | None = NOT_GIVEN,
         notification_format: Literal["png", "pdf"] | NotGiven | None = NOT_GIVEN,
-        time_grains: list[_models.DashboardTimeGrainInput | _models.DashboardTimeGrainInputParam]
+        time_grains: Sequence[
+            _models.DashboardTimeGrainInput | _models.DashboardTimeGrainInputParam
+        ]
         | NotGiven
         | None = NOT_GIVEN,
         timezone: str | NotGiven | None = NOT_GIVEN,
@@ -705,12 +712,12 @@ class AsyncNotificationsResource(AsyncAPIResource):
         custom_cron: str | NotGiven | None = NOT_GIVEN,
         day_of_month: int | NotGiven | None = NOT_GIVEN,
         day_of_week: int | NotGiven | None = NOT_GIVEN,
-        filters: list[_models.DashboardFilterInput | _models.DashboardFilterInputParam]
+        filters: Sequence[_models.DashboardFilterInput | _models.DashboardFilterInputParam]
         | NotGiven
         | None = NOT_GIVEN,
         hour: int | NotGiven | None = NOT_GIVEN,
         is_enabled: bool | NotGiven | None = NOT_GIVEN,
-        member_switchers: list[
+        member_switchers: Sequence[
             _models.DashboardMemberSwitcherInput | _models.DashboardMemberSwitcherInputParam
         ]
         | NotGiven
@@ -722,7 +729,9 @@ class AsyncNotificationsResource(AsyncAPIResource):
         schedule_type: Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]
         | NotGiven
         | None = NOT_GIVEN,
-        time_grains: list[_models.DashboardTimeGrainInput | _models.DashboardTimeGrainInputParam]
+        time_grains: Sequence[
+            _models.DashboardTimeGrainInput | _models.DashboardTimeGrainInputParam
+        ]
         | NotGiven
         | None = NOT_GIVEN,
         timezone: str | NotGiven | None = NOT_GIVEN,
@@ -872,7 +881,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
         deployment_id: int,
         id: int,
         *,
-        recipients: list[
+        recipients: Sequence[
             _models.NotificationRecipientInput | _models.NotificationRecipientInputParam
         ],
         extra_headers: Headers | None = None,
@@ -923,7 +932,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
         deployment_id: int,
         id: int,
         *,
-        recipients: list[
+        recipients: Sequence[
             _models.RemoveNotificationRecipientInput | _models.RemoveNotificationRecipientInputParam
         ],
         extra_headers: Headers | None = None,

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cached_property
 from typing import Any, cast
 
@@ -85,7 +86,7 @@ class RolesResource(SyncAPIResource):
         self,
         *,
         name: str,
-        policies: list[_models.Policy | _models.PolicyParam],
+        policies: Sequence[_models.Policy | _models.PolicyParam],
         description: str | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -172,7 +173,7 @@ class RolesResource(SyncAPIResource):
         *,
         description: str | NotGiven | None = NOT_GIVEN,
         name: str | NotGiven = NOT_GIVEN,
-        policies: list[_models.Policy | _models.PolicyParam] | NotGiven = NOT_GIVEN,
+        policies: Sequence[_models.Policy | _models.PolicyParam] | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -399,7 +400,7 @@ class AsyncRolesResource(AsyncAPIResource):
         self,
         *,
         name: str,
-        policies: list[_models.Policy | _models.PolicyParam],
+        policies: Sequence[_models.Policy | _models.PolicyParam],
         description: str | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -486,7 +487,7 @@ class AsyncRolesResource(AsyncAPIResource):
         *,
         description: str | NotGiven | None = NOT_GIVEN,
         name: str | NotGiven = NOT_GIVEN,
-        policies: list[_models.Policy | _models.PolicyParam] | NotGiven = NOT_GIVEN,
+        policies: Sequence[_models.Policy | _models.PolicyParam] | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,

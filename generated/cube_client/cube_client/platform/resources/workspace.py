@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cached_property
 from typing import Literal, cast
 
@@ -168,7 +169,7 @@ class WorkspaceResource(SyncAPIResource):
         self,
         deployment_id: float,
         *,
-        items: list[_models.WorkspaceItemRefInput | _models.WorkspaceItemRefInputParam],
+        items: Sequence[_models.WorkspaceItemRefInput | _models.WorkspaceItemRefInputParam],
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -215,7 +216,7 @@ class WorkspaceResource(SyncAPIResource):
         self,
         deployment_id: float,
         *,
-        items: list[_models.WorkspaceItemRefInput | _models.WorkspaceItemRefInputParam],
+        items: Sequence[_models.WorkspaceItemRefInput | _models.WorkspaceItemRefInputParam],
         folder_id: int | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -443,7 +444,7 @@ class AsyncWorkspaceResource(AsyncAPIResource):
         self,
         deployment_id: float,
         *,
-        items: list[_models.WorkspaceItemRefInput | _models.WorkspaceItemRefInputParam],
+        items: Sequence[_models.WorkspaceItemRefInput | _models.WorkspaceItemRefInputParam],
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -490,7 +491,7 @@ class AsyncWorkspaceResource(AsyncAPIResource):
         self,
         deployment_id: float,
         *,
-        items: list[_models.WorkspaceItemRefInput | _models.WorkspaceItemRefInputParam],
+        items: Sequence[_models.WorkspaceItemRefInput | _models.WorkspaceItemRefInputParam],
         folder_id: int | NotGiven | None = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,

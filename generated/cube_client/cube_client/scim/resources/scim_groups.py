@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cached_property
 from typing import cast
 
@@ -91,7 +92,7 @@ class SCIMGroupsResource(SyncAPIResource):
         display_name: str,
         schemas: list[str] | NotGiven = NOT_GIVEN,
         id: str | NotGiven = NOT_GIVEN,
-        members: list[_models.GroupItem | _models.GroupItemParam] | NotGiven = NOT_GIVEN,
+        members: Sequence[_models.GroupItem | _models.GroupItemParam] | NotGiven = NOT_GIVEN,
         meta: _models.Meta | _models.MetaParam | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -180,7 +181,7 @@ class SCIMGroupsResource(SyncAPIResource):
         display_name: str,
         schemas: list[str] | NotGiven = NOT_GIVEN,
         id_2: str | NotGiven = NOT_GIVEN,
-        members: list[_models.GroupItem | _models.GroupItemParam] | NotGiven = NOT_GIVEN,
+        members: Sequence[_models.GroupItem | _models.GroupItemParam] | NotGiven = NOT_GIVEN,
         meta: _models.Meta | _models.MetaParam | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -265,7 +266,7 @@ class SCIMGroupsResource(SyncAPIResource):
         id: str,
         *,
         schemas: list[str],
-        operations: list[_models.PatchOpItem | _models.PatchOpItemParam],
+        operations: Sequence[_models.PatchOpItem | _models.PatchOpItemParam],
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -373,7 +374,7 @@ class AsyncSCIMGroupsResource(AsyncAPIResource):
         display_name: str,
         schemas: list[str] | NotGiven = NOT_GIVEN,
         id: str | NotGiven = NOT_GIVEN,
-        members: list[_models.GroupItem | _models.GroupItemParam] | NotGiven = NOT_GIVEN,
+        members: Sequence[_models.GroupItem | _models.GroupItemParam] | NotGiven = NOT_GIVEN,
         meta: _models.Meta | _models.MetaParam | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -462,7 +463,7 @@ class AsyncSCIMGroupsResource(AsyncAPIResource):
         display_name: str,
         schemas: list[str] | NotGiven = NOT_GIVEN,
         id_2: str | NotGiven = NOT_GIVEN,
-        members: list[_models.GroupItem | _models.GroupItemParam] | NotGiven = NOT_GIVEN,
+        members: Sequence[_models.GroupItem | _models.GroupItemParam] | NotGiven = NOT_GIVEN,
         meta: _models.Meta | _models.MetaParam | NotGiven = NOT_GIVEN,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
@@ -547,7 +548,7 @@ class AsyncSCIMGroupsResource(AsyncAPIResource):
         id: str,
         *,
         schemas: list[str],
-        operations: list[_models.PatchOpItem | _models.PatchOpItemParam],
+        operations: Sequence[_models.PatchOpItem | _models.PatchOpItemParam],
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cached_property
 from typing import cast
 
@@ -90,7 +91,7 @@ class SCIMUsersResource(SyncAPIResource):
         schemas: list[str] | NotGiven = NOT_GIVEN,
         id: str | NotGiven = NOT_GIVEN,
         name: _models.UserName | _models.UserNameParam | NotGiven = NOT_GIVEN,
-        emails: list[_models.UserItem | _models.UserItemParam] | NotGiven = NOT_GIVEN,
+        emails: Sequence[_models.UserItem | _models.UserItemParam] | NotGiven = NOT_GIVEN,
         active: bool | NotGiven = NOT_GIVEN,
         external_id: str | NotGiven = NOT_GIVEN,
         meta: _models.Meta | _models.MetaParam | NotGiven = NOT_GIVEN,
@@ -181,7 +182,7 @@ class SCIMUsersResource(SyncAPIResource):
         schemas: list[str] | NotGiven = NOT_GIVEN,
         id_2: str | NotGiven = NOT_GIVEN,
         name: _models.UserName | _models.UserNameParam | NotGiven = NOT_GIVEN,
-        emails: list[_models.UserItem | _models.UserItemParam] | NotGiven = NOT_GIVEN,
+        emails: Sequence[_models.UserItem | _models.UserItemParam] | NotGiven = NOT_GIVEN,
         active: bool | NotGiven = NOT_GIVEN,
         external_id: str | NotGiven = NOT_GIVEN,
         meta: _models.Meta | _models.MetaParam | NotGiven = NOT_GIVEN,
@@ -271,7 +272,7 @@ class SCIMUsersResource(SyncAPIResource):
         id: str,
         *,
         schemas: list[str],
-        operations: list[_models.PatchOpItem | _models.PatchOpItemParam],
+        operations: Sequence[_models.PatchOpItem | _models.PatchOpItemParam],
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -378,7 +379,7 @@ class AsyncSCIMUsersResource(AsyncAPIResource):
         schemas: list[str] | NotGiven = NOT_GIVEN,
         id: str | NotGiven = NOT_GIVEN,
         name: _models.UserName | _models.UserNameParam | NotGiven = NOT_GIVEN,
-        emails: list[_models.UserItem | _models.UserItemParam] | NotGiven = NOT_GIVEN,
+        emails: Sequence[_models.UserItem | _models.UserItemParam] | NotGiven = NOT_GIVEN,
         active: bool | NotGiven = NOT_GIVEN,
         external_id: str | NotGiven = NOT_GIVEN,
         meta: _models.Meta | _models.MetaParam | NotGiven = NOT_GIVEN,
@@ -469,7 +470,7 @@ class AsyncSCIMUsersResource(AsyncAPIResource):
         schemas: list[str] | NotGiven = NOT_GIVEN,
         id_2: str | NotGiven = NOT_GIVEN,
         name: _models.UserName | _models.UserNameParam | NotGiven = NOT_GIVEN,
-        emails: list[_models.UserItem | _models.UserItemParam] | NotGiven = NOT_GIVEN,
+        emails: Sequence[_models.UserItem | _models.UserItemParam] | NotGiven = NOT_GIVEN,
         active: bool | NotGiven = NOT_GIVEN,
         external_id: str | NotGiven = NOT_GIVEN,
         meta: _models.Meta | _models.MetaParam | NotGiven = NOT_GIVEN,
@@ -559,7 +560,7 @@ class AsyncSCIMUsersResource(AsyncAPIResource):
         id: str,
         *,
         schemas: list[str],
-        operations: list[_models.PatchOpItem | _models.PatchOpItemParam],
+        operations: Sequence[_models.PatchOpItem | _models.PatchOpItemParam],
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
