@@ -21,7 +21,7 @@ def attribute(
         if writer is None:
             out.append(d)
             continue
-        note = f" (at {document_file}#{d.pointer}, which this action wrote)"
+        note = f" (the document's #{d.pointer}, which this action wrote)"
         out.append(
             dataclasses.replace(
                 d, file=writer.overlay_file, pointer=writer.action_pointer, message=d.message + note

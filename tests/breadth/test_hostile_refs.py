@@ -231,8 +231,10 @@ def test_reference_added_by_an_overlay_is_sandboxed(world: dict[str, Path]) -> N
         encoding="utf-8",
     )
     proc = _run(world, doc, "--overlay", str(overlay))
-    # the update merges into the existing schema object: its $ref is replaced in place
+    # the update merges into the existing schema object: its $ref is replaced in place; the
+    # refusal names the overlay action that wrote it, and where in the document it landed
     _assert_refused(world, proc, SCHEMA_PTR)
+    assert "steal.overlay.yaml#/actions/0/update: error:" in proc.stderr
 
 
 def test_references_inside_the_tree_still_work(world: dict[str, Path]) -> None:

@@ -49,7 +49,7 @@ def test_an_error_in_what_an_overlay_wrote_names_the_action(tmp_path: Path) -> N
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
     line = proc.stderr
     assert "codes.overlay.yaml#/actions/0/update: error:" in line, line
-    assert "api.json#/components/schemas/Thing/properties/code, which this action wrote" in line
+    assert "#/components/schemas/Thing/properties/code, which this action wrote" in line
     assert "[pattern-invalid]" in line
 
 
