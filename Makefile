@@ -56,7 +56,7 @@ lint-workflows: $(TOOLS_STAMP)
 
 # The whole suite: generated/ in sync, lint, then every test (shared inputs when ../shared exists).
 test: check lint lint-workflows $(TOOLS_STAMP)
-	$(BIN)/python -m pytest -q -p no:cacheprovider --durations=15 tests $(PKG)/tests $(if $(wildcard $(SHARED)),--shared=$(SHARED),)
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n auto --dist loadfile --durations=15 tests $(PKG)/tests $(if $(wildcard $(SHARED)),--shared=$(SHARED),)
 
 # Re-take spec/'s snapshots from the published documents in $(SHARED)/specs/cube, served on a
 # loopback HTTPS server and fetched with `cube-codegen fetch`, as from a tenant.
