@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -152,3 +153,88 @@ def test_the_update_pull_request_can_be_opened_by_an_app_so_it_gets_checked() ->
     assert release["permissions"]["id-token"] == "write"  # trusted publishing
     names = [s.get("run") for s in release["steps"] if "run" in s]
     assert names == ["make release-check", "make dist"]
+
+
+def _job_runs(job: str) -> list[dict[str, Any]]:
+    data = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))
+    return [s for s in data["jobs"][job]["steps"] if "run" in s]
+
+
+def _run_job_locally(job: str, overrides: list[str], env: dict[str, str]) -> list[tuple[str, int]]:
+    """The job's `run:` steps in their order, as a runner would: a step runs when the ones before
+    succeeded, or when its `if:` says always(); returns (target, exit code) per step run."""
+    ran: list[tuple[str, int]] = []
+    failed = False
+    for step in _job_runs(job):
+        if failed and "always()" not in str(step.get("if", "")):
+            continue
+        target = str(step["run"]).split()[1]
+        given = {k: str(v) for k, v in step.get("env", {}).items() if "${{" not in str(v)}
+        proc = _make(target, *overrides, env={**env, **given})  # secrets and contexts: ours
+        ran.append((target, proc.returncode))
+        failed = failed or proc.returncode != 0
+    return ran
+
+
+def _outputs(path: Path) -> dict[str, str]:
+    return dict(line.split("=", 1) for line in path.read_text().splitlines())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("outcome", ["changed", "failed"])
+def test_the_update_job_runs_its_steps_in_order(tmp_path: Path, outcome: str) -> None:
+    """The scheduled job as far as it runs without GitHub: `make update` on a changed document
+    (or one that breaks an overlay), then `make update-report` (always); the outputs the next
+    steps branch on say open a pull request, or open an issue with the summary."""
+    from tests.release.project import additive, document, write_project
+
+    config = write_project(tmp_path)
+    gen = tmp_path / "generated"
+    proc = subprocess.run(
+        [str(ROOT / ".venv" / "bin" / "cube-codegen"), "generate", "--config", str(config), "--out", str(gen)],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    doc = additive(document())
+    if outcome == "failed":
+        del doc["paths"]["/gadgets"]  # an overlay action targets it
+    new = tmp_path / "new.yaml"
+    new.write_text(yaml.safe_dump(doc), encoding="utf-8")
+    output, page, summary = (
+        tmp_path / "out.txt",
+        tmp_path / "page.md",
+        tmp_path / "update-summary.md",
+    )
+    overrides = [
+        f"UPDATE_CONFIG={config}", f"UPDATE_OUT={gen}", f"UPDATE_SUMMARY={summary}",
+        f"UPDATE_ARGS=--from {new}",
+    ]  # fmt: skip
+    env = {"GITHUB_OUTPUT": str(output), "GITHUB_STEP_SUMMARY": str(page)}
+    ran = _run_job_locally("update", overrides, env)
+    assert [target for target, _ in ran] == ["update", "update-report"]
+    outputs = _outputs(output)
+    text = page.read_text()
+    if outcome == "changed":
+        assert [code for _, code in ran] == [0, 0]
+        assert outputs["changed"] == "true" and outputs["failed"] == "false"  # → pull request
+        assert text.startswith("## API update: api `1.2.3` → `1.3.0` (minor)")
+    else:
+        assert [code for _, code in ran][1] == 0 and ran[0][1] != 0  # red, and still reported
+        assert outputs == {"changed": "false", "failed": "true"}  # → an issue with the summary
+        assert text.startswith("## API update failed") and "notes.overlay.yaml" in text
+
+
+@pytest.mark.slow
+def test_the_release_job_runs_its_steps_in_order(tmp_path: Path) -> None:
+    """On a tag: `make release-check` (tag == version, generated/ current), then `make dist`;
+    a wrong tag stops the job before anything is built."""
+    version = yaml.safe_load((ROOT / "spec" / "cube-codegen.yaml").read_text())["package"][
+        "version"
+    ]
+    dist = tmp_path / "dist"
+    ran = _run_job_locally("release", [f"DIST={dist}"], {"TAG": f"v{version}"})
+    assert ran == [("release-check", 0), ("dist", 0)]
+    assert {p.suffix for p in dist.iterdir() if p.is_file()} >= {".gz", ".whl"}
+    wrong = _run_job_locally("release", [f"DIST={tmp_path / 'never'}"], {"TAG": "v0.0.0"})
+    assert [target for target, _ in wrong] == ["release-check"] and wrong[0][1] != 0
+    assert not (tmp_path / "never").exists()
