@@ -125,3 +125,19 @@ def check_tests_typed(out: Path, package: str, cache: Path) -> None:
         check=False,
     )
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+
+
+def node_paths(doc: Any, limit: int) -> list[tuple[Any, ...]]:
+    """Key paths (key/index tuples) of the nodes below the top level, breadth first, at most
+    ``limit``: where a test mutates a document."""
+    found: list[tuple[Any, ...]] = []
+    queue: list[tuple[tuple[Any, ...], Any]] = [((), doc)]
+    while queue and len(found) < limit:
+        path, node = queue.pop(0)
+        if path:
+            found.append(path)
+        if isinstance(node, dict):
+            queue.extend(((*path, k), v) for k, v in node.items())
+        elif isinstance(node, list):
+            queue.extend(((*path, i), v) for i, v in enumerate(node))
+    return found

@@ -37,6 +37,8 @@ from typing import Any
 import yaml
 from hypothesis import strategies as st
 
+from tests.helpers import node_paths
+
 ROOT = Path(__file__).resolve().parents[2]
 CHILD = Path(__file__).with_name("fuzz_child.py")
 SPEC_FILES = ("platform-api.yaml", "scim-api.yaml", "data-api.yaml", "chat-api.yaml")
@@ -641,18 +643,7 @@ def reachable(doc: dict[str, Any], path_keys: list[str]) -> dict[str, Any]:
 
 
 def _nodes(doc: Any, limit: int = 3000) -> list[tuple[Any, ...]]:
-    """Key paths of the nodes below the top level, breadth first, at most ``limit``."""
-    found: list[tuple[Any, ...]] = []
-    queue: list[tuple[tuple[Any, ...], Any]] = [((), doc)]
-    while queue and len(found) < limit:
-        path, node = queue.pop(0)
-        if path:
-            found.append(path)
-        if isinstance(node, dict):
-            queue.extend(((*path, k), v) for k, v in node.items())
-        elif isinstance(node, list):
-            queue.extend(((*path, i), v) for i, v in enumerate(node))
-    return found
+    return node_paths(doc, limit)
 
 
 def _at(doc: Any, path: tuple[Any, ...]) -> Any:

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from generator.diagnostics import CodegenError
 from generator.document.loader import load_document
 from generator.pipeline import generate, single_document_config
+from tests.helpers import node_paths
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED_SMALL = (
@@ -82,18 +83,7 @@ def base_documents(request: pytest.FixtureRequest) -> list[dict[str, Any]]:
 
 
 def _pointers(doc: Any, limit: int = 4000) -> list[tuple[Any, ...]]:
-    """Paths (key/index tuples) of nodes below the top level, breadth first, bounded."""
-    out: list[tuple[Any, ...]] = []
-    queue: list[tuple[tuple[Any, ...], Any]] = [((), doc)]
-    while queue and len(out) < limit:
-        path, node = queue.pop(0)
-        if path:
-            out.append(path)
-        if isinstance(node, dict):
-            queue.extend(((*path, k), v) for k, v in node.items())
-        elif isinstance(node, list):
-            queue.extend(((*path, i), v) for i, v in enumerate(node))
-    return out
+    return node_paths(doc, limit)
 
 
 def _parent(doc: Any, path: tuple[Any, ...]) -> Any:
