@@ -3,8 +3,19 @@
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
 from pathlib import Path
+
+KILL_ENV = "CUBE_CODEGEN_KILL_AT"
+
+
+def checkpoint(step: str) -> None:
+    """A test hook: stop the process here, as SIGKILL would (a cancelled runner), when
+    ``CUBE_CODEGEN_KILL_AT`` names this step."""
+    if os.environ.get(KILL_ENV) == step:
+        os.kill(os.getpid(), signal.SIGKILL)
+
 
 # In the name of every temporary file a run writes beside its target, with the run's process id,
 # so that one a killed run left is recognised as ours (and the run as gone) by the next.
@@ -27,7 +38,9 @@ def write_atomic(path: Path, data: str | bytes, *, make_parents: bool = True) ->
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, path.stat().st_mode & 0o7777 if path.exists() else 0o644)
+        checkpoint("file-staged")
         os.replace(tmp, path)
+        checkpoint("file-replaced")
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

@@ -22,7 +22,6 @@ import functools
 import json
 import os
 import shutil
-import signal
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -30,24 +29,17 @@ from pathlib import Path
 from typing import Any
 
 from generator import RUN_STATE
-from generator.files import alive, fsync_dir
+from generator.files import alive, checkpoint, fsync_dir
 
 TXN_DIR = RUN_STATE / "txn"
 SCRATCH_DIR = RUN_STATE / "scratch"
 JOURNAL = "journal.json"
-KILL_ENV = "CUBE_CODEGEN_KILL_AT"
 _RENAME_EXCHANGE = 2
 
 
 def txn_dir(base: Path) -> Path:
     """Where the runs writing folders under ``base`` keep their journal and intent files."""
     return base / TXN_DIR
-
-
-def checkpoint(step: str) -> None:
-    """A test hook: stop the process here, as SIGKILL would, when asked to."""
-    if os.environ.get(KILL_ENV) == step:
-        os.kill(os.getpid(), signal.SIGKILL)
 
 
 @dataclass

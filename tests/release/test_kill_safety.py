@@ -21,7 +21,7 @@ import pytest
 import yaml
 
 from generator.emit.writer import read_tree
-from generator.transaction import KILL_ENV
+from generator.files import KILL_ENV
 from tests.helpers import CLI, run_cli
 from tests.release.project import additive, config_version, document, write_project
 
@@ -181,3 +181,34 @@ def test_a_users_folder_that_looks_like_staging_is_never_deleted(
     assert run_cli("generate", cwd=project).returncode == 0
     for name in (".generated.old-mine", ".generated.txn-mine", ".spec.was-mine"):
         assert (project / name / "notes.txt").read_text() == "mine"
+
+
+@pytest.mark.parametrize("step", ["file-staged", "file-replaced"])
+def test_fetch_killed_while_writing_the_snapshot_is_before_or_after(
+    states: tuple, tmp_path: Path, step: str
+) -> None:
+    """The snapshot is replaced by one rename: killed before it, the old snapshot stays and the
+    temporary file is removed by the next command (which says so); killed after, the new one."""
+    import trustme
+
+    from tests.release.servers import ca_file, serving
+
+    project = _copy(states, tmp_path)
+    snapshot = project / "spec" / "api.yaml"
+    before = snapshot.read_bytes()
+    ca = trustme.CA()
+    env = {KILL_ENV: step, "SSL_CERT_FILE": str(ca_file(ca, tmp_path))}
+    with serving(additive(document()), ca) as server:
+        killed = run_cli(
+            "fetch", "--base-url", server.url, "--token", "t0ken-x", cwd=project, env=env
+        )
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    temp = [p.name for p in (project / "spec").iterdir() if p.name.endswith(".tmp")]
+    if step == "file-staged":
+        assert snapshot.read_bytes() == before and len(temp) == 1
+    else:
+        assert snapshot.read_bytes() != before and temp == []
+    nxt = run_cli("check", cwd=project)
+    if step == "file-staged":
+        assert f"removed {project / 'spec' / temp[0]}" in nxt.stderr
+    assert _leftovers(project) == []
