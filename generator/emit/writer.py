@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-from generator.files import fsync_dir
 from generator.transaction import Transaction, recover
 
 # Caches that linters and test runners leave inside the tree; never part of the output.
@@ -143,7 +141,8 @@ def write_tree(out_dir: Path, files: dict[str, str], *, force: bool = False) -> 
 def stage_tree(
     txn: Transaction, out_dir: Path, files: dict[str, str], *, force: bool = False
 ) -> None:
-    """Write ``files`` and the marker into a folder ``txn`` will swap in for ``out_dir``."""
+    """Write ``files`` and the marker into a folder ``txn`` will swap in for ``out_dir``; the
+    transaction syncs every file and folder once before the swap."""
     check_output_dir(out_dir, files, force=force)
     staging = txn.stage(out_dir)
     folders = {staging}
@@ -155,20 +154,7 @@ def stage_tree(
             while parent not in folders:
                 folders.add(parent)
                 parent = parent.parent
-        _write_synced(path, text.encode("utf-8"))
-    for folder in folders:
-        fsync_dir(folder)
-
-
-def _write_synced(path: Path, data: bytes) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+        path.write_bytes(text.encode("utf-8"))  # synced once, with the folders, by the commit
 
 
 def read_tree(out_dir: Path) -> dict[str, bytes]:

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from generator.diagnostics import CodegenError
-from generator.emit import writer
 from generator.emit.writer import MARKER, check_output_dir, write_tree
 from tests.helpers import ROOT, run_cli
 
@@ -159,7 +158,7 @@ def test_every_staged_file_and_folder_is_synced_before_the_swap(
         events.append(("rename", str(self)))
         return real_rename(self, target)
 
-    monkeypatch.setattr(writer.os, "fsync", fsync)
+    monkeypatch.setattr(os, "fsync", fsync)
     monkeypatch.setattr(Path, "rename", rename)
     monkeypatch.chdir(tmp_path)
     files = {"pkg/a.py": "a = 1\n", "pkg/sub/b.py": "b = 2\n", "README.md": "r\n"}
