@@ -45,6 +45,8 @@ from harness import (
     table,
 )
 
+from generator import RUN_STATE
+
 CODEGEN = BIN / "cube-codegen"
 OPC_PIN = "0.29.1"
 P07 = "specs/cube/platform-api.07_3320af8370b0.yaml"
@@ -383,24 +385,32 @@ def verdict_timing(report: Report, proj: Path, shared: Path | None, rounds: int)
         return
     log("drift --type-check: platform 05 → 07")
     old, new = shared / P05, shared / P07
-    cache = proj / ".cache" / "cube-codegen" / "mypy"
+    cache = proj / RUN_STATE / "mypy"
     script = (
         f'"{CODEGEN}" drift "{old}" "{new}" --no-overlays --type-check --format json '
         "> /dev/null; [ $? -le 1 ]"
     )
     cmd = Cmd(name, ["sh", "-c", script], proj, ours_env(proj), before=fresh_dir(cache))
+    title = f"Type-check verdicts (median of {rounds} runs, mypy cache cleared)"
+    _one_command(report, name, cmd, title, T_VERDICTS, rounds)
+
+
+def _one_command(
+    report: Report, name: str, cmd: Cmd, title: str, limit: float, rounds: int
+) -> None:
+    """Time one command alone, add its table and its target (``limit`` seconds)."""
     compare([cmd], rounds)
     if cmd.failure:
-        report.target(name, "—", f"≤ {T_VERDICTS:.0f} s", None, cmd.failure)
+        report.target(name, "—", f"≤ {secs(limit)}", None, cmd.failure)
         return
     report.sections.append(
-        f"### Type-check verdicts (median of {rounds} runs, mypy cache cleared)\n\n"
+        f"### {title}\n\n"
         + table(
             ["command", "median", "min - max", "peak RSS"],
             [[cmd.name, secs(cmd.median), spread(cmd), f"{cmd.peak_mb:.0f} MB"]],
         )
     )
-    report.target(name, secs(cmd.median), f"≤ {T_VERDICTS:.0f} s", cmd.median <= T_VERDICTS)
+    report.target(name, secs(cmd.median), f"≤ {secs(limit)}", cmd.median <= limit)
 
 
 def drift_timing(report: Report, proj: Path, tmp: Path, shared: Path | None, rounds: int) -> None:
@@ -418,18 +428,7 @@ def drift_timing(report: Report, proj: Path, tmp: Path, shared: Path | None, rou
         f'"{CODEGEN}" drift "{box}" "{new}" --format json --no-overlays > /dev/null; [ $? -le 1 ]'
     )
     cmd = Cmd("cube-codegen drift Box → modified Box", ["sh", "-c", script], proj, ours_env(proj))
-    compare([cmd], rounds)
-    if cmd.failure:
-        report.target(name, "—", f"≤ {T_DRIFT} s", None, cmd.failure)
-        return
-    report.sections.append(
-        f"### Drift (median of {rounds} runs)\n\n"
-        + table(
-            ["command", "median", "min - max", "peak RSS"],
-            [[cmd.name, secs(cmd.median), spread(cmd), f"{cmd.peak_mb:.0f} MB"]],
-        )
-    )
-    report.target(name, secs(cmd.median), f"≤ {T_DRIFT} s", cmd.median <= T_DRIFT)
+    _one_command(report, name, cmd, f"Drift (median of {rounds} runs)", T_DRIFT, rounds)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -211,7 +211,14 @@ def _render_family(
     family: Family, version: str, root: str, family_import: str, ctx: dict[str, Any]
 ) -> dict[str, str]:
     base = f"{root}/{family.module}" if family.module else root
-    fctx = {**ctx, "family": family, "family_import": family_import}
+    # what the argument and TypedDict annotations need, computed once per family
+    fctx = {
+        **ctx,
+        "family": family,
+        "family_import": family_import,
+        "inputs": family.inputs(),
+        "values": family.value_types(),
+    }
     out = {
         f"{base}/_client.py": render("family/client.py.jinja", **fctx),
         f"{base}/models.py": render("family/models.py.jinja", **fctx),
@@ -219,15 +226,9 @@ def _render_family(
         f"{base}/resources/__init__.py": render("family/resources__init__.py.jinja", **fctx),
     }
     modules = {m.name: m.module for m in family.models}
-    inputs = family.inputs()
     for m in family.models:
         out[f"{base}/_classes/{m.module}.py"] = render(
-            "family/model_class.py.jinja",
-            **fctx,
-            m=m,
-            modules=modules,
-            inputs=inputs,
-            values=family.value_types(),
+            "family/model_class.py.jinja", **fctx, m=m, modules=modules
         )
     if family.module:
         out[f"{base}/__init__.py"] = render("family/__init__.py.jinja", **fctx)

@@ -28,11 +28,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator import RUN_STATE
-from generator.files import alive, checkpoint, fsync_dir
+from generator import SCRATCH_DIR, TXN_DIR, TXN_LOCK
+from generator.files import alive, checkpoint, fsync_dir, write_atomic
 
-TXN_DIR = RUN_STATE / "txn"
-SCRATCH_DIR = RUN_STATE / "scratch"
 JOURNAL = "journal.json"
 _RENAME_EXCHANGE = 2
 
@@ -86,7 +84,7 @@ class Transaction:
         )
         self.swaps.append(swap)
         self._write_intent()
-        swap.staged.mkdir(mode=0o777 & ~_umask())
+        swap.staged.mkdir()
         return swap.staged
 
     def commit(self) -> None:
@@ -201,7 +199,7 @@ def _finish(folder: Path) -> str:
 
 @contextlib.contextmanager
 def _locked(folder: Path) -> Iterator[None]:
-    fd = os.open(folder / "lock", os.O_RDWR | os.O_CREAT, 0o644)
+    fd = os.open(folder / TXN_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield
@@ -258,13 +256,8 @@ def _remove(path: Path) -> None:
 
 
 def _write_json(path: Path, data: dict[str, Any]) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(data, fh)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
-    fsync_dir(path.parent)
+    write_atomic(path, json.dumps(data), make_parents=False)
+    fsync_dir(path.parent)  # the rename itself durable: a journal is the commit point
 
 
 def _read_json(path: Path) -> dict[str, Any]:
@@ -284,9 +277,3 @@ def _fsync_tree(root: Path) -> None:
             finally:
                 os.close(fd)
         fsync_dir(Path(folder))
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from generator import DEFAULT_CONFIG, DEFAULT_OUT, RUN_STATE, __version__
+from generator import DEFAULT_CONFIG, DEFAULT_OUT, SCRATCH_DIR, TXN_DIR, TXN_LOCK, __version__
 from generator.diagnostics import CodegenError
 from generator.emit.cache import Stamp, message, up_to_date
 
@@ -124,13 +124,12 @@ def finish_interrupted_runs(project: Path) -> list[str]:
         for folder in (project, project / DEFAULT_CONFIG.parent)
         for path in sweep_temp_files(folder)
     ]
-    state = project / RUN_STATE
     busy = [
         name
-        for sub in ("txn", "scratch")
-        if (state / sub).is_dir()
-        for name in os.listdir(state / sub)
-        if name != "lock"
+        for folder in (project / TXN_DIR, project / SCRATCH_DIR)
+        if folder.is_dir()
+        for name in os.listdir(folder)
+        if name != TXN_LOCK
     ]
     if busy:
         from generator.transaction import recover

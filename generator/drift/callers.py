@@ -31,13 +31,6 @@ class Call:
     field: ModelField | None = None
     args: tuple[tuple[str, TypeRef], ...] = ()  # keyword arguments the call passes, typed
 
-    @property
-    def owner(self) -> str:
-        """What the surface belongs to, for grouping: ``client.roles`` or ``models.Role``."""
-        if self.resource is not None:
-            return f"client.{self.resource.attr}"
-        return f"models.{self.model.name}" if self.model is not None else ""
-
 
 def calls(family: Family) -> list[Call]:
     """Every surface of ``family`` with its caller, resources first, then models."""

@@ -10,6 +10,7 @@ breaks because it was renamed names its replacement.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 import os
@@ -17,6 +18,7 @@ import re
 import subprocess
 import sys
 import time
+from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,9 +66,6 @@ class Verdicts:
     def broken(self) -> list[Verdict]:
         return [v for v in self.verdicts if not v.type_checks]
 
-    def of(self, python: str) -> Verdict | None:
-        return next((v for v in self.verdicts if v.python == python), None)
-
 
 def judge(old: Package, new: Package, new_files: dict[str, str], base: Path) -> Verdicts:
     """Type-check the callers of every surface of ``old`` against ``new`` (its generated
@@ -84,11 +83,9 @@ def judge(old: Package, new: Package, new_files: dict[str, str], base: Path) -> 
     verdicts: list[Verdict] = []
     by_name = {f.name: f for f in new.families}
     for family, family_calls, path, starts in checked:
-        found = errors.get(path.name, {})
+        owned = _by_caller(errors.get(path.name, {}), starts)
         for i, call in enumerate(family_calls):
-            end = starts[i + 1] if i + 1 < len(starts) else 1 << 30
-            messages = [m for line, ms in found.items() if _owns(line, starts[i], end) for m in ms]
-            messages += [m for line, ms in found.items() if line < starts[0] for m in ms]
+            messages = owned[-1] + owned[i]  # an error above every caller (an import) is theirs
             renamed = _renamed(call, by_name.get(family.name)) if messages else ""
             verdicts.append(Verdict(family.name, call, tuple(messages), renamed))
     added = list(_added(old, new))
@@ -110,8 +107,12 @@ def judge_documents(old_doc: Any, new_doc: Any, base: Path) -> Verdicts:
     return judge(results[0].package, results[1].package, results[1].files, base)
 
 
-def _owns(line: int, start: int, end: int) -> bool:
-    return start <= line < end
+def _by_caller(found: dict[int, list[str]], starts: list[int]) -> dict[int, list[str]]:
+    """mypy's messages by the index of the caller whose lines hold them (-1: above them all)."""
+    owned: dict[int, list[str]] = defaultdict(list)
+    for line, messages in sorted(found.items()):
+        owned[bisect.bisect_right(starts, line) - 1] += messages
+    return owned
 
 
 def _write_package(files: dict[str, str], folder: Path) -> Path:

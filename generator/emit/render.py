@@ -253,7 +253,6 @@ def environment() -> jinja2.Environment:
     env.globals["uses_type"] = uses_type
     env.globals["open_operations"] = open_operations
     env.globals["recursion_limit"] = recursion_limit
-    env.globals["inputs_of"] = lambda family: family.inputs()
     env.globals["input_imports"] = input_imports
     env.filters["error_class"] = error_class
     env.filters["py_rule"] = py_rule

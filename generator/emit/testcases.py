@@ -16,6 +16,7 @@ from typing import Any
 
 from generator.emit.render import error_class, py_literal
 from generator.emit.samples import LongText, Samples
+from generator.ir.context import strip_none
 from generator.ir.naming import ClassName, Namespace, PythonIdentifier
 from generator.ir.schemas import CATALOG_PREFIX, property_of
 from generator.ir.types import (
@@ -102,6 +103,7 @@ class CaseBuilder:
         self.family = family
         self.schemas = family.schemas
         self.samples = Samples(family.schemas)
+        self.inputs = family.inputs()
 
     def cases(self) -> dict[PythonIdentifier, list[TestCase]]:
         """Test cases by resource module; test class names are unique in the family. The first
@@ -238,14 +240,14 @@ class CaseBuilder:
         """``args`` with each body field that takes a class with a TypedDict twin given as a
         dict literal keyed by wire names (what the client must send as is); None when there
         is none."""
-        inputs = self.family.inputs()
+        inputs = self.inputs
         fields = {f.name: f for f in (op.body.fields or ())} if op.body is not None else {}
         out, changed = [], False
         for a in args:
             f = fields.get(a.name) if a.location == "body" else None
-            t = _strip_none(f.type) if f is not None else None
+            t = strip_none(f.type) if f is not None else None
             many = isinstance(t, ListOf)
-            item = _strip_none(t.item) if isinstance(t, ListOf) else t
+            item = strip_none(t.item) if isinstance(t, ListOf) else t
             if isinstance(item, ModelRef) and item.name in inputs:
                 sample = self.samples.json({"$ref": CATALOG_PREFIX + item.name}, 0)
                 literal = _json_source([sample] if many else sample)
@@ -491,10 +493,3 @@ def _nullable(schema: dict[str, Any]) -> bool:
         or kind == "null"
         or (isinstance(kind, list) and "null" in kind)
     )
-
-
-def _strip_none(t: TypeRef) -> TypeRef:
-    if isinstance(t, UnionOf):
-        rest = [m for m in t.members if m != Primitive("None")]
-        return rest[0] if len(rest) == 1 else t
-    return t

@@ -134,27 +134,26 @@ def write_tree(out_dir: Path, files: dict[str, str], *, force: bool = False) -> 
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     recover(out_dir.parent)
     with Transaction(out_dir.parent, "generate") as txn:
-        stage_tree(txn, out_dir, files, force=force)
+        stage_tree(txn, out_dir, files, checked=True)
         txn.commit()
 
 
 def stage_tree(
-    txn: Transaction, out_dir: Path, files: dict[str, str], *, force: bool = False
+    txn: Transaction, out_dir: Path, files: dict[str, str], *, checked: bool = False
 ) -> None:
-    """Write ``files`` and the marker into a folder ``txn`` will swap in for ``out_dir``; the
-    transaction syncs every file and folder once before the swap."""
-    check_output_dir(out_dir, files, force=force)
+    """Write ``files`` and the marker into a folder ``txn`` will swap in for ``out_dir`` (after
+    :func:`check_output_dir`, unless the caller ``checked`` already); the transaction syncs
+    every file and folder once before the swap."""
+    if not checked:
+        check_output_dir(out_dir, files)
     staging = txn.stage(out_dir)
-    folders = {staging}
+    made = {staging}
     for rel, text in sorted({**files, MARKER: marker_text(files)}.items()):
         path = staging / rel
-        if path.parent not in folders:
+        if path.parent not in made:
             path.parent.mkdir(parents=True, exist_ok=True)
-            parent = path.parent
-            while parent not in folders:
-                folders.add(parent)
-                parent = parent.parent
-        path.write_bytes(text.encode("utf-8"))  # synced once, with the folders, by the commit
+            made.add(path.parent)
+        path.write_bytes(text.encode("utf-8"))
 
 
 def read_tree(out_dir: Path) -> dict[str, bytes]:

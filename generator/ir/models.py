@@ -85,11 +85,6 @@ def with_inputs(
     )
 
 
-def refs_of(t: TypeRef) -> set[ClassName]:
-    """The classes a type names."""
-    return _refs(t)
-
-
 def _placed(models: tuple[ModelKind, ...]) -> tuple[ModelKind, ...]:
     """Each class with its own module name (unique in the family, case-insensitively, so the
     files differ on any file system) and the classes it names: a package loads a class, and
@@ -98,7 +93,9 @@ def _placed(models: tuple[ModelKind, ...]) -> tuple[ModelKind, ...]:
     placed = []
     for m in models:
         refs = (
-            {r for f in m.fields for r in _refs(f.type)} if isinstance(m, Model) else _refs(m.type)
+            {r for f in m.fields for r in refs_of(f.type)}
+            if isinstance(m, Model)
+            else refs_of(m.type)
         )
         module = modules.identifier(snake_case(m.name) or "model", prefix="model")
         placed.append(dataclasses.replace(m, module=module, refs=tuple(sorted(refs - {m.name}))))
@@ -110,7 +107,7 @@ def _ordered(models: dict[ClassName, ModelKind]) -> tuple[ModelKind, ...]:
     base (``RootModel[A | B]``) is evaluated when it is defined, annotations later. A value class
     that reaches itself through value classes is marked ``recursive``."""
     values = {n: m for n, m in models.items() if isinstance(m, ValueModel)}
-    deps = {n: sorted(d for d in _refs(m.type) if d in values) for n, m in values.items()}
+    deps = {n: sorted(d for d in refs_of(m.type) if d in values) for n, m in values.items()}
     out = [models[n] for n in sorted(models) if n not in values]
     placed: set[ClassName] = set()
 
@@ -151,7 +148,9 @@ def recursion_limit(models: tuple[ModelKind, ...]) -> int:
     of references, counting every class of a reference cycle (strongly connected component)."""
     graph = {
         m.name: sorted(
-            {r for f in m.fields for r in _refs(f.type)} if isinstance(m, Model) else _refs(m.type)
+            {r for f in m.fields for r in refs_of(f.type)}
+            if isinstance(m, Model)
+            else refs_of(m.type)
         )
         for m in models
     }
@@ -208,14 +207,22 @@ def _longest_chain(graph: dict[ClassName, list[ClassName]]) -> int:
     return max(best, default=0)
 
 
-def _refs(t: TypeRef) -> set[ClassName]:
+def _model_refs(m: ModelKind) -> set[ClassName]:
+    """The classes a model's fields (or its value) name."""
+    return (
+        {r for f in m.fields for r in refs_of(f.type)} if isinstance(m, Model) else refs_of(m.type)
+    )
+
+
+def refs_of(t: TypeRef) -> set[ClassName]:
+    """The classes a type names."""
     match t:
         case ModelRef(name):
             return {name}
         case ListOf(item) | DictOf(item):
-            return _refs(item)
+            return refs_of(item)
         case UnionOf(members):
-            return set().union(*(_refs(m) for m in members))
+            return set().union(*(refs_of(m) for m in members))
     return set()
 
 

@@ -4,12 +4,13 @@ One run: take the new document (fetched, or from a file), compare it with the sn
 ``spec/`` (drift) and check the overlays against it, regenerate, and when anything changed write
 the snapshot, a changelog section and the bumped version, plus a Markdown summary for review.
 
-The bump follows what changed for code using the package: a breaking change → major; an
-addition (an operation, parameter, field, enum value, accepted type) → minor; anything else that
-changes ``generated/`` → patch; nothing → no bump. A transaction: the new ``spec/`` is staged
-beside the old one and generated from there; ``spec/`` and ``generated/`` are swapped in together
-after every step succeeded, so on any failure both are as they were, and a run killed at any
-instant is finished or undone by the next command (:mod:`generator.transaction`).
+The bump follows what changed for code using the package, as the type-check verdicts say
+(:mod:`generator.drift.verdicts`): a surface that no longer type-checks → major; only additions
+→ minor; anything else that changes ``generated/`` → patch; nothing → no bump. A transaction:
+the new ``spec/`` is staged beside the old one and generated from there; ``spec/`` and
+``generated/`` are swapped in together after every step succeeded, so on any failure both are
+as they were, and a run killed at any instant is finished or undone by the next command
+(:mod:`generator.transaction`).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from generator.drift.verdict_report import changelog_markdown, verdict_markdown
 from generator.drift.verdicts import Verdicts, judge
 from generator.emit.writer import read_tree, stage_tree
 from generator.pipeline import Result
+from generator.pipeline import generate as _generate
 from generator.release.versioning import (
     bump_config_text,
     changelog_section,
@@ -276,12 +278,6 @@ def _relocated(exc: CodegenError, staged: str, spec_dir: str) -> CodegenError:
             for d in exc.diagnostics
         ]
     )
-
-
-def _generate(config: Config) -> Result:
-    from generator.pipeline import generate
-
-    return generate(config)
 
 
 def _differences(before: dict[str, bytes], files: dict[str, str]) -> list[str]:
