@@ -8,6 +8,7 @@ text.
 
 from __future__ import annotations
 
+import keyword
 import math
 import re
 from functools import cache
@@ -16,8 +17,10 @@ from typing import Any
 import jinja2
 
 from generator import TEMPLATES
+from generator.emit.imports import class_module_imports, import_block, spec_imports
+from generator.emit.layout import fit, fit_item
 from generator.emit.open_shapes import open_operations
-from generator.emit.sanitize import clean_text, comment_text, docstring_body, py_str
+from generator.emit.sanitize import clean_text, comment_text, docstring_body, py_str, toml_str
 from generator.ir.models import recursion_limit
 from generator.ir.types import (
     DictOf,
@@ -30,6 +33,7 @@ from generator.ir.types import (
     Rule,
     TypeRef,
     UnionOf,
+    ValueModel,
 )
 
 _PRIMITIVES = {
@@ -59,8 +63,23 @@ def py_type(t: TypeRef, models: str = "_models") -> str:
         case LiteralOf(values):
             return "Literal[" + ", ".join(py_literal(v) for v in values) + "]"
         case UnionOf(members):
-            return " | ".join(py_type(m, models) for m in members)
+            return " | ".join(py_type(m, models) for m in none_last(members))
     raise TypeError(f"unknown type reference {t!r}")
+
+
+def py_optional_arg(t: TypeRef, inputs: dict[str, str]) -> str:
+    """An optional argument's type: the value's, or ``NotGiven`` (``None`` stays last)."""
+    text = py_input_type(t, inputs)
+    if text == "None":
+        return "NotGiven | None"
+    if text.endswith(" | None"):
+        return text.removesuffix(" | None") + " | NotGiven | None"
+    return text + " | NotGiven"
+
+
+def none_last(members: tuple[TypeRef, ...]) -> list[TypeRef]:
+    """A union's members with ``None`` last, where the linter wants it."""
+    return sorted(members, key=lambda m: m == Primitive("None"))
 
 
 def py_input_type(
@@ -91,7 +110,7 @@ def py_input_type(
             plain = inner == py_type(value, models)
             return f"dict[str, {inner}]" if plain else f"Mapping[str, {inner}]"
         case UnionOf(members):
-            return " | ".join(py_input_type(m, inputs, models, values) for m in members)
+            return " | ".join(py_input_type(m, inputs, models, values) for m in none_last(members))
     return py_type(t, models)
 
 
@@ -228,6 +247,57 @@ def uses_type(ops: tuple[Operation, ...], name: str) -> bool:
     return False
 
 
+def _key_identifier(name: str) -> bool:
+    """Whether a wire name can be a TypedDict class-syntax key."""
+    return name.isidentifier() and not keyword.iskeyword(name)
+
+
+def class_imports(
+    body: str,
+    pkg: str,
+    model: Model,
+    runtime_refs: tuple[str, ...],
+    typed: list[tuple[str, str]],
+    modules: dict[str, str],
+    inputs: dict[str, str],
+    values: dict[str, TypeRef],
+) -> str:
+    """A class module's import block (see :func:`class_module_imports`)."""
+    runtime: list[tuple[str, str | None]] = [(f".{modules[r]}", r) for r in runtime_refs]
+    late: list[tuple[str, str | None]] = []
+    late += [] if runtime_refs else [(f".{modules[r]}", r) for r in model.refs]
+    late += [(f".{modules[owner]}", name) for owner, name in typed]
+    strings: list[str] = []
+    if model.input_name and not all(_key_identifier(f.name) for f in model.fields):
+        strings = [py_input_type(f.type, inputs, "", values) for f in model.fields]
+        strings += [] if all(f.required for f in model.fields) else ["NotRequired"]
+    return class_module_imports(body, pkg, runtime, late, strings)
+
+
+def _natural(name: str) -> tuple[object, ...]:
+    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", name))
+
+
+def sort_all(names: list[str]) -> list[str]:
+    """``__all__`` in the linter's order: constants, classes, then the rest, each natural."""
+
+    def key(n: str) -> tuple[int, tuple[object, ...]]:
+        kind = 0 if len(n) > 1 and n.isupper() else 1 if n[:1].isupper() else 2
+        return kind, _natural(n)
+
+    return sorted(names, key=key)
+
+
+def model_imports(models: tuple[Model | ValueModel, ...]) -> list[tuple[str, str | None]]:
+    """(module, name) of every class and twin a family's models module names."""
+    out: list[tuple[str, str | None]] = [(f"._classes.{m.module}", m.name) for m in models]
+    return out + [(f"._classes.{m.module}", m.input_name) for m in models if m.input_name]
+
+
+def refs_entries(refs: tuple[str, ...], modules: dict[str, str]) -> str:
+    return ", ".join(f"{py_str(r)}: {py_str(modules[r])}" for r in refs)
+
+
 @cache
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
@@ -240,6 +310,9 @@ def environment() -> jinja2.Environment:
     )
     env.filters.update(
         py_str=py_str,
+        toml_str=toml_str,
+        fit=fit,
+        fit_item=fit_item,
         docstring=docstring_body,
         comment=comment_text,
         md=markdown_text,
@@ -247,6 +320,7 @@ def environment() -> jinja2.Environment:
         py_type=py_type,
         py_open_type=py_open_type,
         py_input_type=py_input_type,
+        py_optional_arg=py_optional_arg,
         py_literal=py_literal,
         py_tuple=py_tuple,
     )
@@ -254,6 +328,13 @@ def environment() -> jinja2.Environment:
     env.globals["open_operations"] = open_operations
     env.globals["recursion_limit"] = recursion_limit
     env.globals["input_imports"] = input_imports
+    env.globals["class_imports"] = class_imports
+    env.globals["spec_imports"] = spec_imports
+    env.globals["model_imports"] = model_imports
+    env.globals["import_block"] = import_block
+    env.filters["sort_all"] = sort_all
+    env.globals["refs_entries"] = refs_entries
+    env.tests["key_identifier"] = _key_identifier
     env.filters["error_class"] = error_class
     env.filters["py_rule"] = py_rule
     env.globals["resource_of"] = lambda family, op: next(

@@ -21,15 +21,29 @@ _NAME_MAPS = ("properties", "patternProperties", "$defs", "definitions", "depend
 def py_str(value: object) -> str:
     """A Python string literal for any text: only printable ASCII survives unescaped.
 
-    The escapes used (``\\" \\\\ \\n \\t \\r \\uXXXX \\UXXXXXXXX``) mean the same in a TOML basic
-    string, so the literal also serves pyproject.toml.
+    The quotes are the formatter's choice: double, unless the text holds more double quotes
+    than single ones, so generated code needs no formatting pass.
     """
     text = str(value)
-    out = ['"']
+    quote = "'" if text.count('"') > text.count("'") else '"'
+    return _literal(text, quote)
+
+
+def toml_str(value: object) -> str:
+    """A TOML basic string: always double-quoted (single quotes make TOML literal strings).
+
+    The escapes used (``\\" \\\\ \\n \\t \\r \\uXXXX \\UXXXXXXXX``) mean the same
+    in TOML and Python.
+    """
+    return _literal(str(value), '"')
+
+
+def _literal(text: str, quote: str) -> str:
+    out = [quote]
     for ch in text:
         code = ord(ch)
-        if ch == '"':
-            out.append('\\"')
+        if ch == quote:
+            out.append("\\" + quote)
         elif ch == "\\":
             out.append("\\\\")
         elif 0x20 <= code < 0x7F:
@@ -44,7 +58,7 @@ def py_str(value: object) -> str:
             out.append(f"\\u{code:04x}")
         else:
             out.append(f"\\U{code:08x}")
-    out.append('"')
+    out.append(quote)
     return "".join(out)
 
 

@@ -94,7 +94,9 @@ __all__ = [
 log = logging.getLogger(__package__ or __name__)
 LOG_ENV = "CUBE_LOG"
 REDACTED = "[redacted]"
-_SENSITIVE_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie", "x-api-key", "api-key"})
+_SENSITIVE_HEADERS = frozenset(
+    {"authorization", "proxy-authorization", "cookie", "x-api-key", "api-key"}
+)
 
 
 def user_agent() -> str:
@@ -106,7 +108,9 @@ def user_agent() -> str:
 
 def _setup_logging() -> None:
     """Honour ``CUBE_LOG=info|debug`` once: a stderr handler on this package's logger."""
-    level = {"info": logging.INFO, "debug": logging.DEBUG}.get(os.environ.get(LOG_ENV, "").strip().lower())
+    level = {"info": logging.INFO, "debug": logging.DEBUG}.get(
+        os.environ.get(LOG_ENV, "").strip().lower()
+    )
     if level is None or getattr(log, "_cube_env_handler", False):
         return
     handler = logging.StreamHandler(sys.stderr)
@@ -114,6 +118,7 @@ def _setup_logging() -> None:
     log.addHandler(handler)
     log.setLevel(level)
     log._cube_env_handler = True  # type: ignore[attr-defined]
+
 
 DEFAULT_TIMEOUT = httpx2.Timeout(60.0, connect=10.0)
 DEFAULT_MAX_RETRIES = 2
@@ -290,14 +295,21 @@ class BaseClient:
             return {}
         return {self._auth_header: self._auth_prefix + self._credential}
 
-    def _build_request(self, call: PreparedCall, client: httpx2.Client | httpx2.AsyncClient) -> httpx2.Request:
+    def _build_request(
+        self, call: PreparedCall, client: httpx2.Client | httpx2.AsyncClient
+    ) -> httpx2.Request:
         opts = call.options
         path = build_path(call.path, call.path_params)
         base = str(self.base_url).rstrip("/")
         params = build_query({**call.query, **(opts.extra_query or {})}, call.unexploded)
         # One case-insensitive mapping, so a caller's "authorization" replaces ours, not joins it.
         headers = httpx2.Headers({"Accept": "application/json", "User-Agent": _USER_AGENT})
-        for layer in (self._default_headers, self.auth_headers, call.headers, opts.extra_headers or {}):
+        for layer in (
+            self._default_headers,
+            self.auth_headers,
+            call.headers,
+            opts.extra_headers or {},
+        ):
             for key, value in layer.items():
                 headers[key] = value
         headers.pop(RAW_RESPONSE_HEADER, None)
@@ -312,7 +324,11 @@ class BaseClient:
             data = {k: v for k, v in form.items() if not isinstance(v, NotGiven)}
             files = dict(call.files or {})
             if call.files is not None:  # multipart: binary values travel as file parts
-                for key in [k for k, v in data.items() if isinstance(v, (bytes, bytearray)) or hasattr(v, "read")]:
+                for key in [
+                    k
+                    for k, v in data.items()
+                    if isinstance(v, (bytes, bytearray)) or hasattr(v, "read")
+                ]:
                     files[key] = data.pop(key)
             kwargs["data"] = data
             if files:
@@ -324,7 +340,12 @@ class BaseClient:
         elif opts.extra_body:  # an operation without a documented body: send the extra as JSON
             kwargs["json"] = to_jsonable(opts.extra_body)
         return client.build_request(
-            call.method, base + path, params=params, headers=headers, timeout=self._timeout(call), **kwargs
+            call.method,
+            base + path,
+            params=params,
+            headers=headers,
+            timeout=self._timeout(call),
+            **kwargs,
         )
 
     def _timeout(self, call: PreparedCall) -> Timeout:
@@ -336,7 +357,9 @@ class BaseClient:
 
     @staticmethod
     def _wants_raw(call: PreparedCall) -> bool:
-        return bool(call.options.extra_headers and RAW_RESPONSE_HEADER in call.options.extra_headers)
+        return bool(
+            call.options.extra_headers and RAW_RESPONSE_HEADER in call.options.extra_headers
+        )
 
     @staticmethod
     def _should_retry_status(call: PreparedCall, response: httpx2.Response) -> bool:
@@ -369,7 +392,12 @@ class BaseClient:
         return backoff * (1 - 0.25 * random.random())
 
     def _plan_retry(
-        self, call: PreparedCall, attempt: int, *, response: httpx2.Response | None = None, exc: Exception | None = None
+        self,
+        call: PreparedCall,
+        attempt: int,
+        *,
+        response: httpx2.Response | None = None,
+        exc: Exception | None = None,
     ) -> float | None:
         """The delay before re-sending this call, or ``None`` to give up now."""
         if attempt >= self._max_retries(call):
@@ -419,7 +447,9 @@ class BaseClient:
     def _log_request(self, request: httpx2.Request, attempt: int) -> None:
         if log.isEnabledFor(logging.DEBUG):
             sensitive = self._sensitive_headers()
-            shown = {k: REDACTED if k.lower() in sensitive else v for k, v in request.headers.items()}
+            shown = {
+                k: REDACTED if k.lower() in sensitive else v for k, v in request.headers.items()
+            }
             if self._credential:
                 shown = {k: v.replace(self._credential, REDACTED) for k, v in shown.items()}
             log.debug(
@@ -431,7 +461,12 @@ class BaseClient:
     def _log_response(response: httpx2.Response) -> None:
         if log.isEnabledFor(logging.DEBUG):
             request = response.request
-            log.debug("Response %s %s -> %d", request.method, _loggable_url(request.url), response.status_code)
+            log.debug(
+                "Response %s %s -> %d",
+                request.method,
+                _loggable_url(request.url),
+                response.status_code,
+            )
 
 
 _USER_AGENT = user_agent()
@@ -526,7 +561,9 @@ class SyncAPIClient(BaseClient):
         if self._wants_raw(call):
             from ._response import APIResponse
 
-            return APIResponse(response, functools.partial(_parse, response, cast_to, kind, self.strict))
+            return APIResponse(
+                response, functools.partial(_parse, response, cast_to, kind, self.strict)
+            )
         return _parse(response, cast_to, kind, self.strict)
 
 
@@ -592,7 +629,9 @@ class AsyncAPIClient(BaseClient):
             await self._sleep(delay)
             attempt += 1
 
-    async def request(self, call: PreparedCall, *, cast_to: Any, kind: ResponseKind = "json") -> Any:
+    async def request(
+        self, call: PreparedCall, *, cast_to: Any, kind: ResponseKind = "json"
+    ) -> Any:
         streamed = kind in STREAMED_KINDS
         response = await self.send(call, stream=streamed)
         from ._response import APIResponse, AsyncBinaryResponse
@@ -609,11 +648,15 @@ class AsyncAPIClient(BaseClient):
             lines = cast_to.aopen(response, self.strict)
             return APIResponse(response, lambda: lines) if self._wants_raw(call) else lines
         if self._wants_raw(call):
-            return APIResponse(response, functools.partial(_parse, response, cast_to, kind, self.strict))
+            return APIResponse(
+                response, functools.partial(_parse, response, cast_to, kind, self.strict)
+            )
         return _parse(response, cast_to, kind, self.strict)
 
 
-def _parse(response: httpx2.Response, cast_to: Any, kind: ResponseKind, strict: bool = False) -> Any:
+def _parse(
+    response: httpx2.Response, cast_to: Any, kind: ResponseKind, strict: bool = False
+) -> Any:
     from ._response import BinaryResponse, parse_json  # pydantic is imported on first use
 
     if kind == "json":

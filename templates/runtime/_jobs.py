@@ -123,7 +123,9 @@ class _JobState(Generic[S, T]):
         """The job id from the submit response."""
         value = _text(_read(self._submitted, self._spec.id_field))
         if not value:
-            raise APIError(f"the submit response has no {self._spec.id_field!r}; the job cannot be followed")
+            raise APIError(
+                f"the submit response has no {self._spec.id_field!r}; the job cannot be followed"
+            )
         return value
 
     @property
@@ -198,7 +200,9 @@ class _JobState(Generic[S, T]):
         return None if timeout is None else self._clock() + timeout
 
     def __repr__(self) -> str:
-        state = _text(_read(self._last, self._spec.status_field)) if self._last is not None else None
+        state = (
+            _text(_read(self._last, self._spec.status_field)) if self._last is not None else None
+        )
         return f"<{type(self).__name__} id={self._safe_id()!r} status={state!r}>"
 
 

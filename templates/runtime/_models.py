@@ -85,7 +85,9 @@ class BaseModel(pydantic.BaseModel):
     def _fill_meta(self, data: dict[str, Any]) -> None:
         names = _aliases(type(self))
         object.__setattr__(self, "__pydantic_fields_set__", {names[k] for k in data if k in names})
-        object.__setattr__(self, "__pydantic_extra__", {k: v for k, v in data.items() if k not in names})
+        object.__setattr__(
+            self, "__pydantic_extra__", {k: v for k, v in data.items() if k not in names}
+        )
 
     def _materialize(self) -> None:
         """Read every field (and those of nested lazy models) so pydantic sees a whole model."""
@@ -93,7 +95,9 @@ class BaseModel(pydantic.BaseModel):
             return
         fields = type(self).model_fields
         for name in fields:  # nested models read earlier may still be partial: visit them all
-            _materialize_value(self.__dict__[name] if name in self.__dict__ else getattr(self, name))
+            _materialize_value(
+                self.__dict__[name] if name in self.__dict__ else getattr(self, name)
+            )
         # declaration order, as a validated model has it
         object.__setattr__(self, "__dict__", {name: self.__dict__[name] for name in fields})
 
@@ -280,7 +284,11 @@ def _lazy_target(tp: Any, where: str = "") -> Callable[[Any], Any] | None:
         model = tp
 
         def one(value: Any) -> Any:
-            return model._from_json(value) if isinstance(value, dict) else _fallback(model, value, where)
+            return (
+                model._from_json(value)
+                if isinstance(value, dict)
+                else _fallback(model, value, where)
+            )
 
         return one
     if origin in (Union, types.UnionType) and len(args) == 2 and type(None) in args:
@@ -294,7 +302,9 @@ def _lazy_target(tp: Any, where: str = "") -> Callable[[Any], Any] | None:
         item = _lazy_target(args[0], where)
         if item is not None:
             each = item
-            return lambda value: [each(v) for v in value] if isinstance(value, list) else _fallback(tp, value, where)
+            return lambda value: (
+                [each(v) for v in value] if isinstance(value, list) else _fallback(tp, value, where)
+            )
     return None
 
 
@@ -362,7 +372,9 @@ def to_dict(model: pydantic.BaseModel) -> dict[str, Any]:
     raw = _raw(model)
     if isinstance(raw, dict):
         return raw
-    data: dict[str, Any] = model.model_dump(mode="json", by_alias=True, exclude_unset=True, warnings=False)
+    data: dict[str, Any] = model.model_dump(
+        mode="json", by_alias=True, exclude_unset=True, warnings=False
+    )
     return data
 
 
@@ -385,7 +397,9 @@ class Unknown:
         return f"Unknown({self.value!r})"
 
     @classmethod
-    def __get_pydantic_core_schema__(cls, source: Any, handler: pydantic.GetCoreSchemaHandler) -> core_schema.CoreSchema:
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: pydantic.GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
         return core_schema.with_info_plain_validator_function(
             _to_unknown,
             serialization=core_schema.plain_serializer_function_ser_schema(_unknown_value),
@@ -400,14 +414,18 @@ def _to_unknown(value: Any, info: core_schema.ValidationInfo) -> Unknown:
     if isinstance(value, Unknown):
         return value
     if isinstance(info.context, dict) and info.context.get(STRICT):
-        raise PydanticCustomError("unknown_value", "value {value!r} is not one the document lists", {"value": value})
+        raise PydanticCustomError(
+            "unknown_value", "value {value!r} is not one the document lists", {"value": value}
+        )
     return Unknown(value)
 
 
 class _OpenMarker:
     """Builds ``known | Unknown`` tried left to right, so known values never reach Python code."""
 
-    def __get_pydantic_core_schema__(self, source: Any, handler: pydantic.GetCoreSchemaHandler) -> core_schema.CoreSchema:
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: pydantic.GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
         members = [m for m in typing.get_args(source) if m is not Unknown]
         inner: Any = members[0] if len(members) == 1 else Union[tuple(members)]  # noqa: UP007
         return core_schema.union_schema(
@@ -474,8 +492,12 @@ def _build(tp: Any, data: Any, path: str, problems: list[str]) -> Any:
     elif origin is dict and isinstance(data, dict):
         args = typing.get_args(tp)
         item = args[1] if len(args) == 2 else Any
-        return {k: _build(item, v, f"{path}.{k}" if path else str(k), problems) for k, v in data.items()}
-    problems.append(f"{where}: {'null' if data is None else type(data).__name__ + ' ' + _short(data)} kept as received")
+        return {
+            k: _build(item, v, f"{path}.{k}" if path else str(k), problems) for k, v in data.items()
+        }
+    problems.append(
+        f"{where}: {'null' if data is None else type(data).__name__ + ' ' + _short(data)} kept as received"
+    )
     return data
 
 
@@ -484,7 +506,9 @@ def _short(data: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _build_model(cls: type[pydantic.BaseModel], data: dict[str, Any], path: str, problems: list[str]) -> Any:
+def _build_model(
+    cls: type[pydantic.BaseModel], data: dict[str, Any], path: str, problems: list[str]
+) -> Any:
     _complete(cls)
     values: dict[str, Any] = {}
     used: set[str] = set()
@@ -509,9 +533,13 @@ def _build_model(cls: type[pydantic.BaseModel], data: dict[str, Any], path: str,
 def warn(problems: list[str], what: str = "") -> None:
     """One warning for every difference found in one response (``what``: which, if known)."""
     if problems:
-        shown = "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more" if len(problems) > 5 else "")
+        shown = "; ".join(problems[:5]) + (
+            f"; and {len(problems) - 5} more" if len(problems) > 5 else ""
+        )
         where = f"{what}: " if what else ""
         warnings.warn(
-            ResponseValidationWarning(f"{where}response differs from the document, kept as received: {shown}"),
+            ResponseValidationWarning(
+                f"{where}response differs from the document, kept as received: {shown}"
+            ),
             stacklevel=4,
         )

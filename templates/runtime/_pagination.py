@@ -188,7 +188,9 @@ class _PageState(Generic[T]):
         return self._next_call() is not None
 
     def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.spec.style} items={len(self.items)} total={self.total}>"
+        return (
+            f"<{type(self).__name__} {self.spec.style} items={len(self.items)} total={self.total}>"
+        )
 
 
 class PageShapeError(APIResponseValidationError):
@@ -199,7 +201,13 @@ class PageShapeError(APIResponseValidationError):
     """
 
     def __init__(
-        self, *, operation: str, keys: list[str], expected: list[str], response: httpx2.Response, body: object
+        self,
+        *,
+        operation: str,
+        keys: list[str],
+        expected: list[str],
+        response: httpx2.Response,
+        body: object,
     ) -> None:
         shown = ", ".join(keys[:20]) if keys else f"no keys (a {type(body).__name__})"
         super().__init__(
@@ -233,7 +241,9 @@ def _parse_page(
 class SyncPage(_PageState[T]):
     """One page of a list; ``for item in page`` walks every following page too."""
 
-    def __init__(self, client: SyncAPIClient, call: PreparedCall, spec: PageSpec, item_type: Any) -> None:
+    def __init__(
+        self, client: SyncAPIClient, call: PreparedCall, spec: PageSpec, item_type: Any
+    ) -> None:
         response = client.send(call)
         data, items = _parse_page(response, spec, item_type, client.strict)
         super().__init__(call, spec, item_type, data, items, response)
@@ -309,7 +319,9 @@ class AsyncPaginator(Generic[T]):
     """What an async list method returns: ``await`` it for the first page, or ``async for`` over it
     for every item of every page (no ``await`` needed first). Nothing is sent until then."""
 
-    def __init__(self, client: AsyncAPIClient, call: PreparedCall, spec: PageSpec, item_type: Any) -> None:
+    def __init__(
+        self, client: AsyncAPIClient, call: PreparedCall, spec: PageSpec, item_type: Any
+    ) -> None:
         self._client = client
         self._call = call
         self._spec = spec

@@ -55,7 +55,9 @@ def parse_json(response: httpx2.Response, cast_to: Any, strict: bool = False) ->
             data = json.loads(response.content)
         except ValueError as exc:
             raise APIResponseValidationError(
-                f"response body is not valid JSON: {exc}", response=response, body=response.text[:500]
+                f"response body is not valid JSON: {exc}",
+                response=response,
+                body=response.text[:500],
             ) from None
         return builder(data)
     if cast_to is object:
@@ -63,10 +65,14 @@ def parse_json(response: httpx2.Response, cast_to: Any, strict: bool = False) ->
             return response.json()
         except ValueError as exc:
             raise APIResponseValidationError(
-                f"response body is not valid JSON: {exc}", response=response, body=response.text[:500]
+                f"response body is not valid JSON: {exc}",
+                response=response,
+                body=response.text[:500],
             ) from None
     try:
-        return _adapter(cast_to).validate_json(response.content, context=_STRICT_CONTEXT if strict else None)
+        return _adapter(cast_to).validate_json(
+            response.content, context=_STRICT_CONTEXT if strict else None
+        )
     except pydantic.ValidationError as exc:
         first = exc.errors()[0]
         if first["type"] == "json_invalid":
@@ -87,14 +93,18 @@ def parse_json(response: httpx2.Response, cast_to: Any, strict: bool = False) ->
         ) from None
 
 
-def parse_items(response: httpx2.Response, data: Any, items: Any, item_type: Any, strict: bool = False) -> list[Any]:
+def parse_items(
+    response: httpx2.Response, data: Any, items: Any, item_type: Any, strict: bool = False
+) -> list[Any]:
     """The items of one page (already parsed JSON), leniently unless ``strict``."""
     tp = list[item_type]
     builder = None if strict else lazy_builder(tp)
     if builder is not None and isinstance(items, list):
         return list(builder(items))
     try:
-        return list(_adapter(tp).validate_python(items, context=_STRICT_CONTEXT if strict else None))
+        return list(
+            _adapter(tp).validate_python(items, context=_STRICT_CONTEXT if strict else None)
+        )
     except pydantic.ValidationError as exc:
         if not strict:
             value, problems = construct(tp, items)
@@ -200,7 +210,9 @@ def stream_errors(response: httpx2.Response) -> Iterator[None]:
         raise APITimeoutError(request=response.request) from exc
     except httpx2.RequestError as exc:  # transport failures, and bodies that fail to decompress
         name = type(exc).__name__
-        raise APIConnectionError(f"Connection error while reading the response: {name}", request=response.request) from exc
+        raise APIConnectionError(
+            f"Connection error while reading the response: {name}", request=response.request
+        ) from exc
 
 
 def _sibling_temp(file: str | os.PathLike[str]) -> str:

@@ -59,7 +59,9 @@ def build_query(
 
 
 def build_headers(params: Mapping[str, object]) -> dict[str, str]:
-    return {k: _scalar(v) for k, v in params.items() if not isinstance(v, NotGiven) and v is not None}
+    return {
+        k: _scalar(v) for k, v in params.items() if not isinstance(v, NotGiven) and v is not None
+    }
 
 
 def strip_not_given(fields: Mapping[str, object]) -> dict[str, object]:
@@ -105,14 +107,20 @@ def resolve_credential(value: str | None, env: str, param: str) -> str:
 
     credential = value if value is not None else os.environ.get(env)
     if not credential or not credential.strip():
-        raise ConfigurationError(f"missing credential: pass {param}=... or set the {env} environment variable")
+        raise ConfigurationError(
+            f"missing credential: pass {param}=... or set the {env} environment variable"
+        )
     if any(c in credential for c in "\r\n\x00"):
         raise ConfigurationError(f"{param} contains a line break or NUL; refusing to send it")
     return credential
 
 
 def resolve_base_url(
-    value: str | None, env: str, template: str, variables: Mapping[str, str | None], defaults: Mapping[str, str]
+    value: str | None,
+    env: str,
+    template: str,
+    variables: Mapping[str, str | None],
+    defaults: Mapping[str, str],
 ) -> str:
     """An explicit base URL, else the environment's, else the server template with its variables.
 
@@ -134,7 +142,9 @@ def resolve_base_url(
             return given
         return given + urlsplit(_expand_server(template, variables, defaults)).path
     if not template:
-        raise ConfigurationError(f"no server URL is known: pass base_url=... or set {env or 'base_url'}")
+        raise ConfigurationError(
+            f"no server URL is known: pass base_url=... or set {env or 'base_url'}"
+        )
     missing = [
         name
         for name in _PLACEHOLDER.findall(template)
@@ -149,7 +159,9 @@ def resolve_base_url(
     return _expand_server(template, variables, defaults)
 
 
-def _expand_server(template: str, variables: Mapping[str, str | None], defaults: Mapping[str, str]) -> str:
+def _expand_server(
+    template: str, variables: Mapping[str, str | None], defaults: Mapping[str, str]
+) -> str:
     """The server template with its variables, each checked for where it stands in the URL."""
     from ._exceptions import ConfigurationError
 
@@ -165,11 +177,17 @@ def _expand_server(template: str, variables: Mapping[str, str | None], defaults:
         if in_host and not defaults.get(name, "").startswith("/"):
             # Part of the host name: a DNS label, nothing that could move the request elsewhere.
             if not _HOST_PART.fullmatch(chosen):
-                raise ConfigurationError(f"server variable {name!r} must be a host name part (letters, digits, . and -)")
+                raise ConfigurationError(
+                    f"server variable {name!r} must be a host name part (letters, digits, . and -)"
+                )
         elif in_host and chosen and not chosen.startswith("/"):
-            raise ConfigurationError(f"server variable {name!r} is a base path and must start with /")
+            raise ConfigurationError(
+                f"server variable {name!r} is a base path and must start with /"
+            )
         if any(c in chosen for c in "?#@ \\\r\n\t") or "/../" in chosen + "/":
-            raise ConfigurationError(f"server variable {name!r} must not contain ? # @ .. backslashes or spaces")
+            raise ConfigurationError(
+                f"server variable {name!r} must not contain ? # @ .. backslashes or spaces"
+            )
         return chosen
 
     return _PLACEHOLDER.sub(fill, template)

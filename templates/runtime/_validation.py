@@ -93,7 +93,9 @@ def check_rule(rule: Rule | None, payload: Mapping[str, object]) -> None:
         raise RequestValidationError(_failure(rule, present))
 
 
-def validate_body(model: Any, rule: Rule | None, payload: Mapping[str, object]) -> dict[str, object]:
+def validate_body(
+    model: Any, rule: Rule | None, payload: Mapping[str, object]
+) -> dict[str, object]:
     """Return ``payload`` unchanged after checking its rule and its model (strictly: a value
     the document does not list is refused here, though responses may carry one)."""
     check_rule(rule, payload)

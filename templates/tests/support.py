@@ -23,7 +23,9 @@ BASE_URL = "https://api.test/base"
 class Recorder:
     """Answers every request with one response and keeps the requests for assertions."""
 
-    def __init__(self, status: int = 200, body: Any = None, content_type: str = "application/json") -> None:
+    def __init__(
+        self, status: int = 200, body: Any = None, content_type: str = "application/json"
+    ) -> None:
         self.status = status
         self.body = body
         self.content_type = content_type
@@ -35,8 +37,14 @@ class Recorder:
         if self.body is None:
             return httpx2.Response(self.status)
         if isinstance(self.body, bytes):
-            return httpx2.Response(self.status, content=self.body, headers={"content-type": self.content_type})
-        return httpx2.Response(self.status, content=json.dumps(self.body).encode(), headers={"content-type": "application/json"})
+            return httpx2.Response(
+                self.status, content=self.body, headers={"content-type": self.content_type}
+            )
+        return httpx2.Response(
+            self.status,
+            content=json.dumps(self.body).encode(),
+            headers={"content-type": "application/json"},
+        )
 
     def transport(self) -> httpx2.MockTransport:
         return httpx2.MockTransport(self._handle)
@@ -83,7 +91,9 @@ class Loopback:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
 
     @property
     def url(self) -> str:
@@ -118,7 +128,9 @@ def assert_reads_back(value: Any, sent: Any, where: str = "body") -> None:
             if key in fields:
                 assert_reads_back(read[fields[key]], item, f"{where}.{key}")
             else:
-                assert (value.model_extra or {}).get(key) == item, f"{where}.{key}: extra field lost"
+                assert (value.model_extra or {}).get(key) == item, (
+                    f"{where}.{key}: extra field lost"
+                )
     elif isinstance(value, list) and isinstance(sent, list):
         assert len(value) == len(sent), f"{where}: {len(value)} items read, {len(sent)} sent"
         for i, (got, item) in enumerate(zip(value, sent, strict=True)):
@@ -130,7 +142,9 @@ def assert_reads_back(value: Any, sent: Any, where: str = "body") -> None:
     elif value != sent:
         # a typed scalar (date-time, date, number) equals the wire value read as its own type
         assert value is not None, f"{where}: read as None, sent {sent!r}"
-        assert value == pydantic.TypeAdapter(type(value)).validate_python(sent), f"{where}: {value!r} != {sent!r}"
+        assert value == pydantic.TypeAdapter(type(value)).validate_python(sent), (
+            f"{where}: {value!r} != {sent!r}"
+        )
 
 
 def page_items(body: Any, path: tuple[str, ...]) -> Any:

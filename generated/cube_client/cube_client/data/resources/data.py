@@ -8,20 +8,10 @@ from typing import Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
-from cube_client._response import (
-    async_to_raw_response_wrapper,
-    to_raw_response_wrapper,
-)
-from cube_client._streaming import (
-    AsyncJSONLinesStream,
-    JSONLines,
-    JSONLinesStream,
-)
+from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streaming import AsyncJSONLinesStream, JSONLines, JSONLinesStream
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
-from cube_client._utils import (
-    build_headers,
-    strip_not_given,
-)
+from cube_client._utils import build_headers, strip_not_given
 from cube_client.data import models as _models
 
 __all__ = ["AsyncDataResource", "DataResource"]
@@ -137,10 +127,7 @@ class DataResource(SyncAPIResource):
                 cast_to=JSONLines(
                     _models.CubesqlV1Line,
                     error_member="error",
-                    error_without=(
-                        "data",
-                        "schema",
-                    ),
+                    error_without=("data", "schema"),
                 ),
                 kind="json-lines",
             ),
@@ -299,10 +286,7 @@ class AsyncDataResource(AsyncAPIResource):
                 cast_to=JSONLines(
                     _models.CubesqlV1Line,
                     error_member="error",
-                    error_without=(
-                        "data",
-                        "schema",
-                    ),
+                    error_without=("data", "schema"),
                 ),
                 kind="json-lines",
             ),

@@ -42,10 +42,7 @@ class StartDashboardExportInput(BaseModel):
     @model_validator(mode="after")
     def _one_of(self) -> Self:
         """The document's one-of rule: every attribute of one of the groups is set."""
-        groups: tuple[tuple[str, ...], ...] = (
-            ("dashboard_id",),
-            ("dashboard_public_id",),
-        )
+        groups: tuple[tuple[str, ...], ...] = (("dashboard_id",), ("dashboard_public_id",))
         if not any(all(getattr(self, a) is not None for a in group) for group in groups):
             raise ValueError("needs one of: " + " | ".join("+".join(g) for g in groups))
         return self

@@ -16,9 +16,7 @@ from cube_client._response import (
     to_raw_response_wrapper,
 )
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
-from cube_client._utils import (
-    build_headers,
-)
+from cube_client._utils import build_headers
 
 __all__ = ["AsyncAuditLogsResource", "AuditLogsResource"]
 

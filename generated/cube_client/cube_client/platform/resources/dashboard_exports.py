@@ -17,10 +17,7 @@ from cube_client._response import (
     to_raw_response_wrapper,
 )
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
-from cube_client._utils import (
-    build_headers,
-    strip_not_given,
-)
+from cube_client._utils import build_headers, strip_not_given
 from cube_client._validation import validate_body
 from cube_client.platform import models as _models
 
@@ -194,14 +191,8 @@ class DashboardExportsResource(SyncAPIResource):
                     error_field="error",
                     expires_field="expires_at",
                 ),
-                poll=lambda: self.get_export_status(
-                    deployment_id,
-                    job.id,
-                ),
-                download=lambda: self.download_export(
-                    deployment_id,
-                    job.id,
-                ),
+                poll=lambda: self.get_export_status(deployment_id, job.id),
+                download=lambda: self.download_export(deployment_id, job.id),
             )
         )
         return job
@@ -474,14 +465,8 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
                     error_field="error",
                     expires_field="expires_at",
                 ),
-                poll=lambda: self.get_export_status(
-                    deployment_id,
-                    job.id,
-                ),
-                download=lambda: self.download_export(
-                    deployment_id,
-                    job.id,
-                ),
+                poll=lambda: self.get_export_status(deployment_id, job.id),
+                download=lambda: self.download_export(deployment_id, job.id),
             )
         )
         return job

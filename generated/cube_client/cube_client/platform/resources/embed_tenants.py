@@ -10,14 +10,9 @@ from typing import Any, cast
 from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
-from cube_client._response import (
-    async_to_raw_response_wrapper,
-    to_raw_response_wrapper,
-)
+from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
-from cube_client._utils import (
-    strip_not_given,
-)
+from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
 
 __all__ = ["AsyncEmbedTenantsResource", "EmbedTenantsResource"]

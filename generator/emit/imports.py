@@ -1,0 +1,149 @@
+"""Import blocks written as the linter's import sorting wants them, from the names a module uses.
+
+A template renders its module's body first, then asks :func:`import_block` for the imports of
+the names the body really uses (:func:`used_names`), so no unused import is ever written and no
+fix-up pass runs after rendering. Sections, order and wrapping follow ruff's isort rules:
+future, standard library, third party, first party, local; ``import x`` before ``from x import``;
+constants, then classes, then other names; a line over the limit wrapped one name per line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+
+from generator.emit.layout import LINE_LENGTH
+
+_STDLIB = frozenset(
+    {"__future__", "collections", "datetime", "functools", "json", "sys", "typing", "warnings"}
+)
+_STRING_OR_COMMENT = re.compile(
+    r'"""(?:[^"\\]|\\.|"(?!""))*"""'
+    r"|'''(?:[^'\\]|\\.|'(?!''))*'''"
+    r'|"(?:[^"\\\n]|\\.)*"'
+    r"|'(?:[^'\\\n]|\\.)*'"
+    r"|#[^\n]*"
+)
+_NAME = re.compile(r"(?<![\w.])[A-Za-z_]\w*")
+
+Import = tuple[str, str | None]  # (module, name); name None for ``import module``
+
+
+def used_names(code: str) -> set[str]:
+    """Names ``code`` reads outside strings and comments (attribute names excluded)."""
+    return set(_NAME.findall(_STRING_OR_COMMENT.sub(" ", code)))
+
+
+def _section(module: str, first_party: str) -> int:
+    if module == "__future__":
+        return 0
+    if module.startswith("."):
+        return 4
+    root = module.split(".", maxsplit=1)[0]
+    if root == first_party:
+        return 3
+    return 1 if root in _STDLIB else 2
+
+
+def _member_key(name: str) -> tuple[int, str, str]:
+    if len(name) > 1 and name.isupper():
+        kind = 0
+    elif name[:1].isupper():
+        kind = 1
+    else:
+        kind = 2
+    return kind, name.lower(), name
+
+
+def _from_line(module: str, names: list[str], indent: str) -> str:
+    line = f"{indent}from {module} import {', '.join(names)}"
+    if len(line) <= LINE_LENGTH:
+        return line
+    inner = "".join(f"{indent}    {n},\n" for n in names)
+    return f"{indent}from {module} import (\n{inner}{indent})"
+
+
+def import_block(imports: Iterable[Import], first_party: str, indent: str = "") -> str:
+    """The sorted import statements for ``imports``, sections separated by a blank line."""
+    plain: dict[int, set[str]] = defaultdict(set)
+    members: dict[int, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    for module, name in imports:
+        section = _section(module, first_party)
+        if name is None:
+            plain[section].add(module)
+        else:
+            members[section][module].add(name)
+    blocks: list[str] = []
+    for section in sorted({*plain, *members}):
+        lines = [f"{indent}import {m}" for m in sorted(plain[section], key=str.lower)]
+        for module in sorted(members[section], key=lambda m: m.lower()):
+            lines.append(
+                _from_line(module, sorted(members[section][module], key=_member_key), indent)
+            )
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+def imports_used(code: str, table: dict[str, Import]) -> list[Import]:
+    """The entries of ``table`` (bound name → import) whose name ``code`` uses."""
+    used = used_names(code)
+    return [imp for name, imp in table.items() if name in used]
+
+
+_CLASS_MODULE: dict[str, Import] = {
+    "datetime": ("datetime", None),
+    "Mapping": ("collections.abc", "Mapping"),
+    "Sequence": ("collections.abc", "Sequence"),
+    "Annotated": ("typing", "Annotated"),
+    "Any": ("typing", "Any"),
+    "Literal": ("typing", "Literal"),
+    "NotRequired": ("typing", "NotRequired"),
+    "Self": ("typing", "Self"),
+    "TypedDict": ("typing", "TypedDict"),
+    "ConfigDict": ("pydantic", "ConfigDict"),
+    "Field": ("pydantic", "Field"),
+    "RootModel": ("pydantic", "RootModel"),
+    "model_validator": ("pydantic", "model_validator"),
+}
+
+
+def class_module_imports(
+    body: str,
+    package: str,
+    runtime: Iterable[Import],
+    type_checking: Iterable[Import],
+    type_strings: Iterable[str] = (),
+) -> str:
+    """The imports of one model class module: what its body uses, the classes it needs at run
+    time, and, under ``TYPE_CHECKING``, those only annotations name. ``type_strings`` are type
+    expressions written as strings (a functional TypedDict's items), whose names count too."""
+    used = used_names(body) | {n for s in type_strings for n in _NAME.findall(s)}
+    table = {**_CLASS_MODULE, "BaseModel": (f"{package}._models", "BaseModel")}
+    table["Open"] = (f"{package}._models", "Open")
+    late = sorted({imp for imp in type_checking if imp[1] in used})
+    top = [imp for name, imp in table.items() if name in used]
+    top += [imp for imp in runtime if imp[1] in used]
+    if late:
+        top.append(("typing", "TYPE_CHECKING"))
+    text = import_block(top, package)
+    if late:
+        text += "\n\nif TYPE_CHECKING:\n" + import_block(late, package, "    ")
+    return text
+
+
+def spec_imports(body: str, package: str, spec: str) -> str:
+    """The import block of a module whose candidate imports a template lists in ``spec``, one
+    module per line followed by the names it offers (a module alone: ``import module``);
+    ``{pkg}`` stands for the package. Only names ``body`` uses are imported."""
+    table: dict[str, Import] = {}
+    for line in spec.replace("{pkg}", package).splitlines():
+        module, *names = line.split() or [""]
+        if not module:
+            continue
+        for name in names:
+            real, _, alias = name.partition(":")
+            table[alias or real] = (module, f"{real} as {alias}" if alias else real)
+        if not names:
+            table[module] = (module, None)
+    return import_block(imports_used(body, table), package)
