@@ -345,7 +345,10 @@ def fit(statement: str, indent: int = 0, *, width: int = LINE_LENGTH) -> str:
     if indent + len(statement) <= width:
         return statement
     header = statement.startswith(("def ", "async def ", "class ")) and statement.endswith(":")
-    tree = ast.parse(statement + " ..." if header else statement)
+    try:
+        tree = ast.parse(statement + " ..." if header else statement)
+    except SyntaxError:  # not ours to judge here: the package's checks report it
+        return statement
     node = tree.body[0]
     value = getattr(node, "value", None)
     if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(value, _ATOMS):
@@ -372,7 +375,10 @@ def fit_item(item: str, indent: int, *, kind: str = "arg", width: int = LINE_LEN
         return item + ","
     wrapper = {"arg": ("_(", ")"), "param": ("def _(", "): ..."), "entry": ("{", "}")}[kind]
     source = wrapper[0] + item + wrapper[1]
-    node = ast.parse(source).body[0]
+    try:
+        node = ast.parse(source).body[0]
+    except SyntaxError:  # not ours to judge here: the package's checks report it
+        return item + ","
     builder = _Builder(source)
     doc: Doc
     if isinstance(node, ast.FunctionDef):
