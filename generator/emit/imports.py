@@ -14,6 +14,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from generator.emit.layout import LINE_LENGTH
+from generator.ir.contracts import CLASS_MODULE_IMPORTS
 
 _STDLIB = frozenset(
     {"__future__", "collections", "datetime", "functools", "json", "sys", "typing", "warnings"}
@@ -46,14 +47,19 @@ def _section(module: str, first_party: str) -> int:
     return 1 if root in _STDLIB else 2
 
 
-def _member_key(name: str) -> tuple[int, str, str]:
+def natural(text: str) -> tuple[object, ...]:
+    """Natural order, as the linter sorts: ``item9`` before ``item58``."""
+    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", text))
+
+
+def _member_key(name: str) -> tuple[int, tuple[object, ...], str]:
     if len(name) > 1 and name.isupper():
         kind = 0
     elif name[:1].isupper():
         kind = 1
     else:
         kind = 2
-    return kind, name.lower(), name
+    return kind, natural(name.lower()), name
 
 
 def _from_line(module: str, names: list[str], indent: str) -> str:
@@ -76,8 +82,10 @@ def import_block(imports: Iterable[Import], first_party: str, indent: str = "") 
             members[section][module].add(name)
     blocks: list[str] = []
     for section in sorted({*plain, *members}):
-        lines = [f"{indent}import {m}" for m in sorted(plain[section], key=str.lower)]
-        for module in sorted(members[section], key=lambda m: m.lower()):
+        lines = [
+            f"{indent}import {m}" for m in sorted(plain[section], key=lambda m: natural(m.lower()))
+        ]
+        for module in sorted(members[section], key=lambda m: natural(m.lower())):
             lines.append(
                 _from_line(module, sorted(members[section][module], key=_member_key), indent)
             )
@@ -91,23 +99,6 @@ def imports_used(code: str, table: dict[str, Import]) -> list[Import]:
     return [imp for name, imp in table.items() if name in used]
 
 
-_CLASS_MODULE: dict[str, Import] = {
-    "datetime": ("datetime", None),
-    "Mapping": ("collections.abc", "Mapping"),
-    "Sequence": ("collections.abc", "Sequence"),
-    "Annotated": ("typing", "Annotated"),
-    "Any": ("typing", "Any"),
-    "Literal": ("typing", "Literal"),
-    "NotRequired": ("typing", "NotRequired"),
-    "Self": ("typing", "Self"),
-    "TypedDict": ("typing", "TypedDict"),
-    "ConfigDict": ("pydantic", "ConfigDict"),
-    "Field": ("pydantic", "Field"),
-    "RootModel": ("pydantic", "RootModel"),
-    "model_validator": ("pydantic", "model_validator"),
-}
-
-
 def class_module_imports(
     body: str,
     package: str,
@@ -119,8 +110,11 @@ def class_module_imports(
     time, and, under ``TYPE_CHECKING``, those only annotations name. ``type_strings`` are type
     expressions written as strings (a functional TypedDict's items), whose names count too."""
     used = used_names(body) | {n for s in type_strings for n in _NAME.findall(s)}
-    table = {**_CLASS_MODULE, "BaseModel": (f"{package}._models", "BaseModel")}
-    table["Open"] = (f"{package}._models", "Open")
+    table = {
+        name: (module.replace("{pkg}", package), bound)
+        for name, (module, bound) in CLASS_MODULE_IMPORTS.items()
+        if name != "TYPE_CHECKING"
+    }
     late = sorted({imp for imp in type_checking if imp[1] in used})
     top = [imp for name, imp in table.items() if name in used]
     top += [imp for imp in runtime if imp[1] in used]

@@ -296,10 +296,10 @@ class _Builder:
                 return self.value(value)
             case ast.FunctionDef() | ast.AsyncFunctionDef():
                 return self.function(node)
-            case ast.ClassDef(name=name, bases=bases, keywords=keywords):
+            case ast.ClassDef(name=name, bases=bases, keywords=keywords) if bases or keywords:
                 items = self.items([*bases, *keywords])
                 return Group([f"class {name}", _seq("(", items, ")", hug=True), ":"])
-        return self.text(node)
+        return self.source.decode().removesuffix(" ...") if header_only(node) else self.text(node)
 
     def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> Doc:
         a = node.args
@@ -330,6 +330,11 @@ class _Builder:
 _ATOMS = (ast.Name, ast.Constant, ast.Attribute, ast.UnaryOp)
 
 
+def header_only(node: ast.stmt) -> bool:
+    """A ``class`` statement that cannot break: no bases (``fit`` parsed it with a ``...`` body)."""
+    return isinstance(node, ast.ClassDef)
+
+
 def _ends_in_brackets(node: ast.expr) -> bool:
     return isinstance(
         node, ast.Call | ast.Subscript | ast.List | ast.Dict | ast.Set | ast.Tuple | ast.ListComp
@@ -351,6 +356,8 @@ def fit(statement: str, indent: int = 0, *, width: int = LINE_LENGTH) -> str:
         return statement
     node = tree.body[0]
     value = getattr(node, "value", None)
+    if isinstance(node, ast.AnnAssign) and value is None and isinstance(node.annotation, _ATOMS):
+        value = node.annotation  # an annotation alone that cannot break goes in parentheses
     if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(value, _ATOMS):
         # an assignment of something that cannot break: its value goes in parentheses on a
         # line of its own when the rest then fits, before the left-hand side is broken
@@ -361,11 +368,28 @@ def fit(statement: str, indent: int = 0, *, width: int = LINE_LENGTH) -> str:
             return f"{head}(\n{pad}    {builder.text(value)}\n{pad})"
     builder = _Builder(statement)
     if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(value, ast.Call):
-        # its own brackets break only when the line up to them fits; else parentheses
+        # its own brackets break when the line up to them fits; else parentheses, unless
+        # a line inside them still does not fit
         if indent + value.func.end_col_offset + 1 > width:  # type: ignore[operator]
             head = statement[: value.col_offset]
-            return _Printer(width).print(Group([head, builder.parenthesized(value)]), indent)
+            wrapped = _Printer(width).print(Group([head, builder.parenthesized(value)]), indent)
+            if all(len(line) <= width for line in (" " * indent + wrapped).splitlines()):
+                return wrapped
+            builder = _Builder(statement)
     return _Printer(width).print(builder.statement(node), indent)
+
+
+def fit_return(annotation: str, indent: int, *, width: int = LINE_LENGTH) -> str:
+    """The closing line of an exploded signature, ``) -> annotation:``, broken if too long."""
+    line = f") -> {annotation}:"
+    if indent + len(line) <= width:
+        return line
+    try:
+        node = ast.parse(annotation, mode="eval").body
+    except SyntaxError:  # not ours to judge here: the package's checks report it
+        return line
+    builder = _Builder(annotation)
+    return _Printer(width).print(Group([") -> ", builder.value(node), ":"]), indent)
 
 
 def fit_item(item: str, indent: int, *, kind: str = "arg", width: int = LINE_LENGTH) -> str:

@@ -17,8 +17,8 @@ from typing import Any
 import jinja2
 
 from generator import TEMPLATES
-from generator.emit.imports import class_module_imports, import_block, spec_imports
-from generator.emit.layout import fit, fit_item
+from generator.emit.imports import class_module_imports, import_block, natural, spec_imports
+from generator.emit.layout import fit, fit_item, fit_return
 from generator.emit.open_shapes import open_operations
 from generator.emit.sanitize import clean_text, comment_text, docstring_body, py_str, toml_str
 from generator.ir.models import recursion_limit
@@ -274,16 +274,12 @@ def class_imports(
     return class_module_imports(body, pkg, runtime, late, strings)
 
 
-def _natural(name: str) -> tuple[object, ...]:
-    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", name))
-
-
 def sort_all(names: list[str]) -> list[str]:
     """``__all__`` in the linter's order: constants, classes, then the rest, each natural."""
 
     def key(n: str) -> tuple[int, tuple[object, ...]]:
         kind = 0 if len(n) > 1 and n.isupper() else 1 if n[:1].isupper() else 2
-        return kind, _natural(n)
+        return kind, natural(n)
 
     return sorted(names, key=key)
 
@@ -296,6 +292,10 @@ def model_imports(models: tuple[Model | ValueModel, ...]) -> list[tuple[str, str
 
 def refs_entries(refs: tuple[str, ...], modules: dict[str, str]) -> str:
     return ", ".join(f"{py_str(r)}: {py_str(modules[r])}" for r in refs)
+
+
+def _binary(t: TypeRef) -> bool:
+    return t == Primitive("bytes") or (isinstance(t, UnionOf) and Primitive("bytes") in t.members)
 
 
 @cache
@@ -313,6 +313,7 @@ def environment() -> jinja2.Environment:
         toml_str=toml_str,
         fit=fit,
         fit_item=fit_item,
+        fit_return=fit_return,
         docstring=docstring_body,
         comment=comment_text,
         md=markdown_text,
@@ -342,9 +343,8 @@ def environment() -> jinja2.Environment:
     )
     env.tests["model"] = lambda t: isinstance(t, ModelRef)
     env.tests["object_model"] = lambda m: isinstance(m, Model)
-    env.tests["binary"] = lambda t: (
-        t == Primitive("bytes") or (isinstance(t, UnionOf) and Primitive("bytes") in t.members)
-    )
+    env.tests["binary"] = _binary
+    env.tests["binary_field"] = lambda f: _binary(f.type)
     env.tests["list_of_models"] = lambda t: isinstance(t, ListOf) and isinstance(t.item, ModelRef)
     return env
 

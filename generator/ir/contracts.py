@@ -22,6 +22,28 @@ RESOURCE_CLASSES = (("_resource", "SyncAPIResource"), ("_resource", "AsyncAPIRes
 _IMPORT = re.compile(
     r"^[ \t]*(?:from[ \t]+[^\n]+?[ \t]+)?import[ \t]+([\w \t,]+?)[ \t]*$", re.MULTILINE
 )
+_SPEC_IMPORTS = re.compile(r'spec_imports\([^"]*"""(.*?)"""', re.DOTALL)
+
+# The imports a model class module may need, by the name each binds; the emitter writes the ones
+# a class's body uses (generator.emit.imports), and a schema class may not take any of these.
+CLASS_MODULE_IMPORTS: dict[str, tuple[str, str | None]] = {
+    "datetime": ("datetime", None),
+    "Mapping": ("collections.abc", "Mapping"),
+    "Sequence": ("collections.abc", "Sequence"),
+    "TYPE_CHECKING": ("typing", "TYPE_CHECKING"),
+    "Annotated": ("typing", "Annotated"),
+    "Any": ("typing", "Any"),
+    "Literal": ("typing", "Literal"),
+    "NotRequired": ("typing", "NotRequired"),
+    "Self": ("typing", "Self"),
+    "TypedDict": ("typing", "TypedDict"),
+    "ConfigDict": ("pydantic", "ConfigDict"),
+    "Field": ("pydantic", "Field"),
+    "RootModel": ("pydantic", "RootModel"),
+    "model_validator": ("pydantic", "model_validator"),
+    "BaseModel": ("{pkg}._models", "BaseModel"),
+    "Open": ("{pkg}._models", "Open"),
+}
 
 
 def _imported_names(template: str) -> frozenset[str]:
@@ -34,6 +56,12 @@ def _imported_names(template: str) -> frozenset[str]:
             words = part.split()
             if words:
                 names.add(words[-1])  # ``a as c`` binds c
+    for spec in _SPEC_IMPORTS.findall(text):  # one module per line, then the names it offers
+        for line in spec.splitlines():
+            module, *offered = line.split() or [""]
+            names.update(n.rpartition(":")[2] for n in offered)
+            if module and not offered:
+                names.add(module.split(".", maxsplit=1)[0])
     return frozenset(names)
 
 
@@ -111,4 +139,4 @@ def resource_annotation_names() -> frozenset[str]:
 
 def model_module_names() -> frozenset[str]:
     """Names a schema class may not take: what the models module imports (``Open``, ``Field``)."""
-    return _imported_names("family/model_class.py.jinja")
+    return _imported_names("family/model_class.py.jinja") | frozenset(CLASS_MODULE_IMPORTS)
