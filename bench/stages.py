@@ -96,7 +96,6 @@ def _instrument(pipeline: Any) -> None:
         "bundle",
         "validate",
         "render",
-        "format_tree",
         "spec_hash",
         "CaseBuilder",
     ]

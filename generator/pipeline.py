@@ -20,7 +20,6 @@ from generator.document.loader import load_document
 from generator.document.openapi_paths import operation_keys
 from generator.document.refs import Resolver, bundle
 from generator.document.validate import openapi_version, validate
-from generator.emit.formatting import format_tree
 from generator.emit.render import render
 from generator.emit.testcases import CaseBuilder
 from generator.ir.build import FamilyBuilder
@@ -135,8 +134,8 @@ def _generate(config: Config) -> Result:
         metadata=_distribution(config),
     )
     versions = {f.config.name: f.version for f in loaded}
-    rendered = render_package(package, versions, config)
-    files = format_tree(rendered, config.package.name, Path(config.out_dir).resolve().parent)
+    # rendered in the formatter's output already (generator.emit.layout): nothing formats it
+    files = render_package(package, versions, config)
     return Result(dict(sorted(files.items())), package, diagnostics, [f.document for f in loaded])
 
 

@@ -10,15 +10,14 @@ constants, then classes, then other names; a line over the limit wrapped one nam
 from __future__ import annotations
 
 import re
+import sys
 from collections import defaultdict
 from collections.abc import Iterable
 
 from generator.emit.layout import LINE_LENGTH
 from generator.ir.contracts import CLASS_MODULE_IMPORTS
 
-_STDLIB = frozenset(
-    {"__future__", "collections", "datetime", "functools", "json", "sys", "typing", "warnings"}
-)
+_STDLIB = frozenset(sys.stdlib_module_names)
 _STRING_OR_COMMENT = re.compile(
     r'"""(?:[^"\\]|\\.|"(?!""))*"""'
     r"|'''(?:[^'\\]|\\.|'(?!''))*'''"
@@ -86,9 +85,11 @@ def import_block(imports: Iterable[Import], first_party: str, indent: str = "") 
             f"{indent}import {m}" for m in sorted(plain[section], key=lambda m: natural(m.lower()))
         ]
         for module in sorted(members[section], key=lambda m: natural(m.lower())):
-            lines.append(
-                _from_line(module, sorted(members[section][module], key=_member_key), indent)
-            )
+            names = sorted(members[section][module], key=_member_key)
+            plain_names = [n for n in names if " as " not in n]
+            if plain_names:
+                lines.append(_from_line(module, plain_names, indent))
+            lines += [_from_line(module, [n], indent) for n in names if " as " in n]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 

@@ -173,6 +173,11 @@ class _Builder:
         """Operands and operators of a ``|`` / ``+`` chain or a comparison, else None."""
         if isinstance(node, ast.Compare):
             return [node.left, *node.comparators], [_OPS[type(o)] for o in node.ops]
+        if isinstance(node, ast.BoolOp):
+            word = "and" if isinstance(node.op, ast.And) else "or"
+            return list(node.values), [word] * (len(node.values) - 1)
+        if isinstance(node, ast.IfExp):
+            return [node.body, node.test, node.orelse], ["if", "else"]
         if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
             kind = type(node.op)
             operands: list[ast.expr] = []
@@ -222,6 +227,14 @@ class _Builder:
                     for k, v in zip(keys, values, strict=True)
                 ]
                 return _seq("{", entries, "}", hug=False)
+            case ast.ListComp(elt=elt, generators=generators):
+                comp: list[Doc] = [Line(), self.expr(elt, True)]
+                for gen in generators:
+                    comp += [Line(" "), "for ", self.text(gen.target), " in "]
+                    comp.append(self.expr(gen.iter, True))
+                    for cond in gen.ifs:
+                        comp += [Line(" "), "if ", self.expr(cond, True)]
+                return Group(["[", Indent(comp), Line(), "]"])
             case ast.Await(value=value):
                 return Group(["await ", self.expr(value, in_parens)])
             case ast.Lambda(body=body):
@@ -364,7 +377,7 @@ def fit(statement: str, indent: int = 0, *, width: int = LINE_LENGTH) -> str:
         builder = _Builder(statement)
         head = statement[: value.col_offset]
         pad = " " * indent
-        if indent + len(head) + 1 <= width and indent + 4 + len(builder.text(value)) <= width:
+        if indent + len(head) + 1 <= width:
             return f"{head}(\n{pad}    {builder.text(value)}\n{pad})"
     builder = _Builder(statement)
     if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(value, ast.Call):

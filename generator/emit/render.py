@@ -314,6 +314,7 @@ def environment() -> jinja2.Environment:
         fit=fit,
         fit_item=fit_item,
         fit_return=fit_return,
+        chomp=lambda text: str(text).rstrip("\n"),
         docstring=docstring_body,
         comment=comment_text,
         md=markdown_text,

@@ -167,6 +167,7 @@ def test_sigkill_takes_the_worker_with_it_and_the_next_run_cleans_up(big: Path) 
     )
     assert again.returncode == 0, again.stderr[-2000:]
     assert _no_staging(big) == []
-    # the formatter's scratch copy lives in the project, and a killed run's is removed
-    assert list((big / ".cache" / "cube-codegen" / "scratch").iterdir()) == []
+    # scratch folders live in the project, and a killed run's are removed
+    scratch = big / ".cache" / "cube-codegen" / "scratch"
+    assert not scratch.exists() or list(scratch.iterdir()) == []
     assert (big / "out" / "p" / "models.py").is_file()

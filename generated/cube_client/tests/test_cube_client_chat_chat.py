@@ -9,19 +9,9 @@ from typing import Any, ClassVar
 
 import httpx2
 import pytest
-from _cube_client_test_support import (
-    BASE_URL,
-    CREDENTIAL,
-    Loopback,
-    Recorder,
-    assert_reads_back,
-)
+from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder, assert_reads_back
 
-from cube_client import (
-    APIStatusError,
-    NotFoundError,
-    PermissionDeniedError,
-)
+from cube_client import APIStatusError, NotFoundError, PermissionDeniedError
 from cube_client.chat import AsyncChatClient, ChatClient
 from cube_client.chat import models as _models
 
@@ -94,7 +84,6 @@ class TestChatStreamChatState:
                 message_id="0000000000000-message",
             )
             value = list(result)
-
         self._check(rec)
         assert len(value) == 2
         assert all(isinstance(item, _models.StreamChatStateLine) for item in value)

@@ -18,9 +18,7 @@ from _cube_client_test_support import (
     field,
 )
 
-from cube_client import (
-    APIResponseValidationError,
-)
+from cube_client import APIResponseValidationError
 from cube_client._models import ResponseValidationWarning
 from cube_client.data import AsyncDataClient, DataClient
 from cube_client.data import models as _models
@@ -101,7 +99,6 @@ class TestDataLoadV1:
                 cache="stale-if-slow",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.V1LoadResponse)
         assert_reads_back(value, RESPONSE)
@@ -142,10 +139,8 @@ class TestDataLoadV1:
         assert value.to_dict() == body
 
     def test_strict_client_refuses_a_missing_required_field(self) -> None:
-        with (
-            Loopback(200, {"pivotQuery": {}, "slowQuery": True, "queryType": "value"}) as server,
-            _loopback_client(server, strict=True) as client,
-        ):
+        body = {"pivotQuery": {}, "slowQuery": True, "queryType": "value"}
+        with Loopback(200, body) as server, _loopback_client(server, strict=True) as client:
             with pytest.raises(APIResponseValidationError):
                 client.data.load_v1(
                     query_type="value",
@@ -180,7 +175,6 @@ class TestDataCubesqlV1:
                 cache="stale-if-slow",
             )
             value = list(result)
-
         self._check(rec)
         assert len(value) == 2
         assert all(isinstance(item, _models.CubesqlV1Line) for item in value)
@@ -229,7 +223,6 @@ class TestDataMetaV1:
         with client:
             result = client.data.meta_v1()
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.V1MetaResponse)
         assert_reads_back(value, RESPONSE)

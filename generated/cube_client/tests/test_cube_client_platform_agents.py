@@ -8,19 +8,9 @@ from typing import Any, ClassVar
 
 import httpx2
 import pytest
-from _cube_client_test_support import (
-    BASE_URL,
-    CREDENTIAL,
-    Loopback,
-    Recorder,
-    assert_reads_back,
-)
+from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder, assert_reads_back
 
-from cube_client import (
-    APIStatusError,
-    AuthenticationError,
-    PermissionDeniedError,
-)
+from cube_client import APIStatusError, AuthenticationError, PermissionDeniedError
 from cube_client.platform import AsyncPlatformClient, PlatformClient
 from cube_client.platform import models as _models
 
@@ -81,7 +71,6 @@ class TestAgentsListAgentSuggestions:
                 7,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.AgentSuggestionsResponse)
         assert_reads_back(value, RESPONSE)

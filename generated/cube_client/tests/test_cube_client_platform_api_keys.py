@@ -96,12 +96,7 @@ class TestApiKeysListApiKeys:
         request = _check_request(rec, "GET", "/api/v1/api-keys")
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "after",
-                "first",
-            }
-        )
+        assert sorted(request.url.params.keys()) == sorted({"after", "first"})
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -114,7 +109,6 @@ class TestApiKeysListApiKeys:
                 first=3,
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.ApiKeyResponse)
@@ -213,7 +207,6 @@ class TestApiKeysCreateApiKey:
                 ttl_hours=3,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.ApiKeyCreatedResponse)
         assert_reads_back(value, RESPONSE)
@@ -281,24 +274,19 @@ class TestApiKeysCreateApiKey:
         assert value.to_dict() == body
 
     def test_strict_client_refuses_a_missing_required_field(self) -> None:
-        with (
-            Loopback(
-                200,
-                {
-                    "allowedEndpoints": ["value"],
-                    "createdAt": "2024-01-02",
-                    "deploymentIds": [3],
-                    "expiresAt": "2024-01-02",
-                    "lastUsedAt": "2024-01-02",
-                    "name": "value",
-                    "suffix": "value",
-                    "token": "value",
-                    "updatedAt": "2024-01-02",
-                    "userId": 3,
-                },
-            ) as server,
-            _loopback_client(server, strict=True) as client,
-        ):
+        body = {
+            "allowedEndpoints": ["value"],
+            "createdAt": "2024-01-02",
+            "deploymentIds": [3],
+            "expiresAt": "2024-01-02",
+            "lastUsedAt": "2024-01-02",
+            "name": "value",
+            "suffix": "value",
+            "token": "value",
+            "updatedAt": "2024-01-02",
+            "userId": 3,
+        }
+        with Loopback(200, body) as server, _loopback_client(server, strict=True) as client:
             with pytest.raises(APIResponseValidationError):
                 client.api_keys.create_api_key(
                     allowed_endpoints=["value"],
@@ -376,7 +364,6 @@ class TestApiKeysGetApiKey:
                 1.5,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.ApiKeyResponse)
         assert_reads_back(value, RESPONSE)
@@ -450,7 +437,6 @@ class TestApiKeysDeleteApiKey:
                 1.5,
             )
             value = result
-
         self._check(rec)
         assert value is not None or RESPONSE is None
 

@@ -9,18 +9,9 @@ from typing import Any, ClassVar
 
 import httpx2
 import pytest
-from _cube_client_test_support import (
-    BASE_URL,
-    CREDENTIAL,
-    Loopback,
-    Recorder,
-)
+from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder
 
-from cube_client import (
-    APIStatusError,
-    AuthenticationError,
-    PermissionDeniedError,
-)
+from cube_client import APIStatusError, AuthenticationError, PermissionDeniedError
 from cube_client.platform import AsyncPlatformClient, PlatformClient
 
 
@@ -74,13 +65,7 @@ class TestAuditLogsExportAuditLogs:
         assert rec.query("eventName") == "value"
         assert rec.query("userEmail") == "value"
         assert sorted(request.url.params.keys()) == sorted(
-            {
-                "start",
-                "end",
-                "search",
-                "eventName",
-                "userEmail",
-            }
+            {"start", "end", "search", "eventName", "userEmail"}
         )
         assert request.content == b""
 
@@ -98,7 +83,6 @@ class TestAuditLogsExportAuditLogs:
             )
             value = result.read()
             result.close()
-
         self._check(rec)
         assert value == RESPONSE
 

@@ -17,11 +17,7 @@ from _cube_client_test_support import (
     page_items,
 )
 
-from cube_client import (
-    APIStatusError,
-    AuthenticationError,
-    PermissionDeniedError,
-)
+from cube_client import APIStatusError, AuthenticationError, PermissionDeniedError
 from cube_client.platform import AsyncPlatformClient, PlatformClient
 from cube_client.platform import models as _models
 
@@ -118,13 +114,7 @@ class TestDashboardEmbedAccessListEmbedTenantWorkbooks:
         assert rec.query("accessSource") == "tenant"
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "accessSource",
-                "after",
-                "first",
-            }
-        )
+        assert sorted(request.url.params.keys()) == sorted({"accessSource", "after", "first"})
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -140,7 +130,6 @@ class TestDashboardEmbedAccessListEmbedTenantWorkbooks:
                 first=3,
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.Workbook)
@@ -233,7 +222,6 @@ class TestDashboardEmbedAccessGetEmbedAccess:
                 1.5,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.EmbedAccessResponse)
         assert_reads_back(value, RESPONSE)
@@ -324,7 +312,6 @@ class TestDashboardEmbedAccessUpdateEmbedAccess:
                 embed_tenant_name="value",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.EmbedAccessResponse)
         assert_reads_back(value, RESPONSE)

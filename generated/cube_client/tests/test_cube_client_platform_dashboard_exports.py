@@ -8,13 +8,7 @@ from typing import Any, ClassVar
 
 import httpx2
 import pytest
-from _cube_client_test_support import (
-    BASE_URL,
-    CREDENTIAL,
-    Loopback,
-    Recorder,
-    assert_reads_back,
-)
+from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder, assert_reads_back
 
 from cube_client import (
     APIStatusError,
@@ -91,7 +85,6 @@ class TestDashboardExportsStartExport:
                 layout="screenshot",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.DashboardExportJobResponse)
         assert_reads_back(value, RESPONSE)
@@ -183,7 +176,6 @@ class TestDashboardExportsGetExportStatus:
                 "id-2",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.DashboardExportStatusResponse)
         assert_reads_back(value, RESPONSE)
@@ -251,11 +243,7 @@ class TestDashboardExportsDownloadExport:
             rec, "GET", "/api/v1/deployments/7/dashboard-exports/id-2/download"
         )
         assert rec.query("filename") == "value"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "filename",
-            }
-        )
+        assert sorted(request.url.params.keys()) == sorted({"filename"})
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -270,7 +258,6 @@ class TestDashboardExportsDownloadExport:
             )
             value = result.read()
             result.close()
-
         self._check(rec)
         assert value == RESPONSE
 

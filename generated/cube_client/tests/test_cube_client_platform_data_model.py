@@ -17,12 +17,7 @@ from _cube_client_test_support import (
     page_items,
 )
 
-from cube_client import (
-    APIStatusError,
-    AuthenticationError,
-    BadRequestError,
-    PermissionDeniedError,
-)
+from cube_client import APIStatusError, AuthenticationError, BadRequestError, PermissionDeniedError
 from cube_client.platform import AsyncPlatformClient, PlatformClient
 from cube_client.platform import models as _models
 
@@ -85,12 +80,7 @@ class TestDataModelListBranches:
         request = _check_request(rec, "GET", "/build/api/v1/deployments/7/branches")
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "after",
-                "first",
-            }
-        )
+        assert sorted(request.url.params.keys()) == sorted({"after", "first"})
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -104,7 +94,6 @@ class TestDataModelListBranches:
                 first=3,
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.BranchResponse)
@@ -193,7 +182,6 @@ class TestDataModelCreateBranch:
                 name="value",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.DevBranchResponse)
         assert_reads_back(value, RESPONSE)
@@ -266,12 +254,7 @@ class TestDataModelRemoveBranch:
         request = _check_request(rec, "DELETE", "/build/api/v1/deployments/7/branches")
         assert rec.query("branchName") == "value"
         assert rec.query("removeOnUpstream") == "true"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "branchName",
-                "removeOnUpstream",
-            }
-        )
+        assert sorted(request.url.params.keys()) == sorted({"branchName", "removeOnUpstream"})
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -285,7 +268,6 @@ class TestDataModelRemoveBranch:
                 remove_on_upstream=True,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.DataModelWriteResponse)
         assert_reads_back(value, RESPONSE)
@@ -380,7 +362,6 @@ class TestDataModelSetBranchStagingEnvironment:
                 enabled=True,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.SetBranchStagingEnvironmentResponse)
         assert_reads_back(value, RESPONSE)
@@ -468,7 +449,6 @@ class TestDataModelCommitChanges:
                 resolve_merge_conflict=True,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.DataModelWriteResponse)
         assert_reads_back(value, RESPONSE)
@@ -549,13 +529,7 @@ class TestDataModelListFiles:
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
         assert sorted(request.url.params.keys()) == sorted(
-            {
-                "withContent",
-                "branchName",
-                "showLastCLIUpload",
-                "after",
-                "first",
-            }
+            {"withContent", "branchName", "showLastCLIUpload", "after", "first"}
         )
         assert request.content == b""
 
@@ -573,7 +547,6 @@ class TestDataModelListFiles:
                 first=3,
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert_reads_back(value, page_items(RESPONSE, ("items",)))
@@ -694,7 +667,6 @@ class TestDataModelUpdateFiles:
                 ],
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.DataModelWriteResponse)
         assert_reads_back(value, RESPONSE)
@@ -813,7 +785,6 @@ class TestDataModelRemoveFiles:
                 files=[_models.DataModelFilePath.model_validate({"path": "value"})],
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.DataModelWriteResponse)
         assert_reads_back(value, RESPONSE)
@@ -928,7 +899,6 @@ class TestDataModelRenameFiles:
                 ],
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.DataModelWriteResponse)
         assert_reads_back(value, RESPONSE)
@@ -1020,12 +990,7 @@ class TestDataModelValidateDataModel:
         request = _check_request(rec, "GET", "/build/api/v1/deployments/7/data-model/validate")
         assert rec.query("branchName") == "value"
         assert rec.query("devMode") == "true"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "branchName",
-                "devMode",
-            }
-        )
+        assert sorted(request.url.params.keys()) == sorted({"branchName", "devMode"})
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -1039,7 +1004,6 @@ class TestDataModelValidateDataModel:
                 dev_mode=True,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.DataModelValidationResponse)
         assert_reads_back(value, RESPONSE)
@@ -1122,7 +1086,6 @@ class TestDataModelStartDevMode:
                 branch_name="value",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.DevBranchResponse)
         assert_reads_back(value, RESPONSE)
@@ -1199,7 +1162,6 @@ class TestDataModelStopDevMode:
                 7,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.DataModelWriteResponse)
         assert_reads_back(value, RESPONSE)
@@ -1286,7 +1248,6 @@ class TestDataModelMergeIntoParentBranch:
                 switch_to_parent_branch=True,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.MergeResponse)
         assert_reads_back(value, RESPONSE)
@@ -1387,7 +1348,6 @@ class TestDataModelMergeToDefaultBranch:
                 remove_branch_after_merge=True,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.MergeResponse)
         assert_reads_back(value, RESPONSE)
@@ -1476,7 +1436,6 @@ class TestDataModelPull:
                 branch_name="value",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.PullResponse)
         assert_reads_back(value, RESPONSE)

@@ -8,19 +8,9 @@ from typing import Any, ClassVar
 
 import httpx2
 import pytest
-from _cube_client_test_support import (
-    BASE_URL,
-    CREDENTIAL,
-    Loopback,
-    Recorder,
-    assert_reads_back,
-)
+from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder, assert_reads_back
 
-from cube_client import (
-    APIStatusError,
-    AuthenticationError,
-    PermissionDeniedError,
-)
+from cube_client import APIStatusError, AuthenticationError, PermissionDeniedError
 from cube_client.platform import AsyncPlatformClient, PlatformClient
 from cube_client.platform import models as _models
 
@@ -73,11 +63,7 @@ class TestDataModelUploadsFileHashes:
         assert rec.query("branchName") == "value"
         assert rec.query("useDeployProjectRoot") == "true"
         assert sorted(request.url.params.keys()) == sorted(
-            {
-                "live",
-                "branchName",
-                "useDeployProjectRoot",
-            }
+            {"live", "branchName", "useDeployProjectRoot"}
         )
         assert request.content == b""
 
@@ -93,7 +79,6 @@ class TestDataModelUploadsFileHashes:
                 use_deploy_project_root=True,
             )
             value = result
-
         self._check(rec)
         assert value is not None or RESPONSE is None
 
@@ -166,11 +151,7 @@ class TestDataModelUploadsUploadFile:
         assert rec.query("branchName") == "value"
         assert rec.query("useDeployProjectRoot") == "true"
         assert sorted(request.url.params.keys()) == sorted(
-            {
-                "live",
-                "branchName",
-                "useDeployProjectRoot",
-            }
+            {"live", "branchName", "useDeployProjectRoot"}
         )
         assert request.headers["content-type"].startswith("multipart/form-data")
         assert request.content
@@ -190,7 +171,6 @@ class TestDataModelUploadsUploadFile:
                 ),
             )
             value = result
-
         self._check(rec)
         assert value is not None or RESPONSE is None
 
@@ -274,11 +254,7 @@ class TestDataModelUploadsFinishUpload:
         assert rec.query("branchName") == "value"
         assert rec.query("useDeployProjectRoot") == "true"
         assert sorted(request.url.params.keys()) == sorted(
-            {
-                "live",
-                "branchName",
-                "useDeployProjectRoot",
-            }
+            {"live", "branchName", "useDeployProjectRoot"}
         )
         assert rec.json() == {
             "autoRemoveFiles": True,
@@ -327,7 +303,6 @@ class TestDataModelUploadsFinishUpload:
                 transaction=_models.UploadTransaction.model_validate({"id": "value"}),
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.FinishUploadResponse)
         assert_reads_back(value, RESPONSE)
@@ -417,11 +392,7 @@ class TestDataModelUploadsStartUpload:
         assert rec.query("branchName") == "value"
         assert rec.query("useDeployProjectRoot") == "true"
         assert sorted(request.url.params.keys()) == sorted(
-            {
-                "live",
-                "branchName",
-                "useDeployProjectRoot",
-            }
+            {"live", "branchName", "useDeployProjectRoot"}
         )
         assert request.content == b""
 
@@ -437,7 +408,6 @@ class TestDataModelUploadsStartUpload:
                 use_deploy_project_root=True,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.StartUploadResponse)
         assert_reads_back(value, RESPONSE)

@@ -8,19 +8,9 @@ from typing import Any, ClassVar
 
 import httpx2
 import pytest
-from _cube_client_test_support import (
-    BASE_URL,
-    CREDENTIAL,
-    Loopback,
-    Recorder,
-    assert_reads_back,
-)
+from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder, assert_reads_back
 
-from cube_client import (
-    APIStatusError,
-    AuthenticationError,
-    PermissionDeniedError,
-)
+from cube_client import APIStatusError, AuthenticationError, PermissionDeniedError
 from cube_client.platform import AsyncPlatformClient, PlatformClient
 from cube_client.platform import models as _models
 
@@ -102,7 +92,6 @@ class TestDatabricksMetricViewPublicationStartPreview:
                 view_names=["value"],
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.DatabricksMetricViewPublicationPreviewStartResponse)
         assert_reads_back(value, RESPONSE)
@@ -201,7 +190,6 @@ class TestDatabricksMetricViewPublicationPreviewStatus:
                 "id-2",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.DatabricksMetricViewPublicationPreviewStatusResponse)
         assert_reads_back(value, RESPONSE)
@@ -281,7 +269,6 @@ class TestDatabricksMetricViewPublicationCancelPreview:
                 "id-2",
             )
             value = result
-
         self._check(rec)
         assert value is not None or RESPONSE is None
 
@@ -393,7 +380,6 @@ class TestDatabricksMetricViewPublicationPreviewResult:
                 "id-2",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.DatabricksMetricViewPublicationPreviewResultResponse)
         assert_reads_back(value, RESPONSE)

@@ -17,11 +17,7 @@ from _cube_client_test_support import (
     page_items,
 )
 
-from cube_client import (
-    APIStatusError,
-    AuthenticationError,
-    PermissionDeniedError,
-)
+from cube_client import APIStatusError, AuthenticationError, PermissionDeniedError
 from cube_client.platform import AsyncPlatformClient, PlatformClient
 from cube_client.platform import models as _models
 
@@ -104,14 +100,7 @@ class TestDbtSyncListDbtSyncs:
         assert rec.query("trigger") == "manual"
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "status",
-                "trigger",
-                "after",
-                "first",
-            }
-        )
+        assert sorted(request.url.params.keys()) == sorted({"status", "trigger", "after", "first"})
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -127,7 +116,6 @@ class TestDbtSyncListDbtSyncs:
                 first=3,
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.DbtSyncRun)
@@ -224,7 +212,6 @@ class TestDbtSyncStartDbtSync:
                 source="git",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.DbtSyncResponse)
         assert_reads_back(value, RESPONSE)
@@ -317,7 +304,6 @@ class TestDbtSyncGetDbtSyncStatus:
                 "id-2",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.DbtSyncStatusResponse)
         assert_reads_back(value, RESPONSE)
@@ -395,7 +381,6 @@ class TestDbtSyncCancelDbtSync:
                 "id-2",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.DbtSyncCancelResponse)
         assert_reads_back(value, RESPONSE)
@@ -470,12 +455,7 @@ class TestDbtSyncGetDbtSyncGeneratedFiles:
         request = _check_request(rec, "GET", "/api/v1/deployments/7/dbt-sync/id-2/generated-files")
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "after",
-                "first",
-            }
-        )
+        assert sorted(request.url.params.keys()) == sorted({"after", "first"})
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -490,7 +470,6 @@ class TestDbtSyncGetDbtSyncGeneratedFiles:
                 first=3,
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.DbtGeneratedFileContent)
@@ -584,7 +563,6 @@ class TestDbtSyncGetDbtSyncLogs:
                 "id-2",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.DbtSyncLogEntriesListResponse)
         assert_reads_back(value, RESPONSE)
@@ -669,7 +647,6 @@ class TestDbtSyncGetDbtSyncResult:
                 "id-2",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.DbtSyncResultResponse)
         assert_reads_back(value, RESPONSE)

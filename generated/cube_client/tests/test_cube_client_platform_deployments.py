@@ -17,12 +17,7 @@ from _cube_client_test_support import (
     page_items,
 )
 
-from cube_client import (
-    APIStatusError,
-    AuthenticationError,
-    BadRequestError,
-    PermissionDeniedError,
-)
+from cube_client import APIStatusError, AuthenticationError, BadRequestError, PermissionDeniedError
 from cube_client.platform import AsyncPlatformClient, PlatformClient
 from cube_client.platform import models as _models
 
@@ -82,14 +77,7 @@ class TestDeploymentsGetDeployments:
         assert rec.query("limit") == "3"
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "offset",
-                "limit",
-                "after",
-                "first",
-            }
-        )
+        assert sorted(request.url.params.keys()) == sorted({"offset", "limit", "after", "first"})
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -104,7 +92,6 @@ class TestDeploymentsGetDeployments:
                 first=3,
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.Deployment)
@@ -194,7 +181,6 @@ class TestDeploymentsGetDeployment:
                 7,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.Deployment)
         assert_reads_back(value, RESPONSE)
@@ -332,7 +318,6 @@ class TestDeploymentsUpdateDeployment:
                 template="single",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.DeploymentSettings)
         assert_reads_back(value, RESPONSE)
@@ -455,7 +440,6 @@ class TestDeploymentsDeleteDeployment:
                 7,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.DeploymentDeleteResponse)
         assert_reads_back(value, RESPONSE)
@@ -529,11 +513,7 @@ class TestDeploymentsBuildStatus:
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/api/v1/deployments/7/build-status")
         assert rec.query("branchName") == "value"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "branchName",
-            }
-        )
+        assert sorted(request.url.params.keys()) == sorted({"branchName"})
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -546,7 +526,6 @@ class TestDeploymentsBuildStatus:
                 branch_name="value",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.BuildStatusResponse)
         assert_reads_back(value, RESPONSE)
@@ -631,7 +610,6 @@ class TestDeploymentsAdvanceCreationStep:
                 creation_step="project",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.Deployment)
         assert_reads_back(value, RESPONSE)
@@ -713,7 +691,6 @@ class TestDeploymentsResetCreationStep:
                 7,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.Deployment)
         assert_reads_back(value, RESPONSE)
@@ -784,13 +761,7 @@ class TestDeploymentsLogs:
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
         assert sorted(request.url.params.keys()) == sorted(
-            {
-                "source",
-                "pod",
-                "container",
-                "after",
-                "first",
-            }
+            {"source", "pod", "container", "after", "first"}
         )
         assert request.content == b""
 
@@ -808,7 +779,6 @@ class TestDeploymentsLogs:
                 first=3,
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.DeploymentLogLine)
@@ -901,12 +871,7 @@ class TestDeploymentsPods:
         request = _check_request(rec, "GET", "/api/v1/deployments/7/pods")
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "after",
-                "first",
-            }
-        )
+        assert sorted(request.url.params.keys()) == sorted({"after", "first"})
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -920,7 +885,6 @@ class TestDeploymentsPods:
                 first=3,
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.DeploymentPod)
@@ -1033,7 +997,6 @@ class TestDeploymentsGetDeploymentSettings:
                 7,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.DeploymentSettings)
         assert_reads_back(value, RESPONSE)
@@ -1110,7 +1073,6 @@ class TestDeploymentsDeploymentToken:
                 expires_in=60,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.DeploymentTokenResponse)
         assert_reads_back(value, RESPONSE)
@@ -1188,12 +1150,7 @@ class TestDeploymentsListDeploymentVersions:
         request = _check_request(rec, "GET", "/api/v1/deployments/7/versions")
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "after",
-                "first",
-            }
-        )
+        assert sorted(request.url.params.keys()) == sorted({"after", "first"})
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -1207,7 +1164,6 @@ class TestDeploymentsListDeploymentVersions:
                 first=3,
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.DeploymentVersion)

@@ -17,11 +17,7 @@ from _cube_client_test_support import (
     page_items,
 )
 
-from cube_client import (
-    APIStatusError,
-    AuthenticationError,
-    PermissionDeniedError,
-)
+from cube_client import APIStatusError, AuthenticationError, PermissionDeniedError
 from cube_client.platform import AsyncPlatformClient, PlatformClient
 from cube_client.platform import models as _models
 
@@ -108,7 +104,6 @@ class TestEmbedGetDashboard:
                 "id-1",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.Dashboard)
         assert_reads_back(value, RESPONSE)
@@ -185,7 +180,6 @@ class TestEmbedUpdateDashboardEmbedding:
                 allow_embed=True,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.DashboardEmbeddingResponse)
         assert_reads_back(value, RESPONSE)
@@ -284,12 +278,7 @@ class TestEmbedListDashboardComments:
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
         assert sorted(request.url.params.keys()) == sorted(
-            {
-                "includeResolved",
-                "resolvedOnly",
-                "after",
-                "first",
-            }
+            {"includeResolved", "resolvedOnly", "after", "first"}
         )
         assert request.content == b""
 
@@ -306,7 +295,6 @@ class TestEmbedListDashboardComments:
                 first=3,
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.EmbedDashboardCommentThreadDto)
@@ -408,7 +396,6 @@ class TestEmbedCreateDashboardComment:
                 parent_id=3,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.EmbedDashboardCommentDto)
         assert_reads_back(value, RESPONSE)
@@ -489,13 +476,7 @@ class TestEmbedListMentionableEmbedUsers:
         assert rec.query("search") == "value"
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "search",
-                "after",
-                "first",
-            }
-        )
+        assert sorted(request.url.params.keys()) == sorted({"search", "after", "first"})
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -510,7 +491,6 @@ class TestEmbedListMentionableEmbedUsers:
                 first=3,
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.EmbedMentionableUserDto)
@@ -596,7 +576,6 @@ class TestEmbedRemoveDashboardComment:
                 1.5,
             )
             value = result
-
         self._check(rec)
         assert value is not None or RESPONSE is None
 
@@ -684,7 +663,6 @@ class TestEmbedUpdateDashboardComment:
                 body_2="value",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.EmbedDashboardCommentDto)
         assert_reads_back(value, RESPONSE)
@@ -790,7 +768,6 @@ class TestEmbedSetDashboardCommentResolved:
                 resolved=True,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.EmbedDashboardCommentThreadDto)
         assert_reads_back(value, RESPONSE)
@@ -884,7 +861,6 @@ class TestEmbedPostDashboardPythonRun:
                 sql_query="value",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.PythonAnalysisFilteredRun)
         assert_reads_back(value, RESPONSE)
@@ -991,7 +967,6 @@ class TestEmbedGenerateSession:
                 tenant_groups=["value"],
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.GenerateSessionResponse)
         assert_reads_back(value, RESPONSE)
@@ -1100,7 +1075,6 @@ class TestEmbedRevokeSession:
                 session_id="00000000000000000000000000000000",
             )
             value = result
-
         self._check(rec)
         assert value is not None or RESPONSE is None
 
@@ -1174,7 +1148,6 @@ class TestEmbedPostTokenBySessionId:
                 session_id="value",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.GenerateEmbedTokenResponse)
         assert_reads_back(value, RESPONSE)

@@ -17,11 +17,7 @@ from _cube_client_test_support import (
     page_items,
 )
 
-from cube_client import (
-    APIStatusError,
-    AuthenticationError,
-    PermissionDeniedError,
-)
+from cube_client import APIStatusError, AuthenticationError, PermissionDeniedError
 from cube_client.platform import AsyncPlatformClient, PlatformClient
 from cube_client.platform import models as _models
 
@@ -89,13 +85,7 @@ class TestEmbedTenantsListEmbedTenants:
         assert rec.query("search") == "value"
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "search",
-                "after",
-                "first",
-            }
-        )
+        assert sorted(request.url.params.keys()) == sorted({"search", "after", "first"})
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -109,7 +99,6 @@ class TestEmbedTenantsListEmbedTenants:
                 first=3,
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.EmbedTenant)
@@ -191,7 +180,6 @@ class TestEmbedTenantsDeleteEmbedTenant:
                 "id-1",
             )
             value = result
-
         self._check(rec)
         assert value is not None or RESPONSE is None
 
@@ -261,12 +249,7 @@ class TestEmbedTenantsGetGroups:
         request = _check_request(rec, "GET", "/api/v1/embed-tenants/id-1/groups")
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "after",
-                "first",
-            }
-        )
+        assert sorted(request.url.params.keys()) == sorted({"after", "first"})
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -280,7 +263,6 @@ class TestEmbedTenantsGetGroups:
                 first=3,
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.UserGroupDTO)
@@ -367,7 +349,6 @@ class TestEmbedTenantsCreateGroup:
                 name="value",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.UserGroupDTO)
         assert_reads_back(value, RESPONSE)
@@ -448,7 +429,6 @@ class TestEmbedTenantsGetGroup:
                 8,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.UserGroupDTO)
         assert_reads_back(value, RESPONSE)
@@ -526,7 +506,6 @@ class TestEmbedTenantsDeleteGroup:
                 8,
             )
             value = result
-
         self._check(rec)
         assert value is not None or RESPONSE is None
 
@@ -605,7 +584,6 @@ class TestEmbedTenantsUpdateGroup:
                 description="value",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.UserGroupDTO)
         assert_reads_back(value, RESPONSE)
@@ -693,12 +671,7 @@ class TestEmbedTenantsGetGroupMembers:
         request = _check_request(rec, "GET", "/api/v1/embed-tenants/id-1/groups/8/users")
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "after",
-                "first",
-            }
-        )
+        assert sorted(request.url.params.keys()) == sorted({"after", "first"})
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -713,7 +686,6 @@ class TestEmbedTenantsGetGroupMembers:
                 first=3,
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.EmbedUser)
@@ -829,7 +801,6 @@ class TestEmbedTenantsAddGroupMembers:
                 ],
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.EmbedGroupMembersMutationResponse)
         assert_reads_back(value, RESPONSE)
@@ -949,7 +920,6 @@ class TestEmbedTenantsRemoveGroupMembers:
                 ],
             )
             value = result
-
         self._check(rec)
         assert value is not None or RESPONSE is None
 
@@ -1056,7 +1026,6 @@ class TestEmbedTenantsProvisionEmbedUser:
                 tenant_groups=["value"],
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.EmbedUser)
         assert_reads_back(value, RESPONSE)
@@ -1151,13 +1120,7 @@ class TestEmbedTenantsListEmbedUsers:
         assert rec.query("search") == "value"
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "search",
-                "after",
-                "first",
-            }
-        )
+        assert sorted(request.url.params.keys()) == sorted({"search", "after", "first"})
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -1172,7 +1135,6 @@ class TestEmbedTenantsListEmbedUsers:
                 first=3,
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.EmbedUser)
@@ -1314,7 +1276,6 @@ class TestEmbedTenantsProvisionEmbedUsers:
                 ],
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.ProvisionEmbedUsersResponse)
         assert_reads_back(value, RESPONSE)

@@ -17,11 +17,7 @@ from _cube_client_test_support import (
     page_items,
 )
 
-from cube_client import (
-    APIStatusError,
-    AuthenticationError,
-    PermissionDeniedError,
-)
+from cube_client import APIStatusError, AuthenticationError, PermissionDeniedError
 from cube_client.platform import AsyncPlatformClient, PlatformClient
 from cube_client.platform import models as _models
 
@@ -76,12 +72,7 @@ class TestEnvVariablesGetEnvVariables:
         request = _check_request(rec, "GET", "/api/v1/deployments/7/env-vars")
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "after",
-                "first",
-            }
-        )
+        assert sorted(request.url.params.keys()) == sorted({"after", "first"})
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -95,7 +86,6 @@ class TestEnvVariablesGetEnvVariables:
                 first=3,
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.EnvVariableItem)
@@ -203,7 +193,6 @@ class TestEnvVariablesSetEnvVariables:
                 ],
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.EnvVariablesListResponse)
         assert_reads_back(value, RESPONSE)

@@ -17,11 +17,7 @@ from _cube_client_test_support import (
     page_items,
 )
 
-from cube_client import (
-    APIStatusError,
-    AuthenticationError,
-    PermissionDeniedError,
-)
+from cube_client import APIStatusError, AuthenticationError, PermissionDeniedError
 from cube_client.platform import AsyncPlatformClient, PlatformClient
 from cube_client.platform import models as _models
 
@@ -89,13 +85,7 @@ class TestEnvironmentsGetDeploymentEnvironments:
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
         assert sorted(request.url.params.keys()) == sorted(
-            {
-                "type",
-                "offset",
-                "limit",
-                "after",
-                "first",
-            }
+            {"type", "offset", "limit", "after", "first"}
         )
         assert request.content == b""
 
@@ -113,7 +103,6 @@ class TestEnvironmentsGetDeploymentEnvironments:
                 first=3,
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.DeploymentEnvironment)
@@ -205,14 +194,7 @@ class TestEnvironmentsGetDeploymentEnvironmentTokens:
         assert rec.query("limit") == "3"
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "offset",
-                "limit",
-                "after",
-                "first",
-            }
-        )
+        assert sorted(request.url.params.keys()) == sorted({"offset", "limit", "after", "first"})
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -229,7 +211,6 @@ class TestEnvironmentsGetDeploymentEnvironmentTokens:
                 first=3,
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.DeploymentEnvironmentToken)
@@ -336,7 +317,6 @@ class TestEnvironmentsCreateDeploymentEnvironmentToken:
                 security_context={"key": "value"},
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.DeploymentEnvironmentTokenResponse)
         assert_reads_back(value, RESPONSE)
@@ -440,7 +420,6 @@ class TestEnvironmentsCreateDeploymentEnvironmentTokenForMetaSync:
                 security_context={"key": "value"},
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.DeploymentEnvironmentTokenResponse)
         assert_reads_back(value, RESPONSE)

@@ -93,12 +93,7 @@ class TestExternalDocumentsListExternalDocumentPlacements:
         request = _check_request(rec, "GET", "/api/v1/external-documents/id-1/placements")
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "after",
-                "first",
-            }
-        )
+        assert sorted(request.url.params.keys()) == sorted({"after", "first"})
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -112,7 +107,6 @@ class TestExternalDocumentsListExternalDocumentPlacements:
                 first=3,
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.ExternalDocumentPlacementResponse)

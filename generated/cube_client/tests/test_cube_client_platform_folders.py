@@ -17,11 +17,7 @@ from _cube_client_test_support import (
     page_items,
 )
 
-from cube_client import (
-    APIStatusError,
-    AuthenticationError,
-    PermissionDeniedError,
-)
+from cube_client import APIStatusError, AuthenticationError, PermissionDeniedError
 from cube_client.platform import AsyncPlatformClient, PlatformClient
 from cube_client.platform import models as _models
 
@@ -103,13 +99,7 @@ class TestFoldersGetFolders:
         assert rec.query("parentId") == "3"
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "parentId",
-                "after",
-                "first",
-            }
-        )
+        assert sorted(request.url.params.keys()) == sorted({"parentId", "after", "first"})
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -124,7 +114,6 @@ class TestFoldersGetFolders:
                 first=3,
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.Folder)
@@ -229,7 +218,6 @@ class TestFoldersCreateFolder:
                 position=3,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.Folder)
         assert_reads_back(value, RESPONSE)
@@ -331,7 +319,6 @@ class TestFoldersUpdateFolder:
                 position=3,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.Folder)
         assert_reads_back(value, RESPONSE)
@@ -415,7 +402,6 @@ class TestFoldersDeleteFolder:
                 1.5,
             )
             value = result
-
         self._check(rec)
         assert value is not None or RESPONSE is None
 
@@ -506,7 +492,6 @@ class TestFoldersGetFolderAncestors:
                 1.5,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, list) and isinstance(value[0], _models.Folder)
         assert_reads_back(value, RESPONSE)

@@ -17,11 +17,7 @@ from _cube_client_test_support import (
     page_items,
 )
 
-from cube_client import (
-    APIStatusError,
-    AuthenticationError,
-    PermissionDeniedError,
-)
+from cube_client import APIStatusError, AuthenticationError, PermissionDeniedError
 from cube_client.platform import AsyncPlatformClient, PlatformClient
 from cube_client.platform import models as _models
 
@@ -80,12 +76,7 @@ class TestGithubInstallations:
         request = _check_request(rec, "GET", "/api/v1/github/installations")
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "after",
-                "first",
-            }
-        )
+        assert sorted(request.url.params.keys()) == sorted({"after", "first"})
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -98,7 +89,6 @@ class TestGithubInstallations:
                 first=3,
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.GithubInstallationResponse)
@@ -171,12 +161,7 @@ class TestGithubRepositories:
         request = _check_request(rec, "GET", "/api/v1/github/installations/7/repositories")
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "after",
-                "first",
-            }
-        )
+        assert sorted(request.url.params.keys()) == sorted({"after", "first"})
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -190,7 +175,6 @@ class TestGithubRepositories:
                 first=3,
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.GithubRepoResponse)
@@ -267,13 +251,7 @@ class TestGithubBranches:
         assert rec.query("installationId") == "3"
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "installationId",
-                "after",
-                "first",
-            }
-        )
+        assert sorted(request.url.params.keys()) == sorted({"installationId", "after", "first"})
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -289,7 +267,6 @@ class TestGithubBranches:
                 first=3,
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.GithubBranchResponse)
@@ -375,7 +352,6 @@ class TestGithubStatus:
         with client:
             result = client.github.status()
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.GithubConnectStatusResponse)
         assert_reads_back(value, RESPONSE)

@@ -17,11 +17,7 @@ from _cube_client_test_support import (
     page_items,
 )
 
-from cube_client import (
-    APIStatusError,
-    AuthenticationError,
-    PermissionDeniedError,
-)
+from cube_client import APIStatusError, AuthenticationError, PermissionDeniedError
 from cube_client.platform import AsyncPlatformClient, PlatformClient
 from cube_client.platform import models as _models
 
@@ -128,7 +124,6 @@ class TestNotificationsGetNotifications:
                 first=3,
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.NotificationDto)
@@ -267,7 +262,6 @@ class TestNotificationsCreateNotification:
                 timezone="value",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.NotificationDto)
         assert_reads_back(value, RESPONSE)
@@ -392,7 +386,6 @@ class TestNotificationsGetNotification:
                 8,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.NotificationDto)
         assert_reads_back(value, RESPONSE)
@@ -507,7 +500,6 @@ class TestNotificationsUpdateNotification:
                 timezone="value",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.NotificationDto)
         assert_reads_back(value, RESPONSE)
@@ -618,7 +610,6 @@ class TestNotificationsDeleteNotification:
                 8,
             )
             value = result
-
         self._check(rec)
         assert value is not None or RESPONSE is None
 
@@ -698,12 +689,7 @@ class TestNotificationsGetRecipients:
         request = _check_request(rec, "GET", "/api/v1/deployments/7/notifications/8/recipients")
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "after",
-                "first",
-            }
-        )
+        assert sorted(request.url.params.keys()) == sorted({"after", "first"})
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -718,7 +704,6 @@ class TestNotificationsGetRecipients:
                 first=3,
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.NotificationRecipient)
@@ -883,7 +868,6 @@ class TestNotificationsAddRecipients:
                 ],
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.NotificationRecipientsMutationResponse)
         assert_reads_back(value, RESPONSE)
@@ -1036,7 +1020,6 @@ class TestNotificationsRemoveRecipients:
                 ],
             )
             value = result
-
         self._check(rec)
         assert value is not None or RESPONSE is None
 

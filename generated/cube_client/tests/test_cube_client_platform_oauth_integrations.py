@@ -8,19 +8,9 @@ from typing import Any, ClassVar
 
 import httpx2
 import pytest
-from _cube_client_test_support import (
-    BASE_URL,
-    CREDENTIAL,
-    Loopback,
-    Recorder,
-    assert_reads_back,
-)
+from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder, assert_reads_back
 
-from cube_client import (
-    APIStatusError,
-    AuthenticationError,
-    PermissionDeniedError,
-)
+from cube_client import APIStatusError, AuthenticationError, PermissionDeniedError
 from cube_client.platform import AsyncPlatformClient, PlatformClient
 from cube_client.platform import models as _models
 
@@ -93,7 +83,6 @@ class TestOauthIntegrationsListOauthIntegrations:
         with client:
             result = client.oauth_integrations.list_oauth_integrations()
             value = result
-
         self._check(rec)
         assert isinstance(value, list) and isinstance(value[0], _models.OauthIntegration)
         assert_reads_back(value, RESPONSE)
@@ -189,7 +178,6 @@ class TestOauthIntegrationsCreateOauthIntegration:
                 type="value",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.OauthIntegration)
         assert_reads_back(value, RESPONSE)
@@ -296,7 +284,6 @@ class TestOauthIntegrationsGetOauthIntegration:
                 1.5,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.OauthIntegration)
         assert_reads_back(value, RESPONSE)
@@ -399,7 +386,6 @@ class TestOauthIntegrationsUpdateOauthIntegration:
                 type="value",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.OauthIntegration)
         assert_reads_back(value, RESPONSE)
@@ -497,7 +483,6 @@ class TestOauthIntegrationsDeleteOauthIntegration:
                 1.5,
             )
             value = result
-
         self._check(rec)
         assert value is not None or RESPONSE is None
 

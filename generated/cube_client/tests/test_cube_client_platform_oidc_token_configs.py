@@ -8,19 +8,9 @@ from typing import Any, ClassVar
 
 import httpx2
 import pytest
-from _cube_client_test_support import (
-    BASE_URL,
-    CREDENTIAL,
-    Loopback,
-    Recorder,
-    assert_reads_back,
-)
+from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder, assert_reads_back
 
-from cube_client import (
-    APIStatusError,
-    AuthenticationError,
-    PermissionDeniedError,
-)
+from cube_client import APIStatusError, AuthenticationError, PermissionDeniedError
 from cube_client.platform import AsyncPlatformClient, PlatformClient
 from cube_client.platform import models as _models
 
@@ -92,7 +82,6 @@ class TestOidcTokenConfigsListOidcTokenConfigs:
         with client:
             result = client.oidc_token_configs.list_oidc_token_configs()
             value = result
-
         self._check(rec)
         assert isinstance(value, list) and isinstance(value[0], _models.OidcTokenConfig)
         assert_reads_back(value, RESPONSE)
@@ -183,7 +172,6 @@ class TestOidcTokenConfigsCreateOidcTokenConfig:
                 target_env_var="A",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.OidcTokenConfig)
         assert_reads_back(value, RESPONSE)
@@ -283,7 +271,6 @@ class TestOidcTokenConfigsGetOidcTokenConfig:
                 1.5,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.OidcTokenConfig)
         assert_reads_back(value, RESPONSE)
@@ -379,7 +366,6 @@ class TestOidcTokenConfigsUpdateOidcTokenConfig:
                 target_env_var="A",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.OidcTokenConfig)
         assert_reads_back(value, RESPONSE)
@@ -468,7 +454,6 @@ class TestOidcTokenConfigsDeleteOidcTokenConfig:
                 1.5,
             )
             value = result
-
         self._check(rec)
         assert value is not None or RESPONSE is None
 

@@ -8,18 +8,9 @@ from typing import Any, ClassVar
 
 import httpx2
 import pytest
-from _cube_client_test_support import (
-    BASE_URL,
-    CREDENTIAL,
-    Loopback,
-    Recorder,
-)
+from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder
 
-from cube_client import (
-    APIStatusError,
-    AuthenticationError,
-    PermissionDeniedError,
-)
+from cube_client import APIStatusError, AuthenticationError, PermissionDeniedError
 from cube_client.platform import AsyncPlatformClient, PlatformClient
 
 
@@ -77,7 +68,6 @@ class TestOpenapiSpecGetSpec:
         with client:
             result = client.openapi_spec.get_spec()
             value = result
-
         self._check(rec)
         assert value is not None or RESPONSE is None
 

@@ -8,19 +8,9 @@ from typing import Any, ClassVar
 
 import httpx2
 import pytest
-from _cube_client_test_support import (
-    BASE_URL,
-    CREDENTIAL,
-    Loopback,
-    Recorder,
-    assert_reads_back,
-)
+from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder, assert_reads_back
 
-from cube_client import (
-    APIStatusError,
-    AuthenticationError,
-    PermissionDeniedError,
-)
+from cube_client import APIStatusError, AuthenticationError, PermissionDeniedError
 from cube_client.platform import AsyncPlatformClient, PlatformClient
 from cube_client.platform import models as _models
 
@@ -84,7 +74,6 @@ class TestOssieConversionsStartOssieConversion:
                 body=_models.StartOssieConversionInput.model_validate({}),
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.OssieConversionResponse)
         assert_reads_back(value, RESPONSE)
@@ -162,7 +151,6 @@ class TestOssieConversionsGetOssieConversion:
                 "id-2",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.OssieConversionResponse)
         assert_reads_back(value, RESPONSE)
@@ -315,7 +303,6 @@ class TestOssieConversionsGetOssieConversionResult:
                 "id-2",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.OssieConversionResultResponse)
         assert_reads_back(value, RESPONSE)
@@ -393,7 +380,6 @@ class TestOssieConversionsGetOssieConversionFiles:
                 "id-2",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.OssieConversionFilesResponse)
         assert_reads_back(value, RESPONSE)

@@ -118,7 +118,6 @@ class TestReportDeliveriesPauseReportDelivery:
                 8,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.ReportDeliveryResponse)
         assert_reads_back(value, RESPONSE)
@@ -269,45 +268,40 @@ class TestReportDeliveriesPauseReportDelivery:
         assert value.to_dict() == body
 
     def test_strict_client_refuses_a_missing_required_field(self) -> None:
-        with (
-            Loopback(
-                200,
-                {
-                    "deploymentId": 3,
-                    "name": "value",
-                    "destination": {
-                        "spreadsheetId": "value",
-                        "anchorCell": "value",
-                        "sheetId": 3,
-                        "sheetName": "value",
-                    },
-                    "writeMode": "overwrite",
-                    "notifications": {
-                        "inbox": True,
-                        "email": True,
-                        "slackChannelId": "value",
-                        "slackChannelName": "value",
-                    },
-                    "status": "active",
-                    "lastRunAt": "2024-01-02T03:04:05Z",
-                    "lastSuccessAt": "2024-01-02T03:04:05Z",
-                    "nextRunAt": "2024-01-02T03:04:05Z",
-                    "pausedAt": "2024-01-02T03:04:05Z",
-                    "ownerUserId": 3,
-                    "runAsUserId": 3,
-                    "reportId": 3,
-                    "reportName": "value",
-                    "reportPublicId": "value",
-                    "reportWorkbookId": 3,
-                    "runningSince": "2024-01-02T03:04:05Z",
-                    "schedule": {"cronExpressions": [], "timezone": "value"},
-                    "shape": {"columns": []},
-                    "sheetTitle": "value",
-                    "spreadsheetTitle": "value",
-                },
-            ) as server,
-            _loopback_client(server, strict=True) as client,
-        ):
+        body = {
+            "deploymentId": 3,
+            "name": "value",
+            "destination": {
+                "spreadsheetId": "value",
+                "anchorCell": "value",
+                "sheetId": 3,
+                "sheetName": "value",
+            },
+            "writeMode": "overwrite",
+            "notifications": {
+                "inbox": True,
+                "email": True,
+                "slackChannelId": "value",
+                "slackChannelName": "value",
+            },
+            "status": "active",
+            "lastRunAt": "2024-01-02T03:04:05Z",
+            "lastSuccessAt": "2024-01-02T03:04:05Z",
+            "nextRunAt": "2024-01-02T03:04:05Z",
+            "pausedAt": "2024-01-02T03:04:05Z",
+            "ownerUserId": 3,
+            "runAsUserId": 3,
+            "reportId": 3,
+            "reportName": "value",
+            "reportPublicId": "value",
+            "reportWorkbookId": 3,
+            "runningSince": "2024-01-02T03:04:05Z",
+            "schedule": {"cronExpressions": [], "timezone": "value"},
+            "shape": {"columns": []},
+            "sheetTitle": "value",
+            "spreadsheetTitle": "value",
+        }
+        with Loopback(200, body) as server, _loopback_client(server, strict=True) as client:
             with pytest.raises(APIResponseValidationError):
                 client.report_deliveries.pause_report_delivery(
                     7,
@@ -368,7 +362,6 @@ class TestReportDeliveriesListReportDeliveries:
                 7,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.ReportDeliveryListResponse)
         assert_reads_back(value, RESPONSE)
@@ -478,7 +471,6 @@ class TestReportDeliveriesCreateReportDelivery:
                 body=_models.ReportDeliveryInput.model_validate({}),
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.ReportDeliveryResponse)
         assert_reads_back(value, RESPONSE)
@@ -589,7 +581,6 @@ class TestReportDeliveriesGetReportDelivery:
                 8,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.ReportDeliveryResponse)
         assert_reads_back(value, RESPONSE)
@@ -703,7 +694,6 @@ class TestReportDeliveriesUpdateReportDelivery:
                 body=_models.ReportDeliveryInput.model_validate({}),
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.ReportDeliveryResponse)
         assert_reads_back(value, RESPONSE)
@@ -892,7 +882,6 @@ class TestReportDeliveriesResumeReportDelivery:
                 8,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.ReportDeliveryResponse)
         assert_reads_back(value, RESPONSE)
@@ -970,7 +959,6 @@ class TestReportDeliveriesRunReportDelivery:
                 8,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.ReportDeliveryRunResponse)
         assert_reads_back(value, RESPONSE)
@@ -1048,7 +1036,6 @@ class TestReportDeliveriesListReportDeliveryRuns:
                 8,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.ReportDeliveryRunsResponse)
         assert_reads_back(value, RESPONSE)

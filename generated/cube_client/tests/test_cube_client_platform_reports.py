@@ -17,12 +17,7 @@ from _cube_client_test_support import (
     page_items,
 )
 
-from cube_client import (
-    APIStatusError,
-    AuthenticationError,
-    ConflictError,
-    PermissionDeniedError,
-)
+from cube_client import APIStatusError, AuthenticationError, ConflictError, PermissionDeniedError
 from cube_client.platform import AsyncPlatformClient, PlatformClient
 from cube_client.platform import models as _models
 
@@ -168,7 +163,6 @@ class TestReportsGetReports:
                 first=3,
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.Report)
@@ -335,7 +329,6 @@ class TestReportsCreateReport:
                 workbook_name="value",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.Report)
         assert_reads_back(value, RESPONSE)
@@ -513,7 +506,6 @@ class TestReportsUpsertReportByPublicId:
                 workbook_name="value",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.Report)
         assert_reads_back(value, RESPONSE)
@@ -665,7 +657,6 @@ class TestReportsGetReport:
                 1.5,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.Report)
         assert_reads_back(value, RESPONSE)
@@ -806,7 +797,6 @@ class TestReportsUpdateReport:
                 expected_version=3,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.Report)
         assert_reads_back(value, RESPONSE)
@@ -930,7 +920,6 @@ class TestReportsDeleteReport:
                 1.5,
             )
             value = result
-
         self._check(rec)
         assert value is not None or RESPONSE is None
 
@@ -1059,7 +1048,6 @@ class TestReportsConnectReportToWorkbook:
                 workbook_name="value",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.Report)
         assert_reads_back(value, RESPONSE)
@@ -1214,7 +1202,6 @@ class TestReportsDisconnectReportFromWorkbook:
                 sheet_name="value",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.Report)
         assert_reads_back(value, RESPONSE)
@@ -1355,7 +1342,6 @@ class TestReportsRefreshReport:
                 sheet_name="value",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.Report)
         assert_reads_back(value, RESPONSE)
@@ -1451,7 +1437,6 @@ class TestReportsGetReportFile:
                 1.5,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.DefinitionFileResponse)
         assert_reads_back(value, RESPONSE)
@@ -1532,7 +1517,6 @@ class TestReportsPatchReportFile:
                 body=_models.DefinitionFilePatchInput.model_validate({}),
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.DefinitionFilePatchResponse)
         assert_reads_back(value, RESPONSE)

@@ -17,12 +17,7 @@ from _cube_client_test_support import (
     page_items,
 )
 
-from cube_client import (
-    APIStatusError,
-    AuthenticationError,
-    ConflictError,
-    PermissionDeniedError,
-)
+from cube_client import APIStatusError, AuthenticationError, ConflictError, PermissionDeniedError
 from cube_client.platform import AsyncPlatformClient, PlatformClient
 from cube_client.platform import models as _models
 
@@ -88,12 +83,7 @@ class TestRolesGetRoles:
         request = _check_request(rec, "GET", "/api/v1/roles")
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "after",
-                "first",
-            }
-        )
+        assert sorted(request.url.params.keys()) == sorted({"after", "first"})
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -106,7 +96,6 @@ class TestRolesGetRoles:
                 first=3,
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.Role)
@@ -222,7 +211,6 @@ class TestRolesCreateRole:
                 ],
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.Role)
         assert_reads_back(value, RESPONSE)
@@ -324,7 +312,6 @@ class TestRolesGetRole:
                 1.5,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.Role)
         assert_reads_back(value, RESPONSE)
@@ -408,7 +395,6 @@ class TestRolesUpdateRole:
                 name="value",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.Role)
         assert_reads_back(value, RESPONSE)
@@ -489,7 +475,6 @@ class TestRolesDeleteRole:
                 1.5,
             )
             value = result
-
         self._check(rec)
         assert value is not None or RESPONSE is None
 
@@ -562,7 +547,6 @@ class TestRolesAssignRoleToUser:
                 1.5,
             )
             value = result
-
         self._check(rec)
         assert value is not None or RESPONSE is None
 
@@ -638,7 +622,6 @@ class TestRolesRemoveRoleFromUser:
                 1.5,
             )
             value = result
-
         self._check(rec)
         assert value is not None or RESPONSE is None
 

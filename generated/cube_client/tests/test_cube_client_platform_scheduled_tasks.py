@@ -82,12 +82,7 @@ class TestScheduledTasksListScheduledTasks:
         request = _check_request(rec, "GET", "/api/v1/deployments/7/scheduled-tasks")
         assert rec.query("first") == "3"
         assert rec.query("after") == "value"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "first",
-                "after",
-            }
-        )
+        assert sorted(request.url.params.keys()) == sorted({"first", "after"})
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -101,7 +96,6 @@ class TestScheduledTasksListScheduledTasks:
                 after="value",
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.ScheduledTaskResponse)
@@ -186,7 +180,6 @@ class TestScheduledTasksCreateScheduledTask:
                 notification_enabled=True,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.ScheduledTaskResponse)
         assert_reads_back(value, RESPONSE)
@@ -266,7 +259,6 @@ class TestScheduledTasksGetScheduledTask:
                 "id-2",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.ScheduledTaskResponse)
         assert_reads_back(value, RESPONSE)
@@ -347,7 +339,6 @@ class TestScheduledTasksUpdateScheduledTask:
                 notification_enabled=True,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.ScheduledTaskResponse)
         assert_reads_back(value, RESPONSE)
@@ -505,7 +496,6 @@ class TestScheduledTasksRunScheduledTask:
                 "id-2",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.RunScheduledTaskResponse)
         assert_reads_back(value, RESPONSE)
@@ -580,12 +570,7 @@ class TestScheduledTasksListScheduledTaskRuns:
         request = _check_request(rec, "GET", "/api/v1/deployments/7/scheduled-tasks/id-2/runs")
         assert rec.query("first") == "3"
         assert rec.query("after") == "value"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "first",
-                "after",
-            }
-        )
+        assert sorted(request.url.params.keys()) == sorted({"first", "after"})
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -600,7 +585,6 @@ class TestScheduledTasksListScheduledTaskRuns:
                 after="value",
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.ScheduledTaskRunResponse)

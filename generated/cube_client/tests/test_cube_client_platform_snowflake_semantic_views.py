@@ -8,19 +8,9 @@ from typing import Any, ClassVar
 
 import httpx2
 import pytest
-from _cube_client_test_support import (
-    BASE_URL,
-    CREDENTIAL,
-    Loopback,
-    Recorder,
-    assert_reads_back,
-)
+from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder, assert_reads_back
 
-from cube_client import (
-    APIStatusError,
-    AuthenticationError,
-    PermissionDeniedError,
-)
+from cube_client import APIStatusError, AuthenticationError, PermissionDeniedError
 from cube_client.platform import AsyncPlatformClient, PlatformClient
 from cube_client.platform import models as _models
 
@@ -84,7 +74,6 @@ class TestSnowflakeSemanticViewsStartSnowflakeSemanticViewPull:
                 body=_models.StartSnowflakeSemanticViewPullInput.model_validate({}),
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.SnowflakeSemanticViewPullResponse)
         assert_reads_back(value, RESPONSE)
@@ -164,7 +153,6 @@ class TestSnowflakeSemanticViewsStartSnowflakeSemanticViewSync:
                 body=_models.StartSnowflakeSemanticViewSyncInput.model_validate({}),
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.SnowflakeSemanticViewSyncResponse)
         assert_reads_back(value, RESPONSE)

@@ -8,19 +8,9 @@ from typing import Any, ClassVar
 
 import httpx2
 import pytest
-from _cube_client_test_support import (
-    BASE_URL,
-    CREDENTIAL,
-    Loopback,
-    Recorder,
-    assert_reads_back,
-)
+from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder, assert_reads_back
 
-from cube_client import (
-    APIStatusError,
-    AuthenticationError,
-    PermissionDeniedError,
-)
+from cube_client import APIStatusError, AuthenticationError, PermissionDeniedError
 from cube_client.platform import AsyncPlatformClient, PlatformClient
 from cube_client.platform import models as _models
 
@@ -92,7 +82,6 @@ class TestTenantSettingsGetTenantSettings:
         with client:
             result = client.tenant_settings.get_tenant_settings()
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.TenantSettings)
         assert_reads_back(value, RESPONSE)
@@ -191,7 +180,6 @@ class TestTenantSettingsUpdateTenantSettings:
                 use_aibi_user_interface=True,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.TenantSettings)
         assert_reads_back(value, RESPONSE)

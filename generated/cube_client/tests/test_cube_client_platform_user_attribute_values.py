@@ -8,19 +8,9 @@ from typing import Any, ClassVar
 
 import httpx2
 import pytest
-from _cube_client_test_support import (
-    BASE_URL,
-    CREDENTIAL,
-    Loopback,
-    Recorder,
-    assert_reads_back,
-)
+from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder, assert_reads_back
 
-from cube_client import (
-    APIStatusError,
-    AuthenticationError,
-    PermissionDeniedError,
-)
+from cube_client import APIStatusError, AuthenticationError, PermissionDeniedError
 from cube_client.platform import AsyncPlatformClient, PlatformClient
 from cube_client.platform import models as _models
 
@@ -94,7 +84,6 @@ class TestUserAttributeValuesUpsertUserAttributeValue:
                 user_id="value",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.UserAttributeValue)
         assert_reads_back(value, RESPONSE)
@@ -182,7 +171,6 @@ class TestUserAttributeValuesGetUserAttributeValues:
                 1.5,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, list) and isinstance(value[0], _models.UserAttributeValue)
         assert_reads_back(value, RESPONSE)

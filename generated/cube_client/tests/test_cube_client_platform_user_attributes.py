@@ -17,11 +17,7 @@ from _cube_client_test_support import (
     page_items,
 )
 
-from cube_client import (
-    APIStatusError,
-    AuthenticationError,
-    PermissionDeniedError,
-)
+from cube_client import APIStatusError, AuthenticationError, PermissionDeniedError
 from cube_client.platform import AsyncPlatformClient, PlatformClient
 from cube_client.platform import models as _models
 
@@ -91,14 +87,7 @@ class TestUserAttributesGetUserAttributes:
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
         assert sorted(request.url.params.keys()) == sorted(
-            {
-                "offset",
-                "limit",
-                "name",
-                "type",
-                "after",
-                "first",
-            }
+            {"offset", "limit", "name", "type", "after", "first"}
         )
         assert request.content == b""
 
@@ -116,7 +105,6 @@ class TestUserAttributesGetUserAttributes:
                 first=3,
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.UserAttribute)
@@ -224,7 +212,6 @@ class TestUserAttributesCreateUserAttribute:
                 type="string",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.UserAttribute)
         assert_reads_back(value, RESPONSE)
@@ -324,7 +311,6 @@ class TestUserAttributesUpdateUserAttribute:
                 display_name="value",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.UserAttribute)
         assert_reads_back(value, RESPONSE)

@@ -8,19 +8,9 @@ from typing import Any, ClassVar
 
 import httpx2
 import pytest
-from _cube_client_test_support import (
-    BASE_URL,
-    CREDENTIAL,
-    Loopback,
-    Recorder,
-    assert_reads_back,
-)
+from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder, assert_reads_back
 
-from cube_client import (
-    APIStatusError,
-    AuthenticationError,
-    PermissionDeniedError,
-)
+from cube_client import APIStatusError, AuthenticationError, PermissionDeniedError
 from cube_client.platform import AsyncPlatformClient, PlatformClient
 from cube_client.platform import models as _models
 
@@ -91,7 +81,6 @@ class TestUserOauthTokensListUserOauthTokens:
         with client:
             result = client.user_oauth_tokens.list_user_oauth_tokens()
             value = result
-
         self._check(rec)
         assert isinstance(value, list) and isinstance(value[0], _models.UserOauthToken)
         assert_reads_back(value, RESPONSE)
@@ -169,7 +158,6 @@ class TestUserOauthTokensGetUserOauthToken:
                 1.5,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.UserOauthToken)
         assert_reads_back(value, RESPONSE)
@@ -243,7 +231,6 @@ class TestUserOauthTokensRevokeUserOauthToken:
                 1.5,
             )
             value = result
-
         self._check(rec)
         assert value is not None or RESPONSE is None
 
@@ -315,7 +302,6 @@ class TestUserOauthTokensInitiateOauthFlow:
                 1.5,
             )
             value = result
-
         self._check(rec)
         assert value is not None or RESPONSE is None
 

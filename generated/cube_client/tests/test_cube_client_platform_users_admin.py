@@ -8,19 +8,9 @@ from typing import Any, ClassVar
 
 import httpx2
 import pytest
-from _cube_client_test_support import (
-    BASE_URL,
-    CREDENTIAL,
-    Loopback,
-    Recorder,
-    assert_reads_back,
-)
+from _cube_client_test_support import BASE_URL, CREDENTIAL, Loopback, Recorder, assert_reads_back
 
-from cube_client import (
-    APIStatusError,
-    AuthenticationError,
-    PermissionDeniedError,
-)
+from cube_client import APIStatusError, AuthenticationError, PermissionDeniedError
 from cube_client.platform import AsyncPlatformClient, PlatformClient
 from cube_client.platform import models as _models
 
@@ -127,7 +117,6 @@ class TestUsersAdminCreateUser:
                 username="value",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.User)
         assert_reads_back(value, RESPONSE)
@@ -227,7 +216,6 @@ class TestUsersAdminBulkUserAction:
                 user_ids=[3],
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.BulkUserActionPayload)
         assert_reads_back(value, RESPONSE)
@@ -349,7 +337,6 @@ class TestUsersAdminUpdateUser:
                 title="value",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.User)
         assert_reads_back(value, RESPONSE)
@@ -441,7 +428,6 @@ class TestUsersAdminDeleteUser:
                 1.5,
             )
             value = result
-
         self._check(rec)
         assert value is not None or RESPONSE is None
 

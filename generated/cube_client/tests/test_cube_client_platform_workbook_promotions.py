@@ -17,11 +17,7 @@ from _cube_client_test_support import (
     page_items,
 )
 
-from cube_client import (
-    APIStatusError,
-    AuthenticationError,
-    PermissionDeniedError,
-)
+from cube_client import APIStatusError, AuthenticationError, PermissionDeniedError
 from cube_client.platform import AsyncPlatformClient, PlatformClient
 from cube_client.platform import models as _models
 
@@ -89,7 +85,6 @@ class TestWorkbookPromotionsGetWorkbookPromotion:
                 1.5,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.WorkbookPromotionSummaryResponse)
         assert_reads_back(value, RESPONSE)
@@ -166,12 +161,7 @@ class TestWorkbookPromotionsGetWorkbookPromotionLinks:
         )
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "after",
-                "first",
-            }
-        )
+        assert sorted(request.url.params.keys()) == sorted({"after", "first"})
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -186,7 +176,6 @@ class TestWorkbookPromotionsGetWorkbookPromotionLinks:
                 first=3,
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.WorkbookPromotionLinkDto)
@@ -286,7 +275,6 @@ class TestWorkbookPromotionsPreviewWorkbookPromotion:
                 target_folder_id=3,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.WorkbookPromotionPreviewDto)
         assert_reads_back(value, RESPONSE)
@@ -385,12 +373,7 @@ class TestWorkbookPromotionsGetWorkbookPromotions:
         request = _check_request(rec, "GET", "/api/v1/deployments/1.5/workbooks/1.5/promotions")
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "after",
-                "first",
-            }
-        )
+        assert sorted(request.url.params.keys()) == sorted({"after", "first"})
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -405,7 +388,6 @@ class TestWorkbookPromotionsGetWorkbookPromotions:
                 first=3,
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.WorkbookPromotionDto)
@@ -521,7 +503,6 @@ class TestWorkbookPromotionsPromoteWorkbook:
                 target_folder_id=3,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.WorkbookPromotionDto)
         assert_reads_back(value, RESPONSE)

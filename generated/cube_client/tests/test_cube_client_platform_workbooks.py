@@ -17,11 +17,7 @@ from _cube_client_test_support import (
     page_items,
 )
 
-from cube_client import (
-    APIStatusError,
-    AuthenticationError,
-    PermissionDeniedError,
-)
+from cube_client import APIStatusError, AuthenticationError, PermissionDeniedError
 from cube_client.platform import AsyncPlatformClient, PlatformClient
 from cube_client.platform import models as _models
 
@@ -126,13 +122,7 @@ class TestWorkbooksGetWorkbooks:
         assert rec.query("folderId") == "3"
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "folderId",
-                "after",
-                "first",
-            }
-        )
+        assert sorted(request.url.params.keys()) == sorted({"folderId", "after", "first"})
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -147,7 +137,6 @@ class TestWorkbooksGetWorkbooks:
                 first=3,
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.Workbook)
@@ -272,7 +261,6 @@ class TestWorkbooksCreateWorkbook:
                 name="value",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.Workbook)
         assert_reads_back(value, RESPONSE)
@@ -393,7 +381,6 @@ class TestWorkbooksUpsertWorkbookBySlug:
                 name="value",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.Workbook)
         assert_reads_back(value, RESPONSE)
@@ -512,7 +499,6 @@ class TestWorkbooksGetWorkbook:
                 1.5,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.Workbook)
         assert_reads_back(value, RESPONSE)
@@ -599,7 +585,6 @@ class TestWorkbooksUpdateWorkbook:
                 slug_takeover=True,
             )
             value = result
-
         self._check(rec)
         assert value is not None or RESPONSE is None
 
@@ -687,7 +672,6 @@ class TestWorkbooksDeleteWorkbook:
                 1.5,
             )
             value = result
-
         self._check(rec)
         assert value is not None or RESPONSE is None
 
@@ -763,7 +747,6 @@ class TestWorkbooksUpdateWorkbookDashboard:
                 1.5,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.WorkbookDashboard)
         assert_reads_back(value, RESPONSE)
@@ -876,7 +859,6 @@ class TestWorkbooksUpdatePublishedDashboardAiWidgetThread:
                 widget_id="value",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.Dashboard)
         assert_reads_back(value, RESPONSE)
@@ -1001,7 +983,6 @@ class TestWorkbooksDuplicateWorkbook:
                 shared=True,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.Workbook)
         assert_reads_back(value, RESPONSE)
@@ -1119,7 +1100,6 @@ class TestWorkbooksPublishDashboard:
                 workbook_id_2=3,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.Dashboard)
         assert_reads_back(value, RESPONSE)
@@ -1212,7 +1192,6 @@ class TestWorkbooksGetWorkbookDashboardFile:
                 1.5,
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.DefinitionFileResponse)
         assert_reads_back(value, RESPONSE)
@@ -1295,7 +1274,6 @@ class TestWorkbooksPatchWorkbookDashboardFile:
                 body=_models.DefinitionFilePatchInput.model_validate({}),
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.DefinitionFilePatchResponse)
         assert_reads_back(value, RESPONSE)

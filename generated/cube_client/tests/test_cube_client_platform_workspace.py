@@ -17,11 +17,7 @@ from _cube_client_test_support import (
     page_items,
 )
 
-from cube_client import (
-    APIStatusError,
-    AuthenticationError,
-    PermissionDeniedError,
-)
+from cube_client import APIStatusError, AuthenticationError, PermissionDeniedError
 from cube_client.platform import AsyncPlatformClient, PlatformClient
 from cube_client.platform import models as _models
 
@@ -123,15 +119,7 @@ class TestWorkspaceSharedWorkspaceObjects:
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
         assert sorted(request.url.params.keys()) == sorted(
-            {
-                "folderId",
-                "types",
-                "orderByField",
-                "orderByDirection",
-                "search",
-                "after",
-                "first",
-            }
+            {"folderId", "types", "orderByField", "orderByDirection", "search", "after", "first"}
         )
         assert request.content == b""
 
@@ -151,7 +139,6 @@ class TestWorkspaceSharedWorkspaceObjects:
                 first=3,
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.Workbook)
@@ -289,15 +276,7 @@ class TestWorkspaceWorkspaceObjects:
         assert rec.query("after") == "value"
         assert rec.query("first") == "3"
         assert sorted(request.url.params.keys()) == sorted(
-            {
-                "folderId",
-                "types",
-                "orderByField",
-                "orderByDirection",
-                "search",
-                "after",
-                "first",
-            }
+            {"folderId", "types", "orderByField", "orderByDirection", "search", "after", "first"}
         )
         assert request.content == b""
 
@@ -317,7 +296,6 @@ class TestWorkspaceWorkspaceObjects:
                 first=3,
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.Workbook)
@@ -435,7 +413,6 @@ class TestWorkspaceBulkDeleteWorkspaceObjects:
                 items=[_models.WorkspaceItemRefInput.model_validate({"id": 3, "type": "FOLDER"})],
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.BulkDeleteWorkspaceObjectsPayload)
         assert_reads_back(value, RESPONSE)
@@ -555,7 +532,6 @@ class TestWorkspaceBulkMoveWorkspaceObjects:
                 items=[_models.WorkspaceItemRefInput.model_validate({"id": 3, "type": "FOLDER"})],
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.BulkMoveWorkspaceObjectsResponse)
         assert_reads_back(value, RESPONSE)
@@ -685,7 +661,6 @@ class TestWorkspaceMoveWorkspaceObject:
                 type="FOLDER",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.Workbook)
         assert_reads_back(value, RESPONSE)

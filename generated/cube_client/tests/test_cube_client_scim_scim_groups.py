@@ -17,10 +17,7 @@ from _cube_client_test_support import (
     page_items,
 )
 
-from cube_client import (
-    APIStatusError,
-    NotFoundError,
-)
+from cube_client import APIStatusError, NotFoundError
 from cube_client.scim import AsyncScimClient, ScimClient
 from cube_client.scim import models as _models
 
@@ -88,12 +85,7 @@ class TestScimGroupsListGroups:
         assert rec.query("count") == "3"
         assert rec.query("excludedAttributes") == "value"
         assert sorted(request.url.params.keys()) == sorted(
-            {
-                "filter",
-                "startIndex",
-                "count",
-                "excludedAttributes",
-            }
+            {"filter", "startIndex", "count", "excludedAttributes"}
         )
         assert request.content == b""
 
@@ -109,7 +101,6 @@ class TestScimGroupsListGroups:
                 excluded_attributes="value",
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.Group)
@@ -173,7 +164,6 @@ class TestScimGroupsCreateGroup:
                 display_name="value",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.Group)
         assert_reads_back(value, RESPONSE)
@@ -217,11 +207,7 @@ class TestScimGroupsGetGroup:
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/scim/v2/Groups/id-1")
         assert rec.query("excludedAttributes") == "value"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "excludedAttributes",
-            }
-        )
+        assert sorted(request.url.params.keys()) == sorted({"excludedAttributes"})
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -234,7 +220,6 @@ class TestScimGroupsGetGroup:
                 excluded_attributes="value",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.Group)
         assert_reads_back(value, RESPONSE)
@@ -328,7 +313,6 @@ class TestScimGroupsReplaceGroup:
                 display_name="value",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.Group)
         assert_reads_back(value, RESPONSE)
@@ -521,7 +505,6 @@ class TestScimGroupsPatchGroup:
                 ],
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.Group)
         assert_reads_back(value, RESPONSE)

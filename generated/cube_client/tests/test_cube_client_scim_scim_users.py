@@ -18,11 +18,7 @@ from _cube_client_test_support import (
     page_items,
 )
 
-from cube_client import (
-    APIResponseValidationError,
-    APIStatusError,
-    NotFoundError,
-)
+from cube_client import APIResponseValidationError, APIStatusError, NotFoundError
 from cube_client._models import ResponseValidationWarning
 from cube_client.scim import AsyncScimClient, ScimClient
 from cube_client.scim import models as _models
@@ -92,13 +88,7 @@ class TestScimUsersListUsers:
         assert rec.query("filter") == "value"
         assert rec.query("startIndex") == "3"
         assert rec.query("count") == "3"
-        assert sorted(request.url.params.keys()) == sorted(
-            {
-                "filter",
-                "startIndex",
-                "count",
-            }
-        )
+        assert sorted(request.url.params.keys()) == sorted({"filter", "startIndex", "count"})
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -112,7 +102,6 @@ class TestScimUsersListUsers:
                 count=3,
             )
             value: Any = result.items
-
         self._check(rec)
         assert len(value) == 1
         assert isinstance(value[0], _models.User)
@@ -182,7 +171,6 @@ class TestScimUsersCreateUser:
                 external_id="value",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.User)
         assert_reads_back(value, RESPONSE)
@@ -256,26 +244,21 @@ class TestScimUsersCreateUser:
         assert value.to_dict() == body
 
     def test_strict_client_refuses_a_missing_required_field(self) -> None:
-        with (
-            Loopback(
-                201,
-                {
-                    "schemas": ["value"],
-                    "id": "value",
-                    "name": {"givenName": "value", "familyName": "value"},
-                    "emails": [{}],
-                    "active": True,
-                    "externalId": "value",
-                    "meta": {
-                        "resourceType": "value",
-                        "created": "2024-01-02T03:04:05Z",
-                        "lastModified": "2024-01-02T03:04:05Z",
-                        "location": "value",
-                    },
-                },
-            ) as server,
-            _loopback_client(server, strict=True) as client,
-        ):
+        body = {
+            "schemas": ["value"],
+            "id": "value",
+            "name": {"givenName": "value", "familyName": "value"},
+            "emails": [{}],
+            "active": True,
+            "externalId": "value",
+            "meta": {
+                "resourceType": "value",
+                "created": "2024-01-02T03:04:05Z",
+                "lastModified": "2024-01-02T03:04:05Z",
+                "location": "value",
+            },
+        }
+        with Loopback(201, body) as server, _loopback_client(server, strict=True) as client:
             with pytest.raises(APIResponseValidationError):
                 client.scim_users.create_user(
                     schemas=["value"],
@@ -319,7 +302,6 @@ class TestScimUsersGetUser:
                 "id-1",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.User)
         assert_reads_back(value, RESPONSE)
@@ -417,7 +399,6 @@ class TestScimUsersReplaceUser:
                 external_id="value",
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.User)
         assert_reads_back(value, RESPONSE)
@@ -619,7 +600,6 @@ class TestScimUsersPatchUser:
                 ],
             )
             value = result
-
         self._check(rec)
         assert isinstance(value, _models.User)
         assert_reads_back(value, RESPONSE)
