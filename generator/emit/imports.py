@@ -26,13 +26,18 @@ _STRING_OR_COMMENT = re.compile(
     r"|#[^\n]*"
 )
 _NAME = re.compile(r"(?<![\w.])[A-Za-z_]\w*")
+# ``f(name=...)``: formatted code writes a keyword argument with no space before ``=``, while
+# ``x: T = v`` and ``x = v`` have one (and their names are bindings anyway)
+_KEYWORD_ARGUMENT = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?==(?!=))")
 
 Import = tuple[str, str | None]  # (module, name); name None for ``import module``
 
 
 def used_names(code: str) -> set[str]:
-    """Names ``code`` reads outside strings and comments (attribute names excluded)."""
-    return set(_NAME.findall(_STRING_OR_COMMENT.sub(" ", code)))
+    """Names ``code`` reads outside strings and comments: attribute names and keyword
+    arguments do not count."""
+    code = _KEYWORD_ARGUMENT.sub(" ", _STRING_OR_COMMENT.sub(" ", code))
+    return set(_NAME.findall(code))
 
 
 def _section(module: str, first_party: str) -> int:

@@ -392,6 +392,11 @@ def fit(statement: str, indent: int = 0, *, width: int = LINE_LENGTH) -> str:
     return _Printer(width).print(builder.statement(node), indent)
 
 
+def fits_at(text: str, indent: int, *, width: int = LINE_LENGTH) -> bool:
+    """Whether every line of ``text``, its first placed at ``indent``, is within the width."""
+    return all(len(line) <= width for line in (" " * indent + str(text)).splitlines())
+
+
 def fit_return(annotation: str, indent: int, *, width: int = LINE_LENGTH) -> str:
     """The closing line of an exploded signature, ``) -> annotation:``, broken if too long."""
     line = f") -> {annotation}:"

@@ -18,7 +18,7 @@ import jinja2
 
 from generator import TEMPLATES
 from generator.emit.imports import class_module_imports, import_block, natural, spec_imports
-from generator.emit.layout import fit, fit_item, fit_return
+from generator.emit.layout import fit, fit_item, fit_return, fits_at
 from generator.emit.open_shapes import open_operations
 from generator.emit.sanitize import clean_text, comment_text, docstring_body, py_str, toml_str
 from generator.ir.models import recursion_limit
@@ -314,6 +314,7 @@ def environment() -> jinja2.Environment:
         fit=fit,
         fit_item=fit_item,
         fit_return=fit_return,
+        fits_at=fits_at,
         chomp=lambda text: str(text).rstrip("\n"),
         docstring=docstring_body,
         comment=comment_text,
