@@ -22,9 +22,9 @@ MAX_ITEMS = 3  # items in an array sample: a larger minItems fails the test loud
 class Samples:
     """Samples of IR types (``for_type``, ``py_value``) and of catalogue schemas (``json``)."""
 
-    def __init__(self, schemas: dict[str, Any]) -> None:
+    def __init__(self, schemas: dict[str, Any], known: FactsMemo | None = None) -> None:
         self.schemas = schemas
-        self.facts = FactsMemo()
+        self.facts = known if known is not None else FactsMemo()  # ``known``: read while building
 
     def py_value(self, t: TypeRef) -> object:
         match t:
@@ -54,7 +54,7 @@ class Samples:
     def for_type(self, t: TypeRef, depth: int) -> Any:
         match t:
             case ModelRef(name):
-                return self._named(name, depth)
+                return self.named(name, depth)
             case ListOf(item):
                 return [self.for_type(item, depth + 1)]
             case DictOf(value):
@@ -78,7 +78,7 @@ class Samples:
             return {}
         f = self.facts.get(id(schema)) or self.facts(schema)
         if f.ref is not None and f.ref.startswith(CATALOG_PREFIX):
-            return self._named(f.ref[len(CATALOG_PREFIX) :], depth)
+            return self.named(f.ref[len(CATALOG_PREFIX) :], depth)
         if f.const:
             return f.const[0]
         if f.enum:
@@ -99,27 +99,11 @@ class Samples:
             if f.properties is not None:
                 merged.update(self._object(f, depth))
             return merged
-        return self._kind(f, depth)
-
-    def _named(self, name: str, depth: int) -> Any:
-        """A sample of the catalogue schema ``name`` (``{}`` for an object beyond the depth)."""
-        target = self.schemas.get(name)
-        deep = depth >= _MAX_DEPTH * 2 and not (
-            isinstance(target, dict) and is_scalar_like(self.facts(target))
-        )
-        return {} if deep else self.json(target, depth + 1)
-
-    def _kind(self, f: SchemaFacts, depth: int) -> Any:
-        """A sample by the schema's (first non-null) type."""
         kind = f.types[0] if f.types else "null" if f.null_type else None
         if kind == "object" or f.properties is not None:
             return self._object(f, depth)
         if kind == "array":
-            min_items = f.whole("minItems")
-            if depth > _MAX_DEPTH and not min_items:
-                return []
-            item = self.json(f.items, depth + 1)
-            return [item] * min(max(1, 1 if min_items is None else min_items), MAX_ITEMS)
+            return self._array(f, depth)
         if kind == "string":
             return _string_sample(f)
         if kind == "integer":
@@ -128,15 +112,29 @@ class Samples:
             return _number_sample(f, 1.5)
         if kind == "boolean":
             return True
-        if kind == "null":
-            return None
-        return "value"
+        return None if kind == "null" else "value"
+
+    def named(self, name: str, depth: int) -> Any:
+        """A sample of the catalogue schema ``name`` (``{}`` for an object beyond the depth)."""
+        target = self.schemas.get(name)
+        deep = depth >= _MAX_DEPTH * 2 and not (
+            isinstance(target, dict) and is_scalar_like(self.facts(target))
+        )
+        return {} if deep else self.json(target, depth + 1)
+
+    def _array(self, f: SchemaFacts, depth: int) -> list[Any]:
+        min_items = f.whole("minItems")
+        if depth > _MAX_DEPTH and not min_items:
+            return []
+        item = self.json(f.items, depth + 1)
+        return [item] * min(max(1, 1 if min_items is None else min_items), MAX_ITEMS)
 
     def _union(self, f: SchemaFacts, depth: int) -> Any:
         mapping = f.discriminator_mapping
         if mapping:
             key, target = next(iter(mapping.items()))
-            value = self.json({"$ref": target}, depth + 1)
+            catalog = isinstance(target, str) and target.startswith(CATALOG_PREFIX)
+            value = self.named(target[len(CATALOG_PREFIX) :], depth + 1) if catalog else "value"
             if isinstance(value, dict) and f.discriminator_property is not None:
                 value[f.discriminator_property] = key
             return value
@@ -151,7 +149,10 @@ class Samples:
         return out
 
     def _is_null(self, schema: Any) -> bool:
-        return isinstance(schema, dict) and self.facts(schema).only_null
+        if not isinstance(schema, dict):
+            return False
+        f = self.facts.get(id(schema)) or self.facts(schema)
+        return f.null_type and not f.types
 
 
 def _matches(pattern: str, value: str) -> bool:

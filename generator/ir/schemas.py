@@ -136,7 +136,7 @@ class SchemaCatalog:
                         f"schema {one_line(start, 80)} starts a chain of more than "
                         f"{MAX_ALIAS_CHAIN} schemas that only refer to the next one",
                     )
-                cur = _alias_of(self.models.get(cur))
+                cur = _alias_of(self.models.get(cur), self.facts)
             done.update(path)
             if cur is not None and cur in path:  # a ring: from cur back to cur
                 ring = list(path)[path[cur] :]
@@ -203,9 +203,11 @@ class SchemaCatalog:
             return schema
         at = at or self.pointers.get(owner, "")
         out: dict[str, Any] = {}
-        problem = facts_default_problem(read if read is not None else facts(schema))
+        read = read if read is not None else facts(schema)
+        problem = facts_default_problem(read)
         if problem:
             self._warn("default-invalid", at, f"model {owner}: {problem}")
+        same = True  # every value kept as it is: what the schema says, ``out`` says
         for key, value in schema.items():
             if key == "default" and problem:
                 continue
@@ -213,7 +215,10 @@ class SchemaCatalog:
                 continue
             if key in ("$defs", "definitions"):
                 continue  # reachable only through $ref, which hoists what it names
-            out[key] = self._rewrite_value(key, value, owner, depth, at)
+            new = out[key] = self._rewrite_value(key, value, owner, depth, at)
+            same = same and new is value
+        if same and len(out) == len(schema):
+            self.facts.same(out, read)
         return out
 
     def _rewrite_value(self, key: str, value: Any, owner: ClassName, depth: int, at: str) -> Any:
@@ -304,7 +309,7 @@ class SchemaCatalog:
         """The Python type a value of ``schema`` has; inline objects are hoisted as ``hint``."""
         if not isinstance(schema, dict) or depth > _MAX_DEPTH:
             return ANY
-        f = facts(schema)
+        f = self.facts.get(id(schema)) or self.facts(schema)
         if f.ref is not None:
             name = self._ref_name(f.ref) if f.ref.startswith("#") else None
             if name is None:
@@ -438,11 +443,11 @@ def _ring_text(ring: list[ClassName]) -> str:
     return " -> ".join(one_line(n, 60) for n in names) + size
 
 
-def _alias_of(schema: Any) -> ClassName | None:
+def _alias_of(schema: Any, read: FactsMemo) -> ClassName | None:
     """The catalogue class a schema is nothing but a reference to (``$ref`` or one ``allOf``)."""
     if not isinstance(schema, dict):
         return None
-    f = facts(schema)
+    f = read(schema)
     if any(k not in _ALIAS_KEYWORDS for k in f.keywords):
         return None
     ref = f.ref
