@@ -165,7 +165,7 @@ class CaseBuilder:
                 for name in required
                 if name in sample
                 and isinstance(props.get(name), dict)
-                and not _nullable(props[name])
+                and not self.samples.facts(props[name]).nullable
             ),
             None,
         )
@@ -484,12 +484,3 @@ def _satisfying(rule: Rule, fields: tuple[BodyField, ...]) -> set[str]:
             if rule.holds(required | frozenset(chosen)):
                 return set(chosen)
     return set()
-
-
-def _nullable(schema: dict[str, Any]) -> bool:
-    kind = schema.get("type")
-    return (
-        bool(schema.get("nullable"))
-        or kind == "null"
-        or (isinstance(kind, list) and "null" in kind)
-    )

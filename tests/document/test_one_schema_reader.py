@@ -45,14 +45,19 @@ KEYWORDS = frozenset(
 )
 
 
-def _keyword(node: ast.AST | None) -> str | None:
-    if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in KEYWORDS:
+# nullability and exclusive bounds, spelled two ways each: read by no other module at all
+FOLDED = frozenset({"nullable", "exclusiveMinimum", "exclusiveMaximum"})
+VIEW = "generator/document/schema_facts.py"
+
+
+def _keyword(node: ast.AST | None, keywords: frozenset[str]) -> str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in keywords:
         return node.value
     return None
 
 
-def raw_reads(source: str) -> list[str]:
-    """``line: code`` of each place ``source`` reads a schema keyword from a mapping itself:
+def raw_reads(source: str, keywords: frozenset[str] = KEYWORDS) -> list[str]:
+    """``line: code`` of each place ``source`` reads one of ``keywords`` from a mapping itself:
     ``x.get("kw")``, ``x["kw"]`` (not an assignment to it) and ``"kw" in x``."""
     found: list[str] = []
     for node in ast.walk(ast.parse(source)):
@@ -63,11 +68,11 @@ def raw_reads(source: str) -> list[str]:
             and node.func.attr in ("get", "pop", "setdefault")
             and node.args
         ):
-            hit = _keyword(node.args[0])
+            hit = _keyword(node.args[0], keywords)
         elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
-            hit = _keyword(node.slice)
+            hit = _keyword(node.slice, keywords)
         elif isinstance(node, ast.Compare) and isinstance(node.ops[0], (ast.In, ast.NotIn)):
-            hit = _keyword(node.left)
+            hit = _keyword(node.left, keywords)
         if hit is not None:
             found.append(f"{node.lineno}: {ast.unparse(node)}")
     return found
@@ -79,6 +84,16 @@ def test_reader_reads_no_schema_keyword_itself(path: str) -> None:
     assert found == [], f"{path} reads schema keywords itself; use schema_facts:\n" + "\n".join(
         found
     )
+
+
+def test_no_module_reads_nullability_or_exclusive_bounds_itself() -> None:
+    found = [
+        f"{path.relative_to(ROOT)}:{hit}"
+        for path in sorted((ROOT / "generator").rglob("*.py"))
+        if path.relative_to(ROOT).as_posix() != VIEW
+        for hit in raw_reads(path.read_text(encoding="utf-8"), FOLDED)
+    ]
+    assert found == [], "read these through generator.document.schema_facts:\n" + "\n".join(found)
 
 
 @pytest.mark.parametrize(
