@@ -273,6 +273,8 @@ def facts(node: Mapping[str, Any]) -> SchemaFacts:
                 types, null_type = ((), True) if value == "null" else ((value,), False)
             else:
                 types, null_type = _types(value)
+        elif key not in _KNOWN:  # descriptions, examples, extensions...
+            continue
         elif key == "oneOf":  # oneOf wins over anyOf, wherever each is written
             if isinstance(value, list) and value:
                 union, one_of = value, True
@@ -333,6 +335,10 @@ def _with_bound(bounds: Mapping[str, Number], key: str, value: Number) -> Mappin
 
 
 _BOUND_KEYWORDS = frozenset(BOUND_KEYWORDS)
+_KNOWN = _BOUND_KEYWORDS | {
+    "oneOf", "properties", "$ref", "required", "enum", "items", "format",
+    "additionalProperties", "nullable", "allOf", "anyOf", "const", "default",
+}  # fmt: skip
 _BLANK = facts({})
 
 

@@ -318,10 +318,10 @@ class SchemaCatalog:
             if isinstance(target, dict) and is_scalar_like(self.facts(target)):
                 return self.type_of(target, hint, depth + 1)
             return ModelRef(name)
-        if f.only_null:
+        if f.null_type and not f.types:
             return NONE  # `type: null` alone: the `None` branch of a nullable union
         result = self._base_type(schema, f, hint, depth)
-        return _with_none(result) if f.nullable else result
+        return _with_none(result) if f.null_type or f.nullable_keyword else result
 
     def _base_type(self, schema: dict[str, Any], f: SchemaFacts, hint: str, depth: int) -> TypeRef:
         if f.const:
