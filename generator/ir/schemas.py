@@ -157,14 +157,22 @@ class SchemaCatalog:
     def _rewrite_root(self, schema: Any, owner: ClassName) -> Any:
         return self._rewrite(schema, owner, 0, self.pointers.get(owner, ""))
 
-    def hoist(self, schema: Any, hint: str, origin: str = "", at: str = "") -> ClassName:
+    def hoist(
+        self,
+        schema: Any,
+        hint: str,
+        origin: str = "",
+        at: str = "",
+        read: SchemaFacts | None = None,
+    ) -> ClassName:
         """Add an inline object schema to the catalogue under a new name derived from ``hint``
-        (``origin``: the schema holding it; ``at``: where it is, when known)."""
+        (``origin``: the schema holding it; ``at``: where it is, when known; ``read``: its
+        facts, when read already)."""
         cls = self.ns.class_name(hint)
         if origin:
             self.pointers[cls] = origin
         self.models[cls] = None  # reserve before recursing: the schema may refer to itself
-        self.models[cls] = self._rewrite(schema, cls, 0, at or origin)
+        self.models[cls] = self._rewrite(schema, cls, 0, at or origin, read)
         return cls
 
     def _ref_name(self, ref: str) -> ClassName | None:
@@ -283,7 +291,7 @@ class SchemaCatalog:
         f = facts(sub) if isinstance(sub, dict) else None
         if f is not None and (_is_class(f) or _is_map_of_refs(f)):
             origin = self.pointers.get(owner, "")  # the schema holding this inline one
-            return {"$ref": CATALOG_PREFIX + self.hoist(sub, owner + suffix, origin, at)}
+            return {"$ref": CATALOG_PREFIX + self.hoist(sub, owner + suffix, origin, at, f)}
         return self._rewrite(sub, owner, depth + 1, at, f)
 
     def _rewrite_discriminator(self, disc: dict[str, Any]) -> dict[str, Any]:
@@ -330,7 +338,7 @@ class SchemaCatalog:
             return _literal(f.enum)
         if f.union:
             if f.discriminator is not None or _is_class(f):
-                return ModelRef(self.hoist(schema, hint))
+                return ModelRef(self.hoist(schema, hint, read=f))
             return union_of(
                 [self.type_of(m, f"{hint}Option{i + 1}", depth + 1) for i, m in enumerate(f.union)]
             )
