@@ -343,9 +343,10 @@ _BLANK = facts({})
 
 
 class FactsMemo(dict[int, SchemaFacts]):
-    """:func:`facts` once per node, for one reader's lifetime: ``memo(node)``, or in a hot loop
-    ``memo.get(id(node)) or memo(node)``. The facts keep their node alive, so an ``id`` is never
-    reused while the memo lives; a reader must not change a node after reading it."""
+    """:func:`facts` once per node: ``memo(node)``, or in a hot loop ``memo.get(id(node)) or
+    memo(node)``. The facts keep their node alive, so an ``id`` is never reused while the memo
+    lives; nodes must not change once read. The IR hands its catalogue's memo on to the test
+    samples (:attr:`generator.ir.types.Family.schema_facts`), which read the same nodes."""
 
     __slots__ = ("_copies",)
 
