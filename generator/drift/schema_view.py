@@ -14,12 +14,11 @@ from typing import Any
 
 from generator.diagnostics import join_pointer
 from generator.document.refs import Resolver
+from generator.document.schema_facts import BOUND_KEYWORDS, FactsMemo, SchemaFacts
 
 JSON_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean"})
 MAX_MERGE_MEMBERS = 256
-LOWER_BOUNDS = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties")
-UPPER_BOUNDS = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties")
-BOUND_KEYWORDS = LOWER_BOUNDS + UPPER_BOUNDS
+_REF_NOTES = frozenset({"description", "summary"})  # beside a $ref, these narrow nothing
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,21 +63,6 @@ ANY = SchemaView(
 )
 
 
-def _types_of(node: dict[str, Any]) -> tuple[set[str], bool]:
-    raw = node.get("type")
-    names = [raw] if isinstance(raw, str) else raw if isinstance(raw, list) else []
-    found = {t for t in names if isinstance(t, str)}
-    return found & JSON_TYPES, "null" in found
-
-
-def _has_siblings(node: Any) -> bool:
-    return (
-        isinstance(node, dict)
-        and isinstance(node.get("$ref"), str)
-        and any(k not in ("$ref", "description", "summary") for k in node)
-    )
-
-
 def enum_key(value: Any) -> str:
     """A stable text for an enum value (JSON, keys sorted) so values compare and sort as text."""
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
@@ -103,41 +87,36 @@ class _Merge:
     pattern: str | None = None
     default: tuple[Any, ...] = ()
 
-    def add(self, member: dict[str, Any], mptr: str) -> None:
-        mtypes, has_null = _types_of(member)
+    def add(self, member: SchemaFacts, mptr: str) -> None:
+        mtypes = set(JSON_TYPES.intersection(member.types))
         if mtypes:  # allOf narrows: keep the common types (or all, when they conflict)
             self.types = (
                 mtypes if self.types is None else (self.types & mtypes) or (self.types | mtypes)
             )
-        self.nullable = self.nullable or has_null or member.get("nullable") is True
-        values = [member["const"]] if "const" in member else member.get("enum")
-        if isinstance(values, list):
+        self.nullable = self.nullable or member.nullable
+        values = member.choices
+        if values is not None:
             self.nullable = self.nullable or None in values
             self.enum = [v for v in values if v is not None]
-        if isinstance(member.get("format"), str):
-            self.format = member["format"]
-        props = member.get("properties")
-        if isinstance(props, dict):
-            for name, sub in props.items():
+        if member.format is not None:
+            self.format = member.format
+        if member.properties is not None:
+            for name, sub in member.properties.items():
                 self.properties[name] = Sub(sub, join_pointer(mptr, "properties", name))
-        req = member.get("required")
-        if isinstance(req, list):
-            self.required.update(r for r in req if isinstance(r, str))
-        if isinstance(member.get("items"), dict):
-            self.items = Sub(member["items"], join_pointer(mptr, "items"))
-        if isinstance(member.get("additionalProperties"), dict):
-            extra = member["additionalProperties"]
+        self.required.update(member.required)
+        if isinstance(member.items, dict):
+            self.items = Sub(member.items, join_pointer(mptr, "items"))
+        if isinstance(member.additional, dict):
+            extra = member.additional
             self.additional = Sub(extra, join_pointer(mptr, "additionalProperties"))
-        self.read_only = self.read_only or member.get("readOnly") is True
-        self.write_only = self.write_only or member.get("writeOnly") is True
-        for keyword in BOUND_KEYWORDS:
-            value = member.get(keyword)
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
-                self.bounds[keyword] = float(value)
-        if isinstance(member.get("pattern"), str):
-            self.pattern = member["pattern"]
-        if "default" in member:
-            self.default = (member["default"],)
+        self.read_only = self.read_only or member.read_only
+        self.write_only = self.write_only or member.write_only
+        for keyword, value in member.bounds.items():
+            self.bounds[keyword] = float(value)
+        if member.pattern is not None:
+            self.pattern = member.pattern
+        if member.default:
+            self.default = member.default
 
 
 class ViewBuilder:
@@ -145,16 +124,20 @@ class ViewBuilder:
         self.resolver = resolver
         self._memo: dict[int, tuple[Any, SchemaView]] = {}
         self._building: set[int] = set()
+        self.facts = FactsMemo()
+
+    def _has_siblings(self, node: Any) -> bool:
+        """A ``$ref`` with keywords beside it that say something (3.1): they narrow the target."""
+        return isinstance(node, dict) and self.facts(node).siblings_of_ref(_REF_NOTES)
 
     def is_null_schema(self, node: Any, ptr: str) -> bool:
         target, _ = self.resolver.resolve(node, ptr)
         if not isinstance(target, dict):
             return False
-        types, has_null = _types_of(target)
-        if has_null and not types:
+        f = self.facts(target)
+        if f.null_type and JSON_TYPES.isdisjoint(f.types):
             return True
-        enum = target.get("enum")
-        return isinstance(enum, list) and len(enum) == 1 and enum[0] is None
+        return f.enum is not None and len(f.enum) == 1 and f.enum[0] is None
 
     def view(self, node: Any, ptr: str) -> SchemaView:
         key = id(node)
@@ -172,21 +155,22 @@ class ViewBuilder:
         return built
 
     def _build(self, node: Any, ptr: str) -> SchemaView:
-        if _has_siblings(node):  # 3.1 allows keywords beside $ref: they narrow the target
+        if self._has_siblings(node):  # 3.1 allows keywords beside $ref: they narrow the target
             target, target_ptr = node, ptr
         else:
             target, target_ptr = self.resolver.resolve(node, ptr)
         identity = id(target)
         if not isinstance(target, dict):
             return ANY  # booleans (3.1) and malformed nodes compare as "anything"
-        if isinstance(target.get("$ref"), str) and not _has_siblings(target):  # another file
+        read = self.facts(target)
+        if read.ref is not None and not read.siblings_of_ref(_REF_NOTES):  # another file
             return SchemaView(
                 target_ptr, id(target), frozenset(), False, None, None, {}, frozenset(),
-                None, None, (), False, False, target["$ref"],
+                None, None, (), False, False, read.ref,
             )  # fmt: skip
         merged = _Merge()
         for member, mptr in self._flatten(target, target_ptr):
-            merged.add(member, mptr)
+            merged.add(self.facts(member), mptr)
             merged.nullable = merged.nullable or self._union_has_null(member, mptr)
             merged.variants.extend(self._variants(member, mptr))
         types = merged.types
@@ -219,13 +203,11 @@ class ViewBuilder:
         )
 
     def _union_has_null(self, member: dict[str, Any], mptr: str) -> bool:
-        for keyword in ("oneOf", "anyOf"):
-            union = member.get(keyword)
-            if isinstance(union, list) and any(
-                self.is_null_schema(m, join_pointer(mptr, keyword, i)) for i, m in enumerate(union)
-            ):
-                return True
-        return False
+        return any(
+            self.is_null_schema(m, join_pointer(mptr, keyword, i))
+            for keyword, union in self.facts(member).unions
+            for i, m in enumerate(union)
+        )
 
     def _union_types(self, variants: list[tuple[str, Sub]]) -> set[str] | None:
         """The types a union admits, or ``None`` when one member admits anything."""
@@ -246,38 +228,33 @@ class ViewBuilder:
         while stack and len(out) < MAX_MERGE_MEMBERS:
             raw, rptr = stack.pop()
             pending: list[tuple[Any, str]] = []
-            if _has_siblings(raw):
+            if self._has_siblings(raw):
                 member, mptr = raw, rptr
-                pending.append(({"$ref": raw["$ref"]}, rptr))
+                pending.append(({"$ref": self.facts(raw).ref}, rptr))
             else:
                 member, mptr = self.resolver.resolve(raw, rptr)
             if not isinstance(member, dict) or id(member) in seen:
                 continue
             seen.add(id(member))
             out.append((member, mptr))
-            all_of = member.get("allOf")
-            if isinstance(all_of, list):
-                pending.extend((m, join_pointer(mptr, "allOf", i)) for i, m in enumerate(all_of))
-            for keyword in ("oneOf", "anyOf"):
-                union = member.get(keyword)
-                if isinstance(union, list):
-                    real = [
-                        (m, join_pointer(mptr, keyword, i))
-                        for i, m in enumerate(union)
-                        if not self.is_null_schema(m, join_pointer(mptr, keyword, i))
-                    ]
-                    if len(real) == 1:
-                        pending.append(real[0])
+            f = self.facts(member)
+            if f.all_of is not None:
+                pending.extend((m, join_pointer(mptr, "allOf", i)) for i, m in enumerate(f.all_of))
+            for keyword, union in f.unions:
+                real = [
+                    (m, join_pointer(mptr, keyword, i))
+                    for i, m in enumerate(union)
+                    if not self.is_null_schema(m, join_pointer(mptr, keyword, i))
+                ]
+                if len(real) == 1:
+                    pending.append(real[0])
             stack.extend(reversed(pending))
         return out
 
     def _variants(self, member: dict[str, Any], mptr: str) -> list[tuple[str, Sub]]:
         """Named members of a real union (two or more non-null alternatives)."""
         found: list[tuple[str, Sub]] = []
-        for keyword in ("oneOf", "anyOf"):
-            union = member.get(keyword)
-            if not isinstance(union, list):
-                continue
+        for keyword, union in self.facts(member).unions:
             real = [
                 Sub(m, join_pointer(mptr, keyword, i))
                 for i, m in enumerate(union)
@@ -295,10 +272,10 @@ class ViewBuilder:
     def _variant_name(self, sub: Sub) -> str:
         node = sub.node
         if isinstance(node, dict):
-            ref = node.get("$ref")
-            if isinstance(ref, str):
-                return ref.rsplit("/", 1)[-1]
-            if isinstance(node.get("title"), str):
-                return str(node["title"])
+            f = self.facts(node)
+            if f.ref is not None:
+                return f.ref.rsplit("/", 1)[-1]
+            if f.title is not None:
+                return f.title
         view = self.view(node, sub.pointer)
         return "|".join(sorted(view.types)) or "any"

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from generator.document.schema_facts import FactsMemo, Number, SchemaFacts
 from generator.emit.pattern_sample import sample_for_pattern
 from generator.emit.sanitize import py_str
 from generator.ir.schemas import CATALOG_PREFIX, is_scalar_like
@@ -21,8 +22,9 @@ MAX_ITEMS = 3  # items in an array sample: a larger minItems fails the test loud
 class Samples:
     """Samples of IR types (``for_type``, ``py_value``) and of catalogue schemas (``json``)."""
 
-    def __init__(self, schemas: dict[str, Any]) -> None:
+    def __init__(self, schemas: dict[str, Any], known: FactsMemo | None = None) -> None:
         self.schemas = schemas
+        self.facts = known if known is not None else FactsMemo()  # ``known``: read while building
 
     def py_value(self, t: TypeRef) -> object:
         match t:
@@ -52,7 +54,7 @@ class Samples:
     def for_type(self, t: TypeRef, depth: int) -> Any:
         match t:
             case ModelRef(name):
-                return self.json({"$ref": CATALOG_PREFIX + name}, depth)
+                return self.named(name, depth)
             case ListOf(item):
                 return [self.for_type(item, depth + 1)]
             case DictOf(value):
@@ -74,87 +76,83 @@ class Samples:
         """A JSON value valid against a catalogue schema, deterministic and small."""
         if not isinstance(schema, dict):
             return {}
-        ref = schema.get("$ref")
-        if isinstance(ref, str) and ref.startswith(CATALOG_PREFIX):
-            target = self.schemas.get(ref[len(CATALOG_PREFIX) :])
-            deep = depth >= _MAX_DEPTH * 2 and not (
-                isinstance(target, dict) and is_scalar_like(target)
-            )
-            return {} if deep else self.json(target, depth + 1)
-        if "const" in schema:
-            return schema["const"]
-        if isinstance(schema.get("enum"), list) and schema["enum"]:
-            return schema["enum"][0]
-        if "default" in schema and schema["default"] is not None:
-            return schema["default"]
-        for key in ("oneOf", "anyOf"):
-            members = schema.get(key)
-            if isinstance(members, list) and members:
-                value = self._union(schema, members, depth)
-                if isinstance(value, dict) and isinstance(schema.get("properties"), dict):
-                    base = self._object(schema, depth)
-                    return {**base, **value}
-                return value
-        all_of = schema.get("allOf")
-        if isinstance(all_of, list) and all_of:
+        f = self.facts.get(id(schema)) or self.facts(schema)
+        if f.ref is not None and f.ref.startswith(CATALOG_PREFIX):
+            return self.named(f.ref[len(CATALOG_PREFIX) :], depth)
+        if f.const:
+            return f.const[0]
+        if f.enum:
+            return f.enum[0]
+        if f.default and f.default[0] is not None:
+            return f.default[0]
+        if f.union:
+            value = self._union(f, depth)
+            if isinstance(value, dict) and f.properties is not None:
+                return {**self._object(f, depth), **value}
+            return value
+        if f.all_of:
             merged: dict[str, Any] = {}
-            for member in all_of:
+            for member in f.all_of:
                 part = self.json(member, depth + 1)
                 if isinstance(part, dict):
                     merged.update(part)
-            if isinstance(schema.get("properties"), dict):
-                merged.update(self._object(schema, depth))
+            if f.properties is not None:
+                merged.update(self._object(f, depth))
             return merged
-        kind = schema.get("type")
-        if isinstance(kind, list):
-            kind = next((k for k in kind if k != "null"), "null")
-        if kind == "object" or "properties" in schema:
-            return self._object(schema, depth)
+        kind = f.types[0] if f.types else "null" if f.null_type else None
+        if kind == "object" or f.properties is not None:
+            return self._object(f, depth)
         if kind == "array":
-            if depth > _MAX_DEPTH and not schema.get("minItems"):
-                return []
-            item = self.json(schema.get("items"), depth + 1)
-            min_items = schema.get("minItems")
-            count = (
-                min_items if isinstance(min_items, int) and not isinstance(min_items, bool) else 1
-            )
-            return [item] * min(max(1, count), MAX_ITEMS)
+            return self._array(f, depth)
         if kind == "string":
-            return _string_sample(schema)
+            return _string_sample(f)
         if kind == "integer":
-            return _number_sample(schema, 3)
+            return _number_sample(f, 3)
         if kind == "number":
-            return _number_sample(schema, 1.5)
+            return _number_sample(f, 1.5)
         if kind == "boolean":
             return True
-        if kind == "null":
-            return None
-        return "value"
+        return None if kind == "null" else "value"
 
-    def _union(self, schema: dict[str, Any], members: list[Any], depth: int) -> Any:
-        disc = schema.get("discriminator")
-        if isinstance(disc, dict) and isinstance(disc.get("mapping"), dict) and disc["mapping"]:
-            key, target = next(iter(disc["mapping"].items()))
-            value = self.json({"$ref": target}, depth + 1)
-            if isinstance(value, dict) and isinstance(disc.get("propertyName"), str):
-                value[disc["propertyName"]] = key
+    def named(self, name: str, depth: int) -> Any:
+        """A sample of the catalogue schema ``name`` (``{}`` for an object beyond the depth)."""
+        target = self.schemas.get(name)
+        deep = depth >= _MAX_DEPTH * 2 and not (
+            isinstance(target, dict) and is_scalar_like(self.facts(target))
+        )
+        return {} if deep else self.json(target, depth + 1)
+
+    def _array(self, f: SchemaFacts, depth: int) -> list[Any]:
+        min_items = f.whole("minItems")
+        if depth > _MAX_DEPTH and not min_items:
+            return []
+        item = self.json(f.items, depth + 1)
+        return [item] * min(max(1, 1 if min_items is None else min_items), MAX_ITEMS)
+
+    def _union(self, f: SchemaFacts, depth: int) -> Any:
+        mapping = f.discriminator_mapping
+        if mapping:
+            key, target = next(iter(mapping.items()))
+            catalog = isinstance(target, str) and target.startswith(CATALOG_PREFIX)
+            value = self.named(target[len(CATALOG_PREFIX) :], depth + 1) if catalog else "value"
+            if isinstance(value, dict) and f.discriminator_property is not None:
+                value[f.discriminator_property] = key
             return value
-        first = next((m for m in members if not _is_null(m)), members[0])
+        first = next((m for m in f.union if not self._is_null(m)), f.union[0])
         return self.json(first, depth + 1)
 
-    def _object(self, schema: dict[str, Any], depth: int) -> dict[str, Any]:
-        raw_props, raw_required = schema.get("properties"), schema.get("required")
-        props: dict[str, Any] = raw_props if isinstance(raw_props, dict) else {}
-        required: list[Any] = raw_required if isinstance(raw_required, list) else []
+    def _object(self, f: SchemaFacts, depth: int) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for name, sub in props.items():
-            if name in required or depth < _MAX_DEPTH:
+        for name, sub in (f.properties or {}).items():
+            if name in f.required or depth < _MAX_DEPTH:
                 out[name] = self.json(sub, depth + 1)
         return out
 
-
-def _is_null(schema: Any) -> bool:
-    return isinstance(schema, dict) and schema.get("type") == "null"
+    def _is_null(self, schema: Any) -> bool:
+        if not isinstance(schema, dict):
+            return False
+        f = self.facts.get(id(schema)) or self.facts(schema)
+        return f.null_type and not f.types
 
 
 def _matches(pattern: str, value: str) -> bool:
@@ -186,8 +184,7 @@ class LongText:
         return (self.head + "x" * LITERAL_MAX)[:LITERAL_MAX]
 
 
-def _string_sample(schema: dict[str, Any]) -> str | LongText:
-    fmt = schema.get("format")
+def _string_sample(f: SchemaFacts) -> str | LongText:
     by_format = {
         "date-time": "2024-01-02T03:04:05Z",
         "date": "2024-01-02",
@@ -201,28 +198,26 @@ def _string_sample(schema: dict[str, Any]) -> str | LongText:
         "byte": "ZGF0YQ==",
         "hostname": "example.com",
     }
-    value = by_format.get(fmt, "value") if isinstance(fmt, str) else "value"
-    pattern = schema.get("pattern")
-    if isinstance(pattern, str) and not _matches(pattern, value):
-        value = sample_for_pattern(pattern) or value
-    min_len = schema.get("minLength")
-    max_len = schema.get("maxLength")
-    if isinstance(min_len, int) and min_len > LITERAL_MAX and len(value) < min_len:
-        fits = not isinstance(max_len, int) or max_len >= min_len
+    value = by_format.get(f.format, "value") if f.format is not None else "value"
+    if f.pattern is not None and not _matches(f.pattern, value):
+        value = sample_for_pattern(f.pattern) or value
+    min_len = f.whole("minLength")
+    max_len = f.whole("maxLength")
+    if min_len is not None and min_len > LITERAL_MAX and len(value) < min_len:
+        fits = max_len is None or max_len >= min_len
         return LongText(value[: min(len(value), LITERAL_MAX)], min_len) if fits else value
-    if isinstance(min_len, int) and len(value) < min_len:
+    if min_len is not None and len(value) < min_len:
         value = value + "x" * (min_len - len(value))
-    if isinstance(max_len, int) and len(value) > max_len:
+    if max_len is not None and len(value) > max_len:
         value = value[:max_len]
     return value
 
 
-def _number_sample(schema: dict[str, Any], default: float) -> Any:
-    low = schema.get("minimum", schema.get("exclusiveMinimum"))
-    high = schema.get("maximum", schema.get("exclusiveMaximum"))
-    value = default
-    if isinstance(low, (int, float)) and not isinstance(low, bool) and value < low:
-        value = low + (1 if "exclusiveMinimum" in schema else 0)
-    if isinstance(high, (int, float)) and not isinstance(high, bool) and value > high:
-        value = high - (1 if "exclusiveMaximum" in schema else 0)
+def _number_sample(f: SchemaFacts, default: float) -> Any:
+    low, high = f.lower, f.upper
+    value: Number = default
+    if low is not None and value < low.value:
+        value = low.value + (1 if low.exclusive else 0)
+    if high is not None and value > high.value:
+        value = high.value - (1 if high.exclusive else 0)
     return int(value) if isinstance(default, int) else value

@@ -18,7 +18,7 @@ from generator.emit.render import error_class, py_literal
 from generator.emit.samples import LongText, Samples
 from generator.ir.context import strip_none
 from generator.ir.naming import ClassName, Namespace, PythonIdentifier
-from generator.ir.schemas import CATALOG_PREFIX, property_of
+from generator.ir.schemas import property_of
 from generator.ir.types import (
     BodyField,
     DictOf,
@@ -102,7 +102,7 @@ class CaseBuilder:
     def __init__(self, family: Family) -> None:
         self.family = family
         self.schemas = family.schemas
-        self.samples = Samples(family.schemas)
+        self.samples = Samples(family.schemas, family.schema_facts)
         self.inputs = family.inputs()
 
     def cases(self) -> dict[PythonIdentifier, list[TestCase]]:
@@ -165,7 +165,7 @@ class CaseBuilder:
                 for name in required
                 if name in sample
                 and isinstance(props.get(name), dict)
-                and not _nullable(props[name])
+                and not self.samples.facts(props[name]).nullable
             ),
             None,
         )
@@ -249,7 +249,7 @@ class CaseBuilder:
             many = isinstance(t, ListOf)
             item = strip_none(t.item) if isinstance(t, ListOf) else t
             if isinstance(item, ModelRef) and item.name in inputs:
-                sample = self.samples.json({"$ref": CATALOG_PREFIX + item.name}, 0)
+                sample = self.samples.named(item.name, 0)
                 literal = _json_source([sample] if many else sample)
                 out.append(dataclasses.replace(a, code=literal, json_code=literal))
                 changed = True
@@ -307,7 +307,7 @@ class CaseBuilder:
     def _code_for(self, t: TypeRef) -> str:
         match t:
             case ModelRef(name):
-                sample = self.samples.json({"$ref": CATALOG_PREFIX + name}, 0)
+                sample = self.samples.named(name, 0)
                 return f"_models.{name}.model_validate({_json_source(sample)})"
             case ListOf(item):
                 return f"[{self._code_for(item)}]"
@@ -484,12 +484,3 @@ def _satisfying(rule: Rule, fields: tuple[BodyField, ...]) -> set[str]:
             if rule.holds(required | frozenset(chosen)):
                 return set(chosen)
     return set()
-
-
-def _nullable(schema: dict[str, Any]) -> bool:
-    kind = schema.get("type")
-    return (
-        bool(schema.get("nullable"))
-        or kind == "null"
-        or (isinstance(kind, list) and "null" in kind)
-    )

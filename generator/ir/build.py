@@ -72,6 +72,7 @@ class FamilyBuilder:
             schemas={str(k): v for k, v in self.catalog.models.items()},
             models=built,
             source=self.file,
+            schema_facts=self.catalog.facts,
         )
 
     def _resources(

@@ -15,6 +15,7 @@ import math
 from typing import Any
 
 from generator.diagnostics import one_line
+from generator.document.schema_facts import facts
 from generator.ir.naming import ClassName, Namespace, PythonIdentifier
 from generator.ir.schemas import CATALOG_PREFIX, SchemaCatalog, union_of
 from generator.ir.types import (
@@ -254,7 +255,7 @@ def _model(catalog: SchemaCatalog, name: ClassName, schema: Any) -> ModelKind:
 
 def _root_type(catalog: SchemaCatalog, schema: dict[str, Any], name: ClassName) -> TypeRef:
     """The value type of a non-object schema; unions are built here (``type_of`` would hoist)."""
-    nullable = schema.get("nullable") is True
+    nullable = catalog.facts(schema).nullable_keyword
     for key in ("oneOf", "anyOf"):
         members = schema.get(key)
         if isinstance(members, list) and members:
@@ -356,21 +357,24 @@ def _constraints(schema: dict[str, Any], t: TypeRef) -> tuple[tuple[str, Scalar]
     elif isinstance(base, ListOf):
         table = dict(_ITEMS)
     out: list[tuple[str, Scalar]] = []
+    numeric = table is _NUMBER or base in (Primitive("int"), Primitive("float"))
+    read = facts(schema) if numeric else None
+    flags = read.exclusive_flags if read is not None else (False, False)
     for key, value in schema.items():
         name = table.get(key)
         if name == "pattern" and isinstance(value, str):
             out.append((name, value))
         elif name and isinstance(value, (int, float)) and not isinstance(value, bool):
-            if key == "minimum" and schema.get("exclusiveMinimum") is True:
+            if key == "minimum" and flags[0]:  # 3.0: an exclusive minimum
                 name = "gt"
-            if key == "maximum" and schema.get("exclusiveMaximum") is True:
+            if key == "maximum" and flags[1]:
                 name = "lt"
             out.append((name, value))
-    if table is _NUMBER or base in (Primitive("int"), Primitive("float")):
+    if read is not None:  # 3.1: exclusive bounds are numbers of their own
         for key, name in (("exclusiveMinimum", "gt"), ("exclusiveMaximum", "lt")):
-            value = schema.get(key)
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
-                out.append((name, value))
+            bound = read.bounds.get(key)
+            if bound is not None:
+                out.append((name, bound))
     if base == Primitive("int"):
         whole: dict[str, Scalar] = {}  # ``minimum: 2.5`` and ``exclusiveMinimum: 2.5``: one ge=3
         for found in (_whole(name, value) for name, value in out):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import unquote
 
@@ -21,6 +21,7 @@ from generator.diagnostics import (
     resolve_pointer,
     split_pointer,
 )
+from generator.document.schema_facts import FactsMemo, SchemaFacts, facts
 from generator.ir.naming import ClassName, Namespace, rename_reason
 from generator.ir.types import (
     ANY,
@@ -57,31 +58,17 @@ _TYPES: dict[str, Primitive] = {
 }
 
 
-def _is_object_with_properties(schema: Any) -> bool:
+def _is_class(f: SchemaFacts) -> bool:
     """Whether a schema becomes a class of its own (rather than an inline type expression)."""
-    if not isinstance(schema, dict) or "$ref" in schema:
-        return False
-    props = schema.get("properties")
-    all_of = schema.get("allOf")
-    return (isinstance(props, dict) and bool(props)) or (
-        isinstance(all_of, list) and len(all_of) > 1
-    )
+    return f.ref is None and (bool(f.properties) or (f.all_of is not None and len(f.all_of) > 1))
 
 
-def _is_map_of_refs(schema: Any) -> bool:
+def _is_map_of_refs(f: SchemaFacts) -> bool:
     """``{type: object, additionalProperties: {$ref}}``: hoisted, so that a map that refers back
     to its owner becomes a named RootModel (the model generator loses the value type inline)."""
-    if not isinstance(schema, dict) or schema.get("properties") or "$ref" in schema:
+    if f.properties or f.ref is not None or f.types != ("object",) or f.null_type:
         return False
-    extra = schema.get("additionalProperties")
-    return schema.get("type") == "object" and isinstance(extra, dict) and "$ref" in extra
-
-
-def _nullable_types(schema: dict[str, Any]) -> tuple[list[str], bool]:
-    t = schema.get("type")
-    types = [x for x in t if isinstance(x, str)] if isinstance(t, list) else [t] if t else []
-    nullable = schema.get("nullable") is True or "null" in types
-    return [x for x in types if x != "null"], nullable
+    return isinstance(f.additional, dict) and facts(f.additional).ref is not None
 
 
 class SchemaCatalog:
@@ -95,6 +82,7 @@ class SchemaCatalog:
         self.by_pointer: dict[str, ClassName] = {}
         self.pointers: dict[ClassName, str] = {}  # where in the document each class comes from
         self.diagnostics: list[Diagnostic] = []
+        self.facts = FactsMemo()
         comps = doc.get("components")
         components = comps.get("schemas") if isinstance(comps, dict) else None
         if not isinstance(components, dict):
@@ -148,7 +136,7 @@ class SchemaCatalog:
                         f"schema {one_line(start, 80)} starts a chain of more than "
                         f"{MAX_ALIAS_CHAIN} schemas that only refer to the next one",
                     )
-                cur = _alias_of(self.models.get(cur))
+                cur = _alias_of(self.models.get(cur), self.facts)
             done.update(path)
             if cur is not None and cur in path:  # a ring: from cur back to cur
                 ring = list(path)[path[cur] :]
@@ -169,14 +157,22 @@ class SchemaCatalog:
     def _rewrite_root(self, schema: Any, owner: ClassName) -> Any:
         return self._rewrite(schema, owner, 0, self.pointers.get(owner, ""))
 
-    def hoist(self, schema: Any, hint: str, origin: str = "", at: str = "") -> ClassName:
+    def hoist(
+        self,
+        schema: Any,
+        hint: str,
+        origin: str = "",
+        at: str = "",
+        read: SchemaFacts | None = None,
+    ) -> ClassName:
         """Add an inline object schema to the catalogue under a new name derived from ``hint``
-        (``origin``: the schema holding it; ``at``: where it is, when known)."""
+        (``origin``: the schema holding it; ``at``: where it is, when known; ``read``: its
+        facts, when read already)."""
         cls = self.ns.class_name(hint)
         if origin:
             self.pointers[cls] = origin
         self.models[cls] = None  # reserve before recursing: the schema may refer to itself
-        self.models[cls] = self._rewrite(schema, cls, 0, at or origin)
+        self.models[cls] = self._rewrite(schema, cls, 0, at or origin, read)
         return cls
 
     def _ref_name(self, ref: str) -> ClassName | None:
@@ -200,17 +196,26 @@ class SchemaCatalog:
         self.models[cls] = self._rewrite(target, cls, 0, ref.lstrip("#"))
         return cls
 
-    def _rewrite(self, schema: Any, owner: ClassName, depth: int, at: str = "") -> Any:
+    def _rewrite(
+        self,
+        schema: Any,
+        owner: ClassName,
+        depth: int,
+        at: str = "",
+        read: SchemaFacts | None = None,
+    ) -> Any:
         """``schema`` with its ``$ref``s pointed at catalogue names and its inline objects
         hoisted; an unusable default or pattern is left out with a warning naming ``at`` (where
-        the schema is in the document, when known)."""
+        the schema is in the document, when known; ``read``: the schema's facts, when known)."""
         if not isinstance(schema, dict) or depth > _MAX_DEPTH:
             return schema
         at = at or self.pointers.get(owner, "")
         out: dict[str, Any] = {}
-        problem = default_problem(schema)
+        read = read if read is not None else facts(schema)
+        problem = facts_default_problem(read)
         if problem:
             self._warn("default-invalid", at, f"model {owner}: {problem}")
+        same = True  # every value kept as it is: what the schema says, ``out`` says
         for key, value in schema.items():
             if key == "default" and problem:
                 continue
@@ -218,7 +223,10 @@ class SchemaCatalog:
                 continue
             if key in ("$defs", "definitions"):
                 continue  # reachable only through $ref, which hoists what it names
-            out[key] = self._rewrite_value(key, value, owner, depth, at)
+            new = out[key] = self._rewrite_value(key, value, owner, depth, at)
+            same = same and new is value
+        if same and len(out) == len(schema):
+            self.facts.same(out, read)
         return out
 
     def _rewrite_value(self, key: str, value: Any, owner: ClassName, depth: int, at: str) -> Any:
@@ -280,10 +288,11 @@ class SchemaCatalog:
         self.diagnostics.append(Diagnostic(id, "warning", self.file, at, message))
 
     def _child(self, sub: Any, owner: ClassName, suffix: str, depth: int, at: str) -> Any:
-        if _is_object_with_properties(sub) or _is_map_of_refs(sub):
+        f = facts(sub) if isinstance(sub, dict) else None
+        if f is not None and (_is_class(f) or _is_map_of_refs(f)):
             origin = self.pointers.get(owner, "")  # the schema holding this inline one
-            return {"$ref": CATALOG_PREFIX + self.hoist(sub, owner + suffix, origin, at)}
-        return self._rewrite(sub, owner, depth + 1, at)
+            return {"$ref": CATALOG_PREFIX + self.hoist(sub, owner + suffix, origin, at, f)}
+        return self._rewrite(sub, owner, depth + 1, at, f)
 
     def _rewrite_discriminator(self, disc: dict[str, Any]) -> dict[str, Any]:
         out = dict(disc)
@@ -308,59 +317,53 @@ class SchemaCatalog:
         """The Python type a value of ``schema`` has; inline objects are hoisted as ``hint``."""
         if not isinstance(schema, dict) or depth > _MAX_DEPTH:
             return ANY
-        ref = schema.get("$ref")
-        if isinstance(ref, str):
-            name = self._ref_name(ref) if ref.startswith("#") else None
+        f = self.facts.get(id(schema)) or self.facts(schema)
+        if f.ref is not None:
+            name = self._ref_name(f.ref) if f.ref.startswith("#") else None
             if name is None:
                 return ANY
             target = self.models.get(name)
-            if isinstance(target, dict) and is_scalar_like(target):
+            if isinstance(target, dict) and is_scalar_like(self.facts(target)):
                 return self.type_of(target, hint, depth + 1)
             return ModelRef(name)
-        types, nullable = _nullable_types(schema)
-        if nullable and not types and schema.get("type") in ("null", ["null"]):
+        if f.null_type and not f.types:
             return NONE  # `type: null` alone: the `None` branch of a nullable union
-        result = self._base_type(schema, types, hint, depth)
-        return _with_none(result) if nullable else result
+        result = self._base_type(schema, f, hint, depth)
+        return _with_none(result) if f.null_type or f.nullable_keyword else result
 
-    def _base_type(
-        self, schema: dict[str, Any], types: list[str], hint: str, depth: int
-    ) -> TypeRef:
-        if "const" in schema:
-            return _literal([schema["const"]])
-        if isinstance(schema.get("enum"), list) and schema["enum"]:
-            return _literal(schema["enum"])
-        for key in ("oneOf", "anyOf"):
-            members = schema.get(key)
-            if isinstance(members, list) and members:
-                if "discriminator" in schema or _is_object_with_properties(schema):
-                    return ModelRef(self.hoist(schema, hint))
-                return union_of(
-                    [
-                        self.type_of(m, f"{hint}Option{i + 1}", depth + 1)
-                        for i, m in enumerate(members)
-                    ]
-                )
-        all_of = schema.get("allOf")
-        if isinstance(all_of, list) and len(all_of) == 1 and not schema.get("properties"):
-            return self.type_of(all_of[0], hint, depth + 1)
-        if len(types) > 1:
+    def _base_type(self, schema: dict[str, Any], f: SchemaFacts, hint: str, depth: int) -> TypeRef:
+        if f.const:
+            return _literal(f.const)
+        if f.enum:
+            return _literal(f.enum)
+        if f.union:
+            if f.discriminator is not None or _is_class(f):
+                return ModelRef(self.hoist(schema, hint, read=f))
             return union_of(
-                [self._base_type({**schema, "type": t}, [t], hint, depth) for t in types]
+                [self.type_of(m, f"{hint}Option{i + 1}", depth + 1) for i, m in enumerate(f.union)]
             )
-        kind = types[0] if types else None
-        if kind == "array" or (kind is None and "items" in schema):
-            return ListOf(self.type_of(schema.get("items"), hint + "Item", depth + 1))
-        if _is_object_with_properties(schema):
+        if f.all_of is not None and len(f.all_of) == 1 and not f.properties:
+            return self.type_of(f.all_of[0], hint, depth + 1)
+        if len(f.types) > 1:  # each type on its own (a class hoisted from it says its type)
+            return union_of(
+                [self._kind_type({**schema, "type": t}, f, t, hint, depth) for t in f.types]
+            )
+        return self._kind_type(schema, f, f.types[0] if f.types else None, hint, depth)
+
+    def _kind_type(
+        self, schema: dict[str, Any], f: SchemaFacts, kind: str | None, hint: str, depth: int
+    ) -> TypeRef:
+        """The type of a schema of one JSON type ``kind`` (``None``: not given)."""
+        if kind == "array" or (kind is None and f.items is not None):
+            return ListOf(self.type_of(f.items, hint + "Item", depth + 1))
+        if _is_class(f):
             return ModelRef(self.hoist(schema, hint))
-        if kind == "object" or (kind is None and "additionalProperties" in schema):
-            extra = schema.get("additionalProperties")
-            if isinstance(extra, dict) and extra:
-                return DictOf(self.type_of(extra, hint + "Value", depth + 1))
+        if kind == "object" or (kind is None and f.additional is not None):
+            if isinstance(f.additional, dict) and f.additional:
+                return DictOf(self.type_of(f.additional, hint + "Value", depth + 1))
             return DictOf(ANY)
         if kind == "string":
-            fmt = schema.get("format")
-            return _FORMATS.get(fmt, Primitive("str")) if isinstance(fmt, str) else Primitive("str")
+            return _FORMATS.get(f.format, Primitive("str")) if f.format else Primitive("str")
         if kind in _TYPES:
             return _TYPES[kind]
         return ANY
@@ -411,23 +414,27 @@ def default_problem(schema: Any) -> str | None:
     Generated code states defaults as Python values of the field's type, so a default of the
     wrong type, outside the enum or not in its format would not type-check; it is dropped.
     """
-    if not isinstance(schema, dict) or "default" not in schema:
+    return facts_default_problem(facts(schema)) if isinstance(schema, dict) else None
+
+
+def facts_default_problem(f: SchemaFacts) -> str | None:
+    """:func:`default_problem` of a schema already read."""
+    if not f.default:
         return None
-    value = schema["default"]
-    types, nullable = _nullable_types(schema)
+    value = f.default[0]
+    types = f.types
     shown = one_line(repr(value), 40)
     if value is None:
-        return None if nullable or not types else f"default null for a non-nullable {types[0]}"
-    enum = schema.get("enum")
-    if isinstance(enum, list) and enum and value not in enum:
+        return None if f.nullable or not types else f"default null for a non-nullable {types[0]}"
+    if f.enum and value not in f.enum:
         return f"default {shown} is not one of the enum values"
     if types and not any(
         isinstance(value, _JSON_TYPES.get(t, object))
         and (t == "boolean" or not isinstance(value, bool))
         for t in types
     ):
-        return f"default {shown} is not of type {'/'.join(map(str, types))}"
-    if schema.get("format") == "uuid" and isinstance(value, str) and not _UUID.match(value):
+        return f"default {shown} is not of type {'/'.join(types)}"
+    if f.format == "uuid" and isinstance(value, str) and not _UUID.match(value):
         return f"default {shown} is not a UUID"
     return None
 
@@ -444,37 +451,41 @@ def _ring_text(ring: list[ClassName]) -> str:
     return " -> ".join(one_line(n, 60) for n in names) + size
 
 
-def _alias_of(schema: Any) -> ClassName | None:
+def _alias_of(schema: Any, read: FactsMemo) -> ClassName | None:
     """The catalogue class a schema is nothing but a reference to (``$ref`` or one ``allOf``)."""
     if not isinstance(schema, dict):
         return None
-    rest = set(schema) - {"description", "title", "$ref", "allOf", "nullable", "deprecated"}
-    ref = schema.get("$ref")
-    all_of = schema.get("allOf")
-    if ref is None and isinstance(all_of, list) and len(all_of) == 1:
-        ref = all_of[0].get("$ref") if isinstance(all_of[0], dict) else None
-    if rest or not isinstance(ref, str) or not ref.startswith(CATALOG_PREFIX):
+    f = read(schema)
+    if any(k not in _ALIAS_KEYWORDS for k in f.keywords):
+        return None
+    ref = f.ref
+    if ref is None and f.all_of is not None and len(f.all_of) == 1:
+        ref = facts(f.all_of[0]).ref if isinstance(f.all_of[0], dict) else None
+    if ref is None or not ref.startswith(CATALOG_PREFIX):
         return None
     return ClassName.unchecked(ref[len(CATALOG_PREFIX) :])
+
+
+# what a schema that only refers to another may say besides (annotations and nullability)
+_ALIAS_KEYWORDS = frozenset({"description", "title", "$ref", "allOf", "nullable", "deprecated"})
 
 
 def _escape(name: str) -> str:
     return name.replace("~", "~0").replace("/", "~1")
 
 
-def is_scalar_like(schema: dict[str, Any]) -> bool:
+def is_scalar_like(f: SchemaFacts) -> bool:
     """A named schema that is really a scalar, enum or list alias: used inline, not as a model."""
-    if _is_object_with_properties(schema) or "discriminator" in schema:
+    if _is_class(f) or f.discriminator is not None:
         return False
-    if any(k in schema for k in ("oneOf", "anyOf", "allOf")):
+    if f.one_of is not None or f.any_of is not None or f.all_of is not None:
         return False
-    types, _ = _nullable_types(schema)
-    if "object" in types or "additionalProperties" in schema:
+    if "object" in f.types or f.additional is not None:
         return False
-    return bool(types) or "enum" in schema or "const" in schema
+    return bool(f.types) or f.enum is not None or bool(f.const)
 
 
-def _literal(values: list[Any]) -> TypeRef:
+def _literal(values: Sequence[Any]) -> TypeRef:
     kept = [v for v in values if isinstance(v, (str, int, bool)) and not isinstance(v, float)]
     if len(kept) != len([v for v in values if v is not None]):
         return ANY  # enums of objects or floats: no Literal can say it
@@ -513,24 +524,18 @@ def union_of(members: list[TypeRef]) -> TypeRef:
     return flat[0] if len(flat) == 1 else UnionOf(tuple(flat))
 
 
-def describe(schema: Any) -> str:
-    return one_line(schema.get("description", "")) if isinstance(schema, dict) else ""
-
-
 def property_of(models: Mapping[Any, Any], schema: Any, key: str, depth: int = 0) -> Any:
     """The schema of property ``key`` of a catalogue schema, looked up through catalogue
     ``$ref``s and ``allOf`` members too: a response is often a shared base (a list envelope)
     extended with its items."""
     if not isinstance(schema, dict) or depth > _MAX_DEPTH:
         return None
-    ref = schema.get("$ref")
-    if isinstance(ref, str) and ref.startswith(CATALOG_PREFIX):
-        return property_of(models, models.get(ref[len(CATALOG_PREFIX) :]), key, depth + 1)
-    props = schema.get("properties")
-    if isinstance(props, dict) and key in props:
-        return props[key]
-    all_of = schema.get("allOf")
-    for member in reversed(all_of) if isinstance(all_of, list) else ():  # later ones override
+    f = facts(schema)
+    if f.ref is not None and f.ref.startswith(CATALOG_PREFIX):
+        return property_of(models, models.get(f.ref[len(CATALOG_PREFIX) :]), key, depth + 1)
+    if f.properties is not None and key in f.properties:
+        return f.properties[key]
+    for member in reversed(f.all_of or ()):  # later ones override
         found = property_of(models, member, key, depth + 1)
         if found is not None:
             return found

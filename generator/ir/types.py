@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from generator.document.schema_facts import FactsMemo
 from generator.ir.naming import ClassName, PythonIdentifier
 
 # --- type references ------------------------------------------------------------------------
@@ -348,6 +349,8 @@ class Family:
     schemas: dict[str, Any] = field(hash=False, compare=False)
     models: tuple[ModelKind, ...] = ()
     source: str = ""
+    schema_facts: FactsMemo = field(default_factory=FactsMemo, hash=False, compare=False)
+    """What the catalogue's schema nodes say, as read while building (test samples read on)."""
 
     def inputs(self) -> dict[str, str]:
         """Class name → the name of its TypedDict twin, for the classes a request can carry."""

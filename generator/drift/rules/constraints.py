@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from generator.diagnostics import one_line
+from generator.document.schema_facts import LOWER_BOUNDS
 from generator.drift.context import Finding, SchemaPair
 from generator.drift.registry import define, schema_check
-from generator.drift.schema_view import LOWER_BOUNDS
 
 for _subject in ("request-parameter", "request-property"):
     define(
