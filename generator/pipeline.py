@@ -13,14 +13,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator import TEMPLATES, __version__
+from generator import RUN_STATE, TEMPLATES, __version__
 from generator.diagnostics import CodegenError, Diagnostic
 from generator.document.config import Config, FamilyConfig
 from generator.document.loader import load_document
 from generator.document.openapi_paths import operation_keys
 from generator.document.refs import Resolver, bundle
 from generator.document.validate import openapi_version, validate
-from generator.emit.render import render
+from generator.emit.render import render, use_template_cache
 from generator.emit.testcases import CaseBuilder
 from generator.ir.build import FamilyBuilder
 from generator.ir.contracts import RUNTIME_DIR
@@ -134,6 +134,7 @@ def _generate(config: Config) -> Result:
         metadata=_distribution(config),
     )
     versions = {f.config.name: f.version for f in loaded}
+    use_template_cache(Path(config.out_dir).resolve().parent / RUN_STATE / "templates")
     # rendered in the formatter's output already (generator.emit.layout): nothing formats it
     files = render_package(package, versions, config)
     return Result(dict(sorted(files.items())), package, diagnostics, [f.document for f in loaded])

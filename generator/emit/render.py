@@ -12,6 +12,7 @@ import keyword
 import math
 import re
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import jinja2
@@ -21,6 +22,7 @@ from generator.emit.imports import class_module_imports, import_block, natural, 
 from generator.emit.layout import fit, fit_item, fit_return, fits_at
 from generator.emit.open_shapes import open_operations
 from generator.emit.sanitize import clean_text, comment_text, docstring_body, py_str, toml_str
+from generator.emit.template_cache import TemplateCache
 from generator.ir.models import recursion_limit
 from generator.ir.types import (
     DictOf,
@@ -349,6 +351,13 @@ def environment() -> jinja2.Environment:
     env.tests["binary_field"] = lambda f: _binary(f.type)
     env.tests["list_of_models"] = lambda t: isinstance(t, ListOf) and isinstance(t.item, ModelRef)
     return env
+
+
+def use_template_cache(folder: Path) -> None:
+    """Keep compiled templates in ``folder`` (see :mod:`generator.emit.template_cache`)."""
+    env = environment()
+    if not isinstance(env.bytecode_cache, TemplateCache) or env.bytecode_cache.folder != folder:
+        env.bytecode_cache = TemplateCache(folder)
 
 
 def render(template: str, **context: Any) -> str:

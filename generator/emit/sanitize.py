@@ -13,6 +13,7 @@ from typing import Any
 
 MAX_TEXT = 2000
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u0085\u2028\u2029\ufeff\ud800-\udfff]")
+_PLAIN = re.compile(r"[ !#-\[\]-~]*")  # printable ASCII but for the double quote and backslash
 _QUOTE_RUN = re.compile(r'"(?=")|"$')
 _DOC_TEXT_KEYS = ("description", "title", "summary")
 _NAME_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
@@ -25,6 +26,8 @@ def py_str(value: object) -> str:
     than single ones, so generated code needs no formatting pass.
     """
     text = str(value)
+    if _PLAIN.fullmatch(text):  # the common case: nothing to escape
+        return f'"{text}"'
     quote = "'" if text.count('"') > text.count("'") else '"'
     return _literal(text, quote)
 
