@@ -9,6 +9,7 @@ constants, then classes, then other names; a line over the limit wrapped one nam
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 from collections import defaultdict
@@ -51,6 +52,7 @@ def _section(module: str, first_party: str) -> int:
     return 1 if root in _STDLIB else 2
 
 
+@functools.lru_cache(maxsize=8192)
 def natural(text: str) -> tuple[object, ...]:
     """Natural order, as the linter sorts: ``item9`` before ``item58``."""
     return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", text))

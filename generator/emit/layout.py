@@ -27,6 +27,7 @@ INDENT = "    "
 class Group:
     parts: list[Doc]
     broken: bool = False  # set while printing
+    flat_width: int = -1  # measured once, when first asked
 
 
 @dataclass(slots=True)
@@ -86,8 +87,8 @@ class _Printer:
 
     def _fits(self, group: Group, rest: list[tuple[int, bool, Group | None, Doc]]) -> bool:
         """Whether ``group`` printed flat, and what follows up to the next break, fits."""
-        room = self.width - self.column
-        todo: list[tuple[bool, Group | None, Doc]] = [(True, group, p) for p in group.parts[::-1]]
+        room = self.width - self.column - _flat_width(group)
+        todo: list[tuple[bool, Group | None, Doc]] = []
         rest_at = len(rest)
         while room >= 0:
             if not todo:
@@ -102,6 +103,8 @@ class _Printer:
             flat, owner, item = todo.pop()
             if isinstance(item, str):
                 room -= len(item)
+            elif isinstance(item, Group) and flat:
+                room -= _flat_width(item)
             elif isinstance(item, Group):
                 # a group after this one is measured as its context prints it: in a broken
                 # context its first possible break ends the measure
@@ -115,6 +118,23 @@ class _Printer:
             elif not flat and (item.group or owner) is not None and (item.group or owner).broken:  # type: ignore[union-attr]
                 room -= len(item.text)
         return False
+
+
+def _flat_width(doc: Doc) -> int:
+    """The width of ``doc`` printed on one line (kept on each group: groups nest, and the
+    printer asks about the same group again for every group around it)."""
+    if isinstance(doc, str):
+        return len(doc)
+    if isinstance(doc, Line):
+        return len(doc.flat)
+    if isinstance(doc, IfBreak):
+        return 0
+    if isinstance(doc, Group) and doc.flat_width >= 0:
+        return doc.flat_width
+    width = sum(_flat_width(p) for p in doc.parts)
+    if isinstance(doc, Group):
+        doc.flat_width = width
+    return width
 
 
 # --- from the syntax tree to the document -----------------------------------------------------
