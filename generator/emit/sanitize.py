@@ -71,13 +71,27 @@ def clean_text(value: object, limit: int = MAX_TEXT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def docstring_body(value: object, limit: int = MAX_TEXT) -> str:
-    """Text safe inside a regular (non-raw) triple-quoted docstring."""
+def docstring_body(value: object, indent: int = 0, limit: int = MAX_TEXT) -> str:
+    """Text safe inside a regular (non-raw) triple-quoted docstring whose quotes stand at column
+    ``indent``, laid out as the formatter leaves docstrings: lines after the first moved to that
+    column (their own relative indentation kept), no trailing spaces."""
     text = clean_text(value, limit).strip().replace("\\", "\\\\")
     # a quote followed by a quote, or the last character, is escaped: no run of three
     # unescaped quotes, and no quote that would merge with the closing ones
     text = _QUOTE_RUN.sub('\\\\"', text)
-    return "\n".join(line.rstrip() for line in text.split("\n"))
+    first, *rest = [line.rstrip() for line in text.split("\n")]
+    if not rest:
+        return first
+    rest = [_expand_indentation(line) for line in rest]
+    margin = min((len(ln) - len(ln.lstrip(" ")) for ln in rest if ln), default=0)
+    pad = " " * indent
+    return "\n".join([first, *(pad + ln[margin:] if ln else "" for ln in rest)])
+
+
+def _expand_indentation(line: str) -> str:
+    """Tabs in a line's indentation as spaces, to the next multiple of eight."""
+    body = line.lstrip(" \t")
+    return line[: len(line) - len(body)].expandtabs(8) + body
 
 
 def comment_text(value: object, limit: int = 200) -> str:

@@ -15,7 +15,7 @@ import pytest
 
 from generator.emit.imports import class_module_imports, import_block, used_names
 from generator.emit.layout import LINE_LENGTH, fit, fit_item, fit_return
-from generator.emit.sanitize import py_str
+from generator.emit.sanitize import docstring_body, py_str
 
 RUFF = Path(sys.executable).with_name("ruff")
 SETTINGS = f"""[tool.ruff]
@@ -254,3 +254,19 @@ def test_a_class_module_imports_only_what_its_body_uses() -> None:
     assert "from .b import B" in text and ".c" not in text
     assert "Field" not in text and "Literal" not in text
     assert text.endswith("if TYPE_CHECKING:\n    from .b import B")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "POST /a/b\n0e/{x}",
+        "Summary\n   - one\n     more\n\n   - two",
+        "first\n\tindented with a tab\nback",
+        'ends with a quote "',
+    ],
+    ids=["path-with-newline", "nested-list", "tab", "quote"],
+)
+def test_docstrings_are_laid_out_as_the_formatter_leaves_them(tmp_path: Path, text: str) -> None:
+    module = f'"""{docstring_body(text)}"""\n\n\nclass C:\n    """{docstring_body(text, 4)}"""\n\n'
+    module += f'    def f(self) -> None:\n        """{docstring_body(text, 8)}"""\n'
+    _ruff(tmp_path, module)
