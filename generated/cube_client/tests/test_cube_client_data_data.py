@@ -139,7 +139,7 @@ class TestDataLoadV1:
         assert value.to_dict() == body
 
     def test_strict_client_refuses_a_missing_required_field(self) -> None:
-        body = {"pivotQuery": {}, "slowQuery": True, "queryType": "value"}
+        body: Any = {"pivotQuery": {}, "slowQuery": True, "queryType": "value"}
         with Loopback(200, body) as server, _loopback_client(server, strict=True) as client:
             with pytest.raises(APIResponseValidationError):
                 client.data.load_v1(

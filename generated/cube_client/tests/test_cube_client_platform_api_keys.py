@@ -274,7 +274,7 @@ class TestApiKeysCreateApiKey:
         assert value.to_dict() == body
 
     def test_strict_client_refuses_a_missing_required_field(self) -> None:
-        body = {
+        body: Any = {
             "allowedEndpoints": ["value"],
             "createdAt": "2024-01-02",
             "deploymentIds": [3],

@@ -268,7 +268,7 @@ class TestReportDeliveriesPauseReportDelivery:
         assert value.to_dict() == body
 
     def test_strict_client_refuses_a_missing_required_field(self) -> None:
-        body = {
+        body: Any = {
             "deploymentId": 3,
             "name": "value",
             "destination": {

@@ -244,7 +244,7 @@ class TestScimUsersCreateUser:
         assert value.to_dict() == body
 
     def test_strict_client_refuses_a_missing_required_field(self) -> None:
-        body = {
+        body: Any = {
             "schemas": ["value"],
             "id": "value",
             "name": {"givenName": "value", "familyName": "value"},
