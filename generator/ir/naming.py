@@ -23,6 +23,11 @@ _MAX_NAME = 80
 _MAX_CLEAN = 200  # a name that needs no change is kept up to this length
 
 
+# ``self``/``cls`` would shadow a method's first argument; a lone ``l`` is a name the linter
+# refuses as ambiguous (E741). (``O`` and ``I``, the other two, are lower-cased by then.)
+_NOT_ARGUMENTS = frozenset({"self", "cls", "l"})
+
+
 class PythonIdentifier(str):
     """A snake_case identifier that is valid Python, not a keyword, and safe as an argument."""
 
@@ -37,7 +42,7 @@ class PythonIdentifier(str):
         value = value or prefix
         if value[0].isdigit():
             value = f"{prefix}_{value}"
-        if keyword.iskeyword(value) or keyword.issoftkeyword(value) or value in {"self", "cls"}:
+        if keyword.iskeyword(value) or keyword.issoftkeyword(value) or value in _NOT_ARGUMENTS:
             value += "_"
         elif avoid_builtins and value in _BUILTINS:
             value += "_"
@@ -139,4 +144,6 @@ def rename_reason(
         return "warning", "it would shadow a name the generated module imports"
     if not text.isidentifier():
         return "info", "it is not a valid Python name"
+    if made == "l_":
+        return "info", "a lone `l` reads like `1` or `I` (the linter refuses it as a name)"
     return None  # only respelled in Python's conventions (``getPet`` → ``get_pet``)
