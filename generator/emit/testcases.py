@@ -192,7 +192,7 @@ class CaseBuilder:
             value: object = 7 + i if _is_int(p.type) else f"id-{i + 1}"
             if not _is_int(p.type) and not _is_str(p.type):
                 value = self.samples.py_value(p.type)
-            args.append(Arg(p.py_name, py_literal(value), True, "path", p.name, str(value)))
+            args.append(Arg(p.py_name, _py_source(value), True, "path", p.name, str(value)))
             path = path.replace("{" + p.name + "}", _path_text(value), 1)
         for p in op.other_params:
             simple = _simple(p.type)
