@@ -29,15 +29,18 @@ _STRING_OR_COMMENT = re.compile(
 _NAME = re.compile(r"(?<![\w.])[A-Za-z_]\w*")
 # ``f(name=...)``: formatted code writes a keyword argument with no space before ``=``, while
 # ``x: T = v`` and ``x = v`` have one (and their names are bindings anyway)
+# ``name: T`` at the start of a line binds ``name`` (a field, a TypedDict key): not a use
+_ANNOTATED_TARGET = re.compile(r"^[ \t]*[A-Za-z_]\w*(?=[ \t]*:(?!=))", re.MULTILINE)
 _KEYWORD_ARGUMENT = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?==(?!=))")
 
 Import = tuple[str, str | None]  # (module, name); name None for ``import module``
 
 
 def used_names(code: str) -> set[str]:
-    """Names ``code`` reads outside strings and comments: attribute names and keyword
-    arguments do not count."""
+    """Names ``code`` reads outside strings and comments: attribute names, keyword arguments
+    and annotated names (``name: T``) do not count."""
     code = _KEYWORD_ARGUMENT.sub(" ", _STRING_OR_COMMENT.sub(" ", code))
+    code = _ANNOTATED_TARGET.sub(" ", code)
     return set(_NAME.findall(code))
 
 

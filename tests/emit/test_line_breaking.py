@@ -218,6 +218,9 @@ def test_names_in_strings_and_comments_are_not_uses() -> None:
     assert used_names(code) >= {"Literal", "Field", "datetime", "x", "y"}
     assert "Any" not in used_names(code) and "Mapping" not in used_names(code)
     assert "date" not in used_names(code)  # an attribute, not a name
+    twin = "class P(TypedDict):\n    Literal: Thing | None\n    other: int\n"
+    assert "Literal" not in used_names(twin)  # a key being bound, not the typing name used
+    assert {"Thing", "TypedDict"} <= used_names(twin)
 
 
 def test_import_blocks_are_sorted_as_the_linter_wants(tmp_path: Path) -> None:
