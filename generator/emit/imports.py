@@ -16,7 +16,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from generator.emit.layout import LINE_LENGTH
-from generator.ir.contracts import CLASS_MODULE_IMPORTS
+from generator.ir.contracts import CLASS_MODULE_IMPORTS, Import, import_spec
 
 _STDLIB = frozenset(sys.stdlib_module_names)
 _STRING_OR_COMMENT = re.compile(
@@ -27,13 +27,11 @@ _STRING_OR_COMMENT = re.compile(
     r"|#[^\n]*"
 )
 _NAME = re.compile(r"(?<![\w.])[A-Za-z_]\w*")
-# ``f(name=...)``: formatted code writes a keyword argument with no space before ``=``, while
-# ``x: T = v`` and ``x = v`` have one (and their names are bindings anyway)
 # ``name: T`` at the start of a line binds ``name`` (a field, a TypedDict key): not a use
 _ANNOTATED_TARGET = re.compile(r"^[ \t]*[A-Za-z_]\w*(?=[ \t]*:(?!=))", re.MULTILINE)
+# ``f(name=...)``: formatted code writes a keyword argument with no space before ``=``, while
+# ``x: T = v`` and ``x = v`` have one (and their names are bindings anyway)
 _KEYWORD_ARGUMENT = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?==(?!=))")
-
-Import = tuple[str, str | None]  # (module, name); name None for ``import module``
 
 
 def used_names(code: str) -> set[str]:
@@ -61,14 +59,16 @@ def natural(text: str) -> tuple[object, ...]:
     return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", text))
 
 
-def _member_key(name: str) -> tuple[int, tuple[object, ...], str]:
+def name_kind(name: str) -> int:
+    """The linter's order of imported names and ``__all__`` entries: constants (0), classes (1),
+    the rest (2)."""
     if len(name) > 1 and name.isupper():
-        kind = 0
-    elif name[:1].isupper():
-        kind = 1
-    else:
-        kind = 2
-    return kind, natural(name.lower()), name
+        return 0
+    return 1 if name[:1].isupper() else 2
+
+
+def _member_key(name: str) -> tuple[int, tuple[object, ...], str]:
+    return name_kind(name), natural(name.lower()), name
 
 
 def _from_line(module: str, names: list[str], indent: str) -> str:
@@ -141,14 +141,5 @@ def spec_imports(body: str, package: str, spec: str) -> str:
     """The import block of a module whose candidate imports a template lists in ``spec``, one
     module per line followed by the names it offers (a module alone: ``import module``);
     ``{pkg}`` stands for the package. Only names ``body`` uses are imported."""
-    table: dict[str, Import] = {}
-    for line in spec.replace("{pkg}", package).splitlines():
-        module, *names = line.split() or [""]
-        if not module:
-            continue
-        for name in names:
-            real, _, alias = name.partition(":")
-            table[alias or real] = (module, f"{real} as {alias}" if alias else real)
-        if not names:
-            table[module] = (module, None)
+    table = import_spec(spec.replace("{pkg}", package))
     return import_block(imports_used(body, table), package)

@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 LINE_LENGTH = 100
-INDENT = "    "
 
 
 # --- the document: text, groups, line breaks -------------------------------------------------
@@ -240,12 +239,7 @@ class _Builder:
             case ast.Tuple(elts=elts) if self._parenthesized(node) and len(elts) > 1:
                 return _seq("(", self.items(elts), ")", hug=False)
             case ast.Dict(keys=keys, values=values):
-                entries: list[Doc] = [
-                    Group(["**", self.expr(v, True)])
-                    if k is None
-                    else Group([self.expr(k, True), ": ", self.expr(v, True)])
-                    for k, v in zip(keys, values, strict=True)
-                ]
+                entries = [self.entry(k, v) for k, v in zip(keys, values, strict=True)]
                 return _seq("{", entries, "}", hug=False)
             case ast.ListComp(elt=elt, generators=generators):
                 comp: list[Doc] = [Line(), self.expr(elt, True)]
@@ -268,6 +262,12 @@ class _Builder:
         for op, operand in zip(ops, operands[1:], strict=True):
             docs += [Line(" ") if in_parens else " ", op + " ", self.expr(operand, in_parens)]
         return Group(docs)
+
+    def entry(self, key: ast.expr | None, value: ast.expr) -> Doc:
+        """One dict entry: ``key: value``, or ``**value``."""
+        if key is None:
+            return Group(["**", self.expr(value, True)])
+        return Group([self.expr(key, True), ": ", self.expr(value, True)])
 
     def items(self, nodes: Sequence[ast.expr | ast.keyword]) -> list[Doc]:
         out: list[Doc] = []
@@ -385,18 +385,17 @@ def fit(statement: str, indent: int = 0, *, width: int = LINE_LENGTH) -> str:
     except SyntaxError:  # not ours to judge here: the package's checks report it
         return statement
     node = tree.body[0]
+    builder = _Builder(statement)
     value = getattr(node, "value", None)
     if isinstance(node, ast.AnnAssign) and value is None and isinstance(node.annotation, _ATOMS):
         value = node.annotation  # an annotation alone that cannot break goes in parentheses
     if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(value, _ATOMS):
         # an assignment of something that cannot break: its value goes in parentheses on a
         # line of its own when the rest then fits, before the left-hand side is broken
-        builder = _Builder(statement)
         head = statement[: value.col_offset]
         pad = " " * indent
         if indent + len(head) + 1 <= width:
             return f"{head}(\n{pad}    {builder.text(value)}\n{pad})"
-    builder = _Builder(statement)
     if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(value, ast.Call):
         # its own brackets break when the line up to them fits; else parentheses, unless
         # a line inside them still does not fit
@@ -405,7 +404,6 @@ def fit(statement: str, indent: int = 0, *, width: int = LINE_LENGTH) -> str:
             wrapped = _Printer(width).print(Group([head, builder.parenthesized(value)]), indent)
             if fits_at(wrapped, indent, width=width):
                 return wrapped
-            builder = _Builder(statement)
     return _Printer(width).print(builder.statement(node), indent)
 
 
@@ -451,13 +449,5 @@ def fit_item(item: str, indent: int, *, kind: str = "arg", width: int = LINE_LEN
         if isinstance(value, ast.Call):
             doc = builder.items([*value.args, *value.keywords])[0]
         else:
-            doc = _seq_entry(builder, value)
+            doc = builder.entry(value.keys[0], value.values[0])
     return _Printer(width).print(Group([doc, ","]), indent)
-
-
-def _seq_entry(builder: _Builder, value: ast.expr) -> Doc:
-    assert isinstance(value, ast.Dict)
-    k, v = value.keys[0], value.values[0]
-    if k is None:
-        return Group(["**", builder.expr(v, True)])
-    return Group([builder.expr(k, True), ": ", builder.expr(v, True)])

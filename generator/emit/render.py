@@ -18,7 +18,13 @@ from typing import Any
 import jinja2
 
 from generator import TEMPLATES
-from generator.emit.imports import class_module_imports, import_block, natural, spec_imports
+from generator.emit.imports import (
+    class_module_imports,
+    import_block,
+    name_kind,
+    natural,
+    spec_imports,
+)
 from generator.emit.layout import fit, fit_item, fit_return, fits_at
 from generator.emit.open_shapes import open_operations
 from generator.emit.sanitize import clean_text, comment_text, docstring_body, py_str, toml_str
@@ -279,11 +285,7 @@ def class_imports(
 def sort_all(names: list[str]) -> list[str]:
     """``__all__`` in the linter's order: constants, classes, then the rest, each natural."""
 
-    def key(n: str) -> tuple[int, tuple[object, ...]]:
-        kind = 0 if len(n) > 1 and n.isupper() else 1 if n[:1].isupper() else 2
-        return kind, natural(n)
-
-    return sorted(names, key=key)
+    return sorted(names, key=lambda n: (name_kind(n), natural(n)))
 
 
 def model_imports(models: tuple[Model | ValueModel, ...]) -> list[tuple[str, str | None]]:

@@ -24,9 +24,11 @@ _IMPORT = re.compile(
 )
 _SPEC_IMPORTS = re.compile(r'spec_imports\([^"]*"""(.*?)"""', re.DOTALL)
 
+Import = tuple[str, str | None]  # (module, name); name None for ``import module``
+
 # The imports a model class module may need, by the name each binds; the emitter writes the ones
 # a class's body uses (generator.emit.imports), and a schema class may not take any of these.
-CLASS_MODULE_IMPORTS: dict[str, tuple[str, str | None]] = {
+CLASS_MODULE_IMPORTS: dict[str, Import] = {
     "datetime": ("datetime", None),
     "Mapping": ("collections.abc", "Mapping"),
     "Sequence": ("collections.abc", "Sequence"),
@@ -56,13 +58,24 @@ def _imported_names(template: str) -> frozenset[str]:
             words = part.split()
             if words:
                 names.add(words[-1])  # ``a as c`` binds c
-    for spec in _SPEC_IMPORTS.findall(text):  # one module per line, then the names it offers
-        for line in spec.splitlines():
-            module, *offered = line.split() or [""]
-            names.update(n.rpartition(":")[2] for n in offered)
-            if module and not offered:
-                names.add(module.split(".", maxsplit=1)[0])
+    for spec in _SPEC_IMPORTS.findall(text):
+        names.update(import_spec(spec))
     return frozenset(names)
+
+
+def import_spec(spec: str) -> dict[str, Import]:
+    """A template's candidate imports (``spec_imports``), by the name each binds: one module per
+    line followed by the names it offers, ``name:alias`` for ``name as alias``, a module alone
+    for ``import module``."""
+    table: dict[str, Import] = {}
+    for line in spec.splitlines():
+        module, *names = line.split() or [""]
+        for name in names:
+            real, _, alias = name.partition(":")
+            table[alias or real] = (module, f"{real} as {alias}" if alias else real)
+        if module and not names:
+            table[module.split(".", maxsplit=1)[0]] = (module, None)
+    return table
 
 
 @functools.cache
