@@ -7,7 +7,10 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 SHARED ?= $(abspath ../shared)
 
-export PYTHONDONTWRITEBYTECODE := 1
+# Bytecode is cached outside the source folders (no __pycache__ beside generator/, tests/ or a
+# generated package): each module is compiled once, not on every run of every command.
+export PYTHONPYCACHEPREFIX := $(CURDIR)/.cache/pycache
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: generate check lint lint-workflows test test-fast bench drift snapshot update update-report \
 	release-check dist publish fuzz \

@@ -309,8 +309,10 @@ def snapshot_note() -> str:
     return (
         f"cube-codegen ran from a snapshot of generator/, templates/ and spec/ taken at the start "
         f"(HEAD {git('rev-parse', '--short', 'HEAD') or '?'}, {len(dirty)} uncommitted "
-        "changes in those folders); PYTHONDONTWRITEBYTECODE="
-        f"{os.environ.get('PYTHONDONTWRITEBYTECODE', '') or 'unset'} (the Makefile exports 1)."
+        "changes in those folders); PYTHONPYCACHEPREFIX="
+        f"{os.environ.get('PYTHONPYCACHEPREFIX', '') or 'unset'} "
+        "(the Makefile sets .cache/pycache), "
+        f"PYTHONDONTWRITEBYTECODE={os.environ.get('PYTHONDONTWRITEBYTECODE', '') or 'unset'}."
     )
 
 

@@ -5,7 +5,13 @@ from __future__ import annotations
 import os
 import signal
 import tempfile
+import threading
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
+SYNC_THREADS = 8
 
 KILL_ENV = "CUBE_CODEGEN_KILL_AT"
 
@@ -44,6 +50,74 @@ def write_atomic(path: Path, data: str | bytes, *, make_parents: bool = True) ->
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def write_synced(files: Sequence[tuple[Path, bytes]]) -> None:
+    """Write new files (their folders exist), each synced to disk before this returns.
+
+    The writes run on a few threads: each waits on the disk with the interpreter lock
+    released, and the file system commits concurrent syncs together (500 files: about half
+    the time of one by one)."""
+    on_threads(_write_synced, files)
+
+
+def _write_synced(item: tuple[Path, bytes]) -> None:
+    fd = os.open(item[0], os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
+    try:
+        view = memoryview(item[1])
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def fsync_file(path: str) -> None:
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def on_threads(task: Callable[[T], None], items: Sequence[T], workers: int = SYNC_THREADS) -> None:
+    """``task(item)`` for every item, on up to ``workers`` threads; the first failure is raised
+    here once every thread has stopped (the rest of the items are then skipped). An interrupt
+    of the calling thread also stops the workers before it goes on."""
+    if len(items) < 2 * workers:
+        for item in items:
+            task(item)
+        return
+    lock = threading.Lock()
+    pending = iter(items)
+    end = object()
+    failures: list[BaseException] = []
+
+    def work() -> None:
+        while not failures:
+            with lock:
+                item = next(pending, end)
+            if item is end:
+                return
+            try:
+                task(item)  # type: ignore[arg-type]
+            except BaseException as exc:  # re-raised in the calling thread
+                failures.append(exc)
+
+    threads = [threading.Thread(target=work, daemon=True) for _ in range(workers)]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    except BaseException as exc:  # Ctrl-C or SIGTERM: no thread may write after the cleanup
+        failures.append(exc)
+        for thread in threads:
+            if thread.ident is not None:
+                thread.join()
+        raise
+    if failures:
+        raise failures[0]
 
 
 def sweep_temp_files(folder: Path) -> list[Path]:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import ctypes.util
 import errno
 import fcntl
 import functools
@@ -23,13 +22,21 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from generator import SCRATCH_DIR, TXN_DIR, TXN_LOCK
-from generator.files import alive, checkpoint, fsync_dir, write_atomic
+from generator.files import (
+    alive,
+    checkpoint,
+    fsync_dir,
+    fsync_file,
+    on_threads,
+    write_atomic,
+    write_synced,
+)
 
 JOURNAL = "journal.json"
 _RENAME_EXCHANGE = 2
@@ -46,6 +53,7 @@ class _Swap:
     staged: Path
     backup: Path
     inode: int = 0
+    synced: bool = False  # its files were synced as they were written (:meth:`fill`)
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -87,10 +95,19 @@ class Transaction:
         swap.staged.mkdir()
         return swap.staged
 
+    def fill(self, staged: Path, files: Mapping[str, bytes]) -> None:
+        """Write ``files`` (paths relative to a folder :meth:`stage` made), each one synced,
+        so that :meth:`commit` only syncs the folders."""
+        swap = next(s for s in self.swaps if s.staged == staged)
+        for folder in sorted({(staged / rel).parent for rel in files}):
+            folder.mkdir(parents=True, exist_ok=True)
+        write_synced([(staged / rel, data) for rel, data in files.items()])
+        swap.synced = True
+
     def commit(self) -> None:
         """Swap every staged folder in: after the journal is written, the change is made."""
         for swap in self.swaps:
-            _fsync_tree(swap.staged)
+            _fsync_tree(swap.staged, files=not swap.synced)
             swap.inode = swap.staged.stat().st_ino
         checkpoint("staged")
         swaps = [s.as_json() for s in self.swaps]
@@ -229,7 +246,7 @@ def _inode(path: Path) -> int:
 
 @functools.cache
 def _libc() -> ctypes.CDLL:
-    return ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+    return ctypes.CDLL(None, use_errno=True)  # the process's own symbols, libc's among them
 
 
 def _exchange(a: Path, b: Path) -> bool:
@@ -252,7 +269,17 @@ def _remove(path: Path) -> None:
     if path.is_symlink() or path.is_file():
         path.unlink(missing_ok=True)
     elif path.is_dir():
-        shutil.rmtree(path, ignore_errors=True)
+        # files on a few threads (each unlink waits on the file system), then the folders
+        walked = list(os.walk(path))  # top-down: a symbolic link to a folder is a file here
+        files = [os.path.join(top, name) for top, dirs, names in walked for name in names]
+        links = [os.path.join(top, d) for top, dirs, _ in walked for d in dirs]
+        on_threads(_unlink, [*files, *(p for p in links if os.path.islink(p))])
+        shutil.rmtree(path, ignore_errors=True)  # what is left: empty folders, or a stray
+
+
+def _unlink(path: str) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)
 
 
 def _write_json(path: Path, data: dict[str, Any]) -> None:
@@ -268,12 +295,15 @@ def _read_json(path: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def _fsync_tree(root: Path) -> None:
-    for folder, _, files in os.walk(root):
-        for name in files:
-            fd = os.open(os.path.join(folder, name), os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-        fsync_dir(Path(folder))
+def _fsync_tree(root: Path, *, files: bool = True) -> None:
+    """Sync the files of a staged tree (unless they were synced when written), then each of
+    its folders."""
+    paths: list[str] = []
+    folders: list[Path] = []
+    for top, _, names in os.walk(root):
+        paths.extend(os.path.join(top, name) for name in names)
+        folders.append(Path(top))
+    if files:
+        on_threads(fsync_file, paths)
+    for folder in folders:
+        fsync_dir(folder)

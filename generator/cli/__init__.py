@@ -9,6 +9,7 @@ as it was and no process behind.
 from __future__ import annotations
 
 import functools
+import gc
 import json
 import os
 import signal
@@ -71,6 +72,10 @@ class LazyGroup(click.Group):
         """Every subcommand: Ctrl-C exits 130 and SIGTERM 143, after cleanup, with one line."""
         if threading.current_thread() is threading.main_thread():  # signals go to it alone
             signal.signal(signal.SIGTERM, _on_sigterm)
+        # A command is one short batch whose objects live until it ends: the cycle collector
+        # would walk them hundreds of times (a tenth of a generation run) to free almost
+        # nothing, and reference counting still frees the rest. Peak memory is unchanged.
+        gc.disable()
         try:
             result = super().invoke(ctx)
             if _terminated:  # the run finished anyway: still report the signal

@@ -18,6 +18,7 @@ import yaml
 
 from generator.diagnostics import CodegenError, Diagnostic, one_line, pointer
 from generator.document.sandbox import regular_file
+from generator.document.yaml_nodes import Unusual, plain_data
 
 MAX_BYTES = 20 * 1024 * 1024
 MAX_DEPTH = 256
@@ -138,6 +139,15 @@ def parse_text(text: str, file: str, *, as_json: bool | None = None) -> Any:
             )
         else:
             _check_flow_depth(text, file)
+            try:  # the common shapes in one pass; anything unusual the thorough way below
+                escapes = "\\u" in text or "\\U" in text or _SURROGATE.search(text)
+                surrogates = _SURROGATE if escapes else None
+                root = yaml.compose(text, Loader=_Loader)
+                return plain_data(
+                    root, max_depth=MAX_DEPTH, max_nodes=MAX_NODES, surrogates=surrogates
+                )
+            except Unusual:
+                pass
             raw = yaml.load(text, Loader=_Loader)
     except NonStringKey as exc:
         message = f"a mapping key at line {exc.line} is a list or a mapping, not a string"

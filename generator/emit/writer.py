@@ -142,18 +142,13 @@ def stage_tree(
     txn: Transaction, out_dir: Path, files: dict[str, str], *, checked: bool = False
 ) -> None:
     """Write ``files`` and the marker into a folder ``txn`` will swap in for ``out_dir`` (after
-    :func:`check_output_dir`, unless the caller ``checked`` already); the transaction syncs
-    every file and folder once before the swap."""
+    :func:`check_output_dir`, unless the caller ``checked`` already); each file is synced as
+    it is written, each folder before the swap."""
     if not checked:
         check_output_dir(out_dir, files)
     staging = txn.stage(out_dir)
-    made = {staging}
-    for rel, text in sorted({**files, MARKER: marker_text(files)}.items()):
-        path = staging / rel
-        if path.parent not in made:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            made.add(path.parent)
-        path.write_bytes(text.encode("utf-8"))
+    everything = {**files, MARKER: marker_text(files)}
+    txn.fill(staging, {rel: text.encode("utf-8") for rel, text in sorted(everything.items())})
 
 
 def read_tree(out_dir: Path) -> dict[str, bytes]:
