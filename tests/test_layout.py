@@ -3,7 +3,7 @@ small functions and classes.
 
 Data flows one way: document → overlay → ir → emit → pipeline → drift → release → cli. A module
 may import its own stage, earlier stages and the foundation (``generator/__init__.py``,
-``diagnostics``, ``files``, ``transaction``, ``words``); an import of a later stage is what this test names.
+``beside``, ``diagnostics``, ``files``, ``transaction``, ``words``); an import of a later stage is what this test names.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ GENERATOR = ROOT / "generator"
 FOUNDATION = (
     "generator",
     "generator.diagnostics",
+    "generator.beside",
     "generator.files",
     "generator.transaction",
     "generator.words",

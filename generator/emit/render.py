@@ -362,5 +362,13 @@ def use_template_cache(folder: Path) -> None:
         env.bytecode_cache = TemplateCache(folder)
 
 
+def load_templates() -> None:
+    """Compile (or read from the cache) every template now, so that a child process forked
+    afterwards renders without compiling, and so never writes to the cache."""
+    env = environment()
+    for name in env.list_templates(extensions=["jinja"]):
+        env.get_template(name)
+
+
 def render(template: str, **context: Any) -> str:
     return environment().get_template(template).render(**context)

@@ -1,0 +1,115 @@
+"""Work done in a forked child while this process goes on: a second core for one generation.
+
+A child is forked only on Linux, only while this process runs a single thread (a fork copies
+one thread, so a lock another thread held would stay held in the child), and not when
+``CUBE_CODEGEN_NO_FORK`` is set. Everywhere else, and whenever a child fails for any reason,
+:meth:`Beside.result` does the work in this process instead: a child can make a run faster,
+never different. The child only computes: it writes no file, sends its value back pickled
+through a pipe, leaves through ``os._exit`` (no cleanup of this process runs twice, no buffer
+is flushed twice), and dies with this process when that is killed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import pickle
+import signal
+import sys
+import threading
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+NO_FORK_ENV = "CUBE_CODEGEN_NO_FORK"
+_PR_SET_PDEATHSIG = 1
+
+
+def can_fork() -> bool:
+    return (
+        sys.platform == "linux"
+        and not os.environ.get(NO_FORK_ENV)
+        and threading.active_count() == 1
+    )
+
+
+class Beside(Generic[T]):
+    """``work()`` started in a child now; :meth:`result` is its value, or ``here()`` (by
+    default ``work()`` in this process) when there is no child or the child failed. Use as a
+    context manager, so that a run that stops early (an error, Ctrl-C) also stops the child."""
+
+    def __init__(self, work: Callable[[], T], *, here: Callable[[], T] | None = None) -> None:
+        self._work = work
+        self._here = here or work  # what stands in for the child's value when there is none
+        self._pid = 0
+        self._fd = -1
+        self._value: tuple[T] | None = None
+        if can_fork():
+            self._start()
+
+    @property
+    def forked(self) -> bool:
+        return self._pid > 0
+
+    def _start(self) -> None:
+        read, write = os.pipe()
+        parent = os.getpid()
+        pid = os.fork()
+        if pid == 0:  # the child: compute, send, leave
+            os.close(read)
+            _child(self._work, write, parent)
+        os.close(write)
+        self._pid, self._fd = pid, read
+
+    def result(self) -> T:
+        """The child's value (waiting for it), else ``here()``; the same value when asked again."""
+        if self._value is None:
+            self._value = (self._collect(),)
+        return self._value[0]
+
+    def _collect(self) -> T:
+        if self._pid:
+            with os.fdopen(self._fd, "rb") as pipe:
+                self._fd = -1
+                data = pipe.read()
+            _, status = os.waitpid(self._pid, 0)
+            self._pid = 0
+            if os.waitstatus_to_exitcode(status) == 0 and data:
+                with contextlib.suppress(Exception):
+                    value: T = pickle.loads(data)
+                    return value
+        return self._here()
+
+    def cancel(self) -> None:
+        if self._pid:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self._pid, signal.SIGKILL)
+            os.waitpid(self._pid, 0)
+            self._pid = 0
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+    def __enter__(self) -> Beside[T]:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.cancel()
+
+
+def _child(work: Callable[[], object], write: int, parent: int) -> None:
+    code = 1
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        with contextlib.suppress(Exception):  # die with the parent, even by SIGKILL
+            ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() == parent:  # not already orphaned before the line above
+            data = pickle.dumps(work(), protocol=pickle.HIGHEST_PROTOCOL)
+            view = memoryview(data)
+            while view:
+                view = view[os.write(write, view) :]
+            code = 0
+    finally:
+        os._exit(code)

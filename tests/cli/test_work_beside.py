@@ -1,0 +1,189 @@
+"""Work in a forked child (generator/beside.py) makes a run faster, never different: the value
+comes back, a failed child is replaced by the work done here, the child dies with its parent,
+and a generation gives the same files, warnings and errors with and without it.
+
+Each case runs in a fresh interpreter: a pytest worker runs more than one thread, and then no
+child is ever forked (by design)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import ROOT
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="children are forked on Linux only")
+
+
+def _python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        env={**os.environ, "PYTHONPATH": str(ROOT), **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+WHO = """
+import os, json
+from generator.beside import Beside
+parent = os.getpid()
+with Beside(lambda: ("child", os.getpid(), os.getppid())) as b:
+    forked = b.forked
+    value = b.result()
+    again = b.result()
+print(json.dumps({"parent": parent, "forked": forked, "value": value, "same": value == again}))
+"""
+
+
+def test_the_value_comes_from_a_child_process() -> None:
+    out = json.loads(_python(WHO).stdout)
+    assert out["forked"] is True
+    kind, pid, its_parent = out["value"]
+    assert kind == "child" and pid != out["parent"] and its_parent == out["parent"]
+    assert out["same"]
+
+
+def test_no_child_when_told_so_or_when_threads_run() -> None:
+    out = json.loads(_python(WHO, CUBE_CODEGEN_NO_FORK="1").stdout)
+    assert out["forked"] is False and out["value"][1] == out["parent"]
+    threaded = "import threading, time\nthreading.Thread(target=time.sleep, args=(2,)).start()\n"
+    out = json.loads(_python(threaded + WHO).stdout)
+    assert out["forked"] is False and out["value"][1] == out["parent"]
+
+
+def test_a_failed_child_is_replaced_by_the_work_done_here() -> None:
+    code = """
+import os, json, signal
+from generator.beside import Beside
+parent = os.getpid()
+def work():
+    if os.getpid() != parent:
+        raise RuntimeError("the child fails")
+    return "here"
+def killed():
+    if os.getpid() != parent:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return "here too"
+with Beside(work) as a, Beside(killed) as b, Beside(work, here=lambda: "stand-in") as c:
+    print(json.dumps([a.forked, a.result(), b.result(), c.result()]))
+"""
+    proc = _python(code)
+    assert json.loads(proc.stdout) == [True, "here", "here too", "stand-in"], proc.stderr
+
+
+def test_the_child_dies_with_its_parent(tmp_path: Path) -> None:
+    pid_file = tmp_path / "child.pid"
+    code = f"""
+import os, time
+from generator.beside import Beside
+def work():
+    open({str(pid_file)!r}, "w").write(str(os.getpid()))
+    time.sleep(60)
+with Beside(work) as b:
+    time.sleep(60)
+"""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": str(ROOT)}
+    )
+    deadline = time.monotonic() + 30
+    while not pid_file.exists() or not pid_file.read_text():
+        assert time.monotonic() < deadline, "the child never started"
+        time.sleep(0.05)
+    child = int(pid_file.read_text())
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=30)
+    deadline = time.monotonic() + 30
+    while Path(f"/proc/{child}").exists() and "Z" not in _state(child):
+        assert time.monotonic() < deadline, "the child outlived its parent"
+        time.sleep(0.05)
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "Z"
+
+
+def _document(items: object, title: object) -> dict[str, object]:
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": title, "version": "1"},
+        "paths": {
+            "/pairs/{id}": {
+                "get": {
+                    "operationId": "getPair",
+                    "parameters": [
+                        {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}
+                    ],
+                    "responses": {
+                        "200": {
+                            "description": "ok",
+                            "content": {
+                                "application/json": {
+                                    "schema": {"$ref": "#/components/schemas/Pair"}
+                                }
+                            },
+                        }
+                    },
+                }
+            }
+        },
+        "components": {"schemas": {"Pair": {"type": "array", "items": items}}},
+    }
+
+
+@pytest.mark.parametrize(
+    ("items", "title"),
+    [
+        ({"type": "string"}, "Pairs"),  # valid: the child's verdict lets the build stand
+        ([{"type": "string"}, {"type": "integer"}], "Pairs"),  # worked around: validated first
+        ({"type": "string"}, 5),  # invalid: the same error either way
+    ],
+    ids=["valid", "repaired", "invalid"],
+)
+def test_generation_is_the_same_with_and_without_a_child(
+    tmp_path: Path, items: object, title: object
+) -> None:
+    spec = tmp_path / "api.json"
+    spec.write_text(json.dumps(_document(items, title)), encoding="utf-8")
+    results = []
+    for name, env in (("forked", {}), ("serial", {"CUBE_CODEGEN_NO_FORK": "1"})):
+        args = ["generate", "--spec", str(spec), "--package", "pairs", "--out", name]
+        args += ["--report", f"{name}.json"]
+        proc = subprocess.run(
+            [sys.executable, "-m", "generator", *args],
+            cwd=tmp_path,
+            env={**os.environ, "PYTHONPATH": str(ROOT), **env},
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        out = tmp_path / name
+        files = {
+            p.relative_to(out).as_posix(): p.read_bytes()
+            for p in sorted(out.rglob("*"))
+            if p.is_file()
+        }
+        report = tmp_path / f"{name}.json"
+        diagnostics = json.loads(report.read_text())["diagnostics"] if report.exists() else None
+        results.append((proc.returncode, proc.stderr, files, diagnostics))
+    assert results[0] == results[1]
+    code, stderr, files, diagnostics = results[0]
+    if title == 5:
+        assert code == 2 and "#/info/title: error: must be a string" in stderr and not files
+    else:
+        assert code == 0 and "pairs/models.py" in files
+        repaired = [d for d in diagnostics if d["id"] == "openapi-repaired"]
+        assert len(repaired) == (1 if isinstance(items, list) else 0)
