@@ -1,5 +1,5 @@
 """``python -m generator`` is the ``cube-codegen`` command."""
 
-from generator.cli import main
+from generator.cli import run
 
-main()
+run()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import keyword
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,7 @@ from generator.emit.testcases import CaseBuilder
 from generator.ir.build import FamilyBuilder
 from generator.ir.contracts import RUNTIME_DIR
 from generator.ir.naming import PythonIdentifier
-from generator.ir.types import Distribution, Family, Package
+from generator.ir.types import Distribution, Family, Model, Package, ValueModel
 from generator.overlay.attribution import attribute
 from generator.overlay.model import Provenance
 from generator.words import pascal_case
@@ -200,10 +201,9 @@ def _finish(
         generator_version=__version__,
         metadata=_distribution(config),
     )
-    versions = {f.config.name: f.version for f in loaded}
     use_template_cache(Path(config.out_dir).resolve().parent / RUN_STATE / "templates")
     # rendered in the formatter's output already (generator.emit.layout): nothing formats it
-    files = render_package(package, versions, config)
+    files = render_package(package, config)
     return Result(dict(sorted(files.items())), package, diagnostics, [f.document for f in loaded])
 
 
@@ -226,7 +226,7 @@ def header(package: Package, comment: str = "#") -> str:
     return f"<!-- {text} -->" if comment == "<!--" else f"{comment} {text}"
 
 
-def render_package(package: Package, versions: dict[str, str], config: Config) -> dict[str, str]:
+def render_package(package: Package, config: Config) -> dict[str, str]:
     pkg = package.name
     root = f"{pkg}/{pkg}"
     py_header = header(package)
@@ -254,13 +254,23 @@ def render_package(package: Package, versions: dict[str, str], config: Config) -
             py_header + "\n" + runtime_file.read_text(encoding="utf-8")
         )
     load_templates()  # before the fork: the child renders without compiling a template
-    tests = _render_tests if config.package.tests else lambda package, ctx: {}
-    # the tests on a second core: about two fifths of the rendering
-    with Beside(lambda: tests(package, ctx)) as rendered_tests:
+    # Two cores: a child renders the generated tests and every other model class module (about
+    # half of the rendering) while this process renders the rest.
+    with Beside(lambda: _child_share(package, ctx, tests=config.package.tests)) as child:
         for family in package.families:
-            family_import = imports[family.name]
-            files.update(_render_family(family, versions[family.name], root, family_import, ctx))
-        files.update(rendered_tests.result())
+            fctx = _family_context(family, imports[family.name], ctx)
+            files.update(_render_family(family, root, fctx))
+            files.update(_render_models(family, family.models[::2], root, fctx))
+        files.update(child.result())
+    return files
+
+
+def _child_share(package: Package, ctx: dict[str, Any], *, tests: bool) -> dict[str, str]:
+    root = f"{package.name}/{package.name}"
+    files = _render_tests(package, ctx) if tests else {}
+    for family in package.families:
+        fctx = _family_context(family, ctx["imports"][family.name], ctx)
+        files.update(_render_models(family, family.models[1::2], root, fctx))
     return files
 
 
@@ -286,29 +296,30 @@ def _render_tests(package: Package, ctx: dict[str, Any]) -> dict[str, str]:
     return files
 
 
-def _render_family(
-    family: Family, version: str, root: str, family_import: str, ctx: dict[str, Any]
-) -> dict[str, str]:
-    base = f"{root}/{family.module}" if family.module else root
+def _family_context(family: Family, family_import: str, ctx: dict[str, Any]) -> dict[str, Any]:
     # what the argument and TypedDict annotations need, computed once per family
-    fctx = {
+    return {
         **ctx,
         "family": family,
         "family_import": family_import,
         "inputs": family.inputs(),
         "values": family.value_types(),
     }
+
+
+def _family_base(family: Family, root: str) -> str:
+    return f"{root}/{family.module}" if family.module else root
+
+
+def _render_family(family: Family, root: str, fctx: dict[str, Any]) -> dict[str, str]:
+    """A family's modules but its model classes (:func:`_render_models`)."""
+    base = _family_base(family, root)
     out = {
         f"{base}/_client.py": render("family/client.py.jinja", **fctx),
         f"{base}/models.py": render("family/models.py.jinja", **fctx),
         f"{base}/_classes/__init__.py": render("family/classes__init__.py.jinja", **fctx),
         f"{base}/resources/__init__.py": render("family/resources__init__.py.jinja", **fctx),
     }
-    modules = {m.name: m.module for m in family.models}
-    for m in family.models:
-        out[f"{base}/_classes/{m.module}.py"] = render(
-            "family/model_class.py.jinja", **fctx, m=m, modules=modules
-        )
     if family.module:
         out[f"{base}/__init__.py"] = render("family/__init__.py.jinja", **fctx)
     for resource in family.resources:
@@ -316,6 +327,19 @@ def _render_family(
             "family/resource.py.jinja", **{**fctx, "resource": resource}
         )
     return out
+
+
+def _render_models(
+    family: Family, models: Sequence[Model | ValueModel], root: str, fctx: dict[str, Any]
+) -> dict[str, str]:
+    base = _family_base(family, root)
+    modules = {m.name: m.module for m in family.models}
+    return {
+        f"{base}/_classes/{m.module}.py": render(
+            "family/model_class.py.jinja", **fctx, m=m, modules=modules
+        )
+        for m in models
+    }
 
 
 def single_document_config(

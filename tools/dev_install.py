@@ -21,7 +21,7 @@ def main() -> None:
     (site / "cube_codegen_checkout.pth").write_text(f"{ROOT}\n", encoding="utf-8")
     launcher = Path(sys.executable).parent / "cube-codegen"
     launcher.write_text(
-        f"#!{sys.executable}\nfrom generator.cli import main\n\nmain()\n",
+        f"#!{sys.executable}\nfrom generator.cli import run\n\nrun()\n",
         encoding="utf-8",
     )
     os.chmod(launcher, 0o755)

@@ -150,6 +150,25 @@ def resource_annotation_names() -> frozenset[str]:
     return frozenset(types) | _imported_names("family/resource.py.jinja")
 
 
+# What a generated method's body reads besides its parameters: its locals (``call``, and
+# ``submitted`` and ``job`` in the ``*_and_wait`` methods), the builtins its checks and the
+# types in its ``cast(...)`` name.
+_BODY_NAMES = frozenset(
+    {"call", "submitted", "job", "isinstance", "frozenset"}
+    | {"str", "int", "float", "bool", "bytes", "list", "dict"}
+)
+
+
+def method_body_names() -> frozenset[str]:
+    """Names an operation's parameter may not take: a parameter would shadow it in the body
+    (``cast(str, ...)`` would name the argument), so the method would neither type-check nor
+    run."""
+    imported = _imported_names("family/resource.py.jinja")
+    # parameters are lower case: ``Query`` or ``NOT_GIVEN`` cannot collide (and reserving
+    # them in a case-blind namespace would rename ``query``)
+    return _BODY_NAMES | {n for n in imported if n.islower() and n != "annotations"}
+
+
 def model_module_names() -> frozenset[str]:
     """Names a schema class may not take: what the models module imports (``Open``, ``Field``)."""
     return _imported_names("family/model_class.py.jinja") | frozenset(CLASS_MODULE_IMPORTS)

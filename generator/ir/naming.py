@@ -11,13 +11,18 @@ import builtins
 import keyword
 
 from generator.diagnostics import one_line
-from generator.ir.contracts import model_module_names, resource_annotation_names
+from generator.ir.contracts import (
+    method_body_names,
+    model_module_names,
+    resource_annotation_names,
+)
 from generator.words import pascal_case, snake_case
 
 # A schema class named like a name the models module imports (``Open``, ``Field``, ``Literal``)
 # would shadow it and break the module: such class names get a suffix.
 _MODEL_MODULE_NAMES = model_module_names()
 RESOURCE_ANNOTATION_NAMES = resource_annotation_names()
+METHOD_BODY_NAMES = method_body_names()
 _BUILTINS = frozenset(dir(builtins))
 _MAX_NAME = 80
 _MAX_CLEAN = 200  # a name that needs no change is kept up to this length
@@ -83,8 +88,14 @@ class Namespace:
     that differ only in case, which breaks on case-insensitive file systems and confuses readers.
     """
 
-    def __init__(self, reserved: set[str] | frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self,
+        reserved: set[str] | frozenset[str] = frozenset(),
+        *,
+        dodge: frozenset[str] = frozenset(),
+    ) -> None:
         self._taken: set[str] = {r.lower() for r in reserved}
+        self._dodge = dodge  # names an identifier steps off with a ``_`` suffix (``str_``)
         self._kept: set[str] = set()  # held for the text that spells them exactly
         self._owners: dict[str, str] = {}  # claimed name (lower case) → the text it was made from
 
@@ -120,6 +131,8 @@ class Namespace:
 
     def identifier(self, text: str, **kwargs: bool | str) -> PythonIdentifier:
         base = PythonIdentifier(text, **kwargs)  # type: ignore[arg-type]
+        if base in self._dodge:
+            base = PythonIdentifier.unchecked(base + "_")
         return PythonIdentifier.unchecked(self.claim(base, sep="_", exact=base == text, owner=text))
 
     def class_name(self, text: str) -> ClassName:

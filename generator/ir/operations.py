@@ -12,6 +12,7 @@ from generator.document.openapi_paths import path_operations
 from generator.ir.context import BuildContext, obj
 from generator.ir.contracts import resource_members
 from generator.ir.naming import (
+    METHOD_BODY_NAMES,
     RESOURCE_ANNOTATION_NAMES,
     Namespace,
     PythonIdentifier,
@@ -86,7 +87,7 @@ def resource_tag(ctx: BuildContext, tags: Any) -> str:
 def _operation(ctx: BuildContext, found: Found, names: Namespace, op_ids: set[str]) -> Operation:
     path, ptr, item, op, _, method = found
     op_id, py_name = _method_name(ctx, op, method, path, ptr, names, op_ids)
-    args = Namespace(RESERVED_ARGS)
+    args = Namespace(RESERVED_ARGS, dodge=METHOD_BODY_NAMES)
     hint = pascal_case(py_name) or "Operation"
     params = parameters(ctx, path, item, op, ptr, args, hint)
     body = request_body(ctx, op, ptr, args, hint)
