@@ -11,8 +11,10 @@ import dataclasses
 import datetime
 import itertools
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 from generator.emit.render import error_class, py_literal
 from generator.emit.samples import LongText, Samples
@@ -187,13 +189,14 @@ class CaseBuilder:
 
     def _case(self, op: Operation, attr: PythonIdentifier, class_name: ClassName) -> TestCase:
         args: list[Arg] = []
-        path = op.path
+        filled: dict[str, str] = {}
         for i, p in enumerate(op.path_params):
             value: object = 7 + i if _is_int(p.type) else f"id-{i + 1}"
             if not _is_int(p.type) and not _is_str(p.type):
                 value = self.samples.py_value(p.type)
             args.append(Arg(p.py_name, _py_source(value), True, "path", p.name, str(value)))
-            path = path.replace("{" + p.name + "}", _path_text(value), 1)
+            filled.setdefault(p.name, _path_text(value))
+        path = _sent_path(op.path, filled)
         for p in op.other_params:
             simple = _simple(p.type)
             if not p.required and simple is None:
@@ -428,9 +431,24 @@ def _wire_text(value: object) -> str:
     return str(value)
 
 
-def _path_text(value: object) -> str:
-    from urllib.parse import quote
+_PLACEHOLDER = re.compile(r"\{([^{}]+)\}")  # as the runtime's ``build_path`` reads them
+# What the HTTP library leaves as it is in a path: RFC 3986's unreserved and reserved
+# characters, existing escapes, and ``[]\\^|``; anything else (a space, non-ASCII) is escaped.
+_PATH_SAFE = "/:@!$&'()*+,;=-._~%[]\\^|"
 
+
+def _sent_path(template: str, filled: dict[str, str]) -> str:
+    """The path as the request carries it: placeholders filled with their encoded values,
+    and the document's own text escaped as the HTTP library escapes it (``/naïve`` is sent as
+    ``/na%C3%AFve``)."""
+    parts = _PLACEHOLDER.split(template)  # text, name, text, name, ..., text
+    return "".join(
+        filled.get(part, "{" + part + "}") if i % 2 else quote(part, safe=_PATH_SAFE)
+        for i, part in enumerate(parts)
+    )
+
+
+def _path_text(value: object) -> str:
     return quote(_wire_text(value), safe="")
 
 
