@@ -85,8 +85,8 @@ def prepare_family(config: Config, family: FamilyConfig) -> PreparedFamily:
 
 
 def validated(fam: PreparedFamily, *, known_valid: bool = False) -> LoadedFamily:
-    """``fam`` validated (workarounds applied in place), or taken as it is when ``known_valid``:
-    a child process found it valid with nothing to work around (:func:`_all_valid`)."""
+    """``fam`` validated (workarounds applied in place), or taken as it is when
+    ``known_valid``: a child found it so with nothing to work around (:func:`_checked`)."""
     doc: dict[str, Any] = fam.document
     repaired: list[Diagnostic] = []
     if not known_valid:
@@ -98,13 +98,19 @@ def validated(fam: PreparedFamily, *, known_valid: bool = False) -> LoadedFamily
     return LoadedFamily(fam.config, fam.file, doc, str(doc["openapi"]), tuple(found), fam.written)
 
 
-def _all_valid(prepared: list[PreparedFamily]) -> bool:
-    """True when every document is valid with nothing to work around (run in a child: the
-    workarounds it makes in place stay there)."""
-    try:
-        return all(not validate(fam.document, fam.file)[1] for fam in prepared)
-    except CodegenError:
-        return False
+def _checked(config: Config, prepared: list[PreparedFamily]) -> str | None:
+    """The run's spec hash when every document is valid with nothing to work around; else
+    None (run in a child: the workarounds it makes in place stay there)."""
+    loaded = []
+    for fam in prepared:
+        try:
+            found = validated(fam)
+        except CodegenError:
+            return None
+        if len(found.diagnostics) != len(fam.bundled):  # something was worked around
+            return None
+        loaded.append(found)
+    return spec_hash(config, loaded)
 
 
 def apply_overlays(
@@ -147,24 +153,26 @@ def generate(config: Config, *, custom: bool = True) -> Result:
 
 def _generate(config: Config) -> Result:
     prepared = [prepare_family(config, fam) for fam in config.families]
-    # Validation (about 80 ms, most of it importing the OpenAPI object model) runs in a child
-    # while the IR is built from the document as it is. Unless the child finds every document
-    # valid with nothing to work around, that work is dropped and the run validates first, as
-    # it does where no child can be forked: the outcome never depends on the child.
-    with Beside(lambda: _all_valid(prepared), here=lambda: False) as check:
+    # Validation (about 80 ms, most of it importing the OpenAPI object model) and the spec
+    # hash run in a child while the IR is built from the document as it is. Unless the child
+    # finds every document valid with nothing to work around, that work is dropped and the
+    # run validates first, as it does where no child can be forked: the outcome never depends
+    # on the child.
+    with Beside(lambda: _checked(config, prepared), here=lambda: None) as check:
         if check.forked:
             try:
                 loaded = [validated(fam, known_valid=True) for fam in prepared]
                 families, diagnostics = _build(loaded)
             except Exception:
-                if check.result():  # valid: the failure is the build's own
+                if check.result() is not None:  # valid: the failure is the build's own
                     raise
             else:
-                if check.result():
-                    return _finish(config, loaded, families, diagnostics)
+                digest = check.result()
+                if digest is not None:
+                    return _finish(config, loaded, families, diagnostics, digest)
     loaded = [validated(fam) for fam in prepared]
     families, diagnostics = _build(loaded)
-    return _finish(config, loaded, families, diagnostics)
+    return _finish(config, loaded, families, diagnostics, spec_hash(config, loaded))
 
 
 def _build(loaded: list[LoadedFamily]) -> tuple[list[Family], list[Diagnostic]]:
@@ -189,6 +197,7 @@ def _finish(
     loaded: list[LoadedFamily],
     families: list[Family],
     diagnostics: list[Diagnostic],
+    digest: str,
 ) -> Result:
     package = Package(
         # validated by the configuration; kept verbatim (``p_`` stays ``p_``: it names folders)
@@ -197,7 +206,7 @@ def _finish(
         version=config.package.version,
         description=config.package.description or families[0].title,
         families=tuple(families),
-        spec_hash=spec_hash(config, loaded),
+        spec_hash=digest,
         generator_version=__version__,
         metadata=_distribution(config),
     )

@@ -3,6 +3,7 @@ splitter, used by naming and by the bundler's component keys alike."""
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -24,9 +25,13 @@ def ascii_words(text: str) -> list[str]:
     return words
 
 
+# A document repeats its names (a property in many schemas, a parameter in many operations):
+# each spelling is worked out once per run.
+@functools.lru_cache(maxsize=65536)
 def snake_case(text: str) -> str:
     return "_".join(w.lower() for w in ascii_words(text))
 
 
+@functools.lru_cache(maxsize=65536)
 def pascal_case(text: str) -> str:
     return "".join(w[:1].upper() + w[1:] for w in ascii_words(text))
