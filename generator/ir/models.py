@@ -349,15 +349,18 @@ def _constraints(schema: dict[str, Any], t: TypeRef) -> tuple[tuple[str, Scalar]
     if len(members) != 1:
         return ()
     base = members[0]
+    kind = base.name if isinstance(base, Primitive) else ""
     table: dict[str, str] = {}
-    if base == Primitive("str"):
+    if kind == "str":
         table = {**_LENGTH, "pattern": "pattern"}
-    elif base in (Primitive("int"), Primitive("float")):
+    elif kind in ("int", "float"):
         table = dict(_NUMBER)
     elif isinstance(base, ListOf):
         table = dict(_ITEMS)
+    else:
+        return ()
     out: list[tuple[str, Scalar]] = []
-    numeric = table is _NUMBER or base in (Primitive("int"), Primitive("float"))
+    numeric = kind in ("int", "float")
     read = facts(schema) if numeric else None
     flags = read.exclusive_flags if read is not None else (False, False)
     for key, value in schema.items():

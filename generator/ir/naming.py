@@ -8,6 +8,7 @@ these types, so templates never compute a name.
 from __future__ import annotations
 
 import builtins
+import functools
 import keyword
 
 from generator.diagnostics import one_line
@@ -81,6 +82,13 @@ class ClassName(str):
         return super().__new__(cls, value)
 
 
+@functools.lru_cache(maxsize=64)
+def _lowered(reserved: frozenset[str]) -> frozenset[str]:
+    """A reserved set in lower case, made once per set (a namespace per model takes the same
+    few hundred names)."""
+    return frozenset(r.lower() for r in reserved)
+
+
 class Namespace:
     """Allocates unique names in one scope; collisions are compared case-insensitively.
 
@@ -94,7 +102,7 @@ class Namespace:
         *,
         dodge: frozenset[str] = frozenset(),
     ) -> None:
-        self._taken: set[str] = {r.lower() for r in reserved}
+        self._taken: set[str] = set(_lowered(frozenset(reserved)))
         self._dodge = dodge  # names an identifier steps off with a ``_`` suffix (``str_``)
         self._kept: set[str] = set()  # held for the text that spells them exactly
         self._owners: dict[str, str] = {}  # claimed name (lower case) → the text it was made from

@@ -211,7 +211,7 @@ class SchemaCatalog:
             return schema
         at = at or self.pointers.get(owner, "")
         out: dict[str, Any] = {}
-        read = read if read is not None else facts(schema)
+        read = read if read is not None else self.facts(schema)
         problem = facts_default_problem(read)
         if problem:
             self._warn("default-invalid", at, f"model {owner}: {problem}")
@@ -288,7 +288,7 @@ class SchemaCatalog:
         self.diagnostics.append(Diagnostic(id, "warning", self.file, at, message))
 
     def _child(self, sub: Any, owner: ClassName, suffix: str, depth: int, at: str) -> Any:
-        f = facts(sub) if isinstance(sub, dict) else None
+        f = self.facts(sub) if isinstance(sub, dict) else None
         if f is not None and (_is_class(f) or _is_map_of_refs(f)):
             origin = self.pointers.get(owner, "")  # the schema holding this inline one
             return {"$ref": CATALOG_PREFIX + self.hoist(sub, owner + suffix, origin, at, f)}
@@ -513,14 +513,17 @@ def _with_none(t: TypeRef) -> TypeRef:
 
 def union_of(members: list[TypeRef]) -> TypeRef:
     flat: list[TypeRef] = []
+    none = False
     for m in members:
         for x in m.members if isinstance(m, UnionOf) else (m,):
-            if x == ANY:
-                return ANY
-            if x not in flat:
+            if isinstance(x, Primitive) and x.name in ("Any", "None"):
+                if x.name == "Any":
+                    return ANY
+                none = True  # None last reads best: ``X | None``
+            elif x not in flat:
                 flat.append(x)
-    if NONE in flat:  # None last reads best: ``X | None``
-        flat = [x for x in flat if x != NONE] + [NONE]
+    if none:
+        flat.append(NONE)
     return flat[0] if len(flat) == 1 else UnionOf(tuple(flat))
 
 
