@@ -32,6 +32,9 @@ _MAX_CLEAN = 200  # a name that needs no change is kept up to this length
 # ``self``/``cls`` would shadow a method's first argument; a lone ``l`` is a name the linter
 # refuses as ambiguous (E741). (``O`` and ``I``, the other two, are lower-cased by then.)
 _NOT_ARGUMENTS = frozenset({"self", "cls", "l"})
+# The same three letters as class names (E742); ``O`` is the one PascalCase leaves standing.
+_AMBIGUOUS_CLASSES = frozenset({"l", "O", "I"})
+_AMBIGUOUS_MODELS = frozenset(f"{c}Model" for c in _AMBIGUOUS_CLASSES)
 
 
 class PythonIdentifier(str):
@@ -72,7 +75,12 @@ class ClassName(str):
         value = value or prefix
         if value[0].isdigit():
             value = prefix + value
-        if value in _MODEL_MODULE_NAMES or value in _BUILTINS or keyword.iskeyword(value):
+        if (
+            value in _MODEL_MODULE_NAMES
+            or value in _BUILTINS
+            or keyword.iskeyword(value)
+            or value in _AMBIGUOUS_CLASSES
+        ):
             value += prefix if not value.endswith(prefix) else "Schema"
         return super().__new__(cls, value)
 
@@ -167,4 +175,10 @@ def rename_reason(
         return "info", "it is not a valid Python name"
     if made == "l_":
         return "info", "a lone `l` reads like `1` or `I` (the linter refuses it as a name)"
+    if made in _AMBIGUOUS_MODELS:
+        letter = made[0]
+        return (
+            "info",
+            f"a lone `{letter}` reads like a digit (the linter refuses it as a class name)",
+        )
     return None  # only respelled in Python's conventions (``getPet`` → ``get_pet``)
