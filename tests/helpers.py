@@ -31,6 +31,22 @@ def run_cli(
     )
 
 
+def run_package_tests(out: Path) -> subprocess.CompletedProcess[str]:
+    """Run a generated package's own tests (``out``: the distribution folder) with pytest;
+    they must pass, and their output is returned for more checks."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
+        cwd=out,
+        env={**os.environ, "PYTHONPATH": str(out)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    return proc
+
+
 def ensure_generated_importable() -> None:
     """Make ``import cube_client`` resolve to the committed generated package."""
     path = os.environ.get("CUBE_CODEGEN_PACKAGE_ROOT", str(PACKAGE_ROOT))

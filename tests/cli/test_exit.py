@@ -4,27 +4,17 @@ nothing by it: every byte of output arrives and the exit code is the command's."
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 from click.testing import CliRunner
 
 from generator.cli import main
-from tests.helpers import ROOT
+from tests.helpers import ROOT, run_cli
 
 
 def _command(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "generator", *args],
-        cwd=cwd,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    return run_cli(*args, cwd=cwd, env={"PYTHONPATH": str(ROOT)})
 
 
 def test_a_long_report_arrives_whole_through_a_pipe() -> None:

@@ -4,13 +4,15 @@ pass (found by the fuzzer: the tests assigned the result of a method typed ``-> 
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
-from tests.helpers import check_clean_and_typed, check_tests_typed, generate_package
+from tests.helpers import (
+    check_clean_and_typed,
+    check_tests_typed,
+    generate_package,
+    run_package_tests,
+)
 
 
 def _doc() -> dict[str, Any]:
@@ -35,13 +37,4 @@ def test_null_only_json_response_tests_typecheck_and_pass(tmp_path: Path) -> Non
     assert "-> None:" in files["nothing_client/resources/default.py"]
     check_clean_and_typed(out, "nothing_client", tmp_path / "mypy-cache")
     check_tests_typed(out, "nothing_client", tmp_path / "mypy-cache")
-    proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
-        cwd=out,
-        env={**os.environ, "PYTHONPATH": str(out)},
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stdout[-3000:]
+    run_package_tests(out)

@@ -5,9 +5,6 @@ with a non-ASCII segment."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +12,7 @@ import httpx2
 import pytest
 
 from generator.emit.testcases import _sent_path
-from tests.helpers import generate_package
+from tests.helpers import generate_package, run_package_tests
 
 
 @pytest.mark.parametrize(
@@ -50,14 +47,5 @@ def test_generated_tests_of_non_ascii_paths_pass(tmp_path: Path) -> None:
     files = generate_package(_doc(), out, "paths_client")
     tests = "".join(text for name, text in files.items() if name.startswith("tests/test_"))
     assert '"/na%C3%AFve/id-1"' in tests and '"/a%20b/id-1/%C3%A7"' in tests
-    proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
-        cwd=out,
-        env={**os.environ, "PYTHONPATH": str(out)},
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stdout[-3000:]
+    proc = run_package_tests(out)
     assert " passed" in proc.stdout

@@ -8,13 +8,10 @@ can fill a path segment; the runtime refuses ``None``) and the generated tests p
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
-from tests.helpers import check_clean_and_typed, generate_with_report
+from tests.helpers import check_clean_and_typed, generate_with_report, run_package_tests
 
 
 def _doc() -> dict[str, Any]:
@@ -43,16 +40,7 @@ def test_null_only_parameters_typecheck_and_their_tests_pass(tmp_path: Path) -> 
     assert len(warned) == 1 and warned[0]["pointer"].endswith("/parameters/0/schema"), warned
     assert "key: str," in files["nulls_client/resources/default.py"]
     check_clean_and_typed(out, "nulls_client", tmp_path / "mypy-cache")
-    proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
-        cwd=out,
-        env={**os.environ, "PYTHONPATH": str(out)},
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stdout[-3000:]
+    run_package_tests(out)
 
 
 def test_structured_path_parameters_are_typed_str(tmp_path: Path) -> None:
