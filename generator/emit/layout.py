@@ -391,11 +391,18 @@ def fit(statement: str, indent: int = 0, *, width: int = LINE_LENGTH) -> str:
         value = node.annotation  # an annotation alone that cannot break goes in parentheses
     if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(value, _ATOMS):
         # an assignment of something that cannot break: its value goes in parentheses on a
-        # line of its own when the rest then fits, before the left-hand side is broken
+        # line of its own when the rest and the value then fit (a value too long even there
+        # stays where it is), before the left-hand side is broken
         head = statement[: value.col_offset]
         pad = " " * indent
+        text = builder.text(value)
+        # ...unless it would not fit there either: then it stays on the line, except after an
+        # annotation with brackets (``X: ClassVar[Any] = b"..."``), which could break instead
+        bracketed = isinstance(node, ast.AnnAssign) and not isinstance(node.annotation, _ATOMS)
         if indent + len(head) + 1 <= width:
-            return f"{head}(\n{pad}    {builder.text(value)}\n{pad})"
+            if bracketed or indent + 4 + len(text) <= width:
+                return f"{head}(\n{pad}    {text}\n{pad})"
+            return statement
     if isinstance(node, ast.Assign | ast.AnnAssign) and isinstance(value, ast.Call):
         # its own brackets break when the line up to them fits; else parentheses, unless
         # a line inside them still does not fit

@@ -195,6 +195,22 @@ def test_a_long_return_annotation_is_broken_as_ruff_does(tmp_path: Path) -> None
     assert fit_return("int", 4) == ") -> int:"
 
 
+@pytest.mark.parametrize(
+    "statement",
+    [f'SERVER_URL = "https://{"v" * 110}"', f'NAME: str = "{"n" * 120}"', f'X = b"{"x" * 98}"'],
+)
+def test_a_value_too_long_even_in_parentheses_stays_on_its_line(
+    tmp_path: Path, statement: str
+) -> None:
+    """The formatter parenthesizes an unbreakable value only when it then fits (a server URL
+    of the document just over the line is parenthesized; a longer one is not)."""
+    assert fit(statement, 0) == statement
+    _ruff(tmp_path, statement + "\n")
+    shorter = f'SERVER_URL = "https://{"v" * 80}"'
+    assert fit(shorter, 0) == f'SERVER_URL = (\n    "https://{"v" * 80}"\n)'
+    _ruff(tmp_path, fit(shorter, 0) + "\n")
+
+
 def test_a_class_header_without_bases_is_left_as_it_is() -> None:
     header = "class " + "Long" * 30 + ":"
     assert fit(header, 0) == header
