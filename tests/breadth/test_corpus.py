@@ -27,6 +27,7 @@ import pytest
 
 from generator.diagnostics import CodegenError
 from generator.document.loader import load_document
+from tests.helpers import seeded_mypy_cache
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -211,7 +212,7 @@ def test_corpus_packages_are_clean_typed_and_importable(
             "--config-file",
             str(config),
             "--cache-dir",
-            str(tmp_path / "mypy-cache"),
+            str(seeded_mypy_cache(tmp_path / "mypy-cache")),
             *[o.package for o in packages],
         ],
         side,

@@ -40,6 +40,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from tests.breadth import fuzzing
+from tests.helpers import seeded_mypy_cache
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "20"))
 COLLECT = os.environ.get("FUZZ_COLLECT", "") == "1"
@@ -70,7 +71,7 @@ class Tally:
         self.kinds: collections.Counter[str] = collections.Counter()
         self.findings: list[str] = []
         self.linted = 0
-        self.mypy_cache = base / "mypy-cache"
+        self.mypy_cache = seeded_mypy_cache(base / "mypy-cache")
 
     def folder(self) -> Path:
         return Path(tempfile.mkdtemp(prefix=f"{self.tried:05d}-", dir=self.base))
