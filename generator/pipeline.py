@@ -38,7 +38,6 @@ class LoadedFamily:
     config: FamilyConfig
     file: str
     document: dict[str, Any]
-    version: str
     diagnostics: tuple[Diagnostic, ...] = ()  # what loading worked around
     written: tuple[Provenance, ...] = ()  # where overlay actions wrote, to name them in findings
 
@@ -95,7 +94,7 @@ def validated(fam: PreparedFamily, *, known_valid: bool = False) -> LoadedFamily
         except CodegenError as exc:
             raise CodegenError(attribute(exc.diagnostics, fam.file, fam.written)) from None
     found = attribute((*fam.bundled, *repaired), fam.file, fam.written)
-    return LoadedFamily(fam.config, fam.file, doc, str(doc["openapi"]), tuple(found), fam.written)
+    return LoadedFamily(fam.config, fam.file, doc, tuple(found), fam.written)
 
 
 def _checked(config: Config, prepared: list[PreparedFamily]) -> str | None:
