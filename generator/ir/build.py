@@ -1,7 +1,8 @@
 """Document → IR: the one entry that turns a bundled, validated document into a
 :class:`~generator.ir.types.Family`.
 
-The parts live beside it, one module each: :mod:`~generator.ir.operations` (with
+Class names come first, from :mod:`~generator.ir.naming_pass`; then the parts, which live beside
+it, one module each: :mod:`~generator.ir.operations` (with
 :mod:`~generator.ir.parameters` and :mod:`~generator.ir.responses`), :mod:`~generator.ir.paging`,
 :mod:`~generator.ir.jobs`, :mod:`~generator.ir.servers` and :mod:`~generator.ir.models`. Anything
 odd that can be generated is generated and reported as a warning; nothing is silently dropped.
@@ -18,7 +19,8 @@ from generator.ir.contracts import client_members
 from generator.ir.jobs import link_jobs
 from generator.ir.models import build_models, refs_of, with_inputs
 from generator.ir.naming import ClassName, Namespace, PythonIdentifier, rename_reason
-from generator.ir.operations import operations
+from generator.ir.naming_pass import name_classes
+from generator.ir.operations import named_operations, operations
 from generator.ir.servers import auth, server
 from generator.ir.types import Family, ModelKind, Operation, Resource
 from generator.words import pascal_case
@@ -40,7 +42,9 @@ class FamilyBuilder:
         operations and class names only; job fields then keep their JSON names)."""
         groups: dict[str, list[Operation]] = {}
         job_specs: dict[str, Any] = {}
-        for tag, op in operations(self.ctx, job_specs):
+        named = named_operations(self.ctx)
+        typed = name_classes(self.ctx, named, models=models)
+        for tag, op in operations(self.ctx, named, typed.operations, job_specs):
             groups.setdefault(tag, []).append(op)
         if isinstance(self.doc.get("webhooks"), dict) and self.doc["webhooks"]:
             self.ctx.warn(
@@ -49,7 +53,7 @@ class FamilyBuilder:
                 "webhooks describe calls the server makes; no client methods are generated",
                 "info",
             )
-        built = build_models(self.catalog) if models else ()
+        built = build_models(self.ctx.types, typed.classes) if models else ()
         if built:
             roots = {r for ops in groups.values() for op in ops for r in _request_refs(op)}
             built = with_inputs(built, roots, self.catalog.ns)

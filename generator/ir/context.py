@@ -1,5 +1,5 @@
-"""What every part of the builder reads: the document, its resolver and schema catalogue, the
-family's configuration, and the one list its warnings go to."""
+"""What every part of the builder reads: the document, its resolver, schema catalogue and type
+map, the family's configuration, and the one list its warnings go to."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from generator.diagnostics import Diagnostic
 from generator.document.config import FamilyConfig
 from generator.document.refs import Resolver
 from generator.ir.schemas import SchemaCatalog
+from generator.ir.type_map import TypeMap
 from generator.ir.types import NONE, TypeRef, UnionOf
 
 PATH_PARAM = re.compile(r"\{([^{}]+)\}")  # ``{name}`` in a path or server URL template
@@ -23,11 +24,13 @@ class BuildContext:
     config: FamilyConfig
     resolver: Resolver
     catalog: SchemaCatalog
+    types: TypeMap
     diagnostics: list[Diagnostic] = dataclasses.field(default_factory=list)
 
     @classmethod
     def of(cls, doc: dict[str, Any], file: str, config: FamilyConfig) -> BuildContext:
-        return cls(doc, file, config, Resolver(doc, file), SchemaCatalog(doc, file))
+        catalog = SchemaCatalog(doc, file)
+        return cls(doc, file, config, Resolver(doc, file), catalog, TypeMap(catalog))
 
     def warn(self, id: str, ptr: str, message: str, level: str = "warning") -> None:
         self.diagnostics.append(Diagnostic(id, level, self.file, ptr, message))  # type: ignore[arg-type]

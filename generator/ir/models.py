@@ -2,8 +2,9 @@
 :class:`~generator.ir.types.ValueModel`).
 
 Every class name comes from the catalogue (:mod:`generator.ir.schemas`), every attribute name
-from a :class:`~generator.ir.naming.Namespace`, every type from the catalogue's ``type_of``, so
-a model, the client methods that use it and the runtime all agree on one name per thing.
+from a :class:`~generator.ir.naming.Namespace`, every type from the type map
+(:mod:`generator.ir.type_map`), so a model, the client methods that use it and the runtime all
+agree on one name per thing.
 ``templates/family/models.py.jinja`` renders the result; nothing after it renames anything.
 """
 
@@ -17,7 +18,8 @@ from typing import Any
 from generator.diagnostics import one_line
 from generator.document.schema_facts import facts
 from generator.ir.naming import ClassName, Namespace, PythonIdentifier
-from generator.ir.schemas import CATALOG_PREFIX, SchemaCatalog, union_of
+from generator.ir.schemas import CATALOG_PREFIX
+from generator.ir.type_map import TypeMap, union_of
 from generator.ir.types import (
     ANY,
     NONE,
@@ -53,12 +55,12 @@ _ITEMS = {"minItems": "min_length", "maxItems": "max_length"}
 _NUMBER = {"minimum": "ge", "maximum": "le", "multipleOf": "multiple_of"}
 
 
-def build_models(catalog: SchemaCatalog) -> tuple[ModelKind, ...]:
-    """One model per catalogue entry, in catalogue order (entries found on the way included)."""
-    done: dict[ClassName, ModelKind] = {}
-    while pending := [n for n in catalog.models if n not in done]:
-        for name in pending:
-            done[name] = _model(catalog, name, catalog.models[name])
+def build_models(types: TypeMap, typed: dict[ClassName, ClassTypes]) -> tuple[ModelKind, ...]:
+    """One model per catalogue entry, from its types (:func:`type_classes`)."""
+    done = {
+        name: _model(types, name, schema, typed[name])
+        for name, schema in types.catalog.models.items()
+    }
     return _placed(_ordered(done))
 
 
@@ -236,36 +238,66 @@ def _attribute(names: Namespace, wire: str) -> PythonIdentifier:
     return PythonIdentifier.unchecked(names.claim(base, sep="_"))
 
 
-def _model(catalog: SchemaCatalog, name: ClassName, schema: Any) -> ModelKind:
+def _model(types: TypeMap, name: ClassName, schema: Any, typed: ClassTypes) -> ModelKind:
+    description = one_line(schema.get("description", ""), 400) if isinstance(schema, dict) else ""
+    if not isinstance(typed, tuple):
+        return ValueModel(name, typed, description)
+    props, required, field_types = typed
+    names = Namespace(_PYDANTIC_NAMES)
+    fields = tuple(
+        _field(types, prop, sub, t, prop in required, names)
+        for (prop, sub), t in zip(props.items(), field_types, strict=True)
+    )
+    extra = schema.get("additionalProperties")
+    by_wire = {f.name: f.py_name for f in fields}
+    one_of = tuple(tuple(by_wire[p] for p in group) for group in constraint_groups(schema))
+    return Model(name, fields, description, extra is True or isinstance(extra, dict), one_of)
+
+
+# A class's properties, required names and property types, or the value type of one without
+ClassTypes = tuple[dict[str, Any], list[str], list[TypeRef]] | TypeRef
+
+
+def type_classes(types: TypeMap) -> dict[ClassName, ClassTypes]:
+    """Every catalogue class typed, in catalogue order, classes named on the way included: the
+    naming pass's walk over the models."""
+    done: dict[ClassName, ClassTypes] = {}
+    while pending := [n for n in types.catalog.models if n not in done]:
+        for name in pending:
+            done[name] = class_types(types, name, types.catalog.models[name])
+    return done
+
+
+def class_types(types: TypeMap, name: ClassName, schema: Any) -> ClassTypes:
+    """A class's properties (its ``allOf`` members' included), required names and property
+    types; the value type of a class without properties."""
     if not isinstance(schema, dict):
-        return ValueModel(name, ANY)
-    description = one_line(schema.get("description", ""), 400)
-    props, required = collect_properties(schema, catalog.models)
-    if props:
-        names = Namespace(_PYDANTIC_NAMES)
-        fields = tuple(
-            _field(catalog, name, prop, sub, prop in required, names) for prop, sub in props.items()
-        )
-        extra = schema.get("additionalProperties")
-        by_wire = {f.name: f.py_name for f in fields}
-        one_of = tuple(tuple(by_wire[p] for p in group) for group in constraint_groups(schema))
-        return Model(name, fields, description, extra is True or isinstance(extra, dict), one_of)
-    return ValueModel(name, _root_type(catalog, schema, name), description)
+        return ANY
+    props, required = collect_properties(schema, types.catalog.models)
+    if not props:
+        return _root_type(types, schema, name)
+    hints = [name + (pascal_case(prop) or "Field") for prop in props]
+    return (
+        props,
+        required,
+        [types.type_of(sub, h) for sub, h in zip(props.values(), hints, strict=True)],
+    )
 
 
-def _root_type(catalog: SchemaCatalog, schema: dict[str, Any], name: ClassName) -> TypeRef:
-    """The value type of a non-object schema; unions are built here (``type_of`` would hoist)."""
-    nullable = catalog.facts(schema).nullable_keyword
+def _root_type(types: TypeMap, schema: dict[str, Any], name: ClassName) -> TypeRef:
+    """The value type of a non-object schema; unions are built here (``type_of`` would make the
+    union a class of its own)."""
+    nullable = types.facts(schema).nullable_keyword
     for key in ("oneOf", "anyOf"):
         members = schema.get(key)
         if isinstance(members, list) and members:
             members = _default_first(schema, members)
-            types = [catalog.type_of(m, f"{name}Option{i + 1}") for i, m in enumerate(members)]
-            return union_of([*types, NONE] if nullable else types)
+            options = [types.type_of(m, f"{name}Option{i + 1}") for i, m in enumerate(members)]
+            return union_of([*options, NONE] if nullable else options)
     if isinstance(schema.get("allOf"), list) and len(schema["allOf"]) > 1:
         return ANY  # members without properties: nothing a class could hold
     plain = {k: v for k, v in schema.items() if k not in ("discriminator", "allOf")}
-    return catalog.type_of(plain, name + "Value")
+    return types.type_of(plain, name + "Value")
 
 
 def _default_first(schema: dict[str, Any], members: list[Any]) -> list[Any]:
@@ -280,14 +312,13 @@ def _default_first(schema: dict[str, Any], members: list[Any]) -> list[Any]:
 
 
 def _field(
-    catalog: SchemaCatalog,
-    owner: ClassName,
+    types: TypeMap,
     prop: str,
     sub: Any,
+    type_: TypeRef,
     required: bool,
     names: Namespace,
 ) -> ModelField:
-    type_ = catalog.type_of(sub, owner + (pascal_case(prop) or "Field"))
     schema = sub if isinstance(sub, dict) else {}
     default = schema.get("default")
     has_default = "default" in schema and default is not None and _accepts(type_, default)
@@ -300,11 +331,11 @@ def _field(
         required=required and not has_default,
         default=default if has_default else None,
         description=one_line(schema.get("description", ""), 400),
-        constraints=_constraints(_scalar_source(schema, catalog), type_),
+        constraints=_constraints(_scalar_source(schema, types), type_),
     )
 
 
-def _scalar_source(schema: dict[str, Any], catalog: SchemaCatalog) -> dict[str, Any]:
+def _scalar_source(schema: dict[str, Any], types: TypeMap) -> dict[str, Any]:
     """The schema a field's constraints are read from: the named scalar a ``$ref`` names, or the
     one non-null member of ``oneOf``/``anyOf: [<scalar>, {type: null}]``."""
     for key in ("oneOf", "anyOf"):
@@ -315,7 +346,7 @@ def _scalar_source(schema: dict[str, Any], catalog: SchemaCatalog) -> dict[str, 
                 schema = rest[0]
     ref = schema.get("$ref")
     if isinstance(ref, str) and ref.startswith(CATALOG_PREFIX):
-        target = catalog.models.get(ClassName.unchecked(ref[len(CATALOG_PREFIX) :]))
+        target = types.catalog.models.get(ClassName.unchecked(ref[len(CATALOG_PREFIX) :]))
         if isinstance(target, dict):
             return {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
     return schema

@@ -3,6 +3,7 @@ parts the other builder modules make (parameters, body, responses, pagination)."
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,30 +19,79 @@ from generator.ir.naming import (
     PythonIdentifier,
     rename_reason,
 )
-from generator.ir.paging import pagination
-from generator.ir.parameters import RESERVED_ARGS, parameters, request_body
-from generator.ir.responses import responses
-from generator.ir.types import Operation
+from generator.ir.paging import pagination, typed_pagination
+from generator.ir.parameters import (
+    RESERVED_ARGS,
+    TypedBody,
+    TypedParameters,
+    parameters,
+    request_body,
+    typed_body,
+    typed_parameters,
+)
+from generator.ir.responses import Ranked, ranked_responses, responses, success_of
+from generator.ir.types import Operation, Pagination
 from generator.words import pascal_case, snake_case
 
 Found = tuple[str, str, dict[str, Any], dict[str, Any], str, str]
 
 
-def operations(ctx: BuildContext, job_specs: dict[str, Any]) -> Iterator[tuple[str, Operation]]:
-    """(resource tag, operation) for every operation; ``job_specs`` collects the raw
-    ``x-cube-job`` of each by pointer, to be linked once a resource's operations are known."""
+Named = tuple[Found, str, PythonIdentifier]  # an operation, its id and its method name
+
+
+def named_operations(ctx: BuildContext) -> list[Named]:
+    """Every operation in document order with its id and method name (unique per resource); an
+    operationId that is already a Python name keeps it, whatever comes first."""
     method_names: dict[str, Namespace] = {}
     op_ids: set[str] = set()
     found = list(_each_operation(ctx))
-    for _, _, _, op, tag, _ in found:  # an operationId that is a Python name keeps it
+    for _, _, _, op, tag, _ in found:
         op_id = op.get("operationId")
         if isinstance(op_id, str) and PythonIdentifier(op_id, prefix="call") == op_id:
             _method_names(method_names, tag).keep_exact([op_id])
-    for path, op_ptr, item, op, tag, method in found:
-        names = _method_names(method_names, tag)
-        yield tag, _operation(ctx, (path, op_ptr, item, op, tag, method), names, op_ids)
-        if JOB in op:
-            job_specs[op_ptr] = op[JOB]
+    return [(f, *_method_name(ctx, f, _method_names(method_names, f[4]), op_ids)) for f in found]
+
+
+def operation_hint(py_name: PythonIdentifier) -> str:
+    """What class names hoisted from an operation's schemas start with."""
+    return pascal_case(py_name) or "Operation"
+
+
+@dataclasses.dataclass(frozen=True)
+class TypedOperation:
+    """One operation's parameters, body, responses and pages as chosen and typed: what the
+    builder makes an :class:`~generator.ir.types.Operation` of (adding Python names and
+    warnings)."""
+
+    parameters: TypedParameters
+    body: TypedBody | None
+    responses: list[Ranked]
+    pages: Pagination | tuple[str, str] | None
+
+
+def typed_operation(ctx: BuildContext, found: Found, hint: str) -> TypedOperation:
+    """Type everything of one operation in the builder's order: parameters, body, responses
+    and pages (the naming pass's walk over operations)."""
+    path, ptr, item, op, _, _ = found
+    params = typed_parameters(ctx, path, item, op, ptr, hint)
+    body = typed_body(ctx, op, ptr, hint)
+    ranked = ranked_responses(ctx, op, ptr, hint)
+    return TypedOperation(params, body, ranked, typed_pagination(ctx, op, ptr, success_of(ranked)))
+
+
+def operations(
+    ctx: BuildContext,
+    named: list[Named],
+    typed: list[TypedOperation],
+    job_specs: dict[str, Any],
+) -> Iterator[tuple[str, Operation]]:
+    """(resource tag, operation) for every named and typed operation; ``job_specs`` collects
+    the raw ``x-cube-job`` of each by pointer, to be linked once a resource's operations are
+    known."""
+    for (found, op_id, py_name), types in zip(named, typed, strict=True):
+        yield found[4], _operation(ctx, found, op_id, py_name, types)
+        if JOB in found[3]:
+            job_specs[found[1]] = found[3][JOB]
 
 
 def _method_names(by_tag: dict[str, Namespace], tag: str) -> Namespace:
@@ -84,14 +134,14 @@ def resource_tag(ctx: BuildContext, tags: Any) -> str:
     return tag
 
 
-def _operation(ctx: BuildContext, found: Found, names: Namespace, op_ids: set[str]) -> Operation:
-    path, ptr, item, op, _, method = found
-    op_id, py_name = _method_name(ctx, op, method, path, ptr, names, op_ids)
+def _operation(
+    ctx: BuildContext, found: Found, op_id: str, py_name: PythonIdentifier, typed: TypedOperation
+) -> Operation:
+    path, ptr, _, op, _, method = found
     args = Namespace(RESERVED_ARGS, dodge=METHOD_BODY_NAMES)
-    hint = pascal_case(py_name) or "Operation"
-    params = parameters(ctx, path, item, op, ptr, args, hint)
-    body = request_body(ctx, op, ptr, args, hint)
-    success, errors = responses(ctx, op, ptr, hint)
+    params = parameters(ctx, typed.parameters, ptr, args)
+    body = request_body(typed.body, args)
+    success, errors = responses(ctx, typed.responses)
     return Operation(
         operation_id=op_id,
         py_name=py_name,
@@ -105,21 +155,16 @@ def _operation(ctx: BuildContext, found: Found, names: Namespace, op_ids: set[st
         success=success,
         errors=errors,
         pointer=ptr,
-        pagination=pagination(ctx, op, ptr, success),
+        pagination=pagination(ctx, typed.pages),
     )
 
 
 def _method_name(
-    ctx: BuildContext,
-    op: dict[str, Any],
-    method: str,
-    path: str,
-    ptr: str,
-    names: Namespace,
-    op_ids: set[str],
+    ctx: BuildContext, found: Found, names: Namespace, op_ids: set[str]
 ) -> tuple[str, PythonIdentifier]:
     """The operation's id (named from method and path when missing) and its method name; a
     missing, duplicate or renamed id is reported."""
+    path, ptr, _, op, _, method = found
     op_id = op.get("operationId")
     if not isinstance(op_id, str) or not op_id.strip():
         op_id = f"{method.lower()} {path}"
@@ -140,13 +185,13 @@ def _method_name(
         )
     elif op.get("operationId") == op_id:
         plain = PythonIdentifier(op_id, prefix="call")
-        found = rename_reason(op_id, py_name, plain, names.owner(plain))
-        if found:
+        reason = rename_reason(op_id, py_name, plain, names.owner(plain))
+        if reason:
             ctx.warn(
                 "operation-renamed",
                 join_pointer(ptr, "operationId"),
                 f"operationId {one_line(repr(op_id), 80)} is generated as method "
-                f"{py_name}: {found[1]}",
-                found[0],
+                f"{py_name}: {reason[1]}",
+                reason[0],
             )
     return op_id, py_name

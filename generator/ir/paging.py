@@ -12,15 +12,23 @@ from generator.ir.schemas import property_of
 from generator.ir.types import ANY, ListOf, ModelRef, Pagination, Response, TypeRef
 
 
-def pagination(
+def pagination(ctx: BuildContext, found: Pagination | tuple[str, str] | None) -> Pagination | None:
+    if isinstance(found, tuple):
+        ctx.warn("pagination-invalid", found[0], f"{found[1]}; not paginated")
+        return None
+    return found
+
+
+def typed_pagination(
     ctx: BuildContext, op: dict[str, Any], ptr: str, success: Response
-) -> Pagination | None:
+) -> Pagination | tuple[str, str] | None:
+    """How an operation's pages are followed, typed; (pointer, problem) when its
+    ``x-cube-pagination`` is not valid, ``None`` without one."""
     if PAGINATION not in op:
         return None
     spec = parse(PaginationSpec, op[PAGINATION], join_pointer(ptr, PAGINATION))
     if isinstance(spec, tuple):
-        ctx.warn("pagination-invalid", spec[0], f"{spec[1]}; not paginated")
-        return None
+        return spec
     primary = _page(ctx, spec, success, None)
     alternatives = tuple(_page(ctx, alt, success, primary) for alt in spec.alternatives)
     return dataclasses.replace(primary, alternatives=alternatives)
@@ -30,7 +38,7 @@ def _page(
     ctx: BuildContext, spec: PageSpec, success: Response, primary: Pagination | None
 ) -> Pagination:
     if spec.item_schema is not None:
-        item_type = ctx.catalog.type_of(spec.item_schema, "PageItem")
+        item_type = ctx.types.type_of(spec.item_schema, "PageItem")
     elif primary is not None:
         item_type = primary.item_type
     else:
@@ -58,6 +66,6 @@ def _item_type(ctx: BuildContext, t: TypeRef, path: tuple[str, ...]) -> TypeRef:
         prop = property_of(ctx.catalog.models, model, key)
         if prop is None:
             return ANY
-        t = ctx.catalog.type_of(prop, "PageItem")
+        t = ctx.types.type_of(prop, "PageItem")
     t = strip_none(t)
     return t.item if isinstance(t, ListOf) else ANY

@@ -3,6 +3,7 @@ kinds (JSON lines, server-sent events, downloads)."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from generator.diagnostics import join_pointer, one_line
@@ -17,36 +18,63 @@ ERROR_LINE_EXTENSION = "x-cube-error-line"
 FINAL_LINE_EXTENSION = "x-cube-final-line"
 
 
-def responses(
-    ctx: BuildContext, op: dict[str, Any], ptr: str, hint: str
-) -> tuple[Response, tuple[Response, ...]]:
+@dataclasses.dataclass(frozen=True)
+class Ranked:
+    """One response of an operation as written (``status``, ``pointer``), typed; ``response``
+    is ``None`` when the status is not an HTTP status code."""
+
+    status: str
+    pointer: str
+    response: Response | None
+    success: bool = False
+
+
+def responses(ctx: BuildContext, ranked: list[Ranked]) -> tuple[Response, tuple[Response, ...]]:
     """The success response (the first 2XX, else a lone ``default``) and the 4XX/5XX errors."""
-    raw = obj(op.get("responses"))
-    success: Response | None = None
     errors: list[Response] = []
+    for r in ranked:
+        if r.response is None:
+            ctx.warn(
+                "response-status-invalid",
+                r.pointer,
+                f"{one_line(r.status, 40)} is not an HTTP status code; response ignored",
+            )
+        elif not r.success and r.response.status[:1] in ("4", "5"):
+            errors.append(r.response)
+    return success_of(ranked), tuple(errors)
+
+
+def success_of(ranked: list[Ranked]) -> Response:
+    """The response a call returns: the first success, else an empty 200."""
+    return next((r.response for r in ranked if r.success and r.response), EMPTY)
+
+
+EMPTY = Response("200", "empty", None, NONE)
+
+
+def ranked_responses(ctx: BuildContext, op: dict[str, Any], ptr: str, hint: str) -> list[Ranked]:
+    """Every response :func:`responses` reads, typed, best status first (a ``$ref`` that names
+    no object is skipped)."""
+    raw = obj(op.get("responses"))
+    out: list[Ranked] = []
+    any_success = False
     for status, resp in sorted(raw.items(), key=lambda kv: status_rank(kv[0])):
         code = str(status).upper()
         r_ptr = join_pointer(ptr, "responses", status)
         if status_rank(status)[0] >= 1000 and code != "DEFAULT":
-            ctx.warn(
-                "response-status-invalid",
-                r_ptr,
-                f"{one_line(status, 40)} is not an HTTP status code; response ignored",
-            )
+            out.append(Ranked(str(status), r_ptr, None))
             continue
         r, _ = ctx.resolver.resolve(resp, r_ptr)
         if not isinstance(r, dict):
             continue
         is_success = code.startswith("2") or (
-            code == "DEFAULT" and success is None and not any(str(s).startswith("2") for s in raw)
+            code == "DEFAULT" and not any_success and not any(str(s).startswith("2") for s in raw)
         )
+        any_success = any_success or is_success
         name = hint + ("Response" if is_success else f"Error{code.title()}")
         response = _response(ctx, code.lower() if code == "DEFAULT" else code, r, name, r_ptr)
-        if is_success and success is None:
-            success = response
-        elif code[:1] in ("4", "5"):
-            errors.append(response)
-    return success or Response("200", "empty", None, NONE), tuple(errors)
+        out.append(Ranked(str(status), r_ptr, response, is_success))
+    return out
 
 
 def status_rank(status: object) -> tuple[int, str]:
@@ -75,10 +103,10 @@ def _response(ctx: BuildContext, status: str, r: dict[str, Any], name: str, ptr:
         accept = ", ".join(m for m in content if response_kind(m) == kind)
         accept += ", application/json;q=0.5"
         item_schema = obj(content.get(media)).get("itemSchema")
-        item = ctx.catalog.type_of(item_schema, name + "Item") if item_schema else ANY
+        item = ctx.types.type_of(item_schema, name + "Item") if item_schema else ANY
         return Response(status, kind, media, t, desc, accept=accept, item_type=item)
     schema = (content.get(media) or {}).get("schema")
-    return Response(status, "json", media, ctx.catalog.type_of(schema, name), desc)
+    return Response(status, "json", media, ctx.types.type_of(schema, name), desc)
 
 
 def _json_lines(
@@ -107,6 +135,6 @@ def _json_lines(
         # the lines as JSON, and mock servers cannot write a JSON-lines media type.
         others = [m for m in content if m != media and response_kind(m) == "json"]
         accept = ", ".join([*others, media])
-        item_type = ctx.catalog.type_of(item, hint)
+        item_type = ctx.types.type_of(item, hint)
         return Response(status, "json-lines", media, item_type, desc, accept=accept, lines=rules)
     return None

@@ -3,13 +3,16 @@
 Every object schema with properties, wherever it stands, is hoisted into a flat catalogue under a
 :class:`~generator.ir.naming.ClassName` allocated here, and all references are rewritten to those
 names; :mod:`generator.ir.models` turns the catalogue into model IR, so no class is named twice.
+
+Every class is named in one pass before the IR is built (:mod:`generator.ir.naming_pass`); the
+catalogue is then frozen, and anything that would name a class late raises :class:`NotNamed`.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import unquote
 
@@ -23,17 +26,6 @@ from generator.diagnostics import (
 )
 from generator.document.schema_facts import FactsMemo, SchemaFacts, facts
 from generator.ir.naming import ClassName, Namespace, rename_reason
-from generator.ir.types import (
-    ANY,
-    NONE,
-    DictOf,
-    ListOf,
-    LiteralOf,
-    ModelRef,
-    Primitive,
-    TypeRef,
-    UnionOf,
-)
 from generator.words import pascal_case
 
 _COMPONENT_PREFIX = "#/components/schemas/"
@@ -43,22 +35,10 @@ CATALOG_PREFIX = "#/x-catalog/"
 # Schemas that are only a reference to the next one, in a row: each is a class; no document
 # needs this many, and a longer chain is refused with its start (see _break_alias_cycles).
 MAX_ALIAS_CHAIN = 256
-_MAX_DEPTH = 64
-_FORMATS: dict[str, Primitive] = {
-    "date-time": Primitive("datetime"),
-    "date": Primitive("date"),
-    "binary": Primitive("bytes"),
-}
-_TYPES: dict[str, Primitive] = {
-    "string": Primitive("str"),
-    "integer": Primitive("int"),
-    "number": Primitive("float"),
-    "boolean": Primitive("bool"),
-    "null": NONE,
-}
+MAX_DEPTH = 64
 
 
-def _is_class(f: SchemaFacts) -> bool:
+def is_class(f: SchemaFacts) -> bool:
     """Whether a schema becomes a class of its own (rather than an inline type expression)."""
     return f.ref is None and (bool(f.properties) or (f.all_of is not None and len(f.all_of) > 1))
 
@@ -71,8 +51,14 @@ def _is_map_of_refs(f: SchemaFacts) -> bool:
     return isinstance(f.additional, dict) and facts(f.additional).ref is not None
 
 
+class NotNamed(LookupError):
+    """A class would be named after the naming pass: something typed a schema after the
+    catalogue was frozen. A defect of the generator, never of the document."""
+
+
 class SchemaCatalog:
-    """The flat model catalogue of one document, built once, read by the IR builder."""
+    """The flat model catalogue of one document: named by the naming pass, then frozen and read
+    by the IR builder."""
 
     def __init__(self, doc: dict[str, Any], file: str) -> None:
         self.doc = doc
@@ -83,6 +69,8 @@ class SchemaCatalog:
         self.pointers: dict[ClassName, str] = {}  # where in the document each class comes from
         self.diagnostics: list[Diagnostic] = []
         self.facts = FactsMemo()
+        self.frozen = False
+        self._dangling: set[str] = set()
         comps = doc.get("components")
         components = comps.get("schemas") if isinstance(comps, dict) else None
         if not isinstance(components, dict):
@@ -152,6 +140,10 @@ class SchemaCatalog:
                     )
                 )
 
+    def freeze(self) -> None:
+        """End of naming: every later type lookup reads what the pass named."""
+        self.frozen = True
+
     # --- catalogue construction ------------------------------------------------------------
 
     def _rewrite_root(self, schema: Any, owner: ClassName) -> Any:
@@ -168,6 +160,8 @@ class SchemaCatalog:
         """Add an inline object schema to the catalogue under a new name derived from ``hint``
         (``origin``: the schema holding it; ``at``: where it is, when known; ``read``: its
         facts, when read already)."""
+        if self.frozen:
+            raise NotNamed(f"class {hint!r} hoisted after naming")
         cls = self.ns.class_name(hint)
         if origin:
             self.pointers[cls] = origin
@@ -175,15 +169,20 @@ class SchemaCatalog:
         self.models[cls] = self._rewrite(schema, cls, 0, at or origin, read)
         return cls
 
-    def _ref_name(self, ref: str) -> ClassName | None:
+    def ref_name(self, ref: str) -> ClassName | None:
         if ref.startswith(CATALOG_PREFIX):
             return ClassName.unchecked(ref[len(CATALOG_PREFIX) :])
         ref = unquote(ref)
         if ref in self.by_pointer:
             return self.by_pointer[ref]
+        if self.frozen:
+            if ref in self._dangling:
+                return None  # reported when the pass met it
+            raise NotNamed(f"$ref {ref!r} was not named before building")
         try:
             target = resolve_pointer(self.doc, ref)
         except (KeyError, ValueError):
+            self._dangling.add(ref)
             self.diagnostics.append(
                 Diagnostic("ref-dangling", "error", self.file, ref, "schema $ref names nothing")
             )
@@ -207,7 +206,7 @@ class SchemaCatalog:
         """``schema`` with its ``$ref``s pointed at catalogue names and its inline objects
         hoisted; an unusable default or pattern is left out with a warning naming ``at`` (where
         the schema is in the document, when known; ``read``: the schema's facts, when known)."""
-        if not isinstance(schema, dict) or depth > _MAX_DEPTH:
+        if not isinstance(schema, dict) or depth > MAX_DEPTH:
             return schema
         at = at or self.pointers.get(owner, "")
         out: dict[str, Any] = {}
@@ -231,7 +230,7 @@ class SchemaCatalog:
 
     def _rewrite_value(self, key: str, value: Any, owner: ClassName, depth: int, at: str) -> Any:
         if key == "$ref" and isinstance(value, str):
-            name = self._ref_name(value) if value.startswith("#") else None
+            name = self.ref_name(value) if value.startswith("#") else None
             return CATALOG_PREFIX + name if name else value
         if key == "properties" and isinstance(value, dict):
             return {
@@ -289,7 +288,7 @@ class SchemaCatalog:
 
     def _child(self, sub: Any, owner: ClassName, suffix: str, depth: int, at: str) -> Any:
         f = self.facts(sub) if isinstance(sub, dict) else None
-        if f is not None and (_is_class(f) or _is_map_of_refs(f)):
+        if f is not None and (is_class(f) or _is_map_of_refs(f)):
             origin = self.pointers.get(owner, "")  # the schema holding this inline one
             return {"$ref": CATALOG_PREFIX + self.hoist(sub, owner + suffix, origin, at, f)}
         return self._rewrite(sub, owner, depth + 1, at, f)
@@ -308,65 +307,8 @@ class SchemaCatalog:
         if not isinstance(target, str):
             return target
         ref = target if target.startswith("#") else _COMPONENT_PREFIX + _escape(target)
-        name = self._ref_name(ref)
+        name = self.ref_name(ref)
         return CATALOG_PREFIX + name if name else target
-
-    # --- type references -------------------------------------------------------------------
-
-    def type_of(self, schema: Any, hint: str, depth: int = 0) -> TypeRef:
-        """The Python type a value of ``schema`` has; inline objects are hoisted as ``hint``."""
-        if not isinstance(schema, dict) or depth > _MAX_DEPTH:
-            return ANY
-        f = self.facts.get(id(schema)) or self.facts(schema)
-        if f.ref is not None:
-            name = self._ref_name(f.ref) if f.ref.startswith("#") else None
-            if name is None:
-                return ANY
-            target = self.models.get(name)
-            if isinstance(target, dict) and is_scalar_like(self.facts(target)):
-                return self.type_of(target, hint, depth + 1)
-            return ModelRef(name)
-        if f.null_type and not f.types:
-            return NONE  # `type: null` alone: the `None` branch of a nullable union
-        result = self._base_type(schema, f, hint, depth)
-        return _with_none(result) if f.null_type or f.nullable_keyword else result
-
-    def _base_type(self, schema: dict[str, Any], f: SchemaFacts, hint: str, depth: int) -> TypeRef:
-        if f.const:
-            return _literal(f.const)
-        if f.enum:
-            return _literal(f.enum)
-        if f.union:
-            if f.discriminator is not None or _is_class(f):
-                return ModelRef(self.hoist(schema, hint, read=f))
-            return union_of(
-                [self.type_of(m, f"{hint}Option{i + 1}", depth + 1) for i, m in enumerate(f.union)]
-            )
-        if f.all_of is not None and len(f.all_of) == 1 and not f.properties:
-            return self.type_of(f.all_of[0], hint, depth + 1)
-        if len(f.types) > 1:  # each type on its own (a class hoisted from it says its type)
-            return union_of(
-                [self._kind_type({**schema, "type": t}, f, t, hint, depth) for t in f.types]
-            )
-        return self._kind_type(schema, f, f.types[0] if f.types else None, hint, depth)
-
-    def _kind_type(
-        self, schema: dict[str, Any], f: SchemaFacts, kind: str | None, hint: str, depth: int
-    ) -> TypeRef:
-        """The type of a schema of one JSON type ``kind`` (``None``: not given)."""
-        if kind == "array" or (kind is None and f.items is not None):
-            return ListOf(self.type_of(f.items, hint + "Item", depth + 1))
-        if _is_class(f):
-            return ModelRef(self.hoist(schema, hint))
-        if kind == "object" or (kind is None and f.additional is not None):
-            if isinstance(f.additional, dict) and f.additional:
-                return DictOf(self.type_of(f.additional, hint + "Value", depth + 1))
-            return DictOf(ANY)
-        if kind == "string":
-            return _FORMATS.get(f.format, Primitive("str")) if f.format else Primitive("str")
-        if kind in _TYPES:
-            return _TYPES[kind]
-        return ANY
 
 
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-?([0-9a-fA-F]{4}-?){3}[0-9a-fA-F]{12}$")
@@ -476,7 +418,7 @@ def _escape(name: str) -> str:
 
 def is_scalar_like(f: SchemaFacts) -> bool:
     """A named schema that is really a scalar, enum or list alias: used inline, not as a model."""
-    if _is_class(f) or f.discriminator is not None:
+    if is_class(f) or f.discriminator is not None:
         return False
     if f.one_of is not None or f.any_of is not None or f.all_of is not None:
         return False
@@ -485,53 +427,11 @@ def is_scalar_like(f: SchemaFacts) -> bool:
     return bool(f.types) or f.enum is not None or bool(f.const)
 
 
-def _literal(values: Sequence[Any]) -> TypeRef:
-    kept = [v for v in values if isinstance(v, (str, int, bool)) and not isinstance(v, float)]
-    if len(kept) != len([v for v in values if v is not None]):
-        return ANY  # enums of objects or floats: no Literal can say it
-    out: list[str | int | bool] = []
-    for v in kept:
-        if v not in out or any(type(v) is not type(o) for o in out if o == v):
-            out.append(v)
-    lit: TypeRef = LiteralOf(tuple(out)) if out else NONE
-    if any(_beyond_literal(v) for v in out):  # mypy refuses Literal[9223372036854775807]
-        ints = all(isinstance(v, int) and not isinstance(v, bool) for v in out)
-        lit = Primitive("int") if ints else ANY
-    return _with_none(lit) if None in values and out else lit
-
-
-def _beyond_literal(value: object) -> bool:
-    """An integer too large for a ``Literal`` that mypy accepts (it checks them as C longs)."""
-    return isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 2**63 - 1
-
-
-def _with_none(t: TypeRef) -> TypeRef:
-    if t in (ANY, NONE):
-        return t
-    return union_of([t, NONE])
-
-
-def union_of(members: list[TypeRef]) -> TypeRef:
-    flat: list[TypeRef] = []
-    none = False
-    for m in members:
-        for x in m.members if isinstance(m, UnionOf) else (m,):
-            if isinstance(x, Primitive) and x.name in ("Any", "None"):
-                if x.name == "Any":
-                    return ANY
-                none = True  # None last reads best: ``X | None``
-            elif x not in flat:
-                flat.append(x)
-    if none:
-        flat.append(NONE)
-    return flat[0] if len(flat) == 1 else UnionOf(tuple(flat))
-
-
 def property_of(models: Mapping[Any, Any], schema: Any, key: str, depth: int = 0) -> Any:
     """The schema of property ``key`` of a catalogue schema, looked up through catalogue
     ``$ref``s and ``allOf`` members too: a response is often a shared base (a list envelope)
     extended with its items."""
-    if not isinstance(schema, dict) or depth > _MAX_DEPTH:
+    if not isinstance(schema, dict) or depth > MAX_DEPTH:
         return None
     f = facts(schema)
     if f.ref is not None and f.ref.startswith(CATALOG_PREFIX):

@@ -1,0 +1,151 @@
+"""Class names are made in one pass before the IR is built (``ir/naming_pass.py``): the builder
+makes the IR from the pass's types and never types a schema itself, and a frozen catalogue names
+nothing."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generator.diagnostics import CodegenError
+from generator.ir import build
+from generator.ir.build import FamilyBuilder
+from generator.ir.context import BuildContext
+from generator.ir.naming_pass import name_classes
+from generator.ir.schemas import NotNamed
+from generator.ir.types import Family, ModelRef
+from generator.pipeline import load_family, single_document_config
+from tests.breadth.big_documents import assistant_document, payments_document
+from tests.breadth.test_corpus import corpus_documents
+
+
+def _builder(spec: Path, out: Path) -> tuple[FamilyBuilder, Family]:
+    config = single_document_config(spec, (), "named_client", out)
+    fam = load_family(config, config.families[0])
+    builder = FamilyBuilder(fam.document, fam.file, fam.config)
+    return builder, builder.build()
+
+
+@pytest.fixture
+def typing_only_in_the_pass(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """After the naming pass, any type lookup fails the build; gives how many passes ran."""
+    passes: list[int] = []
+
+    def pass_then_forbid(ctx: BuildContext, named: Any, *, models: bool = True) -> Any:
+        typed = name_classes(ctx, named, models=models)
+
+        def forbidden(schema: Any, hint: str, depth: int = 0) -> Any:
+            raise AssertionError(f"the builder typed {hint!r} after the naming pass")
+
+        ctx.types.type_of = forbidden  # type: ignore[method-assign]
+        passes.append(len(named))
+        return typed
+
+    monkeypatch.setattr(build, "name_classes", pass_then_forbid)
+    return passes
+
+
+def _built(doc: dict[str, Any], tmp_path: Path) -> tuple[FamilyBuilder, Family]:
+    spec = tmp_path / "doc.json"
+    spec.write_text(json.dumps(doc), encoding="utf-8")
+    return _builder(spec, tmp_path / "out")
+
+
+def _document(paths: dict[str, Any], schemas: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "N", "version": "1"},
+        "paths": paths,
+        "components": {"schemas": schemas},
+    }
+
+
+def _object(**props: Any) -> dict[str, Any]:
+    return {"type": "object", "properties": props}
+
+
+def _thing_document() -> dict[str, Any]:
+    """Operation ``a`` has a query parameter ``b`` that is an inline object (hint ``AB``); the
+    component ``A`` has a property ``b`` that is a discriminated union (hint ``AB`` too), which
+    only the walk over the models reaches."""
+    union = {
+        "oneOf": [{"$ref": "#/components/schemas/Cat"}, {"$ref": "#/components/schemas/Dog"}],
+        "discriminator": {"propertyName": "kind"},
+    }
+    pet = {"type": "string"}
+    return _document(
+        {
+            "/a": {
+                "get": {
+                    "operationId": "a",
+                    "parameters": [
+                        {"name": "b", "in": "query", "schema": _object(x={"type": "integer"})}
+                    ],
+                    "responses": {
+                        "200": {
+                            "description": "ok",
+                            "content": {"application/json": {"schema": _object(y=pet)}},
+                        }
+                    },
+                }
+            }
+        },
+        {"A": _object(b=union), "Cat": _object(kind=pet), "Dog": _object(kind=pet)},
+    )
+
+
+def test_names_follow_the_builders_order_operations_first(
+    tmp_path: Path, typing_only_in_the_pass: list[int]
+) -> None:
+    builder, family = _built(_thing_document(), tmp_path)
+    assert typing_only_in_the_pass == [1]
+    (op,) = family.resources[0].operations
+    (param,) = op.parameters
+    assert param.type == ModelRef("AB")  # the operation's site came first
+    assert op.success.type == ModelRef("AResponse")
+    field = next(m for m in family.models if m.name == "A").fields[0]  # type: ignore[union-attr]
+    assert field.type.members[0] == ModelRef("AB2")  # the model walk came after
+    assert builder.catalog.frozen
+
+
+def test_a_frozen_catalogue_names_nothing(tmp_path: Path) -> None:
+    builder, family = _built(_thing_document(), tmp_path)
+    types, catalog = builder.ctx.types, builder.catalog
+    before = dict(catalog.models)
+    assert types.type_of({"$ref": "#/components/schemas/Cat"}, "Any") == ModelRef("Cat")  # reads
+    with pytest.raises(NotNamed, match="Late"):
+        types.type_of(_object(z={"type": "string"}), "Late")
+    with pytest.raises(NotNamed, match="paths"):
+        types.type_of({"$ref": "#/paths/~1a/get/responses/200"}, "Elsewhere")
+    with pytest.raises(NotNamed, match="Hoisted"):
+        catalog.hoist(_object(z={"type": "string"}), "Hoisted")
+    assert catalog.models == before
+    assert sorted(m.name for m in family.models) == sorted(before)  # every class has its model
+
+
+@pytest.mark.parametrize("make", [payments_document, assistant_document])
+def test_big_documents_build_without_typing_after_the_pass(
+    make: Callable[[], dict[str, Any]], tmp_path: Path, typing_only_in_the_pass: list[int]
+) -> None:
+    builder, family = _built(make(), tmp_path)
+    assert typing_only_in_the_pass == [sum(len(r.operations) for r in family.resources)]
+    assert len(family.models) == len(builder.catalog.models) > 100
+
+
+def test_every_corpus_document_builds_without_typing_after_the_pass(
+    shared_dir: Path, tmp_path: Path, typing_only_in_the_pass: list[int]
+) -> None:
+    built = 0
+    for spec in corpus_documents(shared_dir / "specs"):
+        try:
+            builder, _ = _builder(spec, tmp_path / "out")
+        except CodegenError:
+            continue  # refused documents (Swagger 2.0, broken ones) build nothing
+        assert builder.catalog.frozen, spec
+        built += 1
+    assert built >= 40
+    assert len(typing_only_in_the_pass) == built
