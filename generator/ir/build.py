@@ -17,7 +17,7 @@ from generator.document.config import FamilyConfig
 from generator.ir.context import BuildContext, obj
 from generator.ir.contracts import client_members
 from generator.ir.jobs import link_jobs
-from generator.ir.models import build_models, refs_of, with_inputs
+from generator.ir.models import build_models, with_inputs
 from generator.ir.naming import ClassName, Namespace, PythonIdentifier, rename_reason
 from generator.ir.naming_pass import name_classes
 from generator.ir.operations import named_operations, operations
@@ -54,9 +54,7 @@ class FamilyBuilder:
                 "info",
             )
         built = build_models(self.ctx.types, typed.classes) if models else ()
-        if built:
-            roots = {r for ops in groups.values() for op in ops for r in _request_refs(op)}
-            built = with_inputs(built, roots, self.catalog.ns)
+        built = with_inputs(built, typed.inputs)
         by_name: dict[ClassName, ModelKind] = {m.name: m for m in built}
         resources = self._resources(groups, job_specs, by_name)
         self.diagnostics.extend(self.catalog.diagnostics)
@@ -128,11 +126,3 @@ class FamilyBuilder:
             f"tag {one_line(repr(tag), 80)} is generated as resource client.{attr}: {found[1]}",
             found[0],
         )
-
-
-def _request_refs(op: Operation) -> set[ClassName]:
-    """The classes an operation's arguments name: its parameters and its body."""
-    types = [p.type for p in op.parameters]
-    if op.body is not None:
-        types += [f.type for f in op.body.fields] if op.body.fields is not None else [op.body.type]
-    return {r for t in types for r in refs_of(t)}

@@ -64,25 +64,34 @@ def build_models(types: TypeMap, typed: dict[ClassName, ClassTypes]) -> tuple[Mo
     return _placed(_ordered(done))
 
 
-def with_inputs(
-    models: tuple[ModelKind, ...], roots: set[ClassName], names: Namespace
-) -> tuple[ModelKind, ...]:
+def input_names(
+    classes: dict[ClassName, ClassTypes], roots: set[ClassName], names: Namespace
+) -> dict[ClassName, ClassName]:
     """Object classes a request can carry (``roots`` and every class they reach) get a TypedDict
-    twin, so a caller may pass a plain dict keyed by wire names; ``names`` is the catalogue's
-    class namespace, so the twin's name collides with no class."""
-    by_name = {m.name: m for m in models}
+    twin, so a caller may pass a plain dict keyed by wire names: its name, by class, in class
+    order. ``names`` is the catalogue's class namespace, so the twin's name collides with no
+    class."""
     reached: set[ClassName] = set()
     stack = sorted(roots)
     while stack:
         name = stack.pop()
-        model = by_name.get(name)
-        if name in reached or model is None:
+        typed = classes.get(name)
+        if name in reached or typed is None:
             continue
         reached.add(name)
-        stack += sorted(model.refs)
+        members = typed[2] if isinstance(typed, tuple) else [typed]
+        stack += sorted({r for t in members for r in refs_of(t)} - {name})
+    objects = sorted(n for n in reached if isinstance(classes[n], tuple))
+    return {n: names.class_name(n + "Param") for n in objects}
+
+
+def with_inputs(
+    models: tuple[ModelKind, ...], inputs: dict[ClassName, ClassName]
+) -> tuple[ModelKind, ...]:
+    """``models`` with their TypedDict twins' names (:func:`input_names`)."""
     return tuple(
-        dataclasses.replace(m, input_name=names.class_name(m.name + "Param"))
-        if isinstance(m, Model) and m.name in reached
+        dataclasses.replace(m, input_name=inputs[m.name])
+        if isinstance(m, Model) and m.name in inputs
         else m
         for m in models
     )

@@ -109,6 +109,8 @@ def test_names_follow_the_builders_order_operations_first(
     assert op.success.type == ModelRef("AResponse")
     field = next(m for m in family.models if m.name == "A").fields[0]  # type: ignore[union-attr]
     assert field.type.members[0] == ModelRef("AB2")  # the model walk came after
+    twins = {m.name: m.input_name for m in family.models if m.input_name}
+    assert twins == {"AB": "ABParam"}  # named in the pass: only the parameter's class is sent
     assert builder.catalog.frozen
 
 
