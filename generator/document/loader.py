@@ -26,6 +26,8 @@ MAX_DEPTH = 256
 # stay small as text and as parsed objects, but explode when copied into plain data.
 MAX_NODES = 3_000_000
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# The only way JSON text decoded from UTF-8 can carry a lone surrogate: a \uD800-\uDFFF escape
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 _BaseLoader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -137,6 +139,8 @@ def parse_text(text: str, file: str, *, as_json: bool | None = None) -> Any:
             raw = json.loads(
                 text, parse_constant=_reject_constant, object_pairs_hook=_unique_object
             )
+            if _json_within_bounds(raw, surrogates=_SURROGATE_ESCAPE.search(text) is not None):
+                return raw  # already plain data; anything else is named by normalise below
         else:
             _check_flow_depth(text, file)
             try:  # the common shapes in one pass; anything unusual the thorough way below
@@ -167,6 +171,30 @@ def parse_text(text: str, file: str, *, as_json: bool | None = None) -> Any:
     except (yaml.YAMLError, ValueError) as exc:
         raise _fail(file, "", f"malformed document: {one_line(exc)}") from None
     return normalise(raw, file)
+
+
+def _json_within_bounds(raw: Any, *, surrogates: bool) -> bool:
+    """Whether parsed JSON is already what :func:`normalise` makes of it: JSON gives string
+    keys, plain types and no shared nodes, so only its depth and size, and (when the text has a
+    ``\\uD800``-``\\uDFFF`` escape) lone surrogates, are checked, without copying."""
+    if not isinstance(raw, (dict, list)):
+        return not (surrogates and isinstance(raw, str) and _SURROGATE.search(raw))
+    count = 1
+    stack: list[tuple[Any, int]] = [(raw, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth >= MAX_DEPTH and node:
+            return False  # its values lie deeper than the bound
+        count += len(node)
+        values = node.values() if isinstance(node, dict) else node
+        if surrogates and isinstance(node, dict) and any(_SURROGATE.search(k) for k in node):
+            return False
+        for v in values:
+            if isinstance(v, (dict, list)):
+                stack.append((v, depth + 1))
+            elif surrogates and isinstance(v, str) and _SURROGATE.search(v):
+                return False
+    return count <= MAX_NODES
 
 
 def _unique_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

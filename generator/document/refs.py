@@ -247,9 +247,8 @@ class Resolver:
             return None
         hit = self._memo.get(ref)
         if hit is None:
-            target = unquote(ref)[1:]
             try:
-                hit = (resolve_pointer(self.doc, target), target)
+                hit = self._target(ref)
             except ValueError:
                 raise self._fail(
                     "ref-invalid", where, f"$ref {one_line(ref, 80)} is not a JSON pointer"
@@ -258,7 +257,13 @@ class Resolver:
                 raise self._fail(
                     "ref-dangling", where, f"$ref {one_line(ref, 80)} names nothing"
                 ) from None
-            self._memo[ref] = hit
+        return hit
+
+    def _target(self, ref: str) -> tuple[Any, str]:
+        """The node a local reference names and its pointer, remembered; ``KeyError`` or
+        ``ValueError`` when it names nothing."""
+        target = unquote(ref)[1:]
+        hit = self._memo[ref] = (resolve_pointer(self.doc, target), target)
         return hit
 
     def resolve(self, node: Any, at: str) -> tuple[Any, str]:
@@ -278,27 +283,41 @@ class Resolver:
     def check_all(self, *, local_only: bool = False) -> None:
         """Fail on the first reference (in document order) that names nothing, so a broken
         document is refused whole; with ``local_only`` a reference to another file fails too."""
-        stack: list[tuple[Any, str]] = [(self.doc, "")]
+        stack: list[Any] = [self.doc]
         while stack:
-            cur, at = stack.pop()
+            cur = stack.pop()
             if isinstance(cur, dict):
                 ref = cur.get("$ref")
                 if isinstance(ref, str):
                     if local_only and not ref.startswith("#"):
                         raise self._fail(
-                            "ref-unresolved", at, f"$ref {one_line(ref, 80)} not bundled"
+                            "ref-unresolved",
+                            self._where(cur),
+                            f"$ref {one_line(ref, 80)} not bundled",
                         )
-                    self.lookup(ref, at + "/$ref")
+                    if ref.startswith("#") and ref not in self._memo:
+                        try:
+                            self._target(ref)
+                        except (KeyError, ValueError):
+                            self.lookup(ref, self._where(cur) + "/$ref")  # raises, naming it
                 elif ref is not None and local_only:
-                    raise self._fail("ref-invalid", at + "/$ref", "$ref must be a string")
-                stack.extend(
-                    (v, at + pointer(k))
-                    for k, v in reversed(cur.items())
-                    if isinstance(v, (dict, list))
-                )
+                    raise self._fail(
+                        "ref-invalid", self._where(cur) + "/$ref", "$ref must be a string"
+                    )
+                stack.extend(v for v in reversed(cur.values()) if isinstance(v, (dict, list)))
             elif isinstance(cur, list):
-                stack.extend(
-                    (v, f"{at}/{i}")
-                    for i, v in reversed(list(enumerate(cur)))
-                    if isinstance(v, (dict, list))
-                )
+                stack.extend(v for v in reversed(cur) if isinstance(v, (dict, list)))
+
+    def _where(self, node: Any) -> str:
+        """The pointer of ``node``, found by identity in document order (pointers are spelled
+        only for a reference that fails, not for every node walked)."""
+        stack: list[tuple[Any, str]] = [(self.doc, "")]
+        while stack:
+            cur, at = stack.pop()
+            if cur is node:
+                return at
+            if isinstance(cur, dict):
+                stack.extend((v, at + pointer(k)) for k, v in reversed(cur.items()))
+            elif isinstance(cur, list):
+                stack.extend((v, f"{at}/{i}") for i, v in reversed(list(enumerate(cur))))
+        return ""

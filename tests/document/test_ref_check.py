@@ -1,0 +1,52 @@
+"""``Resolver.check_all`` refuses the first broken reference in document order and names where
+it stands, though it spells no pointer while walking."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from generator.diagnostics import CodegenError
+from generator.document.refs import Resolver
+
+
+def _refused(doc: Any, *, local_only: bool = False) -> str:
+    with pytest.raises(CodegenError) as caught:
+        Resolver(doc, "doc.yaml").check_all(local_only=local_only)
+    (d,) = caught.value.diagnostics
+    return f"{d.id} {d.pointer}"
+
+
+def test_the_first_dangling_reference_in_document_order_is_named() -> None:
+    doc = {
+        "paths": {"/a~b": {"get": {"parameters": [{"$ref": "#/ok"}, {"$ref": "#/gone/1"}]}}},
+        "components": {"x": {"$ref": "#/gone/2"}},
+        "ok": {},
+    }
+    assert _refused(doc) == "ref-dangling /paths/~1a~0b/get/parameters/1/$ref"
+    del doc["paths"]
+    assert _refused(doc) == "ref-dangling /components/x/$ref"
+
+
+def test_a_node_shared_by_two_places_is_named_where_it_first_stands() -> None:
+    shared = {"$ref": "#/nothing"}  # as YAML aliases give: one object, two places
+    doc = {"first": [{}, shared], "second": shared}
+    assert _refused(doc) == "ref-dangling /first/1/$ref"
+
+
+def test_bundled_documents_refuse_what_is_not_local() -> None:
+    assert _refused({"a": {"b": {"$ref": "other.yaml#/x"}}}, local_only=True) == (
+        "ref-unresolved /a/b"
+    )
+    assert _refused({"a": [{"$ref": 5}]}, local_only=True) == "ref-invalid /a/0/$ref"
+    Resolver({"a": {"$ref": "other.yaml#/x"}}, "doc.yaml").check_all()  # followed elsewhere
+
+
+def test_an_invalid_pointer_is_named_and_a_good_one_is_remembered() -> None:
+    doc = {"a": {"$ref": "#b"}, "b": {}}
+    assert _refused(doc) == "ref-invalid /a/$ref"
+    good = {"a": {"$ref": "#/b"}, "b": {"c": 1}}
+    resolver = Resolver(good, "doc.yaml")
+    resolver.check_all()
+    assert resolver.lookup("#/b", "") == ({"c": 1}, "/b")
