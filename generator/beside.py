@@ -12,7 +12,6 @@ is flushed twice), and dies with this process when that is killed.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import os
 import pickle
 import signal
@@ -20,6 +19,8 @@ import sys
 import threading
 from collections.abc import Callable
 from typing import Generic, TypeVar
+
+from generator.files import libc
 
 T = TypeVar("T")
 NO_FORK_ENV = "CUBE_CODEGEN_NO_FORK"
@@ -104,7 +105,7 @@ def _child(work: Callable[[], object], write: int, parent: int) -> None:
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         with contextlib.suppress(Exception):  # die with the parent, even by SIGKILL
-            ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+            libc().prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
         if os.getppid() == parent:  # not already orphaned before the line above
             data = pickle.dumps(work(), protocol=pickle.HIGHEST_PROTOCOL)
             view = memoryview(data)

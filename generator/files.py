@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ctypes
+import functools
 import os
 import signal
 import tempfile
@@ -70,6 +72,13 @@ def _write_synced(item: tuple[Path, bytes]) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+@functools.cache
+def libc() -> ctypes.CDLL:
+    """The C library, through the process's own symbols, for the calls Python does not wrap
+    (``renameat2``, ``prctl``); ``ctypes.get_errno`` tells why one failed."""
+    return ctypes.CDLL(None, use_errno=True)
 
 
 def fsync_file(path: str) -> None:

@@ -17,7 +17,6 @@ import contextlib
 import ctypes
 import errno
 import fcntl
-import functools
 import json
 import os
 import shutil
@@ -33,6 +32,7 @@ from generator.files import (
     checkpoint,
     fsync_dir,
     fsync_file,
+    libc,
     on_threads,
     write_atomic,
     write_synced,
@@ -244,15 +244,10 @@ def _inode(path: Path) -> int:
         return -1
 
 
-@functools.cache
-def _libc() -> ctypes.CDLL:
-    return ctypes.CDLL(None, use_errno=True)  # the process's own symbols, libc's among them
-
-
 def _exchange(a: Path, b: Path) -> bool:
     """Swap two paths in one step (Linux ``renameat2(RENAME_EXCHANGE)``); False when the system
     or file system has no such call."""
-    renameat2 = getattr(_libc(), "renameat2", None)
+    renameat2 = getattr(libc(), "renameat2", None)
     if renameat2 is None:
         return False
     at_fdcwd = -100
