@@ -13,6 +13,8 @@ from generator.ir.types import ANY, ListOf, ModelRef, Pagination, Response, Type
 
 
 def pagination(ctx: BuildContext, found: Pagination | tuple[str, str] | None) -> Pagination | None:
+    """The operation's pagination as typed (:func:`typed_pagination`); an invalid one is left
+    out with a warning."""
     if isinstance(found, tuple):
         ctx.warn("pagination-invalid", found[0], f"{found[1]}; not paginated")
         return None

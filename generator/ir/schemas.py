@@ -1,8 +1,9 @@
-"""Schemas: give every object schema a class name of ours, and map schemas to type references.
+"""Schemas: give every object schema a class name of ours, in one flat catalogue.
 
 Every object schema with properties, wherever it stands, is hoisted into a flat catalogue under a
 :class:`~generator.ir.naming.ClassName` allocated here, and all references are rewritten to those
-names; :mod:`generator.ir.models` turns the catalogue into model IR, so no class is named twice.
+names; :mod:`generator.ir.type_map` maps schemas to types over it, and :mod:`generator.ir.models`
+turns it into model IR, so no class is named twice.
 
 Every class is named in one pass before the IR is built (:mod:`generator.ir.naming_pass`); the
 catalogue is then frozen, and anything that would name a class late raises :class:`NotNamed`.
@@ -70,7 +71,6 @@ class SchemaCatalog:
         self.diagnostics: list[Diagnostic] = []
         self.facts = FactsMemo()
         self.frozen = False
-        self._dangling: set[str] = set()
         comps = doc.get("components")
         components = comps.get("schemas") if isinstance(comps, dict) else None
         if not isinstance(components, dict):
@@ -141,7 +141,7 @@ class SchemaCatalog:
                 )
 
     def freeze(self) -> None:
-        """End of naming: every later type lookup reads what the pass named."""
+        """End of naming: from now on the catalogue only answers, and naming raises."""
         self.frozen = True
 
     # --- catalogue construction ------------------------------------------------------------
@@ -170,19 +170,18 @@ class SchemaCatalog:
         return cls
 
     def ref_name(self, ref: str) -> ClassName | None:
+        """The class a schema ``$ref`` names (named now if it points outside the components);
+        ``None``, with an error diagnostic, when it names nothing."""
         if ref.startswith(CATALOG_PREFIX):
             return ClassName.unchecked(ref[len(CATALOG_PREFIX) :])
         ref = unquote(ref)
         if ref in self.by_pointer:
             return self.by_pointer[ref]
         if self.frozen:
-            if ref in self._dangling:
-                return None  # reported when the pass met it
             raise NotNamed(f"$ref {ref!r} was not named before building")
         try:
             target = resolve_pointer(self.doc, ref)
         except (KeyError, ValueError):
-            self._dangling.add(ref)
             self.diagnostics.append(
                 Diagnostic("ref-dangling", "error", self.file, ref, "schema $ref names nothing")
             )
