@@ -32,7 +32,7 @@ class Typed:
 def name_classes(ctx: BuildContext, named: list[Named], *, models: bool = True) -> Typed:
     """Type (and so name every class needed by) the operations ``named`` and, with ``models``,
     every class and its input twin; then freeze the catalogue."""
-    ops = [typed_operation(ctx, found, operation_hint(py_name)) for found, _, py_name in named]
+    ops = [typed_operation(ctx, found, operation_hint(py_name)) for found, _, py_name, _ in named]
     if not models:
         ctx.catalog.freeze()
         return Typed(ops, {}, {})

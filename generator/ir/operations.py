@@ -7,7 +7,7 @@ import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
-from generator.diagnostics import join_pointer, one_line, pointer
+from generator.diagnostics import Diagnostic, join_pointer, one_line, pointer
 from generator.document.extensions import JOB
 from generator.document.openapi_paths import path_operations
 from generator.ir.context import BuildContext, obj
@@ -36,7 +36,9 @@ from generator.words import pascal_case, snake_case
 Found = tuple[str, str, dict[str, Any], dict[str, Any], str, str]
 
 
-Named = tuple[Found, str, PythonIdentifier]  # an operation, its id and its method name
+# An operation, its id, its method name and what naming it found to say (said when the
+# operation is built, so a report lists each operation's findings together, in document order)
+Named = tuple[Found, str, PythonIdentifier, tuple[Diagnostic, ...]]
 
 
 def named_operations(ctx: BuildContext) -> list[Named]:
@@ -49,7 +51,14 @@ def named_operations(ctx: BuildContext) -> list[Named]:
         op_id = op.get("operationId")
         if isinstance(op_id, str) and PythonIdentifier(op_id, prefix="call") == op_id:
             _method_names(method_names, tag).keep_exact([op_id])
-    return [(f, *_method_name(ctx, f, _method_names(method_names, f[4]), op_ids)) for f in found]
+    named: list[Named] = []
+    for f in found:
+        start = len(ctx.diagnostics)
+        op_id, py_name = _method_name(ctx, f, _method_names(method_names, f[4]), op_ids)
+        said = tuple(ctx.diagnostics[start:])
+        del ctx.diagnostics[start:]
+        named.append((f, op_id, py_name, said))
+    return named
 
 
 def operation_hint(py_name: PythonIdentifier) -> str:
@@ -88,7 +97,8 @@ def operations(
     """(resource tag, operation) for every named and typed operation; ``job_specs`` collects
     the raw ``x-cube-job`` of each by pointer, to be linked once a resource's operations are
     known."""
-    for (found, op_id, py_name), types in zip(named, typed, strict=True):
+    for (found, op_id, py_name, said), types in zip(named, typed, strict=True):
+        ctx.diagnostics.extend(said)
         yield found[4], _operation(ctx, found, op_id, py_name, types)
         if JOB in found[3]:
             job_specs[found[1]] = found[3][JOB]

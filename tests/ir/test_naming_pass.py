@@ -151,3 +151,20 @@ def test_every_corpus_document_builds_without_typing_after_the_pass(
         built += 1
     assert built >= 40
     assert len(typing_only_in_the_pass) == built
+
+
+def test_each_operations_findings_stay_together_in_document_order(tmp_path: Path) -> None:
+    """Method names are all made before the pass, but what naming found is said with the rest
+    of its operation's findings."""
+    ok = {"200": {"description": "ok"}}
+    doc = _document(
+        {"/a/{x}": {"get": {"responses": ok}}, "/b/{y}": {"get": {"responses": ok}}}, {}
+    )
+    builder, _ = _built(doc, tmp_path)
+    found = [(d.id, d.pointer) for d in builder.diagnostics]
+    assert found == [
+        ("operation-id-missing", "/paths/~1a~1{x}/get"),
+        ("path-parameter-undeclared", "/paths/~1a~1{x}/get"),
+        ("operation-id-missing", "/paths/~1b~1{y}/get"),
+        ("path-parameter-undeclared", "/paths/~1b~1{y}/get"),
+    ]
