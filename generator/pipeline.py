@@ -264,20 +264,22 @@ def render_package(package: Package, config: Config) -> dict[str, str]:
     load_templates()  # before the fork: the child renders without compiling a template
     # Two cores: a child renders the generated tests and every other model class module (about
     # half of the rendering) while this process renders the rest.
-    with Beside(lambda: _child_share(package, ctx, tests=config.package.tests)) as child:
-        for family in package.families:
-            fctx = _family_context(family, imports[family.name], ctx)
+    # what the argument and TypedDict annotations need, made once per family for both processes
+    fctxs = [_family_context(f, imports[f.name], ctx) for f in package.families]
+    with Beside(lambda: _child_share(package, ctx, fctxs, tests=config.package.tests)) as child:
+        for family, fctx in zip(package.families, fctxs, strict=True):
             files.update(_render_family(family, root, fctx))
             files.update(_render_models(family, family.models[::2], root, fctx))
         files.update(child.result())
     return files
 
 
-def _child_share(package: Package, ctx: dict[str, Any], *, tests: bool) -> dict[str, str]:
+def _child_share(
+    package: Package, ctx: dict[str, Any], fctxs: list[dict[str, Any]], *, tests: bool
+) -> dict[str, str]:
     root = f"{package.name}/{package.name}"
     files = _render_tests(package, ctx) if tests else {}
-    for family in package.families:
-        fctx = _family_context(family, ctx["imports"][family.name], ctx)
+    for family, fctx in zip(package.families, fctxs, strict=True):
         files.update(_render_models(family, family.models[1::2], root, fctx))
     return files
 
@@ -305,7 +307,6 @@ def _render_tests(package: Package, ctx: dict[str, Any]) -> dict[str, str]:
 
 
 def _family_context(family: Family, family_import: str, ctx: dict[str, Any]) -> dict[str, Any]:
-    # what the argument and TypedDict annotations need, computed once per family
     return {
         **ctx,
         "family": family,

@@ -293,12 +293,8 @@ def _read_json(path: Path) -> dict[str, Any]:
 def _fsync_tree(root: Path, *, files: bool = True) -> None:
     """Sync the files of a staged tree (unless they were synced when written), then each of
     its folders."""
-    paths: list[str] = []
-    folders: list[Path] = []
-    for top, _, names in os.walk(root):
-        paths.extend(os.path.join(top, name) for name in names)
-        folders.append(Path(top))
+    walked = list(os.walk(root))
     if files:
-        on_threads(fsync_file, paths)
-    for folder in folders:
-        fsync_dir(folder)
+        on_threads(fsync_file, [os.path.join(top, n) for top, _, names in walked for n in names])
+    for top, _, _ in walked:
+        fsync_dir(Path(top))

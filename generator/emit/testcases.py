@@ -11,14 +11,13 @@ import dataclasses
 import datetime
 import itertools
 import json
-import re
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
 from generator.emit.render import error_class, py_literal
 from generator.emit.samples import LongText, Samples
-from generator.ir.context import strip_none
+from generator.ir.context import PATH_PARAM, strip_none
 from generator.ir.naming import ClassName, Namespace, PythonIdentifier
 from generator.ir.schemas import property_of
 from generator.ir.types import (
@@ -431,7 +430,6 @@ def _wire_text(value: object) -> str:
     return str(value)
 
 
-_PLACEHOLDER = re.compile(r"\{([^{}]+)\}")  # as the runtime's ``build_path`` reads them
 # What the HTTP library leaves as it is in a path: RFC 3986's unreserved and reserved
 # characters, existing escapes, and ``[]\\^|``; anything else (a space, non-ASCII) is escaped.
 _PATH_SAFE = "/:@!$&'()*+,;=-._~%[]\\^|"
@@ -441,7 +439,7 @@ def _sent_path(template: str, filled: dict[str, str]) -> str:
     """The path as the request carries it: placeholders filled with their encoded values,
     and the document's own text escaped as the HTTP library escapes it (``/naïve`` is sent as
     ``/na%C3%AFve``)."""
-    parts = _PLACEHOLDER.split(template)  # text, name, text, name, ..., text
+    parts = PATH_PARAM.split(template)  # text, name, text, name, ..., text
     return "".join(
         filled.get(part, "{" + part + "}") if i % 2 else quote(part, safe=_PATH_SAFE)
         for i, part in enumerate(parts)

@@ -273,11 +273,11 @@ def type_classes(types: TypeMap) -> dict[ClassName, ClassTypes]:
     done: dict[ClassName, ClassTypes] = {}
     while pending := [n for n in types.catalog.models if n not in done]:
         for name in pending:
-            done[name] = class_types(types, name, types.catalog.models[name])
+            done[name] = _class_types(types, name, types.catalog.models[name])
     return done
 
 
-def class_types(types: TypeMap, name: ClassName, schema: Any) -> ClassTypes:
+def _class_types(types: TypeMap, name: ClassName, schema: Any) -> ClassTypes:
     """A class's properties (its ``allOf`` members' included), required names and property
     types; the value type of a class without properties."""
     if not isinstance(schema, dict):

@@ -20,7 +20,7 @@ from generator.ir.operations import Named, TypedOperation, operation_hint, typed
 
 
 @dataclasses.dataclass(frozen=True)
-class Typed:
+class FamilyTypes:
     """What the builder reads: each operation's types, in order, each class's, and the names
     of the TypedDict twins of the classes a request can carry."""
 
@@ -29,18 +29,18 @@ class Typed:
     inputs: dict[ClassName, ClassName]
 
 
-def name_classes(ctx: BuildContext, named: list[Named], *, models: bool = True) -> Typed:
+def name_classes(ctx: BuildContext, named: list[Named], *, models: bool = True) -> FamilyTypes:
     """Type (and so name every class needed by) the operations ``named`` and, with ``models``,
     every class and its input twin; then freeze the catalogue."""
     ops = [typed_operation(ctx, found, operation_hint(py_name)) for found, _, py_name, _ in named]
     if not models:
         ctx.catalog.freeze()
-        return Typed(ops, {}, {})
+        return FamilyTypes(ops, {}, {})
     classes = type_classes(ctx.types)
     roots = {r for op in ops for r in _request_classes(op)}
     inputs = input_names(classes, roots, ctx.catalog.ns)
     ctx.catalog.freeze()
-    return Typed(ops, classes, inputs)
+    return FamilyTypes(ops, classes, inputs)
 
 
 def _request_classes(op: TypedOperation) -> set[ClassName]:
