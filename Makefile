@@ -13,7 +13,7 @@ export PYTHONPYCACHEPREFIX := $(CURDIR)/.cache/pycache
 unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: generate check lint lint-workflows test test-fast bench drift snapshot update update-report \
-	release-check dist publish fuzz \
+	release-check dist publish fuzz test-heavy \
 	clean-venv
 
 # One line per step, with the time it took: the first run installs for about half a minute.
@@ -62,7 +62,12 @@ lint-workflows: $(TOOLS_STAMP)
 # kept together.
 test: $(STAMP)
 	@$(MAKE) --no-print-directory -j2 --output-sync=target check lint lint-workflows $(TOOLS_STAMP)
-	$(BIN)/python -m pytest -q -p no:cacheprovider -n auto --dist loadfile --durations=15 tests $(PKG)/tests $(if $(wildcard $(SHARED)),--shared=$(SHARED),)
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n auto --dist loadfile --durations=15 -m "not heavy" tests $(PKG)/tests $(if $(wildcard $(SHARED)),--shared=$(SHARED),)
+
+# The checks that need the network or minutes (tests marked heavy): CI runs them after make test.
+test-heavy: $(STAMP)
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n auto --dist loadfile --durations=10 -m heavy tests $(PKG)/tests $(if $(wildcard $(SHARED)),--shared=$(SHARED),); \
+	  rc=$$?; test $$rc = 0 -o $$rc = 5
 
 # Re-take spec/'s snapshots from the published documents in $(SHARED)/specs/cube, served on a
 # loopback HTTPS server and fetched with `cube-codegen fetch`, as from a tenant.

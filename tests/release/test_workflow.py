@@ -21,6 +21,7 @@ LINTER = ROOT / "tools" / "actionlint.cjs"
 TESTED_BY = {
     "check": "Makefile",
     "test": ".ci/run",
+    "test-heavy": ".ci/run",
     "update": "tests/release/test_update.py",
     "update-report": "tests/release/test_workflow.py",
     "release-check": "tests/release/test_workflow.py",
