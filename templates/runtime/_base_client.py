@@ -152,6 +152,7 @@ class RequestOptions:
     extra_body: Body | None = None
     timeout: Timeout | NotGiven = NOT_GIVEN
     max_retries: int | NotGiven = NOT_GIVEN
+    limits: Limits | None = None
 
 
 @dataclass(frozen=True)
@@ -362,7 +363,11 @@ class BaseClient:
         )
 
     def _reading(self, call: PreparedCall) -> Reading:
-        return Reading(self.strict, self.limits, call.path)
+        return Reading(self.strict, self._limits_for(call), call.path)
+
+    def _limits_for(self, call: PreparedCall) -> Limits:
+        """The call's own limits, else the client's."""
+        return call.options.limits or self.limits
 
     def _timeout(self, call: PreparedCall) -> Timeout:
         return self.timeout if isinstance(call.options.timeout, NotGiven) else call.options.timeout
@@ -552,7 +557,7 @@ class SyncAPIClient(BaseClient):
             try:
                 response = self._client.send(request, stream=True, follow_redirects=False)
                 if response.is_success and not stream:
-                    read_body(response, self.limits, when)
+                    read_body(response, self._limits_for(call), when)
             except httpx2.RequestError as exc:
                 delay = self._plan_retry(call, attempt, exc=exc)
                 if delay is None:
@@ -564,7 +569,7 @@ class SyncAPIClient(BaseClient):
                 delay = self._plan_retry(call, attempt, response=response)
                 if delay is None:
                     try:
-                        read_body(response, self.limits, when)
+                        read_body(response, self._limits_for(call), when)
                     except httpx2.RequestError as exc:
                         raise self._transport_error(exc, request) from exc
                     raise self._status_error(response)
@@ -626,7 +631,7 @@ class AsyncAPIClient(BaseClient):
             try:
                 response = await self._client.send(request, stream=True, follow_redirects=False)
                 if response.is_success and not stream:
-                    await aread_body(response, self.limits, when)
+                    await aread_body(response, self._limits_for(call), when)
             except httpx2.RequestError as exc:
                 delay = self._plan_retry(call, attempt, exc=exc)
                 if delay is None:
@@ -638,7 +643,7 @@ class AsyncAPIClient(BaseClient):
                 delay = self._plan_retry(call, attempt, response=response)
                 if delay is None:
                     try:
-                        await aread_body(response, self.limits, when)
+                        await aread_body(response, self._limits_for(call), when)
                     except httpx2.RequestError as exc:
                         raise self._transport_error(exc, request) from exc
                     raise self._status_error(response)

@@ -100,9 +100,10 @@ def test_the_readme_has_the_examples() -> None:
         "## Error handling",
         "## Logging",
         "## Async pagination",
+        "## Limits",
     ):
         assert heading in text
-    assert len(EXAMPLES) == 8
+    assert len(EXAMPLES) == 9
 
 
 @pytest.mark.parametrize("index", range(len(EXAMPLES)))
@@ -135,6 +136,14 @@ def test_logging_example_and_switch_log_requests_without_credentials(
         assert proc.returncode == 0, proc.stderr[-2000:]
         assert "Request GET" in proc.stderr and "-> 200" in proc.stderr
         assert "[redacted]" in proc.stderr and API_KEY not in proc.stderr
+
+
+def test_limits_example_walks_items_within_its_limits(tls: tuple[LocalServer, Path]) -> None:
+    server, folder = tls
+    (code,) = [e for e in EXAMPLES if "Limits(" in e]
+    proc = _run(code, server, folder)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.count("'name'") == 2 and "paging stopped" not in proc.stdout
 
 
 def test_async_pagination_example_walks_items(tls: tuple[LocalServer, Path]) -> None:

@@ -22,7 +22,14 @@ from cube_client import APIResponseValidationError, APITimeoutError
 from cube_client._base_client import AsyncAPIClient, PreparedCall, SyncAPIClient
 from cube_client._limits import Limits, PaginationError, ResponseTooLargeError
 from cube_client._streaming import EventStream
-from runtime_servers import DEPLOYMENT, Exchange, LocalServer, async_platform, platform
+from runtime_servers import (
+    DEPLOYMENT,
+    Exchange,
+    LocalServer,
+    async_platform,
+    deployment,
+    platform,
+)
 
 from tests.helpers import ROOT
 
@@ -145,6 +152,23 @@ def test_the_body_size_is_bounded_at_its_edge(server: LocalServer, extra: int) -
             assert len(client.deployments.get_deployment(7).name) > limit - 30
 
 
+def test_limits_per_call_override_the_clients(server: LocalServer) -> None:
+    @server.route("GET", DEPLOYMENT)
+    def reply(ex: Exchange) -> None:
+        ex.send(200, _json_of_size(2000), {"Content-Type": "application/json"})
+
+    with platform(server.url) as client:
+        assert client.deployments.get_deployment(7).id == 7
+        with pytest.raises(ResponseTooLargeError):
+            client.deployments.get_deployment(7, limits=Limits(max_response_bytes=1999))
+        with pytest.raises(ResponseTooLargeError):
+            client.with_options(limits=Limits(max_response_bytes=1999)).deployments.get_deployment(
+                7
+            )
+    with platform(server.url, limits=Limits(max_response_bytes=1999)) as client:
+        assert client.deployments.get_deployment(7, limits=Limits()).id == 7
+
+
 def _gzip_bomb(decoded: int) -> bytes:
     """``decoded`` bytes of JSON-ish zeros, gzipped (about a thousandth of the size)."""
     packer = zlib.compressobj(9, zlib.DEFLATED, 31)
@@ -259,8 +283,22 @@ def test_nesting_deeper_than_the_parser_is_a_response_error(server: LocalServer)
 
     for strict in (False, True):
         with platform(server.url, strict=strict) as client:
-            with pytest.raises(APIResponseValidationError, match=r"nested deeper|not valid JSON"):
+            with pytest.raises(APIResponseValidationError, match="nested deeper than the parser"):
                 client.deployments.get_deployment(7)
+
+
+def test_nesting_the_parsers_take_reads_normally(server: LocalServer) -> None:
+    whole = json.dumps({**deployment(7, "n"), "extra": "X"})
+    nested = whole.replace('"X"', "[" * 150 + "]" * 150).encode()
+
+    @server.route("GET", DEPLOYMENT)
+    def reply(ex: Exchange) -> None:
+        ex.send(200, nested, {"Content-Type": "application/json"})
+
+    for strict in (False, True):
+        with platform(server.url, strict=strict) as client:
+            got = client.deployments.get_deployment(7)
+            assert got.name == "n" and len(got.to_dict()["extra"]) == 1
 
 
 # --- server-sent events ----------------------------------------------------------------------------

@@ -68,10 +68,10 @@ def parse_json(
         )
     except pydantic.ValidationError as exc:
         errors = exc.errors()
+        if errors[0]["type"] == "recursion_loop" or "recursion limit" in errors[0]["msg"]:
+            raise too_deep(response) from None
         if errors[0]["type"] == "json_invalid":
             raise _invalid_json(response, errors[0]["msg"]) from None
-        if errors[0]["type"] == "recursion_loop":
-            raise too_deep(response) from None
         return _differs(response, cast_to, errors, strict, path)
 
 

@@ -9,6 +9,7 @@ from typing import Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._jobs import AsyncJob, JobSpec, SyncJob
+from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     AsyncBinaryResponse,
@@ -62,6 +63,7 @@ class DashboardExportsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DashboardExportJobResponse:
         """startExport
 
@@ -124,6 +126,7 @@ class DashboardExportsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -162,6 +165,7 @@ class DashboardExportsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncJob[_models.DashboardExportJobResponse, _models.DashboardExportStatusResponse]:
         """Submit like start_export() and return a job handle: wait(), download()."""
         submitted = self.start_export(
@@ -179,6 +183,7 @@ class DashboardExportsResource(SyncAPIResource):
             extra_body=extra_body,
             timeout=timeout,
             max_retries=max_retries,
+            limits=limits,
         )
         job: SyncJob[_models.DashboardExportJobResponse, _models.DashboardExportStatusResponse] = (
             SyncJob(
@@ -207,6 +212,7 @@ class DashboardExportsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DashboardExportStatusResponse:
         """getExportStatus
 
@@ -230,6 +236,7 @@ class DashboardExportsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -249,6 +256,7 @@ class DashboardExportsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> BinaryResponse:
         """downloadExport
 
@@ -280,6 +288,7 @@ class DashboardExportsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -334,6 +343,7 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DashboardExportJobResponse:
         """startExport
 
@@ -396,6 +406,7 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -436,6 +447,7 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncJob[_models.DashboardExportJobResponse, _models.DashboardExportStatusResponse]:
         """Submit like start_export() and return a job handle: wait(), download()."""
         submitted = await self.start_export(
@@ -453,6 +465,7 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
             extra_body=extra_body,
             timeout=timeout,
             max_retries=max_retries,
+            limits=limits,
         )
         job: AsyncJob[_models.DashboardExportJobResponse, _models.DashboardExportStatusResponse] = (
             AsyncJob(
@@ -481,6 +494,7 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DashboardExportStatusResponse:
         """getExportStatus
 
@@ -504,6 +518,7 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -525,6 +540,7 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncBinaryResponse:
         """downloadExport
 
@@ -556,6 +572,7 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 

@@ -7,6 +7,7 @@ from functools import cached_property
 from typing import cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
@@ -33,6 +34,7 @@ class SnowflakeSemanticViewsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.SnowflakeSemanticViewPullResponse:
         """Start a Snowflake semantic-view pull
 
@@ -59,6 +61,7 @@ class SnowflakeSemanticViewsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -79,6 +82,7 @@ class SnowflakeSemanticViewsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.SnowflakeSemanticViewSyncResponse:
         """Start a Snowflake semantic-view sync
 
@@ -105,6 +109,7 @@ class SnowflakeSemanticViewsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -144,6 +149,7 @@ class AsyncSnowflakeSemanticViewsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.SnowflakeSemanticViewPullResponse:
         """Start a Snowflake semantic-view pull
 
@@ -170,6 +176,7 @@ class AsyncSnowflakeSemanticViewsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -190,6 +197,7 @@ class AsyncSnowflakeSemanticViewsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.SnowflakeSemanticViewSyncResponse:
         """Start a Snowflake semantic-view sync
 
@@ -216,6 +224,7 @@ class AsyncSnowflakeSemanticViewsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
