@@ -301,6 +301,79 @@ def test_nesting_the_parsers_take_reads_normally(server: LocalServer) -> None:
             assert got.name == "n" and len(got.to_dict()["extra"]) == 1
 
 
+# --- JSON lines ------------------------------------------------------------------------------------
+
+CHAT_BASE = "/api/v1/public/acme/agents/42"
+USAGE = {"id": "__usage__", "type": "usage", "usage": {"inputTokens": 1}}
+
+
+def _chat_lines(server: LocalServer, lines: list[bytes]) -> None:
+    @server.route("POST", f"{CHAT_BASE}/chat/stream-chat-state")
+    def reply(ex: Exchange) -> None:
+        ex.start_chunked(200, {"Content-Type": "application/json"})
+        for line in lines:
+            for start in range(0, len(line), 4096):  # a long line arrives in many chunks
+                ex.chunk(line[start : start + 4096])
+        ex.raw(b"0\r\n\r\n")
+
+
+def _line_of_size(size: int) -> bytes:
+    bare = json.dumps({"id": "m", "content": ""}).encode()
+    return json.dumps({"id": "m", "content": "x" * (size - len(bare))}).encode() + b"\n"
+
+
+@pytest.mark.parametrize("extra", [0, 1])
+def test_the_json_line_size_is_bounded_at_its_edge(server: LocalServer, extra: int) -> None:
+    from cube_client import ChatClient
+
+    limit = 10_000
+    line = _line_of_size(limit + extra)
+    assert len(line) == limit + extra + 1  # the newline is not part of the line
+    _chat_lines(server, [line, json.dumps(USAGE).encode() + b"\n"])
+    client = ChatClient(
+        api_key="k",
+        base_url=server.url + CHAT_BASE,
+        allow_http_loopback=True,
+        limits=Limits(max_line_bytes=limit),
+    )
+    with client:
+        stream = client.chat.stream_chat_state(input="x")
+        if extra:
+            with pytest.raises(ResponseTooLargeError, match="line 1 is larger"):
+                list(stream)
+        else:
+            items = list(stream)  # the whole stream, up to its usage frame
+            assert len(items[0].content or "") > limit - 30 and items[1].type == "usage"
+
+
+@pytest.mark.heavy
+def test_the_default_line_bound_stops_a_huge_line_in_bounded_memory(server: LocalServer) -> None:
+    from cube_client import ChatClient
+
+    assert Limits().max_line_bytes == 16 * MiB
+
+    @server.route("POST", f"{CHAT_BASE}/chat/stream-chat-state")
+    def reply(ex: Exchange) -> None:  # one 400 MiB line, written a MiB at a time
+        ex.start_chunked(200, {"Content-Type": "application/json"})
+        block = b"x" * MiB
+        try:
+            ex.chunk(b'{"id": "m", "content": "')
+            for _ in range(400):
+                ex.chunk(block)
+        except OSError:
+            return  # the client stopped reading
+
+    with ChatClient(api_key="k", base_url=server.url + CHAT_BASE, allow_http_loopback=True) as c:
+        tracemalloc.start()
+        try:
+            with pytest.raises(ResponseTooLargeError):
+                list(c.chat.stream_chat_state(input="x"))
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    assert peak < 64 * MiB, peak
+
+
 # --- server-sent events ----------------------------------------------------------------------------
 
 
