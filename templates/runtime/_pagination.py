@@ -290,7 +290,8 @@ def _parse_page(
             body=data,
         )
     at = "".join(child("", key) for key in shape.items)
-    items = parse_items(response, data, _dig(data, shape.items) or [], item_type, strict, at, path)
+    found = _dig(data, shape.items) or []
+    items = parse_items(response, data, found, item_type, strict, at, path, spec.operation)
     return data, items
 
 

@@ -93,11 +93,12 @@ def parse_items(
     strict: bool = False,
     at: str = "",
     path: str = "",
+    operation: str = "",
 ) -> list[Any]:
     """The items of one page (already parsed JSON, found at pointer ``at``), leniently unless
     ``strict``."""
     tp = list[item_type]
-    context = Context.of(response, path)
+    context = Context.of(response, path, operation=operation)
     builder = None if strict else lazy_builder(tp)
     if builder is not None and isinstance(items, list):
         return list(builder(items, Where(context, at)))

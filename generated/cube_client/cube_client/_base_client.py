@@ -34,10 +34,10 @@ Retries (``max_retries``, default 2: at most three sends; per client and per cal
 Timeouts
     :data:`DEFAULT_TIMEOUT` (60 s to read, write or wait for a pooled connection; 10 s to
     connect) unless ``timeout=`` is given to the client or the call (a float, an
-    ``httpx2.Timeout``, or ``None`` for none). A number also bounds each attempt as a whole —
-    connecting, sending and reading the whole body — so a server that drips a byte at a time
-    still ends in an :class:`APITimeoutError` after about that long (an ``httpx2.Timeout``
-    bounds the whole attempt by its read value). A timeout is an :class:`APITimeoutError`.
+    ``httpx2.Timeout``, or ``None`` for none). A number also bounds each attempt as a whole,
+    from sending to the body's last byte (checked as each piece of the body arrives), so a
+    server that drips a byte at a time still ends in an :class:`APITimeoutError` after about
+    that long (an ``httpx2.Timeout`` bounds the whole attempt by its read value).
 
 Limits
     ``limits=Limits(...)`` (see ``_limits``): the largest body read into memory (100 MiB after
