@@ -37,7 +37,7 @@ class ChatClient(SyncAPIClient):
     """Cube Cloud Chat API
     Credential: ``api_key=`` or the ``CUBE_AGENT_API_KEY`` environment variable, sent as
     ``Authorization: Api-Key <credential>``.
-    Server: ``base_url=``, the ``CUBE_AI_URL`` environment variable, or ``https://ai.{cloudRegion}.cubecloud.dev/api/v1/public/{accountName}/agents/{agentId}`` with every host variable given as a keyword argument (the document's example values are never used).
+    Server: ``base_url=``, the ``CUBE_AI_URL`` environment variable, or ``https://ai.{cloudRegion}.cubecloud.dev/api/v1/public/{accountName}/agents/{agentId}`` with every variable given as a keyword argument; a ``base_url=`` that is a host only takes the template's path, whose variables must then be given (the document's example values are never used).
     """
 
     def __init__(
@@ -105,7 +105,7 @@ class AsyncChatClient(AsyncAPIClient):
     """Cube Cloud Chat API (async)
     Credential: ``api_key=`` or the ``CUBE_AGENT_API_KEY`` environment variable, sent as
     ``Authorization: Api-Key <credential>``.
-    Server: ``base_url=``, the ``CUBE_AI_URL`` environment variable, or ``https://ai.{cloudRegion}.cubecloud.dev/api/v1/public/{accountName}/agents/{agentId}`` with every host variable given as a keyword argument (the document's example values are never used).
+    Server: ``base_url=``, the ``CUBE_AI_URL`` environment variable, or ``https://ai.{cloudRegion}.cubecloud.dev/api/v1/public/{accountName}/agents/{agentId}`` with every variable given as a keyword argument; a ``base_url=`` that is a host only takes the template's path, whose variables must then be given (the document's example values are never used).
     """
 
     def __init__(

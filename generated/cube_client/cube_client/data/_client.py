@@ -37,7 +37,7 @@ class DataClient(SyncAPIClient):
     """Cube Core Data REST (JSON) API
     Credential: ``token=`` or the ``CUBE_DATA_API_TOKEN`` environment variable, sent as
     ``Authorization: <credential>``.
-    Server: ``base_url=``, the ``CUBE_DATA_API_URL`` environment variable, or ``https://{deployment}.{region}.cubecloudapp.dev{basePath}`` with every host variable given as a keyword argument (the document's example values are never used).
+    Server: ``base_url=``, the ``CUBE_DATA_API_URL`` environment variable, or ``https://{deployment}.{region}.cubecloudapp.dev{basePath}`` with every variable given as a keyword argument; a ``base_url=`` that is a host only takes the template's path, whose variables must then be given (the document's example values are never used).
     """
 
     def __init__(
@@ -105,7 +105,7 @@ class AsyncDataClient(AsyncAPIClient):
     """Cube Core Data REST (JSON) API (async)
     Credential: ``token=`` or the ``CUBE_DATA_API_TOKEN`` environment variable, sent as
     ``Authorization: <credential>``.
-    Server: ``base_url=``, the ``CUBE_DATA_API_URL`` environment variable, or ``https://{deployment}.{region}.cubecloudapp.dev{basePath}`` with every host variable given as a keyword argument (the document's example values are never used).
+    Server: ``base_url=``, the ``CUBE_DATA_API_URL`` environment variable, or ``https://{deployment}.{region}.cubecloudapp.dev{basePath}`` with every variable given as a keyword argument; a ``base_url=`` that is a host only takes the template's path, whose variables must then be given (the document's example values are never used).
     """
 
     def __init__(

@@ -281,7 +281,7 @@ class PlatformClient(SyncAPIClient):
     """Cube Platform API
     Credential: ``api_key=`` or the ``CUBE_API_KEY`` environment variable, sent as
     ``Authorization: Bearer <credential>``.
-    Server: ``base_url=``, the ``CUBE_BASE_URL`` environment variable, or ``https://{tenant}.cubecloud.dev`` with every host variable given as a keyword argument (the document's example values are never used).
+    Server: ``base_url=``, the ``CUBE_BASE_URL`` environment variable, or ``https://{tenant}.cubecloud.dev`` with every variable given as a keyword argument; a ``base_url=`` that is a host only takes the template's path, whose variables must then be given (the document's example values are never used).
     """
 
     def __init__(
@@ -808,7 +808,7 @@ class AsyncPlatformClient(AsyncAPIClient):
     """Cube Platform API (async)
     Credential: ``api_key=`` or the ``CUBE_API_KEY`` environment variable, sent as
     ``Authorization: Bearer <credential>``.
-    Server: ``base_url=``, the ``CUBE_BASE_URL`` environment variable, or ``https://{tenant}.cubecloud.dev`` with every host variable given as a keyword argument (the document's example values are never used).
+    Server: ``base_url=``, the ``CUBE_BASE_URL`` environment variable, or ``https://{tenant}.cubecloud.dev`` with every variable given as a keyword argument; a ``base_url=`` that is a host only takes the template's path, whose variables must then be given (the document's example values are never used).
     """
 
     def __init__(

@@ -45,7 +45,7 @@ class ScimClient(SyncAPIClient):
     """Cube Cloud SCIM API
     Credential: ``token=`` or the ``CUBE_SCIM_TOKEN`` environment variable, sent as
     ``Authorization: Bearer <credential>`` (``auth_scheme=`` picks another accepted prefix).
-    Server: ``base_url=``, the ``CUBE_BASE_URL`` environment variable, or ``https://{tenant}.cubecloud.dev/api`` with every host variable given as a keyword argument (the document's example values are never used).
+    Server: ``base_url=``, the ``CUBE_BASE_URL`` environment variable, or ``https://{tenant}.cubecloud.dev/api`` with every variable given as a keyword argument; a ``base_url=`` that is a host only takes the template's path, whose variables must then be given (the document's example values are never used).
     """
 
     def __init__(
@@ -121,7 +121,7 @@ class AsyncScimClient(AsyncAPIClient):
     """Cube Cloud SCIM API (async)
     Credential: ``token=`` or the ``CUBE_SCIM_TOKEN`` environment variable, sent as
     ``Authorization: Bearer <credential>`` (``auth_scheme=`` picks another accepted prefix).
-    Server: ``base_url=``, the ``CUBE_BASE_URL`` environment variable, or ``https://{tenant}.cubecloud.dev/api`` with every host variable given as a keyword argument (the document's example values are never used).
+    Server: ``base_url=``, the ``CUBE_BASE_URL`` environment variable, or ``https://{tenant}.cubecloud.dev/api`` with every variable given as a keyword argument; a ``base_url=`` that is a host only takes the template's path, whose variables must then be given (the document's example values are never used).
     """
 
     def __init__(
