@@ -29,6 +29,7 @@ import ssl
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -157,7 +158,7 @@ def _cube_routes(server: LocalServer) -> None:
     table = [(method, re.compile(path), answer) for method, path, answer in ROUTES]
 
     def dispatch(ex: Exchange) -> None:
-        if ex.seen.headers.get("authorization", "").split(" ")[-1] != API_KEY:
+        if not ex.seen.headers.get("authorization", "").split(" ")[-1].startswith(API_KEY):
             ex.error(401, "invalid token")
             return
         for method, path, answer in table:
@@ -200,7 +201,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
             server.stop()
 
 
-def _run(block: Block, site: Site, **env: str) -> subprocess.CompletedProcess[str]:
+def _run(
+    block: Block, site: Site, key: str = API_KEY, **env: str
+) -> subprocess.CompletedProcess[str]:
     url = site.servers[block.server].url
     environ = {
         **{k: v for k, v in os.environ.items() if k != "CUBE_LOG"},
@@ -210,7 +213,7 @@ def _run(block: Block, site: Site, **env: str) -> subprocess.CompletedProcess[st
         "CUBE_AI_URL": url + AGENT_PATH,
         **dict.fromkeys(
             ("CUBE_API_KEY", "CUBE_SCIM_TOKEN", "CUBE_DATA_API_TOKEN", "CUBE_AGENT_API_KEY"),
-            API_KEY,
+            key,
         ),
         "SSL_CERT_FILE": str(site.ca_file),
         **env,
@@ -266,13 +269,35 @@ def test_every_block_passes_mypy_strict(tmp_path: Path) -> None:
     assert proc.returncode == 0, report[-4000:] + proc.stderr[-2000:]
 
 
+@pytest.fixture(scope="module")
+def runs(site: Site) -> dict[str, tuple[subprocess.CompletedProcess[str], int]]:
+    """Every block run once, four at a time, each with a credential of its own (``API_KEY``
+    and a suffix) so that the server can tell which block sent what: by block name, the
+    process and the number of requests it made."""
+
+    def one(index: int) -> tuple[subprocess.CompletedProcess[str], int]:
+        block = BLOCKS[index]
+        key = f"{API_KEY}-block{index}"
+        proc = _run(block, site, key)
+        sent = [
+            s
+            for s in site.servers[block.server].seen()
+            if s.headers.get("authorization", "").endswith(key)
+        ]
+        return proc, len(sent)
+
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(one, range(len(BLOCKS))))
+    return {b.name: r for b, r in zip(BLOCKS, results, strict=True)}
+
+
 @pytest.mark.parametrize("block", BLOCKS, ids=[b.name for b in BLOCKS])
-def test_block_runs_as_written(site: Site, block: Block) -> None:
-    server = site.servers[block.server]
-    before = len(server.seen())
-    proc = _run(block, site)
+def test_block_runs_as_written(
+    runs: dict[str, tuple[subprocess.CompletedProcess[str], int]], block: Block
+) -> None:
+    proc, requests = runs[block.name]
     assert proc.returncode == 0, proc.stderr[-3000:]
-    assert len(server.seen()) > before, "the block never reached the server"
+    assert requests > 0, "the block never reached the server"
     assert API_KEY not in proc.stdout + proc.stderr
 
 
