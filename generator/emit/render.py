@@ -335,6 +335,8 @@ def environment() -> jinja2.Environment:
     env.globals["uses_type"] = uses_type
     env.globals["open_operations"] = open_operations
     env.globals["example_args"] = example_args
+    env.filters["prose"] = lambda text: clean_text(text).strip()
+    env.filters["constraint_arg"] = lambda kv: f"{kv[0]}={py_literal(kv[1])}"
     env.globals["recursion_limit"] = recursion_limit
     env.globals["input_imports"] = input_imports
     env.globals["class_imports"] = class_imports

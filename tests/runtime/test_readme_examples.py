@@ -24,7 +24,6 @@ import datetime
 import json
 import os
 import re
-import shutil
 import ssl
 import subprocess
 import sys
@@ -38,7 +37,7 @@ import pytest
 import trustme
 from runtime_servers import API_KEY, Exchange, LocalServer
 
-from tests.helpers import PACKAGE_ROOT, ROOT, seeded_mypy_cache
+from tests.helpers import PACKAGE_ROOT, ROOT, check_user_code
 
 READMES = {"README.md": ROOT / "README.md", "package-README.md": PACKAGE_ROOT / "README.md"}
 FENCE = re.compile(
@@ -251,19 +250,7 @@ def test_every_block_passes_mypy_strict(tmp_path: Path) -> None:
     folder.mkdir()
     for block in BLOCKS:
         (folder / f"{block.module}.py").write_text(block.code, encoding="utf-8")
-    cache = tmp_path / "mypy-cache"
-    warm = PACKAGE_ROOT / ".mypy_cache"
-    if warm.is_dir():
-        shutil.copytree(warm, cache)
-    mypy = Path(sys.executable).with_name("mypy")
-    proc = subprocess.run(
-        [str(mypy), "--strict", "--cache-dir", str(seeded_mypy_cache(cache)), str(folder)],
-        cwd=PACKAGE_ROOT,  # its pyproject (the pydantic plugin) and `import cube_client`
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    proc = check_user_code(folder, tmp_path / "mypy-cache")
     names = {b.module: b.name for b in BLOCKS}
     report = re.sub(r"\S*/(\w+)\.py", lambda m: names.get(m.group(1), m.group(0)), proc.stdout)
     assert proc.returncode == 0, report[-4000:] + proc.stderr[-2000:]

@@ -396,8 +396,10 @@ class Unknown:
     def __init__(self, value: Any) -> None:
         self.value = value
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Unknown) and other.value == self.value
+    if not TYPE_CHECKING:  # hidden from type checkers, so `status == "activ"` is still caught
+
+        def __eq__(self, other: object) -> bool:
+            return isinstance(other, Unknown) and other.value == self.value
 
     def __hash__(self) -> int:
         return hash(repr(self.value))

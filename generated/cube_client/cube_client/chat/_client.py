@@ -17,8 +17,10 @@ if TYPE_CHECKING:
     from cube_client.chat.resources.chat import (
         AsyncChatResource,
         AsyncChatResourceWithRawResponse,
+        AsyncChatResourceWithStreamingResponse,
         ChatResource,
         ChatResourceWithRawResponse,
+        ChatResourceWithStreamingResponse,
     )
 
 __all__ = ["AsyncChatClient", "ChatClient"]
@@ -91,6 +93,11 @@ class ChatClient(SyncAPIClient):
         """Every resource, with methods that return the HTTP response alongside the value."""
         return ChatClientWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> ChatClientWithStreamingResponse:
+        """Every resource, with methods yielding the response before its body is read."""
+        return ChatClientWithStreamingResponse(self)
+
 
 class ChatClientWithRawResponse:
     def __init__(self, client: ChatClient) -> None:
@@ -99,6 +106,15 @@ class ChatClientWithRawResponse:
     @cached_property
     def chat(self) -> ChatResourceWithRawResponse:
         return self._client.chat.with_raw_response
+
+
+class ChatClientWithStreamingResponse:
+    def __init__(self, client: ChatClient) -> None:
+        self._client = client
+
+    @cached_property
+    def chat(self) -> ChatResourceWithStreamingResponse:
+        return self._client.chat.with_streaming_response
 
 
 class AsyncChatClient(AsyncAPIClient):
@@ -159,6 +175,11 @@ class AsyncChatClient(AsyncAPIClient):
         """Every resource, with methods that return the HTTP response alongside the value."""
         return AsyncChatClientWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> AsyncChatClientWithStreamingResponse:
+        """Every resource, with methods yielding the response before its body is read."""
+        return AsyncChatClientWithStreamingResponse(self)
+
 
 class AsyncChatClientWithRawResponse:
     def __init__(self, client: AsyncChatClient) -> None:
@@ -167,3 +188,12 @@ class AsyncChatClientWithRawResponse:
     @cached_property
     def chat(self) -> AsyncChatResourceWithRawResponse:
         return self._client.chat.with_raw_response
+
+
+class AsyncChatClientWithStreamingResponse:
+    def __init__(self, client: AsyncChatClient) -> None:
+        self._client = client
+
+    @cached_property
+    def chat(self) -> AsyncChatResourceWithStreamingResponse:
+        return self._client.chat.with_streaming_response

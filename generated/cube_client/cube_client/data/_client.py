@@ -17,8 +17,10 @@ if TYPE_CHECKING:
     from cube_client.data.resources.data import (
         AsyncDataResource,
         AsyncDataResourceWithRawResponse,
+        AsyncDataResourceWithStreamingResponse,
         DataResource,
         DataResourceWithRawResponse,
+        DataResourceWithStreamingResponse,
     )
 
 __all__ = ["AsyncDataClient", "DataClient"]
@@ -91,6 +93,11 @@ class DataClient(SyncAPIClient):
         """Every resource, with methods that return the HTTP response alongside the value."""
         return DataClientWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> DataClientWithStreamingResponse:
+        """Every resource, with methods yielding the response before its body is read."""
+        return DataClientWithStreamingResponse(self)
+
 
 class DataClientWithRawResponse:
     def __init__(self, client: DataClient) -> None:
@@ -99,6 +106,15 @@ class DataClientWithRawResponse:
     @cached_property
     def data(self) -> DataResourceWithRawResponse:
         return self._client.data.with_raw_response
+
+
+class DataClientWithStreamingResponse:
+    def __init__(self, client: DataClient) -> None:
+        self._client = client
+
+    @cached_property
+    def data(self) -> DataResourceWithStreamingResponse:
+        return self._client.data.with_streaming_response
 
 
 class AsyncDataClient(AsyncAPIClient):
@@ -159,6 +175,11 @@ class AsyncDataClient(AsyncAPIClient):
         """Every resource, with methods that return the HTTP response alongside the value."""
         return AsyncDataClientWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> AsyncDataClientWithStreamingResponse:
+        """Every resource, with methods yielding the response before its body is read."""
+        return AsyncDataClientWithStreamingResponse(self)
+
 
 class AsyncDataClientWithRawResponse:
     def __init__(self, client: AsyncDataClient) -> None:
@@ -167,3 +188,12 @@ class AsyncDataClientWithRawResponse:
     @cached_property
     def data(self) -> AsyncDataResourceWithRawResponse:
         return self._client.data.with_raw_response
+
+
+class AsyncDataClientWithStreamingResponse:
+    def __init__(self, client: AsyncDataClient) -> None:
+        self._client = client
+
+    @cached_property
+    def data(self) -> AsyncDataResourceWithStreamingResponse:
+        return self._client.data.with_streaming_response

@@ -17,14 +17,18 @@ if TYPE_CHECKING:
     from cube_client.scim.resources.scim_groups import (
         AsyncSCIMGroupsResource,
         AsyncSCIMGroupsResourceWithRawResponse,
+        AsyncSCIMGroupsResourceWithStreamingResponse,
         SCIMGroupsResource,
         SCIMGroupsResourceWithRawResponse,
+        SCIMGroupsResourceWithStreamingResponse,
     )
     from cube_client.scim.resources.scim_users import (
         AsyncSCIMUsersResource,
         AsyncSCIMUsersResourceWithRawResponse,
+        AsyncSCIMUsersResourceWithStreamingResponse,
         SCIMUsersResource,
         SCIMUsersResourceWithRawResponse,
+        SCIMUsersResourceWithStreamingResponse,
     )
 
 __all__ = ["AsyncScimClient", "ScimClient"]
@@ -103,6 +107,11 @@ class ScimClient(SyncAPIClient):
         """Every resource, with methods that return the HTTP response alongside the value."""
         return ScimClientWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> ScimClientWithStreamingResponse:
+        """Every resource, with methods yielding the response before its body is read."""
+        return ScimClientWithStreamingResponse(self)
+
 
 class ScimClientWithRawResponse:
     def __init__(self, client: ScimClient) -> None:
@@ -115,6 +124,19 @@ class ScimClientWithRawResponse:
     @cached_property
     def scim_groups(self) -> SCIMGroupsResourceWithRawResponse:
         return self._client.scim_groups.with_raw_response
+
+
+class ScimClientWithStreamingResponse:
+    def __init__(self, client: ScimClient) -> None:
+        self._client = client
+
+    @cached_property
+    def scim_users(self) -> SCIMUsersResourceWithStreamingResponse:
+        return self._client.scim_users.with_streaming_response
+
+    @cached_property
+    def scim_groups(self) -> SCIMGroupsResourceWithStreamingResponse:
+        return self._client.scim_groups.with_streaming_response
 
 
 class AsyncScimClient(AsyncAPIClient):
@@ -179,6 +201,11 @@ class AsyncScimClient(AsyncAPIClient):
         """Every resource, with methods that return the HTTP response alongside the value."""
         return AsyncScimClientWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> AsyncScimClientWithStreamingResponse:
+        """Every resource, with methods yielding the response before its body is read."""
+        return AsyncScimClientWithStreamingResponse(self)
+
 
 class AsyncScimClientWithRawResponse:
     def __init__(self, client: AsyncScimClient) -> None:
@@ -191,3 +218,16 @@ class AsyncScimClientWithRawResponse:
     @cached_property
     def scim_groups(self) -> AsyncSCIMGroupsResourceWithRawResponse:
         return self._client.scim_groups.with_raw_response
+
+
+class AsyncScimClientWithStreamingResponse:
+    def __init__(self, client: AsyncScimClient) -> None:
+        self._client = client
+
+    @cached_property
+    def scim_users(self) -> AsyncSCIMUsersResourceWithStreamingResponse:
+        return self._client.scim_users.with_streaming_response
+
+    @cached_property
+    def scim_groups(self) -> AsyncSCIMGroupsResourceWithStreamingResponse:
+        return self._client.scim_groups.with_streaming_response

@@ -9,6 +9,7 @@ from typing import cast
 from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client.platform import models as _models
 
@@ -22,6 +23,11 @@ class UsageAnalyticsResource(SyncAPIResource):
     def with_raw_response(self) -> UsageAnalyticsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return UsageAnalyticsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> UsageAnalyticsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return UsageAnalyticsResourceWithStreamingResponse(self)
 
     def create_token(
         self,
@@ -64,6 +70,11 @@ class UsageAnalyticsResourceWithRawResponse:
         self.create_token = to_raw_response_wrapper(resource.create_token)
 
 
+class UsageAnalyticsResourceWithStreamingResponse:
+    def __init__(self, resource: UsageAnalyticsResource) -> None:
+        self.create_token = to_streamed_response_wrapper(resource.create_token)
+
+
 class AsyncUsageAnalyticsResource(AsyncAPIResource):
     """Operations tagged Usage Analytics"""
 
@@ -71,6 +82,11 @@ class AsyncUsageAnalyticsResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncUsageAnalyticsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncUsageAnalyticsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncUsageAnalyticsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncUsageAnalyticsResourceWithStreamingResponse(self)
 
     async def create_token(
         self,
@@ -113,3 +129,8 @@ class AsyncUsageAnalyticsResource(AsyncAPIResource):
 class AsyncUsageAnalyticsResourceWithRawResponse:
     def __init__(self, resource: AsyncUsageAnalyticsResource) -> None:
         self.create_token = async_to_raw_response_wrapper(resource.create_token)
+
+
+class AsyncUsageAnalyticsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncUsageAnalyticsResource) -> None:
+        self.create_token = async_to_streamed_response_wrapper(resource.create_token)
