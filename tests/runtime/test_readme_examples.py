@@ -109,6 +109,7 @@ API_KEYS = [
 DEPLOYMENT = {"id": 7, "name": "d", "creationStep": "ready", "deploymentUrl": "https://d.example"}
 
 ROUTES: list[tuple[str, str, Callable[[Exchange], None]]] = [
+    ("GET", r"/api/v1/api-keys/[^/]+", _json(API_KEYS[0])),
     ("GET", r"/api/v1/api-keys", _json({"items": API_KEYS, "pageInfo": {"hasNextPage": False}})),
     (
         "GET",
