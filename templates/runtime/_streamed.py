@@ -16,6 +16,7 @@ from typing import Any, Generic, ParamSpec, TypeVar
 import httpx2
 
 from ._exceptions import request_id
+from ._limits import DEFAULT_LIMITS, Limits, aread_body, read_body
 from ._response import stream_errors
 from ._types import RAW_RESPONSE_HEADER
 
@@ -55,10 +56,18 @@ class _Head:
 class StreamedAPIResponse(_Head, Generic[R]):
     """A response whose body has not been read: read it in parts, whole, or parsed."""
 
-    def __init__(self, response: httpx2.Response, parser: Callable[[], R], *, read_first: bool):
+    def __init__(
+        self,
+        response: httpx2.Response,
+        parser: Callable[[], R],
+        *,
+        read_first: bool,
+        limits: Limits = DEFAULT_LIMITS,
+    ) -> None:
         self.http_response = response
         self._parser = parser
         self._read_first = read_first  # a JSON or text answer is read whole before parsing
+        self._limits = limits  # a body read whole stops at the client's size limit
 
     def iter_bytes(self, chunk_size: int | None = None) -> Iterator[bytes]:
         with stream_errors(self.http_response):
@@ -73,8 +82,12 @@ class StreamedAPIResponse(_Head, Generic[R]):
             yield from self.http_response.iter_lines()
 
     def read(self) -> bytes:
-        with stream_errors(self.http_response):
-            return self.http_response.read()
+        """The whole body (at most the client's ``max_response_bytes``)."""
+        response = self.http_response
+        with stream_errors(response):
+            if response.is_stream_consumed:
+                return response.read()
+            return read_body(response, self._limits, None)
 
     def text(self) -> str:
         self.read()
@@ -96,10 +109,18 @@ class StreamedAPIResponse(_Head, Generic[R]):
 class AsyncStreamedAPIResponse(_Head, Generic[R]):
     """Async twin of :class:`StreamedAPIResponse`."""
 
-    def __init__(self, response: httpx2.Response, parser: Callable[[], R], *, read_first: bool):
+    def __init__(
+        self,
+        response: httpx2.Response,
+        parser: Callable[[], R],
+        *,
+        read_first: bool,
+        limits: Limits = DEFAULT_LIMITS,
+    ) -> None:
         self.http_response = response
         self._parser = parser
         self._read_first = read_first
+        self._limits = limits
 
     async def iter_bytes(self, chunk_size: int | None = None) -> AsyncIterator[bytes]:
         with stream_errors(self.http_response):
@@ -117,8 +138,11 @@ class AsyncStreamedAPIResponse(_Head, Generic[R]):
                 yield line
 
     async def read(self) -> bytes:
-        with stream_errors(self.http_response):
-            return await self.http_response.aread()
+        response = self.http_response
+        with stream_errors(response):
+            if response.is_stream_consumed:
+                return await response.aread()
+            return await aread_body(response, self._limits, None)
 
     async def text(self) -> str:
         await self.read()
