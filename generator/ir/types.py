@@ -84,6 +84,7 @@ class Model:
     refs: tuple[ClassName, ...] = ()  # the other classes its annotations name
     # a request argument may also be a plain dict of this TypedDict (keys are wire names)
     input_name: ClassName | None = None
+    mixin: str | None = None  # a runtime class (``x-cube-data-result``) the model also derives from
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,6 +267,17 @@ class Job:
 
 
 @dataclass(frozen=True, slots=True)
+class RequestId:
+    """``x-cube-request-id``: the header carrying a call's request id, the separator before
+    each poll's number (``<id>-span-<n>``) and how the server says "ask again", if it may."""
+
+    header: str
+    span_separator: str
+    continue_member: str | None = None
+    continue_value: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Operation:
     operation_id: str
     py_name: PythonIdentifier
@@ -281,6 +293,8 @@ class Operation:
     pointer: str
     pagination: Pagination | None = None
     job: Job | None = None
+    request_id: RequestId | None = None
+    host_root: bool = False  # sent to the host's root, outside the server URL's base path
 
     @property
     def path_params(self) -> tuple[Parameter, ...]:

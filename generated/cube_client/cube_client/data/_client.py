@@ -20,6 +20,12 @@ if TYPE_CHECKING:
         DataResource,
         DataResourceWithRawResponse,
     )
+    from cube_client.data.resources.health import (
+        AsyncHealthResource,
+        AsyncHealthResourceWithRawResponse,
+        HealthResource,
+        HealthResourceWithRawResponse,
+    )
 
 __all__ = ["AsyncDataClient", "DataClient"]
 
@@ -87,6 +93,13 @@ class DataClient(SyncAPIClient):
         return DataResource(self)
 
     @cached_property
+    def health(self) -> HealthResource:
+        """Operations tagged Health"""
+        from cube_client.data.resources.health import HealthResource
+
+        return HealthResource(self)
+
+    @cached_property
     def with_raw_response(self) -> DataClientWithRawResponse:
         """Every resource, with methods that return the HTTP response alongside the value."""
         return DataClientWithRawResponse(self)
@@ -99,6 +112,10 @@ class DataClientWithRawResponse:
     @cached_property
     def data(self) -> DataResourceWithRawResponse:
         return self._client.data.with_raw_response
+
+    @cached_property
+    def health(self) -> HealthResourceWithRawResponse:
+        return self._client.health.with_raw_response
 
 
 class AsyncDataClient(AsyncAPIClient):
@@ -155,6 +172,13 @@ class AsyncDataClient(AsyncAPIClient):
         return AsyncDataResource(self)
 
     @cached_property
+    def health(self) -> AsyncHealthResource:
+        """Operations tagged Health"""
+        from cube_client.data.resources.health import AsyncHealthResource
+
+        return AsyncHealthResource(self)
+
+    @cached_property
     def with_raw_response(self) -> AsyncDataClientWithRawResponse:
         """Every resource, with methods that return the HTTP response alongside the value."""
         return AsyncDataClientWithRawResponse(self)
@@ -167,3 +191,7 @@ class AsyncDataClientWithRawResponse:
     @cached_property
     def data(self) -> AsyncDataResourceWithRawResponse:
         return self._client.data.with_raw_response
+
+    @cached_property
+    def health(self) -> AsyncHealthResourceWithRawResponse:
+        return self._client.health.with_raw_response

@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cached_property
-from typing import Literal, cast
+from typing import Any, Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._data import RequestIdSpec, arequest_with_id, request_with_id
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
 from cube_client._streaming import AsyncJSONLinesStream, JSONLines, JSONLinesStream
@@ -15,6 +17,36 @@ from cube_client._utils import build_headers, strip_not_given
 from cube_client.data import models as _models
 
 __all__ = ["AsyncDataResource", "DataResource"]
+
+_LOAD_V1_REQUEST_ID = RequestIdSpec(
+    header="x-request-id",
+    span_separator="-span-",
+    continue_member="error",
+    continue_value="Continue wait",
+)
+
+_META_V1_REQUEST_ID = RequestIdSpec(
+    header="x-request-id",
+    span_separator="-span-",
+    continue_member="error",
+    continue_value="Continue wait",
+)
+
+_SQL_V1_REQUEST_ID = RequestIdSpec(
+    header="x-request-id",
+    span_separator="-span-",
+    continue_member="error",
+    continue_value="Continue wait",
+)
+
+_DRY_RUN_V1_REQUEST_ID = RequestIdSpec(
+    header="x-request-id",
+    span_separator="-span-",
+    continue_member="error",
+    continue_value="Continue wait",
+)
+
+_PRE_AGGREGATION_JOBS_V1_REQUEST_ID = RequestIdSpec(header="x-request-id", span_separator="-span-")
 
 
 class DataResource(SyncAPIResource):
@@ -32,6 +64,9 @@ class DataResource(SyncAPIResource):
         cache: Literal["stale-if-slow", "stale-while-revalidate", "must-revalidate", "no-cache"]
         | NotGiven = NOT_GIVEN,
         query: _models.V1LoadRequestQuery | _models.V1LoadRequestQueryParam | NotGiven = NOT_GIVEN,
+        request_id: str | None = None,
+        wait_timeout: float | None | NotGiven = NOT_GIVEN,
+        on_progress: Callable[[dict[str, Any]], object] | None = None,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -68,7 +103,15 @@ class DataResource(SyncAPIResource):
 
         return cast(
             _models.V1LoadResponse,
-            self._client.request(call, cast_to=_models.V1LoadResponse, kind="json"),
+            request_with_id(
+                self._client,
+                call,
+                _models.V1LoadResponse,
+                _LOAD_V1_REQUEST_ID,
+                request_id=request_id,
+                wait_timeout=wait_timeout,
+                on_progress=on_progress,
+            ),
         )
 
     def cubesql_v1(
@@ -136,6 +179,11 @@ class DataResource(SyncAPIResource):
     def meta_v1(
         self,
         *,
+        extended: Literal[True] | NotGiven = NOT_GIVEN,
+        only_views: bool | NotGiven = NOT_GIVEN,
+        request_id: str | None = None,
+        wait_timeout: float | None | NotGiven = NOT_GIVEN,
+        on_progress: Callable[[dict[str, Any]], object] | None = None,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -154,6 +202,10 @@ class DataResource(SyncAPIResource):
         call = PreparedCall(
             method="GET",
             path="/v1/meta",
+            query={
+                "extended": extended,
+                "onlyViews": only_views,
+            },
             options=RequestOptions(
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -165,7 +217,179 @@ class DataResource(SyncAPIResource):
 
         return cast(
             _models.V1MetaResponse,
-            self._client.request(call, cast_to=_models.V1MetaResponse, kind="json"),
+            request_with_id(
+                self._client,
+                call,
+                _models.V1MetaResponse,
+                _META_V1_REQUEST_ID,
+                request_id=request_id,
+                wait_timeout=wait_timeout,
+                on_progress=on_progress,
+            ),
+        )
+
+    def sql_v1(
+        self,
+        *,
+        query: _models.V1LoadRequestQuery | _models.V1LoadRequestQueryParam | str,
+        format: Literal["sql", "rest"] | NotGiven = NOT_GIVEN,
+        disable_post_processing: bool | NotGiven = NOT_GIVEN,
+        request_id: str | None = None,
+        wait_timeout: float | None | NotGiven = NOT_GIVEN,
+        on_progress: Callable[[dict[str, Any]], object] | None = None,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+    ) -> _models.V1SqlResponse:
+        """sqlV1
+
+        ``POST /v1/sql``
+
+        Raises:
+            APIStatusError: 4XX - The request could not be completed; `error` says why.
+            InternalServerError: 5XX - The server failed; `error` says why.
+        """
+
+        call = PreparedCall(
+            method="POST",
+            path="/v1/sql",
+            json=strip_not_given(
+                {
+                    "query": query,
+                    "format": format,
+                    "disable_post_processing": disable_post_processing,
+                }
+            ),
+            options=RequestOptions(
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+                max_retries=max_retries,
+            ),
+        )
+
+        return cast(
+            _models.V1SqlResponse,
+            request_with_id(
+                self._client,
+                call,
+                _models.V1SqlResponse,
+                _SQL_V1_REQUEST_ID,
+                request_id=request_id,
+                wait_timeout=wait_timeout,
+                on_progress=on_progress,
+            ),
+        )
+
+    def dry_run_v1(
+        self,
+        *,
+        query: _models.V1LoadRequestQuery | _models.V1LoadRequestQueryParam,
+        request_id: str | None = None,
+        wait_timeout: float | None | NotGiven = NOT_GIVEN,
+        on_progress: Callable[[dict[str, Any]], object] | None = None,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+    ) -> _models.V1DryRunResponse:
+        """dryRunV1
+
+        ``POST /v1/dry-run``
+
+        Raises:
+            APIStatusError: 4XX - The request could not be completed; `error` says why.
+            InternalServerError: 5XX - The server failed; `error` says why.
+        """
+
+        call = PreparedCall(
+            method="POST",
+            path="/v1/dry-run",
+            json=strip_not_given(
+                {
+                    "query": query,
+                }
+            ),
+            options=RequestOptions(
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+                max_retries=max_retries,
+            ),
+        )
+
+        return cast(
+            _models.V1DryRunResponse,
+            request_with_id(
+                self._client,
+                call,
+                _models.V1DryRunResponse,
+                _DRY_RUN_V1_REQUEST_ID,
+                request_id=request_id,
+                wait_timeout=wait_timeout,
+                on_progress=on_progress,
+            ),
+        )
+
+    def pre_aggregation_jobs_v1(
+        self,
+        *,
+        action: Literal["post", "get"],
+        selector: _models.V1PreAggregationSelector
+        | _models.V1PreAggregationSelectorParam
+        | NotGiven = NOT_GIVEN,
+        tokens: list[str] | NotGiven = NOT_GIVEN,
+        res_type: Literal["object"] | NotGiven = NOT_GIVEN,
+        request_id: str | None = None,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+    ) -> _models.V1PreAggregationJobsResponse:
+        """preAggregationJobsV1
+
+        ``POST /v1/pre-aggregations/jobs``
+
+        Raises:
+            APIStatusError: 4XX - The request could not be completed; `error` says why.
+            InternalServerError: 5XX - The server failed; `error` says why.
+        """
+
+        call = PreparedCall(
+            method="POST",
+            path="/v1/pre-aggregations/jobs",
+            json=strip_not_given(
+                {
+                    "action": action,
+                    "selector": selector,
+                    "tokens": tokens,
+                    "resType": res_type,
+                }
+            ),
+            options=RequestOptions(
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+                max_retries=max_retries,
+            ),
+        )
+
+        return cast(
+            _models.V1PreAggregationJobsResponse,
+            request_with_id(
+                self._client,
+                call,
+                _models.V1PreAggregationJobsResponse,
+                _PRE_AGGREGATION_JOBS_V1_REQUEST_ID,
+                request_id=request_id,
+            ),
         )
 
 
@@ -174,6 +398,9 @@ class DataResourceWithRawResponse:
         self.load_v1 = to_raw_response_wrapper(resource.load_v1)
         self.cubesql_v1 = to_raw_response_wrapper(resource.cubesql_v1)
         self.meta_v1 = to_raw_response_wrapper(resource.meta_v1)
+        self.sql_v1 = to_raw_response_wrapper(resource.sql_v1)
+        self.dry_run_v1 = to_raw_response_wrapper(resource.dry_run_v1)
+        self.pre_aggregation_jobs_v1 = to_raw_response_wrapper(resource.pre_aggregation_jobs_v1)
 
 
 class AsyncDataResource(AsyncAPIResource):
@@ -191,6 +418,9 @@ class AsyncDataResource(AsyncAPIResource):
         cache: Literal["stale-if-slow", "stale-while-revalidate", "must-revalidate", "no-cache"]
         | NotGiven = NOT_GIVEN,
         query: _models.V1LoadRequestQuery | _models.V1LoadRequestQueryParam | NotGiven = NOT_GIVEN,
+        request_id: str | None = None,
+        wait_timeout: float | None | NotGiven = NOT_GIVEN,
+        on_progress: Callable[[dict[str, Any]], object] | None = None,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -227,7 +457,15 @@ class AsyncDataResource(AsyncAPIResource):
 
         return cast(
             _models.V1LoadResponse,
-            await self._client.request(call, cast_to=_models.V1LoadResponse, kind="json"),
+            await arequest_with_id(
+                self._client,
+                call,
+                _models.V1LoadResponse,
+                _LOAD_V1_REQUEST_ID,
+                request_id=request_id,
+                wait_timeout=wait_timeout,
+                on_progress=on_progress,
+            ),
         )
 
     async def cubesql_v1(
@@ -295,6 +533,11 @@ class AsyncDataResource(AsyncAPIResource):
     async def meta_v1(
         self,
         *,
+        extended: Literal[True] | NotGiven = NOT_GIVEN,
+        only_views: bool | NotGiven = NOT_GIVEN,
+        request_id: str | None = None,
+        wait_timeout: float | None | NotGiven = NOT_GIVEN,
+        on_progress: Callable[[dict[str, Any]], object] | None = None,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -313,6 +556,10 @@ class AsyncDataResource(AsyncAPIResource):
         call = PreparedCall(
             method="GET",
             path="/v1/meta",
+            query={
+                "extended": extended,
+                "onlyViews": only_views,
+            },
             options=RequestOptions(
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -324,7 +571,179 @@ class AsyncDataResource(AsyncAPIResource):
 
         return cast(
             _models.V1MetaResponse,
-            await self._client.request(call, cast_to=_models.V1MetaResponse, kind="json"),
+            await arequest_with_id(
+                self._client,
+                call,
+                _models.V1MetaResponse,
+                _META_V1_REQUEST_ID,
+                request_id=request_id,
+                wait_timeout=wait_timeout,
+                on_progress=on_progress,
+            ),
+        )
+
+    async def sql_v1(
+        self,
+        *,
+        query: _models.V1LoadRequestQuery | _models.V1LoadRequestQueryParam | str,
+        format: Literal["sql", "rest"] | NotGiven = NOT_GIVEN,
+        disable_post_processing: bool | NotGiven = NOT_GIVEN,
+        request_id: str | None = None,
+        wait_timeout: float | None | NotGiven = NOT_GIVEN,
+        on_progress: Callable[[dict[str, Any]], object] | None = None,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+    ) -> _models.V1SqlResponse:
+        """sqlV1
+
+        ``POST /v1/sql``
+
+        Raises:
+            APIStatusError: 4XX - The request could not be completed; `error` says why.
+            InternalServerError: 5XX - The server failed; `error` says why.
+        """
+
+        call = PreparedCall(
+            method="POST",
+            path="/v1/sql",
+            json=strip_not_given(
+                {
+                    "query": query,
+                    "format": format,
+                    "disable_post_processing": disable_post_processing,
+                }
+            ),
+            options=RequestOptions(
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+                max_retries=max_retries,
+            ),
+        )
+
+        return cast(
+            _models.V1SqlResponse,
+            await arequest_with_id(
+                self._client,
+                call,
+                _models.V1SqlResponse,
+                _SQL_V1_REQUEST_ID,
+                request_id=request_id,
+                wait_timeout=wait_timeout,
+                on_progress=on_progress,
+            ),
+        )
+
+    async def dry_run_v1(
+        self,
+        *,
+        query: _models.V1LoadRequestQuery | _models.V1LoadRequestQueryParam,
+        request_id: str | None = None,
+        wait_timeout: float | None | NotGiven = NOT_GIVEN,
+        on_progress: Callable[[dict[str, Any]], object] | None = None,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+    ) -> _models.V1DryRunResponse:
+        """dryRunV1
+
+        ``POST /v1/dry-run``
+
+        Raises:
+            APIStatusError: 4XX - The request could not be completed; `error` says why.
+            InternalServerError: 5XX - The server failed; `error` says why.
+        """
+
+        call = PreparedCall(
+            method="POST",
+            path="/v1/dry-run",
+            json=strip_not_given(
+                {
+                    "query": query,
+                }
+            ),
+            options=RequestOptions(
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+                max_retries=max_retries,
+            ),
+        )
+
+        return cast(
+            _models.V1DryRunResponse,
+            await arequest_with_id(
+                self._client,
+                call,
+                _models.V1DryRunResponse,
+                _DRY_RUN_V1_REQUEST_ID,
+                request_id=request_id,
+                wait_timeout=wait_timeout,
+                on_progress=on_progress,
+            ),
+        )
+
+    async def pre_aggregation_jobs_v1(
+        self,
+        *,
+        action: Literal["post", "get"],
+        selector: _models.V1PreAggregationSelector
+        | _models.V1PreAggregationSelectorParam
+        | NotGiven = NOT_GIVEN,
+        tokens: list[str] | NotGiven = NOT_GIVEN,
+        res_type: Literal["object"] | NotGiven = NOT_GIVEN,
+        request_id: str | None = None,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+    ) -> _models.V1PreAggregationJobsResponse:
+        """preAggregationJobsV1
+
+        ``POST /v1/pre-aggregations/jobs``
+
+        Raises:
+            APIStatusError: 4XX - The request could not be completed; `error` says why.
+            InternalServerError: 5XX - The server failed; `error` says why.
+        """
+
+        call = PreparedCall(
+            method="POST",
+            path="/v1/pre-aggregations/jobs",
+            json=strip_not_given(
+                {
+                    "action": action,
+                    "selector": selector,
+                    "tokens": tokens,
+                    "resType": res_type,
+                }
+            ),
+            options=RequestOptions(
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+                max_retries=max_retries,
+            ),
+        )
+
+        return cast(
+            _models.V1PreAggregationJobsResponse,
+            await arequest_with_id(
+                self._client,
+                call,
+                _models.V1PreAggregationJobsResponse,
+                _PRE_AGGREGATION_JOBS_V1_REQUEST_ID,
+                request_id=request_id,
+            ),
         )
 
 
@@ -333,3 +752,8 @@ class AsyncDataResourceWithRawResponse:
         self.load_v1 = async_to_raw_response_wrapper(resource.load_v1)
         self.cubesql_v1 = async_to_raw_response_wrapper(resource.cubesql_v1)
         self.meta_v1 = async_to_raw_response_wrapper(resource.meta_v1)
+        self.sql_v1 = async_to_raw_response_wrapper(resource.sql_v1)
+        self.dry_run_v1 = async_to_raw_response_wrapper(resource.dry_run_v1)
+        self.pre_aggregation_jobs_v1 = async_to_raw_response_wrapper(
+            resource.pre_aggregation_jobs_v1
+        )
