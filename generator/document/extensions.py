@@ -19,6 +19,7 @@ JOB = "x-cube-job"
 REQUEST_ID = "x-cube-request-id"
 HOST_ROOT = "x-cube-host-root"
 DATA_RESULT = "x-cube-data-result"
+TOKEN_JOB = "x-cube-token-job"
 # ``x-cube-data-result`` values: the runtime mixin each one gives a model (a closed set, so no
 # document text ever becomes a class name).
 DATA_RESULT_MIXINS = {"load-response": "LoadResponseMixin", "load-result": "LoadResultMixin"}
@@ -109,6 +110,20 @@ class RequestIdSpec(_Extension):
     continue_wait: ContinueWaitSpec | None = Field(
         None, description="`{member, value}`: the answer that means ask again (`Continue wait`)"
     )
+
+
+class TokenJobSpec(_Extension):
+    """``x-cube-token-job``: one operation starts jobs (answering their tokens) and, called
+    again with another action and those tokens, answers each job's status."""
+
+    action_field: StrictStr = Field("action", description="body field choosing what the call does")
+    start_action: StrictStr = Field("post", description="its value that starts jobs")
+    status_action: StrictStr = Field("get", description="its value that asks their status")
+    tokens_field: StrictStr = Field("tokens", description="body field of the tokens asked about")
+    token_key: StrictStr = Field("token", description="token key of one job's status")
+    status_key: StrictStr = Field("status", description="state key of one job's status")
+    success_values: Keys = Field(("done",), description="states that end in success")
+    failure_values: Keys = Field(("failed",), description="states that end in failure")
 
 
 _M = TypeVar("_M", bound=_Extension)

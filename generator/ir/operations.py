@@ -29,7 +29,7 @@ from generator.ir.parameters import (
     typed_body,
     typed_parameters,
 )
-from generator.ir.request_ids import DATA_CALL_ARGS, request_id
+from generator.ir.request_ids import DATA_CALL_ARGS, request_id, token_job
 from generator.ir.responses import Ranked, ranked_responses, responses, success_of
 from generator.ir.types import Operation, Pagination
 from generator.words import pascal_case, snake_case
@@ -168,8 +168,9 @@ def _operation(
         errors=errors,
         pointer=ptr,
         pagination=pagination(ctx, typed.pages),
-        request_id=rid,
+        request_id=rid if success.kind == "json" else None,
         host_root=op.get(HOST_ROOT) is True,
+        token_job=token_job(ctx, op, ptr, py_name, body),
     )
 
 

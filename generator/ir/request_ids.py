@@ -1,14 +1,22 @@
 """``x-cube-request-id``: calls that carry a request id and, where the server may answer "not
-ready, ask again", are re-sent under the same id until the answer is there."""
+ready, ask again", are re-sent under the same id until the answer is there; and
+``x-cube-token-job``: one operation that starts jobs and reports their status."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from generator.diagnostics import join_pointer
-from generator.document.extensions import REQUEST_ID, RequestIdSpec, parse
+from generator.document.extensions import (
+    REQUEST_ID,
+    TOKEN_JOB,
+    RequestIdSpec,
+    TokenJobSpec,
+    parse,
+)
 from generator.ir.context import BuildContext
-from generator.ir.types import RequestId
+from generator.ir.naming import PythonIdentifier
+from generator.ir.types import RequestBody, RequestId, TokenJob
 
 # The arguments such a method adds; an operation parameter of the same name is renamed.
 DATA_CALL_ARGS = frozenset({"request_id", "wait_timeout", "on_progress"})
@@ -30,4 +38,33 @@ def request_id(ctx: BuildContext, op: dict[str, Any], ptr: str) -> RequestId | N
         span_separator=spec.span_separator,
         continue_member=wait.member if wait else None,
         continue_value=wait.value if wait else None,
+    )
+
+
+def token_job(
+    ctx: BuildContext, op: dict[str, Any], ptr: str, py_name: str, body: RequestBody | None
+) -> TokenJob | None:
+    """The operation's token job, or None; its fields must be fields of the JSON body."""
+    raw = op.get(TOKEN_JOB)
+    if raw is None:
+        return None
+    at = join_pointer(ptr, TOKEN_JOB)
+    spec = parse(TokenJobSpec, raw, at)
+    if isinstance(spec, tuple):
+        ctx.warn("token-job-invalid", *spec)
+        return None
+    fields = {f.name: f.py_name for f in (body.fields or ()) if body and body.kind == "json"}
+    if spec.action_field not in fields or spec.tokens_field not in fields:
+        ctx.warn("token-job-invalid", at, "actionField and tokensField must be JSON body fields")
+        return None
+    return TokenJob(
+        method=PythonIdentifier.unchecked(py_name + "_job"),
+        action_arg=fields[spec.action_field],
+        start_action=spec.start_action,
+        status_action=spec.status_action,
+        tokens_arg=fields[spec.tokens_field],
+        token_key=spec.token_key,
+        status_key=spec.status_key,
+        success_values=spec.success_values,
+        failure_values=spec.failure_values,
     )

@@ -278,6 +278,21 @@ class RequestId:
 
 
 @dataclass(frozen=True, slots=True)
+class TokenJob:
+    """``x-cube-token-job``: ``<op>_job`` starts jobs and returns a handle that follows them."""
+
+    method: PythonIdentifier
+    action_arg: PythonIdentifier  # the body field choosing the action
+    start_action: str
+    status_action: str
+    tokens_arg: PythonIdentifier  # the body field carrying the tokens
+    token_key: str
+    status_key: str
+    success_values: tuple[str, ...]
+    failure_values: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Operation:
     operation_id: str
     py_name: PythonIdentifier
@@ -295,6 +310,7 @@ class Operation:
     job: Job | None = None
     request_id: RequestId | None = None
     host_root: bool = False  # sent to the host's root, outside the server URL's base path
+    token_job: TokenJob | None = None
 
     @property
     def path_params(self) -> tuple[Parameter, ...]:

@@ -196,3 +196,36 @@ def test_importing_the_package_imports_no_frame_library() -> None:
         env={"PYTHONPATH": str(PACKAGE_ROOT)},
     )
     assert out.stdout.strip() == "[]"
+
+
+def test_a_pre_aggregation_build_job_runs_then_completes(cube: CubeDataServer) -> None:
+    selector = {"contexts": [{"securityContext": {}}], "timezones": ["UTC"], "cubes": ["orders"]}
+    naps: list[float] = []
+    with client(cube) as c:
+        job = c.data.pre_aggregation_jobs_v1_job(selector=selector)
+        job._sleep = naps.append
+        assert job.id == "tok-1,tok-2"
+        done = job.wait(interval=0.5, timeout=10)
+    assert done.status == "done" and [j.token for j in done.jobs] == ["tok-1", "tok-2"]
+    assert naps == [0.5]  # one poll saw the builds running, the next saw them done
+    bodies = [s.json() for s in cube.server.seen("POST", "/cubejs-api/v1/pre-aggregations/jobs")]
+    assert bodies[0] == {"action": "post", "selector": selector}
+    assert bodies[1:] == [{"action": "get", "tokens": ["tok-1", "tok-2"]}] * 2
+
+
+def test_a_failed_build_raises_naming_its_token() -> None:
+    server = LocalServer().start()
+    answers = iter([["tok-9"], [{"token": "tok-9", "status": "missing_partition"}]])
+    server.route("POST", "/cubejs-api/v1/pre-aggregations/jobs")(
+        lambda ex: ex.json(200, next(answers))
+    )
+    try:
+        with DataClient(token="t", base_url=server.url + "/cubejs-api", allow_http_loopback=True) as c:
+            job = c.data.pre_aggregation_jobs_v1_job(
+                selector={"contexts": [{"securityContext": {}}], "timezones": ["UTC"]}
+            )
+            with pytest.raises(JobFailedError) as caught:
+                job.wait(interval=0)
+    finally:
+        server.stop()
+    assert caught.value.error == "tok-9: missing_partition"

@@ -41,11 +41,12 @@ def _loopback_client(server: Loopback, strict: bool = False) -> DataClient:
     )
 
 
-def _check_request(rec: Recorder, method: str, path: str) -> httpx2.Request:
+def _check_request(rec: Recorder, method: str, path: str, root: bool = False) -> httpx2.Request:
+    """The last request; ``root``: sent to the host's root, outside the base path."""
     request = rec.last
     assert request.method == method
     assert request.url.scheme == "https" and request.url.host == "api.test"
-    assert rec.path() == "/base" + path
+    assert rec.path() == ("" if root else "/base") + path
     assert request.headers["Authorization"] == "" + CREDENTIAL
     return request
 
@@ -56,7 +57,7 @@ class TestHealthReadyz:
     RESPONSE: ClassVar[Any] = {"health": "value"}
 
     def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "GET", "/readyz")
+        request = _check_request(rec, "GET", "/readyz", root=True)
         assert sorted(request.url.params.keys()) == sorted({})
         assert request.content == b""
 
@@ -93,7 +94,7 @@ class TestHealthLivez:
     RESPONSE: ClassVar[Any] = {"health": "value"}
 
     def _check(self, rec: Recorder) -> None:
-        request = _check_request(rec, "GET", "/livez")
+        request = _check_request(rec, "GET", "/livez", root=True)
         assert sorted(request.url.params.keys()) == sorted({})
         assert request.content == b""
 

@@ -9,9 +9,17 @@ from typing import Any, Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._data import RequestIdSpec, arequest_with_id, request_with_id
+from cube_client._jobs import AsyncJob, SyncJob
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
 from cube_client._streaming import AsyncJSONLinesStream, JSONLines, JSONLinesStream
+from cube_client._token_jobs import (
+    TokenJobSpec,
+    TokenJobStarted,
+    TokenJobStatus,
+    async_token_job,
+    token_job,
+)
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import build_headers, strip_not_given
 from cube_client.data import models as _models
@@ -47,6 +55,13 @@ _DRY_RUN_V1_REQUEST_ID = RequestIdSpec(
 )
 
 _PRE_AGGREGATION_JOBS_V1_REQUEST_ID = RequestIdSpec(header="x-request-id", span_separator="-span-")
+
+_PRE_AGGREGATION_JOBS_V1_TOKEN_JOB = TokenJobSpec(
+    token_key="token",
+    status_key="status",
+    success_values=("done",),
+    failure_values=("missing_partition",),
+)
 
 
 class DataResource(SyncAPIResource):
@@ -389,6 +404,45 @@ class DataResource(SyncAPIResource):
                 _models.V1PreAggregationJobsResponse,
                 _PRE_AGGREGATION_JOBS_V1_REQUEST_ID,
                 request_id=request_id,
+            ),
+        )
+
+    def pre_aggregation_jobs_v1_job(
+        self,
+        *,
+        selector: _models.V1PreAggregationSelector
+        | _models.V1PreAggregationSelectorParam
+        | NotGiven = NOT_GIVEN,
+        res_type: Literal["object"] | NotGiven = NOT_GIVEN,
+        request_id: str | None = None,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+    ) -> SyncJob[TokenJobStarted, TokenJobStatus]:
+        """Start jobs; the handle's wait() follows them to their end."""
+        started = self.pre_aggregation_jobs_v1(
+            action="post",
+            request_id=request_id,
+            selector=selector,
+            res_type=res_type,
+            extra_headers=extra_headers,
+            extra_query=extra_query,
+            extra_body=extra_body,
+            timeout=timeout,
+            max_retries=max_retries,
+        )
+        return token_job(
+            started,
+            _PRE_AGGREGATION_JOBS_V1_TOKEN_JOB,
+            lambda tokens: self.pre_aggregation_jobs_v1(
+                action="get",
+                tokens=tokens,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                timeout=timeout,
+                max_retries=max_retries,
             ),
         )
 
@@ -743,6 +797,45 @@ class AsyncDataResource(AsyncAPIResource):
                 _models.V1PreAggregationJobsResponse,
                 _PRE_AGGREGATION_JOBS_V1_REQUEST_ID,
                 request_id=request_id,
+            ),
+        )
+
+    async def pre_aggregation_jobs_v1_job(
+        self,
+        *,
+        selector: _models.V1PreAggregationSelector
+        | _models.V1PreAggregationSelectorParam
+        | NotGiven = NOT_GIVEN,
+        res_type: Literal["object"] | NotGiven = NOT_GIVEN,
+        request_id: str | None = None,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+    ) -> AsyncJob[TokenJobStarted, TokenJobStatus]:
+        """Start jobs; the handle's wait() follows them to their end."""
+        started = await self.pre_aggregation_jobs_v1(
+            action="post",
+            request_id=request_id,
+            selector=selector,
+            res_type=res_type,
+            extra_headers=extra_headers,
+            extra_query=extra_query,
+            extra_body=extra_body,
+            timeout=timeout,
+            max_retries=max_retries,
+        )
+        return async_token_job(
+            started,
+            _PRE_AGGREGATION_JOBS_V1_TOKEN_JOB,
+            lambda tokens: self.pre_aggregation_jobs_v1(
+                action="get",
+                tokens=tokens,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                timeout=timeout,
+                max_retries=max_retries,
             ),
         )
 
