@@ -53,7 +53,8 @@ def token_job(
     if isinstance(spec, tuple):
         ctx.warn("token-job-invalid", *spec)
         return None
-    fields = {f.name: f.py_name for f in (body.fields or ()) if body and body.kind == "json"}
+    json_fields = body.fields if body is not None and body.kind == "json" else None
+    fields = {f.name: f.py_name for f in json_fields or ()}
     if spec.action_field not in fields or spec.tokens_field not in fields:
         ctx.warn("token-job-invalid", at, "actionField and tokensField must be JSON body fields")
         return None

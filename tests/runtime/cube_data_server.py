@@ -15,7 +15,13 @@ from typing import Any
 from runtime_servers import Exchange, LocalServer
 
 BASE = "/cubejs-api"
-MEMBERS = ["orders.status", "orders.createdAt.day", "orders.isPaid", "orders.count", "orders.amount"]
+MEMBERS = [
+    "orders.status",
+    "orders.createdAt.day",
+    "orders.isPaid",
+    "orders.count",
+    "orders.amount",
+]
 ROWS: list[list[Any]] = [
     ["shipped", "2024-01-01T00:00:00.000", True, "5", "12.50"],
     ["pending", "2024-01-02T00:00:00.000", False, "7", "3"],

@@ -14,9 +14,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from cube_data_server import MEMBERS, ROWS, CubeDataServer
-from runtime_servers import LocalServer
-
 from cube_client import (
     AsyncDataClient,
     ContinueWaitTimeoutError,
@@ -24,6 +21,8 @@ from cube_client import (
     JobFailedError,
     MissingExtraError,
 )
+from cube_data_server import MEMBERS, ROWS, CubeDataServer
+from runtime_servers import LocalServer
 
 SPAN = re.compile(r"(?P<base>.+)-span-(?P<n>\d+)\Z")
 QUERY = {"measures": ["orders.count", "orders.amount"], "dimensions": ["orders.status"]}
@@ -92,7 +91,9 @@ def test_a_status_error_carries_the_request_id(cube: CubeDataServer) -> None:
     server = LocalServer().start()
     try:
         server.route("POST", "/cubejs-api/v1/load")(lambda ex: ex.error(400, "bad query"))
-        with DataClient(token="t", base_url=server.url + "/cubejs-api", allow_http_loopback=True) as c:
+        with DataClient(
+            token="t", base_url=server.url + "/cubejs-api", allow_http_loopback=True
+        ) as c:
             with pytest.raises(APIStatusError) as caught:
                 c.data.load_v1(query=QUERY, request_id="bad-1")
     finally:
@@ -220,7 +221,9 @@ def test_a_failed_build_raises_naming_its_token() -> None:
         lambda ex: ex.json(200, next(answers))
     )
     try:
-        with DataClient(token="t", base_url=server.url + "/cubejs-api", allow_http_loopback=True) as c:
+        with DataClient(
+            token="t", base_url=server.url + "/cubejs-api", allow_http_loopback=True
+        ) as c:
             job = c.data.pre_aggregation_jobs_v1_job(
                 selector={"contexts": [{"securityContext": {}}], "timezones": ["UTC"]}
             )

@@ -119,7 +119,7 @@ class _Waiting:
         return delay
 
 
-def _limit(wait_timeout: float | None | NotGiven) -> float | None:
+def _limit(wait_timeout: float | NotGiven | None) -> float | None:
     return DEFAULT_WAIT_TIMEOUT if isinstance(wait_timeout, NotGiven) else wait_timeout
 
 
@@ -163,7 +163,7 @@ def request_with_id(
     spec: RequestIdSpec,
     *,
     request_id: str | None = None,
-    wait_timeout: float | None | NotGiven = NOT_GIVEN,
+    wait_timeout: float | NotGiven | None = NOT_GIVEN,
     on_progress: Progress | None = None,
 ) -> Any:
     """Send ``call`` under a request id; while the server says wait, ask again (see module)."""
@@ -189,7 +189,7 @@ async def arequest_with_id(
     spec: RequestIdSpec,
     *,
     request_id: str | None = None,
-    wait_timeout: float | None | NotGiven = NOT_GIVEN,
+    wait_timeout: float | NotGiven | None = NOT_GIVEN,
     on_progress: Progress | None = None,
 ) -> Any:
     """The async twin of :func:`request_with_id`."""
