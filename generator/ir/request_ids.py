@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.diagnostics import join_pointer
+from generator.diagnostics import join_pointer, one_line, pointer
 from generator.document.extensions import (
+    DATA_RESULT,
+    DATA_RESULT_MIXINS,
     REQUEST_ID,
     TOKEN_JOB,
     RequestIdSpec,
@@ -69,3 +71,17 @@ def token_job(
         success_values=spec.success_values,
         failure_values=spec.failure_values,
     )
+
+
+def data_result_warnings(ctx: BuildContext) -> None:
+    """Warn about each ``x-cube-data-result`` naming no runtime class (it adds nothing)."""
+    schemas = (ctx.doc.get("components") or {}).get("schemas") or {}
+    for name, schema in schemas.items() if isinstance(schemas, dict) else ():
+        value = schema.get(DATA_RESULT) if isinstance(schema, dict) else None
+        if value is not None and value not in DATA_RESULT_MIXINS:
+            known = ", ".join(sorted(DATA_RESULT_MIXINS))
+            ctx.warn(
+                "data-result-invalid",
+                pointer("components", "schemas", str(name), DATA_RESULT),
+                f"{one_line(repr(value), 60)} is not one of {known}; the model gets no methods",
+            )
