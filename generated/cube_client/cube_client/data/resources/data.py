@@ -92,6 +92,12 @@ class DataResource(SyncAPIResource):
 
         ``POST /v1/load``
 
+        Sent under ``request_id`` (a new UUID when None) as ``x-request-id: <id>-span-<n>``;
+        the id is on the result (``_request_id``) and on any error (``request_id``).
+        A "wait" answer is never returned: the call is sent again under the same id until
+        ``wait_timeout`` seconds pass (300 by default, None: no limit; then
+        ``ContinueWaitTimeoutError``), each such answer given to ``on_progress``.
+
         Raises:
             APIStatusError: 4XX
             InternalServerError: 5XX
@@ -209,6 +215,12 @@ class DataResource(SyncAPIResource):
 
         ``GET /v1/meta``
 
+        Sent under ``request_id`` (a new UUID when None) as ``x-request-id: <id>-span-<n>``;
+        the id is on the result (``_request_id``) and on any error (``request_id``).
+        A "wait" answer is never returned: the call is sent again under the same id until
+        ``wait_timeout`` seconds pass (300 by default, None: no limit; then
+        ``ContinueWaitTimeoutError``), each such answer given to ``on_progress``.
+
         Raises:
             APIStatusError: 4XX
             InternalServerError: 5XX
@@ -261,6 +273,12 @@ class DataResource(SyncAPIResource):
         """sqlV1
 
         ``POST /v1/sql``
+
+        Sent under ``request_id`` (a new UUID when None) as ``x-request-id: <id>-span-<n>``;
+        the id is on the result (``_request_id``) and on any error (``request_id``).
+        A "wait" answer is never returned: the call is sent again under the same id until
+        ``wait_timeout`` seconds pass (300 by default, None: no limit; then
+        ``ContinueWaitTimeoutError``), each such answer given to ``on_progress``.
 
         Raises:
             APIStatusError: 4XX - The request could not be completed; `error` says why.
@@ -316,6 +334,12 @@ class DataResource(SyncAPIResource):
 
         ``POST /v1/dry-run``
 
+        Sent under ``request_id`` (a new UUID when None) as ``x-request-id: <id>-span-<n>``;
+        the id is on the result (``_request_id``) and on any error (``request_id``).
+        A "wait" answer is never returned: the call is sent again under the same id until
+        ``wait_timeout`` seconds pass (300 by default, None: no limit; then
+        ``ContinueWaitTimeoutError``), each such answer given to ``on_progress``.
+
         Raises:
             APIStatusError: 4XX - The request could not be completed; `error` says why.
             InternalServerError: 5XX - The server failed; `error` says why.
@@ -370,6 +394,9 @@ class DataResource(SyncAPIResource):
         """preAggregationJobsV1
 
         ``POST /v1/pre-aggregations/jobs``
+
+        Sent under ``request_id`` (a new UUID when None) as ``x-request-id: <id>-span-<n>``;
+        the id is on the result (``_request_id``) and on any error (``request_id``).
 
         Raises:
             APIStatusError: 4XX - The request could not be completed; `error` says why.
@@ -484,6 +511,12 @@ class AsyncDataResource(AsyncAPIResource):
         """loadV1
 
         ``POST /v1/load``
+
+        Sent under ``request_id`` (a new UUID when None) as ``x-request-id: <id>-span-<n>``;
+        the id is on the result (``_request_id``) and on any error (``request_id``).
+        A "wait" answer is never returned: the call is sent again under the same id until
+        ``wait_timeout`` seconds pass (300 by default, None: no limit; then
+        ``ContinueWaitTimeoutError``), each such answer given to ``on_progress``.
 
         Raises:
             APIStatusError: 4XX
@@ -602,6 +635,12 @@ class AsyncDataResource(AsyncAPIResource):
 
         ``GET /v1/meta``
 
+        Sent under ``request_id`` (a new UUID when None) as ``x-request-id: <id>-span-<n>``;
+        the id is on the result (``_request_id``) and on any error (``request_id``).
+        A "wait" answer is never returned: the call is sent again under the same id until
+        ``wait_timeout`` seconds pass (300 by default, None: no limit; then
+        ``ContinueWaitTimeoutError``), each such answer given to ``on_progress``.
+
         Raises:
             APIStatusError: 4XX
             InternalServerError: 5XX
@@ -654,6 +693,12 @@ class AsyncDataResource(AsyncAPIResource):
         """sqlV1
 
         ``POST /v1/sql``
+
+        Sent under ``request_id`` (a new UUID when None) as ``x-request-id: <id>-span-<n>``;
+        the id is on the result (``_request_id``) and on any error (``request_id``).
+        A "wait" answer is never returned: the call is sent again under the same id until
+        ``wait_timeout`` seconds pass (300 by default, None: no limit; then
+        ``ContinueWaitTimeoutError``), each such answer given to ``on_progress``.
 
         Raises:
             APIStatusError: 4XX - The request could not be completed; `error` says why.
@@ -709,6 +754,12 @@ class AsyncDataResource(AsyncAPIResource):
 
         ``POST /v1/dry-run``
 
+        Sent under ``request_id`` (a new UUID when None) as ``x-request-id: <id>-span-<n>``;
+        the id is on the result (``_request_id``) and on any error (``request_id``).
+        A "wait" answer is never returned: the call is sent again under the same id until
+        ``wait_timeout`` seconds pass (300 by default, None: no limit; then
+        ``ContinueWaitTimeoutError``), each such answer given to ``on_progress``.
+
         Raises:
             APIStatusError: 4XX - The request could not be completed; `error` says why.
             InternalServerError: 5XX - The server failed; `error` says why.
@@ -763,6 +814,9 @@ class AsyncDataResource(AsyncAPIResource):
         """preAggregationJobsV1
 
         ``POST /v1/pre-aggregations/jobs``
+
+        Sent under ``request_id`` (a new UUID when None) as ``x-request-id: <id>-span-<n>``;
+        the id is on the result (``_request_id``) and on any error (``request_id``).
 
         Raises:
             APIStatusError: 4XX - The request could not be completed; `error` says why.
