@@ -272,7 +272,7 @@ class TestDataSqlV1:
                     "order": [["value"]],
                     "limit": 3,
                     "offset": 3,
-                    "filters": [{}],
+                    "filters": [{"member": "value", "operator": "value"}],
                     "ungrouped": True,
                     "subqueryJoins": [
                         {"sql": "value", "on": "value", "joinType": "value", "alias": "value"}
@@ -301,7 +301,7 @@ class TestDataSqlV1:
                         "order": [["value"]],
                         "limit": 3,
                         "offset": 3,
-                        "filters": [{}],
+                        "filters": [{"member": "value", "operator": "value"}],
                         "ungrouped": True,
                         "subqueryJoins": [
                             {"sql": "value", "on": "value", "joinType": "value", "alias": "value"}
@@ -336,7 +336,7 @@ class TestDataSqlV1:
                             "order": [["value"]],
                             "limit": 3,
                             "offset": 3,
-                            "filters": [{}],
+                            "filters": [{"member": "value", "operator": "value"}],
                             "ungrouped": True,
                             "subqueryJoins": [
                                 {
@@ -386,7 +386,7 @@ class TestDataDryRunV1:
                     "order": [["value"]],
                     "limit": 3,
                     "offset": 3,
-                    "filters": [{}],
+                    "filters": [{"member": "value", "operator": "value"}],
                     "ungrouped": True,
                     "subqueryJoins": [
                         {"sql": "value", "on": "value", "joinType": "value", "alias": "value"}
@@ -412,7 +412,7 @@ class TestDataDryRunV1:
                     "order": [["value"]],
                     "limit": 3,
                     "offset": 3,
-                    "filters": [{}],
+                    "filters": [{"member": "value", "operator": "value"}],
                     "ungrouped": True,
                     "subqueryJoins": [
                         {"sql": "value", "on": "value", "joinType": "value", "alias": "value"}
@@ -431,7 +431,7 @@ class TestDataDryRunV1:
             "order": [["value"]],
             "limit": 3,
             "offset": 3,
-            "filters": [{}],
+            "filters": [{"member": "value", "operator": "value"}],
             "ungrouped": True,
             "subqueryJoins": [
                 {"sql": "value", "on": "value", "joinType": "value", "alias": "value"}
@@ -456,7 +456,7 @@ class TestDataDryRunV1:
                         "order": [["value"]],
                         "limit": 3,
                         "offset": 3,
-                        "filters": [{}],
+                        "filters": [{"member": "value", "operator": "value"}],
                         "ungrouped": True,
                         "subqueryJoins": [
                             {"sql": "value", "on": "value", "joinType": "value", "alias": "value"}
@@ -489,7 +489,7 @@ class TestDataDryRunV1:
                             "order": [["value"]],
                             "limit": 3,
                             "offset": 3,
-                            "filters": [{}],
+                            "filters": [{"member": "value", "operator": "value"}],
                             "ungrouped": True,
                             "subqueryJoins": [
                                 {
