@@ -33,10 +33,10 @@ Retries (``max_retries``, default 2: at most three sends; per client and per cal
 Timeouts
     :data:`DEFAULT_TIMEOUT` (60 s to read, write or wait for a pooled connection; 10 s to
     connect) unless ``timeout=`` is given to the client or the call (a float, an
-    ``httpx2.Timeout``, or ``None`` for none). A number also bounds each attempt as a whole —
-    connecting, sending and reading the whole body — so a server that drips a byte at a time
-    still ends in an :class:`APITimeoutError` after about that long (an ``httpx2.Timeout``
-    bounds the whole attempt by its read value). A timeout is an :class:`APITimeoutError`.
+    ``httpx2.Timeout``, or ``None`` for none). A number also bounds each attempt as a whole,
+    from sending to the body's last byte (checked as each piece of the body arrives), so a
+    server that drips a byte at a time still ends in an :class:`APITimeoutError` after about
+    that long (an ``httpx2.Timeout`` bounds the whole attempt by its read value).
 
 Limits
     ``limits=Limits(...)`` (see ``_limits``): the largest body read into memory (100 MiB after
@@ -153,6 +153,7 @@ class RequestOptions:
     extra_body: Body | None = None
     timeout: Timeout | NotGiven = NOT_GIVEN
     max_retries: int | NotGiven = NOT_GIVEN
+    limits: Limits | None = None
 
 
 @dataclass(frozen=True)
@@ -370,7 +371,11 @@ class BaseClient:
         )
 
     def _reading(self, call: PreparedCall) -> Reading:
-        return Reading(self.strict, self.limits, call.path)
+        return Reading(self.strict, self._limits_for(call), call.path)
+
+    def _limits_for(self, call: PreparedCall) -> Limits:
+        """The call's own limits, else the client's."""
+        return call.options.limits or self.limits
 
     def _timeout(self, call: PreparedCall) -> Timeout:
         _own_timeout(call.options.timeout)
@@ -582,7 +587,7 @@ class SyncAPIClient(BaseClient):
             try:
                 response = self._client.send(request, stream=True, follow_redirects=False)
                 if response.is_success and not stream:
-                    read_body(response, self.limits, when)
+                    read_body(response, self._limits_for(call), when)
             except httpx2.RequestError as exc:
                 delay = self._plan_retry(call, attempt, exc=exc)
                 if delay is None:
@@ -594,7 +599,7 @@ class SyncAPIClient(BaseClient):
                 delay = self._plan_retry(call, attempt, response=response)
                 if delay is None:
                     try:
-                        read_body(response, self.limits, when)
+                        read_body(response, self._limits_for(call), when)
                     except httpx2.RequestError as exc:
                         raise self._transport_error(exc, request) from exc
                     raise self._status_error(response)
@@ -661,7 +666,7 @@ class AsyncAPIClient(BaseClient):
             try:
                 response = await self._client.send(request, stream=True, follow_redirects=False)
                 if response.is_success and not stream:
-                    await aread_body(response, self.limits, when)
+                    await aread_body(response, self._limits_for(call), when)
             except httpx2.RequestError as exc:
                 delay = self._plan_retry(call, attempt, exc=exc)
                 if delay is None:
@@ -673,7 +678,7 @@ class AsyncAPIClient(BaseClient):
                 delay = self._plan_retry(call, attempt, response=response)
                 if delay is None:
                     try:
-                        await aread_body(response, self.limits, when)
+                        await aread_body(response, self._limits_for(call), when)
                     except httpx2.RequestError as exc:
                         raise self._transport_error(exc, request) from exc
                     raise self._status_error(response)

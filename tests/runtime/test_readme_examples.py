@@ -305,6 +305,12 @@ def test_logging_example_and_switch_log_requests_without_credentials(site: Site)
         assert "[redacted]" in proc.stderr and API_KEY not in proc.stderr
 
 
+def test_limits_example_walks_items_within_its_limits(site: Site) -> None:
+    proc = _run(_only("Limits("), site)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.count("'name'") == 2 and "paging stopped" not in proc.stdout
+
+
 def test_async_pagination_example_walks_items(site: Site) -> None:
     proc = _run(_only("async for item in"), site)
     assert proc.returncode == 0, proc.stderr[-2000:]

@@ -7,6 +7,7 @@ from functools import cached_property
 from typing import cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
 from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
@@ -38,6 +39,7 @@ class AgentsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.AgentSuggestionsResponse:
         """List agent chat suggestions
 
@@ -65,6 +67,7 @@ class AgentsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -106,6 +109,7 @@ class AsyncAgentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.AgentSuggestionsResponse:
         """List agent chat suggestions
 
@@ -133,6 +137,7 @@ class AsyncAgentsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 

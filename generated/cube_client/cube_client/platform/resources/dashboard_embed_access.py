@@ -7,6 +7,7 @@ from functools import cached_property
 from typing import Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
@@ -57,6 +58,7 @@ class DashboardEmbedAccessResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.Workbook]:
         """listEmbedTenantWorkbooks
 
@@ -85,6 +87,7 @@ class DashboardEmbedAccessResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -100,6 +103,7 @@ class DashboardEmbedAccessResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.EmbedAccessResponse:
         """getEmbedAccess
 
@@ -123,6 +127,7 @@ class DashboardEmbedAccessResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -145,6 +150,7 @@ class DashboardEmbedAccessResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.EmbedAccessResponse:
         """updateEmbedAccess
 
@@ -176,6 +182,7 @@ class DashboardEmbedAccessResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -229,6 +236,7 @@ class AsyncDashboardEmbedAccessResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.Workbook]:
         """listEmbedTenantWorkbooks
 
@@ -257,6 +265,7 @@ class AsyncDashboardEmbedAccessResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -274,6 +283,7 @@ class AsyncDashboardEmbedAccessResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.EmbedAccessResponse:
         """getEmbedAccess
 
@@ -297,6 +307,7 @@ class AsyncDashboardEmbedAccessResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -319,6 +330,7 @@ class AsyncDashboardEmbedAccessResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.EmbedAccessResponse:
         """updateEmbedAccess
 
@@ -350,6 +362,7 @@ class AsyncDashboardEmbedAccessResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 

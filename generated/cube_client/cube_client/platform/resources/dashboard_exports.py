@@ -9,6 +9,7 @@ from typing import Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._jobs import AsyncJob, JobSpec, SyncJob
+from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     AsyncBinaryResponse,
@@ -68,6 +69,7 @@ class DashboardExportsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DashboardExportJobResponse:
         """startExport
 
@@ -130,6 +132,7 @@ class DashboardExportsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -168,6 +171,7 @@ class DashboardExportsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncJob[_models.DashboardExportJobResponse, _models.DashboardExportStatusResponse]:
         """Submit like start_export() and return a job handle: wait(), download()."""
         submitted = self.start_export(
@@ -185,6 +189,7 @@ class DashboardExportsResource(SyncAPIResource):
             extra_body=extra_body,
             timeout=timeout,
             max_retries=max_retries,
+            limits=limits,
         )
         job: SyncJob[_models.DashboardExportJobResponse, _models.DashboardExportStatusResponse] = (
             SyncJob(
@@ -213,6 +218,7 @@ class DashboardExportsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DashboardExportStatusResponse:
         """getExportStatus
 
@@ -236,6 +242,7 @@ class DashboardExportsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -255,6 +262,7 @@ class DashboardExportsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> BinaryResponse:
         """downloadExport
 
@@ -286,6 +294,7 @@ class DashboardExportsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -352,6 +361,7 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DashboardExportJobResponse:
         """startExport
 
@@ -414,6 +424,7 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -454,6 +465,7 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncJob[_models.DashboardExportJobResponse, _models.DashboardExportStatusResponse]:
         """Submit like start_export() and return a job handle: wait(), download()."""
         submitted = await self.start_export(
@@ -471,6 +483,7 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
             extra_body=extra_body,
             timeout=timeout,
             max_retries=max_retries,
+            limits=limits,
         )
         job: AsyncJob[_models.DashboardExportJobResponse, _models.DashboardExportStatusResponse] = (
             AsyncJob(
@@ -499,6 +512,7 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DashboardExportStatusResponse:
         """getExportStatus
 
@@ -522,6 +536,7 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -543,6 +558,7 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncBinaryResponse:
         """downloadExport
 
@@ -574,6 +590,7 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 

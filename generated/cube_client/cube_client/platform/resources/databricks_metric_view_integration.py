@@ -7,6 +7,7 @@ from functools import cached_property
 from typing import Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
 from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
@@ -45,6 +46,7 @@ class DatabricksMetricViewIntegrationResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DatabricksMetricViewIntegrationResponse:
         """getIntegration
 
@@ -68,6 +70,7 @@ class DatabricksMetricViewIntegrationResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -99,6 +102,7 @@ class DatabricksMetricViewIntegrationResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DatabricksMetricViewIntegrationResponse:
         """saveIntegration
 
@@ -137,6 +141,7 @@ class DatabricksMetricViewIntegrationResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -185,6 +190,7 @@ class AsyncDatabricksMetricViewIntegrationResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DatabricksMetricViewIntegrationResponse:
         """getIntegration
 
@@ -208,6 +214,7 @@ class AsyncDatabricksMetricViewIntegrationResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -239,6 +246,7 @@ class AsyncDatabricksMetricViewIntegrationResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DatabricksMetricViewIntegrationResponse:
         """saveIntegration
 
@@ -277,6 +285,7 @@ class AsyncDatabricksMetricViewIntegrationResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 

@@ -7,6 +7,7 @@ from functools import cached_property
 from typing import Any, Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
 from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
@@ -50,6 +51,7 @@ class DatabricksMetricViewPublicationResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DatabricksMetricViewPublicationPreviewStartResponse:
         """startPreview
 
@@ -82,6 +84,7 @@ class DatabricksMetricViewPublicationResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -104,6 +107,7 @@ class DatabricksMetricViewPublicationResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DatabricksMetricViewPublicationPreviewStatusResponse:
         """previewStatus
 
@@ -127,6 +131,7 @@ class DatabricksMetricViewPublicationResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -149,6 +154,7 @@ class DatabricksMetricViewPublicationResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """cancelPreview
 
@@ -172,6 +178,7 @@ class DatabricksMetricViewPublicationResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -190,6 +197,7 @@ class DatabricksMetricViewPublicationResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DatabricksMetricViewPublicationPreviewResultResponse:
         """previewResult
 
@@ -213,6 +221,7 @@ class DatabricksMetricViewPublicationResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -272,6 +281,7 @@ class AsyncDatabricksMetricViewPublicationResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DatabricksMetricViewPublicationPreviewStartResponse:
         """startPreview
 
@@ -304,6 +314,7 @@ class AsyncDatabricksMetricViewPublicationResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -326,6 +337,7 @@ class AsyncDatabricksMetricViewPublicationResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DatabricksMetricViewPublicationPreviewStatusResponse:
         """previewStatus
 
@@ -349,6 +361,7 @@ class AsyncDatabricksMetricViewPublicationResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -371,6 +384,7 @@ class AsyncDatabricksMetricViewPublicationResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """cancelPreview
 
@@ -394,6 +408,7 @@ class AsyncDatabricksMetricViewPublicationResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -412,6 +427,7 @@ class AsyncDatabricksMetricViewPublicationResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DatabricksMetricViewPublicationPreviewResultResponse:
         """previewResult
 
@@ -435,6 +451,7 @@ class AsyncDatabricksMetricViewPublicationResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 

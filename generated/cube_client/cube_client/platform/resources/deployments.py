@@ -7,6 +7,7 @@ from functools import cached_property
 from typing import Any, Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
@@ -114,6 +115,7 @@ class DeploymentsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.Deployment]:
         """getDeployments
 
@@ -144,6 +146,7 @@ class DeploymentsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -158,6 +161,7 @@ class DeploymentsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Deployment:
         """getDeployment
 
@@ -180,6 +184,7 @@ class DeploymentsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -220,6 +225,7 @@ class DeploymentsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DeploymentSettings:
         """updateDeployment
 
@@ -265,6 +271,7 @@ class DeploymentsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -282,6 +289,7 @@ class DeploymentsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DeploymentDeleteResponse:
         """deleteDeployment
 
@@ -304,6 +312,7 @@ class DeploymentsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -322,6 +331,7 @@ class DeploymentsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.BuildStatusResponse:
         """buildStatus
 
@@ -347,6 +357,7 @@ class DeploymentsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -367,6 +378,7 @@ class DeploymentsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Deployment:
         """advanceCreationStep
 
@@ -394,6 +406,7 @@ class DeploymentsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -411,6 +424,7 @@ class DeploymentsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Deployment:
         """resetCreationStep
 
@@ -433,6 +447,7 @@ class DeploymentsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -457,6 +472,7 @@ class DeploymentsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.DeploymentLogLine]:
         """logs
 
@@ -486,6 +502,7 @@ class DeploymentsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -502,6 +519,7 @@ class DeploymentsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.DeploymentPod]:
         """pods
 
@@ -528,6 +546,7 @@ class DeploymentsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -542,6 +561,7 @@ class DeploymentsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DeploymentSettings:
         """getDeploymentSettings
 
@@ -564,6 +584,7 @@ class DeploymentsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -582,6 +603,7 @@ class DeploymentsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DeploymentTokenResponse:
         """deploymentToken
 
@@ -609,6 +631,7 @@ class DeploymentsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -628,6 +651,7 @@ class DeploymentsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.DeploymentVersion]:
         """listDeploymentVersions
 
@@ -654,6 +678,7 @@ class DeploymentsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -730,6 +755,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.Deployment]:
         """getDeployments
 
@@ -760,6 +786,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -774,6 +801,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Deployment:
         """getDeployment
 
@@ -796,6 +824,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -836,6 +865,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DeploymentSettings:
         """updateDeployment
 
@@ -881,6 +911,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -898,6 +929,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DeploymentDeleteResponse:
         """deleteDeployment
 
@@ -920,6 +952,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -938,6 +971,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.BuildStatusResponse:
         """buildStatus
 
@@ -963,6 +997,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -983,6 +1018,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Deployment:
         """advanceCreationStep
 
@@ -1010,6 +1046,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1027,6 +1064,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Deployment:
         """resetCreationStep
 
@@ -1049,6 +1087,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1073,6 +1112,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.DeploymentLogLine]:
         """logs
 
@@ -1102,6 +1142,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1118,6 +1159,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.DeploymentPod]:
         """pods
 
@@ -1144,6 +1186,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1158,6 +1201,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DeploymentSettings:
         """getDeploymentSettings
 
@@ -1180,6 +1224,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1198,6 +1243,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DeploymentTokenResponse:
         """deploymentToken
 
@@ -1225,6 +1271,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1244,6 +1291,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.DeploymentVersion]:
         """listDeploymentVersions
 
@@ -1270,6 +1318,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 

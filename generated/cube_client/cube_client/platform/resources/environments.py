@@ -7,6 +7,7 @@ from functools import cached_property
 from typing import Any, Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
@@ -83,6 +84,7 @@ class EnvironmentsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.DeploymentEnvironment]:
         """getDeploymentEnvironments
 
@@ -116,6 +118,7 @@ class EnvironmentsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -137,6 +140,7 @@ class EnvironmentsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.DeploymentEnvironmentToken]:
         """getDeploymentEnvironmentTokens
 
@@ -170,6 +174,7 @@ class EnvironmentsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -193,6 +198,7 @@ class EnvironmentsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DeploymentEnvironmentTokenResponse:
         """createDeploymentEnvironmentToken
 
@@ -226,6 +232,7 @@ class EnvironmentsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -249,6 +256,7 @@ class EnvironmentsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DeploymentEnvironmentTokenResponse:
         """createDeploymentEnvironmentTokenForMetaSync
 
@@ -282,6 +290,7 @@ class EnvironmentsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -352,6 +361,7 @@ class AsyncEnvironmentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.DeploymentEnvironment]:
         """getDeploymentEnvironments
 
@@ -385,6 +395,7 @@ class AsyncEnvironmentsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -406,6 +417,7 @@ class AsyncEnvironmentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.DeploymentEnvironmentToken]:
         """getDeploymentEnvironmentTokens
 
@@ -439,6 +451,7 @@ class AsyncEnvironmentsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -462,6 +475,7 @@ class AsyncEnvironmentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DeploymentEnvironmentTokenResponse:
         """createDeploymentEnvironmentToken
 
@@ -495,6 +509,7 @@ class AsyncEnvironmentsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -518,6 +533,7 @@ class AsyncEnvironmentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DeploymentEnvironmentTokenResponse:
         """createDeploymentEnvironmentTokenForMetaSync
 
@@ -551,6 +567,7 @@ class AsyncEnvironmentsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 

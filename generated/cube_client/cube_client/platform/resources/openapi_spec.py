@@ -7,6 +7,7 @@ from functools import cached_property
 from typing import Any, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
 from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
@@ -36,6 +37,7 @@ class OpenapiSpecResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> dict[str, Any]:
         """getSpec
 
@@ -55,6 +57,7 @@ class OpenapiSpecResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -95,6 +98,7 @@ class AsyncOpenapiSpecResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> dict[str, Any]:
         """getSpec
 
@@ -114,6 +118,7 @@ class AsyncOpenapiSpecResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 

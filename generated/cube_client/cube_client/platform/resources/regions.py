@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import cached_property
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
@@ -52,6 +53,7 @@ class RegionsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.RegionResponse]:
         """listRegions
 
@@ -75,6 +77,7 @@ class RegionsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -114,6 +117,7 @@ class AsyncRegionsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.RegionResponse]:
         """listRegions
 
@@ -137,6 +141,7 @@ class AsyncRegionsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 

@@ -7,6 +7,7 @@ from functools import cached_property
 from typing import cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
@@ -68,6 +69,7 @@ class ScheduledTasksResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.ScheduledTaskResponse]:
         """List scheduled tasks
 
@@ -101,6 +103,7 @@ class ScheduledTasksResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -118,6 +121,7 @@ class ScheduledTasksResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.ScheduledTaskResponse:
         """Create a scheduled task
 
@@ -153,6 +157,7 @@ class ScheduledTasksResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -171,6 +176,7 @@ class ScheduledTasksResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.ScheduledTaskResponse:
         """Get a scheduled task
 
@@ -198,6 +204,7 @@ class ScheduledTasksResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -217,6 +224,7 @@ class ScheduledTasksResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.ScheduledTaskResponse:
         """Update a scheduled task
 
@@ -254,6 +262,7 @@ class ScheduledTasksResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -272,6 +281,7 @@ class ScheduledTasksResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> None:
         """Delete a scheduled task
 
@@ -301,6 +311,7 @@ class ScheduledTasksResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -316,6 +327,7 @@ class ScheduledTasksResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.RunScheduledTaskResponse:
         """Run a scheduled task now
 
@@ -345,6 +357,7 @@ class ScheduledTasksResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -365,6 +378,7 @@ class ScheduledTasksResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.ScheduledTaskRunResponse]:
         """List a scheduled task's runs
 
@@ -400,6 +414,7 @@ class ScheduledTasksResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -456,6 +471,7 @@ class AsyncScheduledTasksResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.ScheduledTaskResponse]:
         """List scheduled tasks
 
@@ -489,6 +505,7 @@ class AsyncScheduledTasksResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -506,6 +523,7 @@ class AsyncScheduledTasksResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.ScheduledTaskResponse:
         """Create a scheduled task
 
@@ -541,6 +559,7 @@ class AsyncScheduledTasksResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -559,6 +578,7 @@ class AsyncScheduledTasksResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.ScheduledTaskResponse:
         """Get a scheduled task
 
@@ -586,6 +606,7 @@ class AsyncScheduledTasksResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -605,6 +626,7 @@ class AsyncScheduledTasksResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.ScheduledTaskResponse:
         """Update a scheduled task
 
@@ -642,6 +664,7 @@ class AsyncScheduledTasksResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -660,6 +683,7 @@ class AsyncScheduledTasksResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> None:
         """Delete a scheduled task
 
@@ -689,6 +713,7 @@ class AsyncScheduledTasksResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -704,6 +729,7 @@ class AsyncScheduledTasksResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.RunScheduledTaskResponse:
         """Run a scheduled task now
 
@@ -733,6 +759,7 @@ class AsyncScheduledTasksResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -753,6 +780,7 @@ class AsyncScheduledTasksResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.ScheduledTaskRunResponse]:
         """List a scheduled task's runs
 
@@ -788,6 +816,7 @@ class AsyncScheduledTasksResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 

@@ -7,6 +7,7 @@ from functools import cached_property
 from typing import cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
 from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
@@ -39,6 +40,7 @@ class SnowflakeSemanticViewsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.SnowflakeSemanticViewPullResponse:
         """Start a Snowflake semantic-view pull
 
@@ -65,6 +67,7 @@ class SnowflakeSemanticViewsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -85,6 +88,7 @@ class SnowflakeSemanticViewsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.SnowflakeSemanticViewSyncResponse:
         """Start a Snowflake semantic-view sync
 
@@ -111,6 +115,7 @@ class SnowflakeSemanticViewsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -165,6 +170,7 @@ class AsyncSnowflakeSemanticViewsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.SnowflakeSemanticViewPullResponse:
         """Start a Snowflake semantic-view pull
 
@@ -191,6 +197,7 @@ class AsyncSnowflakeSemanticViewsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -211,6 +218,7 @@ class AsyncSnowflakeSemanticViewsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.SnowflakeSemanticViewSyncResponse:
         """Start a Snowflake semantic-view sync
 
@@ -237,6 +245,7 @@ class AsyncSnowflakeSemanticViewsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 

@@ -7,6 +7,7 @@ from functools import cached_property
 from typing import Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
@@ -60,6 +61,7 @@ class UserAttributesResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.UserAttribute]:
         """getUserAttributes
 
@@ -91,6 +93,7 @@ class UserAttributesResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -109,6 +112,7 @@ class UserAttributesResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.UserAttribute:
         """createUserAttribute
 
@@ -137,6 +141,7 @@ class UserAttributesResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -157,6 +162,7 @@ class UserAttributesResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.UserAttribute:
         """updateUserAttribute
 
@@ -186,6 +192,7 @@ class UserAttributesResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -238,6 +245,7 @@ class AsyncUserAttributesResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.UserAttribute]:
         """getUserAttributes
 
@@ -269,6 +277,7 @@ class AsyncUserAttributesResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -287,6 +296,7 @@ class AsyncUserAttributesResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.UserAttribute:
         """createUserAttribute
 
@@ -315,6 +325,7 @@ class AsyncUserAttributesResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -335,6 +346,7 @@ class AsyncUserAttributesResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.UserAttribute:
         """updateUserAttribute
 
@@ -364,6 +376,7 @@ class AsyncUserAttributesResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
