@@ -57,20 +57,23 @@ class Block:
         return re.sub(r"\W", "_", self.name).lower()
 
 
-def _blocks() -> list[Block]:
+def _blocks_in(name: str, text: str) -> list[Block]:
+    """Every ```python fence of one README, named by its first line, with its server."""
     found = []
-    for name, path in READMES.items():
-        text = path.read_text(encoding="utf-8")
-        for match in FENCE.finditer(text):
-            opts = dict(
-                part.split("=", 1) for part in (match.group("opts") or "").split() if "=" in part
-            )
-            line = text.count("\n", 0, match.start("code"))
-            found.append(Block(f"{name}:{line}", match.group("code"), opts.get("server", "cube")))
+    for match in FENCE.finditer(text):
+        opts = dict(
+            part.split("=", 1) for part in (match.group("opts") or "").split() if "=" in part
+        )
+        line = text.count("\n", 0, match.start("code"))
+        found.append(Block(f"{name}:{line}", match.group("code"), opts.get("server", "cube")))
     return found
 
 
-BLOCKS = _blocks()
+BLOCKS = [
+    block
+    for name, path in READMES.items()
+    for block in _blocks_in(name, path.read_text(encoding="utf-8"))
+]
 
 # --------------------------------------------------------------------------- the default server
 
@@ -242,6 +245,19 @@ def test_both_readmes_have_blocks() -> None:
     assert names == set(READMES)
     assert len(BLOCKS) >= 14
     assert all(b.server in SERVERS for b in BLOCKS), [b.name for b in BLOCKS]
+
+
+def test_a_new_block_is_found_with_or_without_a_marker() -> None:
+    text = (
+        "Intro\n\n```python\nprint(1)\n```\n\n<!-- example -->\n```python\nprint(2)\n```\n"
+        "<!-- example: server=other -->\n```python\nprint(3)\n```\n```sh\nls\n```\n"
+    )
+    found = _blocks_in("new.md", text)
+    assert [(b.name, b.code, b.server) for b in found] == [
+        ("new.md:3", "print(1)\n", "cube"),
+        ("new.md:8", "print(2)\n", "cube"),
+        ("new.md:12", "print(3)\n", "other"),
+    ]
 
 
 def test_every_block_passes_mypy_strict(tmp_path: Path) -> None:
