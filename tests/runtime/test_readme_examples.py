@@ -62,21 +62,24 @@ class Block:
         return re.sub(r"\W", "_", self.name).lower()
 
 
-def _blocks() -> list[Block]:
+def _blocks_in(name: str, text: str) -> list[Block]:
+    """Every ```python fence of one README, named by its first line, with its server."""
     found = []
-    for name, path in READMES.items():
-        text = path.read_text(encoding="utf-8")
-        for match in FENCE.finditer(text):
-            opts = dict(
-                part.split("=", 1) for part in (match.group("opts") or "").split() if "=" in part
-            )
-            line = text.count("\n", 0, match.start("code"))
-            server = DATA_RUNNER if match.group("data") else opts.get("server", "cube")
-            found.append(Block(f"{name}:{line}", match.group("code"), server))
+    for match in FENCE.finditer(text):
+        opts = dict(
+            part.split("=", 1) for part in (match.group("opts") or "").split() if "=" in part
+        )
+        line = text.count("\n", 0, match.start("code"))
+        server = DATA_RUNNER if match.group("data") else opts.get("server", "cube")
+        found.append(Block(f"{name}:{line}", match.group("code"), server))
     return found
 
 
-BLOCKS = _blocks()
+BLOCKS = [
+    block
+    for name, path in READMES.items()
+    for block in _blocks_in(name, path.read_text(encoding="utf-8"))
+]
 RUN_HERE = [b for b in BLOCKS if b.server != DATA_RUNNER]
 
 # --------------------------------------------------------------------------- the default server
@@ -252,6 +255,19 @@ def test_both_readmes_have_blocks() -> None:
     assert RUN_HERE != BLOCKS  # the data section's blocks are found (and type-checked) too
 
 
+def test_a_new_block_is_found_with_or_without_a_marker() -> None:
+    text = (
+        "Intro\n\n```python\nprint(1)\n```\n\n<!-- example -->\n```python\nprint(2)\n```\n"
+        "<!-- example: server=other -->\n```python\nprint(3)\n```\n```sh\nls\n```\n"
+    )
+    found = _blocks_in("new.md", text)
+    assert [(b.name, b.code, b.server) for b in found] == [
+        ("new.md:3", "print(1)\n", "cube"),
+        ("new.md:8", "print(2)\n", "cube"),
+        ("new.md:12", "print(3)\n", "other"),
+    ]
+
+
 def test_every_block_passes_mypy_strict(tmp_path: Path) -> None:
     """One mypy run over every block, on a copy of the package's own cache (``make lint`` leaves
     it warm: about two seconds) or else the seeded one."""
@@ -311,6 +327,12 @@ def test_logging_example_and_switch_log_requests_without_credentials(site: Site)
         assert proc.returncode == 0, proc.stderr[-2000:]
         assert "Request GET" in proc.stderr and "-> 200" in proc.stderr
         assert "[redacted]" in proc.stderr and API_KEY not in proc.stderr
+
+
+def test_limits_example_walks_items_within_its_limits(site: Site) -> None:
+    proc = _run(_only("Limits("), site)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.count("'name'") == 2 and "paging stopped" not in proc.stdout
 
 
 def test_async_pagination_example_walks_items(site: Site) -> None:
