@@ -9,7 +9,6 @@ text.
 from __future__ import annotations
 
 import keyword
-import math
 import re
 from functools import cache
 from pathlib import Path
@@ -26,6 +25,7 @@ from generator.emit.imports import (
     spec_imports,
 )
 from generator.emit.layout import fit, fit_item, fit_return, fits_at
+from generator.emit.literals import error_class, py_literal
 from generator.emit.open_shapes import open_operations
 from generator.emit.readme_calls import example_args
 from generator.emit.sanitize import clean_text, comment_text, docstring_body, py_str, toml_str
@@ -171,34 +171,6 @@ def py_open_type(t: TypeRef, models: str = "") -> str:
                 return f"Open[{' | '.join(py_type(m, models) for m in present)}]{none}"
             return py_open_type(present[0], models) + none
     return py_type(t, models)
-
-
-def py_literal(value: object) -> str:
-    if isinstance(value, bool) or value is None:
-        return repr(value)
-    if isinstance(value, int):
-        return str(int(value))
-    if isinstance(value, float):
-        return repr(value) if math.isfinite(value) else f"float({py_str(repr(value))})"
-    return py_str(value)
-
-
-_ERROR_CLASSES = {
-    "400": "BadRequestError",
-    "401": "AuthenticationError",
-    "403": "PermissionDeniedError",
-    "404": "NotFoundError",
-    "409": "ConflictError",
-    "422": "UnprocessableEntityError",
-    "429": "RateLimitError",
-}
-
-
-def error_class(status: str) -> str:
-    """The exception class the runtime raises for a documented status (``5XX`` included)."""
-    if status[:1] == "5":
-        return "InternalServerError"
-    return _ERROR_CLASSES.get(status, "APIStatusError")
 
 
 def py_tuple(values: tuple[object, ...] | list[object]) -> str:

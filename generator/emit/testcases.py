@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
-from generator.emit.render import error_class, py_literal
+from generator.emit.literals import error_class, py_literal
 from generator.emit.samples import LongText, Samples
 from generator.ir.context import PATH_PARAM, strip_none
 from generator.ir.naming import ClassName, Namespace, PythonIdentifier
