@@ -496,7 +496,8 @@ def _build(tp: Any, data: Any, path: str, problems: list[str]) -> Any:
             k: _build(item, v, f"{path}.{k}" if path else str(k), problems) for k, v in data.items()
         }
     problems.append(
-        f"{where}: {'null' if data is None else type(data).__name__ + ' ' + _short(data)} kept as received"
+        f"{where}: {'null' if data is None else type(data).__name__ + ' ' + _short(data)} "
+        "kept as received"
     )
     return data
 

@@ -1,12 +1,14 @@
-"""Streamed bodies read as they arrive: server-sent events (parsed with httpx2's own reader) and JSON lines.
+"""Streamed bodies read as they arrive: server-sent events (parsed with httpx2's own reader) and
+JSON lines.
 
 JSON lines (one JSON value per line, the agent chat API's answer and the SQL results of the core
 data API) are yielded as typed items; a line the document marks as an error raises
 :class:`APIStreamError`, and a stream that stops inside a line or before its final line raises
 :class:`IncompleteStreamError`.
 
-Server-sent events are yielded as they arrive. A ``data:`` field spread over several lines is joined with
-``\\n`` as the SSE specification says; comments and ``retry:`` lines are handled by httpx2.
+Server-sent events are yielded as they arrive. A ``data:`` field spread over several lines is
+joined with ``\\n`` as the SSE specification says; comments and ``retry:`` lines are handled by
+httpx2.
 Leaving the loop early, reaching the end, or an error closes the connection (for ``async for``,
 leaving early closes it when the loop's iterator is finalised; use ``async with stream:`` to
 close it at a point you choose).
