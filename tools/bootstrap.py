@@ -12,6 +12,7 @@ looks stuck.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -24,6 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 HEARTBEAT = 5.0  # seconds of silence before a step says it is still running
 # what uv lists package by package (" + name==1.0"): the step's own summary line is enough
 _NOISE = (" + ", " - ", " ~ ", "Using CPython", "Creating virtual environment", "Activate with")
+# pip's words on the machine's own configuration, not on this install
+_PIP_NOISE = ("WARNING: Running pip as", "WARNING: Location", "Looking in ")
 
 
 def say(text: str) -> None:
@@ -52,7 +55,7 @@ def run_step(title: str, argv: list[str], env: dict[str, str]) -> None:
     assert proc.stdout is not None
     for raw in proc.stdout:
         line = raw.rstrip()
-        if line and not line.startswith(_NOISE) and "WARNING: Running pip as" not in line:
+        if line and not line.startswith(_NOISE) and not line.lstrip().startswith(_PIP_NOISE):
             print(f"bootstrap:   {line}", flush=True)
             last[0] = time.monotonic()
     code = proc.wait()
@@ -84,8 +87,12 @@ def install_uv(python: str, tools: Path, pins: Path, version: str, env: dict[str
         return found
     staging = tools.with_name(tools.name + ".new")
     shutil.rmtree(staging, ignore_errors=True)
-    pip = [python, "-m", "pip"]
-    if subprocess.run([*pip, "--version"], capture_output=True, env=env, check=False).returncode:
+    pip = [sys.executable, "-m", "pip"]  # the Makefile runs this script with $(PYTHON)
+    # pip's modules as installed (a bytecode prefix would compile the whole of pip and the
+    # standard library anew first: seconds of silence), and no bytecode written outside
+    env = {k: v for k, v in env.items() if k != "PYTHONPYCACHEPREFIX"}
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    if importlib.util.find_spec("pip") is None:
         # an interpreter without pip (Debian's python3 without python3-pip): a venv has one
         helper = tools.with_name("uv-venv")
         venv = [python, "-m", "venv", str(helper)]
