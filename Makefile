@@ -25,9 +25,10 @@ UV_VERSION := 0.13.8
 UV_DIR     := .tools/uv
 UV         := $(UV_DIR)/bin/uv
 PY_NEEDED  := 3.11
-# Evaluated only when the bootstrap runs (recursive variables): the interpreter's version, and
-# whether it is at least PY_NEEDED.
-PY_FOUND    = $(shell $(PYTHON) -c 'import sys; print("%d.%d.%d" % sys.version_info[:3])' 2>/dev/null)
+# Evaluated only when the bootstrap runs, and then once: the interpreter's version, and whether
+# it is at least PY_NEEDED.
+PY_FOUND    = $(eval PY_FOUND := $(shell $(PYTHON) -c \
+  'import sys; print("%d.%d.%d" % sys.version_info[:3])' 2>/dev/null))$(PY_FOUND)
 PY_OK       = $(shell printf '%s\n' $(PY_NEEDED) '$(PY_FOUND)' | sort -V -C && echo yes)
 PY_MESSAGE  = bootstrap: $(if $(PY_FOUND),$(PYTHON) is Python $(PY_FOUND),cannot run $(PYTHON)); \
   cube-codegen needs Python $(PY_NEEDED) or newer: point the Makefile at one with \

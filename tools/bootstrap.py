@@ -38,13 +38,10 @@ def run_step(title: str, argv: list[str], env: dict[str, str]) -> None:
     say(f"{title} ...")
     started = time.monotonic()
     last = [started]
-    proc = subprocess.Popen(
-        argv, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-    )
     done = threading.Event()
 
     def heartbeat() -> None:
-        while not done.wait(1.0):
+        while not done.wait(min(1.0, HEARTBEAT / 4)):
             now = time.monotonic()
             if now - last[0] >= HEARTBEAT:
                 say(f"  ... still {title.split(' ', 1)[0].lower()} ({now - started:.0f} s)")
@@ -52,13 +49,16 @@ def run_step(title: str, argv: list[str], env: dict[str, str]) -> None:
 
     beat = threading.Thread(target=heartbeat, daemon=True)
     beat.start()
-    assert proc.stdout is not None
-    for raw in proc.stdout:
-        line = raw.rstrip()
-        if line and not line.startswith(_NOISE) and not line.lstrip().startswith(_PIP_NOISE):
-            print(f"bootstrap:   {line}", flush=True)
-            last[0] = time.monotonic()
-    code = proc.wait()
+    with subprocess.Popen(
+        argv, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    ) as proc:
+        assert proc.stdout is not None
+        for raw in proc.stdout:
+            line = raw.rstrip()
+            if line and not line.startswith(_NOISE) and not line.lstrip().startswith(_PIP_NOISE):
+                print(f"bootstrap:   {line}", flush=True)
+                last[0] = time.monotonic()
+    code = proc.returncode
     done.set()
     beat.join()
     if code != 0:

@@ -35,17 +35,17 @@ def timed(argv: list[str], cwd: Path, env: dict[str, str]) -> Run:
     """Run a command, echoing its lines with the time since the start."""
     started = last = time.monotonic()
     longest, after, previous = 0.0, "(start)", "(start)"
-    proc = subprocess.Popen(
+    with subprocess.Popen(
         argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-    )
-    assert proc.stdout is not None
-    for line in proc.stdout:
-        now = time.monotonic()
-        if now - last > longest:
-            longest, after = now - last, previous
-        last, previous = now, line.rstrip()
-        print(f"  {now - started:6.1f} s | {previous}", flush=True)
-    code = proc.wait()
+    ) as proc:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            now = time.monotonic()
+            if now - last > longest:
+                longest, after = now - last, previous
+            last, previous = now, line.rstrip()
+            print(f"  {now - started:6.1f} s | {previous}", flush=True)
+    code = proc.returncode
     end = time.monotonic()
     if end - last > longest:
         longest, after = end - last, previous
