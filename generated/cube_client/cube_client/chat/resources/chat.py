@@ -45,7 +45,7 @@ class ChatResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> JSONLinesStream[_models.StreamChatStateLine]:
-        """streamChatState
+        """Create a stream chat state
 
         ``POST /chat/stream-chat-state``
 
@@ -106,7 +106,7 @@ class ChatResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> None:
-        """abortChat
+        """Abort the chat
 
         ``POST /chat/abort``
 
@@ -169,7 +169,7 @@ class AsyncChatResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncJSONLinesStream[_models.StreamChatStateLine]:
-        """streamChatState
+        """Create a stream chat state
 
         ``POST /chat/stream-chat-state``
 
@@ -230,7 +230,7 @@ class AsyncChatResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> None:
-        """abortChat
+        """Abort the chat
 
         ``POST /chat/abort``
 

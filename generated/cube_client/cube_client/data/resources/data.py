@@ -38,7 +38,7 @@ class DataResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.V1LoadResponse:
-        """loadV1
+        """Create a load
 
         ``POST /v1/load``
 
@@ -84,7 +84,7 @@ class DataResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> JSONLinesStream[_models.CubesqlV1Line]:
-        """cubesqlV1
+        """Create a cubesql
 
         ``POST /v1/cubesql``
 
@@ -142,7 +142,7 @@ class DataResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.V1MetaResponse:
-        """metaV1
+        """Get the meta
 
         ``GET /v1/meta``
 
@@ -197,7 +197,7 @@ class AsyncDataResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.V1LoadResponse:
-        """loadV1
+        """Create a load
 
         ``POST /v1/load``
 
@@ -243,7 +243,7 @@ class AsyncDataResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncJSONLinesStream[_models.CubesqlV1Line]:
-        """cubesqlV1
+        """Create a cubesql
 
         ``POST /v1/cubesql``
 
@@ -301,7 +301,7 @@ class AsyncDataResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.V1MetaResponse:
-        """metaV1
+        """Get the meta
 
         ``GET /v1/meta``
 

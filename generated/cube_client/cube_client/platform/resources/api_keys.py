@@ -49,7 +49,7 @@ class APIKeysResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.ApiKeyResponse]:
-        """listApiKeys
+        """List API keys
 
         ``GET /api/v1/api-keys``
 
@@ -89,7 +89,7 @@ class APIKeysResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.ApiKeyCreatedResponse:
-        """createApiKey
+        """Create an API key
 
         ``POST /api/v1/api-keys``
 
@@ -133,7 +133,7 @@ class APIKeysResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.ApiKeyResponse:
-        """getApiKey
+        """Get an API key
 
         ``GET /api/v1/api-keys/{id}``
 
@@ -172,7 +172,7 @@ class APIKeysResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """deleteApiKey
+        """Delete an API key
 
         ``DELETE /api/v1/api-keys/{id}``
 
@@ -229,7 +229,7 @@ class AsyncAPIKeysResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[_models.ApiKeyResponse]:
-        """listApiKeys
+        """List API keys
 
         ``GET /api/v1/api-keys``
 
@@ -269,7 +269,7 @@ class AsyncAPIKeysResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.ApiKeyCreatedResponse:
-        """createApiKey
+        """Create an API key
 
         ``POST /api/v1/api-keys``
 
@@ -313,7 +313,7 @@ class AsyncAPIKeysResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.ApiKeyResponse:
-        """getApiKey
+        """Get an API key
 
         ``GET /api/v1/api-keys/{id}``
 
@@ -352,7 +352,7 @@ class AsyncAPIKeysResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """deleteApiKey
+        """Delete an API key
 
         ``DELETE /api/v1/api-keys/{id}``
 

@@ -32,7 +32,7 @@ class AppThemeResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.AppConfigResponse:
-        """getAppConfig
+        """Get the app config
 
         ``GET /api/v1/app-config``
 
@@ -81,7 +81,7 @@ class AsyncAppThemeResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.AppConfigResponse:
-        """getAppConfig
+        """Get the app config
 
         ``GET /api/v1/app-config``
 

@@ -52,7 +52,7 @@ class DashboardEmbedAccessResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.Workbook]:
-        """listEmbedTenantWorkbooks
+        """List workbooks of an embed tenant
 
         ``GET /api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks``
 
@@ -95,7 +95,7 @@ class DashboardEmbedAccessResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.EmbedAccessResponse:
-        """getEmbedAccess
+        """Get the embed access of a workbook
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access``
 
@@ -140,7 +140,7 @@ class DashboardEmbedAccessResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.EmbedAccessResponse:
-        """updateEmbedAccess
+        """Update the embed access of a workbook
 
         ``PUT /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access``
 
@@ -210,7 +210,7 @@ class AsyncDashboardEmbedAccessResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[_models.Workbook]:
-        """listEmbedTenantWorkbooks
+        """List workbooks of an embed tenant
 
         ``GET /api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks``
 
@@ -255,7 +255,7 @@ class AsyncDashboardEmbedAccessResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.EmbedAccessResponse:
-        """getEmbedAccess
+        """Get the embed access of a workbook
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access``
 
@@ -300,7 +300,7 @@ class AsyncDashboardEmbedAccessResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.EmbedAccessResponse:
-        """updateEmbedAccess
+        """Update the embed access of a workbook
 
         ``PUT /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access``
 

@@ -63,7 +63,7 @@ class DashboardExportsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DashboardExportJobResponse:
-        """startExport
+        """Create a dashboard export for a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/dashboard-exports``
 
@@ -208,7 +208,7 @@ class DashboardExportsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DashboardExportStatusResponse:
-        """getExportStatus
+        """Get a dashboard export of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}``
 
@@ -250,7 +250,7 @@ class DashboardExportsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> BinaryResponse:
-        """downloadExport
+        """Download a dashboard export
 
         ``GET /api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}/download``
 
@@ -335,7 +335,7 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DashboardExportJobResponse:
-        """startExport
+        """Create a dashboard export for a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/dashboard-exports``
 
@@ -482,7 +482,7 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DashboardExportStatusResponse:
-        """getExportStatus
+        """Get a dashboard export of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}``
 
@@ -526,7 +526,7 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncBinaryResponse:
-        """downloadExport
+        """Download a dashboard export
 
         ``GET /api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}/download``
 

@@ -65,7 +65,7 @@ class DataModelResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.BranchResponse]:
-        """listBranches
+        """List branches of a deployment
 
         ``GET /build/api/v1/deployments/{deploymentId}/branches``
 
@@ -108,7 +108,7 @@ class DataModelResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DevBranchResponse:
-        """createBranch
+        """Create a branch for a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/branches``
 
@@ -156,7 +156,7 @@ class DataModelResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DataModelWriteResponse:
-        """removeBranch
+        """Delete the branches of a deployment
 
         ``DELETE /build/api/v1/deployments/{deploymentId}/branches``
 
@@ -205,7 +205,7 @@ class DataModelResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.SetBranchStagingEnvironmentResponse:
-        """setBranchStagingEnvironment
+        """Update the staging environment of the branches of a deployment
 
         ``PUT /build/api/v1/deployments/{deploymentId}/branches/staging-environment``
 
@@ -279,7 +279,7 @@ class DataModelResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DataModelWriteResponse:
-        """commitChanges
+        """Commit a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/commit``
 
@@ -330,7 +330,7 @@ class DataModelResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[dict[str, Any]]:
-        """listFiles
+        """List files of the data model of a deployment
 
         ``GET /build/api/v1/deployments/{deploymentId}/data-model/files``
 
@@ -376,7 +376,7 @@ class DataModelResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DataModelWriteResponse:
-        """updateFiles
+        """Update the files of the data model of a deployment
 
         ``PUT /build/api/v1/deployments/{deploymentId}/data-model/files``
 
@@ -425,7 +425,7 @@ class DataModelResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DataModelWriteResponse:
-        """removeFiles
+        """Delete the files of the data model of a deployment
 
         ``DELETE /build/api/v1/deployments/{deploymentId}/data-model/files``
 
@@ -474,7 +474,7 @@ class DataModelResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DataModelWriteResponse:
-        """renameFiles
+        """Rename the files of the data model of a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/data-model/files/rename``
 
@@ -522,7 +522,7 @@ class DataModelResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DataModelValidationResponse:
-        """validateDataModel
+        """Validate the data model of a deployment
 
         ``GET /build/api/v1/deployments/{deploymentId}/data-model/validate``
 
@@ -566,7 +566,7 @@ class DataModelResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DevBranchResponse:
-        """startDevMode
+        """Create a dev mode for a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/dev-mode``
 
@@ -610,7 +610,7 @@ class DataModelResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DataModelWriteResponse:
-        """stopDevMode
+        """Delete the dev mode of a deployment
 
         ``DELETE /build/api/v1/deployments/{deploymentId}/dev-mode``
 
@@ -655,7 +655,7 @@ class DataModelResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.MergeResponse:
-        """mergeIntoParentBranch
+        """Merge a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/merge``
 
@@ -708,7 +708,7 @@ class DataModelResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.MergeResponse:
-        """mergeToDefaultBranch
+        """Merge a deployment to default
 
         ``POST /build/api/v1/deployments/{deploymentId}/merge-to-default``
 
@@ -756,7 +756,7 @@ class DataModelResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.PullResponse:
-        """pull
+        """Pull a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/pull``
 
@@ -832,7 +832,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[_models.BranchResponse]:
-        """listBranches
+        """List branches of a deployment
 
         ``GET /build/api/v1/deployments/{deploymentId}/branches``
 
@@ -875,7 +875,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DevBranchResponse:
-        """createBranch
+        """Create a branch for a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/branches``
 
@@ -923,7 +923,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DataModelWriteResponse:
-        """removeBranch
+        """Delete the branches of a deployment
 
         ``DELETE /build/api/v1/deployments/{deploymentId}/branches``
 
@@ -972,7 +972,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.SetBranchStagingEnvironmentResponse:
-        """setBranchStagingEnvironment
+        """Update the staging environment of the branches of a deployment
 
         ``PUT /build/api/v1/deployments/{deploymentId}/branches/staging-environment``
 
@@ -1046,7 +1046,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DataModelWriteResponse:
-        """commitChanges
+        """Commit a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/commit``
 
@@ -1097,7 +1097,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[dict[str, Any]]:
-        """listFiles
+        """List files of the data model of a deployment
 
         ``GET /build/api/v1/deployments/{deploymentId}/data-model/files``
 
@@ -1143,7 +1143,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DataModelWriteResponse:
-        """updateFiles
+        """Update the files of the data model of a deployment
 
         ``PUT /build/api/v1/deployments/{deploymentId}/data-model/files``
 
@@ -1192,7 +1192,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DataModelWriteResponse:
-        """removeFiles
+        """Delete the files of the data model of a deployment
 
         ``DELETE /build/api/v1/deployments/{deploymentId}/data-model/files``
 
@@ -1241,7 +1241,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DataModelWriteResponse:
-        """renameFiles
+        """Rename the files of the data model of a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/data-model/files/rename``
 
@@ -1289,7 +1289,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DataModelValidationResponse:
-        """validateDataModel
+        """Validate the data model of a deployment
 
         ``GET /build/api/v1/deployments/{deploymentId}/data-model/validate``
 
@@ -1335,7 +1335,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DevBranchResponse:
-        """startDevMode
+        """Create a dev mode for a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/dev-mode``
 
@@ -1379,7 +1379,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DataModelWriteResponse:
-        """stopDevMode
+        """Delete the dev mode of a deployment
 
         ``DELETE /build/api/v1/deployments/{deploymentId}/dev-mode``
 
@@ -1424,7 +1424,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.MergeResponse:
-        """mergeIntoParentBranch
+        """Merge a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/merge``
 
@@ -1477,7 +1477,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.MergeResponse:
-        """mergeToDefaultBranch
+        """Merge a deployment to default
 
         ``POST /build/api/v1/deployments/{deploymentId}/merge-to-default``
 
@@ -1525,7 +1525,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.PullResponse:
-        """pull
+        """Pull a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/pull``
 

@@ -37,7 +37,7 @@ class DataModelUploadsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> dict[str, _models.FileHash]:
-        """fileHashes
+        """Get the file hashes of the data model of a deployment
 
         ``GET /build/api/v1/deployments/{deploymentId}/data-model/file-hashes``
 
@@ -85,7 +85,7 @@ class DataModelUploadsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """uploadFile
+        """Create a file for the upload of the data model of a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/data-model/upload/file``
 
@@ -139,7 +139,7 @@ class DataModelUploadsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.FinishUploadResponse:
-        """finishUpload
+        """Finish the upload of the data model of a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/data-model/upload/finish``
 
@@ -195,7 +195,7 @@ class DataModelUploadsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.StartUploadResponse:
-        """startUpload
+        """Start the upload of the data model of a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/data-model/upload/start``
 
@@ -259,7 +259,7 @@ class AsyncDataModelUploadsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> dict[str, _models.FileHash]:
-        """fileHashes
+        """Get the file hashes of the data model of a deployment
 
         ``GET /build/api/v1/deployments/{deploymentId}/data-model/file-hashes``
 
@@ -307,7 +307,7 @@ class AsyncDataModelUploadsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """uploadFile
+        """Create a file for the upload of the data model of a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/data-model/upload/file``
 
@@ -361,7 +361,7 @@ class AsyncDataModelUploadsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.FinishUploadResponse:
-        """finishUpload
+        """Finish the upload of the data model of a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/data-model/upload/finish``
 
@@ -417,7 +417,7 @@ class AsyncDataModelUploadsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.StartUploadResponse:
-        """startUpload
+        """Start the upload of the data model of a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/data-model/upload/start``
 

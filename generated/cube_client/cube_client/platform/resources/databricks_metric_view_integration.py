@@ -38,7 +38,7 @@ class DatabricksMetricViewIntegrationResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DatabricksMetricViewIntegrationResponse:
-        """getIntegration
+        """Get a databricks metric view integration of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/databricks-metric-view-integrations/{dataSourceName}``
 
@@ -92,7 +92,7 @@ class DatabricksMetricViewIntegrationResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DatabricksMetricViewIntegrationResponse:
-        """saveIntegration
+        """Update a databricks metric view integration of a deployment
 
         ``PUT /api/v1/deployments/{deploymentId}/databricks-metric-view-integrations/{dataSourceName}``
 
@@ -165,7 +165,7 @@ class AsyncDatabricksMetricViewIntegrationResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DatabricksMetricViewIntegrationResponse:
-        """getIntegration
+        """Get a databricks metric view integration of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/databricks-metric-view-integrations/{dataSourceName}``
 
@@ -219,7 +219,7 @@ class AsyncDatabricksMetricViewIntegrationResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DatabricksMetricViewIntegrationResponse:
-        """saveIntegration
+        """Update a databricks metric view integration of a deployment
 
         ``PUT /api/v1/deployments/{deploymentId}/databricks-metric-view-integrations/{dataSourceName}``
 

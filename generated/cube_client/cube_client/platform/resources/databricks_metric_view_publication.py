@@ -43,7 +43,7 @@ class DatabricksMetricViewPublicationResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DatabricksMetricViewPublicationPreviewStartResponse:
-        """startPreview
+        """Create a databricks metric view preview for a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/databricks-metric-view-previews``
 
@@ -97,7 +97,7 @@ class DatabricksMetricViewPublicationResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DatabricksMetricViewPublicationPreviewStatusResponse:
-        """previewStatus
+        """Get a databricks metric view preview of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/databricks-metric-view-previews/{previewId}``
 
@@ -142,7 +142,7 @@ class DatabricksMetricViewPublicationResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """cancelPreview
+        """Delete a databricks metric view preview of a deployment
 
         ``DELETE /api/v1/deployments/{deploymentId}/databricks-metric-view-previews/{previewId}``
 
@@ -183,7 +183,7 @@ class DatabricksMetricViewPublicationResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DatabricksMetricViewPublicationPreviewResultResponse:
-        """previewResult
+        """Get the result of a databricks metric view preview
 
         ``GET /api/v1/deployments/{deploymentId}/databricks-metric-view-previews/{previewId}/result``
 
@@ -250,7 +250,7 @@ class AsyncDatabricksMetricViewPublicationResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DatabricksMetricViewPublicationPreviewStartResponse:
-        """startPreview
+        """Create a databricks metric view preview for a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/databricks-metric-view-previews``
 
@@ -304,7 +304,7 @@ class AsyncDatabricksMetricViewPublicationResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DatabricksMetricViewPublicationPreviewStatusResponse:
-        """previewStatus
+        """Get a databricks metric view preview of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/databricks-metric-view-previews/{previewId}``
 
@@ -349,7 +349,7 @@ class AsyncDatabricksMetricViewPublicationResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """cancelPreview
+        """Delete a databricks metric view preview of a deployment
 
         ``DELETE /api/v1/deployments/{deploymentId}/databricks-metric-view-previews/{previewId}``
 
@@ -390,7 +390,7 @@ class AsyncDatabricksMetricViewPublicationResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DatabricksMetricViewPublicationPreviewResultResponse:
-        """previewResult
+        """Get the result of a databricks metric view preview
 
         ``GET /api/v1/deployments/{deploymentId}/databricks-metric-view-previews/{previewId}/result``
 

@@ -69,7 +69,7 @@ class DbtSyncResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.DbtSyncRun]:
-        """listDbtSyncs
+        """List dbt sync of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync``
 
@@ -116,7 +116,7 @@ class DbtSyncResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DbtSyncResponse:
-        """startDbtSync
+        """Create a dbt sync for a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/dbt-sync``
 
@@ -165,7 +165,7 @@ class DbtSyncResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DbtSyncStatusResponse:
-        """getDbtSyncStatus
+        """Get a dbt sync of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}``
 
@@ -206,7 +206,7 @@ class DbtSyncResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DbtSyncCancelResponse:
-        """cancelDbtSync
+        """Delete a dbt sync of a deployment
 
         ``DELETE /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}``
 
@@ -249,7 +249,7 @@ class DbtSyncResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.DbtGeneratedFileContent]:
-        """getDbtSyncGeneratedFiles
+        """List generated files of a dbt sync
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/generated-files``
 
@@ -293,7 +293,7 @@ class DbtSyncResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DbtSyncLogEntriesListResponse:
-        """getDbtSyncLogs
+        """Get the logs of a dbt sync
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/logs``
 
@@ -334,7 +334,7 @@ class DbtSyncResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DbtSyncResultResponse:
-        """getDbtSyncResult
+        """Get the result of a dbt sync
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/result``
 
@@ -404,7 +404,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[_models.DbtSyncRun]:
-        """listDbtSyncs
+        """List dbt sync of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync``
 
@@ -451,7 +451,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DbtSyncResponse:
-        """startDbtSync
+        """Create a dbt sync for a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/dbt-sync``
 
@@ -500,7 +500,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DbtSyncStatusResponse:
-        """getDbtSyncStatus
+        """Get a dbt sync of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}``
 
@@ -541,7 +541,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DbtSyncCancelResponse:
-        """cancelDbtSync
+        """Delete a dbt sync of a deployment
 
         ``DELETE /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}``
 
@@ -584,7 +584,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[_models.DbtGeneratedFileContent]:
-        """getDbtSyncGeneratedFiles
+        """List generated files of a dbt sync
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/generated-files``
 
@@ -628,7 +628,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DbtSyncLogEntriesListResponse:
-        """getDbtSyncLogs
+        """Get the logs of a dbt sync
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/logs``
 
@@ -671,7 +671,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DbtSyncResultResponse:
-        """getDbtSyncResult
+        """Get the result of a dbt sync
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/result``
 

@@ -45,7 +45,7 @@ class DeploymentCreationResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Deployment:
-        """createDeployment
+        """Create a deployment
 
         ``POST /build/api/v1/deployments``
 
@@ -118,7 +118,7 @@ class AsyncDeploymentCreationResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Deployment:
-        """createDeployment
+        """Create a deployment
 
         ``POST /build/api/v1/deployments``
 

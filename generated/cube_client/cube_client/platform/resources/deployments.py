@@ -109,7 +109,7 @@ class DeploymentsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.Deployment]:
-        """getDeployments
+        """List deployments
 
         ``GET /api/v1/deployments``
 
@@ -153,7 +153,7 @@ class DeploymentsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Deployment:
-        """getDeployment
+        """Get a deployment
 
         ``GET /api/v1/deployments/{deploymentId}``
 
@@ -215,7 +215,7 @@ class DeploymentsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DeploymentSettings:
-        """updateDeployment
+        """Update a deployment
 
         ``PUT /api/v1/deployments/{deploymentId}``
 
@@ -277,7 +277,7 @@ class DeploymentsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DeploymentDeleteResponse:
-        """deleteDeployment
+        """Delete a deployment
 
         ``DELETE /api/v1/deployments/{deploymentId}``
 
@@ -317,7 +317,7 @@ class DeploymentsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.BuildStatusResponse:
-        """buildStatus
+        """Get the build status of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/build-status``
 
@@ -362,7 +362,7 @@ class DeploymentsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Deployment:
-        """advanceCreationStep
+        """Advance the creation step of a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/creation-step/advance``
 
@@ -406,7 +406,7 @@ class DeploymentsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Deployment:
-        """resetCreationStep
+        """Reset the creation step of a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/creation-step/reset``
 
@@ -452,7 +452,7 @@ class DeploymentsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.DeploymentLogLine]:
-        """logs
+        """List logs of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/logs``
 
@@ -497,7 +497,7 @@ class DeploymentsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.DeploymentPod]:
-        """pods
+        """List pods of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/pods``
 
@@ -537,7 +537,7 @@ class DeploymentsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DeploymentSettings:
-        """getDeploymentSettings
+        """Get the settings of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/settings``
 
@@ -577,7 +577,7 @@ class DeploymentsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DeploymentTokenResponse:
-        """deploymentToken
+        """Create a token for a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/token``
 
@@ -623,7 +623,7 @@ class DeploymentsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.DeploymentVersion]:
-        """listDeploymentVersions
+        """List versions of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/versions``
 
@@ -700,7 +700,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[_models.Deployment]:
-        """getDeployments
+        """List deployments
 
         ``GET /api/v1/deployments``
 
@@ -744,7 +744,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Deployment:
-        """getDeployment
+        """Get a deployment
 
         ``GET /api/v1/deployments/{deploymentId}``
 
@@ -806,7 +806,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DeploymentSettings:
-        """updateDeployment
+        """Update a deployment
 
         ``PUT /api/v1/deployments/{deploymentId}``
 
@@ -868,7 +868,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DeploymentDeleteResponse:
-        """deleteDeployment
+        """Delete a deployment
 
         ``DELETE /api/v1/deployments/{deploymentId}``
 
@@ -908,7 +908,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.BuildStatusResponse:
-        """buildStatus
+        """Get the build status of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/build-status``
 
@@ -953,7 +953,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Deployment:
-        """advanceCreationStep
+        """Advance the creation step of a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/creation-step/advance``
 
@@ -997,7 +997,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Deployment:
-        """resetCreationStep
+        """Reset the creation step of a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/creation-step/reset``
 
@@ -1043,7 +1043,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[_models.DeploymentLogLine]:
-        """logs
+        """List logs of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/logs``
 
@@ -1088,7 +1088,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[_models.DeploymentPod]:
-        """pods
+        """List pods of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/pods``
 
@@ -1128,7 +1128,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DeploymentSettings:
-        """getDeploymentSettings
+        """Get the settings of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/settings``
 
@@ -1168,7 +1168,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DeploymentTokenResponse:
-        """deploymentToken
+        """Create a token for a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/token``
 
@@ -1214,7 +1214,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[_models.DeploymentVersion]:
-        """listDeploymentVersions
+        """List versions of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/versions``
 

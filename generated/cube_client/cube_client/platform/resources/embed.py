@@ -62,7 +62,7 @@ class EmbedResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Dashboard:
-        """getDashboard
+        """Get a dashboard
 
         ``GET /api/v1/embed/dashboard/{publicId}``
 
@@ -102,7 +102,7 @@ class EmbedResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DashboardEmbeddingResponse:
-        """updateDashboardEmbedding
+        """Update a dashboard
 
         ``PATCH /api/v1/embed/dashboard/{publicId}``
 
@@ -150,7 +150,7 @@ class EmbedResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.EmbedDashboardCommentThreadDto]:
-        """listDashboardComments
+        """List comments of a dashboard
 
         ``GET /api/v1/embed/dashboard/{publicId}/comments``
 
@@ -199,7 +199,7 @@ class EmbedResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.EmbedDashboardCommentDto:
-        """createDashboardComment
+        """Create a comment for a dashboard
 
         ``POST /api/v1/embed/dashboard/{publicId}/comments``
 
@@ -247,7 +247,7 @@ class EmbedResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.EmbedMentionableUserDto]:
-        """listMentionableEmbedUsers
+        """List mentionable users of the comments of a dashboard
 
         ``GET /api/v1/embed/dashboard/{publicId}/comments/mentionable-users``
 
@@ -291,7 +291,7 @@ class EmbedResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """removeDashboardComment
+        """Delete a comment of a dashboard
 
         ``DELETE /api/v1/embed/dashboard/{publicId}/comments/{commentId}``
 
@@ -333,7 +333,7 @@ class EmbedResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.EmbedDashboardCommentDto:
-        """updateDashboardComment
+        """Update a comment of a dashboard
 
         ``PATCH /api/v1/embed/dashboard/{publicId}/comments/{commentId}``
 
@@ -380,7 +380,7 @@ class EmbedResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.EmbedDashboardCommentThreadDto:
-        """setDashboardCommentResolved
+        """Resolve a comment
 
         ``POST /api/v1/embed/dashboard/{publicId}/comments/{commentId}/resolve``
 
@@ -428,7 +428,7 @@ class EmbedResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.PythonAnalysisFilteredRun:
-        """postDashboardPythonRun
+        """Create a python run for a dashboard
 
         ``POST /api/v1/embed/dashboard/{publicId}/python-run``
 
@@ -513,7 +513,7 @@ class EmbedResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.GenerateSessionResponse:
-        """generateSession
+        """Generate the embed session
 
         ``POST /api/v1/embed/generate-session``
 
@@ -574,7 +574,7 @@ class EmbedResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """revokeSession
+        """Revoke the session
 
         ``POST /api/v1/embed/session/revoke``
 
@@ -615,7 +615,7 @@ class EmbedResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.GenerateEmbedTokenResponse:
-        """postTokenBySessionId
+        """Create a token
 
         ``POST /api/v1/embed/session/token``
 
@@ -687,7 +687,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Dashboard:
-        """getDashboard
+        """Get a dashboard
 
         ``GET /api/v1/embed/dashboard/{publicId}``
 
@@ -727,7 +727,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DashboardEmbeddingResponse:
-        """updateDashboardEmbedding
+        """Update a dashboard
 
         ``PATCH /api/v1/embed/dashboard/{publicId}``
 
@@ -777,7 +777,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[_models.EmbedDashboardCommentThreadDto]:
-        """listDashboardComments
+        """List comments of a dashboard
 
         ``GET /api/v1/embed/dashboard/{publicId}/comments``
 
@@ -826,7 +826,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.EmbedDashboardCommentDto:
-        """createDashboardComment
+        """Create a comment for a dashboard
 
         ``POST /api/v1/embed/dashboard/{publicId}/comments``
 
@@ -874,7 +874,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[_models.EmbedMentionableUserDto]:
-        """listMentionableEmbedUsers
+        """List mentionable users of the comments of a dashboard
 
         ``GET /api/v1/embed/dashboard/{publicId}/comments/mentionable-users``
 
@@ -918,7 +918,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """removeDashboardComment
+        """Delete a comment of a dashboard
 
         ``DELETE /api/v1/embed/dashboard/{publicId}/comments/{commentId}``
 
@@ -960,7 +960,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.EmbedDashboardCommentDto:
-        """updateDashboardComment
+        """Update a comment of a dashboard
 
         ``PATCH /api/v1/embed/dashboard/{publicId}/comments/{commentId}``
 
@@ -1007,7 +1007,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.EmbedDashboardCommentThreadDto:
-        """setDashboardCommentResolved
+        """Resolve a comment
 
         ``POST /api/v1/embed/dashboard/{publicId}/comments/{commentId}/resolve``
 
@@ -1057,7 +1057,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.PythonAnalysisFilteredRun:
-        """postDashboardPythonRun
+        """Create a python run for a dashboard
 
         ``POST /api/v1/embed/dashboard/{publicId}/python-run``
 
@@ -1144,7 +1144,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.GenerateSessionResponse:
-        """generateSession
+        """Generate the embed session
 
         ``POST /api/v1/embed/generate-session``
 
@@ -1205,7 +1205,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """revokeSession
+        """Revoke the session
 
         ``POST /api/v1/embed/session/revoke``
 
@@ -1246,7 +1246,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.GenerateEmbedTokenResponse:
-        """postTokenBySessionId
+        """Create a token
 
         ``POST /api/v1/embed/session/token``
 

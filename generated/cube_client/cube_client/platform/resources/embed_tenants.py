@@ -90,7 +90,7 @@ class EmbedTenantsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.EmbedTenant]:
-        """listEmbedTenants
+        """List embed tenants
 
         ``GET /api/v1/embed-tenants``
 
@@ -128,7 +128,7 @@ class EmbedTenantsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """deleteEmbedTenant
+        """Delete an embed tenant
 
         ``DELETE /api/v1/embed-tenants/{embedTenantName}``
 
@@ -169,7 +169,7 @@ class EmbedTenantsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.UserGroupDTO]:
-        """getGroups
+        """List groups of an embed tenant
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/groups``
 
@@ -211,7 +211,7 @@ class EmbedTenantsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UserGroupDTO:
-        """createGroup
+        """Create a group for an embed tenant
 
         ``POST /api/v1/embed-tenants/{embedTenantName}/groups``
 
@@ -257,7 +257,7 @@ class EmbedTenantsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UserGroupDTO:
-        """getGroup
+        """Get a group of an embed tenant
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/groups/{id}``
 
@@ -298,7 +298,7 @@ class EmbedTenantsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """deleteGroup
+        """Delete a group of an embed tenant
 
         ``DELETE /api/v1/embed-tenants/{embedTenantName}/groups/{id}``
 
@@ -340,7 +340,7 @@ class EmbedTenantsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UserGroupDTO:
-        """updateGroup
+        """Update a group of an embed tenant
 
         ``PATCH /api/v1/embed-tenants/{embedTenantName}/groups/{id}``
 
@@ -388,7 +388,7 @@ class EmbedTenantsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.EmbedUser]:
-        """getGroupMembers
+        """List users of a group
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/groups/{id}/users``
 
@@ -431,7 +431,7 @@ class EmbedTenantsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.EmbedGroupMembersMutationResponse:
-        """addGroupMembers
+        """Create a user for a group
 
         ``POST /api/v1/embed-tenants/{embedTenantName}/groups/{id}/users``
 
@@ -480,7 +480,7 @@ class EmbedTenantsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """removeGroupMembers
+        """Delete the users of a group
 
         ``DELETE /api/v1/embed-tenants/{embedTenantName}/groups/{id}/users``
 
@@ -533,7 +533,7 @@ class EmbedTenantsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.EmbedUser:
-        """provisionEmbedUser
+        """Create a user for an embed tenant
 
         ``POST /api/v1/embed-tenants/{embedTenantName}/user``
 
@@ -584,7 +584,7 @@ class EmbedTenantsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.EmbedUser]:
-        """listEmbedUsers
+        """List users of an embed tenant
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/users``
 
@@ -626,7 +626,7 @@ class EmbedTenantsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.ProvisionEmbedUsersResponse:
-        """provisionEmbedUsers
+        """Create a user for an embed tenant
 
         ``POST /api/v1/embed-tenants/{embedTenantName}/users``
 
@@ -698,7 +698,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[_models.EmbedTenant]:
-        """listEmbedTenants
+        """List embed tenants
 
         ``GET /api/v1/embed-tenants``
 
@@ -736,7 +736,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """deleteEmbedTenant
+        """Delete an embed tenant
 
         ``DELETE /api/v1/embed-tenants/{embedTenantName}``
 
@@ -777,7 +777,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[_models.UserGroupDTO]:
-        """getGroups
+        """List groups of an embed tenant
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/groups``
 
@@ -819,7 +819,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UserGroupDTO:
-        """createGroup
+        """Create a group for an embed tenant
 
         ``POST /api/v1/embed-tenants/{embedTenantName}/groups``
 
@@ -865,7 +865,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UserGroupDTO:
-        """getGroup
+        """Get a group of an embed tenant
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/groups/{id}``
 
@@ -906,7 +906,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """deleteGroup
+        """Delete a group of an embed tenant
 
         ``DELETE /api/v1/embed-tenants/{embedTenantName}/groups/{id}``
 
@@ -948,7 +948,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UserGroupDTO:
-        """updateGroup
+        """Update a group of an embed tenant
 
         ``PATCH /api/v1/embed-tenants/{embedTenantName}/groups/{id}``
 
@@ -996,7 +996,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[_models.EmbedUser]:
-        """getGroupMembers
+        """List users of a group
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/groups/{id}/users``
 
@@ -1039,7 +1039,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.EmbedGroupMembersMutationResponse:
-        """addGroupMembers
+        """Create a user for a group
 
         ``POST /api/v1/embed-tenants/{embedTenantName}/groups/{id}/users``
 
@@ -1088,7 +1088,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """removeGroupMembers
+        """Delete the users of a group
 
         ``DELETE /api/v1/embed-tenants/{embedTenantName}/groups/{id}/users``
 
@@ -1141,7 +1141,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.EmbedUser:
-        """provisionEmbedUser
+        """Create a user for an embed tenant
 
         ``POST /api/v1/embed-tenants/{embedTenantName}/user``
 
@@ -1192,7 +1192,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[_models.EmbedUser]:
-        """listEmbedUsers
+        """List users of an embed tenant
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/users``
 
@@ -1234,7 +1234,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.ProvisionEmbedUsersResponse:
-        """provisionEmbedUsers
+        """Create a user for an embed tenant
 
         ``POST /api/v1/embed-tenants/{embedTenantName}/users``
 

@@ -51,7 +51,7 @@ class EnvVariablesResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.EnvVariableItem]:
-        """getEnvVariables
+        """List env vars of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/env-vars``
 
@@ -92,7 +92,7 @@ class EnvVariablesResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.EnvVariablesListResponse:
-        """setEnvVariables
+        """Update the env vars of a deployment
 
         ``PUT /api/v1/deployments/{deploymentId}/env-vars``
 
@@ -153,7 +153,7 @@ class AsyncEnvVariablesResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[_models.EnvVariableItem]:
-        """getEnvVariables
+        """List env vars of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/env-vars``
 
@@ -194,7 +194,7 @@ class AsyncEnvVariablesResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.EnvVariablesListResponse:
-        """setEnvVariables
+        """Update the env vars of a deployment
 
         ``PUT /api/v1/deployments/{deploymentId}/env-vars``
 

@@ -78,7 +78,7 @@ class EnvironmentsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.DeploymentEnvironment]:
-        """getDeploymentEnvironments
+        """List environments of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/environments``
 
@@ -132,7 +132,7 @@ class EnvironmentsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.DeploymentEnvironmentToken]:
-        """getDeploymentEnvironmentTokens
+        """List tokens of an environment
 
         ``GET /api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens``
 
@@ -188,7 +188,7 @@ class EnvironmentsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DeploymentEnvironmentTokenResponse:
-        """createDeploymentEnvironmentToken
+        """Create a token for an environment
 
         ``POST /api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens``
 
@@ -244,7 +244,7 @@ class EnvironmentsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DeploymentEnvironmentTokenResponse:
-        """createDeploymentEnvironmentTokenForMetaSync
+        """Create a tokens for meta sync for an environment
 
         ``POST /api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens-for-meta-sync``
 
@@ -326,7 +326,7 @@ class AsyncEnvironmentsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[_models.DeploymentEnvironment]:
-        """getDeploymentEnvironments
+        """List environments of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/environments``
 
@@ -380,7 +380,7 @@ class AsyncEnvironmentsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[_models.DeploymentEnvironmentToken]:
-        """getDeploymentEnvironmentTokens
+        """List tokens of an environment
 
         ``GET /api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens``
 
@@ -436,7 +436,7 @@ class AsyncEnvironmentsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DeploymentEnvironmentTokenResponse:
-        """createDeploymentEnvironmentToken
+        """Create a token for an environment
 
         ``POST /api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens``
 
@@ -492,7 +492,7 @@ class AsyncEnvironmentsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.DeploymentEnvironmentTokenResponse:
-        """createDeploymentEnvironmentTokenForMetaSync
+        """Create a tokens for meta sync for an environment
 
         ``POST /api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens-for-meta-sync``
 

@@ -48,7 +48,7 @@ class ExternalDocumentsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.ExternalDocumentPlacementResponse]:
-        """listExternalDocumentPlacements
+        """List placements of an external document
 
         ``GET /api/v1/external-documents/{externalWorkbookId}/placements``
 
@@ -112,7 +112,7 @@ class AsyncExternalDocumentsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[_models.ExternalDocumentPlacementResponse]:
-        """listExternalDocumentPlacements
+        """List placements of an external document
 
         ``GET /api/v1/external-documents/{externalWorkbookId}/placements``
 

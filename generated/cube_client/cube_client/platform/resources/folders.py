@@ -51,7 +51,7 @@ class FoldersResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.Folder]:
-        """getFolders
+        """List folders of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/folders``
 
@@ -95,7 +95,7 @@ class FoldersResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Folder:
-        """createFolder
+        """Create a folder for a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/folders``
 
@@ -144,7 +144,7 @@ class FoldersResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Folder:
-        """updateFolder
+        """Update a folder of a deployment
 
         ``PUT /api/v1/deployments/{deploymentId}/folders/{folderId}``
 
@@ -191,7 +191,7 @@ class FoldersResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """deleteFolder
+        """Delete a folder of a deployment
 
         ``DELETE /api/v1/deployments/{deploymentId}/folders/{folderId}``
 
@@ -232,7 +232,7 @@ class FoldersResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> list[_models.Folder]:
-        """getFolderAncestors
+        """List ancestors of a folder
 
         ``GET /api/v1/deployments/{deploymentId}/folders/{folderId}/ancestors``
 
@@ -293,7 +293,7 @@ class AsyncFoldersResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[_models.Folder]:
-        """getFolders
+        """List folders of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/folders``
 
@@ -337,7 +337,7 @@ class AsyncFoldersResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Folder:
-        """createFolder
+        """Create a folder for a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/folders``
 
@@ -386,7 +386,7 @@ class AsyncFoldersResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Folder:
-        """updateFolder
+        """Update a folder of a deployment
 
         ``PUT /api/v1/deployments/{deploymentId}/folders/{folderId}``
 
@@ -433,7 +433,7 @@ class AsyncFoldersResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """deleteFolder
+        """Delete a folder of a deployment
 
         ``DELETE /api/v1/deployments/{deploymentId}/folders/{folderId}``
 
@@ -474,7 +474,7 @@ class AsyncFoldersResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> list[_models.Folder]:
-        """getFolderAncestors
+        """List ancestors of a folder
 
         ``GET /api/v1/deployments/{deploymentId}/folders/{folderId}/ancestors``
 

@@ -74,7 +74,7 @@ class GithubResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.GithubInstallationResponse]:
-        """installations
+        """List installations
 
         ``GET /api/v1/github/installations``
 
@@ -115,7 +115,7 @@ class GithubResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.GithubRepoResponse]:
-        """repositories
+        """List repositories of an installation
 
         ``GET /api/v1/github/installations/{installationId}/repositories``
 
@@ -159,7 +159,7 @@ class GithubResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.GithubBranchResponse]:
-        """branches
+        """List branches of a repository
 
         ``GET /api/v1/github/repositories/{owner}/{repo}/branches``
 
@@ -200,7 +200,7 @@ class GithubResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.GithubConnectStatusResponse:
-        """status
+        """Get the status
 
         ``GET /api/v1/github/status``
 
@@ -254,7 +254,7 @@ class AsyncGithubResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[_models.GithubInstallationResponse]:
-        """installations
+        """List installations
 
         ``GET /api/v1/github/installations``
 
@@ -295,7 +295,7 @@ class AsyncGithubResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[_models.GithubRepoResponse]:
-        """repositories
+        """List repositories of an installation
 
         ``GET /api/v1/github/installations/{installationId}/repositories``
 
@@ -339,7 +339,7 @@ class AsyncGithubResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[_models.GithubBranchResponse]:
-        """branches
+        """List branches of a repository
 
         ``GET /api/v1/github/repositories/{owner}/{repo}/branches``
 
@@ -380,7 +380,7 @@ class AsyncGithubResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.GithubConnectStatusResponse:
-        """status
+        """Get the status
 
         ``GET /api/v1/github/status``
 

@@ -40,7 +40,7 @@ class GithubConnectionResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Deployment:
-        """connect
+        """Connect the github of a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/github/connect``
 
@@ -109,7 +109,7 @@ class AsyncGithubConnectionResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Deployment:
-        """connect
+        """Connect the github of a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/github/connect``
 

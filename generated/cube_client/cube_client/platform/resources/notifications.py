@@ -70,7 +70,7 @@ class NotificationsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.NotificationDto]:
-        """getNotifications
+        """List notifications of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/notifications``
 
@@ -141,7 +141,7 @@ class NotificationsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.NotificationDto:
-        """createNotification
+        """Create a notification for a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/notifications``
 
@@ -200,7 +200,7 @@ class NotificationsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.NotificationDto:
-        """getNotification
+        """Get a notification of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/notifications/{id}``
 
@@ -267,7 +267,7 @@ class NotificationsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.NotificationDto:
-        """updateNotification
+        """Update a notification of a deployment
 
         ``PUT /api/v1/deployments/{deploymentId}/notifications/{id}``
 
@@ -326,7 +326,7 @@ class NotificationsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """deleteNotification
+        """Delete a notification of a deployment
 
         ``DELETE /api/v1/deployments/{deploymentId}/notifications/{id}``
 
@@ -369,7 +369,7 @@ class NotificationsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.NotificationRecipient]:
-        """getRecipients
+        """List recipients of a notification
 
         ``GET /api/v1/deployments/{deploymentId}/notifications/{id}/recipients``
 
@@ -414,7 +414,7 @@ class NotificationsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.NotificationRecipientsMutationResponse:
-        """addRecipients
+        """Create a recipient for a notification
 
         ``POST /api/v1/deployments/{deploymentId}/notifications/{id}/recipients``
 
@@ -465,7 +465,7 @@ class NotificationsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """removeRecipients
+        """Delete the recipients of a notification
 
         ``DELETE /api/v1/deployments/{deploymentId}/notifications/{id}/recipients``
 
@@ -539,7 +539,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[_models.NotificationDto]:
-        """getNotifications
+        """List notifications of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/notifications``
 
@@ -610,7 +610,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.NotificationDto:
-        """createNotification
+        """Create a notification for a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/notifications``
 
@@ -669,7 +669,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.NotificationDto:
-        """getNotification
+        """Get a notification of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/notifications/{id}``
 
@@ -736,7 +736,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.NotificationDto:
-        """updateNotification
+        """Update a notification of a deployment
 
         ``PUT /api/v1/deployments/{deploymentId}/notifications/{id}``
 
@@ -795,7 +795,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """deleteNotification
+        """Delete a notification of a deployment
 
         ``DELETE /api/v1/deployments/{deploymentId}/notifications/{id}``
 
@@ -838,7 +838,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[_models.NotificationRecipient]:
-        """getRecipients
+        """List recipients of a notification
 
         ``GET /api/v1/deployments/{deploymentId}/notifications/{id}/recipients``
 
@@ -885,7 +885,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.NotificationRecipientsMutationResponse:
-        """addRecipients
+        """Create a recipient for a notification
 
         ``POST /api/v1/deployments/{deploymentId}/notifications/{id}/recipients``
 
@@ -936,7 +936,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """removeRecipients
+        """Delete the recipients of a notification
 
         ``DELETE /api/v1/deployments/{deploymentId}/notifications/{id}/recipients``
 

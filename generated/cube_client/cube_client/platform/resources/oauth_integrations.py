@@ -33,7 +33,7 @@ class OauthIntegrationsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> list[_models.OauthIntegration]:
-        """listOAuthIntegrations
+        """List oauth integrations
 
         ``GET /api/v1/oauth-integrations``
 
@@ -77,7 +77,7 @@ class OauthIntegrationsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.OauthIntegration:
-        """createOAuthIntegration
+        """Create an oauth integration
 
         ``POST /api/v1/oauth-integrations``
 
@@ -126,7 +126,7 @@ class OauthIntegrationsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.OauthIntegration:
-        """getOAuthIntegration
+        """Get an oauth integration
 
         ``GET /api/v1/oauth-integrations/{id}``
 
@@ -174,7 +174,7 @@ class OauthIntegrationsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.OauthIntegration:
-        """updateOAuthIntegration
+        """Update an oauth integration
 
         ``PUT /api/v1/oauth-integrations/{id}``
 
@@ -226,7 +226,7 @@ class OauthIntegrationsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """deleteOAuthIntegration
+        """Delete an oauth integration
 
         ``DELETE /api/v1/oauth-integrations/{id}``
 
@@ -282,7 +282,7 @@ class AsyncOauthIntegrationsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> list[_models.OauthIntegration]:
-        """listOAuthIntegrations
+        """List oauth integrations
 
         ``GET /api/v1/oauth-integrations``
 
@@ -326,7 +326,7 @@ class AsyncOauthIntegrationsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.OauthIntegration:
-        """createOAuthIntegration
+        """Create an oauth integration
 
         ``POST /api/v1/oauth-integrations``
 
@@ -375,7 +375,7 @@ class AsyncOauthIntegrationsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.OauthIntegration:
-        """getOAuthIntegration
+        """Get an oauth integration
 
         ``GET /api/v1/oauth-integrations/{id}``
 
@@ -423,7 +423,7 @@ class AsyncOauthIntegrationsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.OauthIntegration:
-        """updateOAuthIntegration
+        """Update an oauth integration
 
         ``PUT /api/v1/oauth-integrations/{id}``
 
@@ -475,7 +475,7 @@ class AsyncOauthIntegrationsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """deleteOAuthIntegration
+        """Delete an oauth integration
 
         ``DELETE /api/v1/oauth-integrations/{id}``
 

@@ -33,7 +33,7 @@ class OIDCTokenConfigsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> list[_models.OidcTokenConfig]:
-        """listOidcTokenConfigs
+        """List oidc token configs
 
         ``GET /api/v1/oidc-token-configs``
 
@@ -75,7 +75,7 @@ class OIDCTokenConfigsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.OidcTokenConfig:
-        """createOidcTokenConfig
+        """Create an oidc token config
 
         ``POST /api/v1/oidc-token-configs``
 
@@ -122,7 +122,7 @@ class OIDCTokenConfigsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.OidcTokenConfig:
-        """getOidcTokenConfig
+        """Get an oidc token config
 
         ``GET /api/v1/oidc-token-configs/{id}``
 
@@ -167,7 +167,7 @@ class OIDCTokenConfigsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.OidcTokenConfig:
-        """updateOidcTokenConfig
+        """Update an oidc token config
 
         ``PUT /api/v1/oidc-token-configs/{id}``
 
@@ -216,7 +216,7 @@ class OIDCTokenConfigsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """deleteOidcTokenConfig
+        """Delete an oidc token config
 
         ``DELETE /api/v1/oidc-token-configs/{id}``
 
@@ -272,7 +272,7 @@ class AsyncOIDCTokenConfigsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> list[_models.OidcTokenConfig]:
-        """listOidcTokenConfigs
+        """List oidc token configs
 
         ``GET /api/v1/oidc-token-configs``
 
@@ -314,7 +314,7 @@ class AsyncOIDCTokenConfigsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.OidcTokenConfig:
-        """createOidcTokenConfig
+        """Create an oidc token config
 
         ``POST /api/v1/oidc-token-configs``
 
@@ -361,7 +361,7 @@ class AsyncOIDCTokenConfigsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.OidcTokenConfig:
-        """getOidcTokenConfig
+        """Get an oidc token config
 
         ``GET /api/v1/oidc-token-configs/{id}``
 
@@ -406,7 +406,7 @@ class AsyncOIDCTokenConfigsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.OidcTokenConfig:
-        """updateOidcTokenConfig
+        """Update an oidc token config
 
         ``PUT /api/v1/oidc-token-configs/{id}``
 
@@ -455,7 +455,7 @@ class AsyncOIDCTokenConfigsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """deleteOidcTokenConfig
+        """Delete an oidc token config
 
         ``DELETE /api/v1/oidc-token-configs/{id}``
 

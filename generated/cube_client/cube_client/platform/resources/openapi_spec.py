@@ -31,7 +31,7 @@ class OpenapiSpecResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> dict[str, Any]:
-        """getSpec
+        """Get the spec
 
         ``GET /api/v1/spec``
 
@@ -80,7 +80,7 @@ class AsyncOpenapiSpecResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> dict[str, Any]:
-        """getSpec
+        """Get the spec
 
         ``GET /api/v1/spec``
 

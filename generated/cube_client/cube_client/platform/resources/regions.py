@@ -47,7 +47,7 @@ class RegionsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.RegionResponse]:
-        """listRegions
+        """List regions
 
         ``GET /api/v1/regions``
 
@@ -99,7 +99,7 @@ class AsyncRegionsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[_models.RegionResponse]:
-        """listRegions
+        """List regions
 
         ``GET /api/v1/regions``
 

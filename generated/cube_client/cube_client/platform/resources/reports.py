@@ -60,7 +60,7 @@ class ReportsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.Report]:
-        """getReports
+        """List reports of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/reports``
 
@@ -134,7 +134,7 @@ class ReportsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """createReport
+        """Create a report for a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/reports``
 
@@ -218,7 +218,7 @@ class ReportsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """upsertReportByPublicId
+        """Update a report by public ID of a deployment
 
         ``PUT /api/v1/deployments/{deploymentId}/reports/by-public-id/{publicId}``
 
@@ -280,7 +280,7 @@ class ReportsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """getReport
+        """Get a report of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/reports/{reportId}``
 
@@ -342,7 +342,7 @@ class ReportsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """updateReport
+        """Update a report of a deployment
 
         ``PUT /api/v1/deployments/{deploymentId}/reports/{reportId}``
 
@@ -409,7 +409,7 @@ class ReportsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """deleteReport
+        """Delete a report of a deployment
 
         ``DELETE /api/v1/deployments/{deploymentId}/reports/{reportId}``
 
@@ -464,7 +464,7 @@ class ReportsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """connectReportToWorkbook
+        """Connect a report workbook
 
         ``PUT /api/v1/deployments/{deploymentId}/reports/{reportId}/connect-workbook``
 
@@ -526,7 +526,7 @@ class ReportsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """disconnectReportFromWorkbook
+        """Delete the connect workbook of a report
 
         ``DELETE /api/v1/deployments/{deploymentId}/reports/{reportId}/connect-workbook``
 
@@ -587,7 +587,7 @@ class ReportsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """refreshReport
+        """Refresh a report
 
         ``PUT /api/v1/deployments/{deploymentId}/reports/{reportId}/refresh``
 
@@ -774,7 +774,7 @@ class AsyncReportsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[_models.Report]:
-        """getReports
+        """List reports of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/reports``
 
@@ -848,7 +848,7 @@ class AsyncReportsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """createReport
+        """Create a report for a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/reports``
 
@@ -932,7 +932,7 @@ class AsyncReportsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """upsertReportByPublicId
+        """Update a report by public ID of a deployment
 
         ``PUT /api/v1/deployments/{deploymentId}/reports/by-public-id/{publicId}``
 
@@ -994,7 +994,7 @@ class AsyncReportsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """getReport
+        """Get a report of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/reports/{reportId}``
 
@@ -1056,7 +1056,7 @@ class AsyncReportsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """updateReport
+        """Update a report of a deployment
 
         ``PUT /api/v1/deployments/{deploymentId}/reports/{reportId}``
 
@@ -1123,7 +1123,7 @@ class AsyncReportsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """deleteReport
+        """Delete a report of a deployment
 
         ``DELETE /api/v1/deployments/{deploymentId}/reports/{reportId}``
 
@@ -1178,7 +1178,7 @@ class AsyncReportsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """connectReportToWorkbook
+        """Connect a report workbook
 
         ``PUT /api/v1/deployments/{deploymentId}/reports/{reportId}/connect-workbook``
 
@@ -1240,7 +1240,7 @@ class AsyncReportsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """disconnectReportFromWorkbook
+        """Delete the connect workbook of a report
 
         ``DELETE /api/v1/deployments/{deploymentId}/reports/{reportId}/connect-workbook``
 
@@ -1301,7 +1301,7 @@ class AsyncReportsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Report:
-        """refreshReport
+        """Refresh a report
 
         ``PUT /api/v1/deployments/{deploymentId}/reports/{reportId}/refresh``
 

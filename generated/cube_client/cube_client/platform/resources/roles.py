@@ -50,7 +50,7 @@ class RolesResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.Role]:
-        """getRoles
+        """List roles
 
         ``GET /api/v1/roles``
 
@@ -89,7 +89,7 @@ class RolesResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Role:
-        """createRole
+        """Create a role
 
         ``POST /api/v1/roles``
 
@@ -133,7 +133,7 @@ class RolesResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Role:
-        """getRole
+        """Get a role
 
         ``GET /api/v1/roles/{roleId}``
 
@@ -175,7 +175,7 @@ class RolesResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Role:
-        """updateRole
+        """Update a role
 
         ``PUT /api/v1/roles/{roleId}``
 
@@ -222,7 +222,7 @@ class RolesResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """deleteRole
+        """Delete a role
 
         ``DELETE /api/v1/roles/{roleId}``
 
@@ -262,7 +262,7 @@ class RolesResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """assignRoleToUser
+        """Update a user of a role
 
         ``PUT /api/v1/roles/{roleId}/users/{userId}``
 
@@ -303,7 +303,7 @@ class RolesResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """removeRoleFromUser
+        """Delete a user of a role
 
         ``DELETE /api/v1/roles/{roleId}/users/{userId}``
 
@@ -364,7 +364,7 @@ class AsyncRolesResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[_models.Role]:
-        """getRoles
+        """List roles
 
         ``GET /api/v1/roles``
 
@@ -403,7 +403,7 @@ class AsyncRolesResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Role:
-        """createRole
+        """Create a role
 
         ``POST /api/v1/roles``
 
@@ -447,7 +447,7 @@ class AsyncRolesResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Role:
-        """getRole
+        """Get a role
 
         ``GET /api/v1/roles/{roleId}``
 
@@ -489,7 +489,7 @@ class AsyncRolesResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Role:
-        """updateRole
+        """Update a role
 
         ``PUT /api/v1/roles/{roleId}``
 
@@ -536,7 +536,7 @@ class AsyncRolesResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """deleteRole
+        """Delete a role
 
         ``DELETE /api/v1/roles/{roleId}``
 
@@ -576,7 +576,7 @@ class AsyncRolesResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """assignRoleToUser
+        """Update a user of a role
 
         ``PUT /api/v1/roles/{roleId}/users/{userId}``
 
@@ -617,7 +617,7 @@ class AsyncRolesResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """removeRoleFromUser
+        """Delete a user of a role
 
         ``DELETE /api/v1/roles/{roleId}/users/{userId}``
 

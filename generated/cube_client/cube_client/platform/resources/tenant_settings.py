@@ -33,7 +33,7 @@ class TenantSettingsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.TenantSettings:
-        """getTenantSettings
+        """Get the settings
 
         ``GET /api/v1/tenant/settings``
 
@@ -77,7 +77,7 @@ class TenantSettingsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.TenantSettings:
-        """updateTenantSettings
+        """Update the settings
 
         ``PUT /api/v1/tenant/settings``
 
@@ -140,7 +140,7 @@ class AsyncTenantSettingsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.TenantSettings:
-        """getTenantSettings
+        """Get the settings
 
         ``GET /api/v1/tenant/settings``
 
@@ -184,7 +184,7 @@ class AsyncTenantSettingsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.TenantSettings:
-        """updateTenantSettings
+        """Update the settings
 
         ``PUT /api/v1/tenant/settings``
 

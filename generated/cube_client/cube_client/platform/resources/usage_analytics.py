@@ -32,7 +32,7 @@ class UsageAnalyticsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UsageAnalyticsTokenResponse:
-        """createToken
+        """Create a token
 
         ``POST /api/v1/usage-analytics/token``
 
@@ -81,7 +81,7 @@ class AsyncUsageAnalyticsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UsageAnalyticsTokenResponse:
-        """createToken
+        """Create a token
 
         ``POST /api/v1/usage-analytics/token``
 

@@ -36,7 +36,7 @@ class UserAttributeValuesResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UserAttributeValue:
-        """upsertUserAttributeValue
+        """Create a user attribute value
 
         ``POST /api/v1/user-attribute-values``
 
@@ -79,7 +79,7 @@ class UserAttributeValuesResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> list[_models.UserAttributeValue]:
-        """getUserAttributeValues
+        """Get a user attribute value
 
         ``GET /api/v1/user-attribute-values/{userId}``
 
@@ -137,7 +137,7 @@ class AsyncUserAttributeValuesResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UserAttributeValue:
-        """upsertUserAttributeValue
+        """Create a user attribute value
 
         ``POST /api/v1/user-attribute-values``
 
@@ -180,7 +180,7 @@ class AsyncUserAttributeValuesResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> list[_models.UserAttributeValue]:
-        """getUserAttributeValues
+        """Get a user attribute value
 
         ``GET /api/v1/user-attribute-values/{userId}``
 

@@ -55,7 +55,7 @@ class UserAttributesResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.UserAttribute]:
-        """getUserAttributes
+        """List user attributes
 
         ``GET /api/v1/user-attributes``
 
@@ -104,7 +104,7 @@ class UserAttributesResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UserAttribute:
-        """createUserAttribute
+        """Create a user attribute
 
         ``POST /api/v1/user-attributes``
 
@@ -152,7 +152,7 @@ class UserAttributesResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UserAttribute:
-        """updateUserAttribute
+        """Update a user attribute
 
         ``PUT /api/v1/user-attributes/{id}``
 
@@ -221,7 +221,7 @@ class AsyncUserAttributesResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[_models.UserAttribute]:
-        """getUserAttributes
+        """List user attributes
 
         ``GET /api/v1/user-attributes``
 
@@ -270,7 +270,7 @@ class AsyncUserAttributesResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UserAttribute:
-        """createUserAttribute
+        """Create a user attribute
 
         ``POST /api/v1/user-attributes``
 
@@ -318,7 +318,7 @@ class AsyncUserAttributesResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UserAttribute:
-        """updateUserAttribute
+        """Update a user attribute
 
         ``PUT /api/v1/user-attributes/{id}``
 

@@ -32,7 +32,7 @@ class UserOauthTokensResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> list[_models.UserOauthToken]:
-        """listUserOAuthTokens
+        """List user oauth tokens
 
         ``GET /api/v1/user-oauth-tokens``
 
@@ -68,7 +68,7 @@ class UserOauthTokensResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UserOauthToken:
-        """getUserOAuthToken
+        """Get a user oauth token
 
         ``GET /api/v1/user-oauth-tokens/{integrationId}``
 
@@ -107,7 +107,7 @@ class UserOauthTokensResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """revokeUserOAuthToken
+        """Delete a user oauth token
 
         ``DELETE /api/v1/user-oauth-tokens/{integrationId}``
 
@@ -146,7 +146,7 @@ class UserOauthTokensResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """initiateOAuthFlow
+        """Initiate a user oauth token
 
         ``POST /api/v1/user-oauth-tokens/{integrationId}/initiate``
 
@@ -201,7 +201,7 @@ class AsyncUserOauthTokensResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> list[_models.UserOauthToken]:
-        """listUserOAuthTokens
+        """List user oauth tokens
 
         ``GET /api/v1/user-oauth-tokens``
 
@@ -237,7 +237,7 @@ class AsyncUserOauthTokensResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.UserOauthToken:
-        """getUserOAuthToken
+        """Get a user oauth token
 
         ``GET /api/v1/user-oauth-tokens/{integrationId}``
 
@@ -276,7 +276,7 @@ class AsyncUserOauthTokensResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """revokeUserOAuthToken
+        """Delete a user oauth token
 
         ``DELETE /api/v1/user-oauth-tokens/{integrationId}``
 
@@ -315,7 +315,7 @@ class AsyncUserOauthTokensResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """initiateOAuthFlow
+        """Initiate a user oauth token
 
         ``POST /api/v1/user-oauth-tokens/{integrationId}/initiate``
 

@@ -43,7 +43,7 @@ class UsersResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.User:
-        """updateMySettings
+        """Update the settings
 
         ``PATCH /api/v1/users/me/settings``
 
@@ -113,7 +113,7 @@ class AsyncUsersResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.User:
-        """updateMySettings
+        """Update the settings
 
         ``PATCH /api/v1/users/me/settings``
 

@@ -43,7 +43,7 @@ class UsersAdminResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.User:
-        """createUser
+        """Create a user
 
         ``POST /api/v1/users``
 
@@ -94,7 +94,7 @@ class UsersAdminResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.BulkUserActionPayload:
-        """bulkUserAction
+        """Create users in bulk
 
         ``POST /api/v1/users/bulk``
 
@@ -148,7 +148,7 @@ class UsersAdminResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.User:
-        """updateUser
+        """Update a user
 
         ``PUT /api/v1/users/{id}``
 
@@ -203,7 +203,7 @@ class UsersAdminResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """deleteUser
+        """Delete a user
 
         ``DELETE /api/v1/users/{id}``
 
@@ -268,7 +268,7 @@ class AsyncUsersAdminResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.User:
-        """createUser
+        """Create a user
 
         ``POST /api/v1/users``
 
@@ -319,7 +319,7 @@ class AsyncUsersAdminResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.BulkUserActionPayload:
-        """bulkUserAction
+        """Create users in bulk
 
         ``POST /api/v1/users/bulk``
 
@@ -373,7 +373,7 @@ class AsyncUsersAdminResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.User:
-        """updateUser
+        """Update a user
 
         ``PUT /api/v1/users/{id}``
 
@@ -428,7 +428,7 @@ class AsyncUsersAdminResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """deleteUser
+        """Delete a user
 
         ``DELETE /api/v1/users/{id}``
 

@@ -62,7 +62,7 @@ class WorkbookPromotionsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.WorkbookPromotionSummaryResponse:
-        """getWorkbookPromotion
+        """Get the promotion of a workbook
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotion``
 
@@ -107,7 +107,7 @@ class WorkbookPromotionsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.WorkbookPromotionLinkDto]:
-        """getWorkbookPromotionLinks
+        """List promotion links of a workbook
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotion-links``
 
@@ -156,7 +156,7 @@ class WorkbookPromotionsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.WorkbookPromotionPreviewDto:
-        """previewWorkbookPromotion
+        """Create a promotion preview for a workbook
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotion-previews``
 
@@ -205,7 +205,7 @@ class WorkbookPromotionsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.WorkbookPromotionDto]:
-        """getWorkbookPromotions
+        """List promotions of a workbook
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotions``
 
@@ -255,7 +255,7 @@ class WorkbookPromotionsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.WorkbookPromotionDto:
-        """promoteWorkbook
+        """Create a promotion for a workbook
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotions``
 
@@ -328,7 +328,7 @@ class AsyncWorkbookPromotionsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.WorkbookPromotionSummaryResponse:
-        """getWorkbookPromotion
+        """Get the promotion of a workbook
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotion``
 
@@ -373,7 +373,7 @@ class AsyncWorkbookPromotionsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[_models.WorkbookPromotionLinkDto]:
-        """getWorkbookPromotionLinks
+        """List promotion links of a workbook
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotion-links``
 
@@ -422,7 +422,7 @@ class AsyncWorkbookPromotionsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.WorkbookPromotionPreviewDto:
-        """previewWorkbookPromotion
+        """Create a promotion preview for a workbook
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotion-previews``
 
@@ -473,7 +473,7 @@ class AsyncWorkbookPromotionsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[_models.WorkbookPromotionDto]:
-        """getWorkbookPromotions
+        """List promotions of a workbook
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotions``
 
@@ -523,7 +523,7 @@ class AsyncWorkbookPromotionsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.WorkbookPromotionDto:
-        """promoteWorkbook
+        """Create a promotion for a workbook
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotions``
 

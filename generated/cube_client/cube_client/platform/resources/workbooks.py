@@ -51,7 +51,7 @@ class WorkbooksResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.Workbook]:
-        """getWorkbooks
+        """List workbooks of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks``
 
@@ -95,7 +95,7 @@ class WorkbooksResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Workbook:
-        """createWorkbook
+        """Create a workbook for a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks``
 
@@ -145,7 +145,7 @@ class WorkbooksResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Workbook:
-        """upsertWorkbookBySlug
+        """Update a workbook by slug of a deployment
 
         ``PUT /api/v1/deployments/{deploymentId}/workbooks/by-slug/{slug}``
 
@@ -193,7 +193,7 @@ class WorkbooksResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Workbook:
-        """getWorkbook
+        """Get a workbook of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}``
 
@@ -239,7 +239,7 @@ class WorkbooksResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """updateWorkbook
+        """Update a workbook of a deployment
 
         ``PUT /api/v1/deployments/{deploymentId}/workbooks/{workbookId}``
 
@@ -289,7 +289,7 @@ class WorkbooksResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """deleteWorkbook
+        """Delete a workbook of a deployment
 
         ``DELETE /api/v1/deployments/{deploymentId}/workbooks/{workbookId}``
 
@@ -334,7 +334,7 @@ class WorkbooksResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.WorkbookDashboard:
-        """updateWorkbookDashboard
+        """Update the dashboard of a workbook
 
         ``PUT /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard``
 
@@ -383,7 +383,7 @@ class WorkbooksResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Dashboard:
-        """updatePublishedDashboardAiWidgetThread
+        """Create an AI widget thread for the dashboard of a workbook
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/ai-widget-thread``
 
@@ -432,7 +432,7 @@ class WorkbooksResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Workbook:
-        """duplicateWorkbook
+        """Duplicate a workbook
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/duplicate``
 
@@ -487,7 +487,7 @@ class WorkbooksResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Dashboard:
-        """publishDashboard
+        """Publish a workbook
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/publish``
 
@@ -665,7 +665,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[_models.Workbook]:
-        """getWorkbooks
+        """List workbooks of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks``
 
@@ -709,7 +709,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Workbook:
-        """createWorkbook
+        """Create a workbook for a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks``
 
@@ -759,7 +759,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Workbook:
-        """upsertWorkbookBySlug
+        """Update a workbook by slug of a deployment
 
         ``PUT /api/v1/deployments/{deploymentId}/workbooks/by-slug/{slug}``
 
@@ -807,7 +807,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Workbook:
-        """getWorkbook
+        """Get a workbook of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}``
 
@@ -853,7 +853,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """updateWorkbook
+        """Update a workbook of a deployment
 
         ``PUT /api/v1/deployments/{deploymentId}/workbooks/{workbookId}``
 
@@ -903,7 +903,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> Any:
-        """deleteWorkbook
+        """Delete a workbook of a deployment
 
         ``DELETE /api/v1/deployments/{deploymentId}/workbooks/{workbookId}``
 
@@ -948,7 +948,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.WorkbookDashboard:
-        """updateWorkbookDashboard
+        """Update the dashboard of a workbook
 
         ``PUT /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard``
 
@@ -997,7 +997,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Dashboard:
-        """updatePublishedDashboardAiWidgetThread
+        """Create an AI widget thread for the dashboard of a workbook
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/ai-widget-thread``
 
@@ -1046,7 +1046,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Workbook:
-        """duplicateWorkbook
+        """Duplicate a workbook
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/duplicate``
 
@@ -1101,7 +1101,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Dashboard:
-        """publishDashboard
+        """Publish a workbook
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/publish``
 

@@ -71,7 +71,7 @@ class WorkspaceResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.Workbook]:
-        """sharedWorkspaceObjects
+        """List shared workspace of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/shared-workspace``
 
@@ -125,7 +125,7 @@ class WorkspaceResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.Workbook]:
-        """workspaceObjects
+        """List workspace of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/workspace``
 
@@ -171,7 +171,7 @@ class WorkspaceResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.BulkDeleteWorkspaceObjectsPayload:
-        """bulkDeleteWorkspaceObjects
+        """Bulk delete in the workspace of a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/workspace/bulk-delete``
 
@@ -219,7 +219,7 @@ class WorkspaceResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.BulkMoveWorkspaceObjectsResponse:
-        """bulkMoveWorkspaceObjects
+        """Bulk move in the workspace of a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/workspace/bulk-move``
 
@@ -269,7 +269,7 @@ class WorkspaceResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Workbook:
-        """moveWorkspaceObject
+        """Move the workspace of a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/workspace/move``
 
@@ -346,7 +346,7 @@ class AsyncWorkspaceResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[_models.Workbook]:
-        """sharedWorkspaceObjects
+        """List shared workspace of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/shared-workspace``
 
@@ -400,7 +400,7 @@ class AsyncWorkspaceResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[_models.Workbook]:
-        """workspaceObjects
+        """List workspace of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/workspace``
 
@@ -446,7 +446,7 @@ class AsyncWorkspaceResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.BulkDeleteWorkspaceObjectsPayload:
-        """bulkDeleteWorkspaceObjects
+        """Bulk delete in the workspace of a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/workspace/bulk-delete``
 
@@ -494,7 +494,7 @@ class AsyncWorkspaceResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.BulkMoveWorkspaceObjectsResponse:
-        """bulkMoveWorkspaceObjects
+        """Bulk move in the workspace of a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/workspace/bulk-move``
 
@@ -544,7 +544,7 @@ class AsyncWorkspaceResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Workbook:
-        """moveWorkspaceObject
+        """Move the workspace of a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/workspace/move``
 

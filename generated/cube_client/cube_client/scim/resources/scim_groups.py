@@ -52,7 +52,7 @@ class SCIMGroupsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.Group]:
-        """listGroups
+        """List groups
 
         ``GET /scim/v2/Groups``
 
@@ -95,7 +95,7 @@ class SCIMGroupsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Group:
-        """createGroup
+        """Create a group
 
         ``POST /scim/v2/Groups``
 
@@ -138,7 +138,7 @@ class SCIMGroupsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Group:
-        """getGroup
+        """Get a group
 
         ``GET /scim/v2/Groups/{id}``
 
@@ -184,7 +184,7 @@ class SCIMGroupsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Group:
-        """replaceGroup
+        """Update a group
 
         ``PUT /scim/v2/Groups/{id}``
 
@@ -231,7 +231,7 @@ class SCIMGroupsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> None:
-        """deleteGroup
+        """Delete a group
 
         ``DELETE /scim/v2/Groups/{id}``
 
@@ -268,7 +268,7 @@ class SCIMGroupsResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Group:
-        """patchGroup
+        """Update a group
 
         ``PATCH /scim/v2/Groups/{id}``
 
@@ -334,7 +334,7 @@ class AsyncSCIMGroupsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[_models.Group]:
-        """listGroups
+        """List groups
 
         ``GET /scim/v2/Groups``
 
@@ -377,7 +377,7 @@ class AsyncSCIMGroupsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Group:
-        """createGroup
+        """Create a group
 
         ``POST /scim/v2/Groups``
 
@@ -420,7 +420,7 @@ class AsyncSCIMGroupsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Group:
-        """getGroup
+        """Get a group
 
         ``GET /scim/v2/Groups/{id}``
 
@@ -466,7 +466,7 @@ class AsyncSCIMGroupsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Group:
-        """replaceGroup
+        """Update a group
 
         ``PUT /scim/v2/Groups/{id}``
 
@@ -513,7 +513,7 @@ class AsyncSCIMGroupsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> None:
-        """deleteGroup
+        """Delete a group
 
         ``DELETE /scim/v2/Groups/{id}``
 
@@ -550,7 +550,7 @@ class AsyncSCIMGroupsResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.Group:
-        """patchGroup
+        """Update a group
 
         ``PATCH /scim/v2/Groups/{id}``
 

@@ -51,7 +51,7 @@ class SCIMUsersResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> SyncPage[_models.User]:
-        """listUsers
+        """List users
 
         ``GET /scim/v2/Users``
 
@@ -96,7 +96,7 @@ class SCIMUsersResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.User:
-        """createUser
+        """Create a user
 
         ``POST /scim/v2/Users``
 
@@ -141,7 +141,7 @@ class SCIMUsersResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.User:
-        """getUser
+        """Get a user
 
         ``GET /scim/v2/Users/{id}``
 
@@ -187,7 +187,7 @@ class SCIMUsersResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.User:
-        """replaceUser
+        """Update a user
 
         ``PUT /scim/v2/Users/{id}``
 
@@ -237,7 +237,7 @@ class SCIMUsersResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> None:
-        """deleteUser
+        """Delete a user
 
         ``DELETE /scim/v2/Users/{id}``
 
@@ -274,7 +274,7 @@ class SCIMUsersResource(SyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.User:
-        """patchUser
+        """Update a user
 
         ``PATCH /scim/v2/Users/{id}``
 
@@ -339,7 +339,7 @@ class AsyncSCIMUsersResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> AsyncPaginator[_models.User]:
-        """listUsers
+        """List users
 
         ``GET /scim/v2/Users``
 
@@ -384,7 +384,7 @@ class AsyncSCIMUsersResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.User:
-        """createUser
+        """Create a user
 
         ``POST /scim/v2/Users``
 
@@ -429,7 +429,7 @@ class AsyncSCIMUsersResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.User:
-        """getUser
+        """Get a user
 
         ``GET /scim/v2/Users/{id}``
 
@@ -475,7 +475,7 @@ class AsyncSCIMUsersResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.User:
-        """replaceUser
+        """Update a user
 
         ``PUT /scim/v2/Users/{id}``
 
@@ -525,7 +525,7 @@ class AsyncSCIMUsersResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> None:
-        """deleteUser
+        """Delete a user
 
         ``DELETE /scim/v2/Users/{id}``
 
@@ -562,7 +562,7 @@ class AsyncSCIMUsersResource(AsyncAPIResource):
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
     ) -> _models.User:
-        """patchUser
+        """Update a user
 
         ``PATCH /scim/v2/Users/{id}``
 
