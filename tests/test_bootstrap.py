@@ -99,6 +99,21 @@ def test_a_step_that_runs_silent_says_it_is_still_running(
     assert "Failing failed (exit 3)" in capsys.readouterr().out
 
 
+def test_a_first_generate_is_watched_and_keeps_its_exit_code(tmp_path: Path) -> None:
+    """``make generate``'s first run goes through the same watcher, labelled, its code kept."""
+    code = "print('generated 3 files'); raise SystemExit(3)"
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "bootstrap.py"), "--run", "Generating things",
+         "--label", "make generate", "--", sys.executable, "-c", code],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 3, proc.stdout + proc.stderr
+    assert proc.stdout.splitlines() == [
+        "make generate: Generating things ...",
+        "make generate:   generated 3 files",
+    ]
+
+
 def test_the_bootstrap_check_measures_time_and_the_longest_silence(tmp_path: Path) -> None:
     check = _tool("bootstrap_check")
     code = "import time; print('a', flush=True); time.sleep(1.2); print('b', flush=True)"

@@ -29,12 +29,24 @@ _NOISE = (" + ", " - ", " ~ ", "Using CPython", "Creating virtual environment", 
 _PIP_NOISE = ("WARNING: Running pip as", "WARNING: Location", "Looking in ")
 
 
+LABEL = ["bootstrap"]  # the word each line starts with (``--label``)
+
+
 def say(text: str) -> None:
-    print(f"bootstrap: {text}", flush=True)
+    print(f"{LABEL[0]}: {text}", flush=True)
 
 
 def run_step(title: str, argv: list[str], env: dict[str, str]) -> None:
     """Run one step, its useful output indented, a heartbeat while it is silent; exit on failure."""
+    code = watch(title, argv, env)
+    if code != 0:
+        say(f"{title} failed (exit {code}); its output is above")
+        sys.exit(1)
+
+
+def watch(title: str, argv: list[str], env: dict[str, str]) -> int:
+    """Run a command, print its start, its lines, a heartbeat every HEARTBEAT seconds of
+    silence and its time; return its exit code."""
     say(f"{title} ...")
     started = time.monotonic()
     last = [started]
@@ -56,15 +68,13 @@ def run_step(title: str, argv: list[str], env: dict[str, str]) -> None:
         for raw in proc.stdout:
             line = raw.rstrip()
             if line and not line.startswith(_NOISE) and not line.lstrip().startswith(_PIP_NOISE):
-                print(f"bootstrap:   {line}", flush=True)
+                print(f"{LABEL[0]}:   {line}", flush=True)
                 last[0] = time.monotonic()
-    code = proc.returncode
     done.set()
     beat.join()
-    if code != 0:
-        say(f"{title} failed (exit {code}); its output is above")
-        sys.exit(1)
-    say(f"{title}: done in {time.monotonic() - started:.1f} s")
+    if proc.returncode == 0:
+        say(f"{title}: done in {time.monotonic() - started:.1f} s")
+    return proc.returncode
 
 
 def uv_binary(tools: Path, version: str) -> Path | None:
@@ -114,6 +124,12 @@ def install_uv(python: str, tools: Path, pins: Path, version: str, env: dict[str
 
 
 def main() -> None:
+    if "--run" in sys.argv[1:2]:  # --run TITLE [--label WORD] -- COMMAND...: one watched step
+        split = sys.argv.index("--")
+        options, command = sys.argv[2:split], sys.argv[split + 1 :]
+        if options[1:2] == ["--label"]:
+            LABEL[0] = options[2]
+        sys.exit(watch(options[0], command, dict(os.environ)))
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--python", required=True, help="the interpreter to build the venv on")
     parser.add_argument("--venv", type=Path, default=ROOT / ".venv")
