@@ -78,6 +78,18 @@ def test_an_old_python_is_refused_in_one_line_before_anything_is_created(tmp_pat
     assert not (project / ".venv").exists()
 
 
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_clean_venv_removes_the_venv_and_uv_only(tmp_path: Path) -> None:
+    project = _project_copy(tmp_path)
+    for folder in (".venv/bin", ".tools/uv/bin", ".tools/node_modules/x", ".cache/uv"):
+        (project / folder).mkdir(parents=True)
+    proc = _make(project, "clean-venv")
+    assert proc.returncode == 0, proc.stderr
+    assert not (project / ".venv").exists() and not (project / ".tools" / "uv").exists()
+    assert (project / ".tools" / "node_modules" / "x").is_dir()  # Prism stays
+    assert (project / ".cache" / "uv").is_dir()  # the download cache makes the next one fast
+
+
 def test_a_step_that_runs_silent_says_it_is_still_running(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
