@@ -175,17 +175,10 @@ def test_the_venv_holds_a_standard_editable_install_of_the_project() -> None:
     assert not list(Path(sys.prefix).glob("lib/python*/site-packages/cube_codegen_checkout.pth"))
 
 
-@pytest.mark.heavy  # needs the package index: downloads every pinned package into a fresh clone
-def test_a_fresh_clone_generates_within_the_budget_without_a_long_silence() -> None:
-    proc = subprocess.run(
-        ["make", "--no-print-directory", "-C", str(ROOT), "bootstrap-check"],
-        capture_output=True, text=True, timeout=600, check=False,
-        env={k: v for k, v in os.environ.items() if not k.startswith(("MAKE", "VIRTUAL_ENV"))},
-    )  # fmt: skip
-    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
-    verdict = proc.stdout.strip().splitlines()[-1]
-    match = re.search(
-        r"PASS: first make generate took ([\d.]+) s .* longest silence ([\d.]+) s", verdict
-    )
-    assert match and float(match[1]) <= 40 and float(match[2]) <= 10, verdict
-    assert "bootstrap: .venv ready in" in proc.stdout and "generated " in proc.stdout
+def test_ci_measures_a_fresh_clone_before_anything_else_runs() -> None:
+    """CI runs the bootstrap check first, on a quiet machine (a heavy test beside other heavy
+    tests would measure the contention, not the bootstrap), then the suites."""
+    lines = [
+        line for line in (ROOT / ".ci" / "run").read_text().splitlines() if line.startswith("make")
+    ]
+    assert lines == ["make bootstrap-check", "make test", "make test-heavy"]
