@@ -175,6 +175,13 @@ def test_the_venv_holds_a_standard_editable_install_of_the_project() -> None:
     assert not list(Path(sys.prefix).glob("lib/python*/site-packages/cube_codegen_checkout.pth"))
 
 
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_a_bootstrapped_checkout_is_not_installed_again() -> None:
+    """The stamp is newer than everything it depends on: `make` runs no bootstrap step."""
+    proc = _make(ROOT, "-q", ".venv/.installed")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
 def test_ci_measures_a_fresh_clone_before_anything_else_runs() -> None:
     """CI runs the bootstrap check first, on a quiet machine (a heavy test beside other heavy
     tests would measure the contention, not the bootstrap), then the suites."""
