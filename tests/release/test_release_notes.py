@@ -98,3 +98,33 @@ def test_the_wheel_carries_its_own_release_section(tmp_path: Path) -> None:
     assert sections[0].version == version and not any(s.unreleased for s in sections)
     assert "`client.scheduled_tasks`" in sections[0].entries  # the entries that were unreleased
     assert release_problem(changelog, version, "METADATA") is None
+
+
+def test_drift_bump_version_moves_unreleased_entries_too(tmp_path: Path) -> None:
+    """``drift --changelog --bump-version`` releases what was unreleased under the new version."""
+    from click.testing import CliRunner
+
+    from generator.cli.drift import drift
+
+    def doc(paths: list[str]) -> str:
+        ok = {"200": {"description": "ok"}}
+        body = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+                "paths": {p: {"get": {"operationId": p.strip("/"), "responses": ok}} for p in paths}}  # fmt: skip
+        path = tmp_path / f"{len(paths)}.yaml"
+        path.write_text(yaml.safe_dump(body), encoding="utf-8")
+        return str(path)
+
+    config, log = tmp_path / "c.yaml", tmp_path / "CHANGELOG.md"
+    config.write_text("package:\n  name: x\n  version: 1.2.3\n", encoding="utf-8")
+    log.write_text(LOG, encoding="utf-8")
+    result = CliRunner().invoke(
+        drift,
+        [doc(["/a"]), doc(["/a", "/b"]), "--changelog", str(log), "--bump-version", str(config),
+         "--overlays", str(tmp_path / "none")],
+        catch_exceptions=False,
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    _, sections = split_sections(log.read_text(encoding="utf-8"))
+    assert [s.version for s in sections] == ["1.3.0", "1.2.3"]
+    assert sections[0].entries.endswith("- A note written by hand.")
+    assert release_problem(log.read_text(encoding="utf-8"), "1.3.0", "CHANGELOG.md") is None
