@@ -50,7 +50,8 @@ Defaults and copies
 Responses
     Parsed leniently by default (see ``_models``): a body that differs from the document is kept
     with a ``ResponseValidationWarning``. ``strict=True`` makes every difference an
-    :class:`APIResponseValidationError`.
+    :class:`APIResponseValidationError`. ``record_shapes=DIR`` (or ``CUBE_RECORD_SHAPES``) records
+    each kind of difference once, as a shape, for the maintainers (see ``_shapes``).
 """
 
 from __future__ import annotations
@@ -79,6 +80,7 @@ from ._exceptions import (
     make_status_error,
     parse_retry_after,
 )
+from ._shapes import observe, recorder_for
 from ._types import NOT_GIVEN, RAW_RESPONSE_HEADER, Body, Headers, NotGiven, Query, Timeout
 from ._utils import build_path, build_query, to_jsonable
 from ._version import DISTRIBUTION, __version__
@@ -220,6 +222,7 @@ class BaseClient:
         default_headers: Mapping[str, str] | None = None,
         allow_http_loopback: bool = False,
         strict: bool = False,
+        record_shapes: str | os.PathLike[str] | None = None,
     ) -> None:
         _setup_logging()
         try:
@@ -249,6 +252,12 @@ class BaseClient:
         self.max_retries = max_retries
         self._default_headers = dict(default_headers or {})
         self.strict = strict
+        self._recorder = recorder_for(record_shapes)
+
+    def _observe(self, call: PreparedCall, response: httpx2.Response, cast_to: Any) -> None:
+        """Note how a JSON response differs from the document, when recording (see ``_shapes``)."""
+        if self._recorder is not None:
+            observe(self._recorder, call.method, call.path, response, cast_to)
 
     def with_options(
         self,
@@ -518,6 +527,8 @@ class SyncAPIClient(BaseClient):
         self._sleep: Callable[[float], None] = sleep or time.sleep
 
     def close(self) -> None:
+        if self._recorder is not None:
+            self._recorder.flush()
         if self._owns_client:
             self._client.close()
 
@@ -559,6 +570,8 @@ class SyncAPIClient(BaseClient):
     def request(self, call: PreparedCall, *, cast_to: Any, kind: ResponseKind = "json") -> Any:
         streamed = kind in STREAMED_KINDS
         response = self.send(call, stream=streamed)
+        if kind == "json":
+            self._observe(call, response, cast_to)
         if self._wants_raw(call):
             from ._response import APIResponse
 
@@ -592,6 +605,8 @@ class AsyncAPIClient(BaseClient):
         self._sleep: Callable[[float], Awaitable[None]] = sleep
 
     async def close(self) -> None:
+        if self._recorder is not None:
+            self._recorder.flush()
         if self._owns_client:
             await self._client.aclose()
 
@@ -648,6 +663,8 @@ class AsyncAPIClient(BaseClient):
         if kind == "json-lines":  # ``cast_to`` is a ``JSONLines`` spec
             lines = cast_to.aopen(response, self.strict)
             return APIResponse(response, lambda: lines) if self._wants_raw(call) else lines
+        if kind == "json":
+            self._observe(call, response, cast_to)
         if self._wants_raw(call):
             return APIResponse(
                 response, functools.partial(_parse, response, cast_to, kind, self.strict)

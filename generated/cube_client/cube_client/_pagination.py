@@ -36,6 +36,7 @@ import httpx2
 
 from ._exceptions import APIResponseValidationError
 from ._response import parse_items, parse_json
+from ._shapes import escape_token, observe_data
 from ._types import NOT_GIVEN, NotGiven
 
 if TYPE_CHECKING:
@@ -223,7 +224,11 @@ class PageShapeError(APIResponseValidationError):
 
 
 def _parse_page(
-    response: httpx2.Response, spec: PageSpec, item_type: Any, strict: bool = False
+    response: httpx2.Response,
+    spec: PageSpec,
+    item_type: Any,
+    client: SyncAPIClient | AsyncAPIClient,
+    call: PreparedCall,
 ) -> tuple[Any, list[Any]]:
     data = parse_json(response, object)
     shape = spec.match(data)
@@ -235,7 +240,12 @@ def _parse_page(
             response=response,
             body=data,
         )
-    items = parse_items(response, data, _dig(data, shape.items) or [], item_type, strict)
+    raw = _dig(data, shape.items) or []
+    recorder = client._recorder
+    if recorder is not None:
+        where = "".join("/" + escape_token(str(k)) for k in shape.items)
+        observe_data(recorder, call.method, call.path, response, list[item_type], raw, where)
+    items = parse_items(response, data, raw, item_type, client.strict)
     return data, items
 
 
@@ -246,7 +256,7 @@ class SyncPage(_PageState[T]):
         self, client: SyncAPIClient, call: PreparedCall, spec: PageSpec, item_type: Any
     ) -> None:
         response = client.send(call)
-        data, items = _parse_page(response, spec, item_type, client.strict)
+        data, items = _parse_page(response, spec, item_type, client, call)
         super().__init__(call, spec, item_type, data, items, response)
         self._client = client
 
@@ -291,7 +301,7 @@ class AsyncPage(_PageState[T]):
     ) -> AsyncPage[T]:
         """Send ``call`` and wrap the first page."""
         response = await client.send(call)
-        data, items = _parse_page(response, spec, item_type, client.strict)
+        data, items = _parse_page(response, spec, item_type, client, call)
         return cls(client, call, spec, item_type, data, items, response)
 
     async def next_page(self) -> AsyncPage[T] | None:
