@@ -46,7 +46,9 @@ def walk(tp: Any, data: Any, pointer: str, out: list[Difference]) -> None:
     """Append to ``out`` every difference between ``data`` and ``tp`` at ``pointer``."""
     tp = _strip(tp)
     origin = typing.get_origin(tp)
-    if origin in (Union, types.UnionType):
+    if data is None and origin not in (Union, types.UnionType) and tp not in (Any, object, _NONE):
+        out.append(Difference("null-not-allowed", pointer, _describe([tp]), "null"))
+    elif origin in (Union, types.UnionType):
         _union(typing.get_args(tp), data, pointer, out)
     elif origin is Literal:
         if not any(data == v and type(data) is type(v) for v in typing.get_args(tp)):

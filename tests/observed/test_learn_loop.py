@@ -1,0 +1,214 @@
+"""The whole loop on a copy of a small project: a loopback server sends, for three operations, an
+extra field, an unknown enum value, a null where none is allowed and a missing required field;
+the SDK records them (and none of the 20 secrets the server and caller put elsewhere); ``learn``
+lists exactly those four; ``learn --write`` writes an overlay whose every action matches, after
+which strict calls pass and the new field is a typed attribute; ``learn`` then finds nothing;
+``drift --observed`` on a snapshot that documents two of them says so.
+
+One server and one project for the module; the client runs in subprocesses (the package is
+generated twice, and the records are written at the client's exit)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from generator.document.loader import dump_yaml
+from tests.helpers import run_cli
+from tests.release.project import document, write_project
+from tests.runtime.runtime_servers import Exchange, LocalServer
+
+SECRETS = [f"secret-{i:02d}-{'k7Qz' * 2}{i * 7919:x}" for i in range(20)]
+TOKEN = SECRETS[0]
+
+
+def loop_document() -> dict[str, Any]:
+    """The test project's document with an enum (``Widget.state``) to surprise, and a gadget's
+    label required (so a null there differs from the document)."""
+    doc = document()
+    widget = doc["components"]["schemas"]["Widget"]
+    widget["properties"]["state"] = {"type": "string", "enum": ["active", "retired"]}
+    doc["components"]["schemas"]["Gadget"]["required"] = ["id", "label"]
+    return doc
+
+
+def _widget(i: int, **more: Any) -> dict[str, Any]:
+    return {"id": 10 + i, "name": SECRETS[i], "size": 3, "state": "active", **more}
+
+
+def _serve(server: LocalServer) -> None:
+    @server.route("GET", "/widgets/7")
+    def get_widget(ex: Exchange) -> None:  # an extra field, its value a secret
+        ex.json(200, _widget(1, colour=SECRETS[2]), {"X-Trace": SECRETS[3]})
+
+    @server.route("POST", "/widgets")
+    def create_widget(ex: Exchange) -> None:  # an enum value the document does not list
+        ex.json(201, _widget(4, state="paused"), {"Set-Cookie": f"s={SECRETS[5]}"})
+
+    @server.route("GET", "/gadgets")
+    def list_gadgets(ex: Exchange) -> None:  # a null label, a missing id; secrets in the rest
+        rows = [{"id": 20 + i, "label": SECRETS[i]} for i in range(8, 18)]
+        rows += [{"id": 30, "label": None}, {"label": SECRETS[18]}]
+        ex.json(200, rows, {"X-Request-Id": SECRETS[19]})
+
+
+CALLS = """
+import json, os, sys, warnings
+sys.path.insert(0, {package!r})
+from widget_client import WidgetClient
+warnings.simplefilter("ignore")
+kw = dict(api_key={token!r}, base_url={url!r}, allow_http_loopback=True, strict={strict})
+with WidgetClient(record_shapes={records!r}, **kw) as client:
+    w = client.widgets.get_widget(7)
+    made = client.widgets.create_widget(name={name!r}, size=4)
+with WidgetClient(**kw) as client:  # recording from the environment
+    gadgets = client.gadgets.list_gadgets(label={label!r})
+print(json.dumps({{
+    "colour": getattr(w, "colour", None),
+    "colour_typed": "colour" in type(w).model_fields,
+    "state": str(made.state),
+    "labels": [g.label for g in gadgets][-2:],
+}}))
+"""
+
+
+def _call(root: Path, url: str, records: Path, *, strict: bool) -> dict[str, Any]:
+    code = CALLS.format(
+        package=str(root / "generated" / "widget_client"),
+        token=TOKEN,
+        url=url,
+        strict=strict,
+        records=str(records),
+        name=SECRETS[6],
+        label=SECRETS[7],
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={"CUBE_RECORD_SHAPES": str(records), "PATH": "/usr/bin:/bin"},
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out: dict[str, Any] = json.loads(proc.stdout)
+    return out
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[LocalServer]:
+    srv = LocalServer().start()
+    _serve(srv)
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("learn-loop")
+    write_project(root, loop_document())
+    done = run_cli("generate", cwd=root)
+    assert done.returncode == 0, done.stderr
+    return root
+
+
+def _learned_lines(stdout: str) -> list[str]:
+    return [line.strip() for line in stdout.splitlines() if line.startswith("    ")]
+
+
+def test_recorded_shapes_are_learned_checked_and_retired(
+    project: Path, server: LocalServer
+) -> None:
+    records = project / "records"
+    before = _call(project, server.url, records, strict=False)
+    assert before["colour"] == SECRETS[2] and before["colour_typed"] is False
+    assert before["state"] == "Unknown('paused')"
+    text = (records / "shapes.jsonl").read_text(encoding="utf-8")
+    leaked = [s for s in SECRETS if s in text]
+    assert leaked == [], f"records hold secret values: {leaked}"
+    assert server.seen("GET", "/gadgets")[0].q("label") == SECRETS[7]  # the secrets were sent
+
+    found = run_cli("learn", str(records), cwd=project)
+    assert found.returncode == 1, found.stderr
+    lines = _learned_lines(found.stdout)
+    assert len(lines) == 4, found.stdout
+    assert {line.split(":")[0] for line in lines} == {
+        "Widget.colour",
+        "Widget.state",
+        "Gadget.label",
+        "Gadget.id",
+    }
+    assert (
+        "client.widgets.get_widget" in found.stdout
+        and "client.gadgets.list_gadgets" in found.stdout
+    )
+
+    wrote = run_cli("learn", str(records), "--write", cwd=project)
+    assert wrote.returncode == 0, wrote.stderr
+    config = yaml.safe_load((project / "spec" / "cube-codegen.yaml").read_text(encoding="utf-8"))
+    overlays = config["families"][0]["overlays"]
+    assert overlays[-1] == "overlays/api/learned.overlay.yaml"
+    learned = yaml.safe_load((project / "spec" / overlays[-1]).read_text(encoding="utf-8"))
+    assert len(learned["actions"]) == 4
+    assert all(a["x-observed"]["count"] >= 1 for a in learned["actions"])
+    check = run_cli(
+        "overlay", "check", "--spec", "spec/api.yaml", "--format", "json",
+        *[f"spec/{o}" for o in overlays], cwd=project,
+    )  # fmt: skip
+    assert check.returncode == 0, check.stderr
+    statuses = [a["status"] for a in json.loads(check.stdout)["actions"]]
+    assert statuses == ["matched"] * len(statuses), check.stdout
+
+    after = _call(project, server.url, project / "records-after", strict=True)
+    assert after["colour"] == SECRETS[2] and after["colour_typed"] is True
+    assert after["state"] == "paused"
+    assert after["labels"] == [None, SECRETS[18]]
+    assert not (project / "records-after" / "shapes.jsonl").exists()  # nothing differs now
+
+    again = run_cli("learn", str(records), cwd=project)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert _learned_lines(again.stdout) == []
+
+    newer = copy.deepcopy(loop_document())
+    widget = newer["components"]["schemas"]["Widget"]
+    widget["properties"]["colour"] = {"type": "string"}
+    widget["properties"]["state"]["enum"].append("paused")
+    (project / "newer.yaml").write_text(dump_yaml(newer), encoding="utf-8")
+    drift = run_cli(
+        "drift", "spec/api.yaml", "newer.yaml", "--observed", str(records), "--fail-on", "breaking",
+        cwd=project,
+    )  # fmt: skip
+    assert drift.returncode == 0, drift.stderr
+    section = drift.stdout[drift.stdout.index("Observed shapes") :]
+    documented = [line for line in section.splitlines() if "now documented" in line]
+    assert len(documented) == 2, section
+    assert any("Widget.colour" in line for line in documented)
+    assert any("Widget.state" in line for line in documented)
+    assert "can retire" in section
+    assert "rejected" not in section.split("documented")[0] or "0 rejected" in section
+
+
+def test_records_file_written_by_the_sdk_reads_back(project: Path) -> None:
+    """Every line the SDK wrote is a valid record (the format is one, on both sides)."""
+    from generator.observed.records import read_observations
+
+    text = textwrap.dedent("")
+    assert text == ""
+    records = project / "records"
+    if records.exists():
+        observations = read_observations([str(records)])
+        assert {o.kind for o in observations} <= {
+            "property-unknown",
+            "enum-value-unknown",
+            "null-not-allowed",
+            "required-missing",
+        }
