@@ -19,15 +19,14 @@ from pathlib import Path
 from typing import Any
 
 from generator.diagnostics import CodegenError, Diagnostic
-from generator.document.config import Config, load_config
+from generator.document.config import load_config
 from generator.document.loader import dump_yaml, load_document
 from generator.emit.writer import stage_tree
-from generator.ir.build import FamilyBuilder
-from generator.ir.types import Family
 from generator.observed.check import Finding, judge
 from generator.observed.learned import FILE_NAME, actions, overlay_document
+from generator.observed.project import families
 from generator.observed.records import read_observations
-from generator.pipeline import generate, load_family
+from generator.pipeline import generate
 from generator.transaction import Transaction, recover
 
 
@@ -40,18 +39,6 @@ class LearnResult:
     @property
     def to_learn(self) -> list[Finding]:
         return [f for f in self.findings if f.status != "accepted"]
-
-
-def families(config: Config, only: str | None = None) -> list[tuple[Family, dict[str, Any]]]:
-    """Each family's IR and its document with its overlays applied (``only``: one family)."""
-    chosen = [config.family(only)] if only else list(config.families)
-    out = []
-    for fam in chosen:
-        loaded = load_family(config, fam)
-        out.append(
-            (FamilyBuilder(loaded.document, loaded.file, loaded.config).build(), loaded.document)
-        )
-    return out
 
 
 def learn(
