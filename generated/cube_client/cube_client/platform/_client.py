@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import httpx2
 
 from cube_client._base_client import DEFAULT_MAX_RETRIES, AsyncAPIClient, SyncAPIClient
+from cube_client._limits import Limits
 from cube_client._types import NOT_GIVEN, NotGiven, Timeout
 from cube_client._utils import resolve_base_url, resolve_credential
 
@@ -298,6 +299,7 @@ class PlatformClient(SyncAPIClient):
         allow_http_loopback: bool = False,
         strict: bool = False,
         record_shapes: str | os.PathLike[str] | None = None,
+        limits: Limits | None = None,
     ) -> None:
         url = resolve_base_url(
             base_url,
@@ -320,6 +322,7 @@ class PlatformClient(SyncAPIClient):
             allow_http_loopback=allow_http_loopback,
             strict=strict,
             record_shapes=record_shapes,
+            limits=limits,
         )
 
     @cached_property
@@ -827,6 +830,7 @@ class AsyncPlatformClient(AsyncAPIClient):
         allow_http_loopback: bool = False,
         strict: bool = False,
         record_shapes: str | os.PathLike[str] | None = None,
+        limits: Limits | None = None,
     ) -> None:
         url = resolve_base_url(
             base_url,
@@ -849,6 +853,7 @@ class AsyncPlatformClient(AsyncAPIClient):
             allow_http_loopback=allow_http_loopback,
             strict=strict,
             record_shapes=record_shapes,
+            limits=limits,
         )
 
     @cached_property

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Literal
 import httpx2
 
 from cube_client._base_client import DEFAULT_MAX_RETRIES, AsyncAPIClient, SyncAPIClient
+from cube_client._limits import Limits
 from cube_client._types import NOT_GIVEN, NotGiven, Timeout
 from cube_client._utils import resolve_base_url, resolve_credential
 
@@ -63,6 +64,7 @@ class ScimClient(SyncAPIClient):
         allow_http_loopback: bool = False,
         strict: bool = False,
         record_shapes: str | os.PathLike[str] | None = None,
+        limits: Limits | None = None,
     ) -> None:
         url = resolve_base_url(
             base_url,
@@ -85,6 +87,7 @@ class ScimClient(SyncAPIClient):
             allow_http_loopback=allow_http_loopback,
             strict=strict,
             record_shapes=record_shapes,
+            limits=limits,
         )
 
     @cached_property
@@ -141,6 +144,7 @@ class AsyncScimClient(AsyncAPIClient):
         allow_http_loopback: bool = False,
         strict: bool = False,
         record_shapes: str | os.PathLike[str] | None = None,
+        limits: Limits | None = None,
     ) -> None:
         url = resolve_base_url(
             base_url,
@@ -163,6 +167,7 @@ class AsyncScimClient(AsyncAPIClient):
             allow_http_loopback=allow_http_loopback,
             strict=strict,
             record_shapes=record_shapes,
+            limits=limits,
         )
 
     @cached_property
