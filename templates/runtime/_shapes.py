@@ -54,6 +54,38 @@ Kind = Literal[
 ]
 
 
+_THEIR_KINDS: dict[str, Kind] = {
+    "extra-field": "property-unknown",
+    "unknown-enum-value": "enum-value-unknown",
+    "null": "null-not-allowed",
+    "missing": "required-missing",
+    "wrong-type": "type-mismatch",
+    "unknown-variant": "union-variant-unknown",
+}
+_VALUE_KINDS = frozenset({"enum-value-unknown", "union-variant-unknown"})
+_DOCUMENTED: dict[Kind, str] = {
+    "property-unknown": "not listed",
+    "enum-value-unknown": "enum",
+    "null-not-allowed": "not null",
+    "required-missing": "required",
+    "type-mismatch": "another type",
+    "union-variant-unknown": "union tag",
+}
+_NAME = re.compile(r"[A-Za-z_$@][A-Za-z0-9_$@.-]{0,127}")
+
+
+def _safe_pointer(pointer: str) -> str:
+    """A value's place as a shape: array indexes as ``-``, anything not name-like (a map's key
+    is data) as ``*``."""
+    if not pointer:
+        return ""
+    out = []
+    for token in pointer[1:].split("/"):
+        plain = token.replace("~1", "/").replace("~0", "~")
+        out.append("-" if plain.isdigit() else token if _NAME.fullmatch(plain) else "*")
+    return "/" + "/".join(out)
+
+
 class ShapesRecordingWarning(UserWarning):
     """Recording stopped: the records file reached its size cap, or could not be written."""
 
@@ -147,6 +179,38 @@ class Recorder:
         self._counts: dict[tuple[Any, ...], _Count] = {}
         self._off = False
         atexit.register(self.flush)
+        from ._differences import add_listener
+
+        add_listener(self._hear)
+
+    def _hear(self, found: Any) -> None:
+        """The runtime's one point for differences (``_differences.report``): streamed values
+        (JSON lines, events) are recorded from here; whole bodies and pages are walked with
+        their types instead (see :func:`observe`), which reads every field, not only those
+        the caller's code reads."""
+        context = found.context
+        kind = _THEIR_KINDS.get(str(found.kind))
+        if self._off or not context.part or kind is None or not context.status:
+            return
+        seen = found.seen
+        absent = kind == "required-missing"
+        value = _shape_value(seen) if kind in _VALUE_KINDS else None
+        diff = Difference(
+            kind,
+            _safe_pointer(found.pointer),
+            _DOCUMENTED[kind],
+            "absent" if absent else json_type(seen),
+            None if absent else string_format(seen),
+            value,
+        )
+        media = context.media_type.lower()
+        self.note(
+            context.method.upper(),
+            context.path,
+            context.status,
+            media if _MEDIA.fullmatch(media) else "application/json",
+            [diff],
+        )
 
     def note(
         self, method: str, path: str, status: int, media_type: str, found: list[Difference]
@@ -213,7 +277,7 @@ def _fields(
     seen: dict[str, Any] = {"type": diff.seen_type}
     if diff.seen_format:
         seen["format"] = diff.seen_format
-    if diff.kind in ("enum-value-unknown", "union-variant-unknown") and diff.seen_value is not None:
+    if diff.kind in _VALUE_KINDS and diff.seen_value is not None:
         seen["value"] = diff.seen_value
     return {
         "format": FORMAT,
