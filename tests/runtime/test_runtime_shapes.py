@@ -42,12 +42,15 @@ def test_recording_is_off_by_default(
     assert list(tmp_path.iterdir()) == []
 
 
-def test_each_difference_is_one_line_counted_in_memory(server: LocalServer, tmp_path: Path) -> None:
+def test_each_difference_is_one_line_counted_in_memory(
+    server: LocalServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CUBE_RECORD_SHAPES_EVERY", "1")  # every response compared whole
     _serve(server, surprise=SECRET, creationStep="paused")
     with platform(server.url, record_shapes=tmp_path) as client:
         for _ in range(30):
             got = client.deployments.get_deployment(7)
-        assert got.model_extra == {"surprise": SECRET}
+            assert got.name == SECRET
         assert len(_lines(tmp_path)) == 2  # each new difference once, as it is met
     lines = _lines(tmp_path)
     assert len(lines) == 4  # and the repeats as one line each at close
@@ -62,6 +65,20 @@ def test_each_difference_is_one_line_counted_in_memory(server: LocalServer, tmp_
     }
     merged = read_observations([tmp_path])
     assert sorted(o.count for o in merged) == [30, 30]
+
+
+def test_responses_are_compared_whole_first_then_one_in_every(
+    server: LocalServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first 8 responses of an operation, then one in CUBE_RECORD_SHAPES_EVERY, are compared
+    whole; a count is the number of compared responses that showed the difference."""
+    monkeypatch.setenv("CUBE_RECORD_SHAPES_EVERY", "10")
+    _serve(server, creationStep="paused", surprise=1)
+    with platform(server.url, record_shapes=tmp_path) as client:
+        for _ in range(45):  # compared whole: 1..8, 10, 20, 30, 40
+            assert str(client.deployments.get_deployment(7).creation_step) == "Unknown('paused')"
+    counts = {o.kind: o.count for o in read_observations([tmp_path])}
+    assert counts == {"property-unknown": 12, "enum-value-unknown": 12}
 
 
 def test_the_environment_turns_recording_on(

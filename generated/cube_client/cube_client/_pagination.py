@@ -299,7 +299,7 @@ def _parse_page(
         )
     at = "".join(child("", key) for key in shape.items)
     raw = _dig(data, shape.items) or []
-    if recorder is not None:
+    if recorder is not None and recorder.sampled(method, path):
         observe_data(recorder, method, path, response, list[item_type], raw, at)
     items = parse_items(response, data, raw, item_type, strict, at, path)
     return data, items

@@ -4,6 +4,11 @@
 :func:`walk` follows the generated type (models, lists, maps, unions, ``Literal`` enums, scalars)
 over the JSON value and lists each :class:`~._shapes.Difference`; it reads every field, unlike
 the lazy models, because a recording is complete or useless. Only shape recording calls it.
+
+Each type is compiled once into a checker (a closure): a model's scalar and enum fields are
+checked inline with ``isinstance`` and set lookups, unknown keys with one set comparison, and a
+pointer string is only made for a nested value or a difference, so a body that matches the
+document costs a small fraction of decoding it.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import functools
 import types
 import typing
 import uuid
+from collections.abc import Callable
 from typing import Annotated, Any, Literal, Union
 
 import pydantic
@@ -22,6 +28,7 @@ from ._shapes import MAX_NAME, Difference, _shape_value, escape_token, json_type
 
 __all__ = ["walk"]
 
+Check = Callable[[Any, str, list[Difference]], None]
 _NONE = type(None)
 _SCALARS: dict[Any, tuple[str, tuple[type, ...]]] = {
     str: ("string", (str,)),
@@ -34,6 +41,12 @@ _SCALARS: dict[Any, tuple[str, tuple[type, ...]]] = {
     datetime.time: ("string", (str,)),
     uuid.UUID: ("string", (str,)),
 }
+_SKIP, _SCALAR, _LITERAL, _NESTED = range(4)
+
+
+def walk(tp: Any, data: Any, pointer: str, out: list[Difference]) -> None:
+    """Append to ``out`` every difference between ``data`` and ``tp`` at ``pointer``."""
+    checker(tp)(data, pointer, out)
 
 
 def _strip(tp: Any) -> Any:
@@ -42,82 +55,199 @@ def _strip(tp: Any) -> Any:
     return tp
 
 
-def walk(tp: Any, data: Any, pointer: str, out: list[Difference]) -> None:
-    """Append to ``out`` every difference between ``data`` and ``tp`` at ``pointer``."""
+def _describe(members: list[Any]) -> str:
+    names = []
+    for member in members:
+        origin = typing.get_origin(member)
+        if origin is Literal:
+            names.append("enum")
+        elif member in _SCALARS:
+            names.append(_SCALARS[member][0])
+        elif origin is list:
+            names.append("array")
+        else:
+            names.append("object")
+    return " | ".join(dict.fromkeys(names)) or "any"
+
+
+Plan = tuple[int, Any, bool, str]
+
+
+def _plan(tp: Any) -> Plan:
+    """(how to check, what with, null allowed, what the document says) for one type."""
     tp = _strip(tp)
-    origin = typing.get_origin(tp)
-    if data is None and origin not in (Union, types.UnionType) and tp not in (Any, object, _NONE):
-        out.append(Difference("null-not-allowed", pointer, _describe([tp]), "null"))
-    elif origin in (Union, types.UnionType):
-        _union(typing.get_args(tp), data, pointer, out)
-    elif origin is Literal:
-        if not any(data == v and type(data) is type(v) for v in typing.get_args(tp)):
-            seen = _shape_value(data)
+    nullable = False
+    if typing.get_origin(tp) in (Union, types.UnionType):
+        args = typing.get_args(tp)
+        nullable = _NONE in args
+        members = [m for m in (_strip(a) for a in args) if m is not _NONE and m is not Unknown]
+        if len(members) != 1:
+            if not members:
+                return _SKIP, None, True, "null"
+            return _NESTED, _union_checker(tuple(members)), nullable, _describe(members)
+        tp = members[0]
+    if tp in (Any, object) or tp is _NONE:
+        return _SKIP, None, True, "any"
+    if typing.get_origin(tp) is Literal:
+        values = typing.get_args(tp)
+        return _LITERAL, frozenset((type(v), v) for v in values), nullable, "enum"
+    if tp in _SCALARS:
+        name, accepted = _SCALARS[tp]
+        return _SCALAR, (accepted, tp is not bool), nullable, name
+    return _NESTED, _Lazy(tp), nullable, _describe([tp])
+
+
+class _Lazy:
+    """The checker of a type, looked up on first use (models may name themselves)."""
+
+    __slots__ = ("_check", "_tp")
+
+    def __init__(self, tp: Any) -> None:
+        self._tp = tp
+        self._check: Check | None = None
+
+    def __call__(self, data: Any, pointer: str, out: list[Difference]) -> None:
+        if self._check is None:
+            self._check = checker(self._tp)
+        self._check(data, pointer, out)
+
+
+def _value(plan: Plan, value: Any, pointer: str, out: list[Difference]) -> None:
+    """Check one value against its plan (``pointer``: where it is)."""
+    how, what, nullable, says = plan
+    if value is None:
+        if not nullable:
+            out.append(Difference("null-not-allowed", pointer, says, "null"))
+    elif how == _SCALAR:
+        accepted, no_bool = what
+        if not isinstance(value, accepted) or (no_bool and value.__class__ is bool):
+            out.append(Difference("type-mismatch", pointer, says, json_type(value)))
+    elif how == _LITERAL:
+        if not isinstance(value, str | int | float | bool) or (type(value), value) not in what:
+            seen = _shape_value(value)
             out.append(
-                Difference("enum-value-unknown", pointer, "enum", json_type(data), None, seen)
+                Difference("enum-value-unknown", pointer, "enum", json_type(value), None, seen)
             )
-    elif isinstance(tp, type) and issubclass(tp, pydantic.RootModel):
-        walk(tp.model_fields["root"].annotation, data, pointer, out)
-    elif isinstance(tp, type) and issubclass(tp, pydantic.BaseModel):
-        _model(tp, data, pointer, out)
-    elif origin is list:
-        if not isinstance(data, list):
+    elif how == _NESTED:
+        what(value, pointer, out)
+
+
+@functools.lru_cache(maxsize=2048)
+def checker(tp: Any) -> Check:
+    """The compiled checker of ``tp`` (see the module)."""
+    bare = _strip(tp)
+    origin = typing.get_origin(bare)
+    if isinstance(bare, type) and issubclass(bare, pydantic.RootModel):
+        root: Any = bare.model_fields["root"].annotation
+        return checker(root)
+    if isinstance(bare, type) and issubclass(bare, pydantic.BaseModel):
+        return _model_checker(bare)
+    if origin is list:
+        return _list_checker(_plan((typing.get_args(bare) or (Any,))[0]))
+    if origin is dict:
+        args = typing.get_args(bare)
+        return _map_checker(_plan(args[1] if len(args) == 2 else Any))
+    plan = _plan(tp)
+    return lambda data, pointer, out: _value(plan, data, pointer, out)
+
+
+def _list_checker(item: Plan) -> Check:
+    def check(data: Any, pointer: str, out: list[Difference]) -> None:
+        if data.__class__ is not list:
             out.append(Difference("type-mismatch", pointer, "array", json_type(data)))
             return
-        (item,) = typing.get_args(tp) or (Any,)
+        at = pointer + "/-"
         for value in data:
-            walk(item, value, pointer + "/-", out)
-    elif origin is dict:
-        if not isinstance(data, dict):
+            _value(item, value, at, out)
+
+    return check
+
+
+def _map_checker(item: Plan) -> Check:
+    def check(data: Any, pointer: str, out: list[Difference]) -> None:
+        if data.__class__ is not dict:
             out.append(Difference("type-mismatch", pointer, "object", json_type(data)))
             return
-        args = typing.get_args(tp)
-        for value in data.values():  # a map's keys are data: never recorded
-            walk(args[1] if len(args) == 2 else Any, value, pointer + "/*", out)
-    elif tp in _SCALARS:
-        name, accepted = _SCALARS[tp]
-        if not isinstance(data, accepted) or (tp is not bool and isinstance(data, bool)):
-            out.append(Difference("type-mismatch", pointer, name, json_type(data)))
+        at = pointer + "/*"  # a map's keys are data: never recorded
+        for value in data.values():
+            _value(item, value, at, out)
+
+    return check
 
 
-def _union(args: tuple[Any, ...], data: Any, pointer: str, out: list[Difference]) -> None:
-    members = [m for m in (_strip(a) for a in args) if m is not _NONE and m is not Unknown]
-    if data is None:
-        if _NONE not in args:
-            out.append(Difference("null-not-allowed", pointer, _describe(members), "null"))
-        return
-    if len(members) == 1:
-        walk(members[0], data, pointer, out)
-        return
-    tries: list[list[Difference]] = []
-    for member in members:
-        found: list[Difference] = []
-        walk(member, data, pointer, found)
-        if not found:
+def _model_checker(cls: type[pydantic.BaseModel]) -> Check:
+    rows = [
+        (alias, name, info.is_required(), _plan(info.annotation), "/" + escape_token(alias))
+        for name, (alias, info) in _keys(cls).items()
+    ]
+    known = frozenset(k for row in rows for k in row[:2])
+
+    def check(data: Any, pointer: str, out: list[Difference]) -> None:
+        if data.__class__ is not dict:
+            out.append(Difference("type-mismatch", pointer, "object", json_type(data)))
             return
-        tries.append(found)
-    models = [m for m in members if isinstance(m, type) and issubclass(m, pydantic.BaseModel)]
-    tag = _tag(tuple(models))
-    if tag is not None and isinstance(data, dict) and tag[0] in data:
-        name, known = tag
-        if data[name] not in known:
-            seen = _shape_value(data[name])
+        for alias, name, required, plan, token in rows:
+            if alias in data:
+                value = data[alias]
+            elif name in data:
+                value = data[name]
+            else:
+                if required:
+                    out.append(
+                        Difference("required-missing", pointer + token, "required", "absent")
+                    )
+                continue
+            if plan[0] != _SKIP:
+                _value(plan, value, pointer + token, out)
+        if not known.issuperset(data):
+            _extras(data, known, pointer, out)
+
+    return check
+
+
+def _extras(
+    data: dict[str, Any], known: frozenset[str], pointer: str, out: list[Difference]
+) -> None:
+    for key, value in data.items():
+        if key not in known and len(key) <= MAX_NAME:
+            where = f"{pointer}/{escape_token(key)}"
+            kind = json_type(value)
             out.append(
-                Difference(
-                    "union-variant-unknown",
-                    f"{pointer}/{escape_token(name)}",
-                    "union tag",
-                    json_type(data[name]),
-                    None,
-                    seen,
-                )
+                Difference("property-unknown", where, "not listed", kind, string_format(value))
             )
+
+
+def _union_checker(members: tuple[Any, ...]) -> Check:
+    checks = [checker(m) for m in members]
+    says = _describe(list(members))
+
+    def check(data: Any, pointer: str, out: list[Difference]) -> None:
+        tries: list[list[Difference]] = []
+        for each in checks:
+            found: list[Difference] = []
+            each(data, pointer, found)
+            if not found:
+                return
+            tries.append(found)
+        models = [m for m in members if isinstance(m, type) and issubclass(m, pydantic.BaseModel)]
+        tag = _tag(tuple(models))
+        if tag is not None and isinstance(data, dict) and tag[0] in data:
+            name, known = tag
+            if data[name] not in known:
+                seen = _shape_value(data[name])
+                where = f"{pointer}/{escape_token(name)}"
+                kind = json_type(data[name])
+                out.append(
+                    Difference("union-variant-unknown", where, "union tag", kind, None, seen)
+                )
+                return
+        if all(f[0].kind == "type-mismatch" and f[0].pointer == pointer for f in tries):
+            out.append(Difference("type-mismatch", pointer, says, json_type(data)))
             return
-    if all(f[0].kind == "type-mismatch" and f[0].pointer == pointer for f in tries):
-        out.append(Difference("type-mismatch", pointer, _describe(members), json_type(data)))
-        return
-    closest: list[Difference] = min(tries, key=_count)  # the variant it comes closest to
-    out.extend(closest)
+        closest: list[Difference] = min(tries, key=_count)  # the variant it comes closest to
+        out.extend(closest)
+
+    return check
 
 
 def _count(found: list[Difference]) -> int:
@@ -142,58 +272,3 @@ def _tag(models: tuple[type[pydantic.BaseModel], ...]) -> tuple[str, frozenset[A
         return None
     name = sorted(shared)[0]
     return name, frozenset(c[name] for c in constants)
-
-
-def _describe(members: list[Any]) -> str:
-    names = []
-    for member in members:
-        origin = typing.get_origin(member)
-        if origin is Literal:
-            names.append("enum")
-        elif member in _SCALARS:
-            names.append(_SCALARS[member][0])
-        elif origin is list:
-            names.append("array")
-        else:
-            names.append("object")
-    return " | ".join(dict.fromkeys(names)) or "any"
-
-
-@functools.cache
-def _fields(
-    cls: type[pydantic.BaseModel],
-) -> tuple[tuple[tuple[str, str, Any, bool], ...], frozenset[str]]:
-    """(wire name, field name, type, required) per field, and every name a key may use."""
-    rows = tuple(
-        (alias, name, info.annotation, info.is_required())
-        for name, (alias, info) in _keys(cls).items()
-    )
-    return rows, frozenset(k for row in rows for k in row[:2])
-
-
-def _model(cls: type[pydantic.BaseModel], data: Any, pointer: str, out: list[Difference]) -> None:
-    if not isinstance(data, dict):
-        out.append(Difference("type-mismatch", pointer, "object", json_type(data)))
-        return
-    rows, known = _fields(cls)
-    for alias, name, tp, required in rows:
-        key = alias if alias in data else name
-        if key in data:
-            walk(tp, data[key], f"{pointer}/{escape_token(alias)}", out)
-        elif required:
-            out.append(
-                Difference(
-                    "required-missing", f"{pointer}/{escape_token(alias)}", "required", "absent"
-                )
-            )
-    for key, value in data.items():
-        if key not in known and len(key) <= MAX_NAME:
-            out.append(
-                Difference(
-                    "property-unknown",
-                    f"{pointer}/{escape_token(key)}",
-                    "not listed",
-                    json_type(value),
-                    string_format(value),
-                )
-            )

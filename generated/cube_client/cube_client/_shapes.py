@@ -13,6 +13,13 @@ document says, the JSON type seen and a string's format when recognised. A value
 where the document types the field as an enum or a union tag, i.e. where the value *is* the
 shape. No header, query, URL, credential or other value is ever written.
 
+JSON bodies and pages are compared whole with their types, every field (not only the ones the
+caller's code reads): the first 8 responses of each operation, then one in
+``CUBE_RECORD_SHAPES_EVERY`` (default 64), which keeps the average per-call cost small; a
+count is the number of compared responses that showed the difference. Streamed values (JSON
+lines, events) are recorded where the runtime reports every difference, its one point
+(``_differences.report``), where the recorder listens.
+
 Differences are counted in memory: a new one is appended at once (one ``write`` under a lock,
 ``O_APPEND``, so threads and processes never interleave lines), repeats are appended as one line
 carrying their count when the client closes or the process exits. The file stops growing at
@@ -29,7 +36,7 @@ import os
 import re
 import threading
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 __all__ = ["DEFAULT_MAX_BYTES", "FILE_NAME", "FORMAT", "VERSION", "Difference", "Recorder"]
@@ -38,6 +45,11 @@ RECORD_ENV = "CUBE_RECORD_SHAPES"
 MAX_BYTES_ENV = "CUBE_RECORD_SHAPES_MAX_BYTES"
 DEFAULT_MAX_BYTES = 1_000_000
 """The records file stops growing here (about five thousand differences)."""
+EVERY_ENV = "CUBE_RECORD_SHAPES_EVERY"
+FIRST_WHOLE = 8
+DEFAULT_EVERY = 64
+"""The first :data:`FIRST_WHOLE` responses of each operation, then one in this many, are
+compared whole with their types; ``CUBE_RECORD_SHAPES_EVERY=1`` compares every response."""
 FILE_NAME = "shapes.jsonl"
 FORMAT = "cube-client-shapes"
 VERSION = 1
@@ -72,7 +84,7 @@ _DOCUMENTED: dict[Kind, str] = {
     "type-mismatch": "another type",
     "union-variant-unknown": "union tag",
 }
-_NAME = re.compile(r"[A-Za-z_$@][A-Za-z0-9_$@.-]{0,127}")
+_NAME = re.compile(r"[A-Za-z_$][A-Za-z0-9_$-]{0,127}")
 
 
 def _safe_pointer(pointer: str) -> str:
@@ -179,16 +191,25 @@ class Recorder:
         self._lock = threading.Lock()
         self._counts: dict[tuple[Any, ...], _Count] = {}
         self._off = False
+        self._responses: dict[tuple[str, str], int] = {}
+        every = os.environ.get(EVERY_ENV, "").strip()
+        self.every = int(every) if every.isdigit() and int(every) > 0 else DEFAULT_EVERY
         atexit.register(self.flush)
         from ._differences import add_listener
 
         add_listener(self._hear)
 
+    def sampled(self, method: str, path: str) -> bool:
+        """Whether this response of the operation is compared whole (see the module)."""
+        key = (method, path)
+        with self._lock:
+            seen = self._responses[key] = self._responses.get(key, 0) + 1
+        return seen <= FIRST_WHOLE or seen % self.every == 0
+
     def _hear(self, found: Any) -> None:
-        """The runtime's one point for differences (``_differences.report``): streamed values
-        (JSON lines, events) are recorded from here; whole bodies and pages are walked with
-        their types instead (see :func:`observe`), which reads every field, not only those
-        the caller's code reads."""
+        """The runtime's one point for differences (``_differences.report``): the values of
+        streams (JSON lines, events) are recorded from here. Whole bodies and pages are compared
+        with their types instead (:func:`observe`), every field, not only those read."""
         context = found.context
         kind = _THEIR_KINDS.get(str(found.kind))
         if self._off or not context.part or kind is None or not context.status:
@@ -223,7 +244,7 @@ class Recorder:
         lines: list[str] = []
         with self._lock:
             for diff in found:
-                key = (method, path, status, media_type, diff)
+                key = (method, path, status, media_type, replace(diff, documented=""))
                 count = self._counts.get(key)
                 if count is None:
                     fields = _fields(method, path, status, media_type, diff)
@@ -323,6 +344,8 @@ _MEDIA = re.compile(r"[A-Za-z0-9!#$&^_.+-]{1,64}/[A-Za-z0-9!#$&^_.+-]{1,64}")
 def observe(recorder: Recorder, method: str, path: str, response: Any, cast_to: Any) -> None:
     """Compare one JSON response with ``cast_to`` and note what differs (never raises)."""
     if cast_to is None or cast_to is object or not response.content:
+        return
+    if not recorder.sampled(method, path):
         return
     try:
         data = json.loads(response.content)
