@@ -14,7 +14,6 @@ import copy
 import json
 import subprocess
 import sys
-import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -197,20 +196,3 @@ def test_recorded_shapes_are_learned_checked_and_retired(
     retire = section[section.index("Learned actions the service now documents") :]
     assert retire.count("learned.overlay.yaml#") == 2, retire
     assert "['properties']" in retire and "['enum']" in retire
-
-
-def test_records_file_written_by_the_sdk_reads_back(project: Path) -> None:
-    """Every line the SDK wrote is a valid record (the format is one, on both sides)."""
-    from generator.observed.records import read_observations
-
-    text = textwrap.dedent("")
-    assert text == ""
-    records = project / "records"
-    if records.exists():
-        observations = read_observations([str(records)])
-        assert {o.kind for o in observations} <= {
-            "property-unknown",
-            "enum-value-unknown",
-            "null-not-allowed",
-            "required-missing",
-        }
