@@ -115,8 +115,7 @@ def update_command(
     label = str(from_file) if from_file is not None else base_url
     report = (summary, github_output)
     try:
-        records = [str(r) for r in observed]
-        result = update(config_path, source, out_dir=out, family=family, observed=records)
+        result = update(config_path, source, out_dir=out, family=family, observed=observed)
     except CodegenError as exc:
         _failed(exc.diagnostics, label, token, *report)
     except RecursionError:

@@ -150,7 +150,7 @@ def update(
     family: str | None = None,
     today: str | None = None,
     generate: Callable[[Config], Result] | None = None,
-    observed: Sequence[str] = (),
+    observed: Sequence[str | Path] = (),
 ) -> UpdateResult:
     """Run the whole update; writes ``spec/`` and ``generated/`` only when something changed,
     together or not at all (one :class:`~generator.transaction.Transaction`)."""
@@ -259,7 +259,7 @@ class _Release:
 
 
 def _observed(
-    config: Config, fam: FamilyConfig, new_doc: Any, label: str, records: Sequence[str]
+    config: Config, fam: FamilyConfig, new_doc: Any, label: str, records: Sequence[str | Path]
 ) -> ObservedReport:
     """The recorded shapes judged on the new document (see :mod:`generator.drift.observed`)."""
     from generator.observed.project import families
@@ -268,7 +268,7 @@ def _observed(
     observations = read_observations(records)
     ((ir, _),) = families(config, fam.name)
     overlays = [config.path(o) for o in fam.overlays]
-    source = ", ".join(records)
+    source = ", ".join(str(r) for r in records)
     return check_observed(new_doc, label, overlays, observations, ir, source)
 
 

@@ -102,7 +102,21 @@ def test_the_readme_has_the_examples() -> None:
         "## Async pagination",
     ):
         assert heading in text
-    assert len(EXAMPLES) == 8
+    assert "## Telling the maintainers what the service sends" in text
+    assert len(EXAMPLES) == 9
+
+
+def test_recording_example_writes_shapes_and_no_values(tls: tuple[LocalServer, Path]) -> None:
+    """The page the server answers lacks fields the document requires: the example records
+    those differences, and neither the item values nor the credential."""
+    server, folder = tls
+    (code,) = [e for e in EXAMPLES if "record_shapes=" in e]
+    proc = _run(code, server, folder)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    text = (folder / "shapes" / "shapes.jsonl").read_text(encoding="utf-8")
+    assert '"kind": "required-missing"' in text
+    for value in ("i1", "one", "two", API_KEY):
+        assert value not in text
 
 
 @pytest.mark.parametrize("index", range(len(EXAMPLES)))
