@@ -2,7 +2,7 @@
 
 - a field the document does not list: the property is added to its object schema, typed as
   seen (``integer``, ``string`` with its format, ...);
-- an enum value it does not list: the value is added to the enum;
+- an enum value it does not list: the value is added to the enum (of the schema that has it);
 - a null it does not allow: the field's schema gets ``nullable: true``;
 - a required field missing: the name is removed from ``required`` (``x-cube-optional``, so the
   action is quiet once the document stops requiring it);
@@ -10,8 +10,9 @@
 
 Targets are written as JSONPath with every name quoted (``$['components']['schemas']['X']``):
 a name from a record never becomes anything but a quoted string, in the target or as a YAML key.
-Additions end in ``properties``/``enum``, so the retirement of redundant actions
-(:mod:`generator.overlay.retire`) finds them once the service's own document has them.
+Each schema an action changes is marked ``x-cube-observed: true`` (the generated tests replay
+it); the retirement of redundant actions (:mod:`generator.overlay.retire`) ignores the mark, so it
+finds them once the service's own document has what they add.
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ from generator.observed.locate import Path
 from generator.observed.records import Observation
 
 TITLE = "Learned from what the service sends"
+MARK = "x-cube-observed"
+"""Set on each schema a learned action changes: the generated tests replay a body built from
+it (:mod:`generator.emit.testcases`); retirement ignores it (:mod:`generator.overlay.retire`)."""
 FILE_NAME = "learned.overlay.yaml"
 
 
@@ -107,7 +111,7 @@ def actions(findings: Iterable[Finding]) -> list[dict[str, Any]]:
                 "target": jsonpath((*owner, "properties")),
                 "description": f"Observed: responses of {_where(first)} carry this field, "
                 "which the document does not list.",
-                "update": {name: schema},
+                "update": {name: {**schema, MARK: True}},
                 "x-observed": evidence(merged),
             }
         )
@@ -131,16 +135,16 @@ def _action(f: Finding) -> dict[str, Any] | None:
     base = {"x-observed": evidence(obs)}
     if obs.kind == "enum-value-unknown" and site.node is not None:
         return {
-            "target": jsonpath((*site.node, "enum")),
+            "target": jsonpath(site.node),
             "description": f"Observed: responses of {_where(obs)} carry a value the enum lacks.",
-            "update": [obs.seen.value],
+            "update": {"enum": [obs.seen.value], MARK: True},
             **base,
         }
     if obs.kind == "null-not-allowed" and site.node is not None:
         return {
             "target": jsonpath(site.node),
             "description": f"Observed: responses of {_where(obs)} carry null here.",
-            "update": {"nullable": True},
+            "update": {"nullable": True, MARK: True},
             **base,
         }
     if obs.kind == "required-missing" and site.owner is not None:

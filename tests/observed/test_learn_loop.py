@@ -20,7 +20,9 @@ from typing import Any
 
 import pytest
 import yaml
+from click.testing import CliRunner, Result
 
+from generator.cli import main
 from generator.document.loader import dump_yaml
 from tests.helpers import run_cli
 from tests.release.project import document, write_project
@@ -124,9 +126,70 @@ def _learned_lines(stdout: str) -> list[str]:
     return [line.strip() for line in stdout.splitlines() if line.startswith("    ")]
 
 
+def _cli(*args: str) -> Result:
+    """``cube-codegen ARGS`` in process (the current folder is the project)."""
+    return CliRunner().invoke(main, list(args))
+
+
+def _learn_lists_the_four(records: Path) -> None:
+    found = _cli("learn", str(records))
+    assert found.exit_code == 1, found.output
+    lines = _learned_lines(found.stdout)
+    assert len(lines) == 4, found.stdout
+    fields = {line.split(":")[0] for line in lines}
+    assert fields == {"Widget.colour", "Widget.state", "Gadget.label", "Gadget.id"}
+    assert "client.widgets.get_widget" in found.stdout
+    assert "client.gadgets.list_gadgets" in found.stdout
+
+
+def _every_learned_action_matches(project: Path) -> None:
+    config = yaml.safe_load((project / "spec" / "cube-codegen.yaml").read_text(encoding="utf-8"))
+    overlays = config["families"][0]["overlays"]
+    assert overlays[-1] == "overlays/api/learned.overlay.yaml"
+    learned = yaml.safe_load((project / "spec" / overlays[-1]).read_text(encoding="utf-8"))
+    assert len(learned["actions"]) == 4
+    assert all(a["x-observed"]["count"] >= 1 for a in learned["actions"])
+    paths = [f"spec/{o}" for o in overlays]
+    check = _cli("overlay", "check", "--spec", "spec/api.yaml", "--format", "json", *paths)
+    assert check.exit_code == 0, check.output
+    statuses = [a["status"] for a in json.loads(check.stdout)["actions"]]
+    assert statuses == ["matched"] * len(statuses), check.stdout
+
+
+def _generated_tests_replay_what_was_learned(project: Path) -> None:
+    package = project / "generated" / "widget_client"
+    replayed = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "observed", "tests"],
+        cwd=package, env={"PYTHONPATH": str(package), "PATH": "/usr/bin:/bin"},
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert replayed.returncode == 0, replayed.stdout[-3000:]
+    assert "3 passed" in replayed.stdout  # get_widget, create_widget, list_gadgets
+
+
+def _drift_says_two_are_documented(project: Path, records: Path) -> None:
+    newer = copy.deepcopy(loop_document())
+    widget = newer["components"]["schemas"]["Widget"]
+    widget["properties"]["colour"] = {"type": "string"}
+    widget["properties"]["state"]["enum"].append("paused")
+    (project / "newer.yaml").write_text(dump_yaml(newer), encoding="utf-8")
+    drift = _cli("drift", "spec/api.yaml", "newer.yaml", "--observed", str(records))
+    assert drift.exit_code == 0, drift.output
+    section = drift.stdout[drift.stdout.index("Observed shapes") :]
+    documented = [line for line in section.splitlines() if "now documented" in line]
+    assert len(documented) == 2, section
+    assert any("Widget.colour" in line for line in documented)
+    assert any("Widget.state" in line for line in documented)
+    assert "2 documented by the new snapshot, 2 accepted through overlays, 0 rejected" in section
+    retire = section[section.index("Learned actions the service now documents") :]
+    assert retire.count("learned.overlay.yaml#") == 2, retire
+    assert "['Widget']['properties']`" in retire and "['properties']['state']`" in retire
+
+
 def test_recorded_shapes_are_learned_checked_and_retired(
-    project: Path, server: LocalServer
+    project: Path, server: LocalServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.chdir(project)
     records = project / "records"
     before = _call(project, server.url, records, strict=False)
     assert before["colour"] == SECRETS[2] and before["colour_typed"] is False
@@ -136,63 +199,19 @@ def test_recorded_shapes_are_learned_checked_and_retired(
     assert leaked == [], f"records hold secret values: {leaked}"
     assert server.seen("GET", "/gadgets")[0].q("label") == SECRETS[7]  # the secrets were sent
 
-    found = run_cli("learn", str(records), cwd=project)
-    assert found.returncode == 1, found.stderr
-    lines = _learned_lines(found.stdout)
-    assert len(lines) == 4, found.stdout
-    assert {line.split(":")[0] for line in lines} == {
-        "Widget.colour",
-        "Widget.state",
-        "Gadget.label",
-        "Gadget.id",
-    }
-    assert (
-        "client.widgets.get_widget" in found.stdout
-        and "client.gadgets.list_gadgets" in found.stdout
-    )
-
-    wrote = run_cli("learn", str(records), "--write", cwd=project)
-    assert wrote.returncode == 0, wrote.stderr
-    config = yaml.safe_load((project / "spec" / "cube-codegen.yaml").read_text(encoding="utf-8"))
-    overlays = config["families"][0]["overlays"]
-    assert overlays[-1] == "overlays/api/learned.overlay.yaml"
-    learned = yaml.safe_load((project / "spec" / overlays[-1]).read_text(encoding="utf-8"))
-    assert len(learned["actions"]) == 4
-    assert all(a["x-observed"]["count"] >= 1 for a in learned["actions"])
-    check = run_cli(
-        "overlay", "check", "--spec", "spec/api.yaml", "--format", "json",
-        *[f"spec/{o}" for o in overlays], cwd=project,
-    )  # fmt: skip
-    assert check.returncode == 0, check.stderr
-    statuses = [a["status"] for a in json.loads(check.stdout)["actions"]]
-    assert statuses == ["matched"] * len(statuses), check.stdout
+    _learn_lists_the_four(records)
+    wrote = _cli("learn", str(records), "--write")
+    assert wrote.exit_code == 0, wrote.output
+    _every_learned_action_matches(project)
 
     after = _call(project, server.url, project / "records-after", strict=True)
     assert after["colour"] == SECRETS[2] and after["colour_typed"] is True
     assert after["state"] == "paused"
     assert after["labels"] == [None, SECRETS[18]]
     assert not (project / "records-after" / "shapes.jsonl").exists()  # nothing differs now
+    _generated_tests_replay_what_was_learned(project)
 
-    again = run_cli("learn", str(records), cwd=project)
-    assert again.returncode == 0, again.stdout + again.stderr
+    again = _cli("learn", str(records))
+    assert again.exit_code == 0, again.output
     assert _learned_lines(again.stdout) == []
-
-    newer = copy.deepcopy(loop_document())
-    widget = newer["components"]["schemas"]["Widget"]
-    widget["properties"]["colour"] = {"type": "string"}
-    widget["properties"]["state"]["enum"].append("paused")
-    (project / "newer.yaml").write_text(dump_yaml(newer), encoding="utf-8")
-    drift = run_cli(
-        "drift", "spec/api.yaml", "newer.yaml", "--observed", str(records), "--fail-on", "breaking",
-        cwd=project,
-    )  # fmt: skip
-    assert drift.returncode == 0, drift.stderr
-    section = drift.stdout[drift.stdout.index("Observed shapes") :]
-    documented = [line for line in section.splitlines() if "now documented" in line]
-    assert len(documented) == 2, section
-    assert any("Widget.colour" in line for line in documented)
-    assert any("Widget.state" in line for line in documented)
-    assert "2 documented by the new snapshot, 2 accepted through overlays, 0 rejected" in section
-    retire = section[section.index("Learned actions the service now documents") :]
-    assert retire.count("learned.overlay.yaml#") == 2, retire
-    assert "['properties']" in retire and "['enum']" in retire
+    _drift_says_two_are_documented(project, records)
