@@ -86,7 +86,7 @@ from ._exceptions import (
     make_status_error,
     parse_retry_after,
 )
-from ._limits import DEFAULT_LIMITS, Limits, aread_body, deadline, read_body
+from ._limits import DEFAULT_LIMITS, Limits, Reading, aread_body, deadline, read_body
 from ._shapes import observe, recorder_for
 from ._types import NOT_GIVEN, RAW_RESPONSE_HEADER, Body, Headers, NotGiven, Query, Timeout
 from ._utils import build_path, build_query, to_jsonable
@@ -176,16 +176,6 @@ class PreparedCall:
     def with_query(self, **changes: object) -> PreparedCall:
         """A copy with query values changed; a ``NOT_GIVEN`` value removes that parameter."""
         return replace(self, query={**self.query, **changes})
-
-
-@dataclass(frozen=True)
-class Reading:
-    """How a response body is read: the one rule's strictness, the limits, and the operation's
-    path template (named in warnings and errors)."""
-
-    strict: bool = False
-    limits: Limits = DEFAULT_LIMITS
-    path: str = ""
 
 
 def _is_loopback(host: str) -> bool:

@@ -22,17 +22,14 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import httpx2
 from httpx2 import EventSource, ServerSentEvent, SSEError
 
 from ._exceptions import APIResponseValidationError, APIStreamError, IncompleteStreamError
-from ._limits import ResponseTooLargeError
+from ._limits import Reading, ResponseTooLargeError
 from ._response import conform, loads, stream_errors
-
-if TYPE_CHECKING:
-    from ._base_client import Reading
 
 __all__ = [
     "APIStreamError",
@@ -52,8 +49,6 @@ class _Events:
     """What the sync and async event streams share: the source, the rule, the count."""
 
     def __init__(self, response: httpx2.Response, item_type: Any, reading: Reading | None) -> None:
-        from ._base_client import Reading
-
         self.reading = reading or Reading()
         self.response = response
         self.item_type = item_type
@@ -250,8 +245,6 @@ class _Lines(Generic[T]):
     def __init__(
         self, response: httpx2.Response, spec: JSONLines[T], reading: Reading | None
     ) -> None:
-        from ._base_client import Reading
-
         self.response = response
         self.spec = spec
         self.reading = reading or Reading()

@@ -107,7 +107,7 @@ class Difference:
     def describe(self) -> str:
         where = self.pointer or "the body"
         if self.kind is Kind.MISSING:
-            return f"{where}: required field missing, read as None"
+            return f"{where}: required field missing"
         return f"{where}: {_short(self.seen)} where the document says {self.expected}"
 
 
@@ -152,16 +152,19 @@ def report(
     if not shown:
         return
     if strict and response is not None:
-        error = APIResponseValidationError(_message(shown, "refused"), response=response, body=body)
+        error = APIResponseValidationError(
+            _message(shown, strict=True), response=response, body=body
+        )
         error.differences = tuple(shown)
         raise error
-    warnings.warn(ResponseValidationWarning(_message(shown, "kept as received")), stacklevel=3)
+    warnings.warn(ResponseValidationWarning(_message(shown)), stacklevel=3)
 
 
-def _message(found: Sequence[Difference], outcome: str) -> str:
+def _message(found: Sequence[Difference], strict: bool = False) -> str:
     listed = "; ".join(d.describe() for d in found[:5])
     more = f"; and {len(found) - 5} more" if len(found) > 5 else ""
-    return f"{found[0].context}: response differs from the document, {outcome}: {listed}{more}"
+    outcome = "does not match the document" if strict else "differs from the document, kept"
+    return f"{found[0].context}: response {outcome}: {listed}{more}"
 
 
 def child(pointer: str, key: str | int) -> str:
@@ -213,4 +216,8 @@ def _kind(error: Any, value: Any, missing: bool) -> tuple[Kind, str]:
         )
     if kind.startswith("union_tag"):
         return Kind.UNKNOWN_VARIANT, str(expected or "one of the union's members")
-    return Kind.WRONG_TYPE, str(expected or kind.removesuffix("_type").replace("_", " "))
+    name = kind.removesuffix("_type").removesuffix("_parsing").replace("_", " ")
+    return Kind.WRONG_TYPE, str(expected or _TYPE_NAMES.get(name, name))
+
+
+_TYPE_NAMES = {"model": "an object", "model attributes": "an object", "dict": "an object"}

@@ -39,6 +39,16 @@ class Limits:
 DEFAULT_LIMITS = Limits()
 
 
+@dataclass(frozen=True)
+class Reading:
+    """How a response body is read: strictly or not (see ``_differences``), within which
+    limits, and the operation's path template (named in warnings and errors)."""
+
+    strict: bool = False
+    limits: Limits = DEFAULT_LIMITS
+    path: str = ""
+
+
 class ResponseTooLargeError(APIResponseValidationError):
     """A body, line or event grew past its bound (``limit`` bytes) and was not read further."""
 
