@@ -274,7 +274,7 @@ def test_make_learn_learns_from_committed_records(tmp_path: Path) -> None:
     assert "Gadget.weight" in learned.stdout
     overlay = yaml.safe_load((tmp_path / "spec/overlays/api/learned.overlay.yaml").read_text())
     (action,) = overlay["actions"]
-    assert action["update"] == {"weight": {"type": "integer"}}
+    assert action["update"] == {"weight": {"type": "integer", "x-cube-observed": True}}
     assert action["x-observed"] == {
         "count": 5, "first": "2026-11-01T10:00:00Z", "last": "2026-11-20T10:00:00Z",
         "versions": ["1.2.3"],
