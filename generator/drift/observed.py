@@ -92,7 +92,7 @@ def check_observed(
 _SAY = {
     "documented": "now documented by the new snapshot (its learned action can retire)",
     "learned": "accepted through the overlays (still learned)",
-    "rejected": "REJECTED: the new snapshot with its overlays no longer accepts it",
+    "rejected": "REJECTED: the new snapshot, with its overlays, does not accept it",
 }
 
 
