@@ -146,3 +146,29 @@ def test_threads_append_whole_lines(tmp_path: Path) -> None:
     observations = read_observations([tmp_path])  # every line parses and validates
     assert len(observations) == 40
     assert sum(o.count for o in observations) == 16 * 200
+
+
+def test_a_raw_response_is_recorded_when_parsed(server: LocalServer, tmp_path: Path) -> None:
+    _serve(server, surprise=SECRET)
+    with platform(server.url, record_shapes=tmp_path) as client:
+        raw = client.with_raw_response.deployments.get_deployment(7)
+        assert _lines(tmp_path) == []  # not parsed yet: not compared
+        assert raw.parse().name == SECRET
+        (line,) = _lines(tmp_path)
+    assert line["pointer"] == "/surprise"
+
+
+def test_async_clients_record_too(server: LocalServer, tmp_path: Path) -> None:
+    import asyncio
+
+    from runtime_servers import async_platform
+
+    _serve(server, surprise=SECRET)
+
+    async def run() -> None:
+        async with async_platform(server.url, record_shapes=tmp_path) as client:
+            await client.deployments.get_deployment(7)
+
+    asyncio.run(run())
+    (line,) = _lines(tmp_path)
+    assert line["kind"] == "property-unknown" and SECRET not in json.dumps(line)
