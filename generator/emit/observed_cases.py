@@ -44,7 +44,7 @@ def observed_case(
     props = schema.get("properties") if isinstance(schema, dict) else None
     if not isinstance(props, dict):
         return None
-    learned = {n: s for n, s in props.items() if isinstance(s, dict) and s.get(MARK) is True}
+    learned = {n: s for n, s in ((n, _target(s, schemas)) for n, s in props.items()) if s}
     sample = samples.for_type(model, 0)
     if not learned or not isinstance(sample, dict):
         return None
@@ -63,6 +63,17 @@ def observed_case(
     if listed:
         return ObservedCase(int(op.success.status), source([body]), checks, "value[0]")
     return ObservedCase(int(op.success.status), source(body), checks)
+
+
+def _target(node: Any, schemas: dict[str, Any]) -> dict[str, Any] | None:
+    """The marked schema of a property: its own, or the named schema it refers to."""
+    if not isinstance(node, dict):
+        return None
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith(("#/components/schemas/", "#/x-catalog/")):
+        named = schemas.get(ref.rsplit("/", 1)[-1])
+        node = named if isinstance(named, dict) else node
+    return node if node.get(MARK) is True else None
 
 
 def _simple(value: Any) -> bool:
