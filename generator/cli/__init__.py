@@ -89,6 +89,7 @@ class LazyGroup(click.Group):
         "drift": ("generator.cli.drift", "drift"),
         "fetch": ("generator.cli.fetch", "fetch"),
         "update": ("generator.cli.update", "update_command"),
+        "learn": ("generator.cli.learn", "learn_command"),
         "keep": ("generator.cli.custom_code", "keep_command"),
         "release-check": ("generator.cli.release", "release_check"),
     }

@@ -32,6 +32,12 @@ from generator.document.sandbox import inside
 from generator.document.structure import structure_only
 from generator.drift.engine import DriftReport, compare
 from generator.drift.model import Change
+from generator.drift.observed import (
+    ObservedReport,
+    check_observed,
+    observed_text,
+    retired_changelog,
+)
 from generator.drift.overlay_health import OverlayHealth, check_overlays
 from generator.drift.report import render_markdown
 from generator.drift.surface import Finding, SurfaceMapper
@@ -122,6 +128,7 @@ class UpdateResult:
     verdicts: Verdicts | None = None  # None when they could not be computed (see verdict_note)
     verdict_note: str = ""
     waivers: Waivers = field(default_factory=Waivers)
+    observed: ObservedReport | None = None  # with --observed: the records judged on the new one
 
     @property
     def changed(self) -> bool:
@@ -144,6 +151,7 @@ def update(
     family: str | None = None,
     today: str | None = None,
     generate: Callable[[Config], Result] | None = None,
+    observed: Sequence[str | Path] = (),
 ) -> UpdateResult:
     """Run the whole update; writes ``spec/`` and ``generated/`` only when something changed,
     together or not at all (one :class:`~generator.transaction.Transaction`)."""
@@ -157,6 +165,8 @@ def update(
     new_text, new_doc = _new_snapshot(config, source)
     result = _compare(fam, config, old_doc, new_doc, str(document_path), source.label)
     result.spec_changed = new_text != document_path.read_text(encoding="utf-8")
+    if observed:
+        result.observed = _observed(config, fam, new_doc, source.label, observed)
     recover(spec_dir.parent)
     # Staged beside spec/ (same depth, same file system): relative paths resolve the same way.
     with Transaction(spec_dir.parent, "update") as txn:
@@ -234,6 +244,8 @@ class _Release:
             )
         else:
             result.changelog = _changelog(result.report, edit.new, changed, self.today)
+        if result.observed is not None:
+            result.changelog += retired_changelog(result.observed)
         if config.package.changelog:
             # written in the staged copy of spec/, so it must lie in it
             log = inside(
@@ -246,6 +258,20 @@ class _Release:
             existing = log.read_text(encoding="utf-8") if log.exists() else ""
             text = release_unreleased(prepend_section(existing, result.changelog), edit.new)
             log.write_text(text, encoding="utf-8")
+
+
+def _observed(
+    config: Config, fam: FamilyConfig, new_doc: Any, label: str, records: Sequence[str | Path]
+) -> ObservedReport:
+    """The recorded shapes judged on the new document (see :mod:`generator.drift.observed`)."""
+    from generator.observed.project import families
+    from generator.observed.records import read_observations
+
+    observations = read_observations(records)
+    ((ir, _),) = families(config, fam.name)
+    overlays = [config.path(o) for o in fam.overlays]
+    source = ", ".join(str(r) for r in records)
+    return check_observed(new_doc, label, overlays, observations, ir, source)
 
 
 def _new_snapshot(config: Config, source: Source) -> tuple[str, Any]:
@@ -308,7 +334,8 @@ def summary_markdown(result: UpdateResult) -> str:
     """The pull-request body: what changed, the version, the drift report, the files."""
     if not result.changed:
         head = f"No changes: `{result.source}` matches the snapshot of the {result.family} API."
-        return f"## API update\n\n{head}\n"
+        seen = observed_text(result.observed).replace("## ", "### ", 1) if result.observed else ""
+        return f"## API update\n\n{head}\n" + (f"\n{seen}" if seen else "")
     if result.bump:
         version = f"`{result.old_version}` → `{result.new_version}` ({result.bump})"
     else:
@@ -332,6 +359,8 @@ def summary_markdown(result: UpdateResult) -> str:
         lines += ["", "</details>", ""]
     if result.changelog:
         lines += ["### Changelog", "", result.changelog.rstrip("\n"), ""]
+    if result.observed is not None:
+        lines += [observed_text(result.observed).replace("## ", "### ", 1)]
     return "\n".join(lines)
 
 
