@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator import RUN_STATE, TEMPLATES, __version__
+from generator import TEMPLATES, __version__
 from generator.beside import Beside
 from generator.diagnostics import CodegenError, Diagnostic
 from generator.document.config import Config, FamilyConfig
@@ -209,7 +209,7 @@ def _finish(
         generator_version=__version__,
         metadata=_distribution(config),
     )
-    use_template_cache(Path(config.out_dir).resolve().parent / RUN_STATE / "templates")
+    use_template_cache()
     # rendered in the formatter's output already (generator.emit.layout): nothing formats it
     files = render_package(package, config)
     return Result(dict(sorted(files.items())), package, diagnostics, [f.document for f in loaded])

@@ -172,10 +172,9 @@ def keep(
                 "patch-not-generated", rel, "not a generated file (paths are relative to --out)"
             )
     root = Path(config.base_dir) / PATCHES_DIR
-    project = root.resolve().parent.parent
-    recover(project)
+    recover()
     written = []
-    with Transaction(project, "keep") as txn:
+    with Transaction("keep") as txn:
         staged = txn.stage(root)
         if root.is_dir():
             shutil.copytree(root, staged, symlinks=True, dirs_exist_ok=True)
