@@ -11,9 +11,8 @@ from generator.diagnostics import Diagnostic, join_pointer, one_line, pointer
 from generator.document.extensions import JOB
 from generator.document.openapi_paths import path_operations
 from generator.ir.context import BuildContext, obj
-from generator.ir.contracts import resource_members
+from generator.ir.contracts import method_arguments, method_body_names, resource_members
 from generator.ir.naming import (
-    METHOD_BODY_NAMES,
     RESOURCE_ANNOTATION_NAMES,
     Namespace,
     PythonIdentifier,
@@ -21,7 +20,6 @@ from generator.ir.naming import (
 )
 from generator.ir.paging import pagination, typed_pagination
 from generator.ir.parameters import (
-    RESERVED_ARGS,
     TypedBody,
     TypedParameters,
     parameters,
@@ -148,7 +146,7 @@ def _operation(
     ctx: BuildContext, found: Found, op_id: str, py_name: PythonIdentifier, typed: TypedOperation
 ) -> Operation:
     path, ptr, _, op, _, method = found
-    args = Namespace(RESERVED_ARGS, dodge=METHOD_BODY_NAMES)
+    args = Namespace(method_arguments(), dodge=method_body_names())
     params = parameters(ctx, typed.parameters, ptr, args)
     body = request_body(typed.body, args)
     success, errors = responses(ctx, typed.responses)
