@@ -4,7 +4,9 @@ A record names a target folder relative to its base, and a token: the staging an
 folders are derived from them (``.NAME.txn-TOKEN`` and ``.NAME.was-TOKEN`` beside the target),
 never stored. The base is the project root (stored as ``""``), or, for an output folder
 outside the project, that folder's parent, and then only a marked output (a folder holding
-the marker every generation writes) may be the target. Every record is checked before
+the marker every generation writes) or a folder inside another project (a project root, the
+base then, holds ``spec/cube-codegen.yaml``; a command given ``--config`` elsewhere) may be
+the target. Every record is checked before
 anything is removed or swapped: a token of the wrong shape, a path that climbs (``..``), is
 absolute, or passes through a symbolic link, a base-less record outside a project, an
 unmarked outside target: the whole record is refused, and the recovery sets it aside.
@@ -22,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from generator import OUTPUT_MARKER
+from generator import DEFAULT_CONFIG, OUTPUT_MARKER
 
 VERSION = 2
 _TOKEN = re.compile(r"[A-Za-z0-9_]{1,40}\Z")
@@ -56,9 +58,12 @@ def place_of(target: Path, root: Path | None, *, marked: bool) -> Place:
     a folder outside the project must be a marked output (``marked``), or it is refused."""
     if root is not None and target.is_relative_to(root) and target != root:
         return Place("", target.relative_to(root).as_posix())
-    if not marked:
-        raise Rejected(f"{target} is outside the project folder; run the command from it")
-    return Place(str(target.parent), target.name)
+    if marked:
+        return Place(str(target.parent), target.name)
+    other = next((p for p in target.parents if _project(p)), None)  # ``--config`` elsewhere
+    if other is None:
+        raise Rejected(f"{target} is in no project and not an output of cube-codegen")
+    return Place(str(other), target.relative_to(other).as_posix())
 
 
 def paths(place: Place, token: str, root: Path | None, *, staging: bool = False) -> Paths:
@@ -87,13 +92,18 @@ def paths(place: Place, token: str, root: Path | None, *, staging: bool = False)
         target.with_name(f".{target.name}.txn-{token}"),
         target.with_name(f".{target.name}.was-{token}"),
     )
-    if (
-        place.base
-        and not staging
-        and not any(_marked(p) for p in (found.target, found.staged, found.backup))
-    ):
-        raise Rejected(f"{target} is outside the project and not an output of cube-codegen")
+    marked = any(_marked(p) for p in (found.target, found.staged, found.backup))
+    if place.base and not staging and not marked and not _project(base):
+        raise Rejected(f"{target} is in no project and not an output of cube-codegen")
     return found
+
+
+def _project(folder: Path) -> bool:
+    """Whether ``folder`` is a project root (holds the configuration as a plain file)."""
+    try:
+        return stat.S_ISREG(os.lstat(folder / DEFAULT_CONFIG).st_mode)
+    except OSError:
+        return False
 
 
 def _marked(folder: Path) -> bool:
