@@ -16,8 +16,6 @@ cancelled CI runner does): ``staged``, ``journal``, ``swap-1``, ``swap-2``, …,
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import errno
 import fcntl
 import os
 import shutil
@@ -30,17 +28,16 @@ from generator import SCRATCH, TXN, TXN_LOCK, runstate
 from generator.files import (
     alive,
     checkpoint,
+    exchange,
     fsync_dir,
-    fsync_file,
-    libc,
-    on_threads,
+    fsync_tree,
+    remove,
     write_synced,
 )
 from generator.journal import Place, Rejected, dump, parse, paths, place_of
 
 JOURNAL = "journal.json"
 SET_ASIDE = "set-aside"  # records refused by the recovery, kept for a person to look at
-_RENAME_EXCHANGE = 2
 
 
 def txn_dir() -> Path:
@@ -114,7 +111,7 @@ class Transaction:
     def commit(self) -> None:
         """Swap every staged folder in: after the journal is written, the change is made."""
         for swap in self.swaps:
-            _fsync_tree(swap.staged, files=not swap.synced)
+            fsync_tree(swap.staged, files=not swap.synced)
             swap.inode = swap.staged.stat().st_ino
         checkpoint("staged")
         swaps = [s.as_json() for s in self.swaps]
@@ -134,7 +131,7 @@ class Transaction:
         """Remove what this run staged or retired, then its intent file."""
         for swap in self.swaps:
             for path in (swap.staged, swap.backup):
-                _remove(path)
+                remove(path)
         self.intent.unlink(missing_ok=True)
 
     def __enter__(self) -> Transaction:
@@ -205,7 +202,7 @@ def _recover(folder: Path, root: Path | None) -> list[str]:
             continue
         left = [p for f in found for p in (f.staged, f.backup) if os.path.lexists(p)]
         for path in left:
-            _remove(path)
+            remove(path)
         intent.unlink(missing_ok=True)
         if left:
             done.append(f"removed {len(left)} staging folder(s) of an interrupted {what}")
@@ -263,7 +260,7 @@ def _apply(swap: _Swap) -> None:
         return
     if _inode(swap.staged) != swap.inode:
         return  # nothing staged to put in place (never reached by a journal we wrote)
-    if swap.target.exists() and not _exchange(swap.staged, swap.target):
+    if swap.target.exists() and not exchange(swap.staged, swap.target):
         swap.target.rename(swap.backup)
     if _inode(swap.target) != swap.inode:
         swap.staged.rename(swap.target)
@@ -277,49 +274,6 @@ def _inode(path: Path) -> int:
         return -1
 
 
-def _exchange(a: Path, b: Path) -> bool:
-    """Swap two paths in one step (Linux ``renameat2(RENAME_EXCHANGE)``); False when the system
-    or file system has no such call."""
-    renameat2 = getattr(libc(), "renameat2", None)
-    if renameat2 is None:
-        return False
-    at_fdcwd = -100
-    rc = renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), _RENAME_EXCHANGE)
-    if rc == 0:
-        return True
-    err = ctypes.get_errno()
-    if err in (errno.EINVAL, errno.ENOSYS, errno.EPERM, errno.ENOTSUP):
-        return False
-    raise OSError(err, os.strerror(err), str(b))
-
-
-def _remove(path: Path) -> None:
-    if path.is_symlink() or path.is_file():
-        path.unlink(missing_ok=True)
-    elif path.is_dir():
-        # files on a few threads (each unlink waits on the file system), then the folders
-        walked = list(os.walk(path))  # top-down: a symbolic link to a folder is a file here
-        files = [os.path.join(top, name) for top, dirs, names in walked for name in names]
-        links = [os.path.join(top, d) for top, dirs, _ in walked for d in dirs]
-        on_threads(_unlink, [*files, *(p for p in links if os.path.islink(p))])
-        shutil.rmtree(path, ignore_errors=True)  # what is left: empty folders, or a stray
-
-
-def _unlink(path: str) -> None:
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(path)
-
-
 def _write_record(path: Path, data: bytes) -> None:
     runstate.write_private(path, data)
     fsync_dir(path.parent)  # the rename itself durable: a journal is the commit point
-
-
-def _fsync_tree(root: Path, *, files: bool = True) -> None:
-    """Sync the files of a staged tree (unless they were synced when written), then each of
-    its folders."""
-    walked = list(os.walk(root))
-    if files:
-        on_threads(fsync_file, [os.path.join(top, n) for top, _, names in walked for n in names])
-    for top, _, _ in walked:
-        fsync_dir(Path(top))

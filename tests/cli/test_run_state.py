@@ -255,3 +255,47 @@ def test_a_copied_project_does_not_finish_the_originals_swap(tmp_path: Path) -> 
     assert [p.name for p in original.iterdir() if ".txn-" in p.name]  # its staging still there
     proc = run_cli("generate", "--quiet", cwd=original)  # its own next command finishes it
     assert proc.returncode == 0 and "finished an interrupted generate" in proc.stderr
+
+
+def test_the_user_cache_follows_xdg_else_home(monkeypatch: pytest.MonkeyPatch) -> None:
+    from generator.runstate import user_cache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", "/somewhere/cache")
+    assert user_cache() == Path("/somewhere/cache/cube-codegen")
+    for value in ("", "relative/cache"):  # the specification wants an absolute path
+        monkeypatch.setenv("XDG_CACHE_HOME", value)
+        assert user_cache() == Path.home() / ".cache" / "cube-codegen"
+
+
+def test_the_verdicts_mypy_cache_and_scratch_are_private_run_state(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``drift --type-check`` kept mypy's cache under the current folder, where a planted cache
+    could make a break look compatible."""
+    import subprocess
+
+    from generator.drift import verdicts
+
+    work, env = _setup(tmp_path)
+    monkeypatch.chdir(work)
+    monkeypatch.setenv("XDG_CACHE_HOME", env["XDG_CACHE_HOME"])
+    seen: list[list[str]] = []
+
+    def run(args: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
+        seen.append(args)
+        return subprocess.CompletedProcess(args, 0, "", "")
+
+    monkeypatch.setattr(verdicts.subprocess, "run", run)
+    with verdicts.scratch("verdicts") as tmp:
+        assert Path(tmp).parent == tmp_path / "xdg" / "cube-codegen" / "scratch"
+        (Path(tmp) / "pyproject.toml").write_text("")
+        verdicts._mypy(Path(tmp), [Path(tmp) / "c.py"])
+    cache = Path(seen[0][seen[0].index("--cache-dir") + 1])
+    assert cache == tmp_path / "xdg" / "cube-codegen" / "mypy"
+    assert stat.S_IMODE(cache.stat().st_mode) == 0o700
+    assert not (work / ".cache").exists()
+    cache.chmod(0o777)  # as if another user could write it
+    from generator.runstate import RunStateRefused
+
+    with pytest.raises(RunStateRefused):
+        verdicts._mypy(Path(tmp), [Path(tmp) / "c.py"])
