@@ -230,33 +230,6 @@ def test_a_lock_planted_as_a_link_is_refused_not_followed(tmp_path: Path) -> Non
     assert not aim.exists()
 
 
-@pytest.mark.slow
-def test_a_copied_project_does_not_finish_the_originals_swap(tmp_path: Path) -> None:
-    """A run killed after its journal is finished by the next command in that project; a copy
-    of the project (journal included) finishes nothing in the original."""
-    from tests.release.project import write_project
-
-    original = tmp_path / "original"
-    original.mkdir()
-    write_project(original)
-    assert run_cli("generate", cwd=original).returncode == 0
-    marker = original / "generated" / "widget_client" / "README.md"
-    before = marker.read_bytes()
-    (original / "spec" / "api.yaml").write_text(
-        (original / "spec" / "api.yaml").read_text().replace("Widget", "Gizmo")
-    )
-    killed = run_cli("generate", cwd=original, env={"CUBE_CODEGEN_KILL_AT": "journal"})
-    assert killed.returncode != 0
-    copy = tmp_path / "copy"
-    shutil.copytree(original, copy, symlinks=True)
-    proc = run_cli("generate", "--quiet", cwd=copy)
-    assert proc.returncode == 0, proc.stderr
-    assert marker.read_bytes() == before  # the original is as it was left: not swapped
-    assert [p.name for p in original.iterdir() if ".txn-" in p.name]  # its staging still there
-    proc = run_cli("generate", "--quiet", cwd=original)  # its own next command finishes it
-    assert proc.returncode == 0 and "finished an interrupted generate" in proc.stderr
-
-
 def test_the_user_cache_follows_xdg_else_home(monkeypatch: pytest.MonkeyPatch) -> None:
     from generator.runstate import user_cache
 

@@ -1,10 +1,15 @@
-"""Compiled templates are kept between runs, and a damaged or stale entry is compiled again."""
+"""Compiled templates are kept between runs, and a damaged or stale entry is compiled again;
+an entry is code, so one this installation did not sign, or one another user owns or can
+write, is never loaded (issue 32)."""
 
 from __future__ import annotations
 
+import os
+import pwd
 from pathlib import Path
 
 import jinja2
+import pytest
 
 from generator.emit.template_cache import TemplateCache
 
@@ -120,3 +125,30 @@ def test_an_entry_of_another_installation_or_user_is_compiled_again(tmp_path: Pa
     finally:
         TemplateCache.load_bytecode = original  # type: ignore[method-assign]
     assert loaded == [False, False, True]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to give a file to a second user")
+def test_an_entry_another_user_owns_is_never_loaded(tmp_path: Path) -> None:
+    try:
+        nobody = pwd.getpwnam("nobody")
+    except KeyError:
+        pytest.skip("no second user (nobody) on this machine")
+    templates, cache = tmp_path / "t", tmp_path / "cache"
+    templates.mkdir()
+    (templates / "a.jinja").write_text("v {{ n }}", encoding="utf-8")
+    _env(cache, templates).get_template("a.jinja")  # a correctly signed entry
+    entry = next(p for p in cache.iterdir() if p.suffix == ".cache")
+    os.chown(entry, nobody.pw_uid, nobody.pw_gid)  # as if another user had written it
+    loaded: list[bool] = []
+    original = TemplateCache.load_bytecode
+
+    def spy(self: TemplateCache, bucket: jinja2.bccache.Bucket) -> None:
+        original(self, bucket)
+        loaded.append(bucket.code is not None)
+
+    TemplateCache.load_bytecode = spy  # type: ignore[method-assign]
+    try:
+        assert _env(cache, templates).get_template("a.jinja").render(n=5) == "v 5"
+    finally:
+        TemplateCache.load_bytecode = original  # type: ignore[method-assign]
+    assert loaded == [False]
