@@ -272,3 +272,26 @@ def test_the_verdicts_mypy_cache_and_scratch_are_private_run_state(
 
     with pytest.raises(RunStateRefused):
         verdicts._mypy(Path(tmp), [Path(tmp) / "c.py"])
+
+
+def test_a_kept_patch_is_merged_in_private_scratch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The three-way merge of a kept edit wrote its inputs to the system's temporary folder."""
+    import subprocess
+
+    from generator.emit import custom_code
+
+    work, env = _setup(tmp_path)
+    monkeypatch.chdir(work)
+    monkeypatch.setenv("XDG_CACHE_HOME", env["XDG_CACHE_HOME"])
+    seen: list[list[str]] = []
+
+    def run(args: list[str], **kwargs: object) -> subprocess.CompletedProcess[bytes]:
+        seen.append(args)
+        return subprocess.CompletedProcess(args, 0, b"merged\n", b"")
+
+    monkeypatch.setattr(custom_code.subprocess, "run", run)
+    assert custom_code.merge("new\n", "base\n", "edited\n", "a.py", Path("k")) == "merged\n"
+    scratch = tmp_path / "xdg" / "cube-codegen" / "scratch"
+    assert [Path(p).parent.parent for p in seen[0][-3:]] == [scratch] * 3
