@@ -1094,8 +1094,11 @@ def run_example(
     )
     writes += [f"project/{n} left behind" for n in extra]
     state = project / ".cache" / "cube-codegen"
-    for sub in ("scratch", "txn"):  # a finished run leaves no scratch copy and no journal
-        if (state / sub).is_dir() and rc is not None:
+    # a finished run leaves no scratch copy and no journal; one that refused the run state
+    # (a planted lock that is a link) touched nothing in it, planted records included
+    refused = b"[run-state-refused]" in err
+    for sub in ("scratch", "txn"):
+        if (state / sub).is_dir() and rc is not None and not refused:
             writes += [f".cache/cube-codegen/{sub}/{p.name} left behind"
                        for p in (state / sub).iterdir() if p.name != "lock"]  # fmt: skip
     writes += [f"tmp/{p.name} left behind" for p in tmp.iterdir()]
