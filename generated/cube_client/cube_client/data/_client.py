@@ -18,8 +18,18 @@ if TYPE_CHECKING:
     from cube_client.data.resources.data import (
         AsyncDataResource,
         AsyncDataResourceWithRawResponse,
+        AsyncDataResourceWithStreamingResponse,
         DataResource,
         DataResourceWithRawResponse,
+        DataResourceWithStreamingResponse,
+    )
+    from cube_client.data.resources.health import (
+        AsyncHealthResource,
+        AsyncHealthResourceWithRawResponse,
+        AsyncHealthResourceWithStreamingResponse,
+        HealthResource,
+        HealthResourceWithRawResponse,
+        HealthResourceWithStreamingResponse,
     )
 
 __all__ = ["AsyncDataClient", "DataClient"]
@@ -38,7 +48,7 @@ class DataClient(SyncAPIClient):
     """Cube Core Data REST (JSON) API
     Credential: ``token=`` or the ``CUBE_DATA_API_TOKEN`` environment variable, sent as
     ``Authorization: <credential>``.
-    Server: ``base_url=``, the ``CUBE_DATA_API_URL`` environment variable, or ``https://{deployment}.{region}.cubecloudapp.dev{basePath}`` with every host variable given as a keyword argument (the document's example values are never used).
+    Server: ``base_url=``, the ``CUBE_DATA_API_URL`` environment variable, or ``https://{deployment}.{region}.cubecloudapp.dev{basePath}`` with every variable given as a keyword argument; a ``base_url=`` that is a host only takes the template's path, whose variables must then be given (the document's example values are never used).
     """
 
     def __init__(
@@ -90,9 +100,21 @@ class DataClient(SyncAPIClient):
         return DataResource(self)
 
     @cached_property
+    def health(self) -> HealthResource:
+        """Operations tagged Health"""
+        from cube_client.data.resources.health import HealthResource
+
+        return HealthResource(self)
+
+    @cached_property
     def with_raw_response(self) -> DataClientWithRawResponse:
         """Every resource, with methods that return the HTTP response alongside the value."""
         return DataClientWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> DataClientWithStreamingResponse:
+        """Every resource, with methods yielding the response before its body is read."""
+        return DataClientWithStreamingResponse(self)
 
 
 class DataClientWithRawResponse:
@@ -103,12 +125,29 @@ class DataClientWithRawResponse:
     def data(self) -> DataResourceWithRawResponse:
         return self._client.data.with_raw_response
 
+    @cached_property
+    def health(self) -> HealthResourceWithRawResponse:
+        return self._client.health.with_raw_response
+
+
+class DataClientWithStreamingResponse:
+    def __init__(self, client: DataClient) -> None:
+        self._client = client
+
+    @cached_property
+    def data(self) -> DataResourceWithStreamingResponse:
+        return self._client.data.with_streaming_response
+
+    @cached_property
+    def health(self) -> HealthResourceWithStreamingResponse:
+        return self._client.health.with_streaming_response
+
 
 class AsyncDataClient(AsyncAPIClient):
     """Cube Core Data REST (JSON) API (async)
     Credential: ``token=`` or the ``CUBE_DATA_API_TOKEN`` environment variable, sent as
     ``Authorization: <credential>``.
-    Server: ``base_url=``, the ``CUBE_DATA_API_URL`` environment variable, or ``https://{deployment}.{region}.cubecloudapp.dev{basePath}`` with every host variable given as a keyword argument (the document's example values are never used).
+    Server: ``base_url=``, the ``CUBE_DATA_API_URL`` environment variable, or ``https://{deployment}.{region}.cubecloudapp.dev{basePath}`` with every variable given as a keyword argument; a ``base_url=`` that is a host only takes the template's path, whose variables must then be given (the document's example values are never used).
     """
 
     def __init__(
@@ -160,9 +199,21 @@ class AsyncDataClient(AsyncAPIClient):
         return AsyncDataResource(self)
 
     @cached_property
+    def health(self) -> AsyncHealthResource:
+        """Operations tagged Health"""
+        from cube_client.data.resources.health import AsyncHealthResource
+
+        return AsyncHealthResource(self)
+
+    @cached_property
     def with_raw_response(self) -> AsyncDataClientWithRawResponse:
         """Every resource, with methods that return the HTTP response alongside the value."""
         return AsyncDataClientWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncDataClientWithStreamingResponse:
+        """Every resource, with methods yielding the response before its body is read."""
+        return AsyncDataClientWithStreamingResponse(self)
 
 
 class AsyncDataClientWithRawResponse:
@@ -172,3 +223,20 @@ class AsyncDataClientWithRawResponse:
     @cached_property
     def data(self) -> AsyncDataResourceWithRawResponse:
         return self._client.data.with_raw_response
+
+    @cached_property
+    def health(self) -> AsyncHealthResourceWithRawResponse:
+        return self._client.health.with_raw_response
+
+
+class AsyncDataClientWithStreamingResponse:
+    def __init__(self, client: AsyncDataClient) -> None:
+        self._client = client
+
+    @cached_property
+    def data(self) -> AsyncDataResourceWithStreamingResponse:
+        return self._client.data.with_streaming_response
+
+    @cached_property
+    def health(self) -> AsyncHealthResourceWithStreamingResponse:
+        return self._client.health.with_streaming_response
