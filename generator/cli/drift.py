@@ -66,7 +66,7 @@ def _type_check(old_doc: Any, new_doc: Any, findings: list[Finding], fmt: str) -
     from generator.drift.verdicts import judge_documents
 
     try:
-        verdicts = judge_documents(old_doc, new_doc, Path.cwd())
+        verdicts = judge_documents(old_doc, new_doc)
     except (RuntimeError, OSError) as exc:
         _fail(f"type-check verdicts not computed: {exc}")
     if fmt == "json":

@@ -56,8 +56,8 @@ def learn(
     if not write or not any(f.status == "learn" for f in result.findings):
         return result
     spec_dir = config_path.resolve().parent
-    recover(spec_dir.parent)
-    with Transaction(spec_dir.parent, "learn") as txn:
+    recover()
+    with Transaction("learn") as txn:
         staged = txn.stage(spec_dir)
         shutil.copytree(spec_dir, staged, symlinks=True, dirs_exist_ok=True)
         for name in dict.fromkeys(f.family for f in result.findings if f.status == "learn"):

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator.diagnostics import CodegenError, Diagnostic, one_line
+from generator.diagnostics import CodegenError, Diagnostic, markdown_line, one_line
 from generator.document.config import Config, FamilyConfig, load_config
 from generator.document.fetch import snapshot_text
 from generator.document.loader import load_document, parse_text
@@ -167,9 +167,9 @@ def update(
     result.spec_changed = new_text != document_path.read_text(encoding="utf-8")
     if observed:
         result.observed = _observed(config, fam, new_doc, source.label, observed)
-    recover(spec_dir.parent)
+    recover()
     # Staged beside spec/ (same depth, same file system): relative paths resolve the same way.
-    with Transaction(spec_dir.parent, "update") as txn:
+    with Transaction("update") as txn:
         staged = txn.stage(spec_dir)
         try:
             shutil.copytree(spec_dir, staged, symlinks=True, dirs_exist_ok=True)
@@ -218,12 +218,11 @@ class _Release:
         self, result: UpdateResult, generate: Callable[[Config], Result], new: Result
     ) -> None:
         """The verdicts: the package as it is now, its callers checked against the new one."""
-        project = self.config_path.resolve().parent.parent
         day = datetime.date.fromisoformat(self.today) if self.today else datetime.date.today()
         result.waivers = load_waivers(self.config_path.parent, day)
         try:
             old = generate(load_config(self.config_path, out_dir=self.out_dir))
-            result.verdicts = judge(old.package, new.package, new.files, project)
+            result.verdicts = judge(old.package, new.package, new.files)
         except (RuntimeError, OSError, subprocess.SubprocessError) as exc:
             result.verdict_note = f"type-check verdicts not computed ({one_line(exc, 200)})"
 
@@ -388,7 +387,7 @@ def failure_markdown(source: str, diagnostics: Sequence[Diagnostic]) -> str:
         "### What failed",
         "",
     ]
-    lines += [f"- {d}" for d in diagnostics]
+    lines += [f"- {markdown_line(str(d), 2000)}" for d in diagnostics]
     return "\n".join(lines) + "\n"
 
 
