@@ -216,6 +216,17 @@ class BaseModel(pydantic.BaseModel):
         self._materialize()
         return super().model_copy(**kwargs)
 
+    @classmethod
+    def model_rebuild(cls, **kwargs: Any) -> bool | None:
+        """Bind the classes this one names first: a process that unpickled an instance, or
+        imported its class module directly, never went through the family's models module."""
+        if not cls.__pydantic_complete__:
+            module = sys.modules.get(cls.__module__)
+            if module is not None:
+                _bind(module)
+        kwargs["_parent_namespace_depth"] = kwargs.get("_parent_namespace_depth", 2) + 1
+        return super().model_rebuild(**kwargs)
+
 
 _META = frozenset({"__pydantic_extra__", "__pydantic_fields_set__"})
 
@@ -271,10 +282,7 @@ def _complete(cls: type[pydantic.BaseModel]) -> None:
     wire name up would miss a value the server sent.
     """
     if not cls.__pydantic_complete__:
-        module = sys.modules.get(cls.__module__)
-        if module is not None:
-            _bind(module)
-        cls.model_rebuild()
+        cls.model_rebuild()  # binds the module first (see BaseModel.model_rebuild)
 
 
 _bind_lock = threading.RLock()
@@ -475,8 +483,10 @@ class Unknown:
     def __init__(self, value: Any) -> None:
         self.value = value
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Unknown) and other.value == self.value
+    if not TYPE_CHECKING:  # hidden from type checkers, so `status == "activ"` is still caught
+
+        def __eq__(self, other: object) -> bool:
+            return isinstance(other, Unknown) and other.value == self.value
 
     def __hash__(self) -> int:
         return hash(repr(self.value))

@@ -67,6 +67,11 @@ def __getattr__(name: str) -> object:
     return value
 
 
+def __dir__() -> list[str]:
+    """Every public name, the lazily loaded clients and classes included (for editors, REPLs)."""
+    return sorted({*globals(), *_LAZY})
+
+
 __all__ = [
     "NOT_GIVEN",
     "APIConnectionError",

@@ -85,6 +85,7 @@ from ._exceptions import (
     ConfigurationError,
     make_status_error,
     parse_retry_after,
+    redact,
 )
 from ._limits import DEFAULT_LIMITS, Limits, Reading, aread_body, deadline, read_body
 from ._types import NOT_GIVEN, RAW_RESPONSE_HEADER, Body, Headers, NotGiven, Query, Timeout
@@ -251,6 +252,7 @@ class BaseClient:
             raise ConfigurationError("base URL has no host")
         if max_retries < 0:
             raise ConfigurationError("max_retries must be 0 or more")
+        _own_timeout(timeout)
         self.base_url = url
         self._credential = credential
         self._auth_header = auth_header
@@ -277,6 +279,7 @@ class BaseClient:
         """
         if not isinstance(max_retries, NotGiven) and max_retries < 0:
             raise ConfigurationError("max_retries must be 0 or more")
+        _own_timeout(timeout)
         new = copy.copy(self)
         for name, attr in _class_attrs(type(self)):  # resources made for the original client
             if isinstance(attr, functools.cached_property):
@@ -302,6 +305,11 @@ class BaseClient:
     @property
     def with_raw_response(self) -> object:
         """Every resource, returning the HTTP response; each generated client narrows the type."""
+        raise NotImplementedError
+
+    @property
+    def with_streaming_response(self) -> object:
+        """Every resource, handing over the response before its body is read (a context manager)."""
         raise NotImplementedError
 
     @property
@@ -371,6 +379,7 @@ class BaseClient:
         return call.options.limits or self.limits
 
     def _timeout(self, call: PreparedCall) -> Timeout:
+        _own_timeout(call.options.timeout)
         return self.timeout if isinstance(call.options.timeout, NotGiven) else call.options.timeout
 
     def _max_retries(self, call: PreparedCall) -> int:
@@ -382,6 +391,12 @@ class BaseClient:
         return bool(
             call.options.extra_headers and RAW_RESPONSE_HEADER in call.options.extra_headers
         )
+
+    @staticmethod
+    def _wants_unread(call: PreparedCall) -> bool:
+        """Asked for through ``with_streaming_response``: the response before its body."""
+        headers = call.options.extra_headers
+        return headers is not None and headers.get(RAW_RESPONSE_HEADER) == "stream"
 
     @staticmethod
     def _should_retry_status(call: PreparedCall, response: httpx2.Response) -> bool:
@@ -473,7 +488,7 @@ class BaseClient:
                 k: REDACTED if k.lower() in sensitive else v for k, v in request.headers.items()
             }
             if self._credential:
-                shown = {k: v.replace(self._credential, REDACTED) for k, v in shown.items()}
+                shown = {k: redact(v, self._credential) for k, v in shown.items()}
             log.debug(
                 "Request %s %s (attempt %d) headers=%s",
                 request.method, _loggable_url(request.url), attempt + 1, shown,
@@ -516,6 +531,21 @@ def _own_http_client(given: Any, expected: type) -> None:
             f"http_client must be an httpx2.{expected.__name__}, not {kind}: build it with "
             f"`import httpx2; httpx2.{expected.__name__}(...)` (same arguments as httpx)"
         )
+
+
+def _own_timeout(value: object) -> None:
+    """Refuse a timeout httpx2 would not honour as given, naming the fix.
+
+    A legacy ``httpx.Timeout`` is another library's class: accepting it silently would leave
+    the caller unsure which limits apply.
+    """
+    if value is None or isinstance(value, httpx2.Timeout | NotGiven | int | float):
+        return
+    kind = f"{type(value).__module__}.{type(value).__qualname__}"
+    raise ConfigurationError(
+        f"timeout must be seconds, None or an httpx2.Timeout, not {kind}: build it with "
+        "`import httpx2; httpx2.Timeout(...)` (same arguments as httpx)"
+    )
 
 
 class SyncAPIClient(BaseClient):
@@ -579,9 +609,14 @@ class SyncAPIClient(BaseClient):
             attempt += 1
 
     def request(self, call: PreparedCall, *, cast_to: Any, kind: ResponseKind = "json") -> Any:
+        unread = self._wants_unread(call)
         streamed = kind in STREAMED_KINDS
-        response = self.send(call, stream=streamed)
+        response = self.send(call, stream=streamed or unread)
         parse = functools.partial(_parse, response, cast_to, kind, self._reading(call))
+        if unread:
+            from ._streamed import StreamedAPIResponse
+
+            return StreamedAPIResponse(response, parse, read_first=not streamed, limits=self.limits)
         if self._wants_raw(call):
             from ._response import APIResponse
 
@@ -655,24 +690,40 @@ class AsyncAPIClient(BaseClient):
     async def request(
         self, call: PreparedCall, *, cast_to: Any, kind: ResponseKind = "json"
     ) -> Any:
+        unread = self._wants_unread(call)
         streamed = kind in STREAMED_KINDS
-        response = await self.send(call, stream=streamed)
-        from ._response import APIResponse, AsyncBinaryResponse
+        response = await self.send(call, stream=streamed or unread)
+        from ._response import APIResponse
 
         reading = self._reading(call)
-        if kind == "binary":
-            value: Any = AsyncBinaryResponse(response, reading.limits)
-            return APIResponse(response, lambda: value) if self._wants_raw(call) else value
-        if kind == "event-stream":
-            from ._streaming import AsyncEventStream
+        build = functools.partial(_async_value, response, cast_to, kind, reading)
+        if unread:
+            from ._streamed import AsyncStreamedAPIResponse
 
-            stream: AsyncEventStream[Any] = AsyncEventStream(response, cast_to, reading)
-            return APIResponse(response, lambda: stream) if self._wants_raw(call) else stream
-        if kind == "json-lines":  # ``cast_to`` is a ``JSONLines`` spec
-            lines = cast_to.aopen(response, reading)
-            return APIResponse(response, lambda: lines) if self._wants_raw(call) else lines
-        parse = functools.partial(_parse, response, cast_to, kind, reading)
-        return APIResponse(response, parse) if self._wants_raw(call) else parse()
+            return AsyncStreamedAPIResponse(
+                response, build, read_first=not streamed, limits=self.limits
+            )
+        if streamed:  # made now, so that a raw response hands out this same stream
+            value = build()
+            return APIResponse(response, lambda: value) if self._wants_raw(call) else value
+        return APIResponse(response, build) if self._wants_raw(call) else build()
+
+
+def _async_value(
+    response: httpx2.Response, cast_to: Any, kind: ResponseKind, reading: Reading
+) -> Any:
+    """What an async call returns for ``response``: streams wrap it unread."""
+    if kind == "binary":
+        from ._response import AsyncBinaryResponse
+
+        return AsyncBinaryResponse(response, reading.limits)
+    if kind == "event-stream":
+        from ._streaming import AsyncEventStream
+
+        return AsyncEventStream(response, cast_to, reading)
+    if kind == "json-lines":  # ``cast_to`` is a ``JSONLines`` spec
+        return cast_to.aopen(response, reading)
+    return _parse(response, cast_to, kind, reading)
 
 
 def _parse(response: httpx2.Response, cast_to: Any, kind: ResponseKind, reading: Reading) -> Any:

@@ -11,6 +11,7 @@ from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._streaming import AsyncJSONLinesStream, JSONLines, JSONLinesStream
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import build_headers, strip_not_given
@@ -26,6 +27,11 @@ class ChatResource(SyncAPIResource):
     def with_raw_response(self) -> ChatResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return ChatResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> ChatResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return ChatResourceWithStreamingResponse(self)
 
     def stream_chat_state(
         self,
@@ -148,6 +154,12 @@ class ChatResourceWithRawResponse:
         self.abort_chat = to_raw_response_wrapper(resource.abort_chat)
 
 
+class ChatResourceWithStreamingResponse:
+    def __init__(self, resource: ChatResource) -> None:
+        self.stream_chat_state = to_streamed_response_wrapper(resource.stream_chat_state)
+        self.abort_chat = to_streamed_response_wrapper(resource.abort_chat)
+
+
 class AsyncChatResource(AsyncAPIResource):
     """Operations tagged Chat"""
 
@@ -155,6 +167,11 @@ class AsyncChatResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncChatResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncChatResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncChatResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncChatResourceWithStreamingResponse(self)
 
     async def stream_chat_state(
         self,
@@ -275,3 +292,9 @@ class AsyncChatResourceWithRawResponse:
     def __init__(self, resource: AsyncChatResource) -> None:
         self.stream_chat_state = async_to_raw_response_wrapper(resource.stream_chat_state)
         self.abort_chat = async_to_raw_response_wrapper(resource.abort_chat)
+
+
+class AsyncChatResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncChatResource) -> None:
+        self.stream_chat_state = async_to_streamed_response_wrapper(resource.stream_chat_state)
+        self.abort_chat = async_to_streamed_response_wrapper(resource.abort_chat)

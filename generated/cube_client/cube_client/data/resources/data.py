@@ -10,6 +10,7 @@ from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._streaming import AsyncJSONLinesStream, JSONLines, JSONLinesStream
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import build_headers, strip_not_given
@@ -25,6 +26,11 @@ class DataResource(SyncAPIResource):
     def with_raw_response(self) -> DataResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return DataResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> DataResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return DataResourceWithStreamingResponse(self)
 
     def load_v1(
         self,
@@ -183,6 +189,13 @@ class DataResourceWithRawResponse:
         self.meta_v1 = to_raw_response_wrapper(resource.meta_v1)
 
 
+class DataResourceWithStreamingResponse:
+    def __init__(self, resource: DataResource) -> None:
+        self.load_v1 = to_streamed_response_wrapper(resource.load_v1)
+        self.cubesql_v1 = to_streamed_response_wrapper(resource.cubesql_v1)
+        self.meta_v1 = to_streamed_response_wrapper(resource.meta_v1)
+
+
 class AsyncDataResource(AsyncAPIResource):
     """Operations tagged Data"""
 
@@ -190,6 +203,11 @@ class AsyncDataResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncDataResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncDataResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncDataResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncDataResourceWithStreamingResponse(self)
 
     async def load_v1(
         self,
@@ -346,3 +364,10 @@ class AsyncDataResourceWithRawResponse:
         self.load_v1 = async_to_raw_response_wrapper(resource.load_v1)
         self.cubesql_v1 = async_to_raw_response_wrapper(resource.cubesql_v1)
         self.meta_v1 = async_to_raw_response_wrapper(resource.meta_v1)
+
+
+class AsyncDataResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncDataResource) -> None:
+        self.load_v1 = async_to_streamed_response_wrapper(resource.load_v1)
+        self.cubesql_v1 = async_to_streamed_response_wrapper(resource.cubesql_v1)
+        self.meta_v1 = async_to_streamed_response_wrapper(resource.meta_v1)

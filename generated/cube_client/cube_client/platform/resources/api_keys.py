@@ -11,6 +11,7 @@ from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -38,6 +39,11 @@ class APIKeysResource(SyncAPIResource):
     def with_raw_response(self) -> APIKeysResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return APIKeysResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> APIKeysResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return APIKeysResourceWithStreamingResponse(self)
 
     def list_api_keys(
         self,
@@ -219,6 +225,14 @@ class APIKeysResourceWithRawResponse:
         self.delete_api_key = to_raw_response_wrapper(resource.delete_api_key)
 
 
+class APIKeysResourceWithStreamingResponse:
+    def __init__(self, resource: APIKeysResource) -> None:
+        self.list_api_keys = to_streamed_response_wrapper(resource.list_api_keys)
+        self.create_api_key = to_streamed_response_wrapper(resource.create_api_key)
+        self.get_api_key = to_streamed_response_wrapper(resource.get_api_key)
+        self.delete_api_key = to_streamed_response_wrapper(resource.delete_api_key)
+
+
 class AsyncAPIKeysResource(AsyncAPIResource):
     """Operations tagged API Keys"""
 
@@ -226,6 +240,11 @@ class AsyncAPIKeysResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncAPIKeysResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncAPIKeysResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncAPIKeysResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncAPIKeysResourceWithStreamingResponse(self)
 
     def list_api_keys(
         self,
@@ -405,3 +424,11 @@ class AsyncAPIKeysResourceWithRawResponse:
         self.create_api_key = async_to_raw_response_wrapper(resource.create_api_key)
         self.get_api_key = async_to_raw_response_wrapper(resource.get_api_key)
         self.delete_api_key = async_to_raw_response_wrapper(resource.delete_api_key)
+
+
+class AsyncAPIKeysResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncAPIKeysResource) -> None:
+        self.list_api_keys = async_to_streamed_response_wrapper(resource.list_api_keys)
+        self.create_api_key = async_to_streamed_response_wrapper(resource.create_api_key)
+        self.get_api_key = async_to_streamed_response_wrapper(resource.get_api_key)
+        self.delete_api_key = async_to_streamed_response_wrapper(resource.delete_api_key)

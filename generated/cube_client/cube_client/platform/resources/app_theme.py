@@ -10,6 +10,7 @@ from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client.platform import models as _models
 
@@ -23,6 +24,11 @@ class AppThemeResource(SyncAPIResource):
     def with_raw_response(self) -> AppThemeResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AppThemeResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AppThemeResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AppThemeResourceWithStreamingResponse(self)
 
     def get_app_config(
         self,
@@ -67,6 +73,11 @@ class AppThemeResourceWithRawResponse:
         self.get_app_config = to_raw_response_wrapper(resource.get_app_config)
 
 
+class AppThemeResourceWithStreamingResponse:
+    def __init__(self, resource: AppThemeResource) -> None:
+        self.get_app_config = to_streamed_response_wrapper(resource.get_app_config)
+
+
 class AsyncAppThemeResource(AsyncAPIResource):
     """Operations tagged App Theme"""
 
@@ -74,6 +85,11 @@ class AsyncAppThemeResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncAppThemeResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncAppThemeResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncAppThemeResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncAppThemeResourceWithStreamingResponse(self)
 
     async def get_app_config(
         self,
@@ -116,3 +132,8 @@ class AsyncAppThemeResource(AsyncAPIResource):
 class AsyncAppThemeResourceWithRawResponse:
     def __init__(self, resource: AsyncAppThemeResource) -> None:
         self.get_app_config = async_to_raw_response_wrapper(resource.get_app_config)
+
+
+class AsyncAppThemeResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncAppThemeResource) -> None:
+        self.get_app_config = async_to_streamed_response_wrapper(resource.get_app_config)

@@ -16,6 +16,7 @@ from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
 )
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import build_headers
 
@@ -29,6 +30,11 @@ class AuditLogsResource(SyncAPIResource):
     def with_raw_response(self) -> AuditLogsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AuditLogsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AuditLogsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AuditLogsResourceWithStreamingResponse(self)
 
     def export_audit_logs(
         self,
@@ -99,6 +105,11 @@ class AuditLogsResourceWithRawResponse:
         self.export_audit_logs = to_raw_response_wrapper(resource.export_audit_logs)
 
 
+class AuditLogsResourceWithStreamingResponse:
+    def __init__(self, resource: AuditLogsResource) -> None:
+        self.export_audit_logs = to_streamed_response_wrapper(resource.export_audit_logs)
+
+
 class AsyncAuditLogsResource(AsyncAPIResource):
     """Operations tagged Audit Logs"""
 
@@ -106,6 +117,11 @@ class AsyncAuditLogsResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncAuditLogsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncAuditLogsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncAuditLogsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncAuditLogsResourceWithStreamingResponse(self)
 
     async def export_audit_logs(
         self,
@@ -174,3 +190,8 @@ class AsyncAuditLogsResource(AsyncAPIResource):
 class AsyncAuditLogsResourceWithRawResponse:
     def __init__(self, resource: AsyncAuditLogsResource) -> None:
         self.export_audit_logs = async_to_raw_response_wrapper(resource.export_audit_logs)
+
+
+class AsyncAuditLogsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncAuditLogsResource) -> None:
+        self.export_audit_logs = async_to_streamed_response_wrapper(resource.export_audit_logs)

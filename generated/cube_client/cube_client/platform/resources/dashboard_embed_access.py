@@ -11,6 +11,7 @@ from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -38,6 +39,11 @@ class DashboardEmbedAccessResource(SyncAPIResource):
     def with_raw_response(self) -> DashboardEmbedAccessResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return DashboardEmbedAccessResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> DashboardEmbedAccessResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return DashboardEmbedAccessResourceWithStreamingResponse(self)
 
     def list_embed_tenant_workbooks(
         self,
@@ -195,6 +201,15 @@ class DashboardEmbedAccessResourceWithRawResponse:
         self.update_embed_access = to_raw_response_wrapper(resource.update_embed_access)
 
 
+class DashboardEmbedAccessResourceWithStreamingResponse:
+    def __init__(self, resource: DashboardEmbedAccessResource) -> None:
+        self.list_embed_tenant_workbooks = to_streamed_response_wrapper(
+            resource.list_embed_tenant_workbooks
+        )
+        self.get_embed_access = to_streamed_response_wrapper(resource.get_embed_access)
+        self.update_embed_access = to_streamed_response_wrapper(resource.update_embed_access)
+
+
 class AsyncDashboardEmbedAccessResource(AsyncAPIResource):
     """Operations tagged Dashboard Embed Access"""
 
@@ -202,6 +217,11 @@ class AsyncDashboardEmbedAccessResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncDashboardEmbedAccessResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncDashboardEmbedAccessResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncDashboardEmbedAccessResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncDashboardEmbedAccessResourceWithStreamingResponse(self)
 
     def list_embed_tenant_workbooks(
         self,
@@ -359,3 +379,12 @@ class AsyncDashboardEmbedAccessResourceWithRawResponse:
         )
         self.get_embed_access = async_to_raw_response_wrapper(resource.get_embed_access)
         self.update_embed_access = async_to_raw_response_wrapper(resource.update_embed_access)
+
+
+class AsyncDashboardEmbedAccessResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncDashboardEmbedAccessResource) -> None:
+        self.list_embed_tenant_workbooks = async_to_streamed_response_wrapper(
+            resource.list_embed_tenant_workbooks
+        )
+        self.get_embed_access = async_to_streamed_response_wrapper(resource.get_embed_access)
+        self.update_embed_access = async_to_streamed_response_wrapper(resource.update_embed_access)

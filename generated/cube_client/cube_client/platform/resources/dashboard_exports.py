@@ -17,6 +17,7 @@ from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
 )
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import build_headers, strip_not_given
 from cube_client._validation import validate_body
@@ -32,6 +33,11 @@ class DashboardExportsResource(SyncAPIResource):
     def with_raw_response(self) -> DashboardExportsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return DashboardExportsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> DashboardExportsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return DashboardExportsResourceWithStreamingResponse(self)
 
     def start_export(
         self,
@@ -305,6 +311,13 @@ class DashboardExportsResourceWithRawResponse:
         self.download_export = to_raw_response_wrapper(resource.download_export)
 
 
+class DashboardExportsResourceWithStreamingResponse:
+    def __init__(self, resource: DashboardExportsResource) -> None:
+        self.start_export = to_streamed_response_wrapper(resource.start_export)
+        self.get_export_status = to_streamed_response_wrapper(resource.get_export_status)
+        self.download_export = to_streamed_response_wrapper(resource.download_export)
+
+
 class AsyncDashboardExportsResource(AsyncAPIResource):
     """Operations tagged Dashboard Exports"""
 
@@ -312,6 +325,11 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncDashboardExportsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncDashboardExportsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncDashboardExportsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncDashboardExportsResourceWithStreamingResponse(self)
 
     async def start_export(
         self,
@@ -587,3 +605,10 @@ class AsyncDashboardExportsResourceWithRawResponse:
         self.start_export = async_to_raw_response_wrapper(resource.start_export)
         self.get_export_status = async_to_raw_response_wrapper(resource.get_export_status)
         self.download_export = async_to_raw_response_wrapper(resource.download_export)
+
+
+class AsyncDashboardExportsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncDashboardExportsResource) -> None:
+        self.start_export = async_to_streamed_response_wrapper(resource.start_export)
+        self.get_export_status = async_to_streamed_response_wrapper(resource.get_export_status)
+        self.download_export = async_to_streamed_response_wrapper(resource.download_export)

@@ -12,6 +12,7 @@ from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client._validation import validate_body
@@ -53,6 +54,11 @@ class DataModelResource(SyncAPIResource):
     def with_raw_response(self) -> DataModelResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return DataModelResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> DataModelResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return DataModelResourceWithStreamingResponse(self)
 
     def list_branches(
         self,
@@ -843,6 +849,31 @@ class DataModelResourceWithRawResponse:
         self.pull = to_raw_response_wrapper(resource.pull)
 
 
+class DataModelResourceWithStreamingResponse:
+    def __init__(self, resource: DataModelResource) -> None:
+        self.list_branches = to_streamed_response_wrapper(resource.list_branches)
+        self.create_branch = to_streamed_response_wrapper(resource.create_branch)
+        self.remove_branch = to_streamed_response_wrapper(resource.remove_branch)
+        self.set_branch_staging_environment = to_streamed_response_wrapper(
+            resource.set_branch_staging_environment
+        )
+        self.commit_changes = to_streamed_response_wrapper(resource.commit_changes)
+        self.list_files = to_streamed_response_wrapper(resource.list_files)
+        self.update_files = to_streamed_response_wrapper(resource.update_files)
+        self.remove_files = to_streamed_response_wrapper(resource.remove_files)
+        self.rename_files = to_streamed_response_wrapper(resource.rename_files)
+        self.validate_data_model = to_streamed_response_wrapper(resource.validate_data_model)
+        self.start_dev_mode = to_streamed_response_wrapper(resource.start_dev_mode)
+        self.stop_dev_mode = to_streamed_response_wrapper(resource.stop_dev_mode)
+        self.merge_into_parent_branch = to_streamed_response_wrapper(
+            resource.merge_into_parent_branch
+        )
+        self.merge_to_default_branch = to_streamed_response_wrapper(
+            resource.merge_to_default_branch
+        )
+        self.pull = to_streamed_response_wrapper(resource.pull)
+
+
 class AsyncDataModelResource(AsyncAPIResource):
     """Operations tagged Data Model"""
 
@@ -850,6 +881,11 @@ class AsyncDataModelResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncDataModelResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncDataModelResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncDataModelResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncDataModelResourceWithStreamingResponse(self)
 
     def list_branches(
         self,
@@ -1644,3 +1680,28 @@ class AsyncDataModelResourceWithRawResponse:
             resource.merge_to_default_branch
         )
         self.pull = async_to_raw_response_wrapper(resource.pull)
+
+
+class AsyncDataModelResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncDataModelResource) -> None:
+        self.list_branches = async_to_streamed_response_wrapper(resource.list_branches)
+        self.create_branch = async_to_streamed_response_wrapper(resource.create_branch)
+        self.remove_branch = async_to_streamed_response_wrapper(resource.remove_branch)
+        self.set_branch_staging_environment = async_to_streamed_response_wrapper(
+            resource.set_branch_staging_environment
+        )
+        self.commit_changes = async_to_streamed_response_wrapper(resource.commit_changes)
+        self.list_files = async_to_streamed_response_wrapper(resource.list_files)
+        self.update_files = async_to_streamed_response_wrapper(resource.update_files)
+        self.remove_files = async_to_streamed_response_wrapper(resource.remove_files)
+        self.rename_files = async_to_streamed_response_wrapper(resource.rename_files)
+        self.validate_data_model = async_to_streamed_response_wrapper(resource.validate_data_model)
+        self.start_dev_mode = async_to_streamed_response_wrapper(resource.start_dev_mode)
+        self.stop_dev_mode = async_to_streamed_response_wrapper(resource.stop_dev_mode)
+        self.merge_into_parent_branch = async_to_streamed_response_wrapper(
+            resource.merge_into_parent_branch
+        )
+        self.merge_to_default_branch = async_to_streamed_response_wrapper(
+            resource.merge_to_default_branch
+        )
+        self.pull = async_to_streamed_response_wrapper(resource.pull)

@@ -10,6 +10,7 @@ from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import form_fields, strip_not_given
 from cube_client.platform import models as _models
@@ -24,6 +25,11 @@ class DataModelUploadsResource(SyncAPIResource):
     def with_raw_response(self) -> DataModelUploadsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return DataModelUploadsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> DataModelUploadsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return DataModelUploadsResourceWithStreamingResponse(self)
 
     def file_hashes(
         self,
@@ -247,6 +253,14 @@ class DataModelUploadsResourceWithRawResponse:
         self.start_upload = to_raw_response_wrapper(resource.start_upload)
 
 
+class DataModelUploadsResourceWithStreamingResponse:
+    def __init__(self, resource: DataModelUploadsResource) -> None:
+        self.file_hashes = to_streamed_response_wrapper(resource.file_hashes)
+        self.upload_file = to_streamed_response_wrapper(resource.upload_file)
+        self.finish_upload = to_streamed_response_wrapper(resource.finish_upload)
+        self.start_upload = to_streamed_response_wrapper(resource.start_upload)
+
+
 class AsyncDataModelUploadsResource(AsyncAPIResource):
     """Operations tagged Data Model Uploads"""
 
@@ -254,6 +268,11 @@ class AsyncDataModelUploadsResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncDataModelUploadsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncDataModelUploadsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncDataModelUploadsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncDataModelUploadsResourceWithStreamingResponse(self)
 
     async def file_hashes(
         self,
@@ -475,3 +494,11 @@ class AsyncDataModelUploadsResourceWithRawResponse:
         self.upload_file = async_to_raw_response_wrapper(resource.upload_file)
         self.finish_upload = async_to_raw_response_wrapper(resource.finish_upload)
         self.start_upload = async_to_raw_response_wrapper(resource.start_upload)
+
+
+class AsyncDataModelUploadsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncDataModelUploadsResource) -> None:
+        self.file_hashes = async_to_streamed_response_wrapper(resource.file_hashes)
+        self.upload_file = async_to_streamed_response_wrapper(resource.upload_file)
+        self.finish_upload = async_to_streamed_response_wrapper(resource.finish_upload)
+        self.start_upload = async_to_streamed_response_wrapper(resource.start_upload)

@@ -10,6 +10,7 @@ from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -27,6 +28,13 @@ class DatabricksMetricViewIntegrationResource(SyncAPIResource):
     def with_raw_response(self) -> DatabricksMetricViewIntegrationResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return DatabricksMetricViewIntegrationResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> DatabricksMetricViewIntegrationResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return DatabricksMetricViewIntegrationResourceWithStreamingResponse(self)
 
     def get_integration(
         self,
@@ -151,6 +159,12 @@ class DatabricksMetricViewIntegrationResourceWithRawResponse:
         self.save_integration = to_raw_response_wrapper(resource.save_integration)
 
 
+class DatabricksMetricViewIntegrationResourceWithStreamingResponse:
+    def __init__(self, resource: DatabricksMetricViewIntegrationResource) -> None:
+        self.get_integration = to_streamed_response_wrapper(resource.get_integration)
+        self.save_integration = to_streamed_response_wrapper(resource.save_integration)
+
+
 class AsyncDatabricksMetricViewIntegrationResource(AsyncAPIResource):
     """Operations tagged Databricks Metric View Integration"""
 
@@ -158,6 +172,13 @@ class AsyncDatabricksMetricViewIntegrationResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncDatabricksMetricViewIntegrationResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncDatabricksMetricViewIntegrationResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncDatabricksMetricViewIntegrationResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncDatabricksMetricViewIntegrationResourceWithStreamingResponse(self)
 
     async def get_integration(
         self,
@@ -280,3 +301,9 @@ class AsyncDatabricksMetricViewIntegrationResourceWithRawResponse:
     def __init__(self, resource: AsyncDatabricksMetricViewIntegrationResource) -> None:
         self.get_integration = async_to_raw_response_wrapper(resource.get_integration)
         self.save_integration = async_to_raw_response_wrapper(resource.save_integration)
+
+
+class AsyncDatabricksMetricViewIntegrationResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncDatabricksMetricViewIntegrationResource) -> None:
+        self.get_integration = async_to_streamed_response_wrapper(resource.get_integration)
+        self.save_integration = async_to_streamed_response_wrapper(resource.save_integration)

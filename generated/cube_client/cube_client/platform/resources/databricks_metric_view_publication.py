@@ -10,6 +10,7 @@ from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -27,6 +28,13 @@ class DatabricksMetricViewPublicationResource(SyncAPIResource):
     def with_raw_response(self) -> DatabricksMetricViewPublicationResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return DatabricksMetricViewPublicationResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> DatabricksMetricViewPublicationResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return DatabricksMetricViewPublicationResourceWithStreamingResponse(self)
 
     def start_preview(
         self,
@@ -235,6 +243,14 @@ class DatabricksMetricViewPublicationResourceWithRawResponse:
         self.preview_result = to_raw_response_wrapper(resource.preview_result)
 
 
+class DatabricksMetricViewPublicationResourceWithStreamingResponse:
+    def __init__(self, resource: DatabricksMetricViewPublicationResource) -> None:
+        self.start_preview = to_streamed_response_wrapper(resource.start_preview)
+        self.preview_status = to_streamed_response_wrapper(resource.preview_status)
+        self.cancel_preview = to_streamed_response_wrapper(resource.cancel_preview)
+        self.preview_result = to_streamed_response_wrapper(resource.preview_result)
+
+
 class AsyncDatabricksMetricViewPublicationResource(AsyncAPIResource):
     """Operations tagged Databricks Metric View Publication"""
 
@@ -242,6 +258,13 @@ class AsyncDatabricksMetricViewPublicationResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncDatabricksMetricViewPublicationResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncDatabricksMetricViewPublicationResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncDatabricksMetricViewPublicationResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncDatabricksMetricViewPublicationResourceWithStreamingResponse(self)
 
     async def start_preview(
         self,
@@ -448,3 +471,11 @@ class AsyncDatabricksMetricViewPublicationResourceWithRawResponse:
         self.preview_status = async_to_raw_response_wrapper(resource.preview_status)
         self.cancel_preview = async_to_raw_response_wrapper(resource.cancel_preview)
         self.preview_result = async_to_raw_response_wrapper(resource.preview_result)
+
+
+class AsyncDatabricksMetricViewPublicationResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncDatabricksMetricViewPublicationResource) -> None:
+        self.start_preview = async_to_streamed_response_wrapper(resource.start_preview)
+        self.preview_status = async_to_streamed_response_wrapper(resource.preview_status)
+        self.cancel_preview = async_to_streamed_response_wrapper(resource.cancel_preview)
+        self.preview_result = async_to_streamed_response_wrapper(resource.preview_result)

@@ -11,6 +11,7 @@ from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -51,6 +52,11 @@ class DbtSyncResource(SyncAPIResource):
     def with_raw_response(self) -> DbtSyncResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return DbtSyncResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> DbtSyncResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return DbtSyncResourceWithStreamingResponse(self)
 
     def list_dbt_syncs(
         self,
@@ -393,6 +399,19 @@ class DbtSyncResourceWithRawResponse:
         self.get_dbt_sync_result = to_raw_response_wrapper(resource.get_dbt_sync_result)
 
 
+class DbtSyncResourceWithStreamingResponse:
+    def __init__(self, resource: DbtSyncResource) -> None:
+        self.list_dbt_syncs = to_streamed_response_wrapper(resource.list_dbt_syncs)
+        self.start_dbt_sync = to_streamed_response_wrapper(resource.start_dbt_sync)
+        self.get_dbt_sync_status = to_streamed_response_wrapper(resource.get_dbt_sync_status)
+        self.cancel_dbt_sync = to_streamed_response_wrapper(resource.cancel_dbt_sync)
+        self.get_dbt_sync_generated_files = to_streamed_response_wrapper(
+            resource.get_dbt_sync_generated_files
+        )
+        self.get_dbt_sync_logs = to_streamed_response_wrapper(resource.get_dbt_sync_logs)
+        self.get_dbt_sync_result = to_streamed_response_wrapper(resource.get_dbt_sync_result)
+
+
 class AsyncDbtSyncResource(AsyncAPIResource):
     """Operations tagged dbt Sync"""
 
@@ -400,6 +419,11 @@ class AsyncDbtSyncResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncDbtSyncResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncDbtSyncResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncDbtSyncResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncDbtSyncResourceWithStreamingResponse(self)
 
     def list_dbt_syncs(
         self,
@@ -742,3 +766,16 @@ class AsyncDbtSyncResourceWithRawResponse:
         )
         self.get_dbt_sync_logs = async_to_raw_response_wrapper(resource.get_dbt_sync_logs)
         self.get_dbt_sync_result = async_to_raw_response_wrapper(resource.get_dbt_sync_result)
+
+
+class AsyncDbtSyncResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncDbtSyncResource) -> None:
+        self.list_dbt_syncs = async_to_streamed_response_wrapper(resource.list_dbt_syncs)
+        self.start_dbt_sync = async_to_streamed_response_wrapper(resource.start_dbt_sync)
+        self.get_dbt_sync_status = async_to_streamed_response_wrapper(resource.get_dbt_sync_status)
+        self.cancel_dbt_sync = async_to_streamed_response_wrapper(resource.cancel_dbt_sync)
+        self.get_dbt_sync_generated_files = async_to_streamed_response_wrapper(
+            resource.get_dbt_sync_generated_files
+        )
+        self.get_dbt_sync_logs = async_to_streamed_response_wrapper(resource.get_dbt_sync_logs)
+        self.get_dbt_sync_result = async_to_streamed_response_wrapper(resource.get_dbt_sync_result)

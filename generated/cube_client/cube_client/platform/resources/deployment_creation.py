@@ -10,6 +10,7 @@ from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -24,6 +25,11 @@ class DeploymentCreationResource(SyncAPIResource):
     def with_raw_response(self) -> DeploymentCreationResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return DeploymentCreationResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> DeploymentCreationResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return DeploymentCreationResourceWithStreamingResponse(self)
 
     def create_deployment(
         self,
@@ -92,6 +98,11 @@ class DeploymentCreationResourceWithRawResponse:
         self.create_deployment = to_raw_response_wrapper(resource.create_deployment)
 
 
+class DeploymentCreationResourceWithStreamingResponse:
+    def __init__(self, resource: DeploymentCreationResource) -> None:
+        self.create_deployment = to_streamed_response_wrapper(resource.create_deployment)
+
+
 class AsyncDeploymentCreationResource(AsyncAPIResource):
     """Operations tagged Deployment Creation"""
 
@@ -99,6 +110,11 @@ class AsyncDeploymentCreationResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncDeploymentCreationResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncDeploymentCreationResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncDeploymentCreationResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncDeploymentCreationResourceWithStreamingResponse(self)
 
     async def create_deployment(
         self,
@@ -165,3 +181,8 @@ class AsyncDeploymentCreationResource(AsyncAPIResource):
 class AsyncDeploymentCreationResourceWithRawResponse:
     def __init__(self, resource: AsyncDeploymentCreationResource) -> None:
         self.create_deployment = async_to_raw_response_wrapper(resource.create_deployment)
+
+
+class AsyncDeploymentCreationResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncDeploymentCreationResource) -> None:
+        self.create_deployment = async_to_streamed_response_wrapper(resource.create_deployment)

@@ -11,6 +11,7 @@ from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -89,6 +90,11 @@ class DeploymentsResource(SyncAPIResource):
     def with_raw_response(self) -> DeploymentsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return DeploymentsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> DeploymentsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return DeploymentsResourceWithStreamingResponse(self)
 
     def get_deployments(
         self,
@@ -697,6 +703,26 @@ class DeploymentsResourceWithRawResponse:
         self.list_deployment_versions = to_raw_response_wrapper(resource.list_deployment_versions)
 
 
+class DeploymentsResourceWithStreamingResponse:
+    def __init__(self, resource: DeploymentsResource) -> None:
+        self.get_deployments = to_streamed_response_wrapper(resource.get_deployments)
+        self.get_deployment = to_streamed_response_wrapper(resource.get_deployment)
+        self.update_deployment = to_streamed_response_wrapper(resource.update_deployment)
+        self.delete_deployment = to_streamed_response_wrapper(resource.delete_deployment)
+        self.build_status = to_streamed_response_wrapper(resource.build_status)
+        self.advance_creation_step = to_streamed_response_wrapper(resource.advance_creation_step)
+        self.reset_creation_step = to_streamed_response_wrapper(resource.reset_creation_step)
+        self.logs = to_streamed_response_wrapper(resource.logs)
+        self.pods = to_streamed_response_wrapper(resource.pods)
+        self.get_deployment_settings = to_streamed_response_wrapper(
+            resource.get_deployment_settings
+        )
+        self.deployment_token = to_streamed_response_wrapper(resource.deployment_token)
+        self.list_deployment_versions = to_streamed_response_wrapper(
+            resource.list_deployment_versions
+        )
+
+
 class AsyncDeploymentsResource(AsyncAPIResource):
     """Operations tagged Deployments"""
 
@@ -704,6 +730,11 @@ class AsyncDeploymentsResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncDeploymentsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncDeploymentsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncDeploymentsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncDeploymentsResourceWithStreamingResponse(self)
 
     def get_deployments(
         self,
@@ -1312,5 +1343,27 @@ class AsyncDeploymentsResourceWithRawResponse:
         )
         self.deployment_token = async_to_raw_response_wrapper(resource.deployment_token)
         self.list_deployment_versions = async_to_raw_response_wrapper(
+            resource.list_deployment_versions
+        )
+
+
+class AsyncDeploymentsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncDeploymentsResource) -> None:
+        self.get_deployments = async_to_streamed_response_wrapper(resource.get_deployments)
+        self.get_deployment = async_to_streamed_response_wrapper(resource.get_deployment)
+        self.update_deployment = async_to_streamed_response_wrapper(resource.update_deployment)
+        self.delete_deployment = async_to_streamed_response_wrapper(resource.delete_deployment)
+        self.build_status = async_to_streamed_response_wrapper(resource.build_status)
+        self.advance_creation_step = async_to_streamed_response_wrapper(
+            resource.advance_creation_step
+        )
+        self.reset_creation_step = async_to_streamed_response_wrapper(resource.reset_creation_step)
+        self.logs = async_to_streamed_response_wrapper(resource.logs)
+        self.pods = async_to_streamed_response_wrapper(resource.pods)
+        self.get_deployment_settings = async_to_streamed_response_wrapper(
+            resource.get_deployment_settings
+        )
+        self.deployment_token = async_to_streamed_response_wrapper(resource.deployment_token)
+        self.list_deployment_versions = async_to_streamed_response_wrapper(
             resource.list_deployment_versions
         )

@@ -12,6 +12,7 @@ from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -52,6 +53,11 @@ class EmbedResource(SyncAPIResource):
     def with_raw_response(self) -> EmbedResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return EmbedResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> EmbedResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return EmbedResourceWithStreamingResponse(self)
 
     def get_dashboard(
         self,
@@ -694,6 +700,40 @@ class EmbedResourceWithRawResponse:
         self.post_token_by_session_id = to_raw_response_wrapper(resource.post_token_by_session_id)
 
 
+class EmbedResourceWithStreamingResponse:
+    def __init__(self, resource: EmbedResource) -> None:
+        self.get_dashboard = to_streamed_response_wrapper(resource.get_dashboard)
+        self.update_dashboard_embedding = to_streamed_response_wrapper(
+            resource.update_dashboard_embedding
+        )
+        self.list_dashboard_comments = to_streamed_response_wrapper(
+            resource.list_dashboard_comments
+        )
+        self.create_dashboard_comment = to_streamed_response_wrapper(
+            resource.create_dashboard_comment
+        )
+        self.list_mentionable_embed_users = to_streamed_response_wrapper(
+            resource.list_mentionable_embed_users
+        )
+        self.remove_dashboard_comment = to_streamed_response_wrapper(
+            resource.remove_dashboard_comment
+        )
+        self.update_dashboard_comment = to_streamed_response_wrapper(
+            resource.update_dashboard_comment
+        )
+        self.set_dashboard_comment_resolved = to_streamed_response_wrapper(
+            resource.set_dashboard_comment_resolved
+        )
+        self.post_dashboard_python_run = to_streamed_response_wrapper(
+            resource.post_dashboard_python_run
+        )
+        self.generate_session = to_streamed_response_wrapper(resource.generate_session)
+        self.revoke_session = to_streamed_response_wrapper(resource.revoke_session)
+        self.post_token_by_session_id = to_streamed_response_wrapper(
+            resource.post_token_by_session_id
+        )
+
+
 class AsyncEmbedResource(AsyncAPIResource):
     """Operations tagged Embed"""
 
@@ -701,6 +741,11 @@ class AsyncEmbedResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncEmbedResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncEmbedResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncEmbedResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncEmbedResourceWithStreamingResponse(self)
 
     async def get_dashboard(
         self,
@@ -1359,5 +1404,39 @@ class AsyncEmbedResourceWithRawResponse:
         self.generate_session = async_to_raw_response_wrapper(resource.generate_session)
         self.revoke_session = async_to_raw_response_wrapper(resource.revoke_session)
         self.post_token_by_session_id = async_to_raw_response_wrapper(
+            resource.post_token_by_session_id
+        )
+
+
+class AsyncEmbedResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncEmbedResource) -> None:
+        self.get_dashboard = async_to_streamed_response_wrapper(resource.get_dashboard)
+        self.update_dashboard_embedding = async_to_streamed_response_wrapper(
+            resource.update_dashboard_embedding
+        )
+        self.list_dashboard_comments = async_to_streamed_response_wrapper(
+            resource.list_dashboard_comments
+        )
+        self.create_dashboard_comment = async_to_streamed_response_wrapper(
+            resource.create_dashboard_comment
+        )
+        self.list_mentionable_embed_users = async_to_streamed_response_wrapper(
+            resource.list_mentionable_embed_users
+        )
+        self.remove_dashboard_comment = async_to_streamed_response_wrapper(
+            resource.remove_dashboard_comment
+        )
+        self.update_dashboard_comment = async_to_streamed_response_wrapper(
+            resource.update_dashboard_comment
+        )
+        self.set_dashboard_comment_resolved = async_to_streamed_response_wrapper(
+            resource.set_dashboard_comment_resolved
+        )
+        self.post_dashboard_python_run = async_to_streamed_response_wrapper(
+            resource.post_dashboard_python_run
+        )
+        self.generate_session = async_to_streamed_response_wrapper(resource.generate_session)
+        self.revoke_session = async_to_streamed_response_wrapper(resource.revoke_session)
+        self.post_token_by_session_id = async_to_streamed_response_wrapper(
             resource.post_token_by_session_id
         )

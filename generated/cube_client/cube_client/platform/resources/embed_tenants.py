@@ -12,6 +12,7 @@ from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -78,6 +79,11 @@ class EmbedTenantsResource(SyncAPIResource):
     def with_raw_response(self) -> EmbedTenantsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return EmbedTenantsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> EmbedTenantsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return EmbedTenantsResourceWithStreamingResponse(self)
 
     def list_embed_tenants(
         self,
@@ -705,6 +711,23 @@ class EmbedTenantsResourceWithRawResponse:
         self.provision_embed_users = to_raw_response_wrapper(resource.provision_embed_users)
 
 
+class EmbedTenantsResourceWithStreamingResponse:
+    def __init__(self, resource: EmbedTenantsResource) -> None:
+        self.list_embed_tenants = to_streamed_response_wrapper(resource.list_embed_tenants)
+        self.delete_embed_tenant = to_streamed_response_wrapper(resource.delete_embed_tenant)
+        self.get_groups = to_streamed_response_wrapper(resource.get_groups)
+        self.create_group = to_streamed_response_wrapper(resource.create_group)
+        self.get_group = to_streamed_response_wrapper(resource.get_group)
+        self.delete_group = to_streamed_response_wrapper(resource.delete_group)
+        self.update_group = to_streamed_response_wrapper(resource.update_group)
+        self.get_group_members = to_streamed_response_wrapper(resource.get_group_members)
+        self.add_group_members = to_streamed_response_wrapper(resource.add_group_members)
+        self.remove_group_members = to_streamed_response_wrapper(resource.remove_group_members)
+        self.provision_embed_user = to_streamed_response_wrapper(resource.provision_embed_user)
+        self.list_embed_users = to_streamed_response_wrapper(resource.list_embed_users)
+        self.provision_embed_users = to_streamed_response_wrapper(resource.provision_embed_users)
+
+
 class AsyncEmbedTenantsResource(AsyncAPIResource):
     """Operations tagged Embed Tenants"""
 
@@ -712,6 +735,11 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncEmbedTenantsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncEmbedTenantsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncEmbedTenantsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncEmbedTenantsResourceWithStreamingResponse(self)
 
     def list_embed_tenants(
         self,
@@ -1339,3 +1367,26 @@ class AsyncEmbedTenantsResourceWithRawResponse:
         self.provision_embed_user = async_to_raw_response_wrapper(resource.provision_embed_user)
         self.list_embed_users = async_to_raw_response_wrapper(resource.list_embed_users)
         self.provision_embed_users = async_to_raw_response_wrapper(resource.provision_embed_users)
+
+
+class AsyncEmbedTenantsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncEmbedTenantsResource) -> None:
+        self.list_embed_tenants = async_to_streamed_response_wrapper(resource.list_embed_tenants)
+        self.delete_embed_tenant = async_to_streamed_response_wrapper(resource.delete_embed_tenant)
+        self.get_groups = async_to_streamed_response_wrapper(resource.get_groups)
+        self.create_group = async_to_streamed_response_wrapper(resource.create_group)
+        self.get_group = async_to_streamed_response_wrapper(resource.get_group)
+        self.delete_group = async_to_streamed_response_wrapper(resource.delete_group)
+        self.update_group = async_to_streamed_response_wrapper(resource.update_group)
+        self.get_group_members = async_to_streamed_response_wrapper(resource.get_group_members)
+        self.add_group_members = async_to_streamed_response_wrapper(resource.add_group_members)
+        self.remove_group_members = async_to_streamed_response_wrapper(
+            resource.remove_group_members
+        )
+        self.provision_embed_user = async_to_streamed_response_wrapper(
+            resource.provision_embed_user
+        )
+        self.list_embed_users = async_to_streamed_response_wrapper(resource.list_embed_users)
+        self.provision_embed_users = async_to_streamed_response_wrapper(
+            resource.provision_embed_users
+        )

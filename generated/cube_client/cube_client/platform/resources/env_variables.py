@@ -12,6 +12,7 @@ from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -39,6 +40,11 @@ class EnvVariablesResource(SyncAPIResource):
     def with_raw_response(self) -> EnvVariablesResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return EnvVariablesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> EnvVariablesResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return EnvVariablesResourceWithStreamingResponse(self)
 
     def get_env_variables(
         self,
@@ -138,6 +144,12 @@ class EnvVariablesResourceWithRawResponse:
         self.set_env_variables = to_raw_response_wrapper(resource.set_env_variables)
 
 
+class EnvVariablesResourceWithStreamingResponse:
+    def __init__(self, resource: EnvVariablesResource) -> None:
+        self.get_env_variables = to_streamed_response_wrapper(resource.get_env_variables)
+        self.set_env_variables = to_streamed_response_wrapper(resource.set_env_variables)
+
+
 class AsyncEnvVariablesResource(AsyncAPIResource):
     """Operations tagged Env Variables"""
 
@@ -145,6 +157,11 @@ class AsyncEnvVariablesResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncEnvVariablesResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncEnvVariablesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncEnvVariablesResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncEnvVariablesResourceWithStreamingResponse(self)
 
     def get_env_variables(
         self,
@@ -242,3 +259,9 @@ class AsyncEnvVariablesResourceWithRawResponse:
     def __init__(self, resource: AsyncEnvVariablesResource) -> None:
         self.get_env_variables = async_to_raw_response_wrapper(resource.get_env_variables)
         self.set_env_variables = async_to_raw_response_wrapper(resource.set_env_variables)
+
+
+class AsyncEnvVariablesResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncEnvVariablesResource) -> None:
+        self.get_env_variables = async_to_streamed_response_wrapper(resource.get_env_variables)
+        self.set_env_variables = async_to_streamed_response_wrapper(resource.set_env_variables)

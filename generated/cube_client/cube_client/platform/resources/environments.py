@@ -11,6 +11,7 @@ from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -63,6 +64,11 @@ class EnvironmentsResource(SyncAPIResource):
     def with_raw_response(self) -> EnvironmentsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return EnvironmentsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> EnvironmentsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return EnvironmentsResourceWithStreamingResponse(self)
 
     def get_deployment_environments(
         self,
@@ -312,6 +318,22 @@ class EnvironmentsResourceWithRawResponse:
         )
 
 
+class EnvironmentsResourceWithStreamingResponse:
+    def __init__(self, resource: EnvironmentsResource) -> None:
+        self.get_deployment_environments = to_streamed_response_wrapper(
+            resource.get_deployment_environments
+        )
+        self.get_deployment_environment_tokens = to_streamed_response_wrapper(
+            resource.get_deployment_environment_tokens
+        )
+        self.create_deployment_environment_token = to_streamed_response_wrapper(
+            resource.create_deployment_environment_token
+        )
+        self.create_deployment_environment_token_for_meta_sync = to_streamed_response_wrapper(
+            resource.create_deployment_environment_token_for_meta_sync
+        )
+
+
 class AsyncEnvironmentsResource(AsyncAPIResource):
     """Operations tagged Environments"""
 
@@ -319,6 +341,11 @@ class AsyncEnvironmentsResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncEnvironmentsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncEnvironmentsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncEnvironmentsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncEnvironmentsResourceWithStreamingResponse(self)
 
     def get_deployment_environments(
         self,
@@ -564,5 +591,21 @@ class AsyncEnvironmentsResourceWithRawResponse:
             resource.create_deployment_environment_token
         )
         self.create_deployment_environment_token_for_meta_sync = async_to_raw_response_wrapper(
+            resource.create_deployment_environment_token_for_meta_sync
+        )
+
+
+class AsyncEnvironmentsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncEnvironmentsResource) -> None:
+        self.get_deployment_environments = async_to_streamed_response_wrapper(
+            resource.get_deployment_environments
+        )
+        self.get_deployment_environment_tokens = async_to_streamed_response_wrapper(
+            resource.get_deployment_environment_tokens
+        )
+        self.create_deployment_environment_token = async_to_streamed_response_wrapper(
+            resource.create_deployment_environment_token
+        )
+        self.create_deployment_environment_token_for_meta_sync = async_to_streamed_response_wrapper(
             resource.create_deployment_environment_token_for_meta_sync
         )

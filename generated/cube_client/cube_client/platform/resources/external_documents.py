@@ -10,6 +10,7 @@ from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client.platform import models as _models
 
@@ -36,6 +37,11 @@ class ExternalDocumentsResource(SyncAPIResource):
     def with_raw_response(self) -> ExternalDocumentsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return ExternalDocumentsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> ExternalDocumentsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return ExternalDocumentsResourceWithStreamingResponse(self)
 
     def list_external_document_placements(
         self,
@@ -95,6 +101,13 @@ class ExternalDocumentsResourceWithRawResponse:
         )
 
 
+class ExternalDocumentsResourceWithStreamingResponse:
+    def __init__(self, resource: ExternalDocumentsResource) -> None:
+        self.list_external_document_placements = to_streamed_response_wrapper(
+            resource.list_external_document_placements
+        )
+
+
 class AsyncExternalDocumentsResource(AsyncAPIResource):
     """Operations tagged External Documents"""
 
@@ -102,6 +115,11 @@ class AsyncExternalDocumentsResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncExternalDocumentsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncExternalDocumentsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncExternalDocumentsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncExternalDocumentsResourceWithStreamingResponse(self)
 
     def list_external_document_placements(
         self,
@@ -157,5 +175,12 @@ class AsyncExternalDocumentsResource(AsyncAPIResource):
 class AsyncExternalDocumentsResourceWithRawResponse:
     def __init__(self, resource: AsyncExternalDocumentsResource) -> None:
         self.list_external_document_placements = async_to_raw_response_wrapper(
+            resource.list_external_document_placements
+        )
+
+
+class AsyncExternalDocumentsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncExternalDocumentsResource) -> None:
+        self.list_external_document_placements = async_to_streamed_response_wrapper(
             resource.list_external_document_placements
         )

@@ -11,6 +11,7 @@ from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -38,6 +39,11 @@ class FoldersResource(SyncAPIResource):
     def with_raw_response(self) -> FoldersResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return FoldersResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> FoldersResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return FoldersResourceWithStreamingResponse(self)
 
     def get_folders(
         self,
@@ -283,6 +289,15 @@ class FoldersResourceWithRawResponse:
         self.get_folder_ancestors = to_raw_response_wrapper(resource.get_folder_ancestors)
 
 
+class FoldersResourceWithStreamingResponse:
+    def __init__(self, resource: FoldersResource) -> None:
+        self.get_folders = to_streamed_response_wrapper(resource.get_folders)
+        self.create_folder = to_streamed_response_wrapper(resource.create_folder)
+        self.update_folder = to_streamed_response_wrapper(resource.update_folder)
+        self.delete_folder = to_streamed_response_wrapper(resource.delete_folder)
+        self.get_folder_ancestors = to_streamed_response_wrapper(resource.get_folder_ancestors)
+
+
 class AsyncFoldersResource(AsyncAPIResource):
     """Operations tagged Folders"""
 
@@ -290,6 +305,11 @@ class AsyncFoldersResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncFoldersResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncFoldersResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncFoldersResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncFoldersResourceWithStreamingResponse(self)
 
     def get_folders(
         self,
@@ -533,3 +553,14 @@ class AsyncFoldersResourceWithRawResponse:
         self.update_folder = async_to_raw_response_wrapper(resource.update_folder)
         self.delete_folder = async_to_raw_response_wrapper(resource.delete_folder)
         self.get_folder_ancestors = async_to_raw_response_wrapper(resource.get_folder_ancestors)
+
+
+class AsyncFoldersResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncFoldersResource) -> None:
+        self.get_folders = async_to_streamed_response_wrapper(resource.get_folders)
+        self.create_folder = async_to_streamed_response_wrapper(resource.create_folder)
+        self.update_folder = async_to_streamed_response_wrapper(resource.update_folder)
+        self.delete_folder = async_to_streamed_response_wrapper(resource.delete_folder)
+        self.get_folder_ancestors = async_to_streamed_response_wrapper(
+            resource.get_folder_ancestors
+        )

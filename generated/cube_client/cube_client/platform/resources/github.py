@@ -11,6 +11,7 @@ from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client.platform import models as _models
 
@@ -63,6 +64,11 @@ class GithubResource(SyncAPIResource):
     def with_raw_response(self) -> GithubResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return GithubResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> GithubResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return GithubResourceWithStreamingResponse(self)
 
     def installations(
         self,
@@ -244,6 +250,14 @@ class GithubResourceWithRawResponse:
         self.status = to_raw_response_wrapper(resource.status)
 
 
+class GithubResourceWithStreamingResponse:
+    def __init__(self, resource: GithubResource) -> None:
+        self.installations = to_streamed_response_wrapper(resource.installations)
+        self.repositories = to_streamed_response_wrapper(resource.repositories)
+        self.branches = to_streamed_response_wrapper(resource.branches)
+        self.status = to_streamed_response_wrapper(resource.status)
+
+
 class AsyncGithubResource(AsyncAPIResource):
     """Operations tagged GitHub"""
 
@@ -251,6 +265,11 @@ class AsyncGithubResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncGithubResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncGithubResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncGithubResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncGithubResourceWithStreamingResponse(self)
 
     def installations(
         self,
@@ -432,3 +451,11 @@ class AsyncGithubResourceWithRawResponse:
         self.repositories = async_to_raw_response_wrapper(resource.repositories)
         self.branches = async_to_raw_response_wrapper(resource.branches)
         self.status = async_to_raw_response_wrapper(resource.status)
+
+
+class AsyncGithubResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncGithubResource) -> None:
+        self.installations = async_to_streamed_response_wrapper(resource.installations)
+        self.repositories = async_to_streamed_response_wrapper(resource.repositories)
+        self.branches = async_to_streamed_response_wrapper(resource.branches)
+        self.status = async_to_streamed_response_wrapper(resource.status)

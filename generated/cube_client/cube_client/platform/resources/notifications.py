@@ -12,6 +12,7 @@ from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -52,6 +53,11 @@ class NotificationsResource(SyncAPIResource):
     def with_raw_response(self) -> NotificationsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return NotificationsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> NotificationsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return NotificationsResourceWithStreamingResponse(self)
 
     def get_notifications(
         self,
@@ -530,6 +536,18 @@ class NotificationsResourceWithRawResponse:
         self.remove_recipients = to_raw_response_wrapper(resource.remove_recipients)
 
 
+class NotificationsResourceWithStreamingResponse:
+    def __init__(self, resource: NotificationsResource) -> None:
+        self.get_notifications = to_streamed_response_wrapper(resource.get_notifications)
+        self.create_notification = to_streamed_response_wrapper(resource.create_notification)
+        self.get_notification = to_streamed_response_wrapper(resource.get_notification)
+        self.update_notification = to_streamed_response_wrapper(resource.update_notification)
+        self.delete_notification = to_streamed_response_wrapper(resource.delete_notification)
+        self.get_recipients = to_streamed_response_wrapper(resource.get_recipients)
+        self.add_recipients = to_streamed_response_wrapper(resource.add_recipients)
+        self.remove_recipients = to_streamed_response_wrapper(resource.remove_recipients)
+
+
 class AsyncNotificationsResource(AsyncAPIResource):
     """Operations tagged Notifications"""
 
@@ -537,6 +555,11 @@ class AsyncNotificationsResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncNotificationsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncNotificationsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncNotificationsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncNotificationsResourceWithStreamingResponse(self)
 
     def get_notifications(
         self,
@@ -1015,3 +1038,15 @@ class AsyncNotificationsResourceWithRawResponse:
         self.get_recipients = async_to_raw_response_wrapper(resource.get_recipients)
         self.add_recipients = async_to_raw_response_wrapper(resource.add_recipients)
         self.remove_recipients = async_to_raw_response_wrapper(resource.remove_recipients)
+
+
+class AsyncNotificationsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncNotificationsResource) -> None:
+        self.get_notifications = async_to_streamed_response_wrapper(resource.get_notifications)
+        self.create_notification = async_to_streamed_response_wrapper(resource.create_notification)
+        self.get_notification = async_to_streamed_response_wrapper(resource.get_notification)
+        self.update_notification = async_to_streamed_response_wrapper(resource.update_notification)
+        self.delete_notification = async_to_streamed_response_wrapper(resource.delete_notification)
+        self.get_recipients = async_to_streamed_response_wrapper(resource.get_recipients)
+        self.add_recipients = async_to_streamed_response_wrapper(resource.add_recipients)
+        self.remove_recipients = async_to_streamed_response_wrapper(resource.remove_recipients)

@@ -10,6 +10,7 @@ from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -24,6 +25,11 @@ class OauthIntegrationsResource(SyncAPIResource):
     def with_raw_response(self) -> OauthIntegrationsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return OauthIntegrationsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> OauthIntegrationsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return OauthIntegrationsResourceWithStreamingResponse(self)
 
     def list_oauth_integrations(
         self,
@@ -276,6 +282,23 @@ class OauthIntegrationsResourceWithRawResponse:
         self.delete_oauth_integration = to_raw_response_wrapper(resource.delete_oauth_integration)
 
 
+class OauthIntegrationsResourceWithStreamingResponse:
+    def __init__(self, resource: OauthIntegrationsResource) -> None:
+        self.list_oauth_integrations = to_streamed_response_wrapper(
+            resource.list_oauth_integrations
+        )
+        self.create_oauth_integration = to_streamed_response_wrapper(
+            resource.create_oauth_integration
+        )
+        self.get_oauth_integration = to_streamed_response_wrapper(resource.get_oauth_integration)
+        self.update_oauth_integration = to_streamed_response_wrapper(
+            resource.update_oauth_integration
+        )
+        self.delete_oauth_integration = to_streamed_response_wrapper(
+            resource.delete_oauth_integration
+        )
+
+
 class AsyncOauthIntegrationsResource(AsyncAPIResource):
     """Operations tagged OAuth Integrations"""
 
@@ -283,6 +306,11 @@ class AsyncOauthIntegrationsResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncOauthIntegrationsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncOauthIntegrationsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncOauthIntegrationsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncOauthIntegrationsResourceWithStreamingResponse(self)
 
     async def list_oauth_integrations(
         self,
@@ -539,5 +567,24 @@ class AsyncOauthIntegrationsResourceWithRawResponse:
             resource.update_oauth_integration
         )
         self.delete_oauth_integration = async_to_raw_response_wrapper(
+            resource.delete_oauth_integration
+        )
+
+
+class AsyncOauthIntegrationsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncOauthIntegrationsResource) -> None:
+        self.list_oauth_integrations = async_to_streamed_response_wrapper(
+            resource.list_oauth_integrations
+        )
+        self.create_oauth_integration = async_to_streamed_response_wrapper(
+            resource.create_oauth_integration
+        )
+        self.get_oauth_integration = async_to_streamed_response_wrapper(
+            resource.get_oauth_integration
+        )
+        self.update_oauth_integration = async_to_streamed_response_wrapper(
+            resource.update_oauth_integration
+        )
+        self.delete_oauth_integration = async_to_streamed_response_wrapper(
             resource.delete_oauth_integration
         )

@@ -10,6 +10,7 @@ from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -24,6 +25,11 @@ class OIDCTokenConfigsResource(SyncAPIResource):
     def with_raw_response(self) -> OIDCTokenConfigsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return OIDCTokenConfigsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> OIDCTokenConfigsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return OIDCTokenConfigsResourceWithStreamingResponse(self)
 
     def list_oidc_token_configs(
         self,
@@ -266,6 +272,23 @@ class OIDCTokenConfigsResourceWithRawResponse:
         self.delete_oidc_token_config = to_raw_response_wrapper(resource.delete_oidc_token_config)
 
 
+class OIDCTokenConfigsResourceWithStreamingResponse:
+    def __init__(self, resource: OIDCTokenConfigsResource) -> None:
+        self.list_oidc_token_configs = to_streamed_response_wrapper(
+            resource.list_oidc_token_configs
+        )
+        self.create_oidc_token_config = to_streamed_response_wrapper(
+            resource.create_oidc_token_config
+        )
+        self.get_oidc_token_config = to_streamed_response_wrapper(resource.get_oidc_token_config)
+        self.update_oidc_token_config = to_streamed_response_wrapper(
+            resource.update_oidc_token_config
+        )
+        self.delete_oidc_token_config = to_streamed_response_wrapper(
+            resource.delete_oidc_token_config
+        )
+
+
 class AsyncOIDCTokenConfigsResource(AsyncAPIResource):
     """Operations tagged OIDC Token Configs"""
 
@@ -273,6 +296,11 @@ class AsyncOIDCTokenConfigsResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncOIDCTokenConfigsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncOIDCTokenConfigsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncOIDCTokenConfigsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncOIDCTokenConfigsResourceWithStreamingResponse(self)
 
     async def list_oidc_token_configs(
         self,
@@ -519,5 +547,24 @@ class AsyncOIDCTokenConfigsResourceWithRawResponse:
             resource.update_oidc_token_config
         )
         self.delete_oidc_token_config = async_to_raw_response_wrapper(
+            resource.delete_oidc_token_config
+        )
+
+
+class AsyncOIDCTokenConfigsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncOIDCTokenConfigsResource) -> None:
+        self.list_oidc_token_configs = async_to_streamed_response_wrapper(
+            resource.list_oidc_token_configs
+        )
+        self.create_oidc_token_config = async_to_streamed_response_wrapper(
+            resource.create_oidc_token_config
+        )
+        self.get_oidc_token_config = async_to_streamed_response_wrapper(
+            resource.get_oidc_token_config
+        )
+        self.update_oidc_token_config = async_to_streamed_response_wrapper(
+            resource.update_oidc_token_config
+        )
+        self.delete_oidc_token_config = async_to_streamed_response_wrapper(
             resource.delete_oidc_token_config
         )

@@ -10,6 +10,7 @@ from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 
 __all__ = ["AsyncOpenapiSpecResource", "OpenapiSpecResource"]
@@ -22,6 +23,11 @@ class OpenapiSpecResource(SyncAPIResource):
     def with_raw_response(self) -> OpenapiSpecResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return OpenapiSpecResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> OpenapiSpecResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return OpenapiSpecResourceWithStreamingResponse(self)
 
     def get_spec(
         self,
@@ -66,6 +72,11 @@ class OpenapiSpecResourceWithRawResponse:
         self.get_spec = to_raw_response_wrapper(resource.get_spec)
 
 
+class OpenapiSpecResourceWithStreamingResponse:
+    def __init__(self, resource: OpenapiSpecResource) -> None:
+        self.get_spec = to_streamed_response_wrapper(resource.get_spec)
+
+
 class AsyncOpenapiSpecResource(AsyncAPIResource):
     """Operations tagged OpenAPI Spec"""
 
@@ -73,6 +84,11 @@ class AsyncOpenapiSpecResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncOpenapiSpecResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncOpenapiSpecResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncOpenapiSpecResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncOpenapiSpecResourceWithStreamingResponse(self)
 
     async def get_spec(
         self,
@@ -115,3 +131,8 @@ class AsyncOpenapiSpecResource(AsyncAPIResource):
 class AsyncOpenapiSpecResourceWithRawResponse:
     def __init__(self, resource: AsyncOpenapiSpecResource) -> None:
         self.get_spec = async_to_raw_response_wrapper(resource.get_spec)
+
+
+class AsyncOpenapiSpecResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncOpenapiSpecResource) -> None:
+        self.get_spec = async_to_streamed_response_wrapper(resource.get_spec)

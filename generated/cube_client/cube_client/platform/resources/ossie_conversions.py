@@ -10,6 +10,7 @@ from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client.platform import models as _models
 
@@ -23,6 +24,11 @@ class OssieConversionsResource(SyncAPIResource):
     def with_raw_response(self) -> OssieConversionsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return OssieConversionsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> OssieConversionsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return OssieConversionsResourceWithStreamingResponse(self)
 
     def start_ossie_conversion(
         self,
@@ -269,6 +275,21 @@ class OssieConversionsResourceWithRawResponse:
         )
 
 
+class OssieConversionsResourceWithStreamingResponse:
+    def __init__(self, resource: OssieConversionsResource) -> None:
+        self.start_ossie_conversion = to_streamed_response_wrapper(resource.start_ossie_conversion)
+        self.get_ossie_conversion = to_streamed_response_wrapper(resource.get_ossie_conversion)
+        self.cancel_ossie_conversion = to_streamed_response_wrapper(
+            resource.cancel_ossie_conversion
+        )
+        self.get_ossie_conversion_result = to_streamed_response_wrapper(
+            resource.get_ossie_conversion_result
+        )
+        self.get_ossie_conversion_files = to_streamed_response_wrapper(
+            resource.get_ossie_conversion_files
+        )
+
+
 class AsyncOssieConversionsResource(AsyncAPIResource):
     """Operations tagged Ossie Conversions"""
 
@@ -276,6 +297,11 @@ class AsyncOssieConversionsResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncOssieConversionsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncOssieConversionsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncOssieConversionsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncOssieConversionsResourceWithStreamingResponse(self)
 
     async def start_ossie_conversion(
         self,
@@ -524,5 +550,24 @@ class AsyncOssieConversionsResourceWithRawResponse:
             resource.get_ossie_conversion_result
         )
         self.get_ossie_conversion_files = async_to_raw_response_wrapper(
+            resource.get_ossie_conversion_files
+        )
+
+
+class AsyncOssieConversionsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncOssieConversionsResource) -> None:
+        self.start_ossie_conversion = async_to_streamed_response_wrapper(
+            resource.start_ossie_conversion
+        )
+        self.get_ossie_conversion = async_to_streamed_response_wrapper(
+            resource.get_ossie_conversion
+        )
+        self.cancel_ossie_conversion = async_to_streamed_response_wrapper(
+            resource.cancel_ossie_conversion
+        )
+        self.get_ossie_conversion_result = async_to_streamed_response_wrapper(
+            resource.get_ossie_conversion_result
+        )
+        self.get_ossie_conversion_files = async_to_streamed_response_wrapper(
             resource.get_ossie_conversion_files
         )

@@ -10,6 +10,7 @@ from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client.platform import models as _models
 
@@ -36,6 +37,11 @@ class RegionsResource(SyncAPIResource):
     def with_raw_response(self) -> RegionsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return RegionsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> RegionsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return RegionsResourceWithStreamingResponse(self)
 
     def list_regions(
         self,
@@ -83,6 +89,11 @@ class RegionsResourceWithRawResponse:
         self.list_regions = to_raw_response_wrapper(resource.list_regions)
 
 
+class RegionsResourceWithStreamingResponse:
+    def __init__(self, resource: RegionsResource) -> None:
+        self.list_regions = to_streamed_response_wrapper(resource.list_regions)
+
+
 class AsyncRegionsResource(AsyncAPIResource):
     """Operations tagged Regions"""
 
@@ -90,6 +101,11 @@ class AsyncRegionsResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncRegionsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncRegionsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncRegionsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncRegionsResourceWithStreamingResponse(self)
 
     def list_regions(
         self,
@@ -135,3 +151,8 @@ class AsyncRegionsResource(AsyncAPIResource):
 class AsyncRegionsResourceWithRawResponse:
     def __init__(self, resource: AsyncRegionsResource) -> None:
         self.list_regions = async_to_raw_response_wrapper(resource.list_regions)
+
+
+class AsyncRegionsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncRegionsResource) -> None:
+        self.list_regions = async_to_streamed_response_wrapper(resource.list_regions)

@@ -10,6 +10,7 @@ from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client.platform import models as _models
 
@@ -23,6 +24,11 @@ class ReportDeliveriesResource(SyncAPIResource):
     def with_raw_response(self) -> ReportDeliveriesResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return ReportDeliveriesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> ReportDeliveriesResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return ReportDeliveriesResourceWithStreamingResponse(self)
 
     def pause_report_delivery(
         self,
@@ -460,6 +466,21 @@ class ReportDeliveriesResourceWithRawResponse:
         self.list_report_delivery_runs = to_raw_response_wrapper(resource.list_report_delivery_runs)
 
 
+class ReportDeliveriesResourceWithStreamingResponse:
+    def __init__(self, resource: ReportDeliveriesResource) -> None:
+        self.pause_report_delivery = to_streamed_response_wrapper(resource.pause_report_delivery)
+        self.list_report_deliveries = to_streamed_response_wrapper(resource.list_report_deliveries)
+        self.create_report_delivery = to_streamed_response_wrapper(resource.create_report_delivery)
+        self.get_report_delivery = to_streamed_response_wrapper(resource.get_report_delivery)
+        self.update_report_delivery = to_streamed_response_wrapper(resource.update_report_delivery)
+        self.delete_report_delivery = to_streamed_response_wrapper(resource.delete_report_delivery)
+        self.resume_report_delivery = to_streamed_response_wrapper(resource.resume_report_delivery)
+        self.run_report_delivery = to_streamed_response_wrapper(resource.run_report_delivery)
+        self.list_report_delivery_runs = to_streamed_response_wrapper(
+            resource.list_report_delivery_runs
+        )
+
+
 class AsyncReportDeliveriesResource(AsyncAPIResource):
     """Operations tagged Report Deliveries"""
 
@@ -467,6 +488,11 @@ class AsyncReportDeliveriesResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncReportDeliveriesResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncReportDeliveriesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncReportDeliveriesResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncReportDeliveriesResourceWithStreamingResponse(self)
 
     async def pause_report_delivery(
         self,
@@ -908,5 +934,32 @@ class AsyncReportDeliveriesResourceWithRawResponse:
         self.resume_report_delivery = async_to_raw_response_wrapper(resource.resume_report_delivery)
         self.run_report_delivery = async_to_raw_response_wrapper(resource.run_report_delivery)
         self.list_report_delivery_runs = async_to_raw_response_wrapper(
+            resource.list_report_delivery_runs
+        )
+
+
+class AsyncReportDeliveriesResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncReportDeliveriesResource) -> None:
+        self.pause_report_delivery = async_to_streamed_response_wrapper(
+            resource.pause_report_delivery
+        )
+        self.list_report_deliveries = async_to_streamed_response_wrapper(
+            resource.list_report_deliveries
+        )
+        self.create_report_delivery = async_to_streamed_response_wrapper(
+            resource.create_report_delivery
+        )
+        self.get_report_delivery = async_to_streamed_response_wrapper(resource.get_report_delivery)
+        self.update_report_delivery = async_to_streamed_response_wrapper(
+            resource.update_report_delivery
+        )
+        self.delete_report_delivery = async_to_streamed_response_wrapper(
+            resource.delete_report_delivery
+        )
+        self.resume_report_delivery = async_to_streamed_response_wrapper(
+            resource.resume_report_delivery
+        )
+        self.run_report_delivery = async_to_streamed_response_wrapper(resource.run_report_delivery)
+        self.list_report_delivery_runs = async_to_streamed_response_wrapper(
             resource.list_report_delivery_runs
         )

@@ -11,6 +11,7 @@ from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -38,6 +39,11 @@ class ReportsResource(SyncAPIResource):
     def with_raw_response(self) -> ReportsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return ReportsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> ReportsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return ReportsResourceWithStreamingResponse(self)
 
     def get_reports(
         self,
@@ -767,6 +773,27 @@ class ReportsResourceWithRawResponse:
         self.patch_report_file = to_raw_response_wrapper(resource.patch_report_file)
 
 
+class ReportsResourceWithStreamingResponse:
+    def __init__(self, resource: ReportsResource) -> None:
+        self.get_reports = to_streamed_response_wrapper(resource.get_reports)
+        self.create_report = to_streamed_response_wrapper(resource.create_report)
+        self.upsert_report_by_public_id = to_streamed_response_wrapper(
+            resource.upsert_report_by_public_id
+        )
+        self.get_report = to_streamed_response_wrapper(resource.get_report)
+        self.update_report = to_streamed_response_wrapper(resource.update_report)
+        self.delete_report = to_streamed_response_wrapper(resource.delete_report)
+        self.connect_report_to_workbook = to_streamed_response_wrapper(
+            resource.connect_report_to_workbook
+        )
+        self.disconnect_report_from_workbook = to_streamed_response_wrapper(
+            resource.disconnect_report_from_workbook
+        )
+        self.refresh_report = to_streamed_response_wrapper(resource.refresh_report)
+        self.get_report_file = to_streamed_response_wrapper(resource.get_report_file)
+        self.patch_report_file = to_streamed_response_wrapper(resource.patch_report_file)
+
+
 class AsyncReportsResource(AsyncAPIResource):
     """Operations tagged Reports"""
 
@@ -774,6 +801,11 @@ class AsyncReportsResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncReportsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncReportsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncReportsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncReportsResourceWithStreamingResponse(self)
 
     def get_reports(
         self,
@@ -1503,3 +1535,24 @@ class AsyncReportsResourceWithRawResponse:
         self.refresh_report = async_to_raw_response_wrapper(resource.refresh_report)
         self.get_report_file = async_to_raw_response_wrapper(resource.get_report_file)
         self.patch_report_file = async_to_raw_response_wrapper(resource.patch_report_file)
+
+
+class AsyncReportsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncReportsResource) -> None:
+        self.get_reports = async_to_streamed_response_wrapper(resource.get_reports)
+        self.create_report = async_to_streamed_response_wrapper(resource.create_report)
+        self.upsert_report_by_public_id = async_to_streamed_response_wrapper(
+            resource.upsert_report_by_public_id
+        )
+        self.get_report = async_to_streamed_response_wrapper(resource.get_report)
+        self.update_report = async_to_streamed_response_wrapper(resource.update_report)
+        self.delete_report = async_to_streamed_response_wrapper(resource.delete_report)
+        self.connect_report_to_workbook = async_to_streamed_response_wrapper(
+            resource.connect_report_to_workbook
+        )
+        self.disconnect_report_from_workbook = async_to_streamed_response_wrapper(
+            resource.disconnect_report_from_workbook
+        )
+        self.refresh_report = async_to_streamed_response_wrapper(resource.refresh_report)
+        self.get_report_file = async_to_streamed_response_wrapper(resource.get_report_file)
+        self.patch_report_file = async_to_streamed_response_wrapper(resource.patch_report_file)

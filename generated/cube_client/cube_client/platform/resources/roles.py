@@ -12,6 +12,7 @@ from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -39,6 +40,11 @@ class RolesResource(SyncAPIResource):
     def with_raw_response(self) -> RolesResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return RolesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> RolesResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return RolesResourceWithStreamingResponse(self)
 
     def get_roles(
         self,
@@ -360,6 +366,17 @@ class RolesResourceWithRawResponse:
         self.remove_role_from_user = to_raw_response_wrapper(resource.remove_role_from_user)
 
 
+class RolesResourceWithStreamingResponse:
+    def __init__(self, resource: RolesResource) -> None:
+        self.get_roles = to_streamed_response_wrapper(resource.get_roles)
+        self.create_role = to_streamed_response_wrapper(resource.create_role)
+        self.get_role = to_streamed_response_wrapper(resource.get_role)
+        self.update_role = to_streamed_response_wrapper(resource.update_role)
+        self.delete_role = to_streamed_response_wrapper(resource.delete_role)
+        self.assign_role_to_user = to_streamed_response_wrapper(resource.assign_role_to_user)
+        self.remove_role_from_user = to_streamed_response_wrapper(resource.remove_role_from_user)
+
+
 class AsyncRolesResource(AsyncAPIResource):
     """Operations tagged Roles"""
 
@@ -367,6 +384,11 @@ class AsyncRolesResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncRolesResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncRolesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncRolesResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncRolesResourceWithStreamingResponse(self)
 
     def get_roles(
         self,
@@ -686,3 +708,16 @@ class AsyncRolesResourceWithRawResponse:
         self.delete_role = async_to_raw_response_wrapper(resource.delete_role)
         self.assign_role_to_user = async_to_raw_response_wrapper(resource.assign_role_to_user)
         self.remove_role_from_user = async_to_raw_response_wrapper(resource.remove_role_from_user)
+
+
+class AsyncRolesResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncRolesResource) -> None:
+        self.get_roles = async_to_streamed_response_wrapper(resource.get_roles)
+        self.create_role = async_to_streamed_response_wrapper(resource.create_role)
+        self.get_role = async_to_streamed_response_wrapper(resource.get_role)
+        self.update_role = async_to_streamed_response_wrapper(resource.update_role)
+        self.delete_role = async_to_streamed_response_wrapper(resource.delete_role)
+        self.assign_role_to_user = async_to_streamed_response_wrapper(resource.assign_role_to_user)
+        self.remove_role_from_user = async_to_streamed_response_wrapper(
+            resource.remove_role_from_user
+        )

@@ -11,6 +11,7 @@ from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -51,6 +52,11 @@ class ScheduledTasksResource(SyncAPIResource):
     def with_raw_response(self) -> ScheduledTasksResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return ScheduledTasksResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> ScheduledTasksResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return ScheduledTasksResourceWithStreamingResponse(self)
 
     def list_scheduled_tasks(
         self,
@@ -428,6 +434,19 @@ class ScheduledTasksResourceWithRawResponse:
         self.list_scheduled_task_runs = to_raw_response_wrapper(resource.list_scheduled_task_runs)
 
 
+class ScheduledTasksResourceWithStreamingResponse:
+    def __init__(self, resource: ScheduledTasksResource) -> None:
+        self.list_scheduled_tasks = to_streamed_response_wrapper(resource.list_scheduled_tasks)
+        self.create_scheduled_task = to_streamed_response_wrapper(resource.create_scheduled_task)
+        self.get_scheduled_task = to_streamed_response_wrapper(resource.get_scheduled_task)
+        self.update_scheduled_task = to_streamed_response_wrapper(resource.update_scheduled_task)
+        self.delete_scheduled_task = to_streamed_response_wrapper(resource.delete_scheduled_task)
+        self.run_scheduled_task = to_streamed_response_wrapper(resource.run_scheduled_task)
+        self.list_scheduled_task_runs = to_streamed_response_wrapper(
+            resource.list_scheduled_task_runs
+        )
+
+
 class AsyncScheduledTasksResource(AsyncAPIResource):
     """Operations tagged Scheduled Tasks"""
 
@@ -435,6 +454,11 @@ class AsyncScheduledTasksResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncScheduledTasksResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncScheduledTasksResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncScheduledTasksResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncScheduledTasksResourceWithStreamingResponse(self)
 
     def list_scheduled_tasks(
         self,
@@ -810,5 +834,26 @@ class AsyncScheduledTasksResourceWithRawResponse:
         self.delete_scheduled_task = async_to_raw_response_wrapper(resource.delete_scheduled_task)
         self.run_scheduled_task = async_to_raw_response_wrapper(resource.run_scheduled_task)
         self.list_scheduled_task_runs = async_to_raw_response_wrapper(
+            resource.list_scheduled_task_runs
+        )
+
+
+class AsyncScheduledTasksResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncScheduledTasksResource) -> None:
+        self.list_scheduled_tasks = async_to_streamed_response_wrapper(
+            resource.list_scheduled_tasks
+        )
+        self.create_scheduled_task = async_to_streamed_response_wrapper(
+            resource.create_scheduled_task
+        )
+        self.get_scheduled_task = async_to_streamed_response_wrapper(resource.get_scheduled_task)
+        self.update_scheduled_task = async_to_streamed_response_wrapper(
+            resource.update_scheduled_task
+        )
+        self.delete_scheduled_task = async_to_streamed_response_wrapper(
+            resource.delete_scheduled_task
+        )
+        self.run_scheduled_task = async_to_streamed_response_wrapper(resource.run_scheduled_task)
+        self.list_scheduled_task_runs = async_to_streamed_response_wrapper(
             resource.list_scheduled_task_runs
         )

@@ -10,6 +10,7 @@ from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client.platform import models as _models
 
@@ -23,6 +24,11 @@ class SnowflakeSemanticViewsResource(SyncAPIResource):
     def with_raw_response(self) -> SnowflakeSemanticViewsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return SnowflakeSemanticViewsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> SnowflakeSemanticViewsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return SnowflakeSemanticViewsResourceWithStreamingResponse(self)
 
     def start_snowflake_semantic_view_pull(
         self,
@@ -131,6 +137,16 @@ class SnowflakeSemanticViewsResourceWithRawResponse:
         )
 
 
+class SnowflakeSemanticViewsResourceWithStreamingResponse:
+    def __init__(self, resource: SnowflakeSemanticViewsResource) -> None:
+        self.start_snowflake_semantic_view_pull = to_streamed_response_wrapper(
+            resource.start_snowflake_semantic_view_pull
+        )
+        self.start_snowflake_semantic_view_sync = to_streamed_response_wrapper(
+            resource.start_snowflake_semantic_view_sync
+        )
+
+
 class AsyncSnowflakeSemanticViewsResource(AsyncAPIResource):
     """Operations tagged Snowflake Semantic Views"""
 
@@ -138,6 +154,11 @@ class AsyncSnowflakeSemanticViewsResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncSnowflakeSemanticViewsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncSnowflakeSemanticViewsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncSnowflakeSemanticViewsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncSnowflakeSemanticViewsResourceWithStreamingResponse(self)
 
     async def start_snowflake_semantic_view_pull(
         self,
@@ -242,5 +263,15 @@ class AsyncSnowflakeSemanticViewsResourceWithRawResponse:
             resource.start_snowflake_semantic_view_pull
         )
         self.start_snowflake_semantic_view_sync = async_to_raw_response_wrapper(
+            resource.start_snowflake_semantic_view_sync
+        )
+
+
+class AsyncSnowflakeSemanticViewsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncSnowflakeSemanticViewsResource) -> None:
+        self.start_snowflake_semantic_view_pull = async_to_streamed_response_wrapper(
+            resource.start_snowflake_semantic_view_pull
+        )
+        self.start_snowflake_semantic_view_sync = async_to_streamed_response_wrapper(
             resource.start_snowflake_semantic_view_sync
         )

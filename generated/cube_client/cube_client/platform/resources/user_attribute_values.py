@@ -10,6 +10,7 @@ from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -24,6 +25,11 @@ class UserAttributeValuesResource(SyncAPIResource):
     def with_raw_response(self) -> UserAttributeValuesResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return UserAttributeValuesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> UserAttributeValuesResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return UserAttributeValuesResourceWithStreamingResponse(self)
 
     def upsert_user_attribute_value(
         self,
@@ -122,6 +128,16 @@ class UserAttributeValuesResourceWithRawResponse:
         self.get_user_attribute_values = to_raw_response_wrapper(resource.get_user_attribute_values)
 
 
+class UserAttributeValuesResourceWithStreamingResponse:
+    def __init__(self, resource: UserAttributeValuesResource) -> None:
+        self.upsert_user_attribute_value = to_streamed_response_wrapper(
+            resource.upsert_user_attribute_value
+        )
+        self.get_user_attribute_values = to_streamed_response_wrapper(
+            resource.get_user_attribute_values
+        )
+
+
 class AsyncUserAttributeValuesResource(AsyncAPIResource):
     """Operations tagged User Attribute Values"""
 
@@ -129,6 +145,11 @@ class AsyncUserAttributeValuesResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncUserAttributeValuesResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncUserAttributeValuesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncUserAttributeValuesResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncUserAttributeValuesResourceWithStreamingResponse(self)
 
     async def upsert_user_attribute_value(
         self,
@@ -225,5 +246,15 @@ class AsyncUserAttributeValuesResourceWithRawResponse:
             resource.upsert_user_attribute_value
         )
         self.get_user_attribute_values = async_to_raw_response_wrapper(
+            resource.get_user_attribute_values
+        )
+
+
+class AsyncUserAttributeValuesResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncUserAttributeValuesResource) -> None:
+        self.upsert_user_attribute_value = async_to_streamed_response_wrapper(
+            resource.upsert_user_attribute_value
+        )
+        self.get_user_attribute_values = async_to_streamed_response_wrapper(
             resource.get_user_attribute_values
         )

@@ -11,6 +11,7 @@ from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -38,6 +39,11 @@ class UserAttributesResource(SyncAPIResource):
     def with_raw_response(self) -> UserAttributesResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return UserAttributesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> UserAttributesResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return UserAttributesResourceWithStreamingResponse(self)
 
     def get_user_attributes(
         self,
@@ -203,6 +209,13 @@ class UserAttributesResourceWithRawResponse:
         self.update_user_attribute = to_raw_response_wrapper(resource.update_user_attribute)
 
 
+class UserAttributesResourceWithStreamingResponse:
+    def __init__(self, resource: UserAttributesResource) -> None:
+        self.get_user_attributes = to_streamed_response_wrapper(resource.get_user_attributes)
+        self.create_user_attribute = to_streamed_response_wrapper(resource.create_user_attribute)
+        self.update_user_attribute = to_streamed_response_wrapper(resource.update_user_attribute)
+
+
 class AsyncUserAttributesResource(AsyncAPIResource):
     """Operations tagged User Attributes"""
 
@@ -210,6 +223,11 @@ class AsyncUserAttributesResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncUserAttributesResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncUserAttributesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncUserAttributesResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncUserAttributesResourceWithStreamingResponse(self)
 
     def get_user_attributes(
         self,
@@ -373,3 +391,14 @@ class AsyncUserAttributesResourceWithRawResponse:
         self.get_user_attributes = async_to_raw_response_wrapper(resource.get_user_attributes)
         self.create_user_attribute = async_to_raw_response_wrapper(resource.create_user_attribute)
         self.update_user_attribute = async_to_raw_response_wrapper(resource.update_user_attribute)
+
+
+class AsyncUserAttributesResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncUserAttributesResource) -> None:
+        self.get_user_attributes = async_to_streamed_response_wrapper(resource.get_user_attributes)
+        self.create_user_attribute = async_to_streamed_response_wrapper(
+            resource.create_user_attribute
+        )
+        self.update_user_attribute = async_to_streamed_response_wrapper(
+            resource.update_user_attribute
+        )

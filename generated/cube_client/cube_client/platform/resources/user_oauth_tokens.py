@@ -10,6 +10,7 @@ from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client.platform import models as _models
 
@@ -23,6 +24,11 @@ class UserOauthTokensResource(SyncAPIResource):
     def with_raw_response(self) -> UserOauthTokensResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return UserOauthTokensResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> UserOauthTokensResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return UserOauthTokensResourceWithStreamingResponse(self)
 
     def list_user_oauth_tokens(
         self,
@@ -193,6 +199,16 @@ class UserOauthTokensResourceWithRawResponse:
         self.initiate_oauth_flow = to_raw_response_wrapper(resource.initiate_oauth_flow)
 
 
+class UserOauthTokensResourceWithStreamingResponse:
+    def __init__(self, resource: UserOauthTokensResource) -> None:
+        self.list_user_oauth_tokens = to_streamed_response_wrapper(resource.list_user_oauth_tokens)
+        self.get_user_oauth_token = to_streamed_response_wrapper(resource.get_user_oauth_token)
+        self.revoke_user_oauth_token = to_streamed_response_wrapper(
+            resource.revoke_user_oauth_token
+        )
+        self.initiate_oauth_flow = to_streamed_response_wrapper(resource.initiate_oauth_flow)
+
+
 class AsyncUserOauthTokensResource(AsyncAPIResource):
     """Operations tagged User OAuth Tokens"""
 
@@ -200,6 +216,11 @@ class AsyncUserOauthTokensResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncUserOauthTokensResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncUserOauthTokensResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncUserOauthTokensResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncUserOauthTokensResourceWithStreamingResponse(self)
 
     async def list_user_oauth_tokens(
         self,
@@ -370,3 +391,17 @@ class AsyncUserOauthTokensResourceWithRawResponse:
             resource.revoke_user_oauth_token
         )
         self.initiate_oauth_flow = async_to_raw_response_wrapper(resource.initiate_oauth_flow)
+
+
+class AsyncUserOauthTokensResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncUserOauthTokensResource) -> None:
+        self.list_user_oauth_tokens = async_to_streamed_response_wrapper(
+            resource.list_user_oauth_tokens
+        )
+        self.get_user_oauth_token = async_to_streamed_response_wrapper(
+            resource.get_user_oauth_token
+        )
+        self.revoke_user_oauth_token = async_to_streamed_response_wrapper(
+            resource.revoke_user_oauth_token
+        )
+        self.initiate_oauth_flow = async_to_streamed_response_wrapper(resource.initiate_oauth_flow)

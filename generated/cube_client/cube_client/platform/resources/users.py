@@ -10,6 +10,7 @@ from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -24,6 +25,11 @@ class UsersResource(SyncAPIResource):
     def with_raw_response(self) -> UsersResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return UsersResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> UsersResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return UsersResourceWithStreamingResponse(self)
 
     def update_my_settings(
         self,
@@ -89,6 +95,11 @@ class UsersResourceWithRawResponse:
         self.update_my_settings = to_raw_response_wrapper(resource.update_my_settings)
 
 
+class UsersResourceWithStreamingResponse:
+    def __init__(self, resource: UsersResource) -> None:
+        self.update_my_settings = to_streamed_response_wrapper(resource.update_my_settings)
+
+
 class AsyncUsersResource(AsyncAPIResource):
     """Operations tagged Users"""
 
@@ -96,6 +107,11 @@ class AsyncUsersResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncUsersResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncUsersResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncUsersResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncUsersResourceWithStreamingResponse(self)
 
     async def update_my_settings(
         self,
@@ -159,3 +175,8 @@ class AsyncUsersResource(AsyncAPIResource):
 class AsyncUsersResourceWithRawResponse:
     def __init__(self, resource: AsyncUsersResource) -> None:
         self.update_my_settings = async_to_raw_response_wrapper(resource.update_my_settings)
+
+
+class AsyncUsersResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncUsersResource) -> None:
+        self.update_my_settings = async_to_streamed_response_wrapper(resource.update_my_settings)

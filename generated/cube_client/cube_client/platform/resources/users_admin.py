@@ -10,6 +10,7 @@ from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -24,6 +25,11 @@ class UsersAdminResource(SyncAPIResource):
     def with_raw_response(self) -> UsersAdminResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return UsersAdminResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> UsersAdminResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return UsersAdminResourceWithStreamingResponse(self)
 
     def create_user(
         self,
@@ -250,6 +256,14 @@ class UsersAdminResourceWithRawResponse:
         self.delete_user = to_raw_response_wrapper(resource.delete_user)
 
 
+class UsersAdminResourceWithStreamingResponse:
+    def __init__(self, resource: UsersAdminResource) -> None:
+        self.create_user = to_streamed_response_wrapper(resource.create_user)
+        self.bulk_user_action = to_streamed_response_wrapper(resource.bulk_user_action)
+        self.update_user = to_streamed_response_wrapper(resource.update_user)
+        self.delete_user = to_streamed_response_wrapper(resource.delete_user)
+
+
 class AsyncUsersAdminResource(AsyncAPIResource):
     """Operations tagged Users Admin"""
 
@@ -257,6 +271,11 @@ class AsyncUsersAdminResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncUsersAdminResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncUsersAdminResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncUsersAdminResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncUsersAdminResourceWithStreamingResponse(self)
 
     async def create_user(
         self,
@@ -481,3 +500,11 @@ class AsyncUsersAdminResourceWithRawResponse:
         self.bulk_user_action = async_to_raw_response_wrapper(resource.bulk_user_action)
         self.update_user = async_to_raw_response_wrapper(resource.update_user)
         self.delete_user = async_to_raw_response_wrapper(resource.delete_user)
+
+
+class AsyncUsersAdminResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncUsersAdminResource) -> None:
+        self.create_user = async_to_streamed_response_wrapper(resource.create_user)
+        self.bulk_user_action = async_to_streamed_response_wrapper(resource.bulk_user_action)
+        self.update_user = async_to_streamed_response_wrapper(resource.update_user)
+        self.delete_user = async_to_streamed_response_wrapper(resource.delete_user)

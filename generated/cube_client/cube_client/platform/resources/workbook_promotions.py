@@ -11,6 +11,7 @@ from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -51,6 +52,11 @@ class WorkbookPromotionsResource(SyncAPIResource):
     def with_raw_response(self) -> WorkbookPromotionsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return WorkbookPromotionsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> WorkbookPromotionsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return WorkbookPromotionsResourceWithStreamingResponse(self)
 
     def get_workbook_promotion(
         self,
@@ -320,6 +326,21 @@ class WorkbookPromotionsResourceWithRawResponse:
         self.promote_workbook = to_raw_response_wrapper(resource.promote_workbook)
 
 
+class WorkbookPromotionsResourceWithStreamingResponse:
+    def __init__(self, resource: WorkbookPromotionsResource) -> None:
+        self.get_workbook_promotion = to_streamed_response_wrapper(resource.get_workbook_promotion)
+        self.get_workbook_promotion_links = to_streamed_response_wrapper(
+            resource.get_workbook_promotion_links
+        )
+        self.preview_workbook_promotion = to_streamed_response_wrapper(
+            resource.preview_workbook_promotion
+        )
+        self.get_workbook_promotions = to_streamed_response_wrapper(
+            resource.get_workbook_promotions
+        )
+        self.promote_workbook = to_streamed_response_wrapper(resource.promote_workbook)
+
+
 class AsyncWorkbookPromotionsResource(AsyncAPIResource):
     """Operations tagged Workbook Promotions"""
 
@@ -327,6 +348,11 @@ class AsyncWorkbookPromotionsResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncWorkbookPromotionsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncWorkbookPromotionsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncWorkbookPromotionsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncWorkbookPromotionsResourceWithStreamingResponse(self)
 
     async def get_workbook_promotion(
         self,
@@ -598,3 +624,20 @@ class AsyncWorkbookPromotionsResourceWithRawResponse:
             resource.get_workbook_promotions
         )
         self.promote_workbook = async_to_raw_response_wrapper(resource.promote_workbook)
+
+
+class AsyncWorkbookPromotionsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncWorkbookPromotionsResource) -> None:
+        self.get_workbook_promotion = async_to_streamed_response_wrapper(
+            resource.get_workbook_promotion
+        )
+        self.get_workbook_promotion_links = async_to_streamed_response_wrapper(
+            resource.get_workbook_promotion_links
+        )
+        self.preview_workbook_promotion = async_to_streamed_response_wrapper(
+            resource.preview_workbook_promotion
+        )
+        self.get_workbook_promotions = async_to_streamed_response_wrapper(
+            resource.get_workbook_promotions
+        )
+        self.promote_workbook = async_to_streamed_response_wrapper(resource.promote_workbook)

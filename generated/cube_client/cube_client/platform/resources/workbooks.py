@@ -11,6 +11,7 @@ from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -38,6 +39,11 @@ class WorkbooksResource(SyncAPIResource):
     def with_raw_response(self) -> WorkbooksResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return WorkbooksResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> WorkbooksResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return WorkbooksResourceWithStreamingResponse(self)
 
     def get_workbooks(
         self,
@@ -669,6 +675,32 @@ class WorkbooksResourceWithRawResponse:
         )
 
 
+class WorkbooksResourceWithStreamingResponse:
+    def __init__(self, resource: WorkbooksResource) -> None:
+        self.get_workbooks = to_streamed_response_wrapper(resource.get_workbooks)
+        self.create_workbook = to_streamed_response_wrapper(resource.create_workbook)
+        self.upsert_workbook_by_slug = to_streamed_response_wrapper(
+            resource.upsert_workbook_by_slug
+        )
+        self.get_workbook = to_streamed_response_wrapper(resource.get_workbook)
+        self.update_workbook = to_streamed_response_wrapper(resource.update_workbook)
+        self.delete_workbook = to_streamed_response_wrapper(resource.delete_workbook)
+        self.update_workbook_dashboard = to_streamed_response_wrapper(
+            resource.update_workbook_dashboard
+        )
+        self.update_published_dashboard_ai_widget_thread = to_streamed_response_wrapper(
+            resource.update_published_dashboard_ai_widget_thread
+        )
+        self.duplicate_workbook = to_streamed_response_wrapper(resource.duplicate_workbook)
+        self.publish_dashboard = to_streamed_response_wrapper(resource.publish_dashboard)
+        self.get_workbook_dashboard_file = to_streamed_response_wrapper(
+            resource.get_workbook_dashboard_file
+        )
+        self.patch_workbook_dashboard_file = to_streamed_response_wrapper(
+            resource.patch_workbook_dashboard_file
+        )
+
+
 class AsyncWorkbooksResource(AsyncAPIResource):
     """Operations tagged Workbooks"""
 
@@ -676,6 +708,11 @@ class AsyncWorkbooksResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncWorkbooksResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncWorkbooksResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncWorkbooksResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncWorkbooksResourceWithStreamingResponse(self)
 
     def get_workbooks(
         self,
@@ -1309,5 +1346,31 @@ class AsyncWorkbooksResourceWithRawResponse:
             resource.get_workbook_dashboard_file
         )
         self.patch_workbook_dashboard_file = async_to_raw_response_wrapper(
+            resource.patch_workbook_dashboard_file
+        )
+
+
+class AsyncWorkbooksResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncWorkbooksResource) -> None:
+        self.get_workbooks = async_to_streamed_response_wrapper(resource.get_workbooks)
+        self.create_workbook = async_to_streamed_response_wrapper(resource.create_workbook)
+        self.upsert_workbook_by_slug = async_to_streamed_response_wrapper(
+            resource.upsert_workbook_by_slug
+        )
+        self.get_workbook = async_to_streamed_response_wrapper(resource.get_workbook)
+        self.update_workbook = async_to_streamed_response_wrapper(resource.update_workbook)
+        self.delete_workbook = async_to_streamed_response_wrapper(resource.delete_workbook)
+        self.update_workbook_dashboard = async_to_streamed_response_wrapper(
+            resource.update_workbook_dashboard
+        )
+        self.update_published_dashboard_ai_widget_thread = async_to_streamed_response_wrapper(
+            resource.update_published_dashboard_ai_widget_thread
+        )
+        self.duplicate_workbook = async_to_streamed_response_wrapper(resource.duplicate_workbook)
+        self.publish_dashboard = async_to_streamed_response_wrapper(resource.publish_dashboard)
+        self.get_workbook_dashboard_file = async_to_streamed_response_wrapper(
+            resource.get_workbook_dashboard_file
+        )
+        self.patch_workbook_dashboard_file = async_to_streamed_response_wrapper(
             resource.patch_workbook_dashboard_file
         )

@@ -12,6 +12,7 @@ from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -52,6 +53,11 @@ class WorkspaceResource(SyncAPIResource):
     def with_raw_response(self) -> WorkspaceResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return WorkspaceResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> WorkspaceResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return WorkspaceResourceWithStreamingResponse(self)
 
     def shared_workspace_objects(
         self,
@@ -330,6 +336,21 @@ class WorkspaceResourceWithRawResponse:
         self.move_workspace_object = to_raw_response_wrapper(resource.move_workspace_object)
 
 
+class WorkspaceResourceWithStreamingResponse:
+    def __init__(self, resource: WorkspaceResource) -> None:
+        self.shared_workspace_objects = to_streamed_response_wrapper(
+            resource.shared_workspace_objects
+        )
+        self.workspace_objects = to_streamed_response_wrapper(resource.workspace_objects)
+        self.bulk_delete_workspace_objects = to_streamed_response_wrapper(
+            resource.bulk_delete_workspace_objects
+        )
+        self.bulk_move_workspace_objects = to_streamed_response_wrapper(
+            resource.bulk_move_workspace_objects
+        )
+        self.move_workspace_object = to_streamed_response_wrapper(resource.move_workspace_object)
+
+
 class AsyncWorkspaceResource(AsyncAPIResource):
     """Operations tagged Workspace"""
 
@@ -337,6 +358,11 @@ class AsyncWorkspaceResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncWorkspaceResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncWorkspaceResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncWorkspaceResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncWorkspaceResourceWithStreamingResponse(self)
 
     def shared_workspace_objects(
         self,
@@ -615,3 +641,20 @@ class AsyncWorkspaceResourceWithRawResponse:
             resource.bulk_move_workspace_objects
         )
         self.move_workspace_object = async_to_raw_response_wrapper(resource.move_workspace_object)
+
+
+class AsyncWorkspaceResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncWorkspaceResource) -> None:
+        self.shared_workspace_objects = async_to_streamed_response_wrapper(
+            resource.shared_workspace_objects
+        )
+        self.workspace_objects = async_to_streamed_response_wrapper(resource.workspace_objects)
+        self.bulk_delete_workspace_objects = async_to_streamed_response_wrapper(
+            resource.bulk_delete_workspace_objects
+        )
+        self.bulk_move_workspace_objects = async_to_streamed_response_wrapper(
+            resource.bulk_move_workspace_objects
+        )
+        self.move_workspace_object = async_to_streamed_response_wrapper(
+            resource.move_workspace_object
+        )

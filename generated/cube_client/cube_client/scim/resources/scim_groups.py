@@ -12,6 +12,7 @@ from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.scim import models as _models
@@ -39,6 +40,11 @@ class SCIMGroupsResource(SyncAPIResource):
     def with_raw_response(self) -> SCIMGroupsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return SCIMGroupsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> SCIMGroupsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return SCIMGroupsResourceWithStreamingResponse(self)
 
     def list_groups(
         self,
@@ -326,6 +332,16 @@ class SCIMGroupsResourceWithRawResponse:
         self.patch_group = to_raw_response_wrapper(resource.patch_group)
 
 
+class SCIMGroupsResourceWithStreamingResponse:
+    def __init__(self, resource: SCIMGroupsResource) -> None:
+        self.list_groups = to_streamed_response_wrapper(resource.list_groups)
+        self.create_group = to_streamed_response_wrapper(resource.create_group)
+        self.get_group = to_streamed_response_wrapper(resource.get_group)
+        self.replace_group = to_streamed_response_wrapper(resource.replace_group)
+        self.delete_group = to_streamed_response_wrapper(resource.delete_group)
+        self.patch_group = to_streamed_response_wrapper(resource.patch_group)
+
+
 class AsyncSCIMGroupsResource(AsyncAPIResource):
     """Operations tagged SCIM Groups"""
 
@@ -333,6 +349,11 @@ class AsyncSCIMGroupsResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncSCIMGroupsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncSCIMGroupsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncSCIMGroupsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncSCIMGroupsResourceWithStreamingResponse(self)
 
     def list_groups(
         self,
@@ -618,3 +639,13 @@ class AsyncSCIMGroupsResourceWithRawResponse:
         self.replace_group = async_to_raw_response_wrapper(resource.replace_group)
         self.delete_group = async_to_raw_response_wrapper(resource.delete_group)
         self.patch_group = async_to_raw_response_wrapper(resource.patch_group)
+
+
+class AsyncSCIMGroupsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncSCIMGroupsResource) -> None:
+        self.list_groups = async_to_streamed_response_wrapper(resource.list_groups)
+        self.create_group = async_to_streamed_response_wrapper(resource.create_group)
+        self.get_group = async_to_streamed_response_wrapper(resource.get_group)
+        self.replace_group = async_to_streamed_response_wrapper(resource.replace_group)
+        self.delete_group = async_to_streamed_response_wrapper(resource.delete_group)
+        self.patch_group = async_to_streamed_response_wrapper(resource.patch_group)

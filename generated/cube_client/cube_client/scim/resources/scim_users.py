@@ -12,6 +12,7 @@ from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.scim import models as _models
@@ -39,6 +40,11 @@ class SCIMUsersResource(SyncAPIResource):
     def with_raw_response(self) -> SCIMUsersResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return SCIMUsersResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> SCIMUsersResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return SCIMUsersResourceWithStreamingResponse(self)
 
     def list_users(
         self,
@@ -332,6 +338,16 @@ class SCIMUsersResourceWithRawResponse:
         self.patch_user = to_raw_response_wrapper(resource.patch_user)
 
 
+class SCIMUsersResourceWithStreamingResponse:
+    def __init__(self, resource: SCIMUsersResource) -> None:
+        self.list_users = to_streamed_response_wrapper(resource.list_users)
+        self.create_user = to_streamed_response_wrapper(resource.create_user)
+        self.get_user = to_streamed_response_wrapper(resource.get_user)
+        self.replace_user = to_streamed_response_wrapper(resource.replace_user)
+        self.delete_user = to_streamed_response_wrapper(resource.delete_user)
+        self.patch_user = to_streamed_response_wrapper(resource.patch_user)
+
+
 class AsyncSCIMUsersResource(AsyncAPIResource):
     """Operations tagged SCIM Users"""
 
@@ -339,6 +355,11 @@ class AsyncSCIMUsersResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncSCIMUsersResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncSCIMUsersResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncSCIMUsersResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncSCIMUsersResourceWithStreamingResponse(self)
 
     def list_users(
         self,
@@ -630,3 +651,13 @@ class AsyncSCIMUsersResourceWithRawResponse:
         self.replace_user = async_to_raw_response_wrapper(resource.replace_user)
         self.delete_user = async_to_raw_response_wrapper(resource.delete_user)
         self.patch_user = async_to_raw_response_wrapper(resource.patch_user)
+
+
+class AsyncSCIMUsersResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncSCIMUsersResource) -> None:
+        self.list_users = async_to_streamed_response_wrapper(resource.list_users)
+        self.create_user = async_to_streamed_response_wrapper(resource.create_user)
+        self.get_user = async_to_streamed_response_wrapper(resource.get_user)
+        self.replace_user = async_to_streamed_response_wrapper(resource.replace_user)
+        self.delete_user = async_to_streamed_response_wrapper(resource.delete_user)
+        self.patch_user = async_to_streamed_response_wrapper(resource.patch_user)
