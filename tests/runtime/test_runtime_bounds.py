@@ -210,7 +210,7 @@ def test_a_gzip_bomb_stops_early_in_little_memory(server: LocalServer) -> None:
         finally:
             tracemalloc.stop()
     assert peak < 8 * MiB, peak  # the bound and one decoded piece, not the 64 MiB
-    assert time.monotonic() - started < 5
+    assert time.monotonic() - started < 10  # not the 90 s the whole bomb took
 
 
 @pytest.mark.anyio
@@ -269,7 +269,7 @@ def test_a_server_dripping_bytes_times_out_within_the_timeout(server: LocalServe
         started = time.monotonic()
         with pytest.raises(APITimeoutError):
             client.deployments.get_deployment(7)
-    assert 0.9 < time.monotonic() - started < 2.0
+    assert 0.9 < time.monotonic() - started < 3.0  # about T: a drip of 10 bytes a second
 
 
 @pytest.mark.anyio
@@ -279,7 +279,7 @@ async def test_a_server_dripping_bytes_times_out_async(server: LocalServer) -> N
         started = time.monotonic()
         with pytest.raises(APITimeoutError):
             await client.deployments.get_deployment(7, timeout=1.0)
-    assert 0.9 < time.monotonic() - started < 2.0
+    assert 0.9 < time.monotonic() - started < 3.0  # about T: a drip of 10 bytes a second
 
 
 # --- nesting ---------------------------------------------------------------------------------------
