@@ -41,6 +41,7 @@ from ._differences import child
 from ._exceptions import APIResponseValidationError
 from ._limits import Limits, PaginationError
 from ._response import parse_items, parse_json
+from ._shapes import Recorder, observe_data
 from ._types import NOT_GIVEN, NotGiven
 
 if TYPE_CHECKING:
@@ -270,7 +271,13 @@ class PageShapeError(APIResponseValidationError):
 
 
 def _parse_page(
-    response: httpx2.Response, spec: PageSpec, item_type: Any, strict: bool = False, path: str = ""
+    response: httpx2.Response,
+    spec: PageSpec,
+    item_type: Any,
+    strict: bool = False,
+    path: str = "",
+    recorder: Recorder | None = None,
+    method: str = "",
 ) -> tuple[Any, list[Any]]:
     data = parse_json(response, object)
     shape = spec.match(data)
@@ -284,6 +291,8 @@ def _parse_page(
         )
     at = "".join(child("", key) for key in shape.items)
     found = _dig(data, shape.items) or []
+    if recorder is not None and recorder.sampled(method, path):
+        observe_data(recorder, method, path, response, list[item_type], found, at)
     items = parse_items(response, data, found, item_type, strict, at, path, spec.operation)
     return data, items
 
@@ -300,7 +309,9 @@ class SyncPage(_PageState[T]):
         walk: _Walk | None = None,
     ) -> None:
         response = client.send(call)
-        data, items = _parse_page(response, spec, item_type, client.strict, call.path)
+        data, items = _parse_page(
+            response, spec, item_type, client.strict, call.path, client._recorder, call.method
+        )
         super().__init__(call, spec, item_type, data, items, response)
         self._client = client
         self._walk = walk or _Walk(client._limits_for(call), call, spec)
@@ -358,7 +369,9 @@ class AsyncPage(_PageState[T]):
     ) -> AsyncPage[T]:
         """Send ``call`` and wrap the page (the first of a walk unless ``walk`` is given)."""
         response = await client.send(call)
-        data, items = _parse_page(response, spec, item_type, client.strict, call.path)
+        data, items = _parse_page(
+            response, spec, item_type, client.strict, call.path, client._recorder, call.method
+        )
         return cls(client, call, spec, item_type, data, items, response, walk)
 
     async def next_page(self) -> AsyncPage[T] | None:

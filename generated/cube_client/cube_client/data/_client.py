@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -22,6 +23,14 @@ if TYPE_CHECKING:
         DataResource,
         DataResourceWithRawResponse,
         DataResourceWithStreamingResponse,
+    )
+    from cube_client.data.resources.health import (
+        AsyncHealthResource,
+        AsyncHealthResourceWithRawResponse,
+        AsyncHealthResourceWithStreamingResponse,
+        HealthResource,
+        HealthResourceWithRawResponse,
+        HealthResourceWithStreamingResponse,
     )
 
 __all__ = ["AsyncDataClient", "DataClient"]
@@ -57,6 +66,7 @@ class DataClient(SyncAPIClient):
         http_client: httpx2.Client | None = None,
         allow_http_loopback: bool = False,
         strict: bool = False,
+        record_shapes: str | os.PathLike[str] | None = None,
         limits: Limits | None = None,
     ) -> None:
         url = resolve_base_url(
@@ -81,6 +91,7 @@ class DataClient(SyncAPIClient):
             http_client=http_client,
             allow_http_loopback=allow_http_loopback,
             strict=strict,
+            record_shapes=record_shapes,
             limits=limits,
         )
 
@@ -90,6 +101,13 @@ class DataClient(SyncAPIClient):
         from cube_client.data.resources.data import DataResource
 
         return DataResource(self)
+
+    @cached_property
+    def health(self) -> HealthResource:
+        """Operations tagged Health"""
+        from cube_client.data.resources.health import HealthResource
+
+        return HealthResource(self)
 
     @cached_property
     def with_raw_response(self) -> DataClientWithRawResponse:
@@ -110,6 +128,10 @@ class DataClientWithRawResponse:
     def data(self) -> DataResourceWithRawResponse:
         return self._client.data.with_raw_response
 
+    @cached_property
+    def health(self) -> HealthResourceWithRawResponse:
+        return self._client.health.with_raw_response
+
 
 class DataClientWithStreamingResponse:
     def __init__(self, client: DataClient) -> None:
@@ -118,6 +140,10 @@ class DataClientWithStreamingResponse:
     @cached_property
     def data(self) -> DataResourceWithStreamingResponse:
         return self._client.data.with_streaming_response
+
+    @cached_property
+    def health(self) -> HealthResourceWithStreamingResponse:
+        return self._client.health.with_streaming_response
 
 
 class AsyncDataClient(AsyncAPIClient):
@@ -141,6 +167,7 @@ class AsyncDataClient(AsyncAPIClient):
         http_client: httpx2.AsyncClient | None = None,
         allow_http_loopback: bool = False,
         strict: bool = False,
+        record_shapes: str | os.PathLike[str] | None = None,
         limits: Limits | None = None,
     ) -> None:
         url = resolve_base_url(
@@ -165,6 +192,7 @@ class AsyncDataClient(AsyncAPIClient):
             http_client=http_client,
             allow_http_loopback=allow_http_loopback,
             strict=strict,
+            record_shapes=record_shapes,
             limits=limits,
         )
 
@@ -174,6 +202,13 @@ class AsyncDataClient(AsyncAPIClient):
         from cube_client.data.resources.data import AsyncDataResource
 
         return AsyncDataResource(self)
+
+    @cached_property
+    def health(self) -> AsyncHealthResource:
+        """Operations tagged Health"""
+        from cube_client.data.resources.health import AsyncHealthResource
+
+        return AsyncHealthResource(self)
 
     @cached_property
     def with_raw_response(self) -> AsyncDataClientWithRawResponse:
@@ -194,6 +229,10 @@ class AsyncDataClientWithRawResponse:
     def data(self) -> AsyncDataResourceWithRawResponse:
         return self._client.data.with_raw_response
 
+    @cached_property
+    def health(self) -> AsyncHealthResourceWithRawResponse:
+        return self._client.health.with_raw_response
+
 
 class AsyncDataClientWithStreamingResponse:
     def __init__(self, client: AsyncDataClient) -> None:
@@ -202,3 +241,7 @@ class AsyncDataClientWithStreamingResponse:
     @cached_property
     def data(self) -> AsyncDataResourceWithStreamingResponse:
         return self._client.data.with_streaming_response
+
+    @cached_property
+    def health(self) -> AsyncHealthResourceWithStreamingResponse:
+        return self._client.health.with_streaming_response
