@@ -122,49 +122,41 @@ def _as_int(value: object) -> int | None:
 
 
 class _Walk:
-    """What one walk through the pages has seen, shared by its pages: the cursors sent and the
-    page count, so a server that loops is stopped (see the module)."""
+    """What one walk through the pages has seen, shared by its pages: each cursor sent and the
+    depth of the page it fetched, so a server that loops is stopped (see the module). Fetching
+    the same page's next page twice is not a loop: only a cursor sent for this page or one
+    before it repeats."""
 
     def __init__(self, limits: Limits, call: PreparedCall, spec: PageSpec) -> None:
         self.max_pages = limits.max_pages  # the first call's: every page sends the same options
-        self.pages = 1
-        self.cursors: set[str] = set()
-        self.sent(call, spec)
-
-    def sent(self, call: PreparedCall, spec: PageSpec) -> None:
+        self.cursors: dict[str, int] = {}
         for shape in spec.shapes:
             if shape.style == "cursor" and shape.cursor_param in call.query:
-                self.cursors.add(str(call.query[shape.cursor_param]))
+                self.cursors[str(call.query[shape.cursor_param])] = 1
 
     def check_call(self, page: _PageState[Any], call: PreparedCall) -> None:
         """Refuse to send ``call`` (the page after ``page``) if the walk would loop."""
         response = page.http_response
         assert response is not None
-        if self.max_pages is not None and self.pages >= self.max_pages:
-            raise PaginationError(
-                "max-pages", f"Limits.max_pages is {self.max_pages}", self.pages, response=response
-            )
+        depth = page.depth
+        if self.max_pages is not None and depth >= self.max_pages:
+            detail = f"Limits.max_pages is {self.max_pages}"
+            raise PaginationError("max-pages", detail, depth, response=response)
         spec = page.spec
         if spec.style == "cursor":
             cursor = str(call.query.get(spec.cursor_param))
-            if cursor in self.cursors:
-                raise PaginationError(
-                    "repeated-cursor",
-                    f"the server gave cursor {cursor[:40]!r} again",
-                    self.pages,
-                    response=response,
-                )
-            self.cursors.add(cursor)
-        self.pages += 1
+            if self.cursors.get(cursor, depth + 1) <= depth:
+                detail = f"the server gave cursor {cursor[:40]!r} again"
+                raise PaginationError("repeated-cursor", detail, depth, response=response)
+            self.cursors.setdefault(cursor, depth + 1)
 
     def check_page(self, before: _PageState[Any], page: _PageState[Any]) -> None:
         """Refuse a page whose items are exactly those of the page before it."""
+        page.depth = before.depth + 1
         if page.items and page.http_response is not None and _same_items(before, page):
+            detail = "the server sent the same page again"
             raise PaginationError(
-                "repeated-page",
-                "the server sent the same page again",
-                self.pages,
-                response=page.http_response,
+                "repeated-page", detail, before.depth, response=page.http_response
             )
 
 
@@ -191,6 +183,7 @@ class _PageState(Generic[T]):
         self.raw = data
         self.items = items
         self.http_response = response
+        self.depth = 1  # which page of its walk this is
 
     @property
     def total(self) -> int | None:
