@@ -18,7 +18,6 @@ Continue wait
 
 from __future__ import annotations
 
-import functools
 import json
 import time
 import uuid
@@ -133,7 +132,7 @@ def _result(
     if client._wants_raw(call):
         from ._response import APIResponse
 
-        return APIResponse(response, functools.partial(parse))
+        return APIResponse(response, parse)
     return parse()
 
 

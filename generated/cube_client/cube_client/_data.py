@@ -19,7 +19,6 @@ Continue wait
 
 from __future__ import annotations
 
-import functools
 import json
 import time
 import uuid
@@ -134,7 +133,7 @@ def _result(
     if client._wants_raw(call):
         from ._response import APIResponse
 
-        return APIResponse(response, functools.partial(parse))
+        return APIResponse(response, parse)
     return parse()
 
 
