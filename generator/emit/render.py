@@ -27,6 +27,7 @@ from generator.emit.imports import (
 )
 from generator.emit.layout import fit, fit_item, fit_return, fits_at
 from generator.emit.open_shapes import open_operations
+from generator.emit.readme_calls import example_args
 from generator.emit.sanitize import clean_text, comment_text, docstring_body, py_str, toml_str
 from generator.emit.template_cache import TemplateCache
 from generator.ir.models import recursion_limit
@@ -333,6 +334,9 @@ def environment() -> jinja2.Environment:
     )
     env.globals["uses_type"] = uses_type
     env.globals["open_operations"] = open_operations
+    env.globals["example_args"] = example_args
+    env.filters["prose"] = lambda text: clean_text(text).strip()
+    env.filters["constraint_arg"] = lambda kv: f"{kv[0]}={py_literal(kv[1])}"
     env.globals["recursion_limit"] = recursion_limit
     env.globals["input_imports"] = input_imports
     env.globals["class_imports"] = class_imports

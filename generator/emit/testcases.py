@@ -367,6 +367,7 @@ class CaseBuilder:
                 props = schema.get("properties") if isinstance(schema, dict) else None
                 prop = props.get(rules.final_member) if isinstance(props, dict) else None
                 final = self.samples.json(prop, 1) if prop is not None else "end"
+                final = rules.final_value or final
                 lines = [item, {**item, rules.final_member: final}]
         return b"".join(
             json.dumps(line, sort_keys=True, default=_capped).encode() + b"\n" for line in lines

@@ -124,11 +124,18 @@ def _limit(wait_timeout: float | NotGiven | None) -> float | None:
 def _result(
     client: Any, call: PreparedCall, response: httpx2.Response, cast_to: Any, rid: str
 ) -> Any:
+    """The answer as the client's ``request`` gives it: parsed, raw or streamed, with its id."""
     from ._base_client import _parse
 
-    def parse() -> Any:
-        return _tagged(_parse(response, cast_to, "json", client.strict), rid)
+    reading = client._reading(call)
 
+    def parse() -> Any:
+        return _tagged(_parse(response, cast_to, "json", reading), rid)
+
+    if client._wants_unread(call):  # the body was read already: a "wait" answer is small
+        from ._streamed import StreamedAPIResponse
+
+        return StreamedAPIResponse(response, parse, read_first=True, limits=client.limits)
     if client._wants_raw(call):
         from ._response import APIResponse
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import httpx2
 
 from cube_client._base_client import DEFAULT_MAX_RETRIES, AsyncAPIClient, SyncAPIClient
+from cube_client._limits import Limits
 from cube_client._types import NOT_GIVEN, NotGiven, Timeout
 from cube_client._utils import resolve_base_url, resolve_credential
 
@@ -17,14 +18,18 @@ if TYPE_CHECKING:
     from cube_client.data.resources.data import (
         AsyncDataResource,
         AsyncDataResourceWithRawResponse,
+        AsyncDataResourceWithStreamingResponse,
         DataResource,
         DataResourceWithRawResponse,
+        DataResourceWithStreamingResponse,
     )
     from cube_client.data.resources.health import (
         AsyncHealthResource,
         AsyncHealthResourceWithRawResponse,
+        AsyncHealthResourceWithStreamingResponse,
         HealthResource,
         HealthResourceWithRawResponse,
+        HealthResourceWithStreamingResponse,
     )
 
 __all__ = ["AsyncDataClient", "DataClient"]
@@ -43,7 +48,7 @@ class DataClient(SyncAPIClient):
     """Cube Core Data REST (JSON) API
     Credential: ``token=`` or the ``CUBE_DATA_API_TOKEN`` environment variable, sent as
     ``Authorization: <credential>``.
-    Server: ``base_url=``, the ``CUBE_DATA_API_URL`` environment variable, or ``https://{deployment}.{region}.cubecloudapp.dev{basePath}`` with every host variable given as a keyword argument (the document's example values are never used).
+    Server: ``base_url=``, the ``CUBE_DATA_API_URL`` environment variable, or ``https://{deployment}.{region}.cubecloudapp.dev{basePath}`` with every variable given as a keyword argument; a ``base_url=`` that is a host only takes the template's path, whose variables must then be given (the document's example values are never used).
     """
 
     def __init__(
@@ -60,6 +65,7 @@ class DataClient(SyncAPIClient):
         http_client: httpx2.Client | None = None,
         allow_http_loopback: bool = False,
         strict: bool = False,
+        limits: Limits | None = None,
     ) -> None:
         url = resolve_base_url(
             base_url,
@@ -83,6 +89,7 @@ class DataClient(SyncAPIClient):
             http_client=http_client,
             allow_http_loopback=allow_http_loopback,
             strict=strict,
+            limits=limits,
         )
 
     @cached_property
@@ -104,6 +111,11 @@ class DataClient(SyncAPIClient):
         """Every resource, with methods that return the HTTP response alongside the value."""
         return DataClientWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> DataClientWithStreamingResponse:
+        """Every resource, with methods yielding the response before its body is read."""
+        return DataClientWithStreamingResponse(self)
+
 
 class DataClientWithRawResponse:
     def __init__(self, client: DataClient) -> None:
@@ -118,11 +130,24 @@ class DataClientWithRawResponse:
         return self._client.health.with_raw_response
 
 
+class DataClientWithStreamingResponse:
+    def __init__(self, client: DataClient) -> None:
+        self._client = client
+
+    @cached_property
+    def data(self) -> DataResourceWithStreamingResponse:
+        return self._client.data.with_streaming_response
+
+    @cached_property
+    def health(self) -> HealthResourceWithStreamingResponse:
+        return self._client.health.with_streaming_response
+
+
 class AsyncDataClient(AsyncAPIClient):
     """Cube Core Data REST (JSON) API (async)
     Credential: ``token=`` or the ``CUBE_DATA_API_TOKEN`` environment variable, sent as
     ``Authorization: <credential>``.
-    Server: ``base_url=``, the ``CUBE_DATA_API_URL`` environment variable, or ``https://{deployment}.{region}.cubecloudapp.dev{basePath}`` with every host variable given as a keyword argument (the document's example values are never used).
+    Server: ``base_url=``, the ``CUBE_DATA_API_URL`` environment variable, or ``https://{deployment}.{region}.cubecloudapp.dev{basePath}`` with every variable given as a keyword argument; a ``base_url=`` that is a host only takes the template's path, whose variables must then be given (the document's example values are never used).
     """
 
     def __init__(
@@ -139,6 +164,7 @@ class AsyncDataClient(AsyncAPIClient):
         http_client: httpx2.AsyncClient | None = None,
         allow_http_loopback: bool = False,
         strict: bool = False,
+        limits: Limits | None = None,
     ) -> None:
         url = resolve_base_url(
             base_url,
@@ -162,6 +188,7 @@ class AsyncDataClient(AsyncAPIClient):
             http_client=http_client,
             allow_http_loopback=allow_http_loopback,
             strict=strict,
+            limits=limits,
         )
 
     @cached_property
@@ -183,6 +210,11 @@ class AsyncDataClient(AsyncAPIClient):
         """Every resource, with methods that return the HTTP response alongside the value."""
         return AsyncDataClientWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> AsyncDataClientWithStreamingResponse:
+        """Every resource, with methods yielding the response before its body is read."""
+        return AsyncDataClientWithStreamingResponse(self)
+
 
 class AsyncDataClientWithRawResponse:
     def __init__(self, client: AsyncDataClient) -> None:
@@ -195,3 +227,16 @@ class AsyncDataClientWithRawResponse:
     @cached_property
     def health(self) -> AsyncHealthResourceWithRawResponse:
         return self._client.health.with_raw_response
+
+
+class AsyncDataClientWithStreamingResponse:
+    def __init__(self, client: AsyncDataClient) -> None:
+        self._client = client
+
+    @cached_property
+    def data(self) -> AsyncDataResourceWithStreamingResponse:
+        return self._client.data.with_streaming_response
+
+    @cached_property
+    def health(self) -> AsyncHealthResourceWithStreamingResponse:
+        return self._client.health.with_streaming_response

@@ -10,8 +10,10 @@ from typing import Any, Literal, cast
 from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._data import RequestIdSpec, arequest_with_id, request_with_id
 from cube_client._jobs import AsyncJob, SyncJob
+from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._streaming import AsyncJSONLinesStream, JSONLines, JSONLinesStream
 from cube_client._token_jobs import (
     TokenJobSpec,
@@ -72,6 +74,11 @@ class DataResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return DataResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> DataResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return DataResourceWithStreamingResponse(self)
+
     def load_v1(
         self,
         *,
@@ -87,6 +94,7 @@ class DataResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.V1LoadResponse:
         """loadV1
 
@@ -119,6 +127,7 @@ class DataResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -147,6 +156,7 @@ class DataResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> JSONLinesStream[_models.CubesqlV1Line]:
         """cubesqlV1
 
@@ -181,6 +191,7 @@ class DataResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -210,6 +221,7 @@ class DataResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.V1MetaResponse:
         """metaV1
 
@@ -239,6 +251,7 @@ class DataResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -269,6 +282,7 @@ class DataResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.V1SqlResponse:
         """sqlV1
 
@@ -301,6 +315,7 @@ class DataResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -329,6 +344,7 @@ class DataResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.V1DryRunResponse:
         """dryRunV1
 
@@ -359,6 +375,7 @@ class DataResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -390,6 +407,7 @@ class DataResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.V1PreAggregationJobsResponse:
         """preAggregationJobsV1
 
@@ -420,6 +438,7 @@ class DataResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -447,6 +466,7 @@ class DataResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncJob[TokenJobStarted, TokenJobStatus]:
         """Start jobs; the handle's wait() follows them to their end."""
         started = self.pre_aggregation_jobs_v1(
@@ -459,6 +479,7 @@ class DataResource(SyncAPIResource):
             extra_body=extra_body,
             timeout=timeout,
             max_retries=max_retries,
+            limits=limits,
         )
         return token_job(
             started,
@@ -470,6 +491,7 @@ class DataResource(SyncAPIResource):
                 extra_query=extra_query,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -484,6 +506,18 @@ class DataResourceWithRawResponse:
         self.pre_aggregation_jobs_v1 = to_raw_response_wrapper(resource.pre_aggregation_jobs_v1)
 
 
+class DataResourceWithStreamingResponse:
+    def __init__(self, resource: DataResource) -> None:
+        self.load_v1 = to_streamed_response_wrapper(resource.load_v1)
+        self.cubesql_v1 = to_streamed_response_wrapper(resource.cubesql_v1)
+        self.meta_v1 = to_streamed_response_wrapper(resource.meta_v1)
+        self.sql_v1 = to_streamed_response_wrapper(resource.sql_v1)
+        self.dry_run_v1 = to_streamed_response_wrapper(resource.dry_run_v1)
+        self.pre_aggregation_jobs_v1 = to_streamed_response_wrapper(
+            resource.pre_aggregation_jobs_v1
+        )
+
+
 class AsyncDataResource(AsyncAPIResource):
     """Operations tagged Data"""
 
@@ -491,6 +525,11 @@ class AsyncDataResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncDataResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncDataResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncDataResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncDataResourceWithStreamingResponse(self)
 
     async def load_v1(
         self,
@@ -507,6 +546,7 @@ class AsyncDataResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.V1LoadResponse:
         """loadV1
 
@@ -539,6 +579,7 @@ class AsyncDataResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -567,6 +608,7 @@ class AsyncDataResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncJSONLinesStream[_models.CubesqlV1Line]:
         """cubesqlV1
 
@@ -601,6 +643,7 @@ class AsyncDataResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -630,6 +673,7 @@ class AsyncDataResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.V1MetaResponse:
         """metaV1
 
@@ -659,6 +703,7 @@ class AsyncDataResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -689,6 +734,7 @@ class AsyncDataResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.V1SqlResponse:
         """sqlV1
 
@@ -721,6 +767,7 @@ class AsyncDataResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -749,6 +796,7 @@ class AsyncDataResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.V1DryRunResponse:
         """dryRunV1
 
@@ -779,6 +827,7 @@ class AsyncDataResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -810,6 +859,7 @@ class AsyncDataResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.V1PreAggregationJobsResponse:
         """preAggregationJobsV1
 
@@ -840,6 +890,7 @@ class AsyncDataResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -867,6 +918,7 @@ class AsyncDataResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncJob[TokenJobStarted, TokenJobStatus]:
         """Start jobs; the handle's wait() follows them to their end."""
         started = await self.pre_aggregation_jobs_v1(
@@ -879,6 +931,7 @@ class AsyncDataResource(AsyncAPIResource):
             extra_body=extra_body,
             timeout=timeout,
             max_retries=max_retries,
+            limits=limits,
         )
         return async_token_job(
             started,
@@ -890,6 +943,7 @@ class AsyncDataResource(AsyncAPIResource):
                 extra_query=extra_query,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -902,5 +956,17 @@ class AsyncDataResourceWithRawResponse:
         self.sql_v1 = async_to_raw_response_wrapper(resource.sql_v1)
         self.dry_run_v1 = async_to_raw_response_wrapper(resource.dry_run_v1)
         self.pre_aggregation_jobs_v1 = async_to_raw_response_wrapper(
+            resource.pre_aggregation_jobs_v1
+        )
+
+
+class AsyncDataResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncDataResource) -> None:
+        self.load_v1 = async_to_streamed_response_wrapper(resource.load_v1)
+        self.cubesql_v1 = async_to_streamed_response_wrapper(resource.cubesql_v1)
+        self.meta_v1 = async_to_streamed_response_wrapper(resource.meta_v1)
+        self.sql_v1 = async_to_streamed_response_wrapper(resource.sql_v1)
+        self.dry_run_v1 = async_to_streamed_response_wrapper(resource.dry_run_v1)
+        self.pre_aggregation_jobs_v1 = async_to_streamed_response_wrapper(
             resource.pre_aggregation_jobs_v1
         )

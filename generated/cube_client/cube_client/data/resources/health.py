@@ -7,8 +7,10 @@ from functools import cached_property
 from typing import cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client.data import models as _models
 
@@ -23,6 +25,11 @@ class HealthResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return HealthResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> HealthResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return HealthResourceWithStreamingResponse(self)
+
     def readyz(
         self,
         *,
@@ -31,6 +38,7 @@ class HealthResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.V1Health:
         """readyz
 
@@ -50,6 +58,7 @@ class HealthResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
             host_root=True,
         )
@@ -67,6 +76,7 @@ class HealthResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.V1Health:
         """livez
 
@@ -86,6 +96,7 @@ class HealthResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
             host_root=True,
         )
@@ -102,6 +113,12 @@ class HealthResourceWithRawResponse:
         self.livez = to_raw_response_wrapper(resource.livez)
 
 
+class HealthResourceWithStreamingResponse:
+    def __init__(self, resource: HealthResource) -> None:
+        self.readyz = to_streamed_response_wrapper(resource.readyz)
+        self.livez = to_streamed_response_wrapper(resource.livez)
+
+
 class AsyncHealthResource(AsyncAPIResource):
     """Operations tagged Health"""
 
@@ -109,6 +126,11 @@ class AsyncHealthResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncHealthResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncHealthResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncHealthResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncHealthResourceWithStreamingResponse(self)
 
     async def readyz(
         self,
@@ -118,6 +140,7 @@ class AsyncHealthResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.V1Health:
         """readyz
 
@@ -137,6 +160,7 @@ class AsyncHealthResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
             host_root=True,
         )
@@ -154,6 +178,7 @@ class AsyncHealthResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.V1Health:
         """livez
 
@@ -173,6 +198,7 @@ class AsyncHealthResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
             host_root=True,
         )
@@ -187,3 +213,9 @@ class AsyncHealthResourceWithRawResponse:
     def __init__(self, resource: AsyncHealthResource) -> None:
         self.readyz = async_to_raw_response_wrapper(resource.readyz)
         self.livez = async_to_raw_response_wrapper(resource.livez)
+
+
+class AsyncHealthResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncHealthResource) -> None:
+        self.readyz = async_to_streamed_response_wrapper(resource.readyz)
+        self.livez = async_to_streamed_response_wrapper(resource.livez)
