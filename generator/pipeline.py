@@ -24,6 +24,7 @@ from generator.document.refs import Resolver, bundle
 from generator.document.validate import openapi_version, validate
 from generator.emit.render import load_templates, render, use_template_cache
 from generator.emit.testcases import CaseBuilder
+from generator.ir import bound_names as bound_names_module
 from generator.ir import renames
 from generator.ir.bound_names import bound_names
 from generator.ir.build import FamilyBuilder
@@ -418,3 +419,21 @@ RENAME_IDS = (
     frozenset({"schema-renamed", "operation-renamed", "operation-id-duplicate", "tag-renamed"})
     | renames.RENAME_IDS
 )
+
+
+def _render_stub() -> dict[str, str]:
+    """The stub family of :mod:`generator.ir.bound_names`, generated in a private scratch folder
+    with a credential that has alternatives (``auth_scheme=``)."""
+    from generator.document.config import AuthConfig
+    from generator.transaction import scratch
+
+    with bound_names_module.rendering_stub(), scratch("names") as tmp:
+        doc = Path(tmp) / "zz.json"
+        doc.write_text(json.dumps(bound_names_module.stub_document()), encoding="utf-8")
+        config = single_document_config(doc, (), "zzpkg", Path(tmp) / "out", Path(tmp))
+        auth = AuthConfig(env="ZZ_TOKEN", param="zz_token", alternatives={"zz-alt": "Zz "})
+        family = config.families[0].model_copy(update={"auth": auth})
+        return generate(config.model_copy(update={"families": (family,)}), custom=False).files
+
+
+bound_names_module.use_renderer(_render_stub)

@@ -8,6 +8,10 @@ from typing import Any
 
 import pytest
 
+# The pipeline hands the IR its stub renderer (the derived names): tests that build an IR alone
+# get it too.
+import generator.pipeline  # noqa: F401
+
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_ENV = "CUBE_CODEGEN_SHARED"
 # what the pytest-xdist workers sent (the contract coverage each one swept), on the controller

@@ -3,7 +3,8 @@ small functions and classes.
 
 Data flows one way: document → overlay → ir → emit → pipeline → drift → release → cli. A module
 may import its own stage, earlier stages and the foundation (``generator/__init__.py``,
-``beside``, ``diagnostics``, ``files``, ``transaction``, ``words``); an import of a later stage is what this test names.
+``beside``, ``diagnostics``, ``files``, ``journal``, ``runstate``, ``transaction``, ``words``); an
+import of a later stage is what this test names.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ FOUNDATION = (
     "generator.diagnostics",
     "generator.beside",
     "generator.files",
+    "generator.journal",
+    "generator.runstate",
     "generator.transaction",
     "generator.words",
 )

@@ -17,17 +17,15 @@ only the names read from the runtime and the templates' imports apply
 from __future__ import annotations
 
 import ast
+import contextlib
 import dataclasses
 import functools
 import hashlib
 import json
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator
 
 from generator import GENERATOR_DIR, TEMPLATES, __version__, runstate
 from generator.ir.stub_family import STUB
-
-if TYPE_CHECKING:
-    from generator.document.config import Config
 
 _STUB_PREFIX = "zz"
 
@@ -46,6 +44,7 @@ class BoundNames:
 _FIELDS = ("client", "arguments", "body", "module")
 EMPTY = BoundNames(frozenset(), frozenset(), frozenset(), frozenset())
 _state = {"bootstrapping": False}
+_renderer: list[Callable[[], dict[str, str]]] = []
 
 
 def bound_names() -> BoundNames:
@@ -113,30 +112,38 @@ def _read_stub() -> BoundNames:
     return BoundNames(*(frozenset(_drop_stub(s)) for s in (client, arguments, body, module)))
 
 
-def _render_stub() -> dict[str, str]:
-    from pathlib import Path
+def use_renderer(render: Callable[[], dict[str, str]]) -> None:
+    """How the stub family is rendered, set by the pipeline (:mod:`generator.pipeline`): the IR
+    stage never imports a later one, so the stage that renders hands its renderer down."""
+    _renderer[:] = [render]
 
-    from generator.pipeline import generate, single_document_config
-    from generator.transaction import scratch
 
+def stub_document() -> dict[str, object]:
+    """The stub family's document (``zz`` names only)."""
+    return STUB
+
+
+def rendering_stub() -> contextlib.AbstractContextManager[None]:
+    """While the stub renders, :func:`bound_names` is :data:`EMPTY` (see the module)."""
+    return _bootstrapping()
+
+
+@contextlib.contextmanager
+def _bootstrapping() -> Iterator[None]:
     _state["bootstrapping"] = True
     try:
-        with scratch("names") as tmp:
-            doc = Path(tmp) / "zz.json"
-            doc.write_text(json.dumps(STUB), encoding="utf-8")
-            config = single_document_config(doc, (), "zzpkg", Path(tmp) / "out", Path(tmp))
-            return generate(_with_auth(config), custom=False).files
+        yield
     finally:
         _state["bootstrapping"] = False
 
 
-def _with_auth(config: Config) -> Config:
-    """The stub's configuration with a credential that has alternatives (``auth_scheme=``)."""
-    from generator.document.config import AuthConfig
-
-    auth = AuthConfig(env="ZZ_TOKEN", param="zz_token", alternatives={"zz-alt": "Zz "})
-    family = config.families[0].model_copy(update={"auth": auth})
-    return config.model_copy(update={"families": (family,)})
+def _render_stub() -> dict[str, str]:
+    if not _renderer:
+        raise RuntimeError(
+            "the names the templates bind are not derived yet and no renderer is set: "
+            "import generator.pipeline (it sets one) before building an IR"
+        )
+    return _renderer[0]()
 
 
 def _methods(tree: ast.Module, only: str | None) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
