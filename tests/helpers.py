@@ -203,3 +203,64 @@ def node_paths(doc: Any, limit: int) -> list[tuple[Any, ...]]:
         elif isinstance(node, list):
             queue.extend(((*path, i), v) for i, v in enumerate(node))
     return found
+
+
+# --- small test documents: one builder, so a test states only what it is about ---------------
+
+
+def openapi_document(
+    paths: dict[str, Any] | None = None,
+    *,
+    schemas: dict[str, Any] | None = None,
+    title: str = "t",
+    openapi: str = "3.1.0",
+    server: str | None = None,
+) -> dict[str, Any]:
+    """A minimal OpenAPI document: ``paths``, and ``schemas`` under components when given."""
+    doc: dict[str, Any] = {"openapi": openapi, "info": {"title": title, "version": "1"}}
+    if server is not None:
+        doc["servers"] = [{"url": server}]
+    doc["paths"] = paths or {}
+    if schemas is not None:
+        doc["components"] = {"schemas": schemas}
+    return doc
+
+
+def json_body(schema: dict[str, Any]) -> dict[str, Any]:
+    """The ``content`` of a JSON request or response body."""
+    return {"application/json": {"schema": schema}}
+
+
+def schema_ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def parameter(
+    name: str, where: str, schema: dict[str, Any] | None = None, *, required: bool | None = None
+) -> dict[str, Any]:
+    """One parameter; a path parameter is required, others optional unless said."""
+    needed = where == "path" if required is None else required
+    return {"name": name, "in": where, "required": needed, "schema": schema or {"type": "string"}}
+
+
+def operation(
+    operation_id: str,
+    response: dict[str, Any] | None = None,
+    *,
+    status: str = "200",
+    parameters: list[dict[str, Any]] | None = None,
+    body: dict[str, Any] | None = None,
+    **more: Any,
+) -> dict[str, Any]:
+    """An operation answering ``status`` with a JSON ``response`` schema (none: no content),
+    taking ``parameters`` and a required JSON ``body`` schema when given; ``more`` adds
+    members as they are (``tags``, ``summary``)."""
+    answer: dict[str, Any] = {"description": "ok"}
+    if response is not None:
+        answer["content"] = json_body(response)
+    op: dict[str, Any] = {"operationId": operation_id}
+    if parameters is not None:
+        op["parameters"] = parameters
+    if body is not None:
+        op["requestBody"] = {"required": True, "content": json_body(body)}
+    return {**op, **more, "responses": {status: answer}}

@@ -50,18 +50,9 @@ def _stage(module: str) -> int:
     return STAGES.index(module.split(".")[1])
 
 
-def _type_checking_only(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
-    while node in parents:
-        node = parents[node]
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            return True
-    return False
-
-
 def _imports(tree: ast.Module, known: set[str]) -> set[str]:
-    """Generator modules imported anywhere in ``tree`` (function bodies too; type-only imports
-    excluded, they never run)."""
-    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    """Generator modules imported anywhere in ``tree``: at the top, inside functions and under
+    ``TYPE_CHECKING`` alike (a type-only import is still a dependency a reader has to follow)."""
     found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -69,8 +60,6 @@ def _imports(tree: ast.Module, known: set[str]) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
         else:
-            continue
-        if _type_checking_only(node, parents):
             continue
         found.update(name for name in names if name in known)
     return found
@@ -101,19 +90,17 @@ def test_no_stage_imports_a_later_stage() -> None:
     assert backwards == []
 
 
-def test_no_import_circles() -> None:
-    graph = _graph()
-    # A package's __init__ importing its own submodules is not a circle of the flow.
-    edges = {m: {t for t in ts if not t.startswith(m + ".")} for m, ts in graph.items()}
+def _circles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
     circles: list[list[str]] = []
 
-    def visit(node: str) -> None:  # Tarjan's strongly connected components
+    def visit(node: str) -> None:
         index[node] = low[node] = len(index)
         stack.append(node)
-        for nxt in edges[node]:
+        for nxt in sorted(edges[node]):
             if nxt not in index:
                 visit(nxt)
                 low[node] = min(low[node], low[nxt])
@@ -132,6 +119,52 @@ def test_no_import_circles() -> None:
     for node in sorted(edges):
         if node not in index:
             visit(node)
+    return sorted(circles)
+
+
+def test_no_import_circles() -> None:
+    graph = _graph()
+    # A package's __init__ importing its own submodules is not a circle of the flow.
+    edges = {m: {t for t in ts if not t.startswith(m + ".")} for m, ts in graph.items()}
+    assert _circles(edges) == []
+
+
+def test_the_circle_finder_sees_type_only_and_function_level_imports() -> None:
+    """The graph counts an import under ``TYPE_CHECKING`` and one inside a function body."""
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from generator.b import X\n"
+        "def f():\n    import generator.c\n"
+    )
+    known = {"generator.b", "generator.c"}
+    assert _imports(ast.parse(source), known) == known
+    assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == [["a", "b", "c"]]
+
+
+RUNTIME = ROOT / "templates" / "runtime"
+# The one circle the runtime still has; branch ``bounds`` removes it (``_adapter`` and the
+# strictness rule move below the lazy builder). Any other circle fails.
+_KNOWN_RUNTIME_CIRCLE = [["_models", "_response"]]
+
+
+def _runtime_graph() -> dict[str, set[str]]:
+    """The SDK runtime's modules (copied into every package) and their relative imports."""
+    modules = {p.stem: ast.parse(p.read_text(encoding="utf-8")) for p in RUNTIME.glob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, tree in modules.items():
+        found: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                targets = [node.module] if node.module else [a.name for a in node.names]
+                found.update(t.split(".")[0] for t in targets if t.split(".")[0] in modules)
+        graph[name] = found - {name}
+    return graph
+
+
+def test_no_import_circles_in_the_runtime() -> None:
+    circles = _circles(_runtime_graph())
+    if circles == _KNOWN_RUNTIME_CIRCLE:
+        pytest.xfail("_models ⇄ _response: removed on branch bounds, not yet merged")
     assert circles == []
 
 

@@ -26,15 +26,28 @@ def config_option(help: str) -> Callable[[F], F]:
     )
 
 
+def out_option(help: str) -> Callable[[F], F]:
+    """``--out``: the output folder (None: the configuration's default, generated/)."""
+    return click.option(
+        "--out", type=click.Path(file_okay=False, path_type=Path), default=None, help=help
+    )
+
+
 def project_options(func: F) -> F:
     """``--config`` and ``--out``: the project configuration and the output folder."""
-    func = click.option(
-        "--out",
-        type=click.Path(file_okay=False, path_type=Path),
-        default=None,
-        help="Output folder [generated].",
-    )(func)
+    func = out_option("Output folder [generated].")(func)
     return config_option("Project configuration naming each API family.")(func)
+
+
+def ref_root_option(func: F) -> F:
+    """``--ref-root``: where a document's ``$ref``s may read files from."""
+    return click.option(
+        "--ref-root",
+        type=click.Path(file_okay=False, exists=True, path_type=Path),
+        default=None,
+        help="Folder a document's $refs may read files from (default: the document's own "
+        "folder). Widen it only for documents you trust.",
+    )(func)
 
 
 def connection_options(func: F) -> F:

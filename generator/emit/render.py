@@ -29,7 +29,6 @@ from generator.emit.layout import fit, fit_item, fit_return, fits_at
 from generator.emit.open_shapes import open_operations
 from generator.emit.sanitize import clean_text, comment_text, docstring_body, py_str, toml_str
 from generator.emit.template_cache import TemplateCache
-from generator.ir.models import recursion_limit
 from generator.ir.types import (
     DictOf,
     ListOf,
@@ -333,7 +332,6 @@ def environment() -> jinja2.Environment:
     )
     env.globals["uses_type"] = uses_type
     env.globals["open_operations"] = open_operations
-    env.globals["recursion_limit"] = recursion_limit
     env.globals["input_imports"] = input_imports
     env.globals["class_imports"] = class_imports
     env.globals["spec_imports"] = spec_imports

@@ -348,6 +348,7 @@ class Family:
     resources: tuple[Resource, ...]
     schemas: dict[str, Any] = field(hash=False, compare=False)
     models: tuple[ModelKind, ...] = ()
+    recursion_limit: int = 0  # what the models need of ``sys.setrecursionlimit`` (0: the default)
     source: str = ""
     schema_facts: FactsMemo = field(default_factory=FactsMemo, hash=False, compare=False)
     """What the catalogue's schema nodes say, as read while building (test samples read on)."""
@@ -372,10 +373,18 @@ class Distribution:
     """What the package's index page and ``importlib.metadata`` say about it."""
 
     license: str | None = None  # an SPDX expression
-    license_file: bool = False  # a LICENSE file ships beside it
-    changelog: bool = False  # CHANGELOG.md follows the README in the long description
+    license_text: str | None = None  # the LICENSE file that ships beside it
+    changelog_text: str | None = None  # CHANGELOG.md, after the README in the long description
     authors: tuple[tuple[str, str], ...] = ()  # (name, email)
     urls: tuple[tuple[str, str], ...] = ()  # (label, https URL)
+
+    @property
+    def license_file(self) -> bool:
+        return self.license_text is not None
+
+    @property
+    def changelog(self) -> bool:
+        return self.changelog_text is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -388,3 +397,4 @@ class Package:
     spec_hash: str
     generator_version: str
     metadata: Distribution = Distribution()
+    tests: bool = True  # the package ships a generated test of every operation

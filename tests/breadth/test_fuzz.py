@@ -40,7 +40,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from tests.breadth import fuzzing
-from tests.helpers import seeded_mypy_cache
+from tests.helpers import openapi_document, operation, seeded_mypy_cache
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "20"))
 COLLECT = os.environ.get("FUZZ_COLLECT", "") == "1"
@@ -174,23 +174,7 @@ def test_mutated_project_documents_give_a_package_or_one_line(tmp_path: Path) ->
 )
 def test_the_harness_sees_what_a_run_reads(tmp_path: Path, ref: str, note: str) -> None:
     """The judge itself: a `$ref` the generator follows is logged where it leads."""
-    doc = {
-        "openapi": "3.1.0",
-        "info": {"title": "t", "version": "1"},
-        "paths": {
-            "/a": {
-                "get": {
-                    "operationId": "getA",
-                    "responses": {
-                        "200": {
-                            "description": "ok",
-                            "content": {"application/json": {"schema": {"$ref": ref}}},
-                        }
-                    },
-                }
-            }
-        },
-    }
+    doc = openapi_document({"/a": {"get": operation("getA", {"$ref": ref})}})
     files = {
         "api.json": fuzzing.json.dumps(doc).encode(),
         "other.yaml": fuzzing.yaml.safe_dump(fuzzing.OTHER_DOC).encode(),

@@ -11,24 +11,16 @@ from tests.helpers import (
     check_clean_and_typed,
     check_tests_typed,
     generate_package,
+    openapi_document,
+    operation,
     run_package_tests,
 )
 
 
 def _doc() -> dict[str, Any]:
-    null_body = {"application/json": {"schema": {"type": "null"}}}
-    return {
-        "openapi": "3.1.0",
-        "info": {"title": "Nothing", "version": "1"},
-        "paths": {
-            "/ping": {
-                "get": {
-                    "operationId": "ping",
-                    "responses": {"200": {"description": "ok", "content": null_body}},
-                }
-            }
-        },
-    }
+    return openapi_document(
+        {"/ping": {"get": operation("ping", {"type": "null"})}}, title="Nothing"
+    )
 
 
 def test_null_only_json_response_tests_typecheck_and_pass(tmp_path: Path) -> None:

@@ -11,7 +11,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.helpers import check_clean_and_typed, check_tests_typed, generate_package
+from tests.helpers import (
+    check_clean_and_typed,
+    check_tests_typed,
+    generate_package,
+    openapi_document,
+    operation,
+    parameter,
+    schema_ref,
+)
 
 
 def _doc() -> dict[str, Any]:
@@ -29,31 +37,10 @@ def _doc() -> dict[str, Any]:
             },
         },
     }
-    return {
-        "openapi": "3.0.3",
-        "info": {"title": "Groups", "version": "1"},
-        "paths": {
-            "/groups/{id}": {
-                "get": {
-                    "operationId": "getGroup",
-                    "parameters": [
-                        {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}
-                    ],
-                    "responses": {
-                        "200": {
-                            "description": "ok",
-                            "content": {
-                                "application/json": {
-                                    "schema": {"$ref": "#/components/schemas/Group"}
-                                }
-                            },
-                        }
-                    },
-                }
-            }
-        },
-        "components": {"schemas": {"Group": group}},
-    }
+    get = operation("getGroup", schema_ref("Group"), parameters=[parameter("id", "path")])
+    return openapi_document(
+        {"/groups/{id}": {"get": get}}, schemas={"Group": group}, title="Groups", openapi="3.0.3"
+    )
 
 
 def test_required_field_test_typechecks_beside_mixed_fields(tmp_path: Path) -> None:
