@@ -21,8 +21,9 @@ from generator.ir.models import build_models, recursion_limit, with_inputs
 from generator.ir.naming import ClassName, Namespace, PythonIdentifier, rename_reason
 from generator.ir.naming_pass import name_classes
 from generator.ir.operations import named_operations, operations
+from generator.ir.sample_book import sample_book
 from generator.ir.servers import auth, server
-from generator.ir.types import Family, ModelKind, Operation, Resource
+from generator.ir.types import Family, FamilySamples, ModelKind, Operation, Resource
 from generator.words import pascal_case
 
 
@@ -71,12 +72,16 @@ class FamilyBuilder:
             base_url_env=self.ctx.config.base_url_env,
             auth=auth(self.ctx),
             resources=resources,
-            schemas={str(k): v for k, v in self.ctx.catalog.models.items()},
             models=built,
             recursion_limit=recursion_limit(built),
             source=self.ctx.file,
-            schema_facts=self.ctx.catalog.facts,
+            samples=self._samples(resources) if models else FamilySamples(),
         )
+
+    def _samples(self, resources: tuple[Resource, ...]) -> FamilySamples:
+        catalog = self.ctx.catalog
+        schemas = {str(name): schema for name, schema in catalog.models.items()}
+        return sample_book(schemas, catalog.facts, resources)
 
     def _resources(
         self,

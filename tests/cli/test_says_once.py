@@ -72,6 +72,22 @@ def test_overlay_check_of_a_family_document_runs_that_family_overlays(
     assert overlays == {"spec/overlays/scim/pagination.overlay.yaml"}
 
 
+def test_overlay_check_of_another_document_takes_the_family_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A copy of a family's document (a snapshot kept elsewhere) is checked with ``--family``;
+    an overlay that no longer matches it is reported as such."""
+    monkeypatch.chdir(ROOT)
+    copy = tmp_path / "scim-copy.json"
+    copy.write_text(json.dumps(openapi_document({"/x": {"get": operation("getX")}})))
+    result = _invoke("overlay", "check", "--spec", copy, "--family", "scim", "--format", "json")
+    assert result.exit_code == 1, result.output  # the SCIM paging action finds no listing
+    actions = json.loads(result.stdout)["actions"]
+    assert [(a["overlay"], a["status"]) for a in actions] == [
+        ("spec/overlays/scim/pagination.overlay.yaml", "unmatched")
+    ]
+
+
 def test_overlay_check_of_a_document_no_family_has_asks_which(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
