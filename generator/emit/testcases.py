@@ -334,7 +334,8 @@ class CaseBuilder:
             if rules.error_member and not any(k in item for k in rules.error_without):
                 item.pop(rules.error_member, None)
             if rules.final_member:
-                lines = [item, {**item, rules.final_member: found.final_line}]
+                final = rules.final_value or found.final_line
+                lines = [item, {**item, rules.final_member: final}]
         return b"".join(
             json.dumps(line, sort_keys=True, default=_capped).encode() + b"\n" for line in lines
         )

@@ -129,6 +129,7 @@ def _json_lines(
             error_member=str(error.get("member", "")),
             error_without=tuple(str(w) for w in without) if isinstance(without, list) else (),
             final_member=str(final.get("member", "")),
+            final_value=str(final.get("value", "")),
         )
         hint = name.removesuffix("Response") + "Line"
         # The document's JSON media types stay acceptable, listed first: servers often label

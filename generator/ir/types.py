@@ -191,13 +191,14 @@ class JsonLines:
     """How a JSON-lines body (one JSON value per line) marks an error and its own end.
 
     A line is an error when it is an object with ``error_member`` and none of ``error_without``;
-    a stream is complete when its last line is an object with ``final_member``. Empty names mean
-    no such rule.
+    a stream is complete when its last line is an object with ``final_member`` (equal to
+    ``final_value`` when one is given). Empty names mean no such rule.
     """
 
     error_member: str = ""
     error_without: tuple[str, ...] = ()
     final_member: str = ""
+    final_value: str = ""
 
 
 @dataclass(frozen=True, slots=True)

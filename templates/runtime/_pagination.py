@@ -9,7 +9,11 @@ offset
 cursor
     The next page sends the response's next cursor as ``cursor_param``. Paging stops at an empty
     page, when the response's ``has_more`` flag (e.g. ``pageInfo.hasNextPage``) is false, or when
-    the cursor is absent, null, empty, or the one just sent.
+    the cursor is absent, null or empty.
+
+A walk never loops: a cursor sent before in the same walk (A → B → A), a page whose items are
+those of the page before it (an endpoint that ignores ``offset`` and gives no total), or more
+pages than ``Limits.max_pages`` stop it with a :class:`PaginationError`.
 
 An endpoint that may answer in more than one shape lists the others in ``alternatives``: each
 response is read with the first spec (the page's own, then its alternatives in order) whose
@@ -33,7 +37,9 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 import httpx2
 
+from ._differences import child
 from ._exceptions import APIResponseValidationError
+from ._limits import Limits, PaginationError
 from ._response import parse_items, parse_json
 from ._types import NOT_GIVEN, NotGiven
 
@@ -113,6 +119,57 @@ def _as_int(value: object) -> int | None:
     return None
 
 
+class _Walk:
+    """What one walk through the pages has seen, shared by its pages: the cursors sent and the
+    page count, so a server that loops is stopped (see the module)."""
+
+    def __init__(self, limits: Limits, call: PreparedCall, spec: PageSpec) -> None:
+        self.max_pages = limits.max_pages
+        self.pages = 1
+        self.cursors: set[str] = set()
+        self.sent(call, spec)
+
+    def sent(self, call: PreparedCall, spec: PageSpec) -> None:
+        for shape in spec.shapes:
+            if shape.style == "cursor" and shape.cursor_param in call.query:
+                self.cursors.add(str(call.query[shape.cursor_param]))
+
+    def check_call(self, page: _PageState[Any], call: PreparedCall) -> None:
+        """Refuse to send ``call`` (the page after ``page``) if the walk would loop."""
+        response = page.http_response
+        assert response is not None
+        if self.max_pages is not None and self.pages >= self.max_pages:
+            raise PaginationError(
+                "max-pages", f"Limits.max_pages is {self.max_pages}", self.pages, response=response
+            )
+        spec = page.spec
+        if spec.style == "cursor":
+            cursor = str(call.query.get(spec.cursor_param))
+            if cursor in self.cursors:
+                raise PaginationError(
+                    "repeated-cursor",
+                    f"the server gave cursor {cursor[:40]!r} again",
+                    self.pages,
+                    response=response,
+                )
+            self.cursors.add(cursor)
+        self.pages += 1
+
+    def check_page(self, before: _PageState[Any], page: _PageState[Any]) -> None:
+        """Refuse a page whose items are exactly those of the page before it."""
+        if page.items and page.http_response is not None and _same_items(before, page):
+            raise PaginationError(
+                "repeated-page",
+                "the server sent the same page again",
+                self.pages,
+                response=page.http_response,
+            )
+
+
+def _same_items(before: _PageState[Any], page: _PageState[Any]) -> bool:
+    return bool(_dig(before.raw, before.spec.items) == _dig(page.raw, page.spec.items))
+
+
 class _PageState(Generic[T]):
     """One fetched page: its items, the raw body, and the call that fetches the next one."""
 
@@ -167,8 +224,6 @@ class _PageState(Generic[T]):
             cursor = _dig(self.raw, spec.next_cursor) if spec.next_cursor else None
             if isinstance(cursor, bool) or not isinstance(cursor, (str, int)) or cursor == "":
                 return None
-            if str(cursor) == str(query.get(spec.cursor_param, "")):
-                return None  # the server repeated the cursor we sent: stop rather than loop
             changes[spec.cursor_param] = cursor
             return self._call.with_query(**changes)
         start = _as_int(query.get(spec.offset_param))
@@ -222,7 +277,7 @@ class PageShapeError(APIResponseValidationError):
 
 
 def _parse_page(
-    response: httpx2.Response, spec: PageSpec, item_type: Any, strict: bool = False
+    response: httpx2.Response, spec: PageSpec, item_type: Any, strict: bool = False, path: str = ""
 ) -> tuple[Any, list[Any]]:
     data = parse_json(response, object)
     shape = spec.match(data)
@@ -234,7 +289,8 @@ def _parse_page(
             response=response,
             body=data,
         )
-    items = parse_items(response, data, _dig(data, shape.items) or [], item_type, strict)
+    at = "".join(child("", key) for key in shape.items)
+    items = parse_items(response, data, _dig(data, shape.items) or [], item_type, strict, at, path)
     return data, items
 
 
@@ -242,17 +298,28 @@ class SyncPage(_PageState[T]):
     """One page of a list; ``for item in page`` walks every following page too."""
 
     def __init__(
-        self, client: SyncAPIClient, call: PreparedCall, spec: PageSpec, item_type: Any
+        self,
+        client: SyncAPIClient,
+        call: PreparedCall,
+        spec: PageSpec,
+        item_type: Any,
+        walk: _Walk | None = None,
     ) -> None:
         response = client.send(call)
-        data, items = _parse_page(response, spec, item_type, client.strict)
+        data, items = _parse_page(response, spec, item_type, client.strict, call.path)
         super().__init__(call, spec, item_type, data, items, response)
         self._client = client
+        self._walk = walk or _Walk(client.limits, call, spec)
 
     def next_page(self) -> SyncPage[T] | None:
         """Fetch the next page, or ``None`` when this is the last one."""
         call = self._next_call()
-        return SyncPage(self._client, call, self._root, self._item_type) if call else None
+        if call is None:
+            return None
+        self._walk.check_call(self, call)
+        page: SyncPage[T] = SyncPage(self._client, call, self._root, self._item_type, self._walk)
+        self._walk.check_page(self, page)
+        return page
 
     get_next_page = next_page
 
@@ -280,25 +347,37 @@ class AsyncPage(_PageState[T]):
         data: Any,
         items: list[T],
         response: httpx2.Response | None = None,
+        walk: _Walk | None = None,
     ) -> None:
         super().__init__(call, spec, item_type, data, items, response)
         self._client = client
+        self._walk = walk or _Walk(client.limits, call, spec)
 
     @classmethod
     async def fetch(
-        cls, client: AsyncAPIClient, call: PreparedCall, spec: PageSpec, item_type: Any
+        cls,
+        client: AsyncAPIClient,
+        call: PreparedCall,
+        spec: PageSpec,
+        item_type: Any,
+        walk: _Walk | None = None,
     ) -> AsyncPage[T]:
-        """Send ``call`` and wrap the first page."""
+        """Send ``call`` and wrap the page (the first of a walk unless ``walk`` is given)."""
         response = await client.send(call)
-        data, items = _parse_page(response, spec, item_type, client.strict)
-        return cls(client, call, spec, item_type, data, items, response)
+        data, items = _parse_page(response, spec, item_type, client.strict, call.path)
+        return cls(client, call, spec, item_type, data, items, response, walk)
 
     async def next_page(self) -> AsyncPage[T] | None:
         """Fetch the next page, or ``None`` when this is the last one."""
         call = self._next_call()
         if call is None:
             return None
-        return await AsyncPage.fetch(self._client, call, self._root, self._item_type)
+        self._walk.check_call(self, call)
+        page: AsyncPage[T] = await AsyncPage.fetch(
+            self._client, call, self._root, self._item_type, self._walk
+        )
+        self._walk.check_page(self, page)
+        return page
 
     get_next_page = next_page
 

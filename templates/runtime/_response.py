@@ -9,19 +9,21 @@ import secrets
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import contextmanager, suppress
-from functools import lru_cache, wraps
+from functools import wraps
 from typing import IO, Any, Generic, ParamSpec, TypeVar
 
 import httpx2
 import pydantic
 
+from ._differences import Context, from_errors, report
 from ._exceptions import (
     APIConnectionError,
     APIResponseValidationError,
     APITimeoutError,
     request_id,
 )
-from ._models import STRICT, construct, lazy_builder, warn
+from ._limits import DEFAULT_LIMITS, Limits, aread_body, read_body
+from ._models import STRICT, Where, adapter, construct, lazy_builder
 from ._types import RAW_RESPONSE_HEADER
 
 __all__ = ["APIResponse", "AsyncBinaryResponse", "BinaryResponse"]
@@ -31,102 +33,120 @@ P = ParamSpec("P")
 CHUNK = 64 * 1024
 
 
-@lru_cache(maxsize=512)
-def _adapter(tp: Any) -> pydantic.TypeAdapter[Any]:
-    return pydantic.TypeAdapter(tp)
-
-
 _STRICT_CONTEXT = {STRICT: True}
 
 
-def parse_json(response: httpx2.Response, cast_to: Any, strict: bool = False) -> Any:
+def _invalid_json(response: httpx2.Response, detail: object) -> APIResponseValidationError:
+    return APIResponseValidationError(
+        f"response body is not valid JSON: {detail}", response=response, body=response.text[:500]
+    )
+
+
+def parse_json(
+    response: httpx2.Response, cast_to: Any, strict: bool = False, path: str = ""
+) -> Any:
     """Validate a JSON body into ``cast_to``.
 
-    Typed bodies are parsed and validated in one pass by pydantic-core (``validate_json``),
-    which is markedly cheaper than ``json.loads`` followed by ``validate_python``. A body that
-    does not match is built leniently with a warning (see :mod:`._models`), or with ``strict``
-    raises :class:`APIResponseValidationError`.
+    Models are built lazily (each field validated when first read, see :mod:`._models`); other
+    types are parsed and validated in one pass by pydantic-core (``validate_json``), markedly
+    cheaper than ``json.loads`` followed by ``validate_python``. A body that differs from the
+    document follows the one rule of :mod:`._differences`: kept with a warning, or with
+    ``strict`` an :class:`APIResponseValidationError`. ``path`` is the operation's path template.
     """
     if cast_to is None or response.status_code == 204 or not response.content:
         return None
     builder = None if strict else lazy_builder(cast_to)
-    if builder is not None:
-        try:
-            data = json.loads(response.content)
-        except ValueError as exc:
-            raise APIResponseValidationError(
-                f"response body is not valid JSON: {exc}",
-                response=response,
-                body=response.text[:500],
-            ) from None
-        return builder(data)
-    if cast_to is object:
-        try:
-            return response.json()
-        except ValueError as exc:
-            raise APIResponseValidationError(
-                f"response body is not valid JSON: {exc}",
-                response=response,
-                body=response.text[:500],
-            ) from None
+    if builder is not None or cast_to is object:
+        data = loads(response, response.content)
+        if builder is None:
+            return data
+        return builder(data, Where(Context.of(response, path)))
     try:
-        return _adapter(cast_to).validate_json(
+        return adapter(cast_to).validate_json(
             response.content, context=_STRICT_CONTEXT if strict else None
         )
     except pydantic.ValidationError as exc:
-        first = exc.errors()[0]
-        if first["type"] == "json_invalid":
-            raise APIResponseValidationError(
-                f"response body is not valid JSON: {first['msg']}",
-                response=response,
-                body=response.text[:500],
-            ) from None
-        if not strict:
-            value, problems = construct(cast_to, response.json())
-            warn(problems, _what(response))
-            return value
-        raise APIResponseValidationError(
-            f"response body does not match the documented schema: {exc.error_count()} errors, "
-            f"first at {'.'.join(str(p) for p in first['loc']) or 'the top level'}",
-            response=response,
-            body=_body_or_text(response),
-        ) from None
+        errors = exc.errors()
+        if errors[0]["type"] == "json_invalid":
+            raise _invalid_json(response, errors[0]["msg"]) from None
+        if errors[0]["type"] == "recursion_loop":
+            raise too_deep(response) from None
+        return _differs(response, cast_to, errors, strict, path)
+
+
+def _differs(response: httpx2.Response, cast_to: Any, errors: Any, strict: bool, path: str) -> Any:
+    """A body that did not validate, through the one rule (kept and warned, or refused)."""
+    body = loads(response, response.content)
+    context = Context.of(response, path)
+    if strict:
+        report(from_errors(errors, body, context), strict=True, response=response, body=body)
+    value, found = construct(cast_to, body, "", context)
+    report(found, response=response, body=body)
+    return value
 
 
 def parse_items(
-    response: httpx2.Response, data: Any, items: Any, item_type: Any, strict: bool = False
+    response: httpx2.Response,
+    data: Any,
+    items: Any,
+    item_type: Any,
+    strict: bool = False,
+    at: str = "",
+    path: str = "",
 ) -> list[Any]:
-    """The items of one page (already parsed JSON), leniently unless ``strict``."""
+    """The items of one page (already parsed JSON, found at pointer ``at``), leniently unless
+    ``strict``."""
     tp = list[item_type]
+    context = Context.of(response, path)
     builder = None if strict else lazy_builder(tp)
     if builder is not None and isinstance(items, list):
-        return list(builder(items))
+        return list(builder(items, Where(context, at)))
     try:
-        return list(
-            _adapter(tp).validate_python(items, context=_STRICT_CONTEXT if strict else None)
-        )
+        return list(adapter(tp).validate_python(items, context=_STRICT_CONTEXT if strict else None))
     except pydantic.ValidationError as exc:
-        if not strict:
-            value, problems = construct(tp, items)
-            warn(problems, _what(response))
-            return list(value)
-        raise APIResponseValidationError(
-            f"page items do not match the documented schema: {exc.error_count()} errors",
-            response=response,
-            body=data,
-        ) from None
+        if strict:
+            found = from_errors(exc.errors(), items, context, at)
+            report(found, strict=True, response=response, body=data)
+        value, found = construct(tp, items, at, context)
+        report(found, response=response, body=data)
+        return list(value)
 
 
-def _what(response: httpx2.Response) -> str:
-    request = response.request
-    return f"{request.method} {request.url.copy_with(query=None)}"
-
-
-def _body_or_text(response: httpx2.Response) -> object:
+def conform(
+    value: Any, tp: Any, response: httpx2.Response, strict: bool, path: str, part: str
+) -> Any:
+    """One decoded JSON value of a stream (a line, an event's data) as ``tp``, under the one
+    rule of :mod:`._differences`; ``part`` says which (``line 3``)."""
     try:
-        return response.json()
-    except ValueError:
-        return response.text[:500]
+        return adapter(tp).validate_python(value, context=_STRICT_CONTEXT if strict else None)
+    except pydantic.ValidationError as exc:
+        context = Context.of(response, path, part)
+        if strict:
+            found = from_errors(exc.errors(), value, context)
+            report(found, strict=True, response=response, body=value)
+        built, found = construct(tp, value, "", context)
+        report(found, response=response, body=value)
+        return built
+
+
+def loads(response: httpx2.Response, content: bytes | str, what: str = "response body") -> Any:
+    """JSON from ``content``; invalid or too deeply nested JSON is the response's error."""
+    try:
+        return json.loads(content)
+    except ValueError as exc:
+        raise APIResponseValidationError(
+            f"{what} is not valid JSON: {exc}", response=response, body=content[:500]
+        ) from None
+    except RecursionError:
+        raise too_deep(response, what) from None
+
+
+def too_deep(response: httpx2.Response, what: str = "response body") -> APIResponseValidationError:
+    return APIResponseValidationError(
+        f"{what} is nested deeper than the parser can follow",
+        response=response,
+        body=None,
+    )
 
 
 class APIResponse(Generic[R]):
@@ -228,8 +248,9 @@ class BinaryResponse:
     ``iter_*`` method to its end (or leaving its loop early) close it for you.
     """
 
-    def __init__(self, response: httpx2.Response) -> None:
+    def __init__(self, response: httpx2.Response, limits: Limits = DEFAULT_LIMITS) -> None:
         self.http_response = response
+        self._limits = limits
 
     @property
     def content_type(self) -> str:
@@ -274,9 +295,10 @@ class BinaryResponse:
             yield dict(zip(header, row, strict=False))
 
     def read(self) -> bytes:
-        """The whole body in memory; prefer the ``iter_*`` methods for large downloads."""
+        """The whole body in memory (up to ``Limits.max_response_bytes``); prefer the ``iter_*``
+        methods for large downloads."""
         with stream_errors(self.http_response):
-            return self.http_response.read()
+            return read_body(self.http_response, self._limits, None)
 
     def write_to_file(self, file: str | os.PathLike[str] | IO[bytes]) -> int:
         """Stream the body to a path or an open binary file; returns the byte count.
@@ -318,8 +340,9 @@ class BinaryResponse:
 class AsyncBinaryResponse:
     """Async twin of :class:`BinaryResponse`."""
 
-    def __init__(self, response: httpx2.Response) -> None:
+    def __init__(self, response: httpx2.Response, limits: Limits = DEFAULT_LIMITS) -> None:
         self.http_response = response
+        self._limits = limits
 
     @property
     def content_type(self) -> str:
@@ -384,7 +407,7 @@ class AsyncBinaryResponse:
 
     async def read(self) -> bytes:
         with stream_errors(self.http_response):
-            return await self.http_response.aread()
+            return await aread_body(self.http_response, self._limits, None)
 
     async def write_to_file(self, file: str | os.PathLike[str] | IO[bytes]) -> int:
         """Stream the body to a path (via a temporary file beside it) or an open binary file."""

@@ -19,8 +19,8 @@ from generator.ir.contracts import client_members, resource_members
 from tests.helpers import check_clean_and_typed, imported_package
 
 CLIENT_MEMBERS = {
-    "auth_headers", "base_url", "close", "max_retries", "request", "send", "strict", "timeout",
-    "with_options", "with_raw_response",
+    "auth_headers", "base_url", "close", "limits", "max_retries", "request", "send", "strict",
+    "timeout", "with_options", "with_raw_response",
 }  # fmt: skip
 RESOURCE_MEMBERS = {"with_raw_response"}
 

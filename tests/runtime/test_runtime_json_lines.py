@@ -31,6 +31,7 @@ from cube_client import (
     ChatClient,
     DataClient,
     IncompleteStreamError,
+    ResponseValidationWarning,
 )
 from cube_client._models import Unknown
 from cube_client.chat import models as chat_models
@@ -54,6 +55,8 @@ SUSPENDED = {
     "retryable": True,
 }
 USAGE = {"id": "__usage__", "type": "usage", "usage": {"inputTokens": 10, "totalTokens": 12}}
+ABORTED = {"id": "__aborted__", "type": "abort", "code": "chat_aborted"}
+NEW_FRAME = {"id": "__handoff__", "type": "handoff"}  # a kind of frame the document does not list
 LINES = [ECHO, DELTA, TOOL, STATE, USAGE]
 
 
@@ -223,7 +226,12 @@ CUTS = {
     "inside-a-line": ([_body([ECHO]) + b'{"id": "m2", "con'], b"0\r\n\r\n", IncompleteStreamError),
     # the body ends cleanly after whole lines, but before the final usage frame
     "before-usage": ([_body([ECHO, DELTA])], b"0\r\n\r\n", IncompleteStreamError),
+    # frames with a ``type`` that are not the usage frame do not end a stream
+    "after-suspended": ([_body([ECHO, SUSPENDED])], b"0\r\n\r\n", IncompleteStreamError),
+    "after-aborted": ([_body([ECHO, ABORTED])], b"0\r\n\r\n", IncompleteStreamError),
+    "after-unknown-frame": ([_body([ECHO, NEW_FRAME])], b"0\r\n\r\n", IncompleteStreamError),
 }
+LAST = {"before-usage": DELTA, "after-suspended": SUSPENDED, "after-aborted": ABORTED}
 
 
 @pytest.mark.parametrize("cut", sorted(CUTS))
@@ -238,7 +246,10 @@ def test_cut_stream_is_an_error_sync(
             received.append(event.id)
     assert received[0] == ECHO["id"]
     if isinstance(info.value, IncompleteStreamError):
-        assert info.value.last == (DELTA if cut == "before-usage" else ECHO)
+        last = LAST.get(cut, NEW_FRAME if cut == "after-unknown-frame" else ECHO)
+        assert info.value.last == last
+        whole = [ECHO] if cut == "inside-a-line" else [ECHO, last]
+        assert list(info.value.received) == whole  # what arrived before the cut
 
 
 @pytest.mark.anyio
@@ -264,8 +275,23 @@ def test_invalid_line_is_a_validation_error(
             list(client.chat.stream_chat_state(input="x"))
     _stream_route(tls_server, [_body([{"id": "m", "role": 7}, USAGE])])
     with _chat(tls_server, trusting) as client:  # strict: a line off its schema fails the stream
-        with pytest.raises(APIResponseValidationError, match="line 1 does not match"):
+        with pytest.raises(
+            APIResponseValidationError, match=r"\(line 1\).*does not match the document: /role"
+        ) as info:
             list(client.with_options(strict=True).chat.stream_chat_state(input="x"))
+        assert [d.pointer for d in info.value.differences] == ["/role"]
+
+
+def test_a_line_off_its_schema_is_kept_with_a_warning_when_lenient(
+    tls_server: LocalServer, trusting: ssl.SSLContext
+) -> None:
+    """The same rule as every JSON body: kept as received, the warning naming line and field."""
+    _stream_route(tls_server, [_body([{"id": "m", "sort": "first"}, USAGE])])
+    with _chat(tls_server, trusting) as client:
+        with pytest.warns(ResponseValidationWarning, match=r"\(line 1\).*/sort: str 'first'"):
+            lines = list(client.chat.stream_chat_state(input="x"))
+    assert lines[0].id == "m" and lines[0].sort == "first"
+    assert lines[1].type == "usage"
 
 
 def test_abort_chat(tls_server: LocalServer, trusting: ssl.SSLContext) -> None:

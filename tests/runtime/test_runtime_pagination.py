@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from cube_client._base_client import AsyncAPIClient, PreparedCall, SyncAPIClient
+from cube_client._limits import PaginationError
 from cube_client._pagination import AsyncPage, PageSpec, SyncPage
 from cube_client.platform import models
 from cube_client.scim import models as scim_models
@@ -236,8 +237,13 @@ async def test_cursor_primary_spec_direct_async(server: LocalServer) -> None:
         page: AsyncPage[dict[str, int]] = await AsyncPage.fetch(
             client, PreparedCall("GET", "/events"), EVENTS_SPEC, dict[str, int]
         )
-        # the server repeats the cursor it was sent: paging stops instead of looping
-        assert [e["n"] async for e in page] == [0, 1, 2, 3, 4, 5, 6, 7]
+        # the server repeats the cursor it was sent: paging stops with a typed error
+        seen: list[int] = []
+        with pytest.raises(PaginationError) as info:
+            async for e in page:
+                seen.append(e["n"])
+        assert seen == [0, 1, 2, 3, 4, 5, 6, 7]
+        assert info.value.reason == "repeated-cursor"
     assert len(server.seen()) == 2
 
 

@@ -269,7 +269,7 @@ def test_root_model_value_that_does_not_read_is_kept_with_a_warning(server: Loca
 
     with platform(server.url) as client:
         result = client.request(PreparedCall("GET", "/count"), cast_to=Holder)
-        with pytest.warns(ResponseValidationWarning, match=r"Holder\.count"):
+        with pytest.warns(ResponseValidationWarning, match=r"GET /count: .*/count: str 'many'"):
             count = result.count
     assert count.root == "many"
 

@@ -34,7 +34,14 @@ Retries (``max_retries``, default 2: at most three sends; per client and per cal
 Timeouts
     :data:`DEFAULT_TIMEOUT` (60 s to read, write or wait for a pooled connection; 10 s to
     connect) unless ``timeout=`` is given to the client or the call (a float, an
-    ``httpx2.Timeout``, or ``None`` for none). A timeout is an :class:`APITimeoutError`.
+    ``httpx2.Timeout``, or ``None`` for none). A number also bounds each attempt as a whole —
+    connecting, sending and reading the whole body — so a server that drips a byte at a time
+    still ends in an :class:`APITimeoutError` after about that long (an ``httpx2.Timeout``
+    bounds the whole attempt by its read value). A timeout is an :class:`APITimeoutError`.
+
+Limits
+    ``limits=Limits(...)`` (see ``_limits``): the largest body read into memory (100 MiB after
+    decompression, checked as it arrives), JSON line, server-sent event and page walk.
 
 Logging
     The ``cube_client`` logger (named after this package) records retries at INFO and each
@@ -79,6 +86,7 @@ from ._exceptions import (
     make_status_error,
     parse_retry_after,
 )
+from ._limits import DEFAULT_LIMITS, Limits, Reading, aread_body, deadline, read_body
 from ._types import NOT_GIVEN, RAW_RESPONSE_HEADER, Body, Headers, NotGiven, Query, Timeout
 from ._utils import build_path, build_query, to_jsonable
 from ._version import DISTRIBUTION, __version__
@@ -220,6 +228,7 @@ class BaseClient:
         default_headers: Mapping[str, str] | None = None,
         allow_http_loopback: bool = False,
         strict: bool = False,
+        limits: Limits | None = None,
     ) -> None:
         _setup_logging()
         try:
@@ -249,6 +258,7 @@ class BaseClient:
         self.max_retries = max_retries
         self._default_headers = dict(default_headers or {})
         self.strict = strict
+        self.limits = limits or DEFAULT_LIMITS
 
     def with_options(
         self,
@@ -257,6 +267,7 @@ class BaseClient:
         max_retries: int | NotGiven = NOT_GIVEN,
         default_headers: Mapping[str, str] | None = None,
         strict: bool | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Self:
         """A copy with other defaults, sharing this client's connections (and credential).
 
@@ -277,6 +288,8 @@ class BaseClient:
             new._default_headers = {**self._default_headers, **default_headers}
         if not isinstance(strict, NotGiven):
             new.strict = strict
+        if limits is not None:
+            new.limits = limits
         new._owns_client = False
         return new
 
@@ -348,6 +361,9 @@ class BaseClient:
             timeout=self._timeout(call),
             **kwargs,
         )
+
+    def _reading(self, call: PreparedCall) -> Reading:
+        return Reading(self.strict, self.limits, call.path)
 
     def _timeout(self, call: PreparedCall) -> Timeout:
         return self.timeout if isinstance(call.options.timeout, NotGiven) else call.options.timeout
@@ -533,8 +549,11 @@ class SyncAPIClient(BaseClient):
         while True:
             request = self._build_request(call, self._client)
             self._log_request(request, attempt)
+            when = deadline(self._timeout(call))
             try:
-                response = self._client.send(request, stream=stream, follow_redirects=False)
+                response = self._client.send(request, stream=True, follow_redirects=False)
+                if response.is_success and not stream:
+                    read_body(response, self.limits, when)
             except httpx2.RequestError as exc:
                 delay = self._plan_retry(call, attempt, exc=exc)
                 if delay is None:
@@ -546,11 +565,9 @@ class SyncAPIClient(BaseClient):
                 delay = self._plan_retry(call, attempt, response=response)
                 if delay is None:
                     try:
-                        response.read()
+                        read_body(response, self.limits, when)
                     except httpx2.RequestError as exc:
                         raise self._transport_error(exc, request) from exc
-                    finally:
-                        response.close()
                     raise self._status_error(response)
                 response.close()
             self._sleep(delay)
@@ -559,13 +576,12 @@ class SyncAPIClient(BaseClient):
     def request(self, call: PreparedCall, *, cast_to: Any, kind: ResponseKind = "json") -> Any:
         streamed = kind in STREAMED_KINDS
         response = self.send(call, stream=streamed)
+        parse = functools.partial(_parse, response, cast_to, kind, self._reading(call))
         if self._wants_raw(call):
             from ._response import APIResponse
 
-            return APIResponse(
-                response, functools.partial(_parse, response, cast_to, kind, self.strict)
-            )
-        return _parse(response, cast_to, kind, self.strict)
+            return APIResponse(response, parse)
+        return parse()
 
 
 class AsyncAPIClient(BaseClient):
@@ -607,8 +623,11 @@ class AsyncAPIClient(BaseClient):
         while True:
             request = self._build_request(call, self._client)
             self._log_request(request, attempt)
+            when = deadline(self._timeout(call))
             try:
-                response = await self._client.send(request, stream=stream, follow_redirects=False)
+                response = await self._client.send(request, stream=True, follow_redirects=False)
+                if response.is_success and not stream:
+                    await aread_body(response, self.limits, when)
             except httpx2.RequestError as exc:
                 delay = self._plan_retry(call, attempt, exc=exc)
                 if delay is None:
@@ -620,11 +639,9 @@ class AsyncAPIClient(BaseClient):
                 delay = self._plan_retry(call, attempt, response=response)
                 if delay is None:
                     try:
-                        await response.aread()
+                        await aread_body(response, self.limits, when)
                     except httpx2.RequestError as exc:
                         raise self._transport_error(exc, request) from exc
-                    finally:
-                        await response.aclose()
                     raise self._status_error(response)
                 await response.aclose()
             await self._sleep(delay)
@@ -637,41 +654,37 @@ class AsyncAPIClient(BaseClient):
         response = await self.send(call, stream=streamed)
         from ._response import APIResponse, AsyncBinaryResponse
 
+        reading = self._reading(call)
         if kind == "binary":
-            value: Any = AsyncBinaryResponse(response)
+            value: Any = AsyncBinaryResponse(response, reading.limits)
             return APIResponse(response, lambda: value) if self._wants_raw(call) else value
         if kind == "event-stream":
             from ._streaming import AsyncEventStream
 
-            stream: AsyncEventStream[Any] = AsyncEventStream(response, cast_to)
+            stream: AsyncEventStream[Any] = AsyncEventStream(response, cast_to, reading)
             return APIResponse(response, lambda: stream) if self._wants_raw(call) else stream
         if kind == "json-lines":  # ``cast_to`` is a ``JSONLines`` spec
-            lines = cast_to.aopen(response, self.strict)
+            lines = cast_to.aopen(response, reading)
             return APIResponse(response, lambda: lines) if self._wants_raw(call) else lines
-        if self._wants_raw(call):
-            return APIResponse(
-                response, functools.partial(_parse, response, cast_to, kind, self.strict)
-            )
-        return _parse(response, cast_to, kind, self.strict)
+        parse = functools.partial(_parse, response, cast_to, kind, reading)
+        return APIResponse(response, parse) if self._wants_raw(call) else parse()
 
 
-def _parse(
-    response: httpx2.Response, cast_to: Any, kind: ResponseKind, strict: bool = False
-) -> Any:
+def _parse(response: httpx2.Response, cast_to: Any, kind: ResponseKind, reading: Reading) -> Any:
     from ._response import BinaryResponse, parse_json  # pydantic is imported on first use
 
     if kind == "json":
-        return parse_json(response, cast_to, strict)
+        return parse_json(response, cast_to, reading.strict, reading.path)
     if kind == "text":
         return response.text
     if kind == "binary":
-        return BinaryResponse(response)
+        return BinaryResponse(response, reading.limits)
     if kind == "event-stream":
         from ._streaming import EventStream
 
-        return EventStream(response, cast_to)
+        return EventStream(response, cast_to, reading)
     if kind == "json-lines":  # ``cast_to`` is a ``JSONLines`` spec
-        return cast_to.open(response, strict)
+        return cast_to.open(response, reading)
     return None
 
 

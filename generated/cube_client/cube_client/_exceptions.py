@@ -119,7 +119,12 @@ class APITimeoutError(APIConnectionError):
 
 
 class APIResponseValidationError(APIError):
-    """The server answered with a success status but a body that does not match the document."""
+    """The server answered with a success status but a body that does not match the document.
+
+    ``differences``: what differed, one entry per value, when the body was valid JSON.
+    """
+
+    differences: tuple[Any, ...] = ()
 
     def __init__(self, message: str, *, response: httpx2.Response, body: object) -> None:
         request = response.request
@@ -311,8 +316,12 @@ class APIStreamError(APIError):
 class IncompleteStreamError(APIConnectionError):
     """The stream ended inside a line, or before the line that marks a complete answer.
 
-    ``last`` is the last complete line, decoded (None when there was none).
+    ``last`` is the last complete line, decoded (None when there was none); ``received``
+    every complete line, decoded, for a stream that must end with a final line (the chat
+    stream's usage frame), so what arrived before the cut is not lost.
     """
+
+    received: tuple[object, ...] = ()
 
     def __init__(self, message: str, *, request: httpx2.Request, last: object) -> None:
         super().__init__(message, request=request)

@@ -20,9 +20,12 @@ Lazy building (the default for responses)
 Lenient parsing (the default)
     A response that fails validation (a ``null`` where the document says never, a required field
     missing, a number where a string was documented) is built anyway by :func:`construct`: each
-    value that validates is validated, each that does not is kept as it came, with one
-    :class:`ResponseValidationWarning` naming what differed. ``strict=True`` raises
-    ``APIResponseValidationError`` instead.
+    value that validates is validated, each that does not is kept as it came. What differed is
+    described as :class:`._differences.Difference` values (with the JSON pointer of each) and
+    handed to :func:`._differences.report`, the one rule every reader follows: a
+    :class:`ResponseValidationWarning`, or with ``strict=True`` an ``APIResponseValidationError``.
+    A lazily read model remembers where in which response it was found, so a field read later
+    is named by its real place in the body.
 """
 
 from __future__ import annotations
@@ -33,7 +36,6 @@ import sys
 import threading
 import types
 import typing
-import warnings
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Annotated, Any, Self, TypeVar, Union
 
@@ -41,11 +43,23 @@ import pydantic
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticCustomError, core_schema
 
+from ._differences import (
+    MISSING,
+    Context,
+    Difference,
+    Kind,
+    ResponseValidationWarning,
+    child,
+    listening,
+    report,
+)
+
 __all__ = [
     "BaseModel",
     "Open",
     "ResponseValidationWarning",
     "Unknown",
+    "adapter",
     "construct",
     "lazy_classes",
     "to_dict",
@@ -55,11 +69,57 @@ T = TypeVar("T")
 STRICT = "cube_client_strict"  # the validation-context key that turns Unknown and leniency off
 
 
-class ResponseValidationWarning(UserWarning):
-    """A response differed from the document and was kept as received (lenient mode)."""
-
-
 _RAW = "_cube_raw"
+_AT = "_cube_at"  # where the raw object was found: a :class:`Where`
+
+
+@functools.lru_cache(maxsize=512)
+def adapter(tp: Any) -> pydantic.TypeAdapter[Any]:
+    """The (cached) validator of a type."""
+    return pydantic.TypeAdapter(tp)
+
+
+class Where:
+    """Where a value was found: the call, and its JSON pointer, worked out only when asked for.
+
+    ``items`` is set for the list a page of models came from; all its models share one
+    :class:`Where`, and an item's index is looked up only if something about it is reported.
+    """
+
+    __slots__ = ("context", "items", "key", "parent", "parent_raw")
+
+    def __init__(
+        self,
+        context: Context,
+        parent: Where | str = "",
+        key: str | int | None = None,
+        items: list[Any] | None = None,
+        parent_raw: Any = None,
+    ) -> None:
+        self.context = context
+        self.parent = parent
+        self.parent_raw = parent_raw
+        self.key = key
+        self.items = items
+
+    def pointer(self) -> str:
+        parent = self.parent
+        base = parent.pointer_of(self.parent_raw) if isinstance(parent, Where) else parent
+        return base if self.key is None else child(base, self.key)
+
+    def pointer_of(self, raw: Any) -> str:
+        """The pointer of ``raw``: this place, or its index in :attr:`items`."""
+        if self.items is None:
+            return self.pointer()
+        index = next((i for i, item in enumerate(self.items) if item is raw), None)
+        return self.pointer() if index is None else child(self.pointer(), index)
+
+    def at(self, key: str | int, raw: Any = None) -> Where:
+        """The place of ``key`` inside the value found here (``raw``: that value, for lists)."""
+        return Where(self.context, self, key, None, raw)
+
+
+_NOWHERE = Where(Context("", ""))
 
 
 class BaseModel(pydantic.BaseModel):
@@ -75,12 +135,14 @@ class BaseModel(pydantic.BaseModel):
         return to_dict(self)
 
     @classmethod
-    def _from_json(cls, data: dict[str, Any]) -> Self:
+    def _from_json(cls, data: dict[str, Any], where: Where = _NOWHERE) -> Self:
         """An instance over ``data`` whose fields are validated when first read (see module)."""
         obj = cls.__new__(cls)
         # Only the raw object now; which fields were set and the unknown ones are worked out
         # when first asked for (see __getattr__).
-        object.__setattr__(obj, "__pydantic_private__", {_RAW: data})
+        object.__setattr__(obj, "__pydantic_private__", {_RAW: data, _AT: where})
+        if _listeners_on():
+            _report_extras(cls, data, where)
         return obj
 
     def _fill_meta(self, data: dict[str, Any]) -> None:
@@ -110,7 +172,7 @@ class BaseModel(pydantic.BaseModel):
             if raw is not None:
                 entry = _keys(cls).get(name)
                 if entry is not None:
-                    value = _read_field(cls, name, raw, entry)
+                    value = _read_field(cls, name, raw, entry, self)
                     self.__dict__[name] = value
                     return value
                 if name in _META:
@@ -183,6 +245,27 @@ def _raw(model: pydantic.BaseModel) -> Any:
     return private.get(_RAW) if private else None
 
 
+def _where(model: pydantic.BaseModel) -> Where:
+    private = object.__getattribute__(model, "__pydantic_private__")
+    where = private.get(_AT) if private else None
+    return where if isinstance(where, Where) else _NOWHERE
+
+
+_listeners_on = listening
+
+
+def _report_extras(cls: type[pydantic.BaseModel], data: dict[str, Any], where: Where) -> None:
+    """Members the document does not name, for the listeners (never a warning)."""
+    names = _aliases(cls)
+    extra = [k for k in data if k not in names]
+    if extra:
+        base = where.pointer_of(data)
+        report(
+            Difference(Kind.EXTRA_FIELD, child(base, k), cls.__name__, data[k], where.context)
+            for k in extra
+        )
+
+
 def _complete(cls: type[pydantic.BaseModel]) -> None:
     """Resolve the class's forward references before its fields are read.
 
@@ -250,90 +333,101 @@ def _aliases(cls: type[pydantic.BaseModel]) -> dict[str, str]:
     return names
 
 
+Reader = Callable[[Any, Where], Any]
+
+
 @functools.cache
-def _field_reader(cls: type[pydantic.BaseModel], name: str) -> Callable[[Any], Any]:
-    """How to turn the raw value of one field into its typed value, leniently."""
+def _field_reader(
+    cls: type[pydantic.BaseModel], name: str
+) -> tuple[Reader | None, Any, Callable[[Any], Any]]:
+    """How to turn the raw value of one field into its typed value: a lazy builder for model
+    fields, else the field's type and its validator."""
     _complete(cls)
     field = cls.model_fields[name]
     tp: Any = field.annotation
     if field.metadata:
         tp = Annotated[(tp, *field.metadata)]
-    target = _lazy_target(tp, f"{cls.__name__}.{field.alias or name}")
-    if target is not None:
-        return target
-    from ._response import _adapter
-
-    adapter = _adapter(tp)
-
-    def read(value: Any) -> Any:
-        try:
-            return adapter.validate_python(value)
-        except pydantic.ValidationError:
-            built, problems = construct(tp, value, f"{cls.__name__}.{field.alias or name}")
-            warn(problems)
-            return built
-
-    return read
+    return _lazy_target(tp), tp, adapter(tp).validate_python
 
 
-def _lazy_target(tp: Any, where: str = "") -> Callable[[Any], Any] | None:
+def _read_value(model: pydantic.BaseModel, cls: Any, name: str, raw: Any, key: str) -> Any:
+    """One field's typed value, leniently (its place in the body worked out only if needed)."""
+    lazy, tp, check = _field_reader(cls, name)
+    value = raw[key]
+    if lazy is not None:
+        return lazy(value, _where(model).at(key, raw))
+    try:
+        typed = check(value)
+    except pydantic.ValidationError:
+        return _fallback(tp, value, _where(model).at(key, raw))
+    if isinstance(typed, Unknown) and _listeners_on():
+        _fallback(tp, value, _where(model).at(key, raw))  # tells the listeners what was new
+    return typed
+
+
+def _lazy_target(tp: Any) -> Reader | None:
     """A lazy builder for ``Model``, ``Model | None`` and ``list[Model]`` of this module's models;
-    ``where`` names the value in warnings."""
+    it takes the value and where it was found."""
     origin = typing.get_origin(tp)
     args = typing.get_args(tp)
     if isinstance(tp, type) and issubclass(tp, BaseModel):
         model = tp
 
-        def one(value: Any) -> Any:
-            return (
-                model._from_json(value)
-                if isinstance(value, dict)
-                else _fallback(model, value, where)
-            )
+        def one(value: Any, where: Where) -> Any:
+            if isinstance(value, dict):
+                return model._from_json(value, where)
+            return _fallback(model, value, where)
 
         return one
     if origin in (Union, types.UnionType) and len(args) == 2 and type(None) in args:
-        inner = _lazy_target(next(a for a in args if a is not type(None)), where)
+        inner = _lazy_target(next(a for a in args if a is not type(None)))
         if inner is not None:
             some = inner
-            return lambda value: None if value is None else some(value)
+            return lambda value, where: None if value is None else some(value, where)
     if origin is list and len(args) == 1:
         if isinstance(args[0], type) and issubclass(args[0], BaseModel):
-            return functools.partial(_model_list, args[0], tp, where)
-        item = _lazy_target(args[0], where)
+            return functools.partial(_model_list, args[0], tp)
+        item = _lazy_target(args[0])
         if item is not None:
             each = item
-            return lambda value: (
-                [each(v) for v in value] if isinstance(value, list) else _fallback(tp, value, where)
+            return lambda value, where: (
+                [each(v, where.at(i)) for i, v in enumerate(value)]
+                if isinstance(value, list)
+                else _fallback(tp, value, where)
             )
     return None
 
 
-def _model_list(model: type[BaseModel], tp: Any, where: str, value: Any) -> Any:
+def _model_list(model: type[BaseModel], tp: Any, value: Any, where: Where) -> Any:
     """``list[Model]``, the commonest response: the loop of :meth:`BaseModel._from_json` inlined."""
     if not isinstance(value, list):
         return _fallback(tp, value, where)
     new = object.__new__
     put = object.__setattr__
+    shared = Where(where.context, where, None, value)  # every item's place, by its index
     out = []
-    for item in value:
+    for index, item in enumerate(value):
         if type(item) is dict:
             obj = new(model)
-            put(obj, "__pydantic_private__", {_RAW: item})
+            put(obj, "__pydantic_private__", {_RAW: item, _AT: shared})
             out.append(obj)
         else:
-            out.append(_fallback(model, item, where))
+            out.append(_fallback(model, item, where.at(index)))
+    if _listeners_on():
+        for item in value:
+            if type(item) is dict:
+                _report_extras(model, item, shared)
     return out
 
 
-def _fallback(tp: Any, value: Any, where: str = "") -> Any:
-    built, problems = construct(tp, value, where)
-    warn(problems)
+def _fallback(tp: Any, value: Any, where: Where) -> Any:
+    built, found = construct(tp, value, where.pointer(), where.context)
+    report(found)
     return built
 
 
 @functools.lru_cache(maxsize=1024)
-def lazy_builder(tp: Any) -> Callable[[Any], Any] | None:
+def lazy_builder(tp: Any) -> Reader | None:
     """A lazy builder for a response type, or None when it must be validated whole."""
     return _lazy_target(tp)
 
@@ -350,15 +444,17 @@ def _read_field(
     cls: type[pydantic.BaseModel],
     name: str,
     raw: dict[str, Any],
-    entry: tuple[str, FieldInfo] | None = None,
+    entry: tuple[str, FieldInfo],
+    model: pydantic.BaseModel,
 ) -> Any:
-    key, field = entry or _keys(cls)[name]
+    key, field = entry
     if key not in raw:
         key = name
     if key in raw:
-        return _field_reader(cls, name)(raw[key])
+        return _read_value(model, cls, name, raw, key)
     if field.is_required():
-        warn([f"{cls.__name__}.{field.alias or name}: required field missing, read as None"])
+        where = _where(model).at(field.alias or name, raw)
+        report([Difference(Kind.MISSING, where.pointer(), "required", MISSING, where.context)])
         return None
     if field.default_factory is None and type(field.default) in _IMMUTABLE:
         return field.default  # shared safely: nothing can change it
@@ -441,18 +537,19 @@ Open = Annotated[T | Unknown, _OpenMarker()]
 # --------------------------------------------------------------------------- lenient building
 
 
-def construct(tp: Any, data: Any, path: str = "") -> tuple[Any, list[str]]:
-    """Build ``tp`` from JSON ``data`` without failing: ``(value, problems)``."""
-    problems: list[str] = []
-    value = _build(tp, data, path, problems)
-    return value, problems
+def construct(
+    tp: Any, data: Any, pointer: str = "", context: Context = _NOWHERE.context
+) -> tuple[Any, list[Difference]]:
+    """Build ``tp`` from JSON ``data`` without failing: ``(value, differences)``; ``pointer``
+    is where ``data`` sits in the body and ``context`` the call it came from."""
+    found: list[Difference] = []
+    value = _Builder(context, found).build(tp, data, pointer)
+    return value, found
 
 
 def _validates(tp: Any, data: Any) -> tuple[bool, Any]:
-    from ._response import _adapter
-
     try:
-        return True, _adapter(tp).validate_python(data)
+        return True, adapter(tp).validate_python(data)
     except pydantic.ValidationError:
         return False, None
 
@@ -463,84 +560,97 @@ def _strip_annotated(tp: Any) -> Any:
     return tp
 
 
-def _build(tp: Any, data: Any, path: str, problems: list[str]) -> Any:
-    ok, value = _validates(tp, data)
-    if ok:
-        return value
-    tp = _strip_annotated(tp)
-    origin = typing.get_origin(tp)
-    where = path or "the top level"
-    if origin in (Union, types.UnionType):
-        members = [m for m in typing.get_args(tp) if m is not type(None)]
+def _type_name(tp: Any) -> str:
+    if typing.get_origin(tp) is typing.Literal:
+        return "one of " + ", ".join(repr(v) for v in typing.get_args(tp))
+    name = getattr(tp, "__name__", None)
+    return str(name) if name else repr(tp).replace("typing.", "")
+
+
+class _Builder:
+    """:func:`construct`'s walk: each value that fails is kept and described."""
+
+    def __init__(self, context: Context, found: list[Difference]) -> None:
+        self.context = context
+        self.found = found
+
+    def differs(self, kind: Kind, pointer: str, expected: Any, seen: Any) -> None:
+        text = expected if isinstance(expected, str) else _type_name(expected)
+        self.found.append(Difference(kind, pointer, text, seen, self.context))
+
+    def build(self, tp: Any, data: Any, pointer: str) -> Any:
+        ok, value = _validates(tp, data)
+        if ok:
+            if isinstance(value, Unknown):
+                self.differs(_unknown_kind(data), pointer, _listed(tp), data)
+            return value
+        tp = _strip_annotated(tp)
+        origin = typing.get_origin(tp)
+        if origin in (Union, types.UnionType):
+            members = [m for m in typing.get_args(tp) if m is not type(None)]
+            if data is None:
+                self.differs(Kind.NULL, pointer, tp, None)
+                return None
+            models = [
+                m for m in members if isinstance(m, type) and issubclass(m, pydantic.BaseModel)
+            ]
+            if isinstance(data, dict) and models:
+                return self.build(models[0], data, pointer)
+            if Unknown in members:
+                self.differs(_unknown_kind(data), pointer, _listed(tp), data)
+                return Unknown(data)
+            if len(members) == 1:
+                return self.build(members[0], data, pointer)
+        elif isinstance(tp, type) and issubclass(tp, pydantic.RootModel):
+            _complete(tp)
+            root = self.build(tp.model_fields["root"].annotation, data, pointer)
+            return tp.model_construct(root)
+        elif isinstance(tp, type) and issubclass(tp, pydantic.BaseModel) and isinstance(data, dict):
+            return self.model(tp, data, pointer)
+        elif origin is list and isinstance(data, list):
+            (item,) = typing.get_args(tp) or (Any,)
+            return [self.build(item, v, child(pointer, i)) for i, v in enumerate(data)]
+        elif origin is dict and isinstance(data, dict):
+            args = typing.get_args(tp)
+            item = args[1] if len(args) == 2 else Any
+            return {k: self.build(item, v, child(pointer, k)) for k, v in data.items()}
         if data is None:
-            problems.append(f"{where}: null")
-            return None
-        models = [m for m in members if isinstance(m, type) and issubclass(m, pydantic.BaseModel)]
-        if isinstance(data, dict) and models:
-            return _build(models[0], data, path, problems)
-        if Unknown in members:
-            return Unknown(data)
-        if len(members) == 1:
-            return _build(members[0], data, path, problems)
-    elif isinstance(tp, type) and issubclass(tp, pydantic.RootModel):
-        _complete(tp)
-        return tp.model_construct(_build(tp.model_fields["root"].annotation, data, path, problems))
-    elif isinstance(tp, type) and issubclass(tp, pydantic.BaseModel) and isinstance(data, dict):
-        return _build_model(tp, data, path, problems)
-    elif origin is list and isinstance(data, list):
-        (item,) = typing.get_args(tp) or (Any,)
-        return [_build(item, v, f"{path}[{i}]", problems) for i, v in enumerate(data)]
-    elif origin is dict and isinstance(data, dict):
-        args = typing.get_args(tp)
-        item = args[1] if len(args) == 2 else Any
-        return {
-            k: _build(item, v, f"{path}.{k}" if path else str(k), problems) for k, v in data.items()
-        }
-    problems.append(
-        f"{where}: {'null' if data is None else type(data).__name__ + ' ' + _short(data)} kept as received"
-    )
-    return data
+            self.differs(Kind.NULL, pointer, tp, None)
+        elif typing.get_origin(tp) is typing.Literal:
+            self.differs(Kind.UNKNOWN_ENUM_VALUE, pointer, tp, data)
+        else:
+            self.differs(Kind.WRONG_TYPE, pointer, tp, data)
+        return data
+
+    def model(self, cls: type[pydantic.BaseModel], data: dict[str, Any], pointer: str) -> Any:
+        _complete(cls)
+        values: dict[str, Any] = {}
+        used: set[str] = set()
+        for name, field in cls.model_fields.items():
+            key = field.alias or name
+            if key not in data and name in data:
+                key = name
+            if key in data:
+                used.add(key)
+                values[name] = self.build(field.annotation, data[key], child(pointer, key))
+            elif field.is_required():
+                self.differs(Kind.MISSING, child(pointer, key), "required", MISSING)
+                values[name] = None
+        fields_set = {n for n, f in cls.model_fields.items() if (f.alias or n) in used or n in used}
+        extra = {k: v for k, v in data.items() if k not in used}
+        for key, value in extra.items():
+            self.differs(Kind.EXTRA_FIELD, child(pointer, key), cls, value)
+        if cls.model_config.get("extra") == "allow":
+            values.update(extra)
+        return cls.model_construct(_fields_set=fields_set, **values)
 
 
-def _short(data: Any) -> str:
-    text = repr(data)
-    return text if len(text) <= 40 else text[:37] + "..."
+def _unknown_kind(data: Any) -> Kind:
+    return Kind.UNKNOWN_VARIANT if isinstance(data, dict) else Kind.UNKNOWN_ENUM_VALUE
 
 
-def _build_model(
-    cls: type[pydantic.BaseModel], data: dict[str, Any], path: str, problems: list[str]
-) -> Any:
-    _complete(cls)
-    values: dict[str, Any] = {}
-    used: set[str] = set()
-    for name, field in cls.model_fields.items():
-        key = field.alias or name
-        if key not in data and name in data:
-            key = name
-        sub = f"{path}.{key}" if path else key
-        if key in data:
-            used.add(key)
-            values[name] = _build(field.annotation, data[key], sub, problems)
-        elif field.is_required():
-            problems.append(f"{sub}: required field missing, read as None")
-            values[name] = None
-    fields_set = {n for n, f in cls.model_fields.items() if (f.alias or n) in used or n in used}
-    extra = {k: v for k, v in data.items() if k not in used}
-    if cls.model_config.get("extra") == "allow":
-        values.update(extra)
-    return cls.model_construct(_fields_set=fields_set, **values)
-
-
-def warn(problems: list[str], what: str = "") -> None:
-    """One warning for every difference found in one response (``what``: which, if known)."""
-    if problems:
-        shown = "; ".join(problems[:5]) + (
-            f"; and {len(problems) - 5} more" if len(problems) > 5 else ""
-        )
-        where = f"{what}: " if what else ""
-        warnings.warn(
-            ResponseValidationWarning(
-                f"{where}response differs from the document, kept as received: {shown}"
-            ),
-            stacklevel=4,
-        )
+def _listed(tp: Any) -> str:
+    """The known members of ``Open[...]``, for a value that is none of them."""
+    tp = _strip_annotated(tp)
+    members = [m for m in typing.get_args(tp) if m is not Unknown and m is not type(None)]
+    return " | ".join(_type_name(m) for m in members) or _type_name(tp)

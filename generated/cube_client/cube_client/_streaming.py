@@ -3,8 +3,13 @@
 
 JSON lines (one JSON value per line, the agent chat API's answer and the SQL results of the core
 data API) are yielded as typed items; a line the document marks as an error raises
-:class:`APIStreamError`, and a stream that stops inside a line or before its final line raises
-:class:`IncompleteStreamError`.
+:class:`APIStreamError`, and a stream that stops inside a line or before its final line (the
+chat stream's usage frame) raises :class:`IncompleteStreamError` carrying what was received. A
+line longer than ``Limits.max_line_bytes`` raises :class:`ResponseTooLargeError`.
+
+Lines and events that differ from the document follow the one rule of :mod:`._differences`
+(kept with a warning, or refused with ``strict=True``), as every other body does; an event larger
+than ``Limits.max_event_bytes`` raises :class:`ResponseTooLargeError`.
 
 Server-sent events are yielded as they arrive. A ``data:`` field spread over several lines is joined with
 ``\\n`` as the SSE specification says; comments and ``retry:`` lines are handled by httpx2.
@@ -21,12 +26,11 @@ from contextlib import contextmanager
 from typing import Any, Generic, TypeVar
 
 import httpx2
-import pydantic
 from httpx2 import EventSource, ServerSentEvent, SSEError
 
 from ._exceptions import APIResponseValidationError, APIStreamError, IncompleteStreamError
-from ._models import STRICT
-from ._response import _adapter, stream_errors
+from ._limits import Reading, ResponseTooLargeError
+from ._response import conform, loads, stream_errors
 
 __all__ = [
     "APIStreamError",
@@ -42,24 +46,34 @@ __all__ = [
 T = TypeVar("T")  # the type of each event's data (the document's ``itemSchema``; Any without)
 
 
-def _item(event: ServerSentEvent, response: httpx2.Response, item_type: Any) -> Any:
-    data = _decode(event, response)
-    try:
-        return _adapter(item_type).validate_python(data)
-    except pydantic.ValidationError as exc:
-        raise APIResponseValidationError(
-            f"event data does not match the documented schema: {exc.error_count()} errors",
-            response=response,
-            body=data,
-        ) from None
+class _Events:
+    """What the sync and async event streams share: the source, the rule, the count."""
+
+    def __init__(self, response: httpx2.Response, item_type: Any, reading: Reading | None) -> None:
+        self.reading = reading or Reading()
+        self.response = response
+        self.item_type = item_type
+        self.source = EventSource(response, max_event_size=self.reading.limits.max_event_bytes)
+        self.count = 0
+
+    def item(self, event: ServerSentEvent) -> Any:
+        self.count += 1
+        data = _decode(event, self.response)
+        reading = self.reading
+        part = f"event {self.count}"
+        return conform(data, self.item_type, self.response, reading.strict, reading.path, part)
 
 
 @contextmanager
-def _sse_errors(response: httpx2.Response) -> Iterator[None]:
+def _sse_errors(response: httpx2.Response, limit: int | None) -> Iterator[None]:
     with stream_errors(response):
         try:
             yield
         except SSEError as exc:  # a TransportError subclass, but the server's fault
+            if limit is not None and "byte limit" in str(exc):
+                raise ResponseTooLargeError(
+                    "a server-sent event", limit, response=response
+                ) from None
             raise APIResponseValidationError(
                 f"expected an event stream: {exc}", response=response, body=None
             ) from None
@@ -76,12 +90,7 @@ def _dispatched(event: ServerSentEvent) -> bool:
 
 
 def _decode(event: ServerSentEvent, response: httpx2.Response) -> Any:
-    try:
-        return json.loads(event.data)
-    except ValueError as exc:
-        raise APIResponseValidationError(
-            f"event data is not valid JSON: {exc}", response=response, body=event.data[:500]
-        ) from None
+    return loads(response, event.data, "event data")
 
 
 class EventStream(Generic[T]):
@@ -90,15 +99,16 @@ class EventStream(Generic[T]):
     ``iter_items()`` gives each event's data parsed as the documented item type.
     """
 
-    def __init__(self, response: httpx2.Response, item_type: Any = Any) -> None:
+    def __init__(
+        self, response: httpx2.Response, item_type: Any = Any, reading: Reading | None = None
+    ) -> None:
         self.http_response = response
-        self._source = EventSource(response)
-        self._item_type = item_type
+        self._events = _Events(response, item_type, reading)
 
     def __iter__(self) -> Iterator[ServerSentEvent]:
         try:
-            with _sse_errors(self.http_response):
-                for event in self._source:
+            with _sse_errors(self.http_response, self._events.reading.limits.max_event_bytes):
+                for event in self._events.source:
                     if _dispatched(event):
                         yield event
         finally:
@@ -120,7 +130,7 @@ class EventStream(Generic[T]):
         try:
             for event in events:
                 if event.data:
-                    yield _item(event, self.http_response, self._item_type)
+                    yield self._events.item(event)
         finally:
             self.close()
 
@@ -137,15 +147,17 @@ class EventStream(Generic[T]):
 class AsyncEventStream(Generic[T]):
     """Async twin of :class:`EventStream`."""
 
-    def __init__(self, response: httpx2.Response, item_type: Any = Any) -> None:
+    def __init__(
+        self, response: httpx2.Response, item_type: Any = Any, reading: Reading | None = None
+    ) -> None:
         self.http_response = response
-        self._source = EventSource(response)
-        self._item_type = item_type
+        self._events = _Events(response, item_type, reading)
 
     async def __aiter__(self) -> AsyncIterator[ServerSentEvent]:
+        limit = self._events.reading.limits.max_event_bytes
         try:
-            with _sse_errors(self.http_response):
-                async for event in self._source:
+            with _sse_errors(self.http_response, limit):
+                async for event in self._events.source:
                     if _dispatched(event):
                         yield event
         finally:
@@ -153,9 +165,10 @@ class AsyncEventStream(Generic[T]):
 
     async def iter_json(self) -> AsyncIterator[Any]:
         """The ``data`` of each event decoded as JSON (events without data are skipped)."""
+        limit = self._events.reading.limits.max_event_bytes
         try:
-            with _sse_errors(self.http_response):
-                async for event in self._source:
+            with _sse_errors(self.http_response, limit):
+                async for event in self._events.source:
                     if event.data:
                         yield _decode(event, self.http_response)
         finally:
@@ -163,11 +176,12 @@ class AsyncEventStream(Generic[T]):
 
     async def iter_items(self) -> AsyncIterator[T]:
         """Each event's data as the documented item type (events without data are skipped)."""
+        limit = self._events.reading.limits.max_event_bytes
         try:
-            with _sse_errors(self.http_response):
-                async for event in self._source:
+            with _sse_errors(self.http_response, limit):
+                async for event in self._events.source:
                     if event.data:
-                        yield _item(event, self.http_response, self._item_type)
+                        yield self._events.item(event)
         finally:
             await self.close()
 
@@ -187,7 +201,8 @@ class AsyncEventStream(Generic[T]):
 class JSONLines(Generic[T]):
     """What the lines of a JSON-lines body are (``item``), and how an error line and the final
     line are recognised: an object with ``error_member`` and none of ``error_without`` is an
-    error; a complete stream ends with an object that has ``final_member``."""
+    error; a complete stream ends with an object that has ``final_member`` (equal to
+    ``final_value`` when that is given)."""
 
     def __init__(
         self,
@@ -196,17 +211,27 @@ class JSONLines(Generic[T]):
         error_member: str = "",
         error_without: tuple[str, ...] = (),
         final_member: str = "",
+        final_value: str = "",
     ) -> None:
         self.item = item
         self.error_member = error_member
         self.error_without = error_without
         self.final_member = final_member
+        self.final_value = final_value
 
-    def open(self, response: httpx2.Response, strict: bool = False) -> JSONLinesStream[T]:
-        return JSONLinesStream(response, self, strict)
+    def is_final(self, value: object) -> bool:
+        member = self.final_member
+        if not (isinstance(value, dict) and member in value):
+            return False
+        return not self.final_value or value[member] == self.final_value
 
-    def aopen(self, response: httpx2.Response, strict: bool = False) -> AsyncJSONLinesStream[T]:
-        return AsyncJSONLinesStream(response, self, strict)
+    def open(self, response: httpx2.Response, reading: Reading | None = None) -> JSONLinesStream[T]:
+        return JSONLinesStream(response, self, reading)
+
+    def aopen(
+        self, response: httpx2.Response, reading: Reading | None = None
+    ) -> AsyncJSONLinesStream[T]:
+        return AsyncJSONLinesStream(response, self, reading)
 
 
 # ``application/json-seq`` (RFC 7464) starts each record with a record separator; JSON lines and
@@ -218,26 +243,39 @@ _BLANK = b" \t\r\n\x1e"
 class _Lines(Generic[T]):
     """Splits bytes into lines and turns each into an item; the sync and async streams share it."""
 
-    def __init__(self, response: httpx2.Response, spec: JSONLines[T], strict: bool) -> None:
+    def __init__(
+        self, response: httpx2.Response, spec: JSONLines[T], reading: Reading | None
+    ) -> None:
         self.response = response
         self.spec = spec
-        # strict: the client's strict mode reaches each line (unknown enum values fail too)
-        self.context = {STRICT: True} if strict else None
+        self.reading = reading or Reading()
+        self.limit = self.reading.limits.max_line_bytes
         self.pieces: list[bytes] = []  # the unfinished line
+        self.pending = 0  # its size
         self.count = 0
         self.last: object = None
+        # A stream that must end with a final line keeps what it received, for the error
+        # that says it did not (such streams are conversations, not bulk data).
+        self.received: list[object] | None = [] if spec.final_member else None
 
     def feed(self, chunk: bytes) -> Iterator[T]:
         """The items of the lines ``chunk`` completes, one at a time: the lines before an error
         line reach the caller before the error does."""
         if b"\n" not in chunk:
             self.pieces.append(chunk)
+            self._grow(len(chunk))
             return
         head, *complete = chunk.split(b"\n")
         tail = complete.pop()
+        self._grow(len(head))
         complete.insert(0, b"".join([*self.pieces, head]))
-        self.pieces = [tail] if tail else []
+        self.pieces, self.pending = ([tail] if tail else []), 0
+        self._grow(len(tail))
         for line in complete:
+            if self.limit is not None and len(line) > self.limit:
+                raise ResponseTooLargeError(
+                    f"line {self.count + 1}", self.limit, response=self.response
+                )
             if line.strip(_BLANK):
                 yield self._item(line)
 
@@ -249,27 +287,36 @@ class _Lines(Generic[T]):
                 json.loads(rest.lstrip(_RS))
             except ValueError:
                 raise self._incomplete("the stream ended inside a line") from None
+            except RecursionError:
+                pass  # complete but too deep: the line's own error follows
             yield self._item(rest)
-        member = self.spec.final_member
-        if member and not (isinstance(self.last, dict) and member in self.last):
-            raise self._incomplete(f"the stream ended before its final line (one with {member!r})")
+        spec = self.spec
+        if spec.final_member and not spec.is_final(self.last):
+            which = f"{spec.final_member}={spec.final_value!r}" if spec.final_value else ""
+            raise self._incomplete(
+                f"the stream ended before its final line (one with {which or repr(spec.final_member)})"
+            )
+
+    def _grow(self, size: int) -> None:
+        self.pending += size
+        if self.limit is not None and self.pending > self.limit:
+            raise ResponseTooLargeError(
+                f"line {self.count + 1}", self.limit, response=self.response
+            )
 
     def _incomplete(self, message: str) -> IncompleteStreamError:
-        return IncompleteStreamError(
+        error = IncompleteStreamError(
             f"{message} after {self.count} line(s)", request=self.response.request, last=self.last
         )
+        error.received = tuple(self.received or ())
+        return error
 
     def _item(self, line: bytes) -> T:
         self.count += 1
-        try:
-            value = json.loads(line.lstrip(_RS))
-        except ValueError as exc:
-            raise APIResponseValidationError(
-                f"line {self.count} is not valid JSON: {exc}",
-                response=self.response,
-                body=line[:500].decode("utf-8", "replace"),
-            ) from None
+        value = loads(self.response, line.lstrip(_RS), f"line {self.count}")
         self.last = value
+        if self.received is not None:
+            self.received.append(value)
         spec = self.spec
         if (
             spec.error_member
@@ -278,25 +325,19 @@ class _Lines(Generic[T]):
             and not any(k in value for k in spec.error_without)
         ):
             raise APIStreamError(str(value[spec.error_member]), response=self.response, line=value)
-        try:
-            return _adapter(spec.item).validate_python(value, context=self.context)  # type: ignore[no-any-return]
-        except pydantic.ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"]) or "the top level"
-            raise APIResponseValidationError(
-                f"line {self.count} does not match the documented schema: "
-                f"{exc.error_count()} errors, first at {where}",
-                response=self.response,
-                body=value,
-            ) from None
+        reading = self.reading
+        part = f"line {self.count}"
+        return conform(value, spec.item, self.response, reading.strict, reading.path, part)  # type: ignore[no-any-return]
 
 
 class JSONLinesStream(Generic[T]):
     """Iterate typed items as their lines arrive; leaving the loop early closes the connection."""
 
-    def __init__(self, response: httpx2.Response, spec: JSONLines[T], strict: bool = False) -> None:
+    def __init__(
+        self, response: httpx2.Response, spec: JSONLines[T], reading: Reading | None = None
+    ) -> None:
         self.http_response = response
-        self._lines = _Lines(response, spec, strict)
+        self._lines = _Lines(response, spec, reading)
 
     def __iter__(self) -> Iterator[T]:
         try:
@@ -320,9 +361,11 @@ class JSONLinesStream(Generic[T]):
 class AsyncJSONLinesStream(Generic[T]):
     """Async twin of :class:`JSONLinesStream`."""
 
-    def __init__(self, response: httpx2.Response, spec: JSONLines[T], strict: bool = False) -> None:
+    def __init__(
+        self, response: httpx2.Response, spec: JSONLines[T], reading: Reading | None = None
+    ) -> None:
         self.http_response = response
-        self._lines = _Lines(response, spec, strict)
+        self._lines = _Lines(response, spec, reading)
 
     async def __aiter__(self) -> AsyncIterator[T]:
         try:

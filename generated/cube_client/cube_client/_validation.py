@@ -14,22 +14,16 @@ Rule trees are nested tuples: ``("required", (name, ...))``, ``("not", (rule,))`
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any
 
 import pydantic
 
 from ._exceptions import RequestValidationError
-from ._models import STRICT
+from ._models import STRICT, adapter
 
 __all__ = ["RequestValidationError", "check_rule", "validate_body"]
 
 Rule = tuple[Any, ...]
-
-
-@lru_cache(maxsize=256)
-def _adapter(model: Any) -> pydantic.TypeAdapter[Any]:
-    return pydantic.TypeAdapter(model)
 
 
 def _holds(rule: Rule, present: frozenset[str]) -> bool:
@@ -101,7 +95,7 @@ def validate_body(
     the document does not list is refused here, though responses may carry one)."""
     check_rule(rule, payload)
     try:
-        _adapter(model).validate_python(dict(payload), context={STRICT: True})
+        adapter(model).validate_python(dict(payload), context={STRICT: True})
     except pydantic.ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "body"

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import httpx2
 
 from cube_client._base_client import DEFAULT_MAX_RETRIES, AsyncAPIClient, SyncAPIClient
+from cube_client._limits import Limits
 from cube_client._types import NOT_GIVEN, NotGiven, Timeout
 from cube_client._utils import resolve_base_url, resolve_credential
 
@@ -54,6 +55,7 @@ class ChatClient(SyncAPIClient):
         http_client: httpx2.Client | None = None,
         allow_http_loopback: bool = False,
         strict: bool = False,
+        limits: Limits | None = None,
     ) -> None:
         url = resolve_base_url(
             base_url,
@@ -77,6 +79,7 @@ class ChatClient(SyncAPIClient):
             http_client=http_client,
             allow_http_loopback=allow_http_loopback,
             strict=strict,
+            limits=limits,
         )
 
     @cached_property
@@ -122,6 +125,7 @@ class AsyncChatClient(AsyncAPIClient):
         http_client: httpx2.AsyncClient | None = None,
         allow_http_loopback: bool = False,
         strict: bool = False,
+        limits: Limits | None = None,
     ) -> None:
         url = resolve_base_url(
             base_url,
@@ -145,6 +149,7 @@ class AsyncChatClient(AsyncAPIClient):
             http_client=http_client,
             allow_http_loopback=allow_http_loopback,
             strict=strict,
+            limits=limits,
         )
 
     @cached_property

@@ -1,0 +1,222 @@
+"""The one rule for a response that differs from its document, applied at one point.
+
+Every reader — JSON bodies, pages and their items, fields read lazily, JSON lines, server-sent
+events — describes each difference it finds as a :class:`Difference` (what kind, the JSON pointer
+of the value in the body, what the document says, what was seen, and which call) and hands them
+to :func:`report`. That function is the rule:
+
+lenient (the default)
+    the value is kept as received and one :class:`ResponseValidationWarning` names each field by
+    its JSON pointer and the call it came from;
+strict (``strict=True`` on the client)
+    :class:`APIResponseValidationError` is raised, carrying the differences.
+
+Two kinds are part of the document's own promise of forward compatibility and are never
+warned about: a field the document does not name (kept in ``model_extra``) and, when lenient, a
+value outside a listed enum or union (kept as ``Unknown``). Strict mode refuses the latter.
+
+Every difference, of any kind, first goes to the listeners added with :func:`add_listener`, so
+something that records the shapes a server really sends can hook in here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import enum
+import warnings
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import httpx2
+
+from ._exceptions import APIResponseValidationError
+
+__all__ = [
+    "Context",
+    "Difference",
+    "Kind",
+    "ResponseValidationWarning",
+    "add_listener",
+    "remove_listener",
+    "report",
+]
+
+
+class ResponseValidationWarning(UserWarning):
+    """A response differed from the document and was kept as received (lenient mode)."""
+
+
+class Kind(enum.StrEnum):
+    """What differs."""
+
+    EXTRA_FIELD = "extra-field"  # a member the document does not name
+    UNKNOWN_ENUM_VALUE = "unknown-enum-value"  # a value outside the listed ones
+    NULL = "null"  # null where the document does not allow it
+    MISSING = "missing"  # a required member absent
+    WRONG_TYPE = "wrong-type"  # e.g. a number where a string is documented
+    UNKNOWN_VARIANT = "unknown-variant"  # an object matching none of a union's members
+
+
+# Kinds the document's forward-compatibility rules accept without a word when lenient.
+_QUIET = frozenset({Kind.EXTRA_FIELD, Kind.UNKNOWN_ENUM_VALUE, Kind.UNKNOWN_VARIANT})
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """Which call a difference was found in."""
+
+    method: str
+    path: str  # the document's path template when known (``/api/v1/deployments/{id}``)
+    status: int | None = None
+    media_type: str = ""
+    operation: str = ""  # the operation id when known
+    part: str = ""  # where in a streamed body: ``line 3``, ``event 2``, ``page 4``
+
+    @classmethod
+    def of(cls, response: httpx2.Response, path: str = "", part: str = "") -> Context:
+        request = response.request
+        media = response.headers.get("content-type", "").split(";")[0].strip()
+        return cls(request.method, path or request.url.path, response.status_code, media, "", part)
+
+    def __str__(self) -> str:
+        where = f" ({self.part})" if self.part else ""
+        return f"{self.operation or self.method + ' ' + self.path}{where}"
+
+
+class _Missing(enum.Enum):
+    MISSING = "missing"
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING = _Missing.MISSING  # ``seen`` of a missing field
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """One value that differs from the document."""
+
+    kind: Kind
+    pointer: str  # JSON pointer of the value in the body ("" for the body itself)
+    expected: str  # what the document says: a type name, the enum's values, "required"...
+    seen: Any  # the value as received (:data:`MISSING` when absent)
+    context: Context
+
+    def describe(self) -> str:
+        where = self.pointer or "the body"
+        if self.kind is Kind.MISSING:
+            return f"{where}: required field missing"
+        return f"{where}: {_short(self.seen)} where the document says {self.expected}"
+
+
+def _short(value: Any) -> str:
+    if value is None:
+        return "null"
+    text = repr(value)
+    text = text if len(text) <= 40 else text[:37] + "..."
+    return f"{type(value).__name__} {text}"
+
+
+_listeners: list[Callable[[Difference], None]] = []
+
+
+def add_listener(listener: Callable[[Difference], None]) -> None:
+    """Call ``listener`` with every difference found from now on (of every kind)."""
+    _listeners.append(listener)
+
+
+def remove_listener(listener: Callable[[Difference], None]) -> None:
+    _listeners.remove(listener)
+
+
+def listening() -> bool:
+    """Whether anyone wants the quiet kinds too (they cost a scan to find)."""
+    return bool(_listeners)
+
+
+def report(
+    differences: Iterable[Difference],
+    *,
+    strict: bool = False,
+    response: httpx2.Response | None = None,
+    body: object = None,
+) -> None:
+    """Apply the rule to what one reader found in one value: warn, or raise when ``strict``."""
+    found = list(differences)
+    for difference in found:
+        for listener in tuple(_listeners):
+            listener(difference)
+    shown = [d for d in found if d.kind not in _QUIET or (strict and d.kind != Kind.EXTRA_FIELD)]
+    if not shown:
+        return
+    if strict and response is not None:
+        error = APIResponseValidationError(
+            _message(shown, strict=True), response=response, body=body
+        )
+        error.differences = tuple(shown)
+        raise error
+    warnings.warn(ResponseValidationWarning(_message(shown)), stacklevel=3)
+
+
+def _message(found: Sequence[Difference], strict: bool = False) -> str:
+    listed = "; ".join(d.describe() for d in found[:5])
+    more = f"; and {len(found) - 5} more" if len(found) > 5 else ""
+    outcome = "does not match the document" if strict else "differs from the document, kept"
+    return f"{found[0].context}: response {outcome}: {listed}{more}"
+
+
+def child(pointer: str, key: str | int) -> str:
+    """The JSON pointer of ``key`` under ``pointer`` (RFC 6901 escaping)."""
+    return f"{pointer}/{str(key).replace('~', '~0').replace('/', '~1')}"
+
+
+def from_errors(
+    errors: Sequence[Any], body: Any, context: Context, at: str = ""
+) -> list[Difference]:
+    """The differences a validator's errors describe (pydantic's ``exc.errors()``), one per value.
+
+    An error's location names union members and tags as well as keys; following it through
+    ``body`` keeps only the keys and indexes that are really there, so the pointer is the
+    value's place in the body.
+    """
+    found: dict[str, Difference] = {}
+    for error in errors:
+        pointer, value, missing = _follow(body, error.get("loc", ()), at)
+        if pointer in found:
+            continue  # a union reports each member that failed: one difference per value
+        kind, expected = _kind(error, value, missing)
+        found[pointer] = Difference(kind, pointer, expected, MISSING if missing else value, context)
+    return list(found.values())
+
+
+def _follow(body: Any, loc: Sequence[Any], at: str) -> tuple[str, Any, bool]:
+    pointer, value = at, body
+    for index, part in enumerate(loc):
+        if isinstance(value, dict) and isinstance(part, str) and part in value:
+            pointer, value = child(pointer, part), value[part]
+        elif isinstance(value, list) and isinstance(part, int) and 0 <= part < len(value):
+            pointer, value = child(pointer, part), value[part]
+        elif index == len(loc) - 1 and isinstance(value, dict) and isinstance(part, str):
+            return child(pointer, part), None, True  # the key that is not there
+    return pointer, value, False
+
+
+def _kind(error: Any, value: Any, missing: bool) -> tuple[Kind, str]:
+    kind = str(error.get("type", ""))
+    if missing or kind == "missing":
+        return Kind.MISSING, "required"
+    if value is None:
+        return Kind.NULL, "not null"
+    expected = error.get("ctx", {}).get("expected") if isinstance(error.get("ctx"), dict) else None
+    if kind in ("literal_error", "enum", "unknown_value"):
+        return (Kind.UNKNOWN_VARIANT if isinstance(value, dict) else Kind.UNKNOWN_ENUM_VALUE), str(
+            expected or "one of the listed values"
+        )
+    if kind.startswith("union_tag"):
+        return Kind.UNKNOWN_VARIANT, str(expected or "one of the union's members")
+    name = kind.removesuffix("_type").removesuffix("_parsing").replace("_", " ")
+    return Kind.WRONG_TYPE, str(expected or _TYPE_NAMES.get(name, name))
+
+
+_TYPE_NAMES = {"model": "an object", "model attributes": "an object", "dict": "an object"}
