@@ -125,16 +125,29 @@ def _mypy_seed() -> Path | None:
 
 def check_clean_and_typed(out: Path, package: str, cache: Path, *ruff_args: str) -> None:
     """``ruff check``, ``ruff format --check`` and ``mypy --strict`` (the package's own settings)."""
+    check_clean(out, *ruff_args)
+    check_typed(out, package, cache)
+
+
+def check_clean(out: Path, *ruff_args: str) -> None:
+    """``ruff check`` and ``ruff format --check`` with the package's own settings."""
     tool = Path(sys.executable).with_name
     for args in (
         [str(tool("ruff")), "check", "--no-cache", *ruff_args, "."],
         [str(tool("ruff")), "format", "--check", "--no-cache", "."],
-        [str(tool("mypy")), "--cache-dir", str(seeded_mypy_cache(cache)), package],
     ):
-        proc = subprocess.run(
-            args, cwd=out, capture_output=True, text=True, timeout=600, check=False
-        )
-        assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+        _passes(args, out)
+
+
+def check_typed(out: Path, package: str, cache: Path) -> None:
+    """``mypy --strict`` with the package's own settings."""
+    mypy = Path(sys.executable).with_name("mypy")
+    _passes([str(mypy), "--cache-dir", str(seeded_mypy_cache(cache)), package], out)
+
+
+def _passes(args: list[str], cwd: Path) -> None:
+    proc = subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=600, check=False)
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
 
 
 def run_python(code: str, cwd: Path) -> None:

@@ -18,8 +18,9 @@ the example's own document folder; nothing written outside the output folder. Th
 ``FUZZ_LINT_SAMPLE`` packages of each property also pass ``ruff check``, ``ruff format --check``
 and ``mypy --strict``.
 
-``make test`` runs a fixed budget (``FUZZ_EXAMPLES``, default 20 per property, derandomized so
-every run tries the same inputs). ``make fuzz`` runs longer with fresh random inputs and
+``make test`` runs a fixed budget (``FUZZ_EXAMPLES``, default 8 per property, derandomized so
+every run tries the same inputs); ``make test-heavy`` (CI) sweeps further with the same seed
+(``FUZZ_HEAVY_EXAMPLES``, default 40 per property: the per-commit inputs and more). ``make fuzz`` runs longer with fresh random inputs and
 ``FUZZ_COLLECT=1``: a failing input is recorded and the run goes on, and the figures (inputs
 tried, exits, crashes, leaks, findings with their kept inputs, moved to ``FUZZ_FINDINGS``) are
 printed at the end. ``FUZZ_SEED`` replays one random run; ``FUZZ_TIMEOUT`` (seconds, default
@@ -42,22 +43,39 @@ from hypothesis import strategies as st
 from tests.breadth import fuzzing
 from tests.helpers import openapi_document, operation, seeded_mypy_cache
 
-EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "20"))
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "8"))
+HEAVY_EXAMPLES = int(os.environ.get("FUZZ_HEAVY_EXAMPLES", "40"))
 COLLECT = os.environ.get("FUZZ_COLLECT", "") == "1"
 LINT_SAMPLE = int(os.environ.get("FUZZ_LINT_SAMPLE", "2"))
 SEED = os.environ.get("FUZZ_SEED", "")
 FINDINGS = os.environ.get("FUZZ_FINDINGS", "")
 
-FUZZ = settings(
-    max_examples=EXAMPLES,
-    derandomize=not COLLECT and not SEED,
-    database=None,
-    deadline=None,
-    # a failing input is reported as drawn: shrinking would rerun the generator hundreds of times
-    phases=[Phase.explicit, Phase.generate],
-    suppress_health_check=list(HealthCheck),
-    print_blob=False,
-)
+
+def _fuzz(examples: int) -> settings:
+    return settings(
+        max_examples=examples,
+        derandomize=not COLLECT and not SEED,
+        database=None,
+        deadline=None,
+        # a failing input is reported as drawn: shrinking would rerun the generator hundreds
+        # of times
+        phases=[Phase.explicit, Phase.generate],
+        suppress_health_check=list(HealthCheck),
+        print_blob=False,
+    )
+
+
+# The per-commit budget, and the sweep CI runs beside it (derandomized with the same seed, so
+# it tries the per-commit inputs first); ``make fuzz`` sets its own budget on the first.
+BUDGETS = ["per-commit", pytest.param("sweep", marks=pytest.mark.heavy)]
+
+
+def _budget(run: str) -> settings:
+    if run == "per-commit":
+        return _fuzz(EXAMPLES)
+    if COLLECT:
+        pytest.skip("make fuzz runs the per-commit property with its own FUZZ_EXAMPLES")
+    return _fuzz(HEAVY_EXAMPLES)
 
 
 class Tally:
@@ -129,9 +147,12 @@ def _seeded(test: Callable[..., None]) -> Callable[..., None]:
     return test
 
 
-def test_built_documents_give_a_package_or_one_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize("run", BUDGETS)
+def test_built_documents_give_a_package_or_one_line(tmp_path: Path, run: str) -> None:
+    budget = _budget(run)
+
     def prop(tally: Tally) -> None:
-        @FUZZ
+        @budget
         @_seeded
         @given(data=st.data())
         def one(data: st.DataObject) -> None:
@@ -145,9 +166,12 @@ def test_built_documents_give_a_package_or_one_line(tmp_path: Path) -> None:
     _run("built documents", tmp_path, prop)
 
 
-def test_mutated_project_documents_give_a_package_or_one_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize("run", BUDGETS)
+def test_mutated_project_documents_give_a_package_or_one_line(tmp_path: Path, run: str) -> None:
+    budget = _budget(run)
+
     def prop(tally: Tally) -> None:
-        @FUZZ
+        @budget
         @_seeded
         @given(data=st.data())
         def one(data: st.DataObject) -> None:
