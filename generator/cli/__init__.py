@@ -14,9 +14,8 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -27,8 +26,6 @@ from generator.emit.cache import Stamp, message, up_to_date
 
 if TYPE_CHECKING:
     from generator.document.config import Config
-
-F = TypeVar("F", bound=Callable[..., Any])
 
 
 class Terminated(BaseException):

@@ -23,7 +23,7 @@ from typing import Any
 import click
 
 from generator.cli.errors import fail
-from generator.cli.options import config_option, connection_options
+from generator.cli.options import config_option, connection_options, family_option
 from generator.diagnostics import CodegenError, one_line
 from generator.document.config import Config, load_config
 from generator.document.fetch import (
@@ -97,11 +97,7 @@ def _bound_token(token: str, document_url: str) -> str:
     help="A document's own URL, instead of {base-url}/api/v1/spec; the token is optional.",
 )
 @config_option("Project configuration: the family's snapshot file, overlays and snapshot rules.")
-@click.option(
-    "--family",
-    default=None,
-    help="Which API family of the configuration the document is (default: the first).",
-)
+@family_option("Which API family of the configuration the document is (default: the first).")
 @click.option(
     "--out",
     type=click.Path(dir_okay=False, path_type=Path),

@@ -39,6 +39,12 @@ def project_options(func: F) -> F:
     return config_option("Project configuration naming each API family.")(func)
 
 
+def family_option(help: str) -> Callable[[F], F]:
+    """``--family NAME``: one API family of the configuration (unknown names are reported
+    against the configuration file, with the known ones)."""
+    return click.option("--family", default=None, metavar="NAME", help=help)
+
+
 def ref_root_option(func: F) -> F:
     """``--ref-root``: where a document's ``$ref``s may read files from."""
     return click.option(

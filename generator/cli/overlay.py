@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from generator.cli.errors import fail
-from generator.cli.options import config_option
+from generator.cli.options import config_option, family_option
 from generator.diagnostics import CodegenError, Diagnostic, one_line
 from generator.document.loader import load_document
 from generator.overlay.coverage import Coverage, coverage, read_overlays
@@ -78,11 +78,9 @@ def apply_command(spec: Path, overlays: tuple[Path, ...], out: Path) -> None:
     help="The OpenAPI document the overlays apply to "
     f"[the --family's document, else {DEFAULT_SPEC}].",
 )
-@click.option(
-    "--family",
-    default=None,
-    help="The API family whose overlays (and, without --spec, document) are checked "
-    "[the family whose document is --spec].",
+@family_option(
+    "The API family whose overlays (and, without --spec, document) are checked "
+    "[the family whose document is --spec]."
 )
 @config_option("Project configuration listing each family's document and overlays.")
 @click.option(

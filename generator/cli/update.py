@@ -16,7 +16,7 @@ from typing import NoReturn
 import click
 
 from generator.cli.errors import fail
-from generator.cli.options import connection_options, project_options
+from generator.cli.options import connection_options, family_option, project_options
 from generator.diagnostics import CodegenError, Diagnostic
 from generator.document.fetch import BASE_URL_ENV, redact
 from generator.files import write_atomic
@@ -55,7 +55,7 @@ def _failed(
 
 @click.command("update")
 @project_options
-@click.option("--family", default=None, help="The API family to update [the first in the config].")
+@family_option("The API family to update [the first in the config].")
 @click.option(
     "--from",
     "from_file",

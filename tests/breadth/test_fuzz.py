@@ -19,8 +19,8 @@ the example's own document folder; nothing written outside the output folder. Th
 and ``mypy --strict``.
 
 ``make test`` runs a fixed budget (``FUZZ_EXAMPLES``, default 8 per property, derandomized so
-every run tries the same inputs); ``make test-heavy`` (CI) sweeps further with the same seed
-(``FUZZ_HEAVY_EXAMPLES``, default 40 per property: the per-commit inputs and more). ``make fuzz`` runs longer with fresh random inputs and
+every run tries the same inputs); ``make test-heavy`` (CI) sweeps further, also derandomized
+(``FUZZ_HEAVY_EXAMPLES``, default 40 per property). ``make fuzz`` runs longer with fresh random inputs and
 ``FUZZ_COLLECT=1``: a failing input is recorded and the run goes on, and the figures (inputs
 tried, exits, crashes, leaks, findings with their kept inputs, moved to ``FUZZ_FINDINGS``) are
 printed at the end. ``FUZZ_SEED`` replays one random run; ``FUZZ_TIMEOUT`` (seconds, default
@@ -65,8 +65,8 @@ def _fuzz(examples: int) -> settings:
     )
 
 
-# The per-commit budget, and the sweep CI runs beside it (derandomized with the same seed, so
-# it tries the per-commit inputs first); ``make fuzz`` sets its own budget on the first.
+# The per-commit budget, and the longer sweep CI runs beside it (both derandomized: every run
+# of each tries the same inputs); ``make fuzz`` sets its own budget on the first.
 BUDGETS = ["per-commit", pytest.param("sweep", marks=pytest.mark.heavy)]
 
 

@@ -87,8 +87,10 @@ def test_check_reports_a_hand_edit(tmp_path: Path, generated_once: Path) -> None
     assert "extra   cube_client/stray.py" in proc.stdout
 
 
-@pytest.mark.slow
+@pytest.mark.heavy
 def test_package_installs_into_a_fresh_venv_and_imports(tmp_path: Path) -> None:
+    """pip resolves the package's dependencies from the index: it needs the network, so CI's
+    ``make test-heavy`` runs it; ``make test`` imports the package in place everywhere."""
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True).create(env_dir)
     py = env_dir / "bin" / "python"
