@@ -9,7 +9,6 @@ from typing import Any, TypeVar
 import click
 
 from generator import DEFAULT_CONFIG
-from generator.document.fetch import DEFAULT_TIMEOUT, TOKEN_ENV
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -58,6 +57,10 @@ def ref_root_option(func: F) -> F:
 
 def connection_options(func: F) -> F:
     """``--token``, ``--timeout`` and ``--ca-bundle`` for reaching the service."""
+    # here, not at the top: ``generate``'s no-op answer imports this module, and must stay
+    # clear of the fetcher's imports
+    from generator.document.fetch import DEFAULT_TIMEOUT, TOKEN_ENV
+
     func = click.option(
         "--ca-bundle",
         type=click.Path(dir_okay=False, exists=True, path_type=Path),
