@@ -9,7 +9,6 @@ text.
 from __future__ import annotations
 
 import keyword
-import math
 import re
 from functools import cache
 from pathlib import Path
@@ -27,7 +26,16 @@ from generator.emit.imports import (
 )
 from generator.emit.layout import fit, fit_item, fit_return, fits_at
 from generator.emit.open_shapes import open_operations
-from generator.emit.sanitize import clean_text, comment_text, docstring_body, py_str, toml_str
+from generator.emit.readme_calls import example_args
+from generator.emit.sanitize import (
+    clean_text,
+    comment_text,
+    docstring_body,
+    error_class,
+    py_literal,
+    py_str,
+    toml_str,
+)
 from generator.emit.template_cache import TemplateCache
 from generator.ir.types import (
     DictOf,
@@ -171,34 +179,6 @@ def py_open_type(t: TypeRef, models: str = "") -> str:
     return py_type(t, models)
 
 
-def py_literal(value: object) -> str:
-    if isinstance(value, bool) or value is None:
-        return repr(value)
-    if isinstance(value, int):
-        return str(int(value))
-    if isinstance(value, float):
-        return repr(value) if math.isfinite(value) else f"float({py_str(repr(value))})"
-    return py_str(value)
-
-
-_ERROR_CLASSES = {
-    "400": "BadRequestError",
-    "401": "AuthenticationError",
-    "403": "PermissionDeniedError",
-    "404": "NotFoundError",
-    "409": "ConflictError",
-    "422": "UnprocessableEntityError",
-    "429": "RateLimitError",
-}
-
-
-def error_class(status: str) -> str:
-    """The exception class the runtime raises for a documented status (``5XX`` included)."""
-    if status[:1] == "5":
-        return "InternalServerError"
-    return _ERROR_CLASSES.get(status, "APIStatusError")
-
-
 def py_tuple(values: tuple[object, ...] | list[object]) -> str:
     """A tuple literal of escaped scalars: ``()``, ``("a",)``, ``("a", "b")``."""
     items = [py_literal(v) for v in values]
@@ -332,6 +312,9 @@ def environment() -> jinja2.Environment:
     )
     env.globals["uses_type"] = uses_type
     env.globals["open_operations"] = open_operations
+    env.globals["example_args"] = example_args
+    env.filters["prose"] = lambda text: clean_text(text).strip()
+    env.filters["constraint_arg"] = lambda kv: f"{kv[0]}={py_literal(kv[1])}"
     env.globals["input_imports"] = input_imports
     env.globals["class_imports"] = class_imports
     env.globals["spec_imports"] = spec_imports

@@ -13,7 +13,7 @@ from generator.ir.types import Auth, ServerVariable
 # Keyword arguments of every generated client constructor; server variables must not take them.
 RESERVED_CLIENT_KWARGS = frozenset(
     {"base_url", "timeout", "max_retries", "http_client", "default_headers", "auth_scheme",
-     "allow_http_loopback", "self"}
+     "allow_http_loopback", "strict", "limits", "self"}
 )  # fmt: skip
 _UNSAFE_URL = re.compile(r"[\x00-\x1f\x7f]")  # a control character: no request line holds one
 

@@ -33,10 +33,10 @@ Retries (``max_retries``, default 2: at most three sends; per client and per cal
 Timeouts
     :data:`DEFAULT_TIMEOUT` (60 s to read, write or wait for a pooled connection; 10 s to
     connect) unless ``timeout=`` is given to the client or the call (a float, an
-    ``httpx2.Timeout``, or ``None`` for none). A number also bounds each attempt as a whole —
-    connecting, sending and reading the whole body — so a server that drips a byte at a time
-    still ends in an :class:`APITimeoutError` after about that long (an ``httpx2.Timeout``
-    bounds the whole attempt by its read value). A timeout is an :class:`APITimeoutError`.
+    ``httpx2.Timeout``, or ``None`` for none). A number also bounds each attempt as a whole,
+    from sending to the body's last byte (checked as each piece of the body arrives), so a
+    server that drips a byte at a time still ends in an :class:`APITimeoutError` after about
+    that long (an ``httpx2.Timeout`` bounds the whole attempt by its read value).
 
 Limits
     ``limits=Limits(...)`` (see ``_limits``): the largest body read into memory (100 MiB after
@@ -84,6 +84,7 @@ from ._exceptions import (
     ConfigurationError,
     make_status_error,
     parse_retry_after,
+    redact,
 )
 from ._limits import DEFAULT_LIMITS, Limits, Reading, aread_body, deadline, read_body
 from ._types import NOT_GIVEN, RAW_RESPONSE_HEADER, Body, Headers, NotGiven, Query, Timeout
@@ -152,6 +153,7 @@ class RequestOptions:
     extra_body: Body | None = None
     timeout: Timeout | NotGiven = NOT_GIVEN
     max_retries: int | NotGiven = NOT_GIVEN
+    limits: Limits | None = None
 
 
 @dataclass(frozen=True)
@@ -249,6 +251,7 @@ class BaseClient:
             raise ConfigurationError("base URL has no host")
         if max_retries < 0:
             raise ConfigurationError("max_retries must be 0 or more")
+        _own_timeout(timeout)
         self.base_url = url
         self._credential = credential
         self._auth_header = auth_header
@@ -275,6 +278,7 @@ class BaseClient:
         """
         if not isinstance(max_retries, NotGiven) and max_retries < 0:
             raise ConfigurationError("max_retries must be 0 or more")
+        _own_timeout(timeout)
         new = copy.copy(self)
         for name, attr in _class_attrs(type(self)):  # resources made for the original client
             if isinstance(attr, functools.cached_property):
@@ -300,6 +304,11 @@ class BaseClient:
     @property
     def with_raw_response(self) -> object:
         """Every resource, returning the HTTP response; each generated client narrows the type."""
+        raise NotImplementedError
+
+    @property
+    def with_streaming_response(self) -> object:
+        """Every resource, handing over the response before its body is read (a context manager)."""
         raise NotImplementedError
 
     @property
@@ -362,9 +371,14 @@ class BaseClient:
         )
 
     def _reading(self, call: PreparedCall) -> Reading:
-        return Reading(self.strict, self.limits, call.path)
+        return Reading(self.strict, self._limits_for(call), call.path)
+
+    def _limits_for(self, call: PreparedCall) -> Limits:
+        """The call's own limits, else the client's."""
+        return call.options.limits or self.limits
 
     def _timeout(self, call: PreparedCall) -> Timeout:
+        _own_timeout(call.options.timeout)
         return self.timeout if isinstance(call.options.timeout, NotGiven) else call.options.timeout
 
     def _max_retries(self, call: PreparedCall) -> int:
@@ -376,6 +390,12 @@ class BaseClient:
         return bool(
             call.options.extra_headers and RAW_RESPONSE_HEADER in call.options.extra_headers
         )
+
+    @staticmethod
+    def _wants_unread(call: PreparedCall) -> bool:
+        """Asked for through ``with_streaming_response``: the response before its body."""
+        headers = call.options.extra_headers
+        return headers is not None and headers.get(RAW_RESPONSE_HEADER) == "stream"
 
     @staticmethod
     def _should_retry_status(call: PreparedCall, response: httpx2.Response) -> bool:
@@ -467,7 +487,7 @@ class BaseClient:
                 k: REDACTED if k.lower() in sensitive else v for k, v in request.headers.items()
             }
             if self._credential:
-                shown = {k: v.replace(self._credential, REDACTED) for k, v in shown.items()}
+                shown = {k: redact(v, self._credential) for k, v in shown.items()}
             log.debug(
                 "Request %s %s (attempt %d) headers=%s",
                 request.method, _loggable_url(request.url), attempt + 1, shown,
@@ -512,6 +532,21 @@ def _own_http_client(given: Any, expected: type) -> None:
         )
 
 
+def _own_timeout(value: object) -> None:
+    """Refuse a timeout httpx2 would not honour as given, naming the fix.
+
+    A legacy ``httpx.Timeout`` is another library's class: accepting it silently would leave
+    the caller unsure which limits apply.
+    """
+    if value is None or isinstance(value, httpx2.Timeout | NotGiven | int | float):
+        return
+    kind = f"{type(value).__module__}.{type(value).__qualname__}"
+    raise ConfigurationError(
+        f"timeout must be seconds, None or an httpx2.Timeout, not {kind}: build it with "
+        "`import httpx2; httpx2.Timeout(...)` (same arguments as httpx)"
+    )
+
+
 class SyncAPIClient(BaseClient):
     """Sends with an ``httpx2.Client``; close it with :meth:`close` or a ``with`` block.
 
@@ -552,7 +587,7 @@ class SyncAPIClient(BaseClient):
             try:
                 response = self._client.send(request, stream=True, follow_redirects=False)
                 if response.is_success and not stream:
-                    read_body(response, self.limits, when)
+                    read_body(response, self._limits_for(call), when)
             except httpx2.RequestError as exc:
                 delay = self._plan_retry(call, attempt, exc=exc)
                 if delay is None:
@@ -564,7 +599,7 @@ class SyncAPIClient(BaseClient):
                 delay = self._plan_retry(call, attempt, response=response)
                 if delay is None:
                     try:
-                        read_body(response, self.limits, when)
+                        read_body(response, self._limits_for(call), when)
                     except httpx2.RequestError as exc:
                         raise self._transport_error(exc, request) from exc
                     raise self._status_error(response)
@@ -573,9 +608,14 @@ class SyncAPIClient(BaseClient):
             attempt += 1
 
     def request(self, call: PreparedCall, *, cast_to: Any, kind: ResponseKind = "json") -> Any:
+        unread = self._wants_unread(call)
         streamed = kind in STREAMED_KINDS
-        response = self.send(call, stream=streamed)
+        response = self.send(call, stream=streamed or unread)
         parse = functools.partial(_parse, response, cast_to, kind, self._reading(call))
+        if unread:
+            from ._streamed import StreamedAPIResponse
+
+            return StreamedAPIResponse(response, parse, read_first=not streamed, limits=self.limits)
         if self._wants_raw(call):
             from ._response import APIResponse
 
@@ -626,7 +666,7 @@ class AsyncAPIClient(BaseClient):
             try:
                 response = await self._client.send(request, stream=True, follow_redirects=False)
                 if response.is_success and not stream:
-                    await aread_body(response, self.limits, when)
+                    await aread_body(response, self._limits_for(call), when)
             except httpx2.RequestError as exc:
                 delay = self._plan_retry(call, attempt, exc=exc)
                 if delay is None:
@@ -638,7 +678,7 @@ class AsyncAPIClient(BaseClient):
                 delay = self._plan_retry(call, attempt, response=response)
                 if delay is None:
                     try:
-                        await aread_body(response, self.limits, when)
+                        await aread_body(response, self._limits_for(call), when)
                     except httpx2.RequestError as exc:
                         raise self._transport_error(exc, request) from exc
                     raise self._status_error(response)
@@ -649,24 +689,40 @@ class AsyncAPIClient(BaseClient):
     async def request(
         self, call: PreparedCall, *, cast_to: Any, kind: ResponseKind = "json"
     ) -> Any:
+        unread = self._wants_unread(call)
         streamed = kind in STREAMED_KINDS
-        response = await self.send(call, stream=streamed)
-        from ._response import APIResponse, AsyncBinaryResponse
+        response = await self.send(call, stream=streamed or unread)
+        from ._response import APIResponse
 
         reading = self._reading(call)
-        if kind == "binary":
-            value: Any = AsyncBinaryResponse(response, reading.limits)
-            return APIResponse(response, lambda: value) if self._wants_raw(call) else value
-        if kind == "event-stream":
-            from ._streaming import AsyncEventStream
+        build = functools.partial(_async_value, response, cast_to, kind, reading)
+        if unread:
+            from ._streamed import AsyncStreamedAPIResponse
 
-            stream: AsyncEventStream[Any] = AsyncEventStream(response, cast_to, reading)
-            return APIResponse(response, lambda: stream) if self._wants_raw(call) else stream
-        if kind == "json-lines":  # ``cast_to`` is a ``JSONLines`` spec
-            lines = cast_to.aopen(response, reading)
-            return APIResponse(response, lambda: lines) if self._wants_raw(call) else lines
-        parse = functools.partial(_parse, response, cast_to, kind, reading)
-        return APIResponse(response, parse) if self._wants_raw(call) else parse()
+            return AsyncStreamedAPIResponse(
+                response, build, read_first=not streamed, limits=self.limits
+            )
+        if streamed:  # made now, so that a raw response hands out this same stream
+            value = build()
+            return APIResponse(response, lambda: value) if self._wants_raw(call) else value
+        return APIResponse(response, build) if self._wants_raw(call) else build()
+
+
+def _async_value(
+    response: httpx2.Response, cast_to: Any, kind: ResponseKind, reading: Reading
+) -> Any:
+    """What an async call returns for ``response``: streams wrap it unread."""
+    if kind == "binary":
+        from ._response import AsyncBinaryResponse
+
+        return AsyncBinaryResponse(response, reading.limits)
+    if kind == "event-stream":
+        from ._streaming import AsyncEventStream
+
+        return AsyncEventStream(response, cast_to, reading)
+    if kind == "json-lines":  # ``cast_to`` is a ``JSONLines`` spec
+        return cast_to.aopen(response, reading)
+    return _parse(response, cast_to, kind, reading)
 
 
 def _parse(response: httpx2.Response, cast_to: Any, kind: ResponseKind, reading: Reading) -> Any:

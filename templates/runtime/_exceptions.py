@@ -23,7 +23,9 @@ Hierarchy::
 from __future__ import annotations
 
 import datetime
+import functools
 import math
+import re
 import time
 from typing import Any
 
@@ -76,8 +78,8 @@ class APIError(Exception):
         """Replace ``secret`` wherever the error repeats it: the message, the body (a server
         echoing the credential), and the request kept on the error, whose ``headers`` named here
         (``authorization`` and the like) read ``[redacted]``."""
-        if secret and secret in self.message:
-            self.message = self.message.replace(secret, REDACTED)
+        if secret and _holds(self.message, secret):
+            self.message = redact(self.message, secret)
             self.args = (self.message,)
         if secret and "body" in vars(self):
             vars(self)["body"] = _scrub(vars(self)["body"], secret)
@@ -85,7 +87,7 @@ class APIError(Exception):
         if isinstance(request, httpx2.Request):
             for name in list(request.headers):
                 value = request.headers[name]
-                if name.lower() in headers or (secret and secret in value):
+                if name.lower() in headers or (secret and _holds(value, secret)):
                     request.headers[name] = REDACTED
         response = vars(self).get("response")
         if secret and isinstance(response, httpx2.Response):
@@ -330,10 +332,28 @@ class IncompleteStreamError(APIConnectionError):
 REDACTED = "[redacted]"
 
 
+@functools.lru_cache(maxsize=16)
+def _token(secret: str) -> re.Pattern[str]:
+    """``secret`` where it stands as a whole token: not inside a longer word, so a one-letter
+    key never turns ``keep-alive`` into ``[redacted]eep-alive``."""
+    return re.compile(rf"(?<![A-Za-z0-9_-]){re.escape(secret)}(?![A-Za-z0-9_-])")
+
+
+def _holds(text: str, secret: str) -> bool:
+    return secret in text and _token(secret).search(text) is not None
+
+
+def redact(text: str, secret: str | None) -> str:
+    """``text`` with each whole-token occurrence of ``secret`` shown as ``[redacted]``."""
+    if not secret or secret not in text:
+        return text
+    return _token(secret).sub(REDACTED, text)
+
+
 def _scrub(value: Any, secret: str) -> Any:
     """``value`` (JSON data or text) with every occurrence of ``secret`` replaced."""
     if isinstance(value, str):
-        return value.replace(secret, REDACTED) if secret in value else value
+        return redact(value, secret)
     if isinstance(value, dict):
         return {_scrub(k, secret): _scrub(v, secret) for k, v in value.items()}
     if isinstance(value, list):
@@ -344,16 +364,16 @@ def _scrub(value: Any, secret: str) -> Any:
 def _scrubbed_response(response: httpx2.Response, secret: str) -> httpx2.Response:
     """``response`` as kept on an error: a server that echoes the credential (in its body or a
     header) has it replaced, so ``error.response.text`` and ``.headers`` never hold it."""
-    token = secret.encode()
     content = response.content
-    echoed = token in content or any(secret in v for v in response.headers.values())
+    text = content.decode("latin-1")  # one character per byte: offsets and bytes kept
+    echoed = _holds(text, secret) or any(_holds(v, secret) for v in response.headers.values())
     if not echoed:
         return response
-    headers = [(k, REDACTED if secret in v else v) for k, v in response.headers.multi_items()]
+    headers = [(k, REDACTED if _holds(v, secret) else v) for k, v in response.headers.multi_items()]
     return httpx2.Response(
         response.status_code,
         headers=[(k, v) for k, v in headers if k.lower() != "content-length"],
-        content=content.replace(token, REDACTED.encode()),
+        content=redact(text, secret).encode("latin-1"),
         request=response.request,
     )
 

@@ -67,10 +67,10 @@ def parse_json(
         )
     except pydantic.ValidationError as exc:
         errors = exc.errors()
+        if errors[0]["type"] == "recursion_loop" or "recursion limit" in errors[0]["msg"]:
+            raise too_deep(response) from None
         if errors[0]["type"] == "json_invalid":
             raise _invalid_json(response, errors[0]["msg"]) from None
-        if errors[0]["type"] == "recursion_loop":
-            raise too_deep(response) from None
         return _differs(response, cast_to, errors, strict, path)
 
 
@@ -93,11 +93,12 @@ def parse_items(
     strict: bool = False,
     at: str = "",
     path: str = "",
+    operation: str = "",
 ) -> list[Any]:
     """The items of one page (already parsed JSON, found at pointer ``at``), leniently unless
     ``strict``."""
     tp = list[item_type]
-    context = Context.of(response, path)
+    context = Context.of(response, path, operation=operation)
     builder = None if strict else lazy_builder(tp)
     if builder is not None and isinstance(items, list):
         return list(builder(items, Where(context, at)))

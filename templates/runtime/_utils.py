@@ -126,7 +126,8 @@ def resolve_base_url(
 
     A URL given as an origin only (``https://acme.example``, no path) keeps the server's own base
     path (SCIM's ``/api``, the data API's ``/cubejs-api``): one tenant host serves every family.
-    A URL with any path, ``/`` included, is used exactly as given.
+    A path that names something (the chat API's account and agent) must then be given as its
+    keyword arguments. A URL with any path, ``/`` included, is used exactly as given.
 
     Without a URL, a variable's ``default`` in a document is an example (``your-tenant``), not
     configuration: a credential must never travel to a host nobody chose. So every variable must
@@ -140,23 +141,55 @@ def resolve_base_url(
     if given:
         if not template or urlsplit(given).path:
             return given
+        missing = _missing(template, variables, defaults, path_only=True)
+        if missing:
+            raise ConfigurationError(
+                f"{given} is a host only and the API's path needs {_args(missing)}: pass them, "
+                "or give the base URL in full; the document's example values are never used"
+            )
         return given + urlsplit(_expand_server(template, variables, defaults)).path
     if not template:
         raise ConfigurationError(
             f"no server URL is known: pass base_url=... or set {env or 'base_url'}"
         )
-    missing = [
-        name
-        for name in _PLACEHOLDER.findall(template)
-        if variables.get(name) is None and not defaults.get(name, "").startswith("/")
-    ]
+    missing = _missing(template, variables, defaults, path_only=False)
     if missing:
-        args = ", ".join(f"{_snake(name)}=..." for name in dict.fromkeys(missing))
         raise ConfigurationError(
-            f"no server chosen: pass base_url=... (or set {env or 'base_url'}), or {args}; "
-            "the document's example values are never used as a host"
+            f"no server chosen: pass base_url=... (or set {env or 'base_url'}), or "
+            f"{_args(missing)}; the document's example values are never used as a host"
         )
     return _expand_server(template, variables, defaults)
+
+
+def _missing(
+    template: str,
+    variables: Mapping[str, str | None],
+    defaults: Mapping[str, str],
+    *,
+    path_only: bool,
+) -> list[str]:
+    """The template's variables the caller must give: all but a base path (a default starting
+    with ``/``, part of the API); with ``path_only``, only those after the host."""
+    host_end = _host_end(template) if path_only else 0
+    return list(
+        dict.fromkeys(
+            match.group(1)
+            for match in _PLACEHOLDER.finditer(template)
+            if match.start() >= host_end
+            and variables.get(match.group(1)) is None
+            and not defaults.get(match.group(1), "").startswith("/")
+        )
+    )
+
+
+def _args(names: list[str]) -> str:
+    return ", ".join(f"{_snake(name)}=..." for name in names)
+
+
+def _host_end(template: str) -> int:
+    scheme_end = template.find("://")
+    host_end = template.find("/", scheme_end + 3) if scheme_end >= 0 else -1
+    return len(template) if host_end < 0 else host_end
 
 
 def _expand_server(
@@ -165,9 +198,7 @@ def _expand_server(
     """The server template with its variables, each checked for where it stands in the URL."""
     from ._exceptions import ConfigurationError
 
-    scheme_end = template.find("://")
-    host_end = template.find("/", scheme_end + 3) if scheme_end >= 0 else -1
-    host_end = len(template) if host_end < 0 else host_end
+    host_end = _host_end(template)
 
     def fill(match: re.Match[str]) -> str:
         name = match.group(1)

@@ -22,7 +22,14 @@ from cube_client import APIResponseValidationError, APITimeoutError
 from cube_client._base_client import AsyncAPIClient, PreparedCall, SyncAPIClient
 from cube_client._limits import Limits, PaginationError, ResponseTooLargeError
 from cube_client._streaming import EventStream
-from runtime_servers import DEPLOYMENT, Exchange, LocalServer, async_platform, platform
+from runtime_servers import (
+    DEPLOYMENT,
+    Exchange,
+    LocalServer,
+    async_platform,
+    deployment,
+    platform,
+)
 
 from tests.helpers import ROOT
 
@@ -145,6 +152,23 @@ def test_the_body_size_is_bounded_at_its_edge(server: LocalServer, extra: int) -
             assert len(client.deployments.get_deployment(7).name) > limit - 30
 
 
+def test_limits_per_call_override_the_clients(server: LocalServer) -> None:
+    @server.route("GET", DEPLOYMENT)
+    def reply(ex: Exchange) -> None:
+        ex.send(200, _json_of_size(2000), {"Content-Type": "application/json"})
+
+    with platform(server.url) as client:
+        assert client.deployments.get_deployment(7).id == 7
+        with pytest.raises(ResponseTooLargeError):
+            client.deployments.get_deployment(7, limits=Limits(max_response_bytes=1999))
+        with pytest.raises(ResponseTooLargeError):
+            client.with_options(limits=Limits(max_response_bytes=1999)).deployments.get_deployment(
+                7
+            )
+    with platform(server.url, limits=Limits(max_response_bytes=1999)) as client:
+        assert client.deployments.get_deployment(7, limits=Limits()).id == 7
+
+
 def _gzip_bomb(decoded: int) -> bytes:
     """``decoded`` bytes of JSON-ish zeros, gzipped (about a thousandth of the size)."""
     packer = zlib.compressobj(9, zlib.DEFLATED, 31)
@@ -259,8 +283,95 @@ def test_nesting_deeper_than_the_parser_is_a_response_error(server: LocalServer)
 
     for strict in (False, True):
         with platform(server.url, strict=strict) as client:
-            with pytest.raises(APIResponseValidationError, match=r"nested deeper|not valid JSON"):
+            with pytest.raises(APIResponseValidationError, match="nested deeper than the parser"):
                 client.deployments.get_deployment(7)
+
+
+def test_nesting_the_parsers_take_reads_normally(server: LocalServer) -> None:
+    whole = json.dumps({**deployment(7, "n"), "extra": "X"})
+    nested = whole.replace('"X"', "[" * 150 + "]" * 150).encode()
+
+    @server.route("GET", DEPLOYMENT)
+    def reply(ex: Exchange) -> None:
+        ex.send(200, nested, {"Content-Type": "application/json"})
+
+    for strict in (False, True):
+        with platform(server.url, strict=strict) as client:
+            got = client.deployments.get_deployment(7)
+            assert got.name == "n" and len(got.to_dict()["extra"]) == 1
+
+
+# --- JSON lines ------------------------------------------------------------------------------------
+
+CHAT_BASE = "/api/v1/public/acme/agents/42"
+USAGE = {"id": "__usage__", "type": "usage", "usage": {"inputTokens": 1}}
+
+
+def _chat_lines(server: LocalServer, lines: list[bytes]) -> None:
+    @server.route("POST", f"{CHAT_BASE}/chat/stream-chat-state")
+    def reply(ex: Exchange) -> None:
+        ex.start_chunked(200, {"Content-Type": "application/json"})
+        for line in lines:
+            for start in range(0, len(line), 4096):  # a long line arrives in many chunks
+                ex.chunk(line[start : start + 4096])
+        ex.raw(b"0\r\n\r\n")
+
+
+def _line_of_size(size: int) -> bytes:
+    bare = json.dumps({"id": "m", "content": ""}).encode()
+    return json.dumps({"id": "m", "content": "x" * (size - len(bare))}).encode() + b"\n"
+
+
+@pytest.mark.parametrize("extra", [0, 1])
+def test_the_json_line_size_is_bounded_at_its_edge(server: LocalServer, extra: int) -> None:
+    from cube_client import ChatClient
+
+    limit = 10_000
+    line = _line_of_size(limit + extra)
+    assert len(line) == limit + extra + 1  # the newline is not part of the line
+    _chat_lines(server, [line, json.dumps(USAGE).encode() + b"\n"])
+    client = ChatClient(
+        api_key="k",
+        base_url=server.url + CHAT_BASE,
+        allow_http_loopback=True,
+        limits=Limits(max_line_bytes=limit),
+    )
+    with client:
+        stream = client.chat.stream_chat_state(input="x")
+        if extra:
+            with pytest.raises(ResponseTooLargeError, match="line 1 is larger"):
+                list(stream)
+        else:
+            items = list(stream)  # the whole stream, up to its usage frame
+            assert len(items[0].content or "") > limit - 30 and items[1].type == "usage"
+
+
+@pytest.mark.heavy
+def test_the_default_line_bound_stops_a_huge_line_in_bounded_memory(server: LocalServer) -> None:
+    from cube_client import ChatClient
+
+    assert Limits().max_line_bytes == 16 * MiB
+
+    @server.route("POST", f"{CHAT_BASE}/chat/stream-chat-state")
+    def reply(ex: Exchange) -> None:  # one 400 MiB line, written a MiB at a time
+        ex.start_chunked(200, {"Content-Type": "application/json"})
+        block = b"x" * MiB
+        try:
+            ex.chunk(b'{"id": "m", "content": "')
+            for _ in range(400):
+                ex.chunk(block)
+        except OSError:
+            return  # the client stopped reading
+
+    with ChatClient(api_key="k", base_url=server.url + CHAT_BASE, allow_http_loopback=True) as c:
+        tracemalloc.start()
+        try:
+            with pytest.raises(ResponseTooLargeError):
+                list(c.chat.stream_chat_state(input="x"))
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    assert peak < 64 * MiB, peak
 
 
 # --- server-sent events ----------------------------------------------------------------------------

@@ -20,9 +20,10 @@ from tests.helpers import check_clean_and_typed, imported_package
 
 CLIENT_MEMBERS = {
     "auth_headers", "base_url", "close", "limits", "max_retries", "request", "send", "strict",
-    "timeout", "with_options", "with_raw_response",
+    "timeout", "with_options", "with_raw_response", "with_streaming_response",
 }  # fmt: skip
-RESOURCE_MEMBERS = {"with_raw_response"}
+RESOURCE_MEMBERS = {"with_raw_response", "with_streaming_response"}
+WRAPPERS = {"with_raw_response", "with_streaming_response"}
 
 
 def test_runtime_public_surface_is_pinned() -> None:
@@ -88,13 +89,13 @@ def test_members_are_renamed_and_send_works(package: Path, server: LocalServer) 
     client = client_module.SendClientClient(base_url=server.url, allow_http_loopback=True)
     with client:
         resource_attrs = [
-            n for n in vars(type(client)) if not n.startswith("_") and n != "with_raw_response"
+            n for n in vars(type(client)) if not n.startswith("_") and n not in WRAPPERS
         ]
         assert not set(resource_attrs) & CLIENT_MEMBERS, resource_attrs
         assert "send_2" in resource_attrs
         assert client.send_2.send() == {"sent": True}
         things = client.things
-        ops = {n for n in vars(type(things)) if not n.startswith("_")} - {"with_raw_response"}
+        ops = {n for n in vars(type(things)) if not n.startswith("_")} - WRAPPERS
         assert ops and not ops & RESOURCE_MEMBERS, ops
         # the runtime's own ``send`` is still the request loop, not a resource
         assert isinstance(client.send, type(client.close)) and callable(client.send)

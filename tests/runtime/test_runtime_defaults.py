@@ -59,3 +59,51 @@ def test_environment_base_url_is_where_the_credential_goes(
         client.openapi_spec.get_spec()
     (seen,) = server.seen()
     assert seen.headers["authorization"] == f"Bearer {API_KEY}"
+
+
+@pytest.mark.parametrize("from_env", [False, True])
+def test_chat_host_only_needs_the_account_and_agent(
+    monkeypatch: pytest.MonkeyPatch, from_env: bool
+) -> None:
+    host = "https://ai.gcp-us-central1.cubecloud.dev"
+    if from_env:
+        monkeypatch.setenv("CUBE_AI_URL", host)
+    with pytest.raises(ConfigurationError) as info:
+        ChatClient(api_key=API_KEY, base_url=None if from_env else host)
+    message = str(info.value)
+    assert "account_name=" in message and "agent_id=" in message
+    assert "your-account" not in message and "/agents/1" not in message
+    with pytest.raises(ConfigurationError, match="agent_id=") as info:
+        ChatClient(api_key=API_KEY, base_url=None if from_env else host, account_name="acme")
+    assert "account_name" not in str(info.value)
+
+
+def test_chat_host_with_account_and_agent_reaches_that_agent(server: LocalServer) -> None:
+    @server.route("POST", "*")
+    def reply(ex: Exchange) -> None:
+        ex.send(204, b"")
+
+    with ChatClient(
+        api_key=API_KEY,
+        base_url=server.url,
+        account_name="acme",
+        agent_id="42",
+        allow_http_loopback=True,
+    ) as client:
+        client.chat.abort_chat(chat_id="c1")
+    (seen,) = server.seen()
+    assert seen.path == "/api/v1/public/acme/agents/42/chat/abort"
+    assert seen.json() == {"chatId": "c1"}
+
+
+def test_a_full_chat_base_url_is_used_as_given(server: LocalServer) -> None:
+    @server.route("POST", "*")
+    def reply(ex: Exchange) -> None:
+        ex.send(204, b"")
+
+    with ChatClient(
+        api_key=API_KEY, base_url=server.url + "/custom/agent-7", allow_http_loopback=True
+    ) as client:
+        client.chat.abort_chat(chat_id="c2")
+    (seen,) = server.seen()
+    assert seen.path == "/custom/agent-7/chat/abort"

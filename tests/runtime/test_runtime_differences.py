@@ -104,6 +104,7 @@ def test_listeners_get_every_difference_as_data(
     assert new_value.kind == Kind.UNKNOWN_ENUM_VALUE and "'ready'" in new_value.expected
     context = wrong.context
     assert (context.method, context.path, context.status) == ("GET", LIST, 200)
+    assert context.operation == "getDeployments"
     assert context.media_type == "application/json"
     # only the wrong type is warned about: extra members and new enum values are expected
     assert [str(w.message).count("/data/deployments/0/name") for w in caught] == [1]

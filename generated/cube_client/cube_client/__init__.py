@@ -31,6 +31,7 @@ from cube_client._types import NOT_GIVEN, NotGiven
 from cube_client._version import __version__
 
 if TYPE_CHECKING:
+    from cube_client._limits import Limits, PaginationError, ResponseTooLargeError
     from cube_client._models import ResponseValidationWarning, Unknown
     from cube_client._pagination import PageShapeError
     from cube_client.chat._client import AsyncChatClient, ChatClient
@@ -40,6 +41,9 @@ if TYPE_CHECKING:
 
 # Clients and models load on first use, so `import cube_client` stays cheap however large the API.
 _LAZY = {
+    "Limits": "cube_client._limits",
+    "PaginationError": "cube_client._limits",
+    "ResponseTooLargeError": "cube_client._limits",
     "ResponseValidationWarning": "cube_client._models",
     "Unknown": "cube_client._models",
     "PageShapeError": "cube_client._pagination",
@@ -61,6 +65,11 @@ def __getattr__(name: str) -> object:
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
+
+
+def __dir__() -> list[str]:
+    """Every public name, the lazily loaded clients and classes included (for editors, REPLs)."""
+    return sorted({*globals(), *_LAZY})
 
 
 __all__ = [
@@ -87,13 +96,16 @@ __all__ = [
     "JobExpiredError",
     "JobFailedError",
     "JobTimeoutError",
+    "Limits",
     "NotFoundError",
     "NotGiven",
     "PageShapeError",
+    "PaginationError",
     "PermissionDeniedError",
     "PlatformClient",
     "RateLimitError",
     "RequestValidationError",
+    "ResponseTooLargeError",
     "ResponseValidationWarning",
     "ScimClient",
     "Unknown",

@@ -74,14 +74,17 @@ class Context:
     part: str = ""  # where in a streamed body: ``line 3``, ``event 2``, ``page 4``
 
     @classmethod
-    def of(cls, response: httpx2.Response, path: str = "", part: str = "") -> Context:
+    def of(
+        cls, response: httpx2.Response, path: str = "", part: str = "", operation: str = ""
+    ) -> Context:
         request = response.request
         media = response.headers.get("content-type", "").split(";")[0].strip()
-        return cls(request.method, path or request.url.path, response.status_code, media, "", part)
+        url_path = path or request.url.path
+        return cls(request.method, url_path, response.status_code, media, operation, part)
 
     def __str__(self) -> str:
-        where = f" ({self.part})" if self.part else ""
-        return f"{self.operation or self.method + ' ' + self.path}{where}"
+        notes = ", ".join(n for n in (self.operation, self.part) if n)
+        return f"{self.method} {self.path}" + (f" ({notes})" if notes else "")
 
 
 class _Missing(enum.Enum):
@@ -119,21 +122,18 @@ def _short(value: Any) -> str:
     return f"{type(value).__name__} {text}"
 
 
-_listeners: list[Callable[[Difference], None]] = []
+# Who wants every difference; readers test it (a list's truth, no call) before looking for the
+# kinds that cost a scan to find (extra members, values kept as ``Unknown``).
+LISTENERS: list[Callable[[Difference], None]] = []
 
 
 def add_listener(listener: Callable[[Difference], None]) -> None:
     """Call ``listener`` with every difference found from now on (of every kind)."""
-    _listeners.append(listener)
+    LISTENERS.append(listener)
 
 
 def remove_listener(listener: Callable[[Difference], None]) -> None:
-    _listeners.remove(listener)
-
-
-def listening() -> bool:
-    """Whether anyone wants the quiet kinds too (they cost a scan to find)."""
-    return bool(_listeners)
+    LISTENERS.remove(listener)
 
 
 def report(
@@ -146,8 +146,11 @@ def report(
     """Apply the rule to what one reader found in one value: warn, or raise when ``strict``."""
     found = list(differences)
     for difference in found:
-        for listener in tuple(_listeners):
-            listener(difference)
+        for listener in tuple(LISTENERS):
+            try:
+                listener(difference)
+            except Exception as exc:  # a listener's failure never fails the call it observes
+                warnings.warn(f"a difference listener failed: {exc!r}", RuntimeWarning, 2)
     shown = [d for d in found if d.kind not in _QUIET or (strict and d.kind != Kind.EXTRA_FIELD)]
     if not shown:
         return

@@ -44,13 +44,13 @@ from pydantic.fields import FieldInfo
 from pydantic_core import PydanticCustomError, core_schema
 
 from ._differences import (
+    LISTENERS,
     MISSING,
     Context,
     Difference,
     Kind,
     ResponseValidationWarning,
     child,
-    listening,
     report,
 )
 
@@ -141,7 +141,7 @@ class BaseModel(pydantic.BaseModel):
         # Only the raw object now; which fields were set and the unknown ones are worked out
         # when first asked for (see __getattr__).
         object.__setattr__(obj, "__pydantic_private__", {_RAW: data, _AT: where})
-        if _listeners_on():
+        if LISTENERS:
             _report_extras(cls, data, where)
         return obj
 
@@ -217,6 +217,17 @@ class BaseModel(pydantic.BaseModel):
         self._materialize()
         return super().model_copy(**kwargs)
 
+    @classmethod
+    def model_rebuild(cls, **kwargs: Any) -> bool | None:
+        """Bind the classes this one names first: a process that unpickled an instance, or
+        imported its class module directly, never went through the family's models module."""
+        if not cls.__pydantic_complete__:
+            module = sys.modules.get(cls.__module__)
+            if module is not None:
+                _bind(module)
+        kwargs["_parent_namespace_depth"] = kwargs.get("_parent_namespace_depth", 2) + 1
+        return super().model_rebuild(**kwargs)
+
 
 _META = frozenset({"__pydantic_extra__", "__pydantic_fields_set__"})
 
@@ -251,9 +262,6 @@ def _where(model: pydantic.BaseModel) -> Where:
     return where if isinstance(where, Where) else _NOWHERE
 
 
-_listeners_on = listening
-
-
 def _report_extras(cls: type[pydantic.BaseModel], data: dict[str, Any], where: Where) -> None:
     """Members the document does not name, for the listeners (never a warning)."""
     names = _aliases(cls)
@@ -275,10 +283,7 @@ def _complete(cls: type[pydantic.BaseModel]) -> None:
     wire name up would miss a value the server sent.
     """
     if not cls.__pydantic_complete__:
-        module = sys.modules.get(cls.__module__)
-        if module is not None:
-            _bind(module)
-        cls.model_rebuild()
+        cls.model_rebuild()  # binds the module first (see BaseModel.model_rebuild)
 
 
 _bind_lock = threading.RLock()
@@ -347,22 +352,7 @@ def _field_reader(
     tp: Any = field.annotation
     if field.metadata:
         tp = Annotated[(tp, *field.metadata)]
-    return _lazy_target(tp), tp, adapter(tp).validate_python
-
-
-def _read_value(model: pydantic.BaseModel, cls: Any, name: str, raw: Any, key: str) -> Any:
-    """One field's typed value, leniently (its place in the body worked out only if needed)."""
-    lazy, tp, check = _field_reader(cls, name)
-    value = raw[key]
-    if lazy is not None:
-        return lazy(value, _where(model).at(key, raw))
-    try:
-        typed = check(value)
-    except pydantic.ValidationError:
-        return _fallback(tp, value, _where(model).at(key, raw))
-    if isinstance(typed, Unknown) and _listeners_on():
-        _fallback(tp, value, _where(model).at(key, raw))  # tells the listeners what was new
-    return typed
+    return _lazy_target(tp), tp, adapter(tp).validator.validate_python
 
 
 def _lazy_target(tp: Any) -> Reader | None:
@@ -413,7 +403,7 @@ def _model_list(model: type[BaseModel], tp: Any, value: Any, where: Where) -> An
             out.append(obj)
         else:
             out.append(_fallback(model, item, where.at(index)))
-    if _listeners_on():
+    if LISTENERS:
         for item in value:
             if type(item) is dict:
                 _report_extras(model, item, shared)
@@ -450,8 +440,18 @@ def _read_field(
     key, field = entry
     if key not in raw:
         key = name
-    if key in raw:
-        return _read_value(model, cls, name, raw, key)
+    if key in raw:  # its place in the body is worked out only if something is reported
+        lazy, tp, check = _field_reader(cls, name)
+        value = raw[key]
+        if lazy is not None:
+            return lazy(value, _where(model).at(key, raw))
+        try:
+            typed = check(value)
+        except pydantic.ValidationError:
+            return _fallback(tp, value, _where(model).at(key, raw))
+        if LISTENERS and isinstance(typed, Unknown):
+            _fallback(tp, value, _where(model).at(key, raw))  # tells the listeners what was new
+        return typed
     if field.is_required():
         where = _where(model).at(field.alias or name, raw)
         report([Difference(Kind.MISSING, where.pointer(), "required", MISSING, where.context)])
@@ -484,8 +484,10 @@ class Unknown:
     def __init__(self, value: Any) -> None:
         self.value = value
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Unknown) and other.value == self.value
+    if not TYPE_CHECKING:  # hidden from type checkers, so `status == "activ"` is still caught
+
+        def __eq__(self, other: object) -> bool:
+            return isinstance(other, Unknown) and other.value == self.value
 
     def __hash__(self) -> int:
         return hash(repr(self.value))

@@ -125,7 +125,7 @@ class _Walk:
     page count, so a server that loops is stopped (see the module)."""
 
     def __init__(self, limits: Limits, call: PreparedCall, spec: PageSpec) -> None:
-        self.max_pages = limits.max_pages
+        self.max_pages = limits.max_pages  # the first call's: every page sends the same options
         self.pages = 1
         self.cursors: set[str] = set()
         self.sent(call, spec)
@@ -291,7 +291,8 @@ def _parse_page(
             body=data,
         )
     at = "".join(child("", key) for key in shape.items)
-    items = parse_items(response, data, _dig(data, shape.items) or [], item_type, strict, at, path)
+    found = _dig(data, shape.items) or []
+    items = parse_items(response, data, found, item_type, strict, at, path, spec.operation)
     return data, items
 
 
@@ -310,7 +311,7 @@ class SyncPage(_PageState[T]):
         data, items = _parse_page(response, spec, item_type, client.strict, call.path)
         super().__init__(call, spec, item_type, data, items, response)
         self._client = client
-        self._walk = walk or _Walk(client.limits, call, spec)
+        self._walk = walk or _Walk(client._limits_for(call), call, spec)
 
     def next_page(self) -> SyncPage[T] | None:
         """Fetch the next page, or ``None`` when this is the last one."""
@@ -352,7 +353,7 @@ class AsyncPage(_PageState[T]):
     ) -> None:
         super().__init__(call, spec, item_type, data, items, response)
         self._client = client
-        self._walk = walk or _Walk(client.limits, call, spec)
+        self._walk = walk or _Walk(client._limits_for(call), call, spec)
 
     @classmethod
     async def fetch(

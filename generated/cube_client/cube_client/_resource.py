@@ -22,6 +22,11 @@ class SyncAPIResource:
         """The same methods, returning the HTTP response; each resource narrows the type."""
         raise NotImplementedError
 
+    @property
+    def with_streaming_response(self) -> object:
+        """The same methods, as context managers over the unread response."""
+        raise NotImplementedError
+
 
 class AsyncAPIResource:
     """Operations of one tag, sent through an :class:`AsyncAPIClient`."""
@@ -32,4 +37,9 @@ class AsyncAPIResource:
     @property
     def with_raw_response(self) -> object:
         """The same methods, returning the HTTP response; each resource narrows the type."""
+        raise NotImplementedError
+
+    @property
+    def with_streaming_response(self) -> object:
+        """The same methods, as context managers over the unread response."""
         raise NotImplementedError

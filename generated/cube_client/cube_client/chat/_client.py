@@ -18,8 +18,10 @@ if TYPE_CHECKING:
     from cube_client.chat.resources.chat import (
         AsyncChatResource,
         AsyncChatResourceWithRawResponse,
+        AsyncChatResourceWithStreamingResponse,
         ChatResource,
         ChatResourceWithRawResponse,
+        ChatResourceWithStreamingResponse,
     )
 
 __all__ = ["AsyncChatClient", "ChatClient"]
@@ -38,7 +40,7 @@ class ChatClient(SyncAPIClient):
     """Cube Cloud Chat API
     Credential: ``api_key=`` or the ``CUBE_AGENT_API_KEY`` environment variable, sent as
     ``Authorization: Api-Key <credential>``.
-    Server: ``base_url=``, the ``CUBE_AI_URL`` environment variable, or ``https://ai.{cloudRegion}.cubecloud.dev/api/v1/public/{accountName}/agents/{agentId}`` with every host variable given as a keyword argument (the document's example values are never used).
+    Server: ``base_url=``, the ``CUBE_AI_URL`` environment variable, or ``https://ai.{cloudRegion}.cubecloud.dev/api/v1/public/{accountName}/agents/{agentId}`` with every variable given as a keyword argument; a ``base_url=`` that is a host only takes the template's path, whose variables must then be given (the document's example values are never used).
     """
 
     def __init__(
@@ -94,6 +96,11 @@ class ChatClient(SyncAPIClient):
         """Every resource, with methods that return the HTTP response alongside the value."""
         return ChatClientWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> ChatClientWithStreamingResponse:
+        """Every resource, with methods yielding the response before its body is read."""
+        return ChatClientWithStreamingResponse(self)
+
 
 class ChatClientWithRawResponse:
     def __init__(self, client: ChatClient) -> None:
@@ -104,11 +111,20 @@ class ChatClientWithRawResponse:
         return self._client.chat.with_raw_response
 
 
+class ChatClientWithStreamingResponse:
+    def __init__(self, client: ChatClient) -> None:
+        self._client = client
+
+    @cached_property
+    def chat(self) -> ChatResourceWithStreamingResponse:
+        return self._client.chat.with_streaming_response
+
+
 class AsyncChatClient(AsyncAPIClient):
     """Cube Cloud Chat API (async)
     Credential: ``api_key=`` or the ``CUBE_AGENT_API_KEY`` environment variable, sent as
     ``Authorization: Api-Key <credential>``.
-    Server: ``base_url=``, the ``CUBE_AI_URL`` environment variable, or ``https://ai.{cloudRegion}.cubecloud.dev/api/v1/public/{accountName}/agents/{agentId}`` with every host variable given as a keyword argument (the document's example values are never used).
+    Server: ``base_url=``, the ``CUBE_AI_URL`` environment variable, or ``https://ai.{cloudRegion}.cubecloud.dev/api/v1/public/{accountName}/agents/{agentId}`` with every variable given as a keyword argument; a ``base_url=`` that is a host only takes the template's path, whose variables must then be given (the document's example values are never used).
     """
 
     def __init__(
@@ -164,6 +180,11 @@ class AsyncChatClient(AsyncAPIClient):
         """Every resource, with methods that return the HTTP response alongside the value."""
         return AsyncChatClientWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> AsyncChatClientWithStreamingResponse:
+        """Every resource, with methods yielding the response before its body is read."""
+        return AsyncChatClientWithStreamingResponse(self)
+
 
 class AsyncChatClientWithRawResponse:
     def __init__(self, client: AsyncChatClient) -> None:
@@ -172,3 +193,12 @@ class AsyncChatClientWithRawResponse:
     @cached_property
     def chat(self) -> AsyncChatResourceWithRawResponse:
         return self._client.chat.with_raw_response
+
+
+class AsyncChatClientWithStreamingResponse:
+    def __init__(self, client: AsyncChatClient) -> None:
+        self._client = client
+
+    @cached_property
+    def chat(self) -> AsyncChatResourceWithStreamingResponse:
+        return self._client.chat.with_streaming_response

@@ -18,8 +18,10 @@ if TYPE_CHECKING:
     from cube_client.data.resources.data import (
         AsyncDataResource,
         AsyncDataResourceWithRawResponse,
+        AsyncDataResourceWithStreamingResponse,
         DataResource,
         DataResourceWithRawResponse,
+        DataResourceWithStreamingResponse,
     )
 
 __all__ = ["AsyncDataClient", "DataClient"]
@@ -38,7 +40,7 @@ class DataClient(SyncAPIClient):
     """Cube Core Data REST (JSON) API
     Credential: ``token=`` or the ``CUBE_DATA_API_TOKEN`` environment variable, sent as
     ``Authorization: <credential>``.
-    Server: ``base_url=``, the ``CUBE_DATA_API_URL`` environment variable, or ``https://{deployment}.{region}.cubecloudapp.dev{basePath}`` with every host variable given as a keyword argument (the document's example values are never used).
+    Server: ``base_url=``, the ``CUBE_DATA_API_URL`` environment variable, or ``https://{deployment}.{region}.cubecloudapp.dev{basePath}`` with every variable given as a keyword argument; a ``base_url=`` that is a host only takes the template's path, whose variables must then be given (the document's example values are never used).
     """
 
     def __init__(
@@ -94,6 +96,11 @@ class DataClient(SyncAPIClient):
         """Every resource, with methods that return the HTTP response alongside the value."""
         return DataClientWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> DataClientWithStreamingResponse:
+        """Every resource, with methods yielding the response before its body is read."""
+        return DataClientWithStreamingResponse(self)
+
 
 class DataClientWithRawResponse:
     def __init__(self, client: DataClient) -> None:
@@ -104,11 +111,20 @@ class DataClientWithRawResponse:
         return self._client.data.with_raw_response
 
 
+class DataClientWithStreamingResponse:
+    def __init__(self, client: DataClient) -> None:
+        self._client = client
+
+    @cached_property
+    def data(self) -> DataResourceWithStreamingResponse:
+        return self._client.data.with_streaming_response
+
+
 class AsyncDataClient(AsyncAPIClient):
     """Cube Core Data REST (JSON) API (async)
     Credential: ``token=`` or the ``CUBE_DATA_API_TOKEN`` environment variable, sent as
     ``Authorization: <credential>``.
-    Server: ``base_url=``, the ``CUBE_DATA_API_URL`` environment variable, or ``https://{deployment}.{region}.cubecloudapp.dev{basePath}`` with every host variable given as a keyword argument (the document's example values are never used).
+    Server: ``base_url=``, the ``CUBE_DATA_API_URL`` environment variable, or ``https://{deployment}.{region}.cubecloudapp.dev{basePath}`` with every variable given as a keyword argument; a ``base_url=`` that is a host only takes the template's path, whose variables must then be given (the document's example values are never used).
     """
 
     def __init__(
@@ -164,6 +180,11 @@ class AsyncDataClient(AsyncAPIClient):
         """Every resource, with methods that return the HTTP response alongside the value."""
         return AsyncDataClientWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> AsyncDataClientWithStreamingResponse:
+        """Every resource, with methods yielding the response before its body is read."""
+        return AsyncDataClientWithStreamingResponse(self)
+
 
 class AsyncDataClientWithRawResponse:
     def __init__(self, client: AsyncDataClient) -> None:
@@ -172,3 +193,12 @@ class AsyncDataClientWithRawResponse:
     @cached_property
     def data(self) -> AsyncDataResourceWithRawResponse:
         return self._client.data.with_raw_response
+
+
+class AsyncDataClientWithStreamingResponse:
+    def __init__(self, client: AsyncDataClient) -> None:
+        self._client = client
+
+    @cached_property
+    def data(self) -> AsyncDataResourceWithStreamingResponse:
+        return self._client.data.with_streaming_response

@@ -18,254 +18,338 @@ if TYPE_CHECKING:
     from cube_client.platform.resources.agents import (
         AgentsResource,
         AgentsResourceWithRawResponse,
+        AgentsResourceWithStreamingResponse,
         AsyncAgentsResource,
         AsyncAgentsResourceWithRawResponse,
+        AsyncAgentsResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.api_keys import (
         APIKeysResource,
         APIKeysResourceWithRawResponse,
+        APIKeysResourceWithStreamingResponse,
         AsyncAPIKeysResource,
         AsyncAPIKeysResourceWithRawResponse,
+        AsyncAPIKeysResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.app_theme import (
         AppThemeResource,
         AppThemeResourceWithRawResponse,
+        AppThemeResourceWithStreamingResponse,
         AsyncAppThemeResource,
         AsyncAppThemeResourceWithRawResponse,
+        AsyncAppThemeResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.audit_logs import (
         AsyncAuditLogsResource,
         AsyncAuditLogsResourceWithRawResponse,
+        AsyncAuditLogsResourceWithStreamingResponse,
         AuditLogsResource,
         AuditLogsResourceWithRawResponse,
+        AuditLogsResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.dashboard_embed_access import (
         AsyncDashboardEmbedAccessResource,
         AsyncDashboardEmbedAccessResourceWithRawResponse,
+        AsyncDashboardEmbedAccessResourceWithStreamingResponse,
         DashboardEmbedAccessResource,
         DashboardEmbedAccessResourceWithRawResponse,
+        DashboardEmbedAccessResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.dashboard_exports import (
         AsyncDashboardExportsResource,
         AsyncDashboardExportsResourceWithRawResponse,
+        AsyncDashboardExportsResourceWithStreamingResponse,
         DashboardExportsResource,
         DashboardExportsResourceWithRawResponse,
+        DashboardExportsResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.data_model import (
         AsyncDataModelResource,
         AsyncDataModelResourceWithRawResponse,
+        AsyncDataModelResourceWithStreamingResponse,
         DataModelResource,
         DataModelResourceWithRawResponse,
+        DataModelResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.data_model_uploads import (
         AsyncDataModelUploadsResource,
         AsyncDataModelUploadsResourceWithRawResponse,
+        AsyncDataModelUploadsResourceWithStreamingResponse,
         DataModelUploadsResource,
         DataModelUploadsResourceWithRawResponse,
+        DataModelUploadsResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.databricks_metric_view_integration import (
         AsyncDatabricksMetricViewIntegrationResource,
         AsyncDatabricksMetricViewIntegrationResourceWithRawResponse,
+        AsyncDatabricksMetricViewIntegrationResourceWithStreamingResponse,
         DatabricksMetricViewIntegrationResource,
         DatabricksMetricViewIntegrationResourceWithRawResponse,
+        DatabricksMetricViewIntegrationResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.databricks_metric_view_publication import (
         AsyncDatabricksMetricViewPublicationResource,
         AsyncDatabricksMetricViewPublicationResourceWithRawResponse,
+        AsyncDatabricksMetricViewPublicationResourceWithStreamingResponse,
         DatabricksMetricViewPublicationResource,
         DatabricksMetricViewPublicationResourceWithRawResponse,
+        DatabricksMetricViewPublicationResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.dbt_sync import (
         AsyncDbtSyncResource,
         AsyncDbtSyncResourceWithRawResponse,
+        AsyncDbtSyncResourceWithStreamingResponse,
         DbtSyncResource,
         DbtSyncResourceWithRawResponse,
+        DbtSyncResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.deployment_creation import (
         AsyncDeploymentCreationResource,
         AsyncDeploymentCreationResourceWithRawResponse,
+        AsyncDeploymentCreationResourceWithStreamingResponse,
         DeploymentCreationResource,
         DeploymentCreationResourceWithRawResponse,
+        DeploymentCreationResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.deployments import (
         AsyncDeploymentsResource,
         AsyncDeploymentsResourceWithRawResponse,
+        AsyncDeploymentsResourceWithStreamingResponse,
         DeploymentsResource,
         DeploymentsResourceWithRawResponse,
+        DeploymentsResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.embed import (
         AsyncEmbedResource,
         AsyncEmbedResourceWithRawResponse,
+        AsyncEmbedResourceWithStreamingResponse,
         EmbedResource,
         EmbedResourceWithRawResponse,
+        EmbedResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.embed_tenants import (
         AsyncEmbedTenantsResource,
         AsyncEmbedTenantsResourceWithRawResponse,
+        AsyncEmbedTenantsResourceWithStreamingResponse,
         EmbedTenantsResource,
         EmbedTenantsResourceWithRawResponse,
+        EmbedTenantsResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.env_variables import (
         AsyncEnvVariablesResource,
         AsyncEnvVariablesResourceWithRawResponse,
+        AsyncEnvVariablesResourceWithStreamingResponse,
         EnvVariablesResource,
         EnvVariablesResourceWithRawResponse,
+        EnvVariablesResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.environments import (
         AsyncEnvironmentsResource,
         AsyncEnvironmentsResourceWithRawResponse,
+        AsyncEnvironmentsResourceWithStreamingResponse,
         EnvironmentsResource,
         EnvironmentsResourceWithRawResponse,
+        EnvironmentsResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.external_documents import (
         AsyncExternalDocumentsResource,
         AsyncExternalDocumentsResourceWithRawResponse,
+        AsyncExternalDocumentsResourceWithStreamingResponse,
         ExternalDocumentsResource,
         ExternalDocumentsResourceWithRawResponse,
+        ExternalDocumentsResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.folders import (
         AsyncFoldersResource,
         AsyncFoldersResourceWithRawResponse,
+        AsyncFoldersResourceWithStreamingResponse,
         FoldersResource,
         FoldersResourceWithRawResponse,
+        FoldersResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.github import (
         AsyncGithubResource,
         AsyncGithubResourceWithRawResponse,
+        AsyncGithubResourceWithStreamingResponse,
         GithubResource,
         GithubResourceWithRawResponse,
+        GithubResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.github_connection import (
         AsyncGithubConnectionResource,
         AsyncGithubConnectionResourceWithRawResponse,
+        AsyncGithubConnectionResourceWithStreamingResponse,
         GithubConnectionResource,
         GithubConnectionResourceWithRawResponse,
+        GithubConnectionResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.notifications import (
         AsyncNotificationsResource,
         AsyncNotificationsResourceWithRawResponse,
+        AsyncNotificationsResourceWithStreamingResponse,
         NotificationsResource,
         NotificationsResourceWithRawResponse,
+        NotificationsResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.oauth_integrations import (
         AsyncOauthIntegrationsResource,
         AsyncOauthIntegrationsResourceWithRawResponse,
+        AsyncOauthIntegrationsResourceWithStreamingResponse,
         OauthIntegrationsResource,
         OauthIntegrationsResourceWithRawResponse,
+        OauthIntegrationsResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.oidc_token_configs import (
         AsyncOIDCTokenConfigsResource,
         AsyncOIDCTokenConfigsResourceWithRawResponse,
+        AsyncOIDCTokenConfigsResourceWithStreamingResponse,
         OIDCTokenConfigsResource,
         OIDCTokenConfigsResourceWithRawResponse,
+        OIDCTokenConfigsResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.openapi_spec import (
         AsyncOpenapiSpecResource,
         AsyncOpenapiSpecResourceWithRawResponse,
+        AsyncOpenapiSpecResourceWithStreamingResponse,
         OpenapiSpecResource,
         OpenapiSpecResourceWithRawResponse,
+        OpenapiSpecResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.ossie_conversions import (
         AsyncOssieConversionsResource,
         AsyncOssieConversionsResourceWithRawResponse,
+        AsyncOssieConversionsResourceWithStreamingResponse,
         OssieConversionsResource,
         OssieConversionsResourceWithRawResponse,
+        OssieConversionsResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.regions import (
         AsyncRegionsResource,
         AsyncRegionsResourceWithRawResponse,
+        AsyncRegionsResourceWithStreamingResponse,
         RegionsResource,
         RegionsResourceWithRawResponse,
+        RegionsResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.report_deliveries import (
         AsyncReportDeliveriesResource,
         AsyncReportDeliveriesResourceWithRawResponse,
+        AsyncReportDeliveriesResourceWithStreamingResponse,
         ReportDeliveriesResource,
         ReportDeliveriesResourceWithRawResponse,
+        ReportDeliveriesResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.reports import (
         AsyncReportsResource,
         AsyncReportsResourceWithRawResponse,
+        AsyncReportsResourceWithStreamingResponse,
         ReportsResource,
         ReportsResourceWithRawResponse,
+        ReportsResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.roles import (
         AsyncRolesResource,
         AsyncRolesResourceWithRawResponse,
+        AsyncRolesResourceWithStreamingResponse,
         RolesResource,
         RolesResourceWithRawResponse,
+        RolesResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.scheduled_tasks import (
         AsyncScheduledTasksResource,
         AsyncScheduledTasksResourceWithRawResponse,
+        AsyncScheduledTasksResourceWithStreamingResponse,
         ScheduledTasksResource,
         ScheduledTasksResourceWithRawResponse,
+        ScheduledTasksResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.snowflake_semantic_views import (
         AsyncSnowflakeSemanticViewsResource,
         AsyncSnowflakeSemanticViewsResourceWithRawResponse,
+        AsyncSnowflakeSemanticViewsResourceWithStreamingResponse,
         SnowflakeSemanticViewsResource,
         SnowflakeSemanticViewsResourceWithRawResponse,
+        SnowflakeSemanticViewsResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.tenant_settings import (
         AsyncTenantSettingsResource,
         AsyncTenantSettingsResourceWithRawResponse,
+        AsyncTenantSettingsResourceWithStreamingResponse,
         TenantSettingsResource,
         TenantSettingsResourceWithRawResponse,
+        TenantSettingsResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.usage_analytics import (
         AsyncUsageAnalyticsResource,
         AsyncUsageAnalyticsResourceWithRawResponse,
+        AsyncUsageAnalyticsResourceWithStreamingResponse,
         UsageAnalyticsResource,
         UsageAnalyticsResourceWithRawResponse,
+        UsageAnalyticsResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.user_attribute_values import (
         AsyncUserAttributeValuesResource,
         AsyncUserAttributeValuesResourceWithRawResponse,
+        AsyncUserAttributeValuesResourceWithStreamingResponse,
         UserAttributeValuesResource,
         UserAttributeValuesResourceWithRawResponse,
+        UserAttributeValuesResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.user_attributes import (
         AsyncUserAttributesResource,
         AsyncUserAttributesResourceWithRawResponse,
+        AsyncUserAttributesResourceWithStreamingResponse,
         UserAttributesResource,
         UserAttributesResourceWithRawResponse,
+        UserAttributesResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.user_oauth_tokens import (
         AsyncUserOauthTokensResource,
         AsyncUserOauthTokensResourceWithRawResponse,
+        AsyncUserOauthTokensResourceWithStreamingResponse,
         UserOauthTokensResource,
         UserOauthTokensResourceWithRawResponse,
+        UserOauthTokensResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.users import (
         AsyncUsersResource,
         AsyncUsersResourceWithRawResponse,
+        AsyncUsersResourceWithStreamingResponse,
         UsersResource,
         UsersResourceWithRawResponse,
+        UsersResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.users_admin import (
         AsyncUsersAdminResource,
         AsyncUsersAdminResourceWithRawResponse,
+        AsyncUsersAdminResourceWithStreamingResponse,
         UsersAdminResource,
         UsersAdminResourceWithRawResponse,
+        UsersAdminResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.workbook_promotions import (
         AsyncWorkbookPromotionsResource,
         AsyncWorkbookPromotionsResourceWithRawResponse,
+        AsyncWorkbookPromotionsResourceWithStreamingResponse,
         WorkbookPromotionsResource,
         WorkbookPromotionsResourceWithRawResponse,
+        WorkbookPromotionsResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.workbooks import (
         AsyncWorkbooksResource,
         AsyncWorkbooksResourceWithRawResponse,
+        AsyncWorkbooksResourceWithStreamingResponse,
         WorkbooksResource,
         WorkbooksResourceWithRawResponse,
+        WorkbooksResourceWithStreamingResponse,
     )
     from cube_client.platform.resources.workspace import (
         AsyncWorkspaceResource,
         AsyncWorkspaceResourceWithRawResponse,
+        AsyncWorkspaceResourceWithStreamingResponse,
         WorkspaceResource,
         WorkspaceResourceWithRawResponse,
+        WorkspaceResourceWithStreamingResponse,
     )
 
 __all__ = ["AsyncPlatformClient", "PlatformClient"]
@@ -282,7 +366,7 @@ class PlatformClient(SyncAPIClient):
     """Cube Platform API
     Credential: ``api_key=`` or the ``CUBE_API_KEY`` environment variable, sent as
     ``Authorization: Bearer <credential>``.
-    Server: ``base_url=``, the ``CUBE_BASE_URL`` environment variable, or ``https://{tenant}.cubecloud.dev`` with every host variable given as a keyword argument (the document's example values are never used).
+    Server: ``base_url=``, the ``CUBE_BASE_URL`` environment variable, or ``https://{tenant}.cubecloud.dev`` with every variable given as a keyword argument; a ``base_url=`` that is a host only takes the template's path, whose variables must then be given (the document's example values are never used).
     """
 
     def __init__(
@@ -629,6 +713,11 @@ class PlatformClient(SyncAPIClient):
         """Every resource, with methods that return the HTTP response alongside the value."""
         return PlatformClientWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> PlatformClientWithStreamingResponse:
+        """Every resource, with methods yielding the response before its body is read."""
+        return PlatformClientWithStreamingResponse(self)
+
 
 class PlatformClientWithRawResponse:
     def __init__(self, client: PlatformClient) -> None:
@@ -807,11 +896,188 @@ class PlatformClientWithRawResponse:
         return self._client.snowflake_semantic_views.with_raw_response
 
 
+class PlatformClientWithStreamingResponse:
+    def __init__(self, client: PlatformClient) -> None:
+        self._client = client
+
+    @cached_property
+    def api_keys(self) -> APIKeysResourceWithStreamingResponse:
+        return self._client.api_keys.with_streaming_response
+
+    @cached_property
+    def app_theme(self) -> AppThemeResourceWithStreamingResponse:
+        return self._client.app_theme.with_streaming_response
+
+    @cached_property
+    def deployments(self) -> DeploymentsResourceWithStreamingResponse:
+        return self._client.deployments.with_streaming_response
+
+    @cached_property
+    def dashboard_exports(self) -> DashboardExportsResourceWithStreamingResponse:
+        return self._client.dashboard_exports.with_streaming_response
+
+    @cached_property
+    def databricks_metric_view_integration(
+        self,
+    ) -> DatabricksMetricViewIntegrationResourceWithStreamingResponse:
+        return self._client.databricks_metric_view_integration.with_streaming_response
+
+    @cached_property
+    def databricks_metric_view_publication(
+        self,
+    ) -> DatabricksMetricViewPublicationResourceWithStreamingResponse:
+        return self._client.databricks_metric_view_publication.with_streaming_response
+
+    @cached_property
+    def dbt_sync(self) -> DbtSyncResourceWithStreamingResponse:
+        return self._client.dbt_sync.with_streaming_response
+
+    @cached_property
+    def dashboard_embed_access(self) -> DashboardEmbedAccessResourceWithStreamingResponse:
+        return self._client.dashboard_embed_access.with_streaming_response
+
+    @cached_property
+    def env_variables(self) -> EnvVariablesResourceWithStreamingResponse:
+        return self._client.env_variables.with_streaming_response
+
+    @cached_property
+    def environments(self) -> EnvironmentsResourceWithStreamingResponse:
+        return self._client.environments.with_streaming_response
+
+    @cached_property
+    def folders(self) -> FoldersResourceWithStreamingResponse:
+        return self._client.folders.with_streaming_response
+
+    @cached_property
+    def notifications(self) -> NotificationsResourceWithStreamingResponse:
+        return self._client.notifications.with_streaming_response
+
+    @cached_property
+    def reports(self) -> ReportsResourceWithStreamingResponse:
+        return self._client.reports.with_streaming_response
+
+    @cached_property
+    def workspace(self) -> WorkspaceResourceWithStreamingResponse:
+        return self._client.workspace.with_streaming_response
+
+    @cached_property
+    def workbooks(self) -> WorkbooksResourceWithStreamingResponse:
+        return self._client.workbooks.with_streaming_response
+
+    @cached_property
+    def workbook_promotions(self) -> WorkbookPromotionsResourceWithStreamingResponse:
+        return self._client.workbook_promotions.with_streaming_response
+
+    @cached_property
+    def embed_tenants(self) -> EmbedTenantsResourceWithStreamingResponse:
+        return self._client.embed_tenants.with_streaming_response
+
+    @cached_property
+    def embed(self) -> EmbedResourceWithStreamingResponse:
+        return self._client.embed.with_streaming_response
+
+    @cached_property
+    def external_documents(self) -> ExternalDocumentsResourceWithStreamingResponse:
+        return self._client.external_documents.with_streaming_response
+
+    @cached_property
+    def github(self) -> GithubResourceWithStreamingResponse:
+        return self._client.github.with_streaming_response
+
+    @cached_property
+    def oauth_integrations(self) -> OauthIntegrationsResourceWithStreamingResponse:
+        return self._client.oauth_integrations.with_streaming_response
+
+    @cached_property
+    def oidc_token_configs(self) -> OIDCTokenConfigsResourceWithStreamingResponse:
+        return self._client.oidc_token_configs.with_streaming_response
+
+    @cached_property
+    def regions(self) -> RegionsResourceWithStreamingResponse:
+        return self._client.regions.with_streaming_response
+
+    @cached_property
+    def roles(self) -> RolesResourceWithStreamingResponse:
+        return self._client.roles.with_streaming_response
+
+    @cached_property
+    def openapi_spec(self) -> OpenapiSpecResourceWithStreamingResponse:
+        return self._client.openapi_spec.with_streaming_response
+
+    @cached_property
+    def tenant_settings(self) -> TenantSettingsResourceWithStreamingResponse:
+        return self._client.tenant_settings.with_streaming_response
+
+    @cached_property
+    def usage_analytics(self) -> UsageAnalyticsResourceWithStreamingResponse:
+        return self._client.usage_analytics.with_streaming_response
+
+    @cached_property
+    def user_attribute_values(self) -> UserAttributeValuesResourceWithStreamingResponse:
+        return self._client.user_attribute_values.with_streaming_response
+
+    @cached_property
+    def user_attributes(self) -> UserAttributesResourceWithStreamingResponse:
+        return self._client.user_attributes.with_streaming_response
+
+    @cached_property
+    def user_oauth_tokens(self) -> UserOauthTokensResourceWithStreamingResponse:
+        return self._client.user_oauth_tokens.with_streaming_response
+
+    @cached_property
+    def users_admin(self) -> UsersAdminResourceWithStreamingResponse:
+        return self._client.users_admin.with_streaming_response
+
+    @cached_property
+    def users(self) -> UsersResourceWithStreamingResponse:
+        return self._client.users.with_streaming_response
+
+    @cached_property
+    def deployment_creation(self) -> DeploymentCreationResourceWithStreamingResponse:
+        return self._client.deployment_creation.with_streaming_response
+
+    @cached_property
+    def data_model(self) -> DataModelResourceWithStreamingResponse:
+        return self._client.data_model.with_streaming_response
+
+    @cached_property
+    def data_model_uploads(self) -> DataModelUploadsResourceWithStreamingResponse:
+        return self._client.data_model_uploads.with_streaming_response
+
+    @cached_property
+    def github_connection(self) -> GithubConnectionResourceWithStreamingResponse:
+        return self._client.github_connection.with_streaming_response
+
+    @cached_property
+    def audit_logs(self) -> AuditLogsResourceWithStreamingResponse:
+        return self._client.audit_logs.with_streaming_response
+
+    @cached_property
+    def report_deliveries(self) -> ReportDeliveriesResourceWithStreamingResponse:
+        return self._client.report_deliveries.with_streaming_response
+
+    @cached_property
+    def scheduled_tasks(self) -> ScheduledTasksResourceWithStreamingResponse:
+        return self._client.scheduled_tasks.with_streaming_response
+
+    @cached_property
+    def agents(self) -> AgentsResourceWithStreamingResponse:
+        return self._client.agents.with_streaming_response
+
+    @cached_property
+    def ossie_conversions(self) -> OssieConversionsResourceWithStreamingResponse:
+        return self._client.ossie_conversions.with_streaming_response
+
+    @cached_property
+    def snowflake_semantic_views(self) -> SnowflakeSemanticViewsResourceWithStreamingResponse:
+        return self._client.snowflake_semantic_views.with_streaming_response
+
+
 class AsyncPlatformClient(AsyncAPIClient):
     """Cube Platform API (async)
     Credential: ``api_key=`` or the ``CUBE_API_KEY`` environment variable, sent as
     ``Authorization: Bearer <credential>``.
-    Server: ``base_url=``, the ``CUBE_BASE_URL`` environment variable, or ``https://{tenant}.cubecloud.dev`` with every host variable given as a keyword argument (the document's example values are never used).
+    Server: ``base_url=``, the ``CUBE_BASE_URL`` environment variable, or ``https://{tenant}.cubecloud.dev`` with every variable given as a keyword argument; a ``base_url=`` that is a host only takes the template's path, whose variables must then be given (the document's example values are never used).
     """
 
     def __init__(
@@ -1164,6 +1430,11 @@ class AsyncPlatformClient(AsyncAPIClient):
         """Every resource, with methods that return the HTTP response alongside the value."""
         return AsyncPlatformClientWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> AsyncPlatformClientWithStreamingResponse:
+        """Every resource, with methods yielding the response before its body is read."""
+        return AsyncPlatformClientWithStreamingResponse(self)
+
 
 class AsyncPlatformClientWithRawResponse:
     def __init__(self, client: AsyncPlatformClient) -> None:
@@ -1340,3 +1611,180 @@ class AsyncPlatformClientWithRawResponse:
     @cached_property
     def snowflake_semantic_views(self) -> AsyncSnowflakeSemanticViewsResourceWithRawResponse:
         return self._client.snowflake_semantic_views.with_raw_response
+
+
+class AsyncPlatformClientWithStreamingResponse:
+    def __init__(self, client: AsyncPlatformClient) -> None:
+        self._client = client
+
+    @cached_property
+    def api_keys(self) -> AsyncAPIKeysResourceWithStreamingResponse:
+        return self._client.api_keys.with_streaming_response
+
+    @cached_property
+    def app_theme(self) -> AsyncAppThemeResourceWithStreamingResponse:
+        return self._client.app_theme.with_streaming_response
+
+    @cached_property
+    def deployments(self) -> AsyncDeploymentsResourceWithStreamingResponse:
+        return self._client.deployments.with_streaming_response
+
+    @cached_property
+    def dashboard_exports(self) -> AsyncDashboardExportsResourceWithStreamingResponse:
+        return self._client.dashboard_exports.with_streaming_response
+
+    @cached_property
+    def databricks_metric_view_integration(
+        self,
+    ) -> AsyncDatabricksMetricViewIntegrationResourceWithStreamingResponse:
+        return self._client.databricks_metric_view_integration.with_streaming_response
+
+    @cached_property
+    def databricks_metric_view_publication(
+        self,
+    ) -> AsyncDatabricksMetricViewPublicationResourceWithStreamingResponse:
+        return self._client.databricks_metric_view_publication.with_streaming_response
+
+    @cached_property
+    def dbt_sync(self) -> AsyncDbtSyncResourceWithStreamingResponse:
+        return self._client.dbt_sync.with_streaming_response
+
+    @cached_property
+    def dashboard_embed_access(self) -> AsyncDashboardEmbedAccessResourceWithStreamingResponse:
+        return self._client.dashboard_embed_access.with_streaming_response
+
+    @cached_property
+    def env_variables(self) -> AsyncEnvVariablesResourceWithStreamingResponse:
+        return self._client.env_variables.with_streaming_response
+
+    @cached_property
+    def environments(self) -> AsyncEnvironmentsResourceWithStreamingResponse:
+        return self._client.environments.with_streaming_response
+
+    @cached_property
+    def folders(self) -> AsyncFoldersResourceWithStreamingResponse:
+        return self._client.folders.with_streaming_response
+
+    @cached_property
+    def notifications(self) -> AsyncNotificationsResourceWithStreamingResponse:
+        return self._client.notifications.with_streaming_response
+
+    @cached_property
+    def reports(self) -> AsyncReportsResourceWithStreamingResponse:
+        return self._client.reports.with_streaming_response
+
+    @cached_property
+    def workspace(self) -> AsyncWorkspaceResourceWithStreamingResponse:
+        return self._client.workspace.with_streaming_response
+
+    @cached_property
+    def workbooks(self) -> AsyncWorkbooksResourceWithStreamingResponse:
+        return self._client.workbooks.with_streaming_response
+
+    @cached_property
+    def workbook_promotions(self) -> AsyncWorkbookPromotionsResourceWithStreamingResponse:
+        return self._client.workbook_promotions.with_streaming_response
+
+    @cached_property
+    def embed_tenants(self) -> AsyncEmbedTenantsResourceWithStreamingResponse:
+        return self._client.embed_tenants.with_streaming_response
+
+    @cached_property
+    def embed(self) -> AsyncEmbedResourceWithStreamingResponse:
+        return self._client.embed.with_streaming_response
+
+    @cached_property
+    def external_documents(self) -> AsyncExternalDocumentsResourceWithStreamingResponse:
+        return self._client.external_documents.with_streaming_response
+
+    @cached_property
+    def github(self) -> AsyncGithubResourceWithStreamingResponse:
+        return self._client.github.with_streaming_response
+
+    @cached_property
+    def oauth_integrations(self) -> AsyncOauthIntegrationsResourceWithStreamingResponse:
+        return self._client.oauth_integrations.with_streaming_response
+
+    @cached_property
+    def oidc_token_configs(self) -> AsyncOIDCTokenConfigsResourceWithStreamingResponse:
+        return self._client.oidc_token_configs.with_streaming_response
+
+    @cached_property
+    def regions(self) -> AsyncRegionsResourceWithStreamingResponse:
+        return self._client.regions.with_streaming_response
+
+    @cached_property
+    def roles(self) -> AsyncRolesResourceWithStreamingResponse:
+        return self._client.roles.with_streaming_response
+
+    @cached_property
+    def openapi_spec(self) -> AsyncOpenapiSpecResourceWithStreamingResponse:
+        return self._client.openapi_spec.with_streaming_response
+
+    @cached_property
+    def tenant_settings(self) -> AsyncTenantSettingsResourceWithStreamingResponse:
+        return self._client.tenant_settings.with_streaming_response
+
+    @cached_property
+    def usage_analytics(self) -> AsyncUsageAnalyticsResourceWithStreamingResponse:
+        return self._client.usage_analytics.with_streaming_response
+
+    @cached_property
+    def user_attribute_values(self) -> AsyncUserAttributeValuesResourceWithStreamingResponse:
+        return self._client.user_attribute_values.with_streaming_response
+
+    @cached_property
+    def user_attributes(self) -> AsyncUserAttributesResourceWithStreamingResponse:
+        return self._client.user_attributes.with_streaming_response
+
+    @cached_property
+    def user_oauth_tokens(self) -> AsyncUserOauthTokensResourceWithStreamingResponse:
+        return self._client.user_oauth_tokens.with_streaming_response
+
+    @cached_property
+    def users_admin(self) -> AsyncUsersAdminResourceWithStreamingResponse:
+        return self._client.users_admin.with_streaming_response
+
+    @cached_property
+    def users(self) -> AsyncUsersResourceWithStreamingResponse:
+        return self._client.users.with_streaming_response
+
+    @cached_property
+    def deployment_creation(self) -> AsyncDeploymentCreationResourceWithStreamingResponse:
+        return self._client.deployment_creation.with_streaming_response
+
+    @cached_property
+    def data_model(self) -> AsyncDataModelResourceWithStreamingResponse:
+        return self._client.data_model.with_streaming_response
+
+    @cached_property
+    def data_model_uploads(self) -> AsyncDataModelUploadsResourceWithStreamingResponse:
+        return self._client.data_model_uploads.with_streaming_response
+
+    @cached_property
+    def github_connection(self) -> AsyncGithubConnectionResourceWithStreamingResponse:
+        return self._client.github_connection.with_streaming_response
+
+    @cached_property
+    def audit_logs(self) -> AsyncAuditLogsResourceWithStreamingResponse:
+        return self._client.audit_logs.with_streaming_response
+
+    @cached_property
+    def report_deliveries(self) -> AsyncReportDeliveriesResourceWithStreamingResponse:
+        return self._client.report_deliveries.with_streaming_response
+
+    @cached_property
+    def scheduled_tasks(self) -> AsyncScheduledTasksResourceWithStreamingResponse:
+        return self._client.scheduled_tasks.with_streaming_response
+
+    @cached_property
+    def agents(self) -> AsyncAgentsResourceWithStreamingResponse:
+        return self._client.agents.with_streaming_response
+
+    @cached_property
+    def ossie_conversions(self) -> AsyncOssieConversionsResourceWithStreamingResponse:
+        return self._client.ossie_conversions.with_streaming_response
+
+    @cached_property
+    def snowflake_semantic_views(self) -> AsyncSnowflakeSemanticViewsResourceWithStreamingResponse:
+        return self._client.snowflake_semantic_views.with_streaming_response

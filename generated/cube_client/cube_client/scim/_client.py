@@ -18,14 +18,18 @@ if TYPE_CHECKING:
     from cube_client.scim.resources.scim_groups import (
         AsyncSCIMGroupsResource,
         AsyncSCIMGroupsResourceWithRawResponse,
+        AsyncSCIMGroupsResourceWithStreamingResponse,
         SCIMGroupsResource,
         SCIMGroupsResourceWithRawResponse,
+        SCIMGroupsResourceWithStreamingResponse,
     )
     from cube_client.scim.resources.scim_users import (
         AsyncSCIMUsersResource,
         AsyncSCIMUsersResourceWithRawResponse,
+        AsyncSCIMUsersResourceWithStreamingResponse,
         SCIMUsersResource,
         SCIMUsersResourceWithRawResponse,
+        SCIMUsersResourceWithStreamingResponse,
     )
 
 __all__ = ["AsyncScimClient", "ScimClient"]
@@ -46,7 +50,7 @@ class ScimClient(SyncAPIClient):
     """Cube Cloud SCIM API
     Credential: ``token=`` or the ``CUBE_SCIM_TOKEN`` environment variable, sent as
     ``Authorization: Bearer <credential>`` (``auth_scheme=`` picks another accepted prefix).
-    Server: ``base_url=``, the ``CUBE_BASE_URL`` environment variable, or ``https://{tenant}.cubecloud.dev/api`` with every host variable given as a keyword argument (the document's example values are never used).
+    Server: ``base_url=``, the ``CUBE_BASE_URL`` environment variable, or ``https://{tenant}.cubecloud.dev/api`` with every variable given as a keyword argument; a ``base_url=`` that is a host only takes the template's path, whose variables must then be given (the document's example values are never used).
     """
 
     def __init__(
@@ -106,6 +110,11 @@ class ScimClient(SyncAPIClient):
         """Every resource, with methods that return the HTTP response alongside the value."""
         return ScimClientWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> ScimClientWithStreamingResponse:
+        """Every resource, with methods yielding the response before its body is read."""
+        return ScimClientWithStreamingResponse(self)
+
 
 class ScimClientWithRawResponse:
     def __init__(self, client: ScimClient) -> None:
@@ -120,11 +129,24 @@ class ScimClientWithRawResponse:
         return self._client.scim_groups.with_raw_response
 
 
+class ScimClientWithStreamingResponse:
+    def __init__(self, client: ScimClient) -> None:
+        self._client = client
+
+    @cached_property
+    def scim_users(self) -> SCIMUsersResourceWithStreamingResponse:
+        return self._client.scim_users.with_streaming_response
+
+    @cached_property
+    def scim_groups(self) -> SCIMGroupsResourceWithStreamingResponse:
+        return self._client.scim_groups.with_streaming_response
+
+
 class AsyncScimClient(AsyncAPIClient):
     """Cube Cloud SCIM API (async)
     Credential: ``token=`` or the ``CUBE_SCIM_TOKEN`` environment variable, sent as
     ``Authorization: Bearer <credential>`` (``auth_scheme=`` picks another accepted prefix).
-    Server: ``base_url=``, the ``CUBE_BASE_URL`` environment variable, or ``https://{tenant}.cubecloud.dev/api`` with every host variable given as a keyword argument (the document's example values are never used).
+    Server: ``base_url=``, the ``CUBE_BASE_URL`` environment variable, or ``https://{tenant}.cubecloud.dev/api`` with every variable given as a keyword argument; a ``base_url=`` that is a host only takes the template's path, whose variables must then be given (the document's example values are never used).
     """
 
     def __init__(
@@ -184,6 +206,11 @@ class AsyncScimClient(AsyncAPIClient):
         """Every resource, with methods that return the HTTP response alongside the value."""
         return AsyncScimClientWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> AsyncScimClientWithStreamingResponse:
+        """Every resource, with methods yielding the response before its body is read."""
+        return AsyncScimClientWithStreamingResponse(self)
+
 
 class AsyncScimClientWithRawResponse:
     def __init__(self, client: AsyncScimClient) -> None:
@@ -196,3 +223,16 @@ class AsyncScimClientWithRawResponse:
     @cached_property
     def scim_groups(self) -> AsyncSCIMGroupsResourceWithRawResponse:
         return self._client.scim_groups.with_raw_response
+
+
+class AsyncScimClientWithStreamingResponse:
+    def __init__(self, client: AsyncScimClient) -> None:
+        self._client = client
+
+    @cached_property
+    def scim_users(self) -> AsyncSCIMUsersResourceWithStreamingResponse:
+        return self._client.scim_users.with_streaming_response
+
+    @cached_property
+    def scim_groups(self) -> AsyncSCIMGroupsResourceWithStreamingResponse:
+        return self._client.scim_groups.with_streaming_response

@@ -8,8 +8,10 @@ from functools import cached_property
 from typing import cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._streaming import AsyncJSONLinesStream, JSONLines, JSONLinesStream
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import build_headers, strip_not_given
@@ -25,6 +27,11 @@ class ChatResource(SyncAPIResource):
     def with_raw_response(self) -> ChatResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return ChatResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> ChatResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return ChatResourceWithStreamingResponse(self)
 
     def stream_chat_state(
         self,
@@ -44,6 +51,7 @@ class ChatResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> JSONLinesStream[_models.StreamChatStateLine]:
         """streamChatState
 
@@ -76,6 +84,7 @@ class ChatResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -106,6 +115,7 @@ class ChatResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> None:
         """abortChat
 
@@ -131,6 +141,7 @@ class ChatResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -143,6 +154,12 @@ class ChatResourceWithRawResponse:
         self.abort_chat = to_raw_response_wrapper(resource.abort_chat)
 
 
+class ChatResourceWithStreamingResponse:
+    def __init__(self, resource: ChatResource) -> None:
+        self.stream_chat_state = to_streamed_response_wrapper(resource.stream_chat_state)
+        self.abort_chat = to_streamed_response_wrapper(resource.abort_chat)
+
+
 class AsyncChatResource(AsyncAPIResource):
     """Operations tagged Chat"""
 
@@ -150,6 +167,11 @@ class AsyncChatResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncChatResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncChatResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncChatResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncChatResourceWithStreamingResponse(self)
 
     async def stream_chat_state(
         self,
@@ -169,6 +191,7 @@ class AsyncChatResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncJSONLinesStream[_models.StreamChatStateLine]:
         """streamChatState
 
@@ -201,6 +224,7 @@ class AsyncChatResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -231,6 +255,7 @@ class AsyncChatResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> None:
         """abortChat
 
@@ -256,6 +281,7 @@ class AsyncChatResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -266,3 +292,9 @@ class AsyncChatResourceWithRawResponse:
     def __init__(self, resource: AsyncChatResource) -> None:
         self.stream_chat_state = async_to_raw_response_wrapper(resource.stream_chat_state)
         self.abort_chat = async_to_raw_response_wrapper(resource.abort_chat)
+
+
+class AsyncChatResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncChatResource) -> None:
+        self.stream_chat_state = async_to_streamed_response_wrapper(resource.stream_chat_state)
+        self.abort_chat = async_to_streamed_response_wrapper(resource.abort_chat)

@@ -7,8 +7,10 @@ from functools import cached_property
 from typing import Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._streaming import AsyncJSONLinesStream, JSONLines, JSONLinesStream
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import build_headers, strip_not_given
@@ -25,6 +27,11 @@ class DataResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return DataResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> DataResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return DataResourceWithStreamingResponse(self)
+
     def load_v1(
         self,
         *,
@@ -37,6 +44,7 @@ class DataResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.V1LoadResponse:
         """loadV1
 
@@ -63,6 +71,7 @@ class DataResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -83,6 +92,7 @@ class DataResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> JSONLinesStream[_models.CubesqlV1Line]:
         """cubesqlV1
 
@@ -117,6 +127,7 @@ class DataResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -141,6 +152,7 @@ class DataResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.V1MetaResponse:
         """metaV1
 
@@ -160,6 +172,7 @@ class DataResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -176,6 +189,13 @@ class DataResourceWithRawResponse:
         self.meta_v1 = to_raw_response_wrapper(resource.meta_v1)
 
 
+class DataResourceWithStreamingResponse:
+    def __init__(self, resource: DataResource) -> None:
+        self.load_v1 = to_streamed_response_wrapper(resource.load_v1)
+        self.cubesql_v1 = to_streamed_response_wrapper(resource.cubesql_v1)
+        self.meta_v1 = to_streamed_response_wrapper(resource.meta_v1)
+
+
 class AsyncDataResource(AsyncAPIResource):
     """Operations tagged Data"""
 
@@ -183,6 +203,11 @@ class AsyncDataResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncDataResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncDataResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncDataResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncDataResourceWithStreamingResponse(self)
 
     async def load_v1(
         self,
@@ -196,6 +221,7 @@ class AsyncDataResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.V1LoadResponse:
         """loadV1
 
@@ -222,6 +248,7 @@ class AsyncDataResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -242,6 +269,7 @@ class AsyncDataResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncJSONLinesStream[_models.CubesqlV1Line]:
         """cubesqlV1
 
@@ -276,6 +304,7 @@ class AsyncDataResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -300,6 +329,7 @@ class AsyncDataResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.V1MetaResponse:
         """metaV1
 
@@ -319,6 +349,7 @@ class AsyncDataResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -333,3 +364,10 @@ class AsyncDataResourceWithRawResponse:
         self.load_v1 = async_to_raw_response_wrapper(resource.load_v1)
         self.cubesql_v1 = async_to_raw_response_wrapper(resource.cubesql_v1)
         self.meta_v1 = async_to_raw_response_wrapper(resource.meta_v1)
+
+
+class AsyncDataResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncDataResource) -> None:
+        self.load_v1 = async_to_streamed_response_wrapper(resource.load_v1)
+        self.cubesql_v1 = async_to_streamed_response_wrapper(resource.cubesql_v1)
+        self.meta_v1 = async_to_streamed_response_wrapper(resource.meta_v1)

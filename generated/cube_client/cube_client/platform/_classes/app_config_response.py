@@ -28,6 +28,12 @@ _REFS = {
 
 
 class AppConfigResponse(BaseModel):
+    """AppConfigResponse.
+
+    Attributes:
+        ai_paywalled: True for a tenant on the new interface whose AI is switched off: no embed offers AI then, even when its session sets `allowAi`.
+    """
+
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     app_theme: Annotated[AppTheme | None, Field(alias="appTheme")] = None
     apply_theme_globally: Annotated[bool, Field(alias="applyThemeGlobally")]
@@ -38,5 +44,10 @@ class AppConfigResponse(BaseModel):
     sheets_agent_chat_enabled: Annotated[bool, Field(alias="sheetsAgentChatEnabled")]
     sheets_ui: Annotated[SheetsUiSettings | None, Field(alias="sheetsUi")] = None
     timezone_settings: Annotated[TimezoneSettings | None, Field(alias="timezoneSettings")] = None
-    ai_paywalled: Annotated[bool | None, Field(alias="aiPaywalled")] = None
-    """True for a tenant on the new interface whose AI is switched off: no embed offers AI then, even when its session sets `allowAi`."""
+    ai_paywalled: Annotated[
+        bool | None,
+        Field(
+            alias="aiPaywalled",
+            description="True for a tenant on the new interface whose AI is switched off: no embed offers AI then, even when its session sets `allowAi`.",
+        ),
+    ] = None

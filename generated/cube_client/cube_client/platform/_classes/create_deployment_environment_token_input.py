@@ -11,8 +11,20 @@ from cube_client._models import BaseModel
 
 
 class CreateDeploymentEnvironmentTokenInput(BaseModel):
+    """CreateDeploymentEnvironmentTokenInput.
+
+    Attributes:
+        expires_in: Token lifetime in seconds. When omitted, the service issues a token valid for 86400 seconds (24 hours).
+    """
+
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    expires_in: Annotated[int | None, Field(le=3600, ge=1)] = None
-    """Token lifetime in seconds. When omitted, the service issues a token valid for 86400 seconds (24 hours)."""
+    expires_in: Annotated[
+        int | None,
+        Field(
+            le=3600,
+            ge=1,
+            description="Token lifetime in seconds. When omitted, the service issues a token valid for 86400 seconds (24 hours).",
+        ),
+    ] = None
     scopes: list[str] | None = None
     security_context: dict[str, Any]

@@ -11,8 +11,17 @@ from cube_client._models import BaseModel
 
 
 class CreateScheduledTaskInput(BaseModel):
-    """A new scheduled task. Its prompt, cron and time-zone fields are not described yet, so the body is open: send them with `extra_body`."""
+    """A new scheduled task. Its prompt, cron and time-zone fields are not described yet, so the body is open: send them with `extra_body`.
+
+    Attributes:
+        notification_enabled: Notify the creator in the inbox when a run finishes.
+    """
 
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=(), extra="allow")
-    notification_enabled: Annotated[bool, Field(alias="notificationEnabled")] = False
-    """Notify the creator in the inbox when a run finishes."""
+    notification_enabled: Annotated[
+        bool,
+        Field(
+            alias="notificationEnabled",
+            description="Notify the creator in the inbox when a run finishes.",
+        ),
+    ] = False

@@ -3,21 +3,31 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import ConfigDict
+from pydantic import ConfigDict, Field
 
 from cube_client._models import BaseModel
 
 
 class CreatedDeploymentEnvironmentToken(BaseModel):
-    """A token just minted, with the scopes it was signed with."""
+    """A token just minted, with the scopes it was signed with.
+
+    Attributes:
+        security_context: The security context that was signed.
+        scopes: Runtime scopes the token carries; compare with the request to learn which were left out (such as `meta-private` on a meta-sync token).
+    """
 
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     token: str
-    security_context: dict[str, Any]
-    """The security context that was signed."""
+    security_context: Annotated[
+        dict[str, Any], Field(description="The security context that was signed.")
+    ]
     created_at: str
     expires_at: str
-    scopes: list[str] | None = None
-    """Runtime scopes the token carries; compare with the request to learn which were left out (such as `meta-private` on a meta-sync token)."""
+    scopes: Annotated[
+        list[str] | None,
+        Field(
+            description="Runtime scopes the token carries; compare with the request to learn which were left out (such as `meta-private` on a meta-sync token)."
+        ),
+    ] = None

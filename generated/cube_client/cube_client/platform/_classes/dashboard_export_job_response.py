@@ -12,8 +12,25 @@ from cube_client._models import BaseModel
 
 
 class DashboardExportJobResponse(BaseModel):
+    """DashboardExportJobResponse.
+
+    Attributes:
+        expires_at: When the job and its file are dropped: 5 minutes after submission. Download before then, or submit a new export.
+        job_id: Job id; pass it as `jobId` to `getExportStatus` and `downloadExport`.
+    """
+
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    expires_at: Annotated[datetime.datetime, Field(alias="expiresAt")]
-    """When the job and its file are dropped: 5 minutes after submission. Download before then, or submit a new export."""
-    job_id: Annotated[str, Field(alias="jobId")]
-    """Job id; pass it as `jobId` to `getExportStatus` and `downloadExport`."""
+    expires_at: Annotated[
+        datetime.datetime,
+        Field(
+            alias="expiresAt",
+            description="When the job and its file are dropped: 5 minutes after submission. Download before then, or submit a new export.",
+        ),
+    ]
+    job_id: Annotated[
+        str,
+        Field(
+            alias="jobId",
+            description="Job id; pass it as `jobId` to `getExportStatus` and `downloadExport`.",
+        ),
+    ]

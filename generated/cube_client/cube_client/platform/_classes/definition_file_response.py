@@ -3,16 +3,21 @@
 
 from __future__ import annotations
 
-from pydantic import ConfigDict
+from typing import Annotated
+
+from pydantic import ConfigDict, Field
 
 from cube_client._models import BaseModel
 
 
 class DefinitionFileResponse(BaseModel):
-    """A definition as canonical JSON text with its SHA-256."""
+    """A definition as canonical JSON text with its SHA-256.
+
+    Attributes:
+        content: The definition as canonical JSON text.
+        hash: SHA-256 of `content`.
+    """
 
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=(), extra="allow")
-    content: str
-    """The definition as canonical JSON text."""
-    hash: str
-    """SHA-256 of `content`."""
+    content: Annotated[str, Field(description="The definition as canonical JSON text.")]
+    hash: Annotated[str, Field(description="SHA-256 of `content`.")]

@@ -3,14 +3,19 @@
 
 from __future__ import annotations
 
-from pydantic import ConfigDict
+from typing import Annotated
+
+from pydantic import ConfigDict, Field
 
 from cube_client._models import BaseModel
 
 
 class Error(BaseModel):
-    """Error body of the platform API."""
+    """Error body of the platform API.
+
+    Attributes:
+        error: Human-readable message saying what went wrong.
+    """
 
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    error: str
-    """Human-readable message saying what went wrong."""
+    error: Annotated[str, Field(description="Human-readable message saying what went wrong.")]

@@ -11,11 +11,19 @@ from cube_client._models import BaseModel
 
 
 class ReportDeliveryDestination(BaseModel):
-    """Where a delivery writes data."""
+    """Where a delivery writes data.
+
+    Attributes:
+        anchor_cell: Top-left cell of the delivered block, in A1 notation.
+    """
 
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     spreadsheet_id: Annotated[str, Field(alias="spreadsheetId")]
-    anchor_cell: Annotated[str, Field(alias="anchorCell")]
-    """Top-left cell of the delivered block, in A1 notation."""
+    anchor_cell: Annotated[
+        str,
+        Field(
+            alias="anchorCell", description="Top-left cell of the delivered block, in A1 notation."
+        ),
+    ]
     sheet_id: Annotated[int | None, Field(alias="sheetId")] = None
     sheet_name: Annotated[str | None, Field(alias="sheetName")] = None

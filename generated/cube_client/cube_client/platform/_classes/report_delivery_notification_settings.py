@@ -11,14 +11,22 @@ from cube_client._models import BaseModel
 
 
 class ReportDeliveryNotificationSettings(BaseModel):
-    """How the owner hears of failure or recovery. Deliveries on a schedule of several runs a day notify only when their status changes; those running once a day or less notify on each failure."""
+    """How the owner hears of failure or recovery. Deliveries on a schedule of several runs a day notify only when their status changes; those running once a day or less notify on each failure.
+
+    Attributes:
+        inbox: Notify in the in-product inbox.
+        email: Notify by e-mail.
+        slack_channel_id: Null when nothing is posted to a chat channel.
+        slack_channel_name: Channel name.
+    """
 
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    inbox: bool
-    """Notify in the in-product inbox."""
-    email: bool
-    """Notify by e-mail."""
-    slack_channel_id: Annotated[str | None, Field(alias="slackChannelId")] = None
-    """Null when nothing is posted to a chat channel."""
-    slack_channel_name: Annotated[str | None, Field(alias="slackChannelName")] = None
-    """Channel name."""
+    inbox: Annotated[bool, Field(description="Notify in the in-product inbox.")]
+    email: Annotated[bool, Field(description="Notify by e-mail.")]
+    slack_channel_id: Annotated[
+        str | None,
+        Field(alias="slackChannelId", description="Null when nothing is posted to a chat channel."),
+    ] = None
+    slack_channel_name: Annotated[
+        str | None, Field(alias="slackChannelName", description="Channel name.")
+    ] = None

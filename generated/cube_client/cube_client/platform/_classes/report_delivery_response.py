@@ -27,50 +27,132 @@ _REFS = {
 
 
 class ReportDeliveryResponse(BaseModel):
-    """Writes the result of a report's query into a spreadsheet, when its schedule fires or when a run is asked for."""
+    """Writes the result of a report's query into a spreadsheet, when its schedule fires or when a run is asked for.
+
+    Attributes:
+        id: Delivery id.
+        deployment_id: Owning deployment.
+        name: Delivery name.
+        write_mode: How data is written.
+        status: Delivery status.
+        last_run_at: When the last run finished; null before the first run.
+        last_success_at: End of the newest run that succeeded; null when no run has succeeded.
+        next_run_at: When the schedule next fires; null when there is no schedule or it is paused.
+        paused_at: When the delivery was paused; null if it is not paused.
+        owner_user_id: The user answerable for the delivery; the sheet is written through this user's spreadsheet-provider account. Null after the user is deleted.
+        run_as_user_id: The query runs with this user's data access; null after the user is deleted.
+        report_id: Delivered report; null once the report is deleted.
+        report_name: Name of the delivered report; null once deleted.
+        report_public_id: The report's public id; null after the report is deleted.
+        report_workbook_id: Workbook holding the report; null once the report is deleted.
+        running_since: When the current run began; null when nothing is running.
+        schedule: Null for a delivery that runs only on request.
+        shape: Null when every column is delivered as is.
+        sheet_title: The destination tab's title as the spreadsheet provider last reported it (re-read every few minutes at most); null for `new_sheet` deliveries and until first read.
+        spreadsheet_title: The spreadsheet's title, re-read by each run and every few minutes at most; null until first read.
+    """
 
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    id: int
-    """Delivery id."""
-    deployment_id: Annotated[int, Field(alias="deploymentId")]
-    """Owning deployment."""
-    name: str
-    """Delivery name."""
+    id: Annotated[int, Field(description="Delivery id.")]
+    deployment_id: Annotated[int, Field(alias="deploymentId", description="Owning deployment.")]
+    name: Annotated[str, Field(description="Delivery name.")]
     destination: ReportDeliveryDestination
     write_mode: Annotated[
-        Open[Literal["overwrite", "append", "new_sheet"]], Field(alias="writeMode")
+        Open[Literal["overwrite", "append", "new_sheet"]],
+        Field(alias="writeMode", description="How data is written."),
     ]
-    """How data is written."""
     notifications: ReportDeliveryNotificationSettings
-    status: Open[Literal["active", "failing", "needs_reconnect", "orphaned"]]
-    """Delivery status."""
-    last_run_at: Annotated[datetime.datetime | None, Field(alias="lastRunAt")] = None
-    """When the last run finished; null before the first run."""
-    last_success_at: Annotated[datetime.datetime | None, Field(alias="lastSuccessAt")] = None
-    """End of the newest run that succeeded; null when no run has succeeded."""
-    next_run_at: Annotated[datetime.datetime | None, Field(alias="nextRunAt")] = None
-    """When the schedule next fires; null when there is no schedule or it is paused."""
-    paused_at: Annotated[datetime.datetime | None, Field(alias="pausedAt")] = None
-    """When the delivery was paused; null if it is not paused."""
-    owner_user_id: Annotated[int | None, Field(alias="ownerUserId")] = None
-    """The user answerable for the delivery; the sheet is written through this user's spreadsheet-provider account. Null after the user is deleted."""
-    run_as_user_id: Annotated[int | None, Field(alias="runAsUserId")] = None
-    """The query runs with this user's data access; null after the user is deleted."""
-    report_id: Annotated[int | None, Field(alias="reportId")] = None
-    """Delivered report; null once the report is deleted."""
-    report_name: Annotated[str | None, Field(alias="reportName")] = None
-    """Name of the delivered report; null once deleted."""
-    report_public_id: Annotated[str | None, Field(alias="reportPublicId")] = None
-    """The report's public id; null after the report is deleted."""
-    report_workbook_id: Annotated[int | None, Field(alias="reportWorkbookId")] = None
-    """Workbook holding the report; null once the report is deleted."""
-    running_since: Annotated[datetime.datetime | None, Field(alias="runningSince")] = None
-    """When the current run began; null when nothing is running."""
-    schedule: ReportDeliverySchedule | None = None
-    """Null for a delivery that runs only on request."""
-    shape: ReportDeliveryShape | None = None
-    """Null when every column is delivered as is."""
-    sheet_title: Annotated[str | None, Field(alias="sheetTitle")] = None
-    """The destination tab's title as the spreadsheet provider last reported it (re-read every few minutes at most); null for `new_sheet` deliveries and until first read."""
-    spreadsheet_title: Annotated[str | None, Field(alias="spreadsheetTitle")] = None
-    """The spreadsheet's title, re-read by each run and every few minutes at most; null until first read."""
+    status: Annotated[
+        Open[Literal["active", "failing", "needs_reconnect", "orphaned"]],
+        Field(description="Delivery status."),
+    ]
+    last_run_at: Annotated[
+        datetime.datetime | None,
+        Field(
+            alias="lastRunAt", description="When the last run finished; null before the first run."
+        ),
+    ] = None
+    last_success_at: Annotated[
+        datetime.datetime | None,
+        Field(
+            alias="lastSuccessAt",
+            description="End of the newest run that succeeded; null when no run has succeeded.",
+        ),
+    ] = None
+    next_run_at: Annotated[
+        datetime.datetime | None,
+        Field(
+            alias="nextRunAt",
+            description="When the schedule next fires; null when there is no schedule or it is paused.",
+        ),
+    ] = None
+    paused_at: Annotated[
+        datetime.datetime | None,
+        Field(
+            alias="pausedAt", description="When the delivery was paused; null if it is not paused."
+        ),
+    ] = None
+    owner_user_id: Annotated[
+        int | None,
+        Field(
+            alias="ownerUserId",
+            description="The user answerable for the delivery; the sheet is written through this user's spreadsheet-provider account. Null after the user is deleted.",
+        ),
+    ] = None
+    run_as_user_id: Annotated[
+        int | None,
+        Field(
+            alias="runAsUserId",
+            description="The query runs with this user's data access; null after the user is deleted.",
+        ),
+    ] = None
+    report_id: Annotated[
+        int | None,
+        Field(alias="reportId", description="Delivered report; null once the report is deleted."),
+    ] = None
+    report_name: Annotated[
+        str | None,
+        Field(alias="reportName", description="Name of the delivered report; null once deleted."),
+    ] = None
+    report_public_id: Annotated[
+        str | None,
+        Field(
+            alias="reportPublicId",
+            description="The report's public id; null after the report is deleted.",
+        ),
+    ] = None
+    report_workbook_id: Annotated[
+        int | None,
+        Field(
+            alias="reportWorkbookId",
+            description="Workbook holding the report; null once the report is deleted.",
+        ),
+    ] = None
+    running_since: Annotated[
+        datetime.datetime | None,
+        Field(
+            alias="runningSince",
+            description="When the current run began; null when nothing is running.",
+        ),
+    ] = None
+    schedule: Annotated[
+        ReportDeliverySchedule | None,
+        Field(description="Null for a delivery that runs only on request."),
+    ] = None
+    shape: Annotated[
+        ReportDeliveryShape | None, Field(description="Null when every column is delivered as is.")
+    ] = None
+    sheet_title: Annotated[
+        str | None,
+        Field(
+            alias="sheetTitle",
+            description="The destination tab's title as the spreadsheet provider last reported it (re-read every few minutes at most); null for `new_sheet` deliveries and until first read.",
+        ),
+    ] = None
+    spreadsheet_title: Annotated[
+        str | None,
+        Field(
+            alias="spreadsheetTitle",
+            description="The spreadsheet's title, re-read by each run and every few minutes at most; null until first read.",
+        ),
+    ] = None

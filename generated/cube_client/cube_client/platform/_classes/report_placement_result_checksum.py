@@ -18,8 +18,20 @@ _REFS = {"ReportPlacementResultChunk": "report_placement_result_chunk"}
 
 
 class ReportPlacementResultChecksum(BaseModel):
+    """ReportPlacementResultChecksum.
+
+    Attributes:
+        payload: Hash the client computed over the cells it wrote; stored without interpretation and handed back, letting a client skip a refresh whose cells would not change.
+    """
+
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     chunks: Annotated[list[ReportPlacementResultChunk], Field(max_length=2000)]
     v: Annotated[int, Field(ge=1)]
-    payload: Annotated[str | None, Field(min_length=1, max_length=128)] = None
-    """Hash the client computed over the cells it wrote; stored without interpretation and handed back, letting a client skip a refresh whose cells would not change."""
+    payload: Annotated[
+        str | None,
+        Field(
+            min_length=1,
+            max_length=128,
+            description="Hash the client computed over the cells it wrote; stored without interpretation and handed back, letting a client skip a refresh whose cells would not change.",
+        ),
+    ] = None

@@ -22,11 +22,23 @@ _REFS = {"ReportPlacementResultChunkInput": "report_placement_result_chunk_input
 
 
 class ReportPlacementResultChecksumInput(BaseModel):
+    """ReportPlacementResultChecksumInput.
+
+    Attributes:
+        payload: Hash the client computed over the cells it wrote; stored without interpretation and handed back, letting a client skip a refresh whose cells would not change.
+    """
+
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     chunks: Annotated[list[ReportPlacementResultChunkInput], Field(max_length=2000)]
     v: Annotated[int, Field(ge=1)]
-    payload: Annotated[str | None, Field(min_length=1, max_length=128)] = None
-    """Hash the client computed over the cells it wrote; stored without interpretation and handed back, letting a client skip a refresh whose cells would not change."""
+    payload: Annotated[
+        str | None,
+        Field(
+            min_length=1,
+            max_length=128,
+            description="Hash the client computed over the cells it wrote; stored without interpretation and handed back, letting a client skip a refresh whose cells would not change.",
+        ),
+    ] = None
 
 
 # The same fields as a plain dict keyed by wire names, for a request argument.

@@ -11,12 +11,33 @@ from cube_client._models import BaseModel
 
 
 class ScheduledTaskResponse(BaseModel):
-    """A stored prompt that the deployment's agent answers on a schedule (a cron expression and an IANA zone) or on demand only; every run opens a fresh chat thread. Fields other than the ones listed are not described yet and are kept as sent."""
+    """A stored prompt that the deployment's agent answers on a schedule (a cron expression and an IANA zone) or on demand only; every run opens a fresh chat thread. Fields other than the ones listed are not described yet and are kept as sent.
+
+    Attributes:
+        user_id: The task's creator; every run acts as this user. Type not stated.
+        next_run_at: When the task runs next. Type and nullability not stated.
+        notification_enabled: Whether the creator is notified in the inbox when a run finishes, failed or not.
+    """
 
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=(), extra="allow")
-    user_id: Annotated[Any, Field(alias="userId")] = None
-    """The task's creator; every run acts as this user. Type not stated."""
-    next_run_at: Annotated[Any, Field(alias="nextRunAt")] = None
-    """When the task runs next. Type and nullability not stated."""
-    notification_enabled: Annotated[bool | None, Field(alias="notificationEnabled")] = None
-    """Whether the creator is notified in the inbox when a run finishes, failed or not."""
+    user_id: Annotated[
+        Any,
+        Field(
+            alias="userId",
+            description="The task's creator; every run acts as this user. Type not stated.",
+        ),
+    ] = None
+    next_run_at: Annotated[
+        Any,
+        Field(
+            alias="nextRunAt",
+            description="When the task runs next. Type and nullability not stated.",
+        ),
+    ] = None
+    notification_enabled: Annotated[
+        bool | None,
+        Field(
+            alias="notificationEnabled",
+            description="Whether the creator is notified in the inbox when a run finishes, failed or not.",
+        ),
+    ] = None

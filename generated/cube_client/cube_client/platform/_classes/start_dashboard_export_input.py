@@ -26,6 +26,12 @@ _REFS = {
 
 
 class StartDashboardExportInput(BaseModel):
+    """StartDashboardExportInput.
+
+    Attributes:
+        layout: `screenshot` renders the board as shown; `print` renders the paginated A4 print version and needs `format` `pdf`.
+    """
+
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     dashboard_id: Annotated[int | None, Field(alias="dashboardId")] = None
     dashboard_public_id: Annotated[str | None, Field(alias="dashboardPublicId")] = None
@@ -36,8 +42,12 @@ class StartDashboardExportInput(BaseModel):
     ] = None
     render_as: Annotated[ExportSubjectInput | None, Field(alias="renderAs")] = None
     time_grains: Annotated[list[DashboardTimeGrainInput] | None, Field(alias="timeGrains")] = None
-    layout: Open[Literal["screenshot", "print"]] = "screenshot"
-    """`screenshot` renders the board as shown; `print` renders the paginated A4 print version and needs `format` `pdf`."""
+    layout: Annotated[
+        Open[Literal["screenshot", "print"]],
+        Field(
+            description="`screenshot` renders the board as shown; `print` renders the paginated A4 print version and needs `format` `pdf`."
+        ),
+    ] = "screenshot"
 
     @model_validator(mode="after")
     def _one_of(self) -> Self:

@@ -22,6 +22,12 @@ _REFS = {
 
 
 class UpdateReportInput(BaseModel):
+    """UpdateReportInput.
+
+    Attributes:
+        expected_version: The report's `version` this change is based on; a newer save makes the update answer 409 instead of overwriting it.
+    """
+
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     end_result_cell: Annotated[str | None, Field(alias="endResultCell")] = None
     external_workbook_id: Annotated[str | None, Field(alias="externalWorkbookId")] = None
@@ -44,5 +50,10 @@ class UpdateReportInput(BaseModel):
     title: Annotated[str | None, Field(max_length=255)] = None
     workbook_id: Annotated[int | None, Field(alias="workbookId")] = None
     workbook_name: Annotated[str | None, Field(alias="workbookName")] = None
-    expected_version: Annotated[int | None, Field(alias="expectedVersion")] = None
-    """The report's `version` this change is based on; a newer save makes the update answer 409 instead of overwriting it."""
+    expected_version: Annotated[
+        int | None,
+        Field(
+            alias="expectedVersion",
+            description="The report's `version` this change is based on; a newer save makes the update answer 409 instead of overwriting it.",
+        ),
+    ] = None

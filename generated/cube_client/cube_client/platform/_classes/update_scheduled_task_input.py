@@ -11,8 +11,17 @@ from cube_client._models import BaseModel
 
 
 class UpdateScheduledTaskInput(BaseModel):
-    """Changes to a scheduled task; fields other than the one listed are open."""
+    """Changes to a scheduled task; fields other than the one listed are open.
+
+    Attributes:
+        notification_enabled: Notify the creator in the inbox when a run finishes.
+    """
 
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=(), extra="allow")
-    notification_enabled: Annotated[bool, Field(alias="notificationEnabled")] = False
-    """Notify the creator in the inbox when a run finishes."""
+    notification_enabled: Annotated[
+        bool,
+        Field(
+            alias="notificationEnabled",
+            description="Notify the creator in the inbox when a run finishes.",
+        ),
+    ] = False

@@ -7,8 +7,10 @@ from functools import cached_property
 from typing import cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client.platform import models as _models
 
@@ -23,6 +25,11 @@ class AgentsResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AgentsResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> AgentsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AgentsResourceWithStreamingResponse(self)
+
     def list_agent_suggestions(
         self,
         deployment_id: int,
@@ -32,6 +39,7 @@ class AgentsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.AgentSuggestionsResponse:
         """List agent chat suggestions
 
@@ -59,6 +67,7 @@ class AgentsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -73,6 +82,11 @@ class AgentsResourceWithRawResponse:
         self.list_agent_suggestions = to_raw_response_wrapper(resource.list_agent_suggestions)
 
 
+class AgentsResourceWithStreamingResponse:
+    def __init__(self, resource: AgentsResource) -> None:
+        self.list_agent_suggestions = to_streamed_response_wrapper(resource.list_agent_suggestions)
+
+
 class AsyncAgentsResource(AsyncAPIResource):
     """Operations tagged Agents"""
 
@@ -80,6 +94,11 @@ class AsyncAgentsResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncAgentsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncAgentsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncAgentsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncAgentsResourceWithStreamingResponse(self)
 
     async def list_agent_suggestions(
         self,
@@ -90,6 +109,7 @@ class AsyncAgentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.AgentSuggestionsResponse:
         """List agent chat suggestions
 
@@ -117,6 +137,7 @@ class AsyncAgentsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -129,3 +150,10 @@ class AsyncAgentsResource(AsyncAPIResource):
 class AsyncAgentsResourceWithRawResponse:
     def __init__(self, resource: AsyncAgentsResource) -> None:
         self.list_agent_suggestions = async_to_raw_response_wrapper(resource.list_agent_suggestions)
+
+
+class AsyncAgentsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncAgentsResource) -> None:
+        self.list_agent_suggestions = async_to_streamed_response_wrapper(
+            resource.list_agent_suggestions
+        )

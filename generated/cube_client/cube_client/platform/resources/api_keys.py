@@ -7,9 +7,11 @@ from functools import cached_property
 from typing import Any, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -38,6 +40,11 @@ class APIKeysResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return APIKeysResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> APIKeysResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return APIKeysResourceWithStreamingResponse(self)
+
     def list_api_keys(
         self,
         *,
@@ -48,6 +55,7 @@ class APIKeysResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.ApiKeyResponse]:
         """listApiKeys
 
@@ -71,6 +79,7 @@ class APIKeysResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -88,6 +97,7 @@ class APIKeysResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.ApiKeyCreatedResponse:
         """createApiKey
 
@@ -115,6 +125,7 @@ class APIKeysResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -132,6 +143,7 @@ class APIKeysResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.ApiKeyResponse:
         """getApiKey
 
@@ -154,6 +166,7 @@ class APIKeysResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -171,6 +184,7 @@ class APIKeysResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """deleteApiKey
 
@@ -193,6 +207,7 @@ class APIKeysResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -210,6 +225,14 @@ class APIKeysResourceWithRawResponse:
         self.delete_api_key = to_raw_response_wrapper(resource.delete_api_key)
 
 
+class APIKeysResourceWithStreamingResponse:
+    def __init__(self, resource: APIKeysResource) -> None:
+        self.list_api_keys = to_streamed_response_wrapper(resource.list_api_keys)
+        self.create_api_key = to_streamed_response_wrapper(resource.create_api_key)
+        self.get_api_key = to_streamed_response_wrapper(resource.get_api_key)
+        self.delete_api_key = to_streamed_response_wrapper(resource.delete_api_key)
+
+
 class AsyncAPIKeysResource(AsyncAPIResource):
     """Operations tagged API Keys"""
 
@@ -217,6 +240,11 @@ class AsyncAPIKeysResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncAPIKeysResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncAPIKeysResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncAPIKeysResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncAPIKeysResourceWithStreamingResponse(self)
 
     def list_api_keys(
         self,
@@ -228,6 +256,7 @@ class AsyncAPIKeysResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.ApiKeyResponse]:
         """listApiKeys
 
@@ -251,6 +280,7 @@ class AsyncAPIKeysResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -268,6 +298,7 @@ class AsyncAPIKeysResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.ApiKeyCreatedResponse:
         """createApiKey
 
@@ -295,6 +326,7 @@ class AsyncAPIKeysResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -312,6 +344,7 @@ class AsyncAPIKeysResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.ApiKeyResponse:
         """getApiKey
 
@@ -334,6 +367,7 @@ class AsyncAPIKeysResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -351,6 +385,7 @@ class AsyncAPIKeysResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """deleteApiKey
 
@@ -373,6 +408,7 @@ class AsyncAPIKeysResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -388,3 +424,11 @@ class AsyncAPIKeysResourceWithRawResponse:
         self.create_api_key = async_to_raw_response_wrapper(resource.create_api_key)
         self.get_api_key = async_to_raw_response_wrapper(resource.get_api_key)
         self.delete_api_key = async_to_raw_response_wrapper(resource.delete_api_key)
+
+
+class AsyncAPIKeysResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncAPIKeysResource) -> None:
+        self.list_api_keys = async_to_streamed_response_wrapper(resource.list_api_keys)
+        self.create_api_key = async_to_streamed_response_wrapper(resource.create_api_key)
+        self.get_api_key = async_to_streamed_response_wrapper(resource.get_api_key)
+        self.delete_api_key = async_to_streamed_response_wrapper(resource.delete_api_key)

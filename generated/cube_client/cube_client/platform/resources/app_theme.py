@@ -7,8 +7,10 @@ from functools import cached_property
 from typing import cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client.platform import models as _models
 
@@ -23,6 +25,11 @@ class AppThemeResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AppThemeResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> AppThemeResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AppThemeResourceWithStreamingResponse(self)
+
     def get_app_config(
         self,
         *,
@@ -31,6 +38,7 @@ class AppThemeResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.AppConfigResponse:
         """getAppConfig
 
@@ -50,6 +58,7 @@ class AppThemeResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -64,6 +73,11 @@ class AppThemeResourceWithRawResponse:
         self.get_app_config = to_raw_response_wrapper(resource.get_app_config)
 
 
+class AppThemeResourceWithStreamingResponse:
+    def __init__(self, resource: AppThemeResource) -> None:
+        self.get_app_config = to_streamed_response_wrapper(resource.get_app_config)
+
+
 class AsyncAppThemeResource(AsyncAPIResource):
     """Operations tagged App Theme"""
 
@@ -71,6 +85,11 @@ class AsyncAppThemeResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncAppThemeResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncAppThemeResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncAppThemeResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncAppThemeResourceWithStreamingResponse(self)
 
     async def get_app_config(
         self,
@@ -80,6 +99,7 @@ class AsyncAppThemeResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.AppConfigResponse:
         """getAppConfig
 
@@ -99,6 +119,7 @@ class AsyncAppThemeResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -111,3 +132,8 @@ class AsyncAppThemeResource(AsyncAPIResource):
 class AsyncAppThemeResourceWithRawResponse:
     def __init__(self, resource: AsyncAppThemeResource) -> None:
         self.get_app_config = async_to_raw_response_wrapper(resource.get_app_config)
+
+
+class AsyncAppThemeResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncAppThemeResource) -> None:
+        self.get_app_config = async_to_streamed_response_wrapper(resource.get_app_config)

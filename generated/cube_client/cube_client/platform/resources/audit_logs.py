@@ -8,6 +8,7 @@ from functools import cached_property
 from typing import cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     AsyncBinaryResponse,
@@ -15,6 +16,7 @@ from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
 )
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import build_headers
 
@@ -29,6 +31,11 @@ class AuditLogsResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AuditLogsResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> AuditLogsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AuditLogsResourceWithStreamingResponse(self)
+
     def export_audit_logs(
         self,
         *,
@@ -42,6 +49,7 @@ class AuditLogsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> BinaryResponse:
         """Export audit logs
 
@@ -82,6 +90,7 @@ class AuditLogsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -96,6 +105,11 @@ class AuditLogsResourceWithRawResponse:
         self.export_audit_logs = to_raw_response_wrapper(resource.export_audit_logs)
 
 
+class AuditLogsResourceWithStreamingResponse:
+    def __init__(self, resource: AuditLogsResource) -> None:
+        self.export_audit_logs = to_streamed_response_wrapper(resource.export_audit_logs)
+
+
 class AsyncAuditLogsResource(AsyncAPIResource):
     """Operations tagged Audit Logs"""
 
@@ -103,6 +117,11 @@ class AsyncAuditLogsResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncAuditLogsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncAuditLogsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncAuditLogsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncAuditLogsResourceWithStreamingResponse(self)
 
     async def export_audit_logs(
         self,
@@ -117,6 +136,7 @@ class AsyncAuditLogsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncBinaryResponse:
         """Export audit logs
 
@@ -157,6 +177,7 @@ class AsyncAuditLogsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -169,3 +190,8 @@ class AsyncAuditLogsResource(AsyncAPIResource):
 class AsyncAuditLogsResourceWithRawResponse:
     def __init__(self, resource: AsyncAuditLogsResource) -> None:
         self.export_audit_logs = async_to_raw_response_wrapper(resource.export_audit_logs)
+
+
+class AsyncAuditLogsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncAuditLogsResource) -> None:
+        self.export_audit_logs = async_to_streamed_response_wrapper(resource.export_audit_logs)

@@ -7,9 +7,11 @@ from functools import cached_property
 from typing import Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -38,6 +40,11 @@ class DashboardEmbedAccessResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return DashboardEmbedAccessResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> DashboardEmbedAccessResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return DashboardEmbedAccessResourceWithStreamingResponse(self)
+
     def list_embed_tenant_workbooks(
         self,
         deployment_id: float,
@@ -51,6 +58,7 @@ class DashboardEmbedAccessResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.Workbook]:
         """listEmbedTenantWorkbooks
 
@@ -79,6 +87,7 @@ class DashboardEmbedAccessResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -94,6 +103,7 @@ class DashboardEmbedAccessResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.EmbedAccessResponse:
         """getEmbedAccess
 
@@ -117,6 +127,7 @@ class DashboardEmbedAccessResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -139,6 +150,7 @@ class DashboardEmbedAccessResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.EmbedAccessResponse:
         """updateEmbedAccess
 
@@ -170,6 +182,7 @@ class DashboardEmbedAccessResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -188,6 +201,15 @@ class DashboardEmbedAccessResourceWithRawResponse:
         self.update_embed_access = to_raw_response_wrapper(resource.update_embed_access)
 
 
+class DashboardEmbedAccessResourceWithStreamingResponse:
+    def __init__(self, resource: DashboardEmbedAccessResource) -> None:
+        self.list_embed_tenant_workbooks = to_streamed_response_wrapper(
+            resource.list_embed_tenant_workbooks
+        )
+        self.get_embed_access = to_streamed_response_wrapper(resource.get_embed_access)
+        self.update_embed_access = to_streamed_response_wrapper(resource.update_embed_access)
+
+
 class AsyncDashboardEmbedAccessResource(AsyncAPIResource):
     """Operations tagged Dashboard Embed Access"""
 
@@ -195,6 +217,11 @@ class AsyncDashboardEmbedAccessResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncDashboardEmbedAccessResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncDashboardEmbedAccessResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncDashboardEmbedAccessResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncDashboardEmbedAccessResourceWithStreamingResponse(self)
 
     def list_embed_tenant_workbooks(
         self,
@@ -209,6 +236,7 @@ class AsyncDashboardEmbedAccessResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.Workbook]:
         """listEmbedTenantWorkbooks
 
@@ -237,6 +265,7 @@ class AsyncDashboardEmbedAccessResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -254,6 +283,7 @@ class AsyncDashboardEmbedAccessResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.EmbedAccessResponse:
         """getEmbedAccess
 
@@ -277,6 +307,7 @@ class AsyncDashboardEmbedAccessResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -299,6 +330,7 @@ class AsyncDashboardEmbedAccessResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.EmbedAccessResponse:
         """updateEmbedAccess
 
@@ -330,6 +362,7 @@ class AsyncDashboardEmbedAccessResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -346,3 +379,12 @@ class AsyncDashboardEmbedAccessResourceWithRawResponse:
         )
         self.get_embed_access = async_to_raw_response_wrapper(resource.get_embed_access)
         self.update_embed_access = async_to_raw_response_wrapper(resource.update_embed_access)
+
+
+class AsyncDashboardEmbedAccessResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncDashboardEmbedAccessResource) -> None:
+        self.list_embed_tenant_workbooks = async_to_streamed_response_wrapper(
+            resource.list_embed_tenant_workbooks
+        )
+        self.get_embed_access = async_to_streamed_response_wrapper(resource.get_embed_access)
+        self.update_embed_access = async_to_streamed_response_wrapper(resource.update_embed_access)

@@ -9,6 +9,7 @@ from typing import Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._jobs import AsyncJob, JobSpec, SyncJob
+from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import (
     AsyncBinaryResponse,
@@ -16,6 +17,7 @@ from cube_client._response import (
     async_to_raw_response_wrapper,
     to_raw_response_wrapper,
 )
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import build_headers, strip_not_given
 from cube_client._validation import validate_body
@@ -31,6 +33,11 @@ class DashboardExportsResource(SyncAPIResource):
     def with_raw_response(self) -> DashboardExportsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return DashboardExportsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> DashboardExportsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return DashboardExportsResourceWithStreamingResponse(self)
 
     def start_export(
         self,
@@ -62,6 +69,7 @@ class DashboardExportsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DashboardExportJobResponse:
         """startExport
 
@@ -124,6 +132,7 @@ class DashboardExportsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -162,6 +171,7 @@ class DashboardExportsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncJob[_models.DashboardExportJobResponse, _models.DashboardExportStatusResponse]:
         """Submit like start_export() and return a job handle: wait(), download()."""
         submitted = self.start_export(
@@ -179,6 +189,7 @@ class DashboardExportsResource(SyncAPIResource):
             extra_body=extra_body,
             timeout=timeout,
             max_retries=max_retries,
+            limits=limits,
         )
         job: SyncJob[_models.DashboardExportJobResponse, _models.DashboardExportStatusResponse] = (
             SyncJob(
@@ -207,6 +218,7 @@ class DashboardExportsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DashboardExportStatusResponse:
         """getExportStatus
 
@@ -230,6 +242,7 @@ class DashboardExportsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -249,6 +262,7 @@ class DashboardExportsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> BinaryResponse:
         """downloadExport
 
@@ -280,6 +294,7 @@ class DashboardExportsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -296,6 +311,13 @@ class DashboardExportsResourceWithRawResponse:
         self.download_export = to_raw_response_wrapper(resource.download_export)
 
 
+class DashboardExportsResourceWithStreamingResponse:
+    def __init__(self, resource: DashboardExportsResource) -> None:
+        self.start_export = to_streamed_response_wrapper(resource.start_export)
+        self.get_export_status = to_streamed_response_wrapper(resource.get_export_status)
+        self.download_export = to_streamed_response_wrapper(resource.download_export)
+
+
 class AsyncDashboardExportsResource(AsyncAPIResource):
     """Operations tagged Dashboard Exports"""
 
@@ -303,6 +325,11 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncDashboardExportsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncDashboardExportsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncDashboardExportsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncDashboardExportsResourceWithStreamingResponse(self)
 
     async def start_export(
         self,
@@ -334,6 +361,7 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DashboardExportJobResponse:
         """startExport
 
@@ -396,6 +424,7 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -436,6 +465,7 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncJob[_models.DashboardExportJobResponse, _models.DashboardExportStatusResponse]:
         """Submit like start_export() and return a job handle: wait(), download()."""
         submitted = await self.start_export(
@@ -453,6 +483,7 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
             extra_body=extra_body,
             timeout=timeout,
             max_retries=max_retries,
+            limits=limits,
         )
         job: AsyncJob[_models.DashboardExportJobResponse, _models.DashboardExportStatusResponse] = (
             AsyncJob(
@@ -481,6 +512,7 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DashboardExportStatusResponse:
         """getExportStatus
 
@@ -504,6 +536,7 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -525,6 +558,7 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncBinaryResponse:
         """downloadExport
 
@@ -556,6 +590,7 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -570,3 +605,10 @@ class AsyncDashboardExportsResourceWithRawResponse:
         self.start_export = async_to_raw_response_wrapper(resource.start_export)
         self.get_export_status = async_to_raw_response_wrapper(resource.get_export_status)
         self.download_export = async_to_raw_response_wrapper(resource.download_export)
+
+
+class AsyncDashboardExportsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncDashboardExportsResource) -> None:
+        self.start_export = async_to_streamed_response_wrapper(resource.start_export)
+        self.get_export_status = async_to_streamed_response_wrapper(resource.get_export_status)
+        self.download_export = async_to_streamed_response_wrapper(resource.download_export)

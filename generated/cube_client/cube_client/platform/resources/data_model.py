@@ -8,9 +8,11 @@ from functools import cached_property
 from typing import Any, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client._validation import validate_body
@@ -53,6 +55,11 @@ class DataModelResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return DataModelResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> DataModelResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return DataModelResourceWithStreamingResponse(self)
+
     def list_branches(
         self,
         deployment_id: int,
@@ -64,6 +71,7 @@ class DataModelResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.BranchResponse]:
         """listBranches
 
@@ -90,6 +98,7 @@ class DataModelResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -107,6 +116,7 @@ class DataModelResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DevBranchResponse:
         """createBranch
 
@@ -136,6 +146,7 @@ class DataModelResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -155,6 +166,7 @@ class DataModelResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DataModelWriteResponse:
         """removeBranch
 
@@ -184,6 +196,7 @@ class DataModelResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -204,6 +217,7 @@ class DataModelResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.SetBranchStagingEnvironmentResponse:
         """setBranchStagingEnvironment
 
@@ -256,6 +270,7 @@ class DataModelResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -278,6 +293,7 @@ class DataModelResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DataModelWriteResponse:
         """commitChanges
 
@@ -307,6 +323,7 @@ class DataModelResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -329,6 +346,7 @@ class DataModelResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[dict[str, Any]]:
         """listFiles
 
@@ -358,6 +376,7 @@ class DataModelResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -375,6 +394,7 @@ class DataModelResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DataModelWriteResponse:
         """updateFiles
 
@@ -404,6 +424,7 @@ class DataModelResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -424,6 +445,7 @@ class DataModelResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DataModelWriteResponse:
         """removeFiles
 
@@ -453,6 +475,7 @@ class DataModelResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -473,6 +496,7 @@ class DataModelResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DataModelWriteResponse:
         """renameFiles
 
@@ -502,6 +526,7 @@ class DataModelResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -521,6 +546,7 @@ class DataModelResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DataModelValidationResponse:
         """validateDataModel
 
@@ -547,6 +573,7 @@ class DataModelResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -565,6 +592,7 @@ class DataModelResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DevBranchResponse:
         """startDevMode
 
@@ -592,6 +620,7 @@ class DataModelResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -609,6 +638,7 @@ class DataModelResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DataModelWriteResponse:
         """stopDevMode
 
@@ -631,6 +661,7 @@ class DataModelResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -654,6 +685,7 @@ class DataModelResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.MergeResponse:
         """mergeIntoParentBranch
 
@@ -686,6 +718,7 @@ class DataModelResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -707,6 +740,7 @@ class DataModelResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.MergeResponse:
         """mergeToDefaultBranch
 
@@ -737,6 +771,7 @@ class DataModelResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -755,6 +790,7 @@ class DataModelResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.PullResponse:
         """pull
 
@@ -782,6 +818,7 @@ class DataModelResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -812,6 +849,31 @@ class DataModelResourceWithRawResponse:
         self.pull = to_raw_response_wrapper(resource.pull)
 
 
+class DataModelResourceWithStreamingResponse:
+    def __init__(self, resource: DataModelResource) -> None:
+        self.list_branches = to_streamed_response_wrapper(resource.list_branches)
+        self.create_branch = to_streamed_response_wrapper(resource.create_branch)
+        self.remove_branch = to_streamed_response_wrapper(resource.remove_branch)
+        self.set_branch_staging_environment = to_streamed_response_wrapper(
+            resource.set_branch_staging_environment
+        )
+        self.commit_changes = to_streamed_response_wrapper(resource.commit_changes)
+        self.list_files = to_streamed_response_wrapper(resource.list_files)
+        self.update_files = to_streamed_response_wrapper(resource.update_files)
+        self.remove_files = to_streamed_response_wrapper(resource.remove_files)
+        self.rename_files = to_streamed_response_wrapper(resource.rename_files)
+        self.validate_data_model = to_streamed_response_wrapper(resource.validate_data_model)
+        self.start_dev_mode = to_streamed_response_wrapper(resource.start_dev_mode)
+        self.stop_dev_mode = to_streamed_response_wrapper(resource.stop_dev_mode)
+        self.merge_into_parent_branch = to_streamed_response_wrapper(
+            resource.merge_into_parent_branch
+        )
+        self.merge_to_default_branch = to_streamed_response_wrapper(
+            resource.merge_to_default_branch
+        )
+        self.pull = to_streamed_response_wrapper(resource.pull)
+
+
 class AsyncDataModelResource(AsyncAPIResource):
     """Operations tagged Data Model"""
 
@@ -819,6 +881,11 @@ class AsyncDataModelResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncDataModelResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncDataModelResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncDataModelResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncDataModelResourceWithStreamingResponse(self)
 
     def list_branches(
         self,
@@ -831,6 +898,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.BranchResponse]:
         """listBranches
 
@@ -857,6 +925,7 @@ class AsyncDataModelResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -874,6 +943,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DevBranchResponse:
         """createBranch
 
@@ -903,6 +973,7 @@ class AsyncDataModelResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -922,6 +993,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DataModelWriteResponse:
         """removeBranch
 
@@ -951,6 +1023,7 @@ class AsyncDataModelResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -971,6 +1044,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.SetBranchStagingEnvironmentResponse:
         """setBranchStagingEnvironment
 
@@ -1023,6 +1097,7 @@ class AsyncDataModelResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1045,6 +1120,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DataModelWriteResponse:
         """commitChanges
 
@@ -1074,6 +1150,7 @@ class AsyncDataModelResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1096,6 +1173,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[dict[str, Any]]:
         """listFiles
 
@@ -1125,6 +1203,7 @@ class AsyncDataModelResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1142,6 +1221,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DataModelWriteResponse:
         """updateFiles
 
@@ -1171,6 +1251,7 @@ class AsyncDataModelResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1191,6 +1272,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DataModelWriteResponse:
         """removeFiles
 
@@ -1220,6 +1302,7 @@ class AsyncDataModelResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1240,6 +1323,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DataModelWriteResponse:
         """renameFiles
 
@@ -1269,6 +1353,7 @@ class AsyncDataModelResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1288,6 +1373,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DataModelValidationResponse:
         """validateDataModel
 
@@ -1314,6 +1400,7 @@ class AsyncDataModelResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1334,6 +1421,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DevBranchResponse:
         """startDevMode
 
@@ -1361,6 +1449,7 @@ class AsyncDataModelResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1378,6 +1467,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DataModelWriteResponse:
         """stopDevMode
 
@@ -1400,6 +1490,7 @@ class AsyncDataModelResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1423,6 +1514,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.MergeResponse:
         """mergeIntoParentBranch
 
@@ -1455,6 +1547,7 @@ class AsyncDataModelResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1476,6 +1569,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.MergeResponse:
         """mergeToDefaultBranch
 
@@ -1506,6 +1600,7 @@ class AsyncDataModelResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1524,6 +1619,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.PullResponse:
         """pull
 
@@ -1551,6 +1647,7 @@ class AsyncDataModelResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1583,3 +1680,28 @@ class AsyncDataModelResourceWithRawResponse:
             resource.merge_to_default_branch
         )
         self.pull = async_to_raw_response_wrapper(resource.pull)
+
+
+class AsyncDataModelResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncDataModelResource) -> None:
+        self.list_branches = async_to_streamed_response_wrapper(resource.list_branches)
+        self.create_branch = async_to_streamed_response_wrapper(resource.create_branch)
+        self.remove_branch = async_to_streamed_response_wrapper(resource.remove_branch)
+        self.set_branch_staging_environment = async_to_streamed_response_wrapper(
+            resource.set_branch_staging_environment
+        )
+        self.commit_changes = async_to_streamed_response_wrapper(resource.commit_changes)
+        self.list_files = async_to_streamed_response_wrapper(resource.list_files)
+        self.update_files = async_to_streamed_response_wrapper(resource.update_files)
+        self.remove_files = async_to_streamed_response_wrapper(resource.remove_files)
+        self.rename_files = async_to_streamed_response_wrapper(resource.rename_files)
+        self.validate_data_model = async_to_streamed_response_wrapper(resource.validate_data_model)
+        self.start_dev_mode = async_to_streamed_response_wrapper(resource.start_dev_mode)
+        self.stop_dev_mode = async_to_streamed_response_wrapper(resource.stop_dev_mode)
+        self.merge_into_parent_branch = async_to_streamed_response_wrapper(
+            resource.merge_into_parent_branch
+        )
+        self.merge_to_default_branch = async_to_streamed_response_wrapper(
+            resource.merge_to_default_branch
+        )
+        self.pull = async_to_streamed_response_wrapper(resource.pull)

@@ -7,8 +7,10 @@ from functools import cached_property
 from typing import Any, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import form_fields, strip_not_given
 from cube_client.platform import models as _models
@@ -24,6 +26,11 @@ class DataModelUploadsResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return DataModelUploadsResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> DataModelUploadsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return DataModelUploadsResourceWithStreamingResponse(self)
+
     def file_hashes(
         self,
         deployment_id: int,
@@ -36,6 +43,7 @@ class DataModelUploadsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> dict[str, _models.FileHash]:
         """fileHashes
 
@@ -63,6 +71,7 @@ class DataModelUploadsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -84,6 +93,7 @@ class DataModelUploadsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """uploadFile
 
@@ -113,6 +123,7 @@ class DataModelUploadsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -138,6 +149,7 @@ class DataModelUploadsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.FinishUploadResponse:
         """finishUpload
 
@@ -174,6 +186,7 @@ class DataModelUploadsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -194,6 +207,7 @@ class DataModelUploadsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.StartUploadResponse:
         """startUpload
 
@@ -221,6 +235,7 @@ class DataModelUploadsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -238,6 +253,14 @@ class DataModelUploadsResourceWithRawResponse:
         self.start_upload = to_raw_response_wrapper(resource.start_upload)
 
 
+class DataModelUploadsResourceWithStreamingResponse:
+    def __init__(self, resource: DataModelUploadsResource) -> None:
+        self.file_hashes = to_streamed_response_wrapper(resource.file_hashes)
+        self.upload_file = to_streamed_response_wrapper(resource.upload_file)
+        self.finish_upload = to_streamed_response_wrapper(resource.finish_upload)
+        self.start_upload = to_streamed_response_wrapper(resource.start_upload)
+
+
 class AsyncDataModelUploadsResource(AsyncAPIResource):
     """Operations tagged Data Model Uploads"""
 
@@ -245,6 +268,11 @@ class AsyncDataModelUploadsResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncDataModelUploadsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncDataModelUploadsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncDataModelUploadsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncDataModelUploadsResourceWithStreamingResponse(self)
 
     async def file_hashes(
         self,
@@ -258,6 +286,7 @@ class AsyncDataModelUploadsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> dict[str, _models.FileHash]:
         """fileHashes
 
@@ -285,6 +314,7 @@ class AsyncDataModelUploadsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -306,6 +336,7 @@ class AsyncDataModelUploadsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """uploadFile
 
@@ -335,6 +366,7 @@ class AsyncDataModelUploadsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -360,6 +392,7 @@ class AsyncDataModelUploadsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.FinishUploadResponse:
         """finishUpload
 
@@ -396,6 +429,7 @@ class AsyncDataModelUploadsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -416,6 +450,7 @@ class AsyncDataModelUploadsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.StartUploadResponse:
         """startUpload
 
@@ -443,6 +478,7 @@ class AsyncDataModelUploadsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -458,3 +494,11 @@ class AsyncDataModelUploadsResourceWithRawResponse:
         self.upload_file = async_to_raw_response_wrapper(resource.upload_file)
         self.finish_upload = async_to_raw_response_wrapper(resource.finish_upload)
         self.start_upload = async_to_raw_response_wrapper(resource.start_upload)
+
+
+class AsyncDataModelUploadsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncDataModelUploadsResource) -> None:
+        self.file_hashes = async_to_streamed_response_wrapper(resource.file_hashes)
+        self.upload_file = async_to_streamed_response_wrapper(resource.upload_file)
+        self.finish_upload = async_to_streamed_response_wrapper(resource.finish_upload)
+        self.start_upload = async_to_streamed_response_wrapper(resource.start_upload)

@@ -7,8 +7,10 @@ from functools import cached_property
 from typing import Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -27,6 +29,13 @@ class DatabricksMetricViewIntegrationResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return DatabricksMetricViewIntegrationResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> DatabricksMetricViewIntegrationResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return DatabricksMetricViewIntegrationResourceWithStreamingResponse(self)
+
     def get_integration(
         self,
         deployment_id: int,
@@ -37,6 +46,7 @@ class DatabricksMetricViewIntegrationResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DatabricksMetricViewIntegrationResponse:
         """getIntegration
 
@@ -60,6 +70,7 @@ class DatabricksMetricViewIntegrationResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -91,6 +102,7 @@ class DatabricksMetricViewIntegrationResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DatabricksMetricViewIntegrationResponse:
         """saveIntegration
 
@@ -129,6 +141,7 @@ class DatabricksMetricViewIntegrationResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -146,6 +159,12 @@ class DatabricksMetricViewIntegrationResourceWithRawResponse:
         self.save_integration = to_raw_response_wrapper(resource.save_integration)
 
 
+class DatabricksMetricViewIntegrationResourceWithStreamingResponse:
+    def __init__(self, resource: DatabricksMetricViewIntegrationResource) -> None:
+        self.get_integration = to_streamed_response_wrapper(resource.get_integration)
+        self.save_integration = to_streamed_response_wrapper(resource.save_integration)
+
+
 class AsyncDatabricksMetricViewIntegrationResource(AsyncAPIResource):
     """Operations tagged Databricks Metric View Integration"""
 
@@ -153,6 +172,13 @@ class AsyncDatabricksMetricViewIntegrationResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncDatabricksMetricViewIntegrationResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncDatabricksMetricViewIntegrationResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncDatabricksMetricViewIntegrationResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncDatabricksMetricViewIntegrationResourceWithStreamingResponse(self)
 
     async def get_integration(
         self,
@@ -164,6 +190,7 @@ class AsyncDatabricksMetricViewIntegrationResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DatabricksMetricViewIntegrationResponse:
         """getIntegration
 
@@ -187,6 +214,7 @@ class AsyncDatabricksMetricViewIntegrationResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -218,6 +246,7 @@ class AsyncDatabricksMetricViewIntegrationResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DatabricksMetricViewIntegrationResponse:
         """saveIntegration
 
@@ -256,6 +285,7 @@ class AsyncDatabricksMetricViewIntegrationResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -271,3 +301,9 @@ class AsyncDatabricksMetricViewIntegrationResourceWithRawResponse:
     def __init__(self, resource: AsyncDatabricksMetricViewIntegrationResource) -> None:
         self.get_integration = async_to_raw_response_wrapper(resource.get_integration)
         self.save_integration = async_to_raw_response_wrapper(resource.save_integration)
+
+
+class AsyncDatabricksMetricViewIntegrationResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncDatabricksMetricViewIntegrationResource) -> None:
+        self.get_integration = async_to_streamed_response_wrapper(resource.get_integration)
+        self.save_integration = async_to_streamed_response_wrapper(resource.save_integration)

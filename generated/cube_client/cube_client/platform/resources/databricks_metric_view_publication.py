@@ -7,8 +7,10 @@ from functools import cached_property
 from typing import Any, Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -27,6 +29,13 @@ class DatabricksMetricViewPublicationResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return DatabricksMetricViewPublicationResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> DatabricksMetricViewPublicationResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return DatabricksMetricViewPublicationResourceWithStreamingResponse(self)
+
     def start_preview(
         self,
         deployment_id: int,
@@ -42,6 +51,7 @@ class DatabricksMetricViewPublicationResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DatabricksMetricViewPublicationPreviewStartResponse:
         """startPreview
 
@@ -74,6 +84,7 @@ class DatabricksMetricViewPublicationResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -96,6 +107,7 @@ class DatabricksMetricViewPublicationResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DatabricksMetricViewPublicationPreviewStatusResponse:
         """previewStatus
 
@@ -119,6 +131,7 @@ class DatabricksMetricViewPublicationResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -141,6 +154,7 @@ class DatabricksMetricViewPublicationResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """cancelPreview
 
@@ -164,6 +178,7 @@ class DatabricksMetricViewPublicationResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -182,6 +197,7 @@ class DatabricksMetricViewPublicationResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DatabricksMetricViewPublicationPreviewResultResponse:
         """previewResult
 
@@ -205,6 +221,7 @@ class DatabricksMetricViewPublicationResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -226,6 +243,14 @@ class DatabricksMetricViewPublicationResourceWithRawResponse:
         self.preview_result = to_raw_response_wrapper(resource.preview_result)
 
 
+class DatabricksMetricViewPublicationResourceWithStreamingResponse:
+    def __init__(self, resource: DatabricksMetricViewPublicationResource) -> None:
+        self.start_preview = to_streamed_response_wrapper(resource.start_preview)
+        self.preview_status = to_streamed_response_wrapper(resource.preview_status)
+        self.cancel_preview = to_streamed_response_wrapper(resource.cancel_preview)
+        self.preview_result = to_streamed_response_wrapper(resource.preview_result)
+
+
 class AsyncDatabricksMetricViewPublicationResource(AsyncAPIResource):
     """Operations tagged Databricks Metric View Publication"""
 
@@ -233,6 +258,13 @@ class AsyncDatabricksMetricViewPublicationResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncDatabricksMetricViewPublicationResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncDatabricksMetricViewPublicationResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(
+        self,
+    ) -> AsyncDatabricksMetricViewPublicationResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncDatabricksMetricViewPublicationResourceWithStreamingResponse(self)
 
     async def start_preview(
         self,
@@ -249,6 +281,7 @@ class AsyncDatabricksMetricViewPublicationResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DatabricksMetricViewPublicationPreviewStartResponse:
         """startPreview
 
@@ -281,6 +314,7 @@ class AsyncDatabricksMetricViewPublicationResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -303,6 +337,7 @@ class AsyncDatabricksMetricViewPublicationResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DatabricksMetricViewPublicationPreviewStatusResponse:
         """previewStatus
 
@@ -326,6 +361,7 @@ class AsyncDatabricksMetricViewPublicationResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -348,6 +384,7 @@ class AsyncDatabricksMetricViewPublicationResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """cancelPreview
 
@@ -371,6 +408,7 @@ class AsyncDatabricksMetricViewPublicationResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -389,6 +427,7 @@ class AsyncDatabricksMetricViewPublicationResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DatabricksMetricViewPublicationPreviewResultResponse:
         """previewResult
 
@@ -412,6 +451,7 @@ class AsyncDatabricksMetricViewPublicationResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -431,3 +471,11 @@ class AsyncDatabricksMetricViewPublicationResourceWithRawResponse:
         self.preview_status = async_to_raw_response_wrapper(resource.preview_status)
         self.cancel_preview = async_to_raw_response_wrapper(resource.cancel_preview)
         self.preview_result = async_to_raw_response_wrapper(resource.preview_result)
+
+
+class AsyncDatabricksMetricViewPublicationResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncDatabricksMetricViewPublicationResource) -> None:
+        self.start_preview = async_to_streamed_response_wrapper(resource.start_preview)
+        self.preview_status = async_to_streamed_response_wrapper(resource.preview_status)
+        self.cancel_preview = async_to_streamed_response_wrapper(resource.cancel_preview)
+        self.preview_result = async_to_streamed_response_wrapper(resource.preview_result)

@@ -7,9 +7,11 @@ from functools import cached_property
 from typing import Any, Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -51,6 +53,11 @@ class DbtSyncResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return DbtSyncResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> DbtSyncResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return DbtSyncResourceWithStreamingResponse(self)
+
     def list_dbt_syncs(
         self,
         deployment_id: int,
@@ -68,6 +75,7 @@ class DbtSyncResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.DbtSyncRun]:
         """listDbtSyncs
 
@@ -96,6 +104,7 @@ class DbtSyncResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -115,6 +124,7 @@ class DbtSyncResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DbtSyncResponse:
         """startDbtSync
 
@@ -146,6 +156,7 @@ class DbtSyncResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -164,6 +175,7 @@ class DbtSyncResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DbtSyncStatusResponse:
         """getDbtSyncStatus
 
@@ -187,6 +199,7 @@ class DbtSyncResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -205,6 +218,7 @@ class DbtSyncResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DbtSyncCancelResponse:
         """cancelDbtSync
 
@@ -228,6 +242,7 @@ class DbtSyncResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -248,6 +263,7 @@ class DbtSyncResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.DbtGeneratedFileContent]:
         """getDbtSyncGeneratedFiles
 
@@ -275,6 +291,7 @@ class DbtSyncResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -292,6 +309,7 @@ class DbtSyncResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DbtSyncLogEntriesListResponse:
         """getDbtSyncLogs
 
@@ -315,6 +333,7 @@ class DbtSyncResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -333,6 +352,7 @@ class DbtSyncResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DbtSyncResultResponse:
         """getDbtSyncResult
 
@@ -356,6 +376,7 @@ class DbtSyncResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -378,6 +399,19 @@ class DbtSyncResourceWithRawResponse:
         self.get_dbt_sync_result = to_raw_response_wrapper(resource.get_dbt_sync_result)
 
 
+class DbtSyncResourceWithStreamingResponse:
+    def __init__(self, resource: DbtSyncResource) -> None:
+        self.list_dbt_syncs = to_streamed_response_wrapper(resource.list_dbt_syncs)
+        self.start_dbt_sync = to_streamed_response_wrapper(resource.start_dbt_sync)
+        self.get_dbt_sync_status = to_streamed_response_wrapper(resource.get_dbt_sync_status)
+        self.cancel_dbt_sync = to_streamed_response_wrapper(resource.cancel_dbt_sync)
+        self.get_dbt_sync_generated_files = to_streamed_response_wrapper(
+            resource.get_dbt_sync_generated_files
+        )
+        self.get_dbt_sync_logs = to_streamed_response_wrapper(resource.get_dbt_sync_logs)
+        self.get_dbt_sync_result = to_streamed_response_wrapper(resource.get_dbt_sync_result)
+
+
 class AsyncDbtSyncResource(AsyncAPIResource):
     """Operations tagged dbt Sync"""
 
@@ -385,6 +419,11 @@ class AsyncDbtSyncResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncDbtSyncResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncDbtSyncResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncDbtSyncResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncDbtSyncResourceWithStreamingResponse(self)
 
     def list_dbt_syncs(
         self,
@@ -403,6 +442,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.DbtSyncRun]:
         """listDbtSyncs
 
@@ -431,6 +471,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -450,6 +491,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DbtSyncResponse:
         """startDbtSync
 
@@ -481,6 +523,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -499,6 +542,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DbtSyncStatusResponse:
         """getDbtSyncStatus
 
@@ -522,6 +566,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -540,6 +585,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DbtSyncCancelResponse:
         """cancelDbtSync
 
@@ -563,6 +609,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -583,6 +630,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.DbtGeneratedFileContent]:
         """getDbtSyncGeneratedFiles
 
@@ -610,6 +658,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -627,6 +676,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DbtSyncLogEntriesListResponse:
         """getDbtSyncLogs
 
@@ -650,6 +700,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -670,6 +721,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DbtSyncResultResponse:
         """getDbtSyncResult
 
@@ -693,6 +745,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -713,3 +766,16 @@ class AsyncDbtSyncResourceWithRawResponse:
         )
         self.get_dbt_sync_logs = async_to_raw_response_wrapper(resource.get_dbt_sync_logs)
         self.get_dbt_sync_result = async_to_raw_response_wrapper(resource.get_dbt_sync_result)
+
+
+class AsyncDbtSyncResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncDbtSyncResource) -> None:
+        self.list_dbt_syncs = async_to_streamed_response_wrapper(resource.list_dbt_syncs)
+        self.start_dbt_sync = async_to_streamed_response_wrapper(resource.start_dbt_sync)
+        self.get_dbt_sync_status = async_to_streamed_response_wrapper(resource.get_dbt_sync_status)
+        self.cancel_dbt_sync = async_to_streamed_response_wrapper(resource.cancel_dbt_sync)
+        self.get_dbt_sync_generated_files = async_to_streamed_response_wrapper(
+            resource.get_dbt_sync_generated_files
+        )
+        self.get_dbt_sync_logs = async_to_streamed_response_wrapper(resource.get_dbt_sync_logs)
+        self.get_dbt_sync_result = async_to_streamed_response_wrapper(resource.get_dbt_sync_result)

@@ -7,8 +7,10 @@ from functools import cached_property
 from typing import Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -23,6 +25,11 @@ class DeploymentCreationResource(SyncAPIResource):
     def with_raw_response(self) -> DeploymentCreationResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return DeploymentCreationResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> DeploymentCreationResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return DeploymentCreationResourceWithStreamingResponse(self)
 
     def create_deployment(
         self,
@@ -44,6 +51,7 @@ class DeploymentCreationResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Deployment:
         """createDeployment
 
@@ -75,6 +83,7 @@ class DeploymentCreationResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -89,6 +98,11 @@ class DeploymentCreationResourceWithRawResponse:
         self.create_deployment = to_raw_response_wrapper(resource.create_deployment)
 
 
+class DeploymentCreationResourceWithStreamingResponse:
+    def __init__(self, resource: DeploymentCreationResource) -> None:
+        self.create_deployment = to_streamed_response_wrapper(resource.create_deployment)
+
+
 class AsyncDeploymentCreationResource(AsyncAPIResource):
     """Operations tagged Deployment Creation"""
 
@@ -96,6 +110,11 @@ class AsyncDeploymentCreationResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncDeploymentCreationResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncDeploymentCreationResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncDeploymentCreationResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncDeploymentCreationResourceWithStreamingResponse(self)
 
     async def create_deployment(
         self,
@@ -117,6 +136,7 @@ class AsyncDeploymentCreationResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Deployment:
         """createDeployment
 
@@ -148,6 +168,7 @@ class AsyncDeploymentCreationResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -160,3 +181,8 @@ class AsyncDeploymentCreationResource(AsyncAPIResource):
 class AsyncDeploymentCreationResourceWithRawResponse:
     def __init__(self, resource: AsyncDeploymentCreationResource) -> None:
         self.create_deployment = async_to_raw_response_wrapper(resource.create_deployment)
+
+
+class AsyncDeploymentCreationResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncDeploymentCreationResource) -> None:
+        self.create_deployment = async_to_streamed_response_wrapper(resource.create_deployment)

@@ -7,9 +7,11 @@ from functools import cached_property
 from typing import Any, Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -89,6 +91,11 @@ class DeploymentsResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return DeploymentsResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> DeploymentsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return DeploymentsResourceWithStreamingResponse(self)
+
     def get_deployments(
         self,
         *,
@@ -108,6 +115,7 @@ class DeploymentsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.Deployment]:
         """getDeployments
 
@@ -138,6 +146,7 @@ class DeploymentsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -152,6 +161,7 @@ class DeploymentsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Deployment:
         """getDeployment
 
@@ -174,6 +184,7 @@ class DeploymentsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -214,6 +225,7 @@ class DeploymentsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DeploymentSettings:
         """updateDeployment
 
@@ -259,6 +271,7 @@ class DeploymentsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -276,6 +289,7 @@ class DeploymentsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DeploymentDeleteResponse:
         """deleteDeployment
 
@@ -298,6 +312,7 @@ class DeploymentsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -316,6 +331,7 @@ class DeploymentsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.BuildStatusResponse:
         """buildStatus
 
@@ -341,6 +357,7 @@ class DeploymentsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -361,6 +378,7 @@ class DeploymentsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Deployment:
         """advanceCreationStep
 
@@ -388,6 +406,7 @@ class DeploymentsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -405,6 +424,7 @@ class DeploymentsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Deployment:
         """resetCreationStep
 
@@ -427,6 +447,7 @@ class DeploymentsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -451,6 +472,7 @@ class DeploymentsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.DeploymentLogLine]:
         """logs
 
@@ -480,6 +502,7 @@ class DeploymentsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -496,6 +519,7 @@ class DeploymentsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.DeploymentPod]:
         """pods
 
@@ -522,6 +546,7 @@ class DeploymentsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -536,6 +561,7 @@ class DeploymentsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DeploymentSettings:
         """getDeploymentSettings
 
@@ -558,6 +584,7 @@ class DeploymentsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -576,6 +603,7 @@ class DeploymentsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DeploymentTokenResponse:
         """deploymentToken
 
@@ -603,6 +631,7 @@ class DeploymentsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -622,6 +651,7 @@ class DeploymentsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.DeploymentVersion]:
         """listDeploymentVersions
 
@@ -648,6 +678,7 @@ class DeploymentsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -672,6 +703,26 @@ class DeploymentsResourceWithRawResponse:
         self.list_deployment_versions = to_raw_response_wrapper(resource.list_deployment_versions)
 
 
+class DeploymentsResourceWithStreamingResponse:
+    def __init__(self, resource: DeploymentsResource) -> None:
+        self.get_deployments = to_streamed_response_wrapper(resource.get_deployments)
+        self.get_deployment = to_streamed_response_wrapper(resource.get_deployment)
+        self.update_deployment = to_streamed_response_wrapper(resource.update_deployment)
+        self.delete_deployment = to_streamed_response_wrapper(resource.delete_deployment)
+        self.build_status = to_streamed_response_wrapper(resource.build_status)
+        self.advance_creation_step = to_streamed_response_wrapper(resource.advance_creation_step)
+        self.reset_creation_step = to_streamed_response_wrapper(resource.reset_creation_step)
+        self.logs = to_streamed_response_wrapper(resource.logs)
+        self.pods = to_streamed_response_wrapper(resource.pods)
+        self.get_deployment_settings = to_streamed_response_wrapper(
+            resource.get_deployment_settings
+        )
+        self.deployment_token = to_streamed_response_wrapper(resource.deployment_token)
+        self.list_deployment_versions = to_streamed_response_wrapper(
+            resource.list_deployment_versions
+        )
+
+
 class AsyncDeploymentsResource(AsyncAPIResource):
     """Operations tagged Deployments"""
 
@@ -679,6 +730,11 @@ class AsyncDeploymentsResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncDeploymentsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncDeploymentsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncDeploymentsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncDeploymentsResourceWithStreamingResponse(self)
 
     def get_deployments(
         self,
@@ -699,6 +755,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.Deployment]:
         """getDeployments
 
@@ -729,6 +786,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -743,6 +801,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Deployment:
         """getDeployment
 
@@ -765,6 +824,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -805,6 +865,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DeploymentSettings:
         """updateDeployment
 
@@ -850,6 +911,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -867,6 +929,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DeploymentDeleteResponse:
         """deleteDeployment
 
@@ -889,6 +952,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -907,6 +971,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.BuildStatusResponse:
         """buildStatus
 
@@ -932,6 +997,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -952,6 +1018,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Deployment:
         """advanceCreationStep
 
@@ -979,6 +1046,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -996,6 +1064,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Deployment:
         """resetCreationStep
 
@@ -1018,6 +1087,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1042,6 +1112,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.DeploymentLogLine]:
         """logs
 
@@ -1071,6 +1142,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1087,6 +1159,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.DeploymentPod]:
         """pods
 
@@ -1113,6 +1186,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1127,6 +1201,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DeploymentSettings:
         """getDeploymentSettings
 
@@ -1149,6 +1224,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1167,6 +1243,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DeploymentTokenResponse:
         """deploymentToken
 
@@ -1194,6 +1271,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1213,6 +1291,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.DeploymentVersion]:
         """listDeploymentVersions
 
@@ -1239,6 +1318,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1263,5 +1343,27 @@ class AsyncDeploymentsResourceWithRawResponse:
         )
         self.deployment_token = async_to_raw_response_wrapper(resource.deployment_token)
         self.list_deployment_versions = async_to_raw_response_wrapper(
+            resource.list_deployment_versions
+        )
+
+
+class AsyncDeploymentsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncDeploymentsResource) -> None:
+        self.get_deployments = async_to_streamed_response_wrapper(resource.get_deployments)
+        self.get_deployment = async_to_streamed_response_wrapper(resource.get_deployment)
+        self.update_deployment = async_to_streamed_response_wrapper(resource.update_deployment)
+        self.delete_deployment = async_to_streamed_response_wrapper(resource.delete_deployment)
+        self.build_status = async_to_streamed_response_wrapper(resource.build_status)
+        self.advance_creation_step = async_to_streamed_response_wrapper(
+            resource.advance_creation_step
+        )
+        self.reset_creation_step = async_to_streamed_response_wrapper(resource.reset_creation_step)
+        self.logs = async_to_streamed_response_wrapper(resource.logs)
+        self.pods = async_to_streamed_response_wrapper(resource.pods)
+        self.get_deployment_settings = async_to_streamed_response_wrapper(
+            resource.get_deployment_settings
+        )
+        self.deployment_token = async_to_streamed_response_wrapper(resource.deployment_token)
+        self.list_deployment_versions = async_to_streamed_response_wrapper(
             resource.list_deployment_versions
         )

@@ -8,9 +8,11 @@ from functools import cached_property
 from typing import Any, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -52,6 +54,11 @@ class EmbedResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return EmbedResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> EmbedResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return EmbedResourceWithStreamingResponse(self)
+
     def get_dashboard(
         self,
         public_id: str,
@@ -61,6 +68,7 @@ class EmbedResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Dashboard:
         """getDashboard
 
@@ -83,6 +91,7 @@ class EmbedResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -101,6 +110,7 @@ class EmbedResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DashboardEmbeddingResponse:
         """updateDashboardEmbedding
 
@@ -128,6 +138,7 @@ class EmbedResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -149,6 +160,7 @@ class EmbedResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.EmbedDashboardCommentThreadDto]:
         """listDashboardComments
 
@@ -177,6 +189,7 @@ class EmbedResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -198,6 +211,7 @@ class EmbedResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.EmbedDashboardCommentDto:
         """createDashboardComment
 
@@ -226,6 +240,7 @@ class EmbedResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -246,6 +261,7 @@ class EmbedResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.EmbedMentionableUserDto]:
         """listMentionableEmbedUsers
 
@@ -273,6 +289,7 @@ class EmbedResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -290,6 +307,7 @@ class EmbedResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """removeDashboardComment
 
@@ -313,6 +331,7 @@ class EmbedResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -332,6 +351,7 @@ class EmbedResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.EmbedDashboardCommentDto:
         """updateDashboardComment
 
@@ -360,6 +380,7 @@ class EmbedResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -379,6 +400,7 @@ class EmbedResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.EmbedDashboardCommentThreadDto:
         """setDashboardCommentResolved
 
@@ -407,6 +429,7 @@ class EmbedResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -427,6 +450,7 @@ class EmbedResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.PythonAnalysisFilteredRun:
         """postDashboardPythonRun
 
@@ -456,6 +480,7 @@ class EmbedResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -512,6 +537,7 @@ class EmbedResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.GenerateSessionResponse:
         """generateSession
 
@@ -556,6 +582,7 @@ class EmbedResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -573,6 +600,7 @@ class EmbedResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """revokeSession
 
@@ -597,6 +625,7 @@ class EmbedResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -614,6 +643,7 @@ class EmbedResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.GenerateEmbedTokenResponse:
         """postTokenBySessionId
 
@@ -638,6 +668,7 @@ class EmbedResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -669,6 +700,40 @@ class EmbedResourceWithRawResponse:
         self.post_token_by_session_id = to_raw_response_wrapper(resource.post_token_by_session_id)
 
 
+class EmbedResourceWithStreamingResponse:
+    def __init__(self, resource: EmbedResource) -> None:
+        self.get_dashboard = to_streamed_response_wrapper(resource.get_dashboard)
+        self.update_dashboard_embedding = to_streamed_response_wrapper(
+            resource.update_dashboard_embedding
+        )
+        self.list_dashboard_comments = to_streamed_response_wrapper(
+            resource.list_dashboard_comments
+        )
+        self.create_dashboard_comment = to_streamed_response_wrapper(
+            resource.create_dashboard_comment
+        )
+        self.list_mentionable_embed_users = to_streamed_response_wrapper(
+            resource.list_mentionable_embed_users
+        )
+        self.remove_dashboard_comment = to_streamed_response_wrapper(
+            resource.remove_dashboard_comment
+        )
+        self.update_dashboard_comment = to_streamed_response_wrapper(
+            resource.update_dashboard_comment
+        )
+        self.set_dashboard_comment_resolved = to_streamed_response_wrapper(
+            resource.set_dashboard_comment_resolved
+        )
+        self.post_dashboard_python_run = to_streamed_response_wrapper(
+            resource.post_dashboard_python_run
+        )
+        self.generate_session = to_streamed_response_wrapper(resource.generate_session)
+        self.revoke_session = to_streamed_response_wrapper(resource.revoke_session)
+        self.post_token_by_session_id = to_streamed_response_wrapper(
+            resource.post_token_by_session_id
+        )
+
+
 class AsyncEmbedResource(AsyncAPIResource):
     """Operations tagged Embed"""
 
@@ -676,6 +741,11 @@ class AsyncEmbedResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncEmbedResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncEmbedResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncEmbedResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncEmbedResourceWithStreamingResponse(self)
 
     async def get_dashboard(
         self,
@@ -686,6 +756,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Dashboard:
         """getDashboard
 
@@ -708,6 +779,7 @@ class AsyncEmbedResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -726,6 +798,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DashboardEmbeddingResponse:
         """updateDashboardEmbedding
 
@@ -753,6 +826,7 @@ class AsyncEmbedResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -776,6 +850,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.EmbedDashboardCommentThreadDto]:
         """listDashboardComments
 
@@ -804,6 +879,7 @@ class AsyncEmbedResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -825,6 +901,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.EmbedDashboardCommentDto:
         """createDashboardComment
 
@@ -853,6 +930,7 @@ class AsyncEmbedResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -873,6 +951,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.EmbedMentionableUserDto]:
         """listMentionableEmbedUsers
 
@@ -900,6 +979,7 @@ class AsyncEmbedResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -917,6 +997,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """removeDashboardComment
 
@@ -940,6 +1021,7 @@ class AsyncEmbedResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -959,6 +1041,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.EmbedDashboardCommentDto:
         """updateDashboardComment
 
@@ -987,6 +1070,7 @@ class AsyncEmbedResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1006,6 +1090,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.EmbedDashboardCommentThreadDto:
         """setDashboardCommentResolved
 
@@ -1034,6 +1119,7 @@ class AsyncEmbedResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1056,6 +1142,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.PythonAnalysisFilteredRun:
         """postDashboardPythonRun
 
@@ -1085,6 +1172,7 @@ class AsyncEmbedResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1143,6 +1231,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.GenerateSessionResponse:
         """generateSession
 
@@ -1187,6 +1276,7 @@ class AsyncEmbedResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1204,6 +1294,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """revokeSession
 
@@ -1228,6 +1319,7 @@ class AsyncEmbedResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1245,6 +1337,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.GenerateEmbedTokenResponse:
         """postTokenBySessionId
 
@@ -1269,6 +1362,7 @@ class AsyncEmbedResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1310,5 +1404,39 @@ class AsyncEmbedResourceWithRawResponse:
         self.generate_session = async_to_raw_response_wrapper(resource.generate_session)
         self.revoke_session = async_to_raw_response_wrapper(resource.revoke_session)
         self.post_token_by_session_id = async_to_raw_response_wrapper(
+            resource.post_token_by_session_id
+        )
+
+
+class AsyncEmbedResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncEmbedResource) -> None:
+        self.get_dashboard = async_to_streamed_response_wrapper(resource.get_dashboard)
+        self.update_dashboard_embedding = async_to_streamed_response_wrapper(
+            resource.update_dashboard_embedding
+        )
+        self.list_dashboard_comments = async_to_streamed_response_wrapper(
+            resource.list_dashboard_comments
+        )
+        self.create_dashboard_comment = async_to_streamed_response_wrapper(
+            resource.create_dashboard_comment
+        )
+        self.list_mentionable_embed_users = async_to_streamed_response_wrapper(
+            resource.list_mentionable_embed_users
+        )
+        self.remove_dashboard_comment = async_to_streamed_response_wrapper(
+            resource.remove_dashboard_comment
+        )
+        self.update_dashboard_comment = async_to_streamed_response_wrapper(
+            resource.update_dashboard_comment
+        )
+        self.set_dashboard_comment_resolved = async_to_streamed_response_wrapper(
+            resource.set_dashboard_comment_resolved
+        )
+        self.post_dashboard_python_run = async_to_streamed_response_wrapper(
+            resource.post_dashboard_python_run
+        )
+        self.generate_session = async_to_streamed_response_wrapper(resource.generate_session)
+        self.revoke_session = async_to_streamed_response_wrapper(resource.revoke_session)
+        self.post_token_by_session_id = async_to_streamed_response_wrapper(
             resource.post_token_by_session_id
         )

@@ -8,9 +8,11 @@ from functools import cached_property
 from typing import Any, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -78,6 +80,11 @@ class EmbedTenantsResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return EmbedTenantsResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> EmbedTenantsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return EmbedTenantsResourceWithStreamingResponse(self)
+
     def list_embed_tenants(
         self,
         *,
@@ -89,6 +96,7 @@ class EmbedTenantsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.EmbedTenant]:
         """listEmbedTenants
 
@@ -113,6 +121,7 @@ class EmbedTenantsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -127,6 +136,7 @@ class EmbedTenantsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """deleteEmbedTenant
 
@@ -149,6 +159,7 @@ class EmbedTenantsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -168,6 +179,7 @@ class EmbedTenantsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.UserGroupDTO]:
         """getGroups
 
@@ -194,6 +206,7 @@ class EmbedTenantsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -210,6 +223,7 @@ class EmbedTenantsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.UserGroupDTO:
         """createGroup
 
@@ -238,6 +252,7 @@ class EmbedTenantsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -256,6 +271,7 @@ class EmbedTenantsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.UserGroupDTO:
         """getGroup
 
@@ -279,6 +295,7 @@ class EmbedTenantsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -297,6 +314,7 @@ class EmbedTenantsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """deleteGroup
 
@@ -320,6 +338,7 @@ class EmbedTenantsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -339,6 +358,7 @@ class EmbedTenantsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.UserGroupDTO:
         """updateGroup
 
@@ -367,6 +387,7 @@ class EmbedTenantsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -387,6 +408,7 @@ class EmbedTenantsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.EmbedUser]:
         """getGroupMembers
 
@@ -414,6 +436,7 @@ class EmbedTenantsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -430,6 +453,7 @@ class EmbedTenantsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.EmbedGroupMembersMutationResponse:
         """addGroupMembers
 
@@ -458,6 +482,7 @@ class EmbedTenantsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -479,6 +504,7 @@ class EmbedTenantsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """removeGroupMembers
 
@@ -507,6 +533,7 @@ class EmbedTenantsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -532,6 +559,7 @@ class EmbedTenantsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.EmbedUser:
         """provisionEmbedUser
 
@@ -563,6 +591,7 @@ class EmbedTenantsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -583,6 +612,7 @@ class EmbedTenantsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.EmbedUser]:
         """listEmbedUsers
 
@@ -610,6 +640,7 @@ class EmbedTenantsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -625,6 +656,7 @@ class EmbedTenantsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.ProvisionEmbedUsersResponse:
         """provisionEmbedUsers
 
@@ -652,6 +684,7 @@ class EmbedTenantsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -678,6 +711,23 @@ class EmbedTenantsResourceWithRawResponse:
         self.provision_embed_users = to_raw_response_wrapper(resource.provision_embed_users)
 
 
+class EmbedTenantsResourceWithStreamingResponse:
+    def __init__(self, resource: EmbedTenantsResource) -> None:
+        self.list_embed_tenants = to_streamed_response_wrapper(resource.list_embed_tenants)
+        self.delete_embed_tenant = to_streamed_response_wrapper(resource.delete_embed_tenant)
+        self.get_groups = to_streamed_response_wrapper(resource.get_groups)
+        self.create_group = to_streamed_response_wrapper(resource.create_group)
+        self.get_group = to_streamed_response_wrapper(resource.get_group)
+        self.delete_group = to_streamed_response_wrapper(resource.delete_group)
+        self.update_group = to_streamed_response_wrapper(resource.update_group)
+        self.get_group_members = to_streamed_response_wrapper(resource.get_group_members)
+        self.add_group_members = to_streamed_response_wrapper(resource.add_group_members)
+        self.remove_group_members = to_streamed_response_wrapper(resource.remove_group_members)
+        self.provision_embed_user = to_streamed_response_wrapper(resource.provision_embed_user)
+        self.list_embed_users = to_streamed_response_wrapper(resource.list_embed_users)
+        self.provision_embed_users = to_streamed_response_wrapper(resource.provision_embed_users)
+
+
 class AsyncEmbedTenantsResource(AsyncAPIResource):
     """Operations tagged Embed Tenants"""
 
@@ -685,6 +735,11 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncEmbedTenantsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncEmbedTenantsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncEmbedTenantsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncEmbedTenantsResourceWithStreamingResponse(self)
 
     def list_embed_tenants(
         self,
@@ -697,6 +752,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.EmbedTenant]:
         """listEmbedTenants
 
@@ -721,6 +777,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -735,6 +792,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """deleteEmbedTenant
 
@@ -757,6 +815,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -776,6 +835,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.UserGroupDTO]:
         """getGroups
 
@@ -802,6 +862,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -818,6 +879,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.UserGroupDTO:
         """createGroup
 
@@ -846,6 +908,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -864,6 +927,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.UserGroupDTO:
         """getGroup
 
@@ -887,6 +951,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -905,6 +970,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """deleteGroup
 
@@ -928,6 +994,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -947,6 +1014,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.UserGroupDTO:
         """updateGroup
 
@@ -975,6 +1043,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -995,6 +1064,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.EmbedUser]:
         """getGroupMembers
 
@@ -1022,6 +1092,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1038,6 +1109,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.EmbedGroupMembersMutationResponse:
         """addGroupMembers
 
@@ -1066,6 +1138,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1087,6 +1160,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """removeGroupMembers
 
@@ -1115,6 +1189,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1140,6 +1215,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.EmbedUser:
         """provisionEmbedUser
 
@@ -1171,6 +1247,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1191,6 +1268,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.EmbedUser]:
         """listEmbedUsers
 
@@ -1218,6 +1296,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1233,6 +1312,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.ProvisionEmbedUsersResponse:
         """provisionEmbedUsers
 
@@ -1260,6 +1340,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1286,3 +1367,26 @@ class AsyncEmbedTenantsResourceWithRawResponse:
         self.provision_embed_user = async_to_raw_response_wrapper(resource.provision_embed_user)
         self.list_embed_users = async_to_raw_response_wrapper(resource.list_embed_users)
         self.provision_embed_users = async_to_raw_response_wrapper(resource.provision_embed_users)
+
+
+class AsyncEmbedTenantsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncEmbedTenantsResource) -> None:
+        self.list_embed_tenants = async_to_streamed_response_wrapper(resource.list_embed_tenants)
+        self.delete_embed_tenant = async_to_streamed_response_wrapper(resource.delete_embed_tenant)
+        self.get_groups = async_to_streamed_response_wrapper(resource.get_groups)
+        self.create_group = async_to_streamed_response_wrapper(resource.create_group)
+        self.get_group = async_to_streamed_response_wrapper(resource.get_group)
+        self.delete_group = async_to_streamed_response_wrapper(resource.delete_group)
+        self.update_group = async_to_streamed_response_wrapper(resource.update_group)
+        self.get_group_members = async_to_streamed_response_wrapper(resource.get_group_members)
+        self.add_group_members = async_to_streamed_response_wrapper(resource.add_group_members)
+        self.remove_group_members = async_to_streamed_response_wrapper(
+            resource.remove_group_members
+        )
+        self.provision_embed_user = async_to_streamed_response_wrapper(
+            resource.provision_embed_user
+        )
+        self.list_embed_users = async_to_streamed_response_wrapper(resource.list_embed_users)
+        self.provision_embed_users = async_to_streamed_response_wrapper(
+            resource.provision_embed_users
+        )

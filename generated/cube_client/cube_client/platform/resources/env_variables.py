@@ -8,9 +8,11 @@ from functools import cached_property
 from typing import cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -39,6 +41,11 @@ class EnvVariablesResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return EnvVariablesResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> EnvVariablesResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return EnvVariablesResourceWithStreamingResponse(self)
+
     def get_env_variables(
         self,
         deployment_id: int,
@@ -50,6 +57,7 @@ class EnvVariablesResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.EnvVariableItem]:
         """getEnvVariables
 
@@ -76,6 +84,7 @@ class EnvVariablesResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -91,6 +100,7 @@ class EnvVariablesResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.EnvVariablesListResponse:
         """setEnvVariables
 
@@ -118,6 +128,7 @@ class EnvVariablesResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -133,6 +144,12 @@ class EnvVariablesResourceWithRawResponse:
         self.set_env_variables = to_raw_response_wrapper(resource.set_env_variables)
 
 
+class EnvVariablesResourceWithStreamingResponse:
+    def __init__(self, resource: EnvVariablesResource) -> None:
+        self.get_env_variables = to_streamed_response_wrapper(resource.get_env_variables)
+        self.set_env_variables = to_streamed_response_wrapper(resource.set_env_variables)
+
+
 class AsyncEnvVariablesResource(AsyncAPIResource):
     """Operations tagged Env Variables"""
 
@@ -140,6 +157,11 @@ class AsyncEnvVariablesResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncEnvVariablesResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncEnvVariablesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncEnvVariablesResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncEnvVariablesResourceWithStreamingResponse(self)
 
     def get_env_variables(
         self,
@@ -152,6 +174,7 @@ class AsyncEnvVariablesResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.EnvVariableItem]:
         """getEnvVariables
 
@@ -178,6 +201,7 @@ class AsyncEnvVariablesResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -193,6 +217,7 @@ class AsyncEnvVariablesResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.EnvVariablesListResponse:
         """setEnvVariables
 
@@ -220,6 +245,7 @@ class AsyncEnvVariablesResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -233,3 +259,9 @@ class AsyncEnvVariablesResourceWithRawResponse:
     def __init__(self, resource: AsyncEnvVariablesResource) -> None:
         self.get_env_variables = async_to_raw_response_wrapper(resource.get_env_variables)
         self.set_env_variables = async_to_raw_response_wrapper(resource.set_env_variables)
+
+
+class AsyncEnvVariablesResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncEnvVariablesResource) -> None:
+        self.get_env_variables = async_to_streamed_response_wrapper(resource.get_env_variables)
+        self.set_env_variables = async_to_streamed_response_wrapper(resource.set_env_variables)

@@ -7,9 +7,11 @@ from functools import cached_property
 from typing import Any, Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -63,6 +65,11 @@ class EnvironmentsResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return EnvironmentsResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> EnvironmentsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return EnvironmentsResourceWithStreamingResponse(self)
+
     def get_deployment_environments(
         self,
         deployment_id: int,
@@ -77,6 +84,7 @@ class EnvironmentsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.DeploymentEnvironment]:
         """getDeploymentEnvironments
 
@@ -110,6 +118,7 @@ class EnvironmentsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -131,6 +140,7 @@ class EnvironmentsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.DeploymentEnvironmentToken]:
         """getDeploymentEnvironmentTokens
 
@@ -164,6 +174,7 @@ class EnvironmentsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -187,6 +198,7 @@ class EnvironmentsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DeploymentEnvironmentTokenResponse:
         """createDeploymentEnvironmentToken
 
@@ -220,6 +232,7 @@ class EnvironmentsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -243,6 +256,7 @@ class EnvironmentsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DeploymentEnvironmentTokenResponse:
         """createDeploymentEnvironmentTokenForMetaSync
 
@@ -276,6 +290,7 @@ class EnvironmentsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -303,6 +318,22 @@ class EnvironmentsResourceWithRawResponse:
         )
 
 
+class EnvironmentsResourceWithStreamingResponse:
+    def __init__(self, resource: EnvironmentsResource) -> None:
+        self.get_deployment_environments = to_streamed_response_wrapper(
+            resource.get_deployment_environments
+        )
+        self.get_deployment_environment_tokens = to_streamed_response_wrapper(
+            resource.get_deployment_environment_tokens
+        )
+        self.create_deployment_environment_token = to_streamed_response_wrapper(
+            resource.create_deployment_environment_token
+        )
+        self.create_deployment_environment_token_for_meta_sync = to_streamed_response_wrapper(
+            resource.create_deployment_environment_token_for_meta_sync
+        )
+
+
 class AsyncEnvironmentsResource(AsyncAPIResource):
     """Operations tagged Environments"""
 
@@ -310,6 +341,11 @@ class AsyncEnvironmentsResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncEnvironmentsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncEnvironmentsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncEnvironmentsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncEnvironmentsResourceWithStreamingResponse(self)
 
     def get_deployment_environments(
         self,
@@ -325,6 +361,7 @@ class AsyncEnvironmentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.DeploymentEnvironment]:
         """getDeploymentEnvironments
 
@@ -358,6 +395,7 @@ class AsyncEnvironmentsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -379,6 +417,7 @@ class AsyncEnvironmentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.DeploymentEnvironmentToken]:
         """getDeploymentEnvironmentTokens
 
@@ -412,6 +451,7 @@ class AsyncEnvironmentsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -435,6 +475,7 @@ class AsyncEnvironmentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DeploymentEnvironmentTokenResponse:
         """createDeploymentEnvironmentToken
 
@@ -468,6 +509,7 @@ class AsyncEnvironmentsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -491,6 +533,7 @@ class AsyncEnvironmentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DeploymentEnvironmentTokenResponse:
         """createDeploymentEnvironmentTokenForMetaSync
 
@@ -524,6 +567,7 @@ class AsyncEnvironmentsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -547,5 +591,21 @@ class AsyncEnvironmentsResourceWithRawResponse:
             resource.create_deployment_environment_token
         )
         self.create_deployment_environment_token_for_meta_sync = async_to_raw_response_wrapper(
+            resource.create_deployment_environment_token_for_meta_sync
+        )
+
+
+class AsyncEnvironmentsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncEnvironmentsResource) -> None:
+        self.get_deployment_environments = async_to_streamed_response_wrapper(
+            resource.get_deployment_environments
+        )
+        self.get_deployment_environment_tokens = async_to_streamed_response_wrapper(
+            resource.get_deployment_environment_tokens
+        )
+        self.create_deployment_environment_token = async_to_streamed_response_wrapper(
+            resource.create_deployment_environment_token
+        )
+        self.create_deployment_environment_token_for_meta_sync = async_to_streamed_response_wrapper(
             resource.create_deployment_environment_token_for_meta_sync
         )

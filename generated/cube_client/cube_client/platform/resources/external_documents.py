@@ -6,9 +6,11 @@ from __future__ import annotations
 from functools import cached_property
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client.platform import models as _models
 
@@ -36,6 +38,11 @@ class ExternalDocumentsResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return ExternalDocumentsResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> ExternalDocumentsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return ExternalDocumentsResourceWithStreamingResponse(self)
+
     def list_external_document_placements(
         self,
         external_workbook_id: str,
@@ -47,6 +54,7 @@ class ExternalDocumentsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.ExternalDocumentPlacementResponse]:
         """listExternalDocumentPlacements
 
@@ -74,6 +82,7 @@ class ExternalDocumentsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -92,6 +101,13 @@ class ExternalDocumentsResourceWithRawResponse:
         )
 
 
+class ExternalDocumentsResourceWithStreamingResponse:
+    def __init__(self, resource: ExternalDocumentsResource) -> None:
+        self.list_external_document_placements = to_streamed_response_wrapper(
+            resource.list_external_document_placements
+        )
+
+
 class AsyncExternalDocumentsResource(AsyncAPIResource):
     """Operations tagged External Documents"""
 
@@ -99,6 +115,11 @@ class AsyncExternalDocumentsResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncExternalDocumentsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncExternalDocumentsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncExternalDocumentsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncExternalDocumentsResourceWithStreamingResponse(self)
 
     def list_external_document_placements(
         self,
@@ -111,6 +132,7 @@ class AsyncExternalDocumentsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.ExternalDocumentPlacementResponse]:
         """listExternalDocumentPlacements
 
@@ -138,6 +160,7 @@ class AsyncExternalDocumentsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -152,5 +175,12 @@ class AsyncExternalDocumentsResource(AsyncAPIResource):
 class AsyncExternalDocumentsResourceWithRawResponse:
     def __init__(self, resource: AsyncExternalDocumentsResource) -> None:
         self.list_external_document_placements = async_to_raw_response_wrapper(
+            resource.list_external_document_placements
+        )
+
+
+class AsyncExternalDocumentsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncExternalDocumentsResource) -> None:
+        self.list_external_document_placements = async_to_streamed_response_wrapper(
             resource.list_external_document_placements
         )

@@ -7,9 +7,11 @@ from functools import cached_property
 from typing import Any, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -38,6 +40,11 @@ class FoldersResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return FoldersResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> FoldersResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return FoldersResourceWithStreamingResponse(self)
+
     def get_folders(
         self,
         deployment_id: float,
@@ -50,6 +57,7 @@ class FoldersResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.Folder]:
         """getFolders
 
@@ -77,6 +85,7 @@ class FoldersResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -94,6 +103,7 @@ class FoldersResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Folder:
         """createFolder
 
@@ -123,6 +133,7 @@ class FoldersResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -143,6 +154,7 @@ class FoldersResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Folder:
         """updateFolder
 
@@ -172,6 +184,7 @@ class FoldersResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -190,6 +203,7 @@ class FoldersResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """deleteFolder
 
@@ -213,6 +227,7 @@ class FoldersResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -231,6 +246,7 @@ class FoldersResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> list[_models.Folder]:
         """getFolderAncestors
 
@@ -254,6 +270,7 @@ class FoldersResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -272,6 +289,15 @@ class FoldersResourceWithRawResponse:
         self.get_folder_ancestors = to_raw_response_wrapper(resource.get_folder_ancestors)
 
 
+class FoldersResourceWithStreamingResponse:
+    def __init__(self, resource: FoldersResource) -> None:
+        self.get_folders = to_streamed_response_wrapper(resource.get_folders)
+        self.create_folder = to_streamed_response_wrapper(resource.create_folder)
+        self.update_folder = to_streamed_response_wrapper(resource.update_folder)
+        self.delete_folder = to_streamed_response_wrapper(resource.delete_folder)
+        self.get_folder_ancestors = to_streamed_response_wrapper(resource.get_folder_ancestors)
+
+
 class AsyncFoldersResource(AsyncAPIResource):
     """Operations tagged Folders"""
 
@@ -279,6 +305,11 @@ class AsyncFoldersResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncFoldersResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncFoldersResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncFoldersResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncFoldersResourceWithStreamingResponse(self)
 
     def get_folders(
         self,
@@ -292,6 +323,7 @@ class AsyncFoldersResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.Folder]:
         """getFolders
 
@@ -319,6 +351,7 @@ class AsyncFoldersResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -336,6 +369,7 @@ class AsyncFoldersResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Folder:
         """createFolder
 
@@ -365,6 +399,7 @@ class AsyncFoldersResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -385,6 +420,7 @@ class AsyncFoldersResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Folder:
         """updateFolder
 
@@ -414,6 +450,7 @@ class AsyncFoldersResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -432,6 +469,7 @@ class AsyncFoldersResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """deleteFolder
 
@@ -455,6 +493,7 @@ class AsyncFoldersResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -473,6 +512,7 @@ class AsyncFoldersResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> list[_models.Folder]:
         """getFolderAncestors
 
@@ -496,6 +536,7 @@ class AsyncFoldersResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -512,3 +553,14 @@ class AsyncFoldersResourceWithRawResponse:
         self.update_folder = async_to_raw_response_wrapper(resource.update_folder)
         self.delete_folder = async_to_raw_response_wrapper(resource.delete_folder)
         self.get_folder_ancestors = async_to_raw_response_wrapper(resource.get_folder_ancestors)
+
+
+class AsyncFoldersResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncFoldersResource) -> None:
+        self.get_folders = async_to_streamed_response_wrapper(resource.get_folders)
+        self.create_folder = async_to_streamed_response_wrapper(resource.create_folder)
+        self.update_folder = async_to_streamed_response_wrapper(resource.update_folder)
+        self.delete_folder = async_to_streamed_response_wrapper(resource.delete_folder)
+        self.get_folder_ancestors = async_to_streamed_response_wrapper(
+            resource.get_folder_ancestors
+        )

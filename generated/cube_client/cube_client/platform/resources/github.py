@@ -7,9 +7,11 @@ from functools import cached_property
 from typing import cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client.platform import models as _models
 
@@ -63,6 +65,11 @@ class GithubResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return GithubResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> GithubResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return GithubResourceWithStreamingResponse(self)
+
     def installations(
         self,
         *,
@@ -73,6 +80,7 @@ class GithubResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.GithubInstallationResponse]:
         """installations
 
@@ -96,6 +104,7 @@ class GithubResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -114,6 +123,7 @@ class GithubResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.GithubRepoResponse]:
         """repositories
 
@@ -140,6 +150,7 @@ class GithubResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -158,6 +169,7 @@ class GithubResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.GithubBranchResponse]:
         """branches
 
@@ -186,6 +198,7 @@ class GithubResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -199,6 +212,7 @@ class GithubResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.GithubConnectStatusResponse:
         """status
 
@@ -218,6 +232,7 @@ class GithubResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -235,6 +250,14 @@ class GithubResourceWithRawResponse:
         self.status = to_raw_response_wrapper(resource.status)
 
 
+class GithubResourceWithStreamingResponse:
+    def __init__(self, resource: GithubResource) -> None:
+        self.installations = to_streamed_response_wrapper(resource.installations)
+        self.repositories = to_streamed_response_wrapper(resource.repositories)
+        self.branches = to_streamed_response_wrapper(resource.branches)
+        self.status = to_streamed_response_wrapper(resource.status)
+
+
 class AsyncGithubResource(AsyncAPIResource):
     """Operations tagged GitHub"""
 
@@ -242,6 +265,11 @@ class AsyncGithubResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncGithubResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncGithubResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncGithubResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncGithubResourceWithStreamingResponse(self)
 
     def installations(
         self,
@@ -253,6 +281,7 @@ class AsyncGithubResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.GithubInstallationResponse]:
         """installations
 
@@ -276,6 +305,7 @@ class AsyncGithubResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -294,6 +324,7 @@ class AsyncGithubResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.GithubRepoResponse]:
         """repositories
 
@@ -320,6 +351,7 @@ class AsyncGithubResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -338,6 +370,7 @@ class AsyncGithubResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.GithubBranchResponse]:
         """branches
 
@@ -366,6 +399,7 @@ class AsyncGithubResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -379,6 +413,7 @@ class AsyncGithubResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.GithubConnectStatusResponse:
         """status
 
@@ -398,6 +433,7 @@ class AsyncGithubResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -415,3 +451,11 @@ class AsyncGithubResourceWithRawResponse:
         self.repositories = async_to_raw_response_wrapper(resource.repositories)
         self.branches = async_to_raw_response_wrapper(resource.branches)
         self.status = async_to_raw_response_wrapper(resource.status)
+
+
+class AsyncGithubResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncGithubResource) -> None:
+        self.installations = async_to_streamed_response_wrapper(resource.installations)
+        self.repositories = async_to_streamed_response_wrapper(resource.repositories)
+        self.branches = async_to_streamed_response_wrapper(resource.branches)
+        self.status = async_to_streamed_response_wrapper(resource.status)

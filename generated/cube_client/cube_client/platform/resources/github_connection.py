@@ -7,8 +7,10 @@ from functools import cached_property
 from typing import cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -23,6 +25,11 @@ class GithubConnectionResource(SyncAPIResource):
     def with_raw_response(self) -> GithubConnectionResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return GithubConnectionResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> GithubConnectionResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return GithubConnectionResourceWithStreamingResponse(self)
 
     def connect(
         self,
@@ -39,6 +46,7 @@ class GithubConnectionResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Deployment:
         """connect
 
@@ -71,6 +79,7 @@ class GithubConnectionResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -85,6 +94,11 @@ class GithubConnectionResourceWithRawResponse:
         self.connect = to_raw_response_wrapper(resource.connect)
 
 
+class GithubConnectionResourceWithStreamingResponse:
+    def __init__(self, resource: GithubConnectionResource) -> None:
+        self.connect = to_streamed_response_wrapper(resource.connect)
+
+
 class AsyncGithubConnectionResource(AsyncAPIResource):
     """Operations tagged GitHub Connection"""
 
@@ -92,6 +106,11 @@ class AsyncGithubConnectionResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncGithubConnectionResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncGithubConnectionResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncGithubConnectionResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncGithubConnectionResourceWithStreamingResponse(self)
 
     async def connect(
         self,
@@ -108,6 +127,7 @@ class AsyncGithubConnectionResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Deployment:
         """connect
 
@@ -140,6 +160,7 @@ class AsyncGithubConnectionResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -152,3 +173,8 @@ class AsyncGithubConnectionResource(AsyncAPIResource):
 class AsyncGithubConnectionResourceWithRawResponse:
     def __init__(self, resource: AsyncGithubConnectionResource) -> None:
         self.connect = async_to_raw_response_wrapper(resource.connect)
+
+
+class AsyncGithubConnectionResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncGithubConnectionResource) -> None:
+        self.connect = async_to_streamed_response_wrapper(resource.connect)

@@ -8,9 +8,11 @@ from functools import cached_property
 from typing import Any, Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -52,6 +54,11 @@ class NotificationsResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return NotificationsResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> NotificationsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return NotificationsResourceWithStreamingResponse(self)
+
     def get_notifications(
         self,
         deployment_id: int,
@@ -69,6 +76,7 @@ class NotificationsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.NotificationDto]:
         """getNotifications
 
@@ -101,6 +109,7 @@ class NotificationsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -140,6 +149,7 @@ class NotificationsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.NotificationDto:
         """createNotification
 
@@ -181,6 +191,7 @@ class NotificationsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -199,6 +210,7 @@ class NotificationsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.NotificationDto:
         """getNotification
 
@@ -222,6 +234,7 @@ class NotificationsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -266,6 +279,7 @@ class NotificationsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.NotificationDto:
         """updateNotification
 
@@ -307,6 +321,7 @@ class NotificationsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -325,6 +340,7 @@ class NotificationsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """deleteNotification
 
@@ -348,6 +364,7 @@ class NotificationsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -368,6 +385,7 @@ class NotificationsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.NotificationRecipient]:
         """getRecipients
 
@@ -395,6 +413,7 @@ class NotificationsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -413,6 +432,7 @@ class NotificationsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.NotificationRecipientsMutationResponse:
         """addRecipients
 
@@ -441,6 +461,7 @@ class NotificationsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -464,6 +485,7 @@ class NotificationsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """removeRecipients
 
@@ -492,6 +514,7 @@ class NotificationsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -513,6 +536,18 @@ class NotificationsResourceWithRawResponse:
         self.remove_recipients = to_raw_response_wrapper(resource.remove_recipients)
 
 
+class NotificationsResourceWithStreamingResponse:
+    def __init__(self, resource: NotificationsResource) -> None:
+        self.get_notifications = to_streamed_response_wrapper(resource.get_notifications)
+        self.create_notification = to_streamed_response_wrapper(resource.create_notification)
+        self.get_notification = to_streamed_response_wrapper(resource.get_notification)
+        self.update_notification = to_streamed_response_wrapper(resource.update_notification)
+        self.delete_notification = to_streamed_response_wrapper(resource.delete_notification)
+        self.get_recipients = to_streamed_response_wrapper(resource.get_recipients)
+        self.add_recipients = to_streamed_response_wrapper(resource.add_recipients)
+        self.remove_recipients = to_streamed_response_wrapper(resource.remove_recipients)
+
+
 class AsyncNotificationsResource(AsyncAPIResource):
     """Operations tagged Notifications"""
 
@@ -520,6 +555,11 @@ class AsyncNotificationsResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncNotificationsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncNotificationsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncNotificationsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncNotificationsResourceWithStreamingResponse(self)
 
     def get_notifications(
         self,
@@ -538,6 +578,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.NotificationDto]:
         """getNotifications
 
@@ -570,6 +611,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -609,6 +651,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.NotificationDto:
         """createNotification
 
@@ -650,6 +693,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -668,6 +712,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.NotificationDto:
         """getNotification
 
@@ -691,6 +736,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -735,6 +781,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.NotificationDto:
         """updateNotification
 
@@ -776,6 +823,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -794,6 +842,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """deleteNotification
 
@@ -817,6 +866,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -837,6 +887,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.NotificationRecipient]:
         """getRecipients
 
@@ -864,6 +915,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -884,6 +936,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.NotificationRecipientsMutationResponse:
         """addRecipients
 
@@ -912,6 +965,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -935,6 +989,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """removeRecipients
 
@@ -963,6 +1018,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -982,3 +1038,15 @@ class AsyncNotificationsResourceWithRawResponse:
         self.get_recipients = async_to_raw_response_wrapper(resource.get_recipients)
         self.add_recipients = async_to_raw_response_wrapper(resource.add_recipients)
         self.remove_recipients = async_to_raw_response_wrapper(resource.remove_recipients)
+
+
+class AsyncNotificationsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncNotificationsResource) -> None:
+        self.get_notifications = async_to_streamed_response_wrapper(resource.get_notifications)
+        self.create_notification = async_to_streamed_response_wrapper(resource.create_notification)
+        self.get_notification = async_to_streamed_response_wrapper(resource.get_notification)
+        self.update_notification = async_to_streamed_response_wrapper(resource.update_notification)
+        self.delete_notification = async_to_streamed_response_wrapper(resource.delete_notification)
+        self.get_recipients = async_to_streamed_response_wrapper(resource.get_recipients)
+        self.add_recipients = async_to_streamed_response_wrapper(resource.add_recipients)
+        self.remove_recipients = async_to_streamed_response_wrapper(resource.remove_recipients)

@@ -7,8 +7,10 @@ from functools import cached_property
 from typing import Any, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -24,6 +26,11 @@ class OauthIntegrationsResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return OauthIntegrationsResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> OauthIntegrationsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return OauthIntegrationsResourceWithStreamingResponse(self)
+
     def list_oauth_integrations(
         self,
         *,
@@ -32,6 +39,7 @@ class OauthIntegrationsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> list[_models.OauthIntegration]:
         """listOAuthIntegrations
 
@@ -51,6 +59,7 @@ class OauthIntegrationsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -76,6 +85,7 @@ class OauthIntegrationsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.OauthIntegration:
         """createOAuthIntegration
 
@@ -108,6 +118,7 @@ class OauthIntegrationsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -125,6 +136,7 @@ class OauthIntegrationsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.OauthIntegration:
         """getOAuthIntegration
 
@@ -147,6 +159,7 @@ class OauthIntegrationsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -173,6 +186,7 @@ class OauthIntegrationsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.OauthIntegration:
         """updateOAuthIntegration
 
@@ -208,6 +222,7 @@ class OauthIntegrationsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -225,6 +240,7 @@ class OauthIntegrationsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """deleteOAuthIntegration
 
@@ -247,6 +263,7 @@ class OauthIntegrationsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -265,6 +282,23 @@ class OauthIntegrationsResourceWithRawResponse:
         self.delete_oauth_integration = to_raw_response_wrapper(resource.delete_oauth_integration)
 
 
+class OauthIntegrationsResourceWithStreamingResponse:
+    def __init__(self, resource: OauthIntegrationsResource) -> None:
+        self.list_oauth_integrations = to_streamed_response_wrapper(
+            resource.list_oauth_integrations
+        )
+        self.create_oauth_integration = to_streamed_response_wrapper(
+            resource.create_oauth_integration
+        )
+        self.get_oauth_integration = to_streamed_response_wrapper(resource.get_oauth_integration)
+        self.update_oauth_integration = to_streamed_response_wrapper(
+            resource.update_oauth_integration
+        )
+        self.delete_oauth_integration = to_streamed_response_wrapper(
+            resource.delete_oauth_integration
+        )
+
+
 class AsyncOauthIntegrationsResource(AsyncAPIResource):
     """Operations tagged OAuth Integrations"""
 
@@ -272,6 +306,11 @@ class AsyncOauthIntegrationsResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncOauthIntegrationsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncOauthIntegrationsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncOauthIntegrationsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncOauthIntegrationsResourceWithStreamingResponse(self)
 
     async def list_oauth_integrations(
         self,
@@ -281,6 +320,7 @@ class AsyncOauthIntegrationsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> list[_models.OauthIntegration]:
         """listOAuthIntegrations
 
@@ -300,6 +340,7 @@ class AsyncOauthIntegrationsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -325,6 +366,7 @@ class AsyncOauthIntegrationsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.OauthIntegration:
         """createOAuthIntegration
 
@@ -357,6 +399,7 @@ class AsyncOauthIntegrationsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -374,6 +417,7 @@ class AsyncOauthIntegrationsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.OauthIntegration:
         """getOAuthIntegration
 
@@ -396,6 +440,7 @@ class AsyncOauthIntegrationsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -422,6 +467,7 @@ class AsyncOauthIntegrationsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.OauthIntegration:
         """updateOAuthIntegration
 
@@ -457,6 +503,7 @@ class AsyncOauthIntegrationsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -474,6 +521,7 @@ class AsyncOauthIntegrationsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """deleteOAuthIntegration
 
@@ -496,6 +544,7 @@ class AsyncOauthIntegrationsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -518,5 +567,24 @@ class AsyncOauthIntegrationsResourceWithRawResponse:
             resource.update_oauth_integration
         )
         self.delete_oauth_integration = async_to_raw_response_wrapper(
+            resource.delete_oauth_integration
+        )
+
+
+class AsyncOauthIntegrationsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncOauthIntegrationsResource) -> None:
+        self.list_oauth_integrations = async_to_streamed_response_wrapper(
+            resource.list_oauth_integrations
+        )
+        self.create_oauth_integration = async_to_streamed_response_wrapper(
+            resource.create_oauth_integration
+        )
+        self.get_oauth_integration = async_to_streamed_response_wrapper(
+            resource.get_oauth_integration
+        )
+        self.update_oauth_integration = async_to_streamed_response_wrapper(
+            resource.update_oauth_integration
+        )
+        self.delete_oauth_integration = async_to_streamed_response_wrapper(
             resource.delete_oauth_integration
         )

@@ -7,8 +7,10 @@ from functools import cached_property
 from typing import Any, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -24,6 +26,11 @@ class OIDCTokenConfigsResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return OIDCTokenConfigsResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> OIDCTokenConfigsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return OIDCTokenConfigsResourceWithStreamingResponse(self)
+
     def list_oidc_token_configs(
         self,
         *,
@@ -32,6 +39,7 @@ class OIDCTokenConfigsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> list[_models.OidcTokenConfig]:
         """listOidcTokenConfigs
 
@@ -51,6 +59,7 @@ class OIDCTokenConfigsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -74,6 +83,7 @@ class OIDCTokenConfigsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.OidcTokenConfig:
         """createOidcTokenConfig
 
@@ -104,6 +114,7 @@ class OIDCTokenConfigsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -121,6 +132,7 @@ class OIDCTokenConfigsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.OidcTokenConfig:
         """getOidcTokenConfig
 
@@ -143,6 +155,7 @@ class OIDCTokenConfigsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -166,6 +179,7 @@ class OIDCTokenConfigsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.OidcTokenConfig:
         """updateOidcTokenConfig
 
@@ -198,6 +212,7 @@ class OIDCTokenConfigsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -215,6 +230,7 @@ class OIDCTokenConfigsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """deleteOidcTokenConfig
 
@@ -237,6 +253,7 @@ class OIDCTokenConfigsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -255,6 +272,23 @@ class OIDCTokenConfigsResourceWithRawResponse:
         self.delete_oidc_token_config = to_raw_response_wrapper(resource.delete_oidc_token_config)
 
 
+class OIDCTokenConfigsResourceWithStreamingResponse:
+    def __init__(self, resource: OIDCTokenConfigsResource) -> None:
+        self.list_oidc_token_configs = to_streamed_response_wrapper(
+            resource.list_oidc_token_configs
+        )
+        self.create_oidc_token_config = to_streamed_response_wrapper(
+            resource.create_oidc_token_config
+        )
+        self.get_oidc_token_config = to_streamed_response_wrapper(resource.get_oidc_token_config)
+        self.update_oidc_token_config = to_streamed_response_wrapper(
+            resource.update_oidc_token_config
+        )
+        self.delete_oidc_token_config = to_streamed_response_wrapper(
+            resource.delete_oidc_token_config
+        )
+
+
 class AsyncOIDCTokenConfigsResource(AsyncAPIResource):
     """Operations tagged OIDC Token Configs"""
 
@@ -262,6 +296,11 @@ class AsyncOIDCTokenConfigsResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncOIDCTokenConfigsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncOIDCTokenConfigsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncOIDCTokenConfigsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncOIDCTokenConfigsResourceWithStreamingResponse(self)
 
     async def list_oidc_token_configs(
         self,
@@ -271,6 +310,7 @@ class AsyncOIDCTokenConfigsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> list[_models.OidcTokenConfig]:
         """listOidcTokenConfigs
 
@@ -290,6 +330,7 @@ class AsyncOIDCTokenConfigsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -313,6 +354,7 @@ class AsyncOIDCTokenConfigsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.OidcTokenConfig:
         """createOidcTokenConfig
 
@@ -343,6 +385,7 @@ class AsyncOIDCTokenConfigsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -360,6 +403,7 @@ class AsyncOIDCTokenConfigsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.OidcTokenConfig:
         """getOidcTokenConfig
 
@@ -382,6 +426,7 @@ class AsyncOIDCTokenConfigsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -405,6 +450,7 @@ class AsyncOIDCTokenConfigsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.OidcTokenConfig:
         """updateOidcTokenConfig
 
@@ -437,6 +483,7 @@ class AsyncOIDCTokenConfigsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -454,6 +501,7 @@ class AsyncOIDCTokenConfigsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """deleteOidcTokenConfig
 
@@ -476,6 +524,7 @@ class AsyncOIDCTokenConfigsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -498,5 +547,24 @@ class AsyncOIDCTokenConfigsResourceWithRawResponse:
             resource.update_oidc_token_config
         )
         self.delete_oidc_token_config = async_to_raw_response_wrapper(
+            resource.delete_oidc_token_config
+        )
+
+
+class AsyncOIDCTokenConfigsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncOIDCTokenConfigsResource) -> None:
+        self.list_oidc_token_configs = async_to_streamed_response_wrapper(
+            resource.list_oidc_token_configs
+        )
+        self.create_oidc_token_config = async_to_streamed_response_wrapper(
+            resource.create_oidc_token_config
+        )
+        self.get_oidc_token_config = async_to_streamed_response_wrapper(
+            resource.get_oidc_token_config
+        )
+        self.update_oidc_token_config = async_to_streamed_response_wrapper(
+            resource.update_oidc_token_config
+        )
+        self.delete_oidc_token_config = async_to_streamed_response_wrapper(
             resource.delete_oidc_token_config
         )

@@ -7,8 +7,10 @@ from functools import cached_property
 from typing import Any, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 
 __all__ = ["AsyncOpenapiSpecResource", "OpenapiSpecResource"]
@@ -22,6 +24,11 @@ class OpenapiSpecResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return OpenapiSpecResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> OpenapiSpecResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return OpenapiSpecResourceWithStreamingResponse(self)
+
     def get_spec(
         self,
         *,
@@ -30,6 +37,7 @@ class OpenapiSpecResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> dict[str, Any]:
         """getSpec
 
@@ -49,6 +57,7 @@ class OpenapiSpecResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -63,6 +72,11 @@ class OpenapiSpecResourceWithRawResponse:
         self.get_spec = to_raw_response_wrapper(resource.get_spec)
 
 
+class OpenapiSpecResourceWithStreamingResponse:
+    def __init__(self, resource: OpenapiSpecResource) -> None:
+        self.get_spec = to_streamed_response_wrapper(resource.get_spec)
+
+
 class AsyncOpenapiSpecResource(AsyncAPIResource):
     """Operations tagged OpenAPI Spec"""
 
@@ -70,6 +84,11 @@ class AsyncOpenapiSpecResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncOpenapiSpecResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncOpenapiSpecResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncOpenapiSpecResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncOpenapiSpecResourceWithStreamingResponse(self)
 
     async def get_spec(
         self,
@@ -79,6 +98,7 @@ class AsyncOpenapiSpecResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> dict[str, Any]:
         """getSpec
 
@@ -98,6 +118,7 @@ class AsyncOpenapiSpecResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -110,3 +131,8 @@ class AsyncOpenapiSpecResource(AsyncAPIResource):
 class AsyncOpenapiSpecResourceWithRawResponse:
     def __init__(self, resource: AsyncOpenapiSpecResource) -> None:
         self.get_spec = async_to_raw_response_wrapper(resource.get_spec)
+
+
+class AsyncOpenapiSpecResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncOpenapiSpecResource) -> None:
+        self.get_spec = async_to_streamed_response_wrapper(resource.get_spec)

@@ -7,8 +7,10 @@ from functools import cached_property
 from typing import cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client.platform import models as _models
 
@@ -23,6 +25,11 @@ class OssieConversionsResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return OssieConversionsResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> OssieConversionsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return OssieConversionsResourceWithStreamingResponse(self)
+
     def start_ossie_conversion(
         self,
         deployment_id: int,
@@ -33,6 +40,7 @@ class OssieConversionsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.OssieConversionResponse:
         """Start an Ossie conversion
 
@@ -59,6 +67,7 @@ class OssieConversionsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -77,6 +86,7 @@ class OssieConversionsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.OssieConversionResponse:
         """Get an Ossie conversion
 
@@ -104,6 +114,7 @@ class OssieConversionsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -122,6 +133,7 @@ class OssieConversionsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> None:
         """Cancel an Ossie conversion
 
@@ -149,6 +161,7 @@ class OssieConversionsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -164,6 +177,7 @@ class OssieConversionsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.OssieConversionResultResponse:
         """Get an Ossie conversion's result
 
@@ -191,6 +205,7 @@ class OssieConversionsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -209,6 +224,7 @@ class OssieConversionsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.OssieConversionFilesResponse:
         """Get an Ossie conversion's files
 
@@ -236,6 +252,7 @@ class OssieConversionsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -258,6 +275,21 @@ class OssieConversionsResourceWithRawResponse:
         )
 
 
+class OssieConversionsResourceWithStreamingResponse:
+    def __init__(self, resource: OssieConversionsResource) -> None:
+        self.start_ossie_conversion = to_streamed_response_wrapper(resource.start_ossie_conversion)
+        self.get_ossie_conversion = to_streamed_response_wrapper(resource.get_ossie_conversion)
+        self.cancel_ossie_conversion = to_streamed_response_wrapper(
+            resource.cancel_ossie_conversion
+        )
+        self.get_ossie_conversion_result = to_streamed_response_wrapper(
+            resource.get_ossie_conversion_result
+        )
+        self.get_ossie_conversion_files = to_streamed_response_wrapper(
+            resource.get_ossie_conversion_files
+        )
+
+
 class AsyncOssieConversionsResource(AsyncAPIResource):
     """Operations tagged Ossie Conversions"""
 
@@ -265,6 +297,11 @@ class AsyncOssieConversionsResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncOssieConversionsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncOssieConversionsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncOssieConversionsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncOssieConversionsResourceWithStreamingResponse(self)
 
     async def start_ossie_conversion(
         self,
@@ -276,6 +313,7 @@ class AsyncOssieConversionsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.OssieConversionResponse:
         """Start an Ossie conversion
 
@@ -302,6 +340,7 @@ class AsyncOssieConversionsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -320,6 +359,7 @@ class AsyncOssieConversionsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.OssieConversionResponse:
         """Get an Ossie conversion
 
@@ -347,6 +387,7 @@ class AsyncOssieConversionsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -365,6 +406,7 @@ class AsyncOssieConversionsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> None:
         """Cancel an Ossie conversion
 
@@ -392,6 +434,7 @@ class AsyncOssieConversionsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -407,6 +450,7 @@ class AsyncOssieConversionsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.OssieConversionResultResponse:
         """Get an Ossie conversion's result
 
@@ -434,6 +478,7 @@ class AsyncOssieConversionsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -454,6 +499,7 @@ class AsyncOssieConversionsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.OssieConversionFilesResponse:
         """Get an Ossie conversion's files
 
@@ -481,6 +527,7 @@ class AsyncOssieConversionsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -503,5 +550,24 @@ class AsyncOssieConversionsResourceWithRawResponse:
             resource.get_ossie_conversion_result
         )
         self.get_ossie_conversion_files = async_to_raw_response_wrapper(
+            resource.get_ossie_conversion_files
+        )
+
+
+class AsyncOssieConversionsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncOssieConversionsResource) -> None:
+        self.start_ossie_conversion = async_to_streamed_response_wrapper(
+            resource.start_ossie_conversion
+        )
+        self.get_ossie_conversion = async_to_streamed_response_wrapper(
+            resource.get_ossie_conversion
+        )
+        self.cancel_ossie_conversion = async_to_streamed_response_wrapper(
+            resource.cancel_ossie_conversion
+        )
+        self.get_ossie_conversion_result = async_to_streamed_response_wrapper(
+            resource.get_ossie_conversion_result
+        )
+        self.get_ossie_conversion_files = async_to_streamed_response_wrapper(
             resource.get_ossie_conversion_files
         )

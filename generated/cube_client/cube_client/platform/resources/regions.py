@@ -6,9 +6,11 @@ from __future__ import annotations
 from functools import cached_property
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client.platform import models as _models
 
@@ -36,6 +38,11 @@ class RegionsResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return RegionsResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> RegionsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return RegionsResourceWithStreamingResponse(self)
+
     def list_regions(
         self,
         *,
@@ -46,6 +53,7 @@ class RegionsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.RegionResponse]:
         """listRegions
 
@@ -69,6 +77,7 @@ class RegionsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -80,6 +89,11 @@ class RegionsResourceWithRawResponse:
         self.list_regions = to_raw_response_wrapper(resource.list_regions)
 
 
+class RegionsResourceWithStreamingResponse:
+    def __init__(self, resource: RegionsResource) -> None:
+        self.list_regions = to_streamed_response_wrapper(resource.list_regions)
+
+
 class AsyncRegionsResource(AsyncAPIResource):
     """Operations tagged Regions"""
 
@@ -87,6 +101,11 @@ class AsyncRegionsResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncRegionsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncRegionsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncRegionsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncRegionsResourceWithStreamingResponse(self)
 
     def list_regions(
         self,
@@ -98,6 +117,7 @@ class AsyncRegionsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.RegionResponse]:
         """listRegions
 
@@ -121,6 +141,7 @@ class AsyncRegionsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -130,3 +151,8 @@ class AsyncRegionsResource(AsyncAPIResource):
 class AsyncRegionsResourceWithRawResponse:
     def __init__(self, resource: AsyncRegionsResource) -> None:
         self.list_regions = async_to_raw_response_wrapper(resource.list_regions)
+
+
+class AsyncRegionsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncRegionsResource) -> None:
+        self.list_regions = async_to_streamed_response_wrapper(resource.list_regions)

@@ -7,8 +7,10 @@ from functools import cached_property
 from typing import cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client.platform import models as _models
 
@@ -23,6 +25,11 @@ class ReportDeliveriesResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return ReportDeliveriesResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> ReportDeliveriesResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return ReportDeliveriesResourceWithStreamingResponse(self)
+
     def pause_report_delivery(
         self,
         deployment_id: int,
@@ -33,6 +40,7 @@ class ReportDeliveriesResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.ReportDeliveryResponse:
         """Pause a report delivery
 
@@ -62,6 +70,7 @@ class ReportDeliveriesResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -79,6 +88,7 @@ class ReportDeliveriesResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.ReportDeliveryListResponse:
         """List report deliveries
 
@@ -104,6 +114,7 @@ class ReportDeliveriesResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -122,6 +133,7 @@ class ReportDeliveriesResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.ReportDeliveryResponse:
         """Create a report delivery
 
@@ -148,6 +160,7 @@ class ReportDeliveriesResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -166,6 +179,7 @@ class ReportDeliveriesResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.ReportDeliveryResponse:
         """Get a report delivery
 
@@ -193,6 +207,7 @@ class ReportDeliveriesResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -212,6 +227,7 @@ class ReportDeliveriesResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.ReportDeliveryResponse:
         """Update a report delivery
 
@@ -240,6 +256,7 @@ class ReportDeliveriesResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -258,6 +275,7 @@ class ReportDeliveriesResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> None:
         """Delete a report delivery
 
@@ -285,6 +303,7 @@ class ReportDeliveriesResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -300,6 +319,7 @@ class ReportDeliveriesResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.ReportDeliveryResponse:
         """Resume a paused report delivery
 
@@ -329,6 +349,7 @@ class ReportDeliveriesResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -347,6 +368,7 @@ class ReportDeliveriesResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.ReportDeliveryRunResponse:
         """Run a report delivery now
 
@@ -374,6 +396,7 @@ class ReportDeliveriesResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -392,6 +415,7 @@ class ReportDeliveriesResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.ReportDeliveryRunsResponse:
         """List a report delivery's runs
 
@@ -419,6 +443,7 @@ class ReportDeliveriesResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -441,6 +466,21 @@ class ReportDeliveriesResourceWithRawResponse:
         self.list_report_delivery_runs = to_raw_response_wrapper(resource.list_report_delivery_runs)
 
 
+class ReportDeliveriesResourceWithStreamingResponse:
+    def __init__(self, resource: ReportDeliveriesResource) -> None:
+        self.pause_report_delivery = to_streamed_response_wrapper(resource.pause_report_delivery)
+        self.list_report_deliveries = to_streamed_response_wrapper(resource.list_report_deliveries)
+        self.create_report_delivery = to_streamed_response_wrapper(resource.create_report_delivery)
+        self.get_report_delivery = to_streamed_response_wrapper(resource.get_report_delivery)
+        self.update_report_delivery = to_streamed_response_wrapper(resource.update_report_delivery)
+        self.delete_report_delivery = to_streamed_response_wrapper(resource.delete_report_delivery)
+        self.resume_report_delivery = to_streamed_response_wrapper(resource.resume_report_delivery)
+        self.run_report_delivery = to_streamed_response_wrapper(resource.run_report_delivery)
+        self.list_report_delivery_runs = to_streamed_response_wrapper(
+            resource.list_report_delivery_runs
+        )
+
+
 class AsyncReportDeliveriesResource(AsyncAPIResource):
     """Operations tagged Report Deliveries"""
 
@@ -448,6 +488,11 @@ class AsyncReportDeliveriesResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncReportDeliveriesResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncReportDeliveriesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncReportDeliveriesResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncReportDeliveriesResourceWithStreamingResponse(self)
 
     async def pause_report_delivery(
         self,
@@ -459,6 +504,7 @@ class AsyncReportDeliveriesResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.ReportDeliveryResponse:
         """Pause a report delivery
 
@@ -488,6 +534,7 @@ class AsyncReportDeliveriesResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -505,6 +552,7 @@ class AsyncReportDeliveriesResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.ReportDeliveryListResponse:
         """List report deliveries
 
@@ -530,6 +578,7 @@ class AsyncReportDeliveriesResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -550,6 +599,7 @@ class AsyncReportDeliveriesResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.ReportDeliveryResponse:
         """Create a report delivery
 
@@ -576,6 +626,7 @@ class AsyncReportDeliveriesResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -594,6 +645,7 @@ class AsyncReportDeliveriesResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.ReportDeliveryResponse:
         """Get a report delivery
 
@@ -621,6 +673,7 @@ class AsyncReportDeliveriesResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -640,6 +693,7 @@ class AsyncReportDeliveriesResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.ReportDeliveryResponse:
         """Update a report delivery
 
@@ -668,6 +722,7 @@ class AsyncReportDeliveriesResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -686,6 +741,7 @@ class AsyncReportDeliveriesResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> None:
         """Delete a report delivery
 
@@ -713,6 +769,7 @@ class AsyncReportDeliveriesResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -728,6 +785,7 @@ class AsyncReportDeliveriesResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.ReportDeliveryResponse:
         """Resume a paused report delivery
 
@@ -757,6 +815,7 @@ class AsyncReportDeliveriesResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -775,6 +834,7 @@ class AsyncReportDeliveriesResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.ReportDeliveryRunResponse:
         """Run a report delivery now
 
@@ -802,6 +862,7 @@ class AsyncReportDeliveriesResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -822,6 +883,7 @@ class AsyncReportDeliveriesResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.ReportDeliveryRunsResponse:
         """List a report delivery's runs
 
@@ -849,6 +911,7 @@ class AsyncReportDeliveriesResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -871,5 +934,32 @@ class AsyncReportDeliveriesResourceWithRawResponse:
         self.resume_report_delivery = async_to_raw_response_wrapper(resource.resume_report_delivery)
         self.run_report_delivery = async_to_raw_response_wrapper(resource.run_report_delivery)
         self.list_report_delivery_runs = async_to_raw_response_wrapper(
+            resource.list_report_delivery_runs
+        )
+
+
+class AsyncReportDeliveriesResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncReportDeliveriesResource) -> None:
+        self.pause_report_delivery = async_to_streamed_response_wrapper(
+            resource.pause_report_delivery
+        )
+        self.list_report_deliveries = async_to_streamed_response_wrapper(
+            resource.list_report_deliveries
+        )
+        self.create_report_delivery = async_to_streamed_response_wrapper(
+            resource.create_report_delivery
+        )
+        self.get_report_delivery = async_to_streamed_response_wrapper(resource.get_report_delivery)
+        self.update_report_delivery = async_to_streamed_response_wrapper(
+            resource.update_report_delivery
+        )
+        self.delete_report_delivery = async_to_streamed_response_wrapper(
+            resource.delete_report_delivery
+        )
+        self.resume_report_delivery = async_to_streamed_response_wrapper(
+            resource.resume_report_delivery
+        )
+        self.run_report_delivery = async_to_streamed_response_wrapper(resource.run_report_delivery)
+        self.list_report_delivery_runs = async_to_streamed_response_wrapper(
             resource.list_report_delivery_runs
         )

@@ -7,9 +7,11 @@ from functools import cached_property
 from typing import Any, Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -38,6 +40,11 @@ class ReportsResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return ReportsResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> ReportsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return ReportsResourceWithStreamingResponse(self)
+
     def get_reports(
         self,
         deployment_id: float,
@@ -59,6 +66,7 @@ class ReportsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.Report]:
         """getReports
 
@@ -96,6 +104,7 @@ class ReportsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -133,6 +142,7 @@ class ReportsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Report:
         """createReport
 
@@ -176,6 +186,7 @@ class ReportsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -217,6 +228,7 @@ class ReportsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Report:
         """upsertReportByPublicId
 
@@ -261,6 +273,7 @@ class ReportsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -279,6 +292,7 @@ class ReportsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Report:
         """getReport
 
@@ -302,6 +316,7 @@ class ReportsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -341,6 +356,7 @@ class ReportsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Report:
         """updateReport
 
@@ -390,6 +406,7 @@ class ReportsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -408,6 +425,7 @@ class ReportsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """deleteReport
 
@@ -431,6 +449,7 @@ class ReportsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -463,6 +482,7 @@ class ReportsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Report:
         """connectReportToWorkbook
 
@@ -501,6 +521,7 @@ class ReportsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -525,6 +546,7 @@ class ReportsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Report:
         """disconnectReportFromWorkbook
 
@@ -558,6 +580,7 @@ class ReportsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -586,6 +609,7 @@ class ReportsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Report:
         """refreshReport
 
@@ -620,6 +644,7 @@ class ReportsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -638,6 +663,7 @@ class ReportsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DefinitionFileResponse:
         """Get a report's definition file
 
@@ -665,6 +691,7 @@ class ReportsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -684,6 +711,7 @@ class ReportsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DefinitionFilePatchResponse:
         """Change part of a report's definition file
 
@@ -714,6 +742,7 @@ class ReportsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -744,6 +773,27 @@ class ReportsResourceWithRawResponse:
         self.patch_report_file = to_raw_response_wrapper(resource.patch_report_file)
 
 
+class ReportsResourceWithStreamingResponse:
+    def __init__(self, resource: ReportsResource) -> None:
+        self.get_reports = to_streamed_response_wrapper(resource.get_reports)
+        self.create_report = to_streamed_response_wrapper(resource.create_report)
+        self.upsert_report_by_public_id = to_streamed_response_wrapper(
+            resource.upsert_report_by_public_id
+        )
+        self.get_report = to_streamed_response_wrapper(resource.get_report)
+        self.update_report = to_streamed_response_wrapper(resource.update_report)
+        self.delete_report = to_streamed_response_wrapper(resource.delete_report)
+        self.connect_report_to_workbook = to_streamed_response_wrapper(
+            resource.connect_report_to_workbook
+        )
+        self.disconnect_report_from_workbook = to_streamed_response_wrapper(
+            resource.disconnect_report_from_workbook
+        )
+        self.refresh_report = to_streamed_response_wrapper(resource.refresh_report)
+        self.get_report_file = to_streamed_response_wrapper(resource.get_report_file)
+        self.patch_report_file = to_streamed_response_wrapper(resource.patch_report_file)
+
+
 class AsyncReportsResource(AsyncAPIResource):
     """Operations tagged Reports"""
 
@@ -751,6 +801,11 @@ class AsyncReportsResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncReportsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncReportsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncReportsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncReportsResourceWithStreamingResponse(self)
 
     def get_reports(
         self,
@@ -773,6 +828,7 @@ class AsyncReportsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.Report]:
         """getReports
 
@@ -810,6 +866,7 @@ class AsyncReportsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -847,6 +904,7 @@ class AsyncReportsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Report:
         """createReport
 
@@ -890,6 +948,7 @@ class AsyncReportsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -931,6 +990,7 @@ class AsyncReportsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Report:
         """upsertReportByPublicId
 
@@ -975,6 +1035,7 @@ class AsyncReportsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -993,6 +1054,7 @@ class AsyncReportsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Report:
         """getReport
 
@@ -1016,6 +1078,7 @@ class AsyncReportsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1055,6 +1118,7 @@ class AsyncReportsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Report:
         """updateReport
 
@@ -1104,6 +1168,7 @@ class AsyncReportsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1122,6 +1187,7 @@ class AsyncReportsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """deleteReport
 
@@ -1145,6 +1211,7 @@ class AsyncReportsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1177,6 +1244,7 @@ class AsyncReportsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Report:
         """connectReportToWorkbook
 
@@ -1215,6 +1283,7 @@ class AsyncReportsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1239,6 +1308,7 @@ class AsyncReportsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Report:
         """disconnectReportFromWorkbook
 
@@ -1272,6 +1342,7 @@ class AsyncReportsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1300,6 +1371,7 @@ class AsyncReportsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Report:
         """refreshReport
 
@@ -1334,6 +1406,7 @@ class AsyncReportsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1352,6 +1425,7 @@ class AsyncReportsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DefinitionFileResponse:
         """Get a report's definition file
 
@@ -1379,6 +1453,7 @@ class AsyncReportsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1398,6 +1473,7 @@ class AsyncReportsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DefinitionFilePatchResponse:
         """Change part of a report's definition file
 
@@ -1428,6 +1504,7 @@ class AsyncReportsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1458,3 +1535,24 @@ class AsyncReportsResourceWithRawResponse:
         self.refresh_report = async_to_raw_response_wrapper(resource.refresh_report)
         self.get_report_file = async_to_raw_response_wrapper(resource.get_report_file)
         self.patch_report_file = async_to_raw_response_wrapper(resource.patch_report_file)
+
+
+class AsyncReportsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncReportsResource) -> None:
+        self.get_reports = async_to_streamed_response_wrapper(resource.get_reports)
+        self.create_report = async_to_streamed_response_wrapper(resource.create_report)
+        self.upsert_report_by_public_id = async_to_streamed_response_wrapper(
+            resource.upsert_report_by_public_id
+        )
+        self.get_report = async_to_streamed_response_wrapper(resource.get_report)
+        self.update_report = async_to_streamed_response_wrapper(resource.update_report)
+        self.delete_report = async_to_streamed_response_wrapper(resource.delete_report)
+        self.connect_report_to_workbook = async_to_streamed_response_wrapper(
+            resource.connect_report_to_workbook
+        )
+        self.disconnect_report_from_workbook = async_to_streamed_response_wrapper(
+            resource.disconnect_report_from_workbook
+        )
+        self.refresh_report = async_to_streamed_response_wrapper(resource.refresh_report)
+        self.get_report_file = async_to_streamed_response_wrapper(resource.get_report_file)
+        self.patch_report_file = async_to_streamed_response_wrapper(resource.patch_report_file)

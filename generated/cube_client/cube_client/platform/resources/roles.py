@@ -8,9 +8,11 @@ from functools import cached_property
 from typing import Any, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -39,6 +41,11 @@ class RolesResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return RolesResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> RolesResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return RolesResourceWithStreamingResponse(self)
+
     def get_roles(
         self,
         *,
@@ -49,6 +56,7 @@ class RolesResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.Role]:
         """getRoles
 
@@ -72,6 +80,7 @@ class RolesResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -88,6 +97,7 @@ class RolesResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Role:
         """createRole
 
@@ -115,6 +125,7 @@ class RolesResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -132,6 +143,7 @@ class RolesResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Role:
         """getRole
 
@@ -154,6 +166,7 @@ class RolesResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -174,6 +187,7 @@ class RolesResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Role:
         """updateRole
 
@@ -204,6 +218,7 @@ class RolesResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -221,6 +236,7 @@ class RolesResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """deleteRole
 
@@ -243,6 +259,7 @@ class RolesResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -261,6 +278,7 @@ class RolesResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """assignRoleToUser
 
@@ -284,6 +302,7 @@ class RolesResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -302,6 +321,7 @@ class RolesResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """removeRoleFromUser
 
@@ -325,6 +345,7 @@ class RolesResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -345,6 +366,17 @@ class RolesResourceWithRawResponse:
         self.remove_role_from_user = to_raw_response_wrapper(resource.remove_role_from_user)
 
 
+class RolesResourceWithStreamingResponse:
+    def __init__(self, resource: RolesResource) -> None:
+        self.get_roles = to_streamed_response_wrapper(resource.get_roles)
+        self.create_role = to_streamed_response_wrapper(resource.create_role)
+        self.get_role = to_streamed_response_wrapper(resource.get_role)
+        self.update_role = to_streamed_response_wrapper(resource.update_role)
+        self.delete_role = to_streamed_response_wrapper(resource.delete_role)
+        self.assign_role_to_user = to_streamed_response_wrapper(resource.assign_role_to_user)
+        self.remove_role_from_user = to_streamed_response_wrapper(resource.remove_role_from_user)
+
+
 class AsyncRolesResource(AsyncAPIResource):
     """Operations tagged Roles"""
 
@@ -352,6 +384,11 @@ class AsyncRolesResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncRolesResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncRolesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncRolesResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncRolesResourceWithStreamingResponse(self)
 
     def get_roles(
         self,
@@ -363,6 +400,7 @@ class AsyncRolesResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.Role]:
         """getRoles
 
@@ -386,6 +424,7 @@ class AsyncRolesResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -402,6 +441,7 @@ class AsyncRolesResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Role:
         """createRole
 
@@ -429,6 +469,7 @@ class AsyncRolesResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -446,6 +487,7 @@ class AsyncRolesResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Role:
         """getRole
 
@@ -468,6 +510,7 @@ class AsyncRolesResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -488,6 +531,7 @@ class AsyncRolesResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Role:
         """updateRole
 
@@ -518,6 +562,7 @@ class AsyncRolesResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -535,6 +580,7 @@ class AsyncRolesResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """deleteRole
 
@@ -557,6 +603,7 @@ class AsyncRolesResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -575,6 +622,7 @@ class AsyncRolesResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """assignRoleToUser
 
@@ -598,6 +646,7 @@ class AsyncRolesResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -616,6 +665,7 @@ class AsyncRolesResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """removeRoleFromUser
 
@@ -639,6 +689,7 @@ class AsyncRolesResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -657,3 +708,16 @@ class AsyncRolesResourceWithRawResponse:
         self.delete_role = async_to_raw_response_wrapper(resource.delete_role)
         self.assign_role_to_user = async_to_raw_response_wrapper(resource.assign_role_to_user)
         self.remove_role_from_user = async_to_raw_response_wrapper(resource.remove_role_from_user)
+
+
+class AsyncRolesResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncRolesResource) -> None:
+        self.get_roles = async_to_streamed_response_wrapper(resource.get_roles)
+        self.create_role = async_to_streamed_response_wrapper(resource.create_role)
+        self.get_role = async_to_streamed_response_wrapper(resource.get_role)
+        self.update_role = async_to_streamed_response_wrapper(resource.update_role)
+        self.delete_role = async_to_streamed_response_wrapper(resource.delete_role)
+        self.assign_role_to_user = async_to_streamed_response_wrapper(resource.assign_role_to_user)
+        self.remove_role_from_user = async_to_streamed_response_wrapper(
+            resource.remove_role_from_user
+        )

@@ -7,9 +7,11 @@ from functools import cached_property
 from typing import cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -51,6 +53,11 @@ class ScheduledTasksResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return ScheduledTasksResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> ScheduledTasksResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return ScheduledTasksResourceWithStreamingResponse(self)
+
     def list_scheduled_tasks(
         self,
         deployment_id: int,
@@ -62,6 +69,7 @@ class ScheduledTasksResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.ScheduledTaskResponse]:
         """List scheduled tasks
 
@@ -95,6 +103,7 @@ class ScheduledTasksResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -112,6 +121,7 @@ class ScheduledTasksResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.ScheduledTaskResponse:
         """Create a scheduled task
 
@@ -147,6 +157,7 @@ class ScheduledTasksResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -165,6 +176,7 @@ class ScheduledTasksResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.ScheduledTaskResponse:
         """Get a scheduled task
 
@@ -192,6 +204,7 @@ class ScheduledTasksResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -211,6 +224,7 @@ class ScheduledTasksResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.ScheduledTaskResponse:
         """Update a scheduled task
 
@@ -248,6 +262,7 @@ class ScheduledTasksResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -266,6 +281,7 @@ class ScheduledTasksResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> None:
         """Delete a scheduled task
 
@@ -295,6 +311,7 @@ class ScheduledTasksResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -310,6 +327,7 @@ class ScheduledTasksResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.RunScheduledTaskResponse:
         """Run a scheduled task now
 
@@ -339,6 +357,7 @@ class ScheduledTasksResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -359,6 +378,7 @@ class ScheduledTasksResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.ScheduledTaskRunResponse]:
         """List a scheduled task's runs
 
@@ -394,6 +414,7 @@ class ScheduledTasksResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -413,6 +434,19 @@ class ScheduledTasksResourceWithRawResponse:
         self.list_scheduled_task_runs = to_raw_response_wrapper(resource.list_scheduled_task_runs)
 
 
+class ScheduledTasksResourceWithStreamingResponse:
+    def __init__(self, resource: ScheduledTasksResource) -> None:
+        self.list_scheduled_tasks = to_streamed_response_wrapper(resource.list_scheduled_tasks)
+        self.create_scheduled_task = to_streamed_response_wrapper(resource.create_scheduled_task)
+        self.get_scheduled_task = to_streamed_response_wrapper(resource.get_scheduled_task)
+        self.update_scheduled_task = to_streamed_response_wrapper(resource.update_scheduled_task)
+        self.delete_scheduled_task = to_streamed_response_wrapper(resource.delete_scheduled_task)
+        self.run_scheduled_task = to_streamed_response_wrapper(resource.run_scheduled_task)
+        self.list_scheduled_task_runs = to_streamed_response_wrapper(
+            resource.list_scheduled_task_runs
+        )
+
+
 class AsyncScheduledTasksResource(AsyncAPIResource):
     """Operations tagged Scheduled Tasks"""
 
@@ -420,6 +454,11 @@ class AsyncScheduledTasksResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncScheduledTasksResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncScheduledTasksResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncScheduledTasksResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncScheduledTasksResourceWithStreamingResponse(self)
 
     def list_scheduled_tasks(
         self,
@@ -432,6 +471,7 @@ class AsyncScheduledTasksResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.ScheduledTaskResponse]:
         """List scheduled tasks
 
@@ -465,6 +505,7 @@ class AsyncScheduledTasksResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -482,6 +523,7 @@ class AsyncScheduledTasksResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.ScheduledTaskResponse:
         """Create a scheduled task
 
@@ -517,6 +559,7 @@ class AsyncScheduledTasksResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -535,6 +578,7 @@ class AsyncScheduledTasksResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.ScheduledTaskResponse:
         """Get a scheduled task
 
@@ -562,6 +606,7 @@ class AsyncScheduledTasksResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -581,6 +626,7 @@ class AsyncScheduledTasksResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.ScheduledTaskResponse:
         """Update a scheduled task
 
@@ -618,6 +664,7 @@ class AsyncScheduledTasksResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -636,6 +683,7 @@ class AsyncScheduledTasksResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> None:
         """Delete a scheduled task
 
@@ -665,6 +713,7 @@ class AsyncScheduledTasksResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -680,6 +729,7 @@ class AsyncScheduledTasksResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.RunScheduledTaskResponse:
         """Run a scheduled task now
 
@@ -709,6 +759,7 @@ class AsyncScheduledTasksResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -729,6 +780,7 @@ class AsyncScheduledTasksResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.ScheduledTaskRunResponse]:
         """List a scheduled task's runs
 
@@ -764,6 +816,7 @@ class AsyncScheduledTasksResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -781,5 +834,26 @@ class AsyncScheduledTasksResourceWithRawResponse:
         self.delete_scheduled_task = async_to_raw_response_wrapper(resource.delete_scheduled_task)
         self.run_scheduled_task = async_to_raw_response_wrapper(resource.run_scheduled_task)
         self.list_scheduled_task_runs = async_to_raw_response_wrapper(
+            resource.list_scheduled_task_runs
+        )
+
+
+class AsyncScheduledTasksResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncScheduledTasksResource) -> None:
+        self.list_scheduled_tasks = async_to_streamed_response_wrapper(
+            resource.list_scheduled_tasks
+        )
+        self.create_scheduled_task = async_to_streamed_response_wrapper(
+            resource.create_scheduled_task
+        )
+        self.get_scheduled_task = async_to_streamed_response_wrapper(resource.get_scheduled_task)
+        self.update_scheduled_task = async_to_streamed_response_wrapper(
+            resource.update_scheduled_task
+        )
+        self.delete_scheduled_task = async_to_streamed_response_wrapper(
+            resource.delete_scheduled_task
+        )
+        self.run_scheduled_task = async_to_streamed_response_wrapper(resource.run_scheduled_task)
+        self.list_scheduled_task_runs = async_to_streamed_response_wrapper(
             resource.list_scheduled_task_runs
         )

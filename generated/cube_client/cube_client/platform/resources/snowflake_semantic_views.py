@@ -7,8 +7,10 @@ from functools import cached_property
 from typing import cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client.platform import models as _models
 
@@ -23,6 +25,11 @@ class SnowflakeSemanticViewsResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return SnowflakeSemanticViewsResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> SnowflakeSemanticViewsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return SnowflakeSemanticViewsResourceWithStreamingResponse(self)
+
     def start_snowflake_semantic_view_pull(
         self,
         deployment_id: int,
@@ -33,6 +40,7 @@ class SnowflakeSemanticViewsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.SnowflakeSemanticViewPullResponse:
         """Start a Snowflake semantic-view pull
 
@@ -59,6 +67,7 @@ class SnowflakeSemanticViewsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -79,6 +88,7 @@ class SnowflakeSemanticViewsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.SnowflakeSemanticViewSyncResponse:
         """Start a Snowflake semantic-view sync
 
@@ -105,6 +115,7 @@ class SnowflakeSemanticViewsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -126,6 +137,16 @@ class SnowflakeSemanticViewsResourceWithRawResponse:
         )
 
 
+class SnowflakeSemanticViewsResourceWithStreamingResponse:
+    def __init__(self, resource: SnowflakeSemanticViewsResource) -> None:
+        self.start_snowflake_semantic_view_pull = to_streamed_response_wrapper(
+            resource.start_snowflake_semantic_view_pull
+        )
+        self.start_snowflake_semantic_view_sync = to_streamed_response_wrapper(
+            resource.start_snowflake_semantic_view_sync
+        )
+
+
 class AsyncSnowflakeSemanticViewsResource(AsyncAPIResource):
     """Operations tagged Snowflake Semantic Views"""
 
@@ -133,6 +154,11 @@ class AsyncSnowflakeSemanticViewsResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncSnowflakeSemanticViewsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncSnowflakeSemanticViewsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncSnowflakeSemanticViewsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncSnowflakeSemanticViewsResourceWithStreamingResponse(self)
 
     async def start_snowflake_semantic_view_pull(
         self,
@@ -144,6 +170,7 @@ class AsyncSnowflakeSemanticViewsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.SnowflakeSemanticViewPullResponse:
         """Start a Snowflake semantic-view pull
 
@@ -170,6 +197,7 @@ class AsyncSnowflakeSemanticViewsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -190,6 +218,7 @@ class AsyncSnowflakeSemanticViewsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.SnowflakeSemanticViewSyncResponse:
         """Start a Snowflake semantic-view sync
 
@@ -216,6 +245,7 @@ class AsyncSnowflakeSemanticViewsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -233,5 +263,15 @@ class AsyncSnowflakeSemanticViewsResourceWithRawResponse:
             resource.start_snowflake_semantic_view_pull
         )
         self.start_snowflake_semantic_view_sync = async_to_raw_response_wrapper(
+            resource.start_snowflake_semantic_view_sync
+        )
+
+
+class AsyncSnowflakeSemanticViewsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncSnowflakeSemanticViewsResource) -> None:
+        self.start_snowflake_semantic_view_pull = async_to_streamed_response_wrapper(
+            resource.start_snowflake_semantic_view_pull
+        )
+        self.start_snowflake_semantic_view_sync = async_to_streamed_response_wrapper(
             resource.start_snowflake_semantic_view_sync
         )

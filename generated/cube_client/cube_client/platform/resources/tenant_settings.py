@@ -7,8 +7,10 @@ from functools import cached_property
 from typing import cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -24,6 +26,11 @@ class TenantSettingsResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return TenantSettingsResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> TenantSettingsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return TenantSettingsResourceWithStreamingResponse(self)
+
     def get_tenant_settings(
         self,
         *,
@@ -32,6 +39,7 @@ class TenantSettingsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.TenantSettings:
         """getTenantSettings
 
@@ -51,6 +59,7 @@ class TenantSettingsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -76,6 +85,7 @@ class TenantSettingsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.TenantSettings:
         """updateTenantSettings
 
@@ -108,6 +118,7 @@ class TenantSettingsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -123,6 +134,12 @@ class TenantSettingsResourceWithRawResponse:
         self.update_tenant_settings = to_raw_response_wrapper(resource.update_tenant_settings)
 
 
+class TenantSettingsResourceWithStreamingResponse:
+    def __init__(self, resource: TenantSettingsResource) -> None:
+        self.get_tenant_settings = to_streamed_response_wrapper(resource.get_tenant_settings)
+        self.update_tenant_settings = to_streamed_response_wrapper(resource.update_tenant_settings)
+
+
 class AsyncTenantSettingsResource(AsyncAPIResource):
     """Operations tagged Tenant Settings"""
 
@@ -130,6 +147,11 @@ class AsyncTenantSettingsResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncTenantSettingsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncTenantSettingsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncTenantSettingsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncTenantSettingsResourceWithStreamingResponse(self)
 
     async def get_tenant_settings(
         self,
@@ -139,6 +161,7 @@ class AsyncTenantSettingsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.TenantSettings:
         """getTenantSettings
 
@@ -158,6 +181,7 @@ class AsyncTenantSettingsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -183,6 +207,7 @@ class AsyncTenantSettingsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.TenantSettings:
         """updateTenantSettings
 
@@ -215,6 +240,7 @@ class AsyncTenantSettingsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -228,3 +254,11 @@ class AsyncTenantSettingsResourceWithRawResponse:
     def __init__(self, resource: AsyncTenantSettingsResource) -> None:
         self.get_tenant_settings = async_to_raw_response_wrapper(resource.get_tenant_settings)
         self.update_tenant_settings = async_to_raw_response_wrapper(resource.update_tenant_settings)
+
+
+class AsyncTenantSettingsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncTenantSettingsResource) -> None:
+        self.get_tenant_settings = async_to_streamed_response_wrapper(resource.get_tenant_settings)
+        self.update_tenant_settings = async_to_streamed_response_wrapper(
+            resource.update_tenant_settings
+        )

@@ -7,8 +7,10 @@ from functools import cached_property
 from typing import cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client.platform import models as _models
 
@@ -23,6 +25,11 @@ class UsageAnalyticsResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return UsageAnalyticsResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> UsageAnalyticsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return UsageAnalyticsResourceWithStreamingResponse(self)
+
     def create_token(
         self,
         *,
@@ -31,6 +38,7 @@ class UsageAnalyticsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.UsageAnalyticsTokenResponse:
         """createToken
 
@@ -50,6 +58,7 @@ class UsageAnalyticsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -64,6 +73,11 @@ class UsageAnalyticsResourceWithRawResponse:
         self.create_token = to_raw_response_wrapper(resource.create_token)
 
 
+class UsageAnalyticsResourceWithStreamingResponse:
+    def __init__(self, resource: UsageAnalyticsResource) -> None:
+        self.create_token = to_streamed_response_wrapper(resource.create_token)
+
+
 class AsyncUsageAnalyticsResource(AsyncAPIResource):
     """Operations tagged Usage Analytics"""
 
@@ -71,6 +85,11 @@ class AsyncUsageAnalyticsResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncUsageAnalyticsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncUsageAnalyticsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncUsageAnalyticsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncUsageAnalyticsResourceWithStreamingResponse(self)
 
     async def create_token(
         self,
@@ -80,6 +99,7 @@ class AsyncUsageAnalyticsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.UsageAnalyticsTokenResponse:
         """createToken
 
@@ -99,6 +119,7 @@ class AsyncUsageAnalyticsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -113,3 +134,8 @@ class AsyncUsageAnalyticsResource(AsyncAPIResource):
 class AsyncUsageAnalyticsResourceWithRawResponse:
     def __init__(self, resource: AsyncUsageAnalyticsResource) -> None:
         self.create_token = async_to_raw_response_wrapper(resource.create_token)
+
+
+class AsyncUsageAnalyticsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncUsageAnalyticsResource) -> None:
+        self.create_token = async_to_streamed_response_wrapper(resource.create_token)

@@ -7,8 +7,10 @@ from functools import cached_property
 from typing import Any, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -24,6 +26,11 @@ class UserAttributeValuesResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return UserAttributeValuesResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> UserAttributeValuesResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return UserAttributeValuesResourceWithStreamingResponse(self)
+
     def upsert_user_attribute_value(
         self,
         *,
@@ -35,6 +42,7 @@ class UserAttributeValuesResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.UserAttributeValue:
         """upsertUserAttributeValue
 
@@ -61,6 +69,7 @@ class UserAttributeValuesResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -78,6 +87,7 @@ class UserAttributeValuesResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> list[_models.UserAttributeValue]:
         """getUserAttributeValues
 
@@ -100,6 +110,7 @@ class UserAttributeValuesResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -117,6 +128,16 @@ class UserAttributeValuesResourceWithRawResponse:
         self.get_user_attribute_values = to_raw_response_wrapper(resource.get_user_attribute_values)
 
 
+class UserAttributeValuesResourceWithStreamingResponse:
+    def __init__(self, resource: UserAttributeValuesResource) -> None:
+        self.upsert_user_attribute_value = to_streamed_response_wrapper(
+            resource.upsert_user_attribute_value
+        )
+        self.get_user_attribute_values = to_streamed_response_wrapper(
+            resource.get_user_attribute_values
+        )
+
+
 class AsyncUserAttributeValuesResource(AsyncAPIResource):
     """Operations tagged User Attribute Values"""
 
@@ -124,6 +145,11 @@ class AsyncUserAttributeValuesResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncUserAttributeValuesResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncUserAttributeValuesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncUserAttributeValuesResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncUserAttributeValuesResourceWithStreamingResponse(self)
 
     async def upsert_user_attribute_value(
         self,
@@ -136,6 +162,7 @@ class AsyncUserAttributeValuesResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.UserAttributeValue:
         """upsertUserAttributeValue
 
@@ -162,6 +189,7 @@ class AsyncUserAttributeValuesResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -179,6 +207,7 @@ class AsyncUserAttributeValuesResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> list[_models.UserAttributeValue]:
         """getUserAttributeValues
 
@@ -201,6 +230,7 @@ class AsyncUserAttributeValuesResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -216,5 +246,15 @@ class AsyncUserAttributeValuesResourceWithRawResponse:
             resource.upsert_user_attribute_value
         )
         self.get_user_attribute_values = async_to_raw_response_wrapper(
+            resource.get_user_attribute_values
+        )
+
+
+class AsyncUserAttributeValuesResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncUserAttributeValuesResource) -> None:
+        self.upsert_user_attribute_value = async_to_streamed_response_wrapper(
+            resource.upsert_user_attribute_value
+        )
+        self.get_user_attribute_values = async_to_streamed_response_wrapper(
             resource.get_user_attribute_values
         )

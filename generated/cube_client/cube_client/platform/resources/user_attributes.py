@@ -7,9 +7,11 @@ from functools import cached_property
 from typing import Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -38,6 +40,11 @@ class UserAttributesResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return UserAttributesResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> UserAttributesResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return UserAttributesResourceWithStreamingResponse(self)
+
     def get_user_attributes(
         self,
         *,
@@ -54,6 +61,7 @@ class UserAttributesResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.UserAttribute]:
         """getUserAttributes
 
@@ -85,6 +93,7 @@ class UserAttributesResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -103,6 +112,7 @@ class UserAttributesResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.UserAttribute:
         """createUserAttribute
 
@@ -131,6 +141,7 @@ class UserAttributesResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -151,6 +162,7 @@ class UserAttributesResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.UserAttribute:
         """updateUserAttribute
 
@@ -180,6 +192,7 @@ class UserAttributesResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -196,6 +209,13 @@ class UserAttributesResourceWithRawResponse:
         self.update_user_attribute = to_raw_response_wrapper(resource.update_user_attribute)
 
 
+class UserAttributesResourceWithStreamingResponse:
+    def __init__(self, resource: UserAttributesResource) -> None:
+        self.get_user_attributes = to_streamed_response_wrapper(resource.get_user_attributes)
+        self.create_user_attribute = to_streamed_response_wrapper(resource.create_user_attribute)
+        self.update_user_attribute = to_streamed_response_wrapper(resource.update_user_attribute)
+
+
 class AsyncUserAttributesResource(AsyncAPIResource):
     """Operations tagged User Attributes"""
 
@@ -203,6 +223,11 @@ class AsyncUserAttributesResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncUserAttributesResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncUserAttributesResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncUserAttributesResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncUserAttributesResourceWithStreamingResponse(self)
 
     def get_user_attributes(
         self,
@@ -220,6 +245,7 @@ class AsyncUserAttributesResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.UserAttribute]:
         """getUserAttributes
 
@@ -251,6 +277,7 @@ class AsyncUserAttributesResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -269,6 +296,7 @@ class AsyncUserAttributesResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.UserAttribute:
         """createUserAttribute
 
@@ -297,6 +325,7 @@ class AsyncUserAttributesResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -317,6 +346,7 @@ class AsyncUserAttributesResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.UserAttribute:
         """updateUserAttribute
 
@@ -346,6 +376,7 @@ class AsyncUserAttributesResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -360,3 +391,14 @@ class AsyncUserAttributesResourceWithRawResponse:
         self.get_user_attributes = async_to_raw_response_wrapper(resource.get_user_attributes)
         self.create_user_attribute = async_to_raw_response_wrapper(resource.create_user_attribute)
         self.update_user_attribute = async_to_raw_response_wrapper(resource.update_user_attribute)
+
+
+class AsyncUserAttributesResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncUserAttributesResource) -> None:
+        self.get_user_attributes = async_to_streamed_response_wrapper(resource.get_user_attributes)
+        self.create_user_attribute = async_to_streamed_response_wrapper(
+            resource.create_user_attribute
+        )
+        self.update_user_attribute = async_to_streamed_response_wrapper(
+            resource.update_user_attribute
+        )

@@ -7,8 +7,10 @@ from functools import cached_property
 from typing import Any, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client.platform import models as _models
 
@@ -23,6 +25,11 @@ class UserOauthTokensResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return UserOauthTokensResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> UserOauthTokensResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return UserOauthTokensResourceWithStreamingResponse(self)
+
     def list_user_oauth_tokens(
         self,
         *,
@@ -31,6 +38,7 @@ class UserOauthTokensResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> list[_models.UserOauthToken]:
         """listUserOAuthTokens
 
@@ -50,6 +58,7 @@ class UserOauthTokensResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -67,6 +76,7 @@ class UserOauthTokensResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.UserOauthToken:
         """getUserOAuthToken
 
@@ -89,6 +99,7 @@ class UserOauthTokensResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -106,6 +117,7 @@ class UserOauthTokensResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """revokeUserOAuthToken
 
@@ -128,6 +140,7 @@ class UserOauthTokensResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -145,6 +158,7 @@ class UserOauthTokensResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """initiateOAuthFlow
 
@@ -167,6 +181,7 @@ class UserOauthTokensResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -184,6 +199,16 @@ class UserOauthTokensResourceWithRawResponse:
         self.initiate_oauth_flow = to_raw_response_wrapper(resource.initiate_oauth_flow)
 
 
+class UserOauthTokensResourceWithStreamingResponse:
+    def __init__(self, resource: UserOauthTokensResource) -> None:
+        self.list_user_oauth_tokens = to_streamed_response_wrapper(resource.list_user_oauth_tokens)
+        self.get_user_oauth_token = to_streamed_response_wrapper(resource.get_user_oauth_token)
+        self.revoke_user_oauth_token = to_streamed_response_wrapper(
+            resource.revoke_user_oauth_token
+        )
+        self.initiate_oauth_flow = to_streamed_response_wrapper(resource.initiate_oauth_flow)
+
+
 class AsyncUserOauthTokensResource(AsyncAPIResource):
     """Operations tagged User OAuth Tokens"""
 
@@ -191,6 +216,11 @@ class AsyncUserOauthTokensResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncUserOauthTokensResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncUserOauthTokensResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncUserOauthTokensResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncUserOauthTokensResourceWithStreamingResponse(self)
 
     async def list_user_oauth_tokens(
         self,
@@ -200,6 +230,7 @@ class AsyncUserOauthTokensResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> list[_models.UserOauthToken]:
         """listUserOAuthTokens
 
@@ -219,6 +250,7 @@ class AsyncUserOauthTokensResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -236,6 +268,7 @@ class AsyncUserOauthTokensResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.UserOauthToken:
         """getUserOAuthToken
 
@@ -258,6 +291,7 @@ class AsyncUserOauthTokensResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -275,6 +309,7 @@ class AsyncUserOauthTokensResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """revokeUserOAuthToken
 
@@ -297,6 +332,7 @@ class AsyncUserOauthTokensResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -314,6 +350,7 @@ class AsyncUserOauthTokensResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """initiateOAuthFlow
 
@@ -336,6 +373,7 @@ class AsyncUserOauthTokensResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -353,3 +391,17 @@ class AsyncUserOauthTokensResourceWithRawResponse:
             resource.revoke_user_oauth_token
         )
         self.initiate_oauth_flow = async_to_raw_response_wrapper(resource.initiate_oauth_flow)
+
+
+class AsyncUserOauthTokensResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncUserOauthTokensResource) -> None:
+        self.list_user_oauth_tokens = async_to_streamed_response_wrapper(
+            resource.list_user_oauth_tokens
+        )
+        self.get_user_oauth_token = async_to_streamed_response_wrapper(
+            resource.get_user_oauth_token
+        )
+        self.revoke_user_oauth_token = async_to_streamed_response_wrapper(
+            resource.revoke_user_oauth_token
+        )
+        self.initiate_oauth_flow = async_to_streamed_response_wrapper(resource.initiate_oauth_flow)

@@ -7,8 +7,10 @@ from functools import cached_property
 from typing import cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -23,6 +25,11 @@ class UsersResource(SyncAPIResource):
     def with_raw_response(self) -> UsersResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return UsersResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> UsersResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return UsersResourceWithStreamingResponse(self)
 
     def update_my_settings(
         self,
@@ -42,6 +49,7 @@ class UsersResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.User:
         """updateMySettings
 
@@ -72,6 +80,7 @@ class UsersResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -86,6 +95,11 @@ class UsersResourceWithRawResponse:
         self.update_my_settings = to_raw_response_wrapper(resource.update_my_settings)
 
 
+class UsersResourceWithStreamingResponse:
+    def __init__(self, resource: UsersResource) -> None:
+        self.update_my_settings = to_streamed_response_wrapper(resource.update_my_settings)
+
+
 class AsyncUsersResource(AsyncAPIResource):
     """Operations tagged Users"""
 
@@ -93,6 +107,11 @@ class AsyncUsersResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncUsersResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncUsersResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncUsersResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncUsersResourceWithStreamingResponse(self)
 
     async def update_my_settings(
         self,
@@ -112,6 +131,7 @@ class AsyncUsersResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.User:
         """updateMySettings
 
@@ -142,6 +162,7 @@ class AsyncUsersResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -154,3 +175,8 @@ class AsyncUsersResource(AsyncAPIResource):
 class AsyncUsersResourceWithRawResponse:
     def __init__(self, resource: AsyncUsersResource) -> None:
         self.update_my_settings = async_to_raw_response_wrapper(resource.update_my_settings)
+
+
+class AsyncUsersResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncUsersResource) -> None:
+        self.update_my_settings = async_to_streamed_response_wrapper(resource.update_my_settings)

@@ -7,8 +7,10 @@ from functools import cached_property
 from typing import Any, Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -23,6 +25,11 @@ class UsersAdminResource(SyncAPIResource):
     def with_raw_response(self) -> UsersAdminResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return UsersAdminResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> UsersAdminResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return UsersAdminResourceWithStreamingResponse(self)
 
     def create_user(
         self,
@@ -42,6 +49,7 @@ class UsersAdminResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.User:
         """createUser
 
@@ -75,6 +83,7 @@ class UsersAdminResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -93,6 +102,7 @@ class UsersAdminResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.BulkUserActionPayload:
         """bulkUserAction
 
@@ -118,6 +128,7 @@ class UsersAdminResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -147,6 +158,7 @@ class UsersAdminResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.User:
         """updateUser
 
@@ -185,6 +197,7 @@ class UsersAdminResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -202,6 +215,7 @@ class UsersAdminResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """deleteUser
 
@@ -224,6 +238,7 @@ class UsersAdminResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -241,6 +256,14 @@ class UsersAdminResourceWithRawResponse:
         self.delete_user = to_raw_response_wrapper(resource.delete_user)
 
 
+class UsersAdminResourceWithStreamingResponse:
+    def __init__(self, resource: UsersAdminResource) -> None:
+        self.create_user = to_streamed_response_wrapper(resource.create_user)
+        self.bulk_user_action = to_streamed_response_wrapper(resource.bulk_user_action)
+        self.update_user = to_streamed_response_wrapper(resource.update_user)
+        self.delete_user = to_streamed_response_wrapper(resource.delete_user)
+
+
 class AsyncUsersAdminResource(AsyncAPIResource):
     """Operations tagged Users Admin"""
 
@@ -248,6 +271,11 @@ class AsyncUsersAdminResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncUsersAdminResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncUsersAdminResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncUsersAdminResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncUsersAdminResourceWithStreamingResponse(self)
 
     async def create_user(
         self,
@@ -267,6 +295,7 @@ class AsyncUsersAdminResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.User:
         """createUser
 
@@ -300,6 +329,7 @@ class AsyncUsersAdminResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -318,6 +348,7 @@ class AsyncUsersAdminResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.BulkUserActionPayload:
         """bulkUserAction
 
@@ -343,6 +374,7 @@ class AsyncUsersAdminResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -372,6 +404,7 @@ class AsyncUsersAdminResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.User:
         """updateUser
 
@@ -410,6 +443,7 @@ class AsyncUsersAdminResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -427,6 +461,7 @@ class AsyncUsersAdminResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """deleteUser
 
@@ -449,6 +484,7 @@ class AsyncUsersAdminResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -464,3 +500,11 @@ class AsyncUsersAdminResourceWithRawResponse:
         self.bulk_user_action = async_to_raw_response_wrapper(resource.bulk_user_action)
         self.update_user = async_to_raw_response_wrapper(resource.update_user)
         self.delete_user = async_to_raw_response_wrapper(resource.delete_user)
+
+
+class AsyncUsersAdminResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncUsersAdminResource) -> None:
+        self.create_user = async_to_streamed_response_wrapper(resource.create_user)
+        self.bulk_user_action = async_to_streamed_response_wrapper(resource.bulk_user_action)
+        self.update_user = async_to_streamed_response_wrapper(resource.update_user)
+        self.delete_user = async_to_streamed_response_wrapper(resource.delete_user)

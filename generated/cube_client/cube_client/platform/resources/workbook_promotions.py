@@ -7,9 +7,11 @@ from functools import cached_property
 from typing import cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -51,6 +53,11 @@ class WorkbookPromotionsResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return WorkbookPromotionsResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> WorkbookPromotionsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return WorkbookPromotionsResourceWithStreamingResponse(self)
+
     def get_workbook_promotion(
         self,
         deployment_id: float,
@@ -61,6 +68,7 @@ class WorkbookPromotionsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.WorkbookPromotionSummaryResponse:
         """getWorkbookPromotion
 
@@ -84,6 +92,7 @@ class WorkbookPromotionsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -106,6 +115,7 @@ class WorkbookPromotionsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.WorkbookPromotionLinkDto]:
         """getWorkbookPromotionLinks
 
@@ -133,6 +143,7 @@ class WorkbookPromotionsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -155,6 +166,7 @@ class WorkbookPromotionsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.WorkbookPromotionPreviewDto:
         """previewWorkbookPromotion
 
@@ -184,6 +196,7 @@ class WorkbookPromotionsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -204,6 +217,7 @@ class WorkbookPromotionsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.WorkbookPromotionDto]:
         """getWorkbookPromotions
 
@@ -231,6 +245,7 @@ class WorkbookPromotionsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -254,6 +269,7 @@ class WorkbookPromotionsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.WorkbookPromotionDto:
         """promoteWorkbook
 
@@ -287,6 +303,7 @@ class WorkbookPromotionsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -309,6 +326,21 @@ class WorkbookPromotionsResourceWithRawResponse:
         self.promote_workbook = to_raw_response_wrapper(resource.promote_workbook)
 
 
+class WorkbookPromotionsResourceWithStreamingResponse:
+    def __init__(self, resource: WorkbookPromotionsResource) -> None:
+        self.get_workbook_promotion = to_streamed_response_wrapper(resource.get_workbook_promotion)
+        self.get_workbook_promotion_links = to_streamed_response_wrapper(
+            resource.get_workbook_promotion_links
+        )
+        self.preview_workbook_promotion = to_streamed_response_wrapper(
+            resource.preview_workbook_promotion
+        )
+        self.get_workbook_promotions = to_streamed_response_wrapper(
+            resource.get_workbook_promotions
+        )
+        self.promote_workbook = to_streamed_response_wrapper(resource.promote_workbook)
+
+
 class AsyncWorkbookPromotionsResource(AsyncAPIResource):
     """Operations tagged Workbook Promotions"""
 
@@ -316,6 +348,11 @@ class AsyncWorkbookPromotionsResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncWorkbookPromotionsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncWorkbookPromotionsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncWorkbookPromotionsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncWorkbookPromotionsResourceWithStreamingResponse(self)
 
     async def get_workbook_promotion(
         self,
@@ -327,6 +364,7 @@ class AsyncWorkbookPromotionsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.WorkbookPromotionSummaryResponse:
         """getWorkbookPromotion
 
@@ -350,6 +388,7 @@ class AsyncWorkbookPromotionsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -372,6 +411,7 @@ class AsyncWorkbookPromotionsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.WorkbookPromotionLinkDto]:
         """getWorkbookPromotionLinks
 
@@ -399,6 +439,7 @@ class AsyncWorkbookPromotionsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -421,6 +462,7 @@ class AsyncWorkbookPromotionsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.WorkbookPromotionPreviewDto:
         """previewWorkbookPromotion
 
@@ -450,6 +492,7 @@ class AsyncWorkbookPromotionsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -472,6 +515,7 @@ class AsyncWorkbookPromotionsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.WorkbookPromotionDto]:
         """getWorkbookPromotions
 
@@ -499,6 +543,7 @@ class AsyncWorkbookPromotionsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -522,6 +567,7 @@ class AsyncWorkbookPromotionsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.WorkbookPromotionDto:
         """promoteWorkbook
 
@@ -555,6 +601,7 @@ class AsyncWorkbookPromotionsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -577,3 +624,20 @@ class AsyncWorkbookPromotionsResourceWithRawResponse:
             resource.get_workbook_promotions
         )
         self.promote_workbook = async_to_raw_response_wrapper(resource.promote_workbook)
+
+
+class AsyncWorkbookPromotionsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncWorkbookPromotionsResource) -> None:
+        self.get_workbook_promotion = async_to_streamed_response_wrapper(
+            resource.get_workbook_promotion
+        )
+        self.get_workbook_promotion_links = async_to_streamed_response_wrapper(
+            resource.get_workbook_promotion_links
+        )
+        self.preview_workbook_promotion = async_to_streamed_response_wrapper(
+            resource.preview_workbook_promotion
+        )
+        self.get_workbook_promotions = async_to_streamed_response_wrapper(
+            resource.get_workbook_promotions
+        )
+        self.promote_workbook = async_to_streamed_response_wrapper(resource.promote_workbook)

@@ -7,9 +7,11 @@ from functools import cached_property
 from typing import Any, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -38,6 +40,11 @@ class WorkbooksResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return WorkbooksResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> WorkbooksResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return WorkbooksResourceWithStreamingResponse(self)
+
     def get_workbooks(
         self,
         deployment_id: float,
@@ -50,6 +57,7 @@ class WorkbooksResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.Workbook]:
         """getWorkbooks
 
@@ -77,6 +85,7 @@ class WorkbooksResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -94,6 +103,7 @@ class WorkbooksResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Workbook:
         """createWorkbook
 
@@ -123,6 +133,7 @@ class WorkbooksResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -144,6 +155,7 @@ class WorkbooksResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Workbook:
         """upsertWorkbookBySlug
 
@@ -174,6 +186,7 @@ class WorkbooksResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -192,6 +205,7 @@ class WorkbooksResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Workbook:
         """getWorkbook
 
@@ -215,6 +229,7 @@ class WorkbooksResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -238,6 +253,7 @@ class WorkbooksResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """updateWorkbook
 
@@ -270,6 +286,7 @@ class WorkbooksResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -288,6 +305,7 @@ class WorkbooksResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """deleteWorkbook
 
@@ -311,6 +329,7 @@ class WorkbooksResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -333,6 +352,7 @@ class WorkbooksResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.WorkbookDashboard:
         """updateWorkbookDashboard
 
@@ -361,6 +381,7 @@ class WorkbooksResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -382,6 +403,7 @@ class WorkbooksResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Dashboard:
         """updatePublishedDashboardAiWidgetThread
 
@@ -412,6 +434,7 @@ class WorkbooksResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -431,6 +454,7 @@ class WorkbooksResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Workbook:
         """duplicateWorkbook
 
@@ -459,6 +483,7 @@ class WorkbooksResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -486,6 +511,7 @@ class WorkbooksResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Dashboard:
         """publishDashboard
 
@@ -519,6 +545,7 @@ class WorkbooksResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -537,6 +564,7 @@ class WorkbooksResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DefinitionFileResponse:
         """Get a workbook's dashboard draft file
 
@@ -564,6 +592,7 @@ class WorkbooksResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -583,6 +612,7 @@ class WorkbooksResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DefinitionFilePatchResponse:
         """Change part of a workbook's dashboard draft file
 
@@ -613,6 +643,7 @@ class WorkbooksResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -644,6 +675,32 @@ class WorkbooksResourceWithRawResponse:
         )
 
 
+class WorkbooksResourceWithStreamingResponse:
+    def __init__(self, resource: WorkbooksResource) -> None:
+        self.get_workbooks = to_streamed_response_wrapper(resource.get_workbooks)
+        self.create_workbook = to_streamed_response_wrapper(resource.create_workbook)
+        self.upsert_workbook_by_slug = to_streamed_response_wrapper(
+            resource.upsert_workbook_by_slug
+        )
+        self.get_workbook = to_streamed_response_wrapper(resource.get_workbook)
+        self.update_workbook = to_streamed_response_wrapper(resource.update_workbook)
+        self.delete_workbook = to_streamed_response_wrapper(resource.delete_workbook)
+        self.update_workbook_dashboard = to_streamed_response_wrapper(
+            resource.update_workbook_dashboard
+        )
+        self.update_published_dashboard_ai_widget_thread = to_streamed_response_wrapper(
+            resource.update_published_dashboard_ai_widget_thread
+        )
+        self.duplicate_workbook = to_streamed_response_wrapper(resource.duplicate_workbook)
+        self.publish_dashboard = to_streamed_response_wrapper(resource.publish_dashboard)
+        self.get_workbook_dashboard_file = to_streamed_response_wrapper(
+            resource.get_workbook_dashboard_file
+        )
+        self.patch_workbook_dashboard_file = to_streamed_response_wrapper(
+            resource.patch_workbook_dashboard_file
+        )
+
+
 class AsyncWorkbooksResource(AsyncAPIResource):
     """Operations tagged Workbooks"""
 
@@ -651,6 +708,11 @@ class AsyncWorkbooksResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncWorkbooksResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncWorkbooksResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncWorkbooksResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncWorkbooksResourceWithStreamingResponse(self)
 
     def get_workbooks(
         self,
@@ -664,6 +726,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.Workbook]:
         """getWorkbooks
 
@@ -691,6 +754,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -708,6 +772,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Workbook:
         """createWorkbook
 
@@ -737,6 +802,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -758,6 +824,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Workbook:
         """upsertWorkbookBySlug
 
@@ -788,6 +855,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -806,6 +874,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Workbook:
         """getWorkbook
 
@@ -829,6 +898,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -852,6 +922,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """updateWorkbook
 
@@ -884,6 +955,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -902,6 +974,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> Any:
         """deleteWorkbook
 
@@ -925,6 +998,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -947,6 +1021,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.WorkbookDashboard:
         """updateWorkbookDashboard
 
@@ -975,6 +1050,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -996,6 +1072,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Dashboard:
         """updatePublishedDashboardAiWidgetThread
 
@@ -1026,6 +1103,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1045,6 +1123,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Workbook:
         """duplicateWorkbook
 
@@ -1073,6 +1152,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1100,6 +1180,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Dashboard:
         """publishDashboard
 
@@ -1133,6 +1214,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1151,6 +1233,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DefinitionFileResponse:
         """Get a workbook's dashboard draft file
 
@@ -1178,6 +1261,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1197,6 +1281,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.DefinitionFilePatchResponse:
         """Change part of a workbook's dashboard draft file
 
@@ -1227,6 +1312,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -1260,5 +1346,31 @@ class AsyncWorkbooksResourceWithRawResponse:
             resource.get_workbook_dashboard_file
         )
         self.patch_workbook_dashboard_file = async_to_raw_response_wrapper(
+            resource.patch_workbook_dashboard_file
+        )
+
+
+class AsyncWorkbooksResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncWorkbooksResource) -> None:
+        self.get_workbooks = async_to_streamed_response_wrapper(resource.get_workbooks)
+        self.create_workbook = async_to_streamed_response_wrapper(resource.create_workbook)
+        self.upsert_workbook_by_slug = async_to_streamed_response_wrapper(
+            resource.upsert_workbook_by_slug
+        )
+        self.get_workbook = async_to_streamed_response_wrapper(resource.get_workbook)
+        self.update_workbook = async_to_streamed_response_wrapper(resource.update_workbook)
+        self.delete_workbook = async_to_streamed_response_wrapper(resource.delete_workbook)
+        self.update_workbook_dashboard = async_to_streamed_response_wrapper(
+            resource.update_workbook_dashboard
+        )
+        self.update_published_dashboard_ai_widget_thread = async_to_streamed_response_wrapper(
+            resource.update_published_dashboard_ai_widget_thread
+        )
+        self.duplicate_workbook = async_to_streamed_response_wrapper(resource.duplicate_workbook)
+        self.publish_dashboard = async_to_streamed_response_wrapper(resource.publish_dashboard)
+        self.get_workbook_dashboard_file = async_to_streamed_response_wrapper(
+            resource.get_workbook_dashboard_file
+        )
+        self.patch_workbook_dashboard_file = async_to_streamed_response_wrapper(
             resource.patch_workbook_dashboard_file
         )

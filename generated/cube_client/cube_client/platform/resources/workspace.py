@@ -8,9 +8,11 @@ from functools import cached_property
 from typing import Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.platform import models as _models
@@ -52,6 +54,11 @@ class WorkspaceResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return WorkspaceResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> WorkspaceResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return WorkspaceResourceWithStreamingResponse(self)
+
     def shared_workspace_objects(
         self,
         deployment_id: float,
@@ -70,6 +77,7 @@ class WorkspaceResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.Workbook]:
         """sharedWorkspaceObjects
 
@@ -101,6 +109,7 @@ class WorkspaceResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -124,6 +133,7 @@ class WorkspaceResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.Workbook]:
         """workspaceObjects
 
@@ -155,6 +165,7 @@ class WorkspaceResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -170,6 +181,7 @@ class WorkspaceResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.BulkDeleteWorkspaceObjectsPayload:
         """bulkDeleteWorkspaceObjects
 
@@ -197,6 +209,7 @@ class WorkspaceResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -218,6 +231,7 @@ class WorkspaceResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.BulkMoveWorkspaceObjectsResponse:
         """bulkMoveWorkspaceObjects
 
@@ -246,6 +260,7 @@ class WorkspaceResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -268,6 +283,7 @@ class WorkspaceResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Workbook:
         """moveWorkspaceObject
 
@@ -297,6 +313,7 @@ class WorkspaceResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -319,6 +336,21 @@ class WorkspaceResourceWithRawResponse:
         self.move_workspace_object = to_raw_response_wrapper(resource.move_workspace_object)
 
 
+class WorkspaceResourceWithStreamingResponse:
+    def __init__(self, resource: WorkspaceResource) -> None:
+        self.shared_workspace_objects = to_streamed_response_wrapper(
+            resource.shared_workspace_objects
+        )
+        self.workspace_objects = to_streamed_response_wrapper(resource.workspace_objects)
+        self.bulk_delete_workspace_objects = to_streamed_response_wrapper(
+            resource.bulk_delete_workspace_objects
+        )
+        self.bulk_move_workspace_objects = to_streamed_response_wrapper(
+            resource.bulk_move_workspace_objects
+        )
+        self.move_workspace_object = to_streamed_response_wrapper(resource.move_workspace_object)
+
+
 class AsyncWorkspaceResource(AsyncAPIResource):
     """Operations tagged Workspace"""
 
@@ -326,6 +358,11 @@ class AsyncWorkspaceResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncWorkspaceResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncWorkspaceResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncWorkspaceResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncWorkspaceResourceWithStreamingResponse(self)
 
     def shared_workspace_objects(
         self,
@@ -345,6 +382,7 @@ class AsyncWorkspaceResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.Workbook]:
         """sharedWorkspaceObjects
 
@@ -376,6 +414,7 @@ class AsyncWorkspaceResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -399,6 +438,7 @@ class AsyncWorkspaceResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.Workbook]:
         """workspaceObjects
 
@@ -430,6 +470,7 @@ class AsyncWorkspaceResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -445,6 +486,7 @@ class AsyncWorkspaceResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.BulkDeleteWorkspaceObjectsPayload:
         """bulkDeleteWorkspaceObjects
 
@@ -472,6 +514,7 @@ class AsyncWorkspaceResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -493,6 +536,7 @@ class AsyncWorkspaceResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.BulkMoveWorkspaceObjectsResponse:
         """bulkMoveWorkspaceObjects
 
@@ -521,6 +565,7 @@ class AsyncWorkspaceResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -543,6 +588,7 @@ class AsyncWorkspaceResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Workbook:
         """moveWorkspaceObject
 
@@ -572,6 +618,7 @@ class AsyncWorkspaceResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -594,3 +641,20 @@ class AsyncWorkspaceResourceWithRawResponse:
             resource.bulk_move_workspace_objects
         )
         self.move_workspace_object = async_to_raw_response_wrapper(resource.move_workspace_object)
+
+
+class AsyncWorkspaceResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncWorkspaceResource) -> None:
+        self.shared_workspace_objects = async_to_streamed_response_wrapper(
+            resource.shared_workspace_objects
+        )
+        self.workspace_objects = async_to_streamed_response_wrapper(resource.workspace_objects)
+        self.bulk_delete_workspace_objects = async_to_streamed_response_wrapper(
+            resource.bulk_delete_workspace_objects
+        )
+        self.bulk_move_workspace_objects = async_to_streamed_response_wrapper(
+            resource.bulk_move_workspace_objects
+        )
+        self.move_workspace_object = async_to_streamed_response_wrapper(
+            resource.move_workspace_object
+        )

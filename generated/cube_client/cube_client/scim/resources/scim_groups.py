@@ -8,9 +8,11 @@ from functools import cached_property
 from typing import cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.scim import models as _models
@@ -39,6 +41,11 @@ class SCIMGroupsResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return SCIMGroupsResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> SCIMGroupsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return SCIMGroupsResourceWithStreamingResponse(self)
+
     def list_groups(
         self,
         *,
@@ -51,6 +58,7 @@ class SCIMGroupsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.Group]:
         """listGroups
 
@@ -76,6 +84,7 @@ class SCIMGroupsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -94,6 +103,7 @@ class SCIMGroupsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Group:
         """createGroup
 
@@ -119,6 +129,7 @@ class SCIMGroupsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -137,6 +148,7 @@ class SCIMGroupsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Group:
         """getGroup
 
@@ -161,6 +173,7 @@ class SCIMGroupsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -183,6 +196,7 @@ class SCIMGroupsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Group:
         """replaceGroup
 
@@ -213,6 +227,7 @@ class SCIMGroupsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -230,6 +245,7 @@ class SCIMGroupsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> None:
         """deleteGroup
 
@@ -251,6 +267,7 @@ class SCIMGroupsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -267,6 +284,7 @@ class SCIMGroupsResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Group:
         """patchGroup
 
@@ -294,6 +312,7 @@ class SCIMGroupsResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -313,6 +332,16 @@ class SCIMGroupsResourceWithRawResponse:
         self.patch_group = to_raw_response_wrapper(resource.patch_group)
 
 
+class SCIMGroupsResourceWithStreamingResponse:
+    def __init__(self, resource: SCIMGroupsResource) -> None:
+        self.list_groups = to_streamed_response_wrapper(resource.list_groups)
+        self.create_group = to_streamed_response_wrapper(resource.create_group)
+        self.get_group = to_streamed_response_wrapper(resource.get_group)
+        self.replace_group = to_streamed_response_wrapper(resource.replace_group)
+        self.delete_group = to_streamed_response_wrapper(resource.delete_group)
+        self.patch_group = to_streamed_response_wrapper(resource.patch_group)
+
+
 class AsyncSCIMGroupsResource(AsyncAPIResource):
     """Operations tagged SCIM Groups"""
 
@@ -320,6 +349,11 @@ class AsyncSCIMGroupsResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncSCIMGroupsResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncSCIMGroupsResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncSCIMGroupsResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncSCIMGroupsResourceWithStreamingResponse(self)
 
     def list_groups(
         self,
@@ -333,6 +367,7 @@ class AsyncSCIMGroupsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.Group]:
         """listGroups
 
@@ -358,6 +393,7 @@ class AsyncSCIMGroupsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -376,6 +412,7 @@ class AsyncSCIMGroupsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Group:
         """createGroup
 
@@ -401,6 +438,7 @@ class AsyncSCIMGroupsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -419,6 +457,7 @@ class AsyncSCIMGroupsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Group:
         """getGroup
 
@@ -443,6 +482,7 @@ class AsyncSCIMGroupsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -465,6 +505,7 @@ class AsyncSCIMGroupsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Group:
         """replaceGroup
 
@@ -495,6 +536,7 @@ class AsyncSCIMGroupsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -512,6 +554,7 @@ class AsyncSCIMGroupsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> None:
         """deleteGroup
 
@@ -533,6 +576,7 @@ class AsyncSCIMGroupsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -549,6 +593,7 @@ class AsyncSCIMGroupsResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.Group:
         """patchGroup
 
@@ -576,6 +621,7 @@ class AsyncSCIMGroupsResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -593,3 +639,13 @@ class AsyncSCIMGroupsResourceWithRawResponse:
         self.replace_group = async_to_raw_response_wrapper(resource.replace_group)
         self.delete_group = async_to_raw_response_wrapper(resource.delete_group)
         self.patch_group = async_to_raw_response_wrapper(resource.patch_group)
+
+
+class AsyncSCIMGroupsResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncSCIMGroupsResource) -> None:
+        self.list_groups = async_to_streamed_response_wrapper(resource.list_groups)
+        self.create_group = async_to_streamed_response_wrapper(resource.create_group)
+        self.get_group = async_to_streamed_response_wrapper(resource.get_group)
+        self.replace_group = async_to_streamed_response_wrapper(resource.replace_group)
+        self.delete_group = async_to_streamed_response_wrapper(resource.delete_group)
+        self.patch_group = async_to_streamed_response_wrapper(resource.patch_group)

@@ -8,9 +8,11 @@ from functools import cached_property
 from typing import cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._limits import Limits
 from cube_client._pagination import AsyncPaginator, PageSpec, SyncPage
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
+from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import strip_not_given
 from cube_client.scim import models as _models
@@ -39,6 +41,11 @@ class SCIMUsersResource(SyncAPIResource):
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return SCIMUsersResourceWithRawResponse(self)
 
+    @cached_property
+    def with_streaming_response(self) -> SCIMUsersResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return SCIMUsersResourceWithStreamingResponse(self)
+
     def list_users(
         self,
         *,
@@ -50,6 +57,7 @@ class SCIMUsersResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> SyncPage[_models.User]:
         """listUsers
 
@@ -74,6 +82,7 @@ class SCIMUsersResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -95,6 +104,7 @@ class SCIMUsersResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.User:
         """createUser
 
@@ -123,6 +133,7 @@ class SCIMUsersResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -140,6 +151,7 @@ class SCIMUsersResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.User:
         """getUser
 
@@ -161,6 +173,7 @@ class SCIMUsersResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -186,6 +199,7 @@ class SCIMUsersResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.User:
         """replaceUser
 
@@ -219,6 +233,7 @@ class SCIMUsersResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -236,6 +251,7 @@ class SCIMUsersResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> None:
         """deleteUser
 
@@ -257,6 +273,7 @@ class SCIMUsersResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -273,6 +290,7 @@ class SCIMUsersResource(SyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.User:
         """patchUser
 
@@ -300,6 +318,7 @@ class SCIMUsersResource(SyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -319,6 +338,16 @@ class SCIMUsersResourceWithRawResponse:
         self.patch_user = to_raw_response_wrapper(resource.patch_user)
 
 
+class SCIMUsersResourceWithStreamingResponse:
+    def __init__(self, resource: SCIMUsersResource) -> None:
+        self.list_users = to_streamed_response_wrapper(resource.list_users)
+        self.create_user = to_streamed_response_wrapper(resource.create_user)
+        self.get_user = to_streamed_response_wrapper(resource.get_user)
+        self.replace_user = to_streamed_response_wrapper(resource.replace_user)
+        self.delete_user = to_streamed_response_wrapper(resource.delete_user)
+        self.patch_user = to_streamed_response_wrapper(resource.patch_user)
+
+
 class AsyncSCIMUsersResource(AsyncAPIResource):
     """Operations tagged SCIM Users"""
 
@@ -326,6 +355,11 @@ class AsyncSCIMUsersResource(AsyncAPIResource):
     def with_raw_response(self) -> AsyncSCIMUsersResourceWithRawResponse:
         """The same methods, returning the HTTP response (status, headers) with ``.parse()``."""
         return AsyncSCIMUsersResourceWithRawResponse(self)
+
+    @cached_property
+    def with_streaming_response(self) -> AsyncSCIMUsersResourceWithStreamingResponse:
+        """The same methods as context managers yielding the response before its body is read."""
+        return AsyncSCIMUsersResourceWithStreamingResponse(self)
 
     def list_users(
         self,
@@ -338,6 +372,7 @@ class AsyncSCIMUsersResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> AsyncPaginator[_models.User]:
         """listUsers
 
@@ -362,6 +397,7 @@ class AsyncSCIMUsersResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -383,6 +419,7 @@ class AsyncSCIMUsersResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.User:
         """createUser
 
@@ -411,6 +448,7 @@ class AsyncSCIMUsersResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -428,6 +466,7 @@ class AsyncSCIMUsersResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.User:
         """getUser
 
@@ -449,6 +488,7 @@ class AsyncSCIMUsersResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -474,6 +514,7 @@ class AsyncSCIMUsersResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.User:
         """replaceUser
 
@@ -507,6 +548,7 @@ class AsyncSCIMUsersResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -524,6 +566,7 @@ class AsyncSCIMUsersResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> None:
         """deleteUser
 
@@ -545,6 +588,7 @@ class AsyncSCIMUsersResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -561,6 +605,7 @@ class AsyncSCIMUsersResource(AsyncAPIResource):
         extra_body: Body | None = None,
         timeout: Timeout | NotGiven = NOT_GIVEN,
         max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
     ) -> _models.User:
         """patchUser
 
@@ -588,6 +633,7 @@ class AsyncSCIMUsersResource(AsyncAPIResource):
                 extra_body=extra_body,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -605,3 +651,13 @@ class AsyncSCIMUsersResourceWithRawResponse:
         self.replace_user = async_to_raw_response_wrapper(resource.replace_user)
         self.delete_user = async_to_raw_response_wrapper(resource.delete_user)
         self.patch_user = async_to_raw_response_wrapper(resource.patch_user)
+
+
+class AsyncSCIMUsersResourceWithStreamingResponse:
+    def __init__(self, resource: AsyncSCIMUsersResource) -> None:
+        self.list_users = async_to_streamed_response_wrapper(resource.list_users)
+        self.create_user = async_to_streamed_response_wrapper(resource.create_user)
+        self.get_user = async_to_streamed_response_wrapper(resource.get_user)
+        self.replace_user = async_to_streamed_response_wrapper(resource.replace_user)
+        self.delete_user = async_to_streamed_response_wrapper(resource.delete_user)
+        self.patch_user = async_to_streamed_response_wrapper(resource.patch_user)
