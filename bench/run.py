@@ -27,6 +27,7 @@ from pathlib import Path
 
 import yaml
 from client_bench import cold_import, per_call
+from frames import frame_timing
 from harness import (
     BENCH,
     BIN,
@@ -468,6 +469,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             report.notes.append("client and import rows use the checkout's generated/ tree.")
         per_call(report, package_root, 8 if args.quick else 40, 25 if args.quick else 50)
         cold_import(report, package_root, tmp, 5 if args.quick else 15)
+        frame_timing(report, package_root)
     text = render(report, time.perf_counter() - started)
     print(text)
     try:

@@ -16,6 +16,13 @@ from generator.diagnostics import join_pointer, one_line
 
 PAGINATION = "x-cube-pagination"
 JOB = "x-cube-job"
+REQUEST_ID = "x-cube-request-id"
+HOST_ROOT = "x-cube-host-root"
+DATA_RESULT = "x-cube-data-result"
+TOKEN_JOB = "x-cube-token-job"
+# ``x-cube-data-result`` values: the runtime mixin each one gives a model (a closed set, so no
+# document text ever becomes a class name).
+DATA_RESULT_MIXINS = {"load-response": "LoadResponseMixin", "load-result": "LoadResultMixin"}
 
 Keys = tuple[StrictStr, ...]
 
@@ -82,6 +89,41 @@ class JobSpec(_Extension):
     @property
     def path_param(self) -> str:
         return self.id_param if self.id_param is not None else self.id_field
+
+
+class ContinueWaitSpec(_Extension):
+    """How the server says "not ready, ask again" in an otherwise successful answer."""
+
+    member: StrictStr = Field("error", description="member of the JSON object answer")
+    value: StrictStr = Field(
+        "Continue wait", description="its value when the result is not ready yet"
+    )
+
+
+class RequestIdSpec(_Extension):
+    """``x-cube-request-id``: the call carries a request id; polls of one call share it."""
+
+    header: StrictStr = Field("x-request-id", description="request header carrying the id")
+    span_separator: StrictStr = Field(
+        "-span-", description="between the id and the poll number: `<id>-span-<n>`"
+    )
+    continue_wait: ContinueWaitSpec | None = Field(
+        None, description="`{member, value}`: the answer that means ask again (`Continue wait`)"
+    )
+
+
+class TokenJobSpec(_Extension):
+    """``x-cube-token-job``: one operation starts jobs (answering their tokens) and, called
+    again with another action and those tokens, answers each job's status."""
+
+    action_field: StrictStr = Field("action", description="body field choosing what the call does")
+    start_action: StrictStr = Field("post", description="its value that starts jobs")
+    status_action: StrictStr = Field("get", description="its value that asks their status")
+    tokens_field: StrictStr = Field("tokens", description="body field of the tokens asked about")
+    token_key: StrictStr = Field("token", description="token key of one job's status")
+    status_key: StrictStr = Field("status", description="state key of one job's status")
+    success_values: Keys = Field(("done",), description="states that end in success")
+    failure_values: Keys = Field(("failed",), description="states that end in failure")
 
 
 _M = TypeVar("_M", bound=_Extension)

@@ -25,17 +25,10 @@ from generator.emit.imports import (
     spec_imports,
 )
 from generator.emit.layout import fit, fit_item, fit_return, fits_at
+from generator.emit.literals import error_class, py_literal
 from generator.emit.open_shapes import open_operations
 from generator.emit.readme_calls import example_args
-from generator.emit.sanitize import (
-    clean_text,
-    comment_text,
-    docstring_body,
-    error_class,
-    py_literal,
-    py_str,
-    toml_str,
-)
+from generator.emit.sanitize import clean_text, comment_text, docstring_body, py_str, toml_str
 from generator.emit.template_cache import TemplateCache
 from generator.ir.types import (
     DictOf,

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
-from generator.emit.sanitize import error_class, py_literal, py_str
+from generator.emit.literals import error_class, py_literal
+from generator.emit.sanitize import py_str
 from generator.ir.context import PATH_PARAM, strip_none
 from generator.ir.naming import ClassName, Namespace, PythonIdentifier
 from generator.ir.samples import LITERAL_MAX, py_value

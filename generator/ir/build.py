@@ -21,6 +21,7 @@ from generator.ir.models import build_models, recursion_limit, with_inputs
 from generator.ir.naming import ClassName, Namespace, PythonIdentifier, rename_reason
 from generator.ir.naming_pass import name_classes
 from generator.ir.operations import named_operations, operations
+from generator.ir.request_ids import data_result_warnings
 from generator.ir.sample_book import sample_book
 from generator.ir.servers import auth, server
 from generator.ir.types import Family, FamilySamples, ModelKind, Operation, Resource
@@ -54,6 +55,7 @@ class FamilyBuilder:
                 "webhooks describe calls the server makes; no client methods are generated",
                 "info",
             )
+        data_result_warnings(self.ctx)
         built = build_models(self.ctx.types, typed.classes) if models else ()
         built = with_inputs(built, typed.inputs)
         by_name: dict[ClassName, ModelKind] = {m.name: m for m in built}

@@ -45,6 +45,8 @@ CLASS_MODULE_IMPORTS: dict[str, Import] = {
     "model_validator": ("pydantic", "model_validator"),
     "BaseModel": ("{pkg}._models", "BaseModel"),
     "Open": ("{pkg}._models", "Open"),
+    "LoadResponseMixin": ("{pkg}._results", "LoadResponseMixin"),
+    "LoadResultMixin": ("{pkg}._results", "LoadResultMixin"),
 }
 
 

@@ -28,7 +28,11 @@ def link_jobs(
     for op in ops:
         raw = specs.get(op.pointer)
         job = _job(ctx, op, raw, by_id, names, models) if raw is not None else None
-        linked.append(dataclasses.replace(op, job=job) if job else op)
+        token_job = op.token_job
+        if token_job is not None:  # its ``<method>_job`` is named among its resource's
+            named = names.identifier(op.py_name + "_job")
+            token_job = dataclasses.replace(token_job, method=named)
+        linked.append(dataclasses.replace(op, job=job or op.job, token_job=token_job))
     return linked
 
 

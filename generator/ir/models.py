@@ -16,6 +16,7 @@ import math
 from typing import Any
 
 from generator.diagnostics import one_line
+from generator.document.extensions import DATA_RESULT, DATA_RESULT_MIXINS
 from generator.document.schema_facts import facts
 from generator.ir.naming import ClassName, Namespace, PythonIdentifier
 from generator.ir.schemas import CATALOG_PREFIX
@@ -260,7 +261,10 @@ def _model(types: TypeMap, name: ClassName, schema: Any, typed: ClassTypes) -> M
     extra = schema.get("additionalProperties")
     by_wire = {f.name: f.py_name for f in fields}
     one_of = tuple(tuple(by_wire[p] for p in group) for group in constraint_groups(schema))
-    return Model(name, fields, description, extra is True or isinstance(extra, dict), one_of)
+    mixin = DATA_RESULT_MIXINS.get(str(schema.get(DATA_RESULT, "")))
+    return Model(
+        name, fields, description, extra is True or isinstance(extra, dict), one_of, mixin=mixin
+    )
 
 
 # A class's properties, required names and property types, or the value type of one without

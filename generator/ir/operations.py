@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from generator.diagnostics import Diagnostic, join_pointer, one_line, pointer
-from generator.document.extensions import JOB
+from generator.document.extensions import HOST_ROOT, JOB
 from generator.document.openapi_paths import path_operations
 from generator.ir.context import BuildContext, obj
 from generator.ir.contracts import resource_members
@@ -29,6 +29,7 @@ from generator.ir.parameters import (
     typed_body,
     typed_parameters,
 )
+from generator.ir.request_ids import DATA_CALL_ARGS, request_id, token_job
 from generator.ir.responses import Ranked, ranked_responses, responses, success_of
 from generator.ir.types import Operation, Pagination
 from generator.words import pascal_case, snake_case
@@ -148,7 +149,8 @@ def _operation(
     ctx: BuildContext, found: Found, op_id: str, py_name: PythonIdentifier, typed: TypedOperation
 ) -> Operation:
     path, ptr, _, op, _, method = found
-    args = Namespace(RESERVED_ARGS, dodge=METHOD_BODY_NAMES)
+    rid = request_id(ctx, op, ptr)
+    args = Namespace(RESERVED_ARGS | (DATA_CALL_ARGS if rid else set()), dodge=METHOD_BODY_NAMES)
     params = parameters(ctx, typed.parameters, ptr, args)
     body = request_body(typed.body, args)
     success, errors = responses(ctx, typed.responses)
@@ -166,6 +168,9 @@ def _operation(
         errors=errors,
         pointer=ptr,
         pagination=pagination(ctx, typed.pages),
+        request_id=rid if success.kind == "json" else None,
+        host_root=op.get(HOST_ROOT) is True,
+        token_job=token_job(ctx, op, ptr, py_name, body),
     )
 
 

@@ -83,6 +83,7 @@ class Model:
     refs: tuple[ClassName, ...] = ()  # the other classes its annotations name
     # a request argument may also be a plain dict of this TypedDict (keys are wire names)
     input_name: ClassName | None = None
+    mixin: str | None = None  # a runtime class (``x-cube-data-result``) the model also derives from
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,6 +267,32 @@ class Job:
 
 
 @dataclass(frozen=True, slots=True)
+class RequestId:
+    """``x-cube-request-id``: the header carrying a call's request id, the separator before
+    each poll's number (``<id>-span-<n>``) and how the server says "ask again", if it may."""
+
+    header: str
+    span_separator: str
+    continue_member: str | None = None
+    continue_value: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TokenJob:
+    """``x-cube-token-job``: ``<op>_job`` starts jobs and returns a handle that follows them."""
+
+    method: PythonIdentifier
+    action_arg: PythonIdentifier  # the body field choosing the action
+    start_action: str
+    status_action: str
+    tokens_arg: PythonIdentifier  # the body field carrying the tokens
+    token_key: str
+    status_key: str
+    success_values: tuple[str, ...]
+    failure_values: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Operation:
     operation_id: str
     py_name: PythonIdentifier
@@ -281,6 +308,9 @@ class Operation:
     pointer: str
     pagination: Pagination | None = None
     job: Job | None = None
+    request_id: RequestId | None = None
+    host_root: bool = False  # sent to the host's root, outside the server URL's base path
+    token_job: TokenJob | None = None
 
     @property
     def path_params(self) -> tuple[Parameter, ...]:

@@ -172,6 +172,8 @@ class PreparedCall:
     options: RequestOptions = RequestOptions()
     # Query parameters whose arrays are comma-joined (``explode: false``) instead of repeated.
     unexploded: frozenset[str] = frozenset()
+    # Sent to the host's root (``/livez``), outside the base URL's path (``/cubejs-api``).
+    host_root: bool = False
 
     def with_query(self, **changes: object) -> PreparedCall:
         """A copy with query values changed; a ``NOT_GIVEN`` value removes that parameter."""
@@ -322,7 +324,8 @@ class BaseClient:
     ) -> httpx2.Request:
         opts = call.options
         path = build_path(call.path, call.path_params)
-        base = str(self.base_url).rstrip("/")
+        url = self.base_url.copy_with(path="/") if call.host_root else self.base_url
+        base = str(url).rstrip("/")
         params = build_query({**call.query, **(opts.extra_query or {})}, call.unexploded)
         # One case-insensitive mapping, so a caller's "authorization" replaces ours, not joins it.
         headers = httpx2.Headers({"Accept": "application/json", "User-Agent": _USER_AGENT})

@@ -42,12 +42,14 @@ __all__ = [
     "BadRequestError",
     "ConfigurationError",
     "ConflictError",
+    "ContinueWaitTimeoutError",
     "IncompleteStreamError",
     "InternalServerError",
     "JobError",
     "JobExpiredError",
     "JobFailedError",
     "JobTimeoutError",
+    "MissingExtraError",
     "NotFoundError",
     "PermissionDeniedError",
     "RateLimitError",
@@ -60,6 +62,12 @@ class APIError(Exception):
     """Base of every error raised by this package."""
 
     message: str
+    _sent_request_id: str | None = None  # set by calls that send one (``_data``)
+
+    @property
+    def request_id(self) -> str | None:
+        """The id the call was sent under (``x-request-id``), for operations that send one."""
+        return self._sent_request_id
 
     def __init__(self, message: str, *, method: str = "", url: str = "") -> None:
         super().__init__(message)
@@ -137,8 +145,8 @@ class APIResponseValidationError(APIError):
 
     @property
     def request_id(self) -> str | None:
-        """The server's id of the request whose body did not match (``x-request-id``)."""
-        return request_id(self.response)
+        """The id the call was sent under, else the server's (``x-request-id``)."""
+        return self._sent_request_id or request_id(self.response)
 
 
 class APIStatusError(APIError):
@@ -156,8 +164,9 @@ class APIStatusError(APIError):
 
     @property
     def request_id(self) -> str | None:
-        """The server's id of the failed request (``x-request-id``), to quote to support."""
-        return request_id(self.response)
+        """The id the call was sent under, else the server's (``x-request-id``): quote it to
+        support."""
+        return self._sent_request_id or request_id(self.response)
 
     @property
     def retry_after(self) -> float | None:
@@ -386,3 +395,22 @@ def request_id(response: httpx2.Response) -> str | None:
 def _safe_url(url: httpx2.URL) -> str:
     """The URL without userinfo; query strings never carry credentials in this package."""
     return str(url.copy_with(username=None, password=None)) if url.userinfo else str(url)
+
+
+class ContinueWaitTimeoutError(APIError):
+    """The server kept answering "Continue wait" until the call's ``wait_timeout`` ran out.
+
+    The query may still be running on the server: asking again with the same ``request_id``
+    continues it rather than starting over.
+    """
+
+    def __init__(self, message: str, *, request_id: str, waited: float, polls: int) -> None:
+        super().__init__(message)
+        self._sent_request_id = request_id
+        self.waited = waited
+        self.polls = polls
+
+
+class MissingExtraError(APIError, ImportError):
+    """A method needs an optional dependency that is not installed; the message names the
+    ``pip install`` that adds it."""

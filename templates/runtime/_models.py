@@ -126,6 +126,13 @@ class BaseModel(pydantic.BaseModel):
 
     model_config = pydantic.ConfigDict(extra="allow", populate_by_name=True, defer_build=True)
 
+    @property
+    def _request_id(self) -> str | None:
+        """The request id the server answered this under, for calls that send one."""
+        from ._request_ids import request_id_of
+
+        return request_id_of(self)
+
     def to_dict(self) -> dict[str, Any]:
         """The model as JSON data: wire names, only the fields that were present, extras kept.
 

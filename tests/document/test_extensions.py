@@ -6,12 +6,27 @@ import re
 
 import pytest
 
-from generator.document.extensions import JobSpec, PaginationSpec, parse, reference_table
+from generator.document.extensions import (
+    ContinueWaitSpec,
+    JobSpec,
+    PaginationSpec,
+    RequestIdSpec,
+    TokenJobSpec,
+    parse,
+    reference_table,
+)
 from tests.helpers import ROOT
 
 
 @pytest.mark.parametrize(
-    ("name", "model"), [("x-cube-pagination", PaginationSpec), ("x-cube-job", JobSpec)]
+    ("name", "model"),
+    [
+        ("x-cube-pagination", PaginationSpec),
+        ("x-cube-job", JobSpec),
+        ("x-cube-request-id", RequestIdSpec),
+        ("continueWait", ContinueWaitSpec),
+        ("x-cube-token-job", TokenJobSpec),
+    ],
 )
 def test_readme_reference_is_rendered_from_the_model(name: str, model: type) -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")

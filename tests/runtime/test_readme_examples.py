@@ -15,7 +15,10 @@ How a block is run (the convention for anyone adding an example)
     calling another operation gets a 404: add a route. A block that needs a server of its own
     says so on the line before its fence with ``<!-- example: server=NAME -->``, NAME a key of
     :data:`SERVERS` (a function adding routes to a fresh server); ``<!-- example -->`` alone is
-    the default server. Never rewrite a block in the test: change the README instead.
+    the default server. A block marked ``<!-- data-example -->`` (the data section) is run by
+    ``test_data_readme_examples.py`` against a server that answers as a Cube deployment does
+    (Continue wait, the three result shapes, build jobs); here it is type-checked with the rest.
+    Never rewrite a block in the test: change the README instead.
 """
 
 from __future__ import annotations
@@ -41,8 +44,10 @@ from tests.helpers import PACKAGE_ROOT, ROOT, check_user_code
 
 READMES = {"README.md": ROOT / "README.md", "package-README.md": PACKAGE_ROOT / "README.md"}
 FENCE = re.compile(
-    r"(?:<!-- example(?:: *(?P<opts>[^>]*?))? *-->\n)?```python\n(?P<code>.*?)```", re.DOTALL
+    r"(?:<!-- (?P<data>data-)?example(?:: *(?P<opts>[^>]*?))? *-->\n)?```python\n(?P<code>.*?)```",
+    re.DOTALL,
 )
+DATA_RUNNER = "cube-data"  # the blocks test_data_readme_examples.py runs
 AGENT_PATH = "/api/v1/public/acme/agents/42"
 
 
@@ -57,20 +62,25 @@ class Block:
         return re.sub(r"\W", "_", self.name).lower()
 
 
-def _blocks() -> list[Block]:
+def _blocks_in(name: str, text: str) -> list[Block]:
+    """Every ```python fence of one README, named by its first line, with its server."""
     found = []
-    for name, path in READMES.items():
-        text = path.read_text(encoding="utf-8")
-        for match in FENCE.finditer(text):
-            opts = dict(
-                part.split("=", 1) for part in (match.group("opts") or "").split() if "=" in part
-            )
-            line = text.count("\n", 0, match.start("code"))
-            found.append(Block(f"{name}:{line}", match.group("code"), opts.get("server", "cube")))
+    for match in FENCE.finditer(text):
+        opts = dict(
+            part.split("=", 1) for part in (match.group("opts") or "").split() if "=" in part
+        )
+        line = text.count("\n", 0, match.start("code"))
+        server = DATA_RUNNER if match.group("data") else opts.get("server", "cube")
+        found.append(Block(f"{name}:{line}", match.group("code"), server))
     return found
 
 
-BLOCKS = _blocks()
+BLOCKS = [
+    block
+    for name, path in READMES.items()
+    for block in _blocks_in(name, path.read_text(encoding="utf-8"))
+]
+RUN_HERE = [b for b in BLOCKS if b.server != DATA_RUNNER]
 
 # --------------------------------------------------------------------------- the default server
 
@@ -241,7 +251,21 @@ def test_both_readmes_have_blocks() -> None:
     names = {b.name.split(":")[0] for b in BLOCKS}
     assert names == set(READMES)
     assert len(BLOCKS) >= 14
-    assert all(b.server in SERVERS for b in BLOCKS), [b.name for b in BLOCKS]
+    assert all(b.server in SERVERS for b in RUN_HERE), [b.name for b in RUN_HERE]
+    assert RUN_HERE != BLOCKS  # the data section's blocks are found (and type-checked) too
+
+
+def test_a_new_block_is_found_with_or_without_a_marker() -> None:
+    text = (
+        "Intro\n\n```python\nprint(1)\n```\n\n<!-- example -->\n```python\nprint(2)\n```\n"
+        "<!-- example: server=other -->\n```python\nprint(3)\n```\n```sh\nls\n```\n"
+    )
+    found = _blocks_in("new.md", text)
+    assert [(b.name, b.code, b.server) for b in found] == [
+        ("new.md:3", "print(1)\n", "cube"),
+        ("new.md:8", "print(2)\n", "cube"),
+        ("new.md:12", "print(3)\n", "other"),
+    ]
 
 
 def test_every_block_passes_mypy_strict(tmp_path: Path) -> None:
@@ -264,7 +288,7 @@ def runs(site: Site) -> dict[str, tuple[subprocess.CompletedProcess[str], int]]:
     process and the number of requests it made."""
 
     def one(index: int) -> tuple[subprocess.CompletedProcess[str], int]:
-        block = BLOCKS[index]
+        block = RUN_HERE[index]
         key = f"{API_KEY}-block{index}"
         proc = _run(block, site, key)
         sent = [
@@ -275,11 +299,11 @@ def runs(site: Site) -> dict[str, tuple[subprocess.CompletedProcess[str], int]]:
         return proc, len(sent)
 
     with ThreadPoolExecutor(4) as pool:
-        results = list(pool.map(one, range(len(BLOCKS))))
-    return {b.name: r for b, r in zip(BLOCKS, results, strict=True)}
+        results = list(pool.map(one, range(len(RUN_HERE))))
+    return {b.name: r for b, r in zip(RUN_HERE, results, strict=True)}
 
 
-@pytest.mark.parametrize("block", BLOCKS, ids=[b.name for b in BLOCKS])
+@pytest.mark.parametrize("block", RUN_HERE, ids=[b.name for b in RUN_HERE])
 def test_block_runs_as_written(
     runs: dict[str, tuple[subprocess.CompletedProcess[str], int]], block: Block
 ) -> None:
@@ -303,6 +327,12 @@ def test_logging_example_and_switch_log_requests_without_credentials(site: Site)
         assert proc.returncode == 0, proc.stderr[-2000:]
         assert "Request GET" in proc.stderr and "-> 200" in proc.stderr
         assert "[redacted]" in proc.stderr and API_KEY not in proc.stderr
+
+
+def test_limits_example_walks_items_within_its_limits(site: Site) -> None:
+    proc = _run(_only("Limits("), site)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.count("'name'") == 2 and "paging stopped" not in proc.stdout
 
 
 def test_async_pagination_example_walks_items(site: Site) -> None:

@@ -52,11 +52,12 @@ def _loopback_client(server: Loopback, strict: bool = False) -> DataClient:
     )
 
 
-def _check_request(rec: Recorder, method: str, path: str) -> httpx2.Request:
+def _check_request(rec: Recorder, method: str, path: str, root: bool = False) -> httpx2.Request:
+    """The last request; ``root``: sent to the host's root, outside the base path."""
     request = rec.last
     assert request.method == method
     assert request.url.scheme == "https" and request.url.host == "api.test"
-    assert rec.path() == "/base" + path
+    assert rec.path() == ("" if root else "/base") + path
     assert request.headers["Authorization"] == "" + CREDENTIAL
     return request
 
@@ -213,7 +214,9 @@ class TestDataMetaV1:
 
     def _check(self, rec: Recorder) -> None:
         request = _check_request(rec, "GET", "/v1/meta")
-        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.query("extended") == "true"
+        assert rec.query("onlyViews") == "true"
+        assert sorted(request.url.params.keys()) == sorted({"extended", "onlyViews"})
         assert request.content == b""
 
     def test_sync(self) -> None:
@@ -221,7 +224,10 @@ class TestDataMetaV1:
         rec = Recorder(200, RESPONSE, "application/json")
         client = _client(rec)
         with client:
-            result = client.data.meta_v1()
+            result = client.data.meta_v1(
+                extended=True,
+                only_views=True,
+            )
             value = result
         self._check(rec)
         assert isinstance(value, _models.V1MetaResponse)
@@ -234,10 +240,323 @@ class TestDataMetaV1:
         async def run() -> Any:
             client = _async_client(rec)
             async with client:
-                result = await client.data.meta_v1()
+                result = await client.data.meta_v1(
+                    extended=True,
+                    only_views=True,
+                )
                 return result
 
         value = asyncio.run(run())
         self._check(rec)
         assert isinstance(value, _models.V1MetaResponse)
+        assert_reads_back(value, RESPONSE)
+
+
+class TestDataSqlV1:
+    """POST /v1/sql"""
+
+    RESPONSE: ClassVar[Any] = {
+        "sql": {"status": "value", "sql": ["value"], "query_type": "value", "error": "value"}
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/v1/sql")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "query": _models.V1LoadRequestQuery.model_validate(
+                {
+                    "measures": ["value"],
+                    "dimensions": ["value"],
+                    "segments": ["value"],
+                    "timeDimensions": [{"dimension": "value"}],
+                    "order": [["value"]],
+                    "limit": 3,
+                    "offset": 3,
+                    "filters": [{"member": "value", "operator": "value"}],
+                    "ungrouped": True,
+                    "subqueryJoins": [
+                        {"sql": "value", "on": "value", "joinType": "value", "alias": "value"}
+                    ],
+                    "joinHints": [["value"]],
+                    "timezone": "value",
+                    "responseFormat": "default",
+                }
+            ).model_dump(mode="json", by_alias=True, exclude_unset=True),
+            "format": "sql",
+            "disable_post_processing": True,
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.data.sql_v1(
+                query=_models.V1LoadRequestQuery.model_validate(
+                    {
+                        "measures": ["value"],
+                        "dimensions": ["value"],
+                        "segments": ["value"],
+                        "timeDimensions": [{"dimension": "value"}],
+                        "order": [["value"]],
+                        "limit": 3,
+                        "offset": 3,
+                        "filters": [{"member": "value", "operator": "value"}],
+                        "ungrouped": True,
+                        "subqueryJoins": [
+                            {"sql": "value", "on": "value", "joinType": "value", "alias": "value"}
+                        ],
+                        "joinHints": [["value"]],
+                        "timezone": "value",
+                        "responseFormat": "default",
+                    }
+                ),
+                format="sql",
+                disable_post_processing=True,
+            )
+            value = result
+        self._check(rec)
+        assert isinstance(value, _models.V1SqlResponse)
+        assert_reads_back(value, RESPONSE)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.data.sql_v1(
+                    query=_models.V1LoadRequestQuery.model_validate(
+                        {
+                            "measures": ["value"],
+                            "dimensions": ["value"],
+                            "segments": ["value"],
+                            "timeDimensions": [{"dimension": "value"}],
+                            "order": [["value"]],
+                            "limit": 3,
+                            "offset": 3,
+                            "filters": [{"member": "value", "operator": "value"}],
+                            "ungrouped": True,
+                            "subqueryJoins": [
+                                {
+                                    "sql": "value",
+                                    "on": "value",
+                                    "joinType": "value",
+                                    "alias": "value",
+                                }
+                            ],
+                            "joinHints": [["value"]],
+                            "timezone": "value",
+                            "responseFormat": "default",
+                        }
+                    ),
+                    format="sql",
+                    disable_post_processing=True,
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.V1SqlResponse)
+        assert_reads_back(value, RESPONSE)
+
+
+class TestDataDryRunV1:
+    """POST /v1/dry-run"""
+
+    RESPONSE: ClassVar[Any] = {
+        "queryType": "value",
+        "normalizedQueries": [{}],
+        "pivotQuery": {},
+        "queryOrder": [{}],
+        "transformedQueries": [{}],
+    }
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/v1/dry-run")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "query": _models.V1LoadRequestQuery.model_validate(
+                {
+                    "measures": ["value"],
+                    "dimensions": ["value"],
+                    "segments": ["value"],
+                    "timeDimensions": [{"dimension": "value"}],
+                    "order": [["value"]],
+                    "limit": 3,
+                    "offset": 3,
+                    "filters": [{"member": "value", "operator": "value"}],
+                    "ungrouped": True,
+                    "subqueryJoins": [
+                        {"sql": "value", "on": "value", "joinType": "value", "alias": "value"}
+                    ],
+                    "joinHints": [["value"]],
+                    "timezone": "value",
+                    "responseFormat": "default",
+                }
+            ).model_dump(mode="json", by_alias=True, exclude_unset=True),
+        }
+
+    def test_nested_inputs_as_dicts(self) -> None:
+        """A nested request object given as a plain dict (its TypedDict) is sent as given."""
+        rec = Recorder(200, self.RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            client.data.dry_run_v1(
+                query={
+                    "measures": ["value"],
+                    "dimensions": ["value"],
+                    "segments": ["value"],
+                    "timeDimensions": [{"dimension": "value"}],
+                    "order": [["value"]],
+                    "limit": 3,
+                    "offset": 3,
+                    "filters": [{"member": "value", "operator": "value"}],
+                    "ungrouped": True,
+                    "subqueryJoins": [
+                        {"sql": "value", "on": "value", "joinType": "value", "alias": "value"}
+                    ],
+                    "joinHints": [["value"]],
+                    "timezone": "value",
+                    "responseFormat": "default",
+                },
+            )
+        sent = rec.json()
+        assert sent["query"] == {
+            "measures": ["value"],
+            "dimensions": ["value"],
+            "segments": ["value"],
+            "timeDimensions": [{"dimension": "value"}],
+            "order": [["value"]],
+            "limit": 3,
+            "offset": 3,
+            "filters": [{"member": "value", "operator": "value"}],
+            "ungrouped": True,
+            "subqueryJoins": [
+                {"sql": "value", "on": "value", "joinType": "value", "alias": "value"}
+            ],
+            "joinHints": [["value"]],
+            "timezone": "value",
+            "responseFormat": "default",
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.data.dry_run_v1(
+                query=_models.V1LoadRequestQuery.model_validate(
+                    {
+                        "measures": ["value"],
+                        "dimensions": ["value"],
+                        "segments": ["value"],
+                        "timeDimensions": [{"dimension": "value"}],
+                        "order": [["value"]],
+                        "limit": 3,
+                        "offset": 3,
+                        "filters": [{"member": "value", "operator": "value"}],
+                        "ungrouped": True,
+                        "subqueryJoins": [
+                            {"sql": "value", "on": "value", "joinType": "value", "alias": "value"}
+                        ],
+                        "joinHints": [["value"]],
+                        "timezone": "value",
+                        "responseFormat": "default",
+                    }
+                ),
+            )
+            value = result
+        self._check(rec)
+        assert isinstance(value, _models.V1DryRunResponse)
+        assert_reads_back(value, RESPONSE)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.data.dry_run_v1(
+                    query=_models.V1LoadRequestQuery.model_validate(
+                        {
+                            "measures": ["value"],
+                            "dimensions": ["value"],
+                            "segments": ["value"],
+                            "timeDimensions": [{"dimension": "value"}],
+                            "order": [["value"]],
+                            "limit": 3,
+                            "offset": 3,
+                            "filters": [{"member": "value", "operator": "value"}],
+                            "ungrouped": True,
+                            "subqueryJoins": [
+                                {
+                                    "sql": "value",
+                                    "on": "value",
+                                    "joinType": "value",
+                                    "alias": "value",
+                                }
+                            ],
+                            "joinHints": [["value"]],
+                            "timezone": "value",
+                            "responseFormat": "default",
+                        }
+                    ),
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.V1DryRunResponse)
+        assert_reads_back(value, RESPONSE)
+
+
+class TestDataPreAggregationJobsV1:
+    """POST /v1/pre-aggregations/jobs"""
+
+    RESPONSE: ClassVar[Any] = ["value"]
+
+    def _check(self, rec: Recorder) -> None:
+        request = _check_request(rec, "POST", "/v1/pre-aggregations/jobs")
+        assert sorted(request.url.params.keys()) == sorted({})
+        assert rec.json() == {
+            "action": "post",
+            "tokens": ["value"],
+            "resType": "object",
+        }
+
+    def test_sync(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+        client = _client(rec)
+        with client:
+            result = client.data.pre_aggregation_jobs_v1(
+                action="post",
+                tokens=["value"],
+                res_type="object",
+            )
+            value = result
+        self._check(rec)
+        assert isinstance(value, _models.V1PreAggregationJobsResponse)
+        assert_reads_back(value, RESPONSE)
+
+    def test_async(self) -> None:
+        RESPONSE = self.RESPONSE
+        rec = Recorder(200, RESPONSE, "application/json")
+
+        async def run() -> Any:
+            client = _async_client(rec)
+            async with client:
+                result = await client.data.pre_aggregation_jobs_v1(
+                    action="post",
+                    tokens=["value"],
+                    res_type="object",
+                )
+                return result
+
+        value = asyncio.run(run())
+        self._check(rec)
+        assert isinstance(value, _models.V1PreAggregationJobsResponse)
         assert_reads_back(value, RESPONSE)

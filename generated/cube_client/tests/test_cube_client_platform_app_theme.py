@@ -43,11 +43,12 @@ def _loopback_client(server: Loopback, strict: bool = False) -> PlatformClient:
     )
 
 
-def _check_request(rec: Recorder, method: str, path: str) -> httpx2.Request:
+def _check_request(rec: Recorder, method: str, path: str, root: bool = False) -> httpx2.Request:
+    """The last request; ``root``: sent to the host's root, outside the base path."""
     request = rec.last
     assert request.method == method
     assert request.url.scheme == "https" and request.url.host == "api.test"
-    assert rec.path() == "/base" + path
+    assert rec.path() == ("" if root else "/base") + path
     assert request.headers["Authorization"] == "Bearer " + CREDENTIAL
     return request
 

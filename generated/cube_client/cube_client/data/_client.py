@@ -23,6 +23,14 @@ if TYPE_CHECKING:
         DataResourceWithRawResponse,
         DataResourceWithStreamingResponse,
     )
+    from cube_client.data.resources.health import (
+        AsyncHealthResource,
+        AsyncHealthResourceWithRawResponse,
+        AsyncHealthResourceWithStreamingResponse,
+        HealthResource,
+        HealthResourceWithRawResponse,
+        HealthResourceWithStreamingResponse,
+    )
 
 __all__ = ["AsyncDataClient", "DataClient"]
 
@@ -92,6 +100,13 @@ class DataClient(SyncAPIClient):
         return DataResource(self)
 
     @cached_property
+    def health(self) -> HealthResource:
+        """Operations tagged Health"""
+        from cube_client.data.resources.health import HealthResource
+
+        return HealthResource(self)
+
+    @cached_property
     def with_raw_response(self) -> DataClientWithRawResponse:
         """Every resource, with methods that return the HTTP response alongside the value."""
         return DataClientWithRawResponse(self)
@@ -110,6 +125,10 @@ class DataClientWithRawResponse:
     def data(self) -> DataResourceWithRawResponse:
         return self._client.data.with_raw_response
 
+    @cached_property
+    def health(self) -> HealthResourceWithRawResponse:
+        return self._client.health.with_raw_response
+
 
 class DataClientWithStreamingResponse:
     def __init__(self, client: DataClient) -> None:
@@ -118,6 +137,10 @@ class DataClientWithStreamingResponse:
     @cached_property
     def data(self) -> DataResourceWithStreamingResponse:
         return self._client.data.with_streaming_response
+
+    @cached_property
+    def health(self) -> HealthResourceWithStreamingResponse:
+        return self._client.health.with_streaming_response
 
 
 class AsyncDataClient(AsyncAPIClient):
@@ -176,6 +199,13 @@ class AsyncDataClient(AsyncAPIClient):
         return AsyncDataResource(self)
 
     @cached_property
+    def health(self) -> AsyncHealthResource:
+        """Operations tagged Health"""
+        from cube_client.data.resources.health import AsyncHealthResource
+
+        return AsyncHealthResource(self)
+
+    @cached_property
     def with_raw_response(self) -> AsyncDataClientWithRawResponse:
         """Every resource, with methods that return the HTTP response alongside the value."""
         return AsyncDataClientWithRawResponse(self)
@@ -194,6 +224,10 @@ class AsyncDataClientWithRawResponse:
     def data(self) -> AsyncDataResourceWithRawResponse:
         return self._client.data.with_raw_response
 
+    @cached_property
+    def health(self) -> AsyncHealthResourceWithRawResponse:
+        return self._client.health.with_raw_response
+
 
 class AsyncDataClientWithStreamingResponse:
     def __init__(self, client: AsyncDataClient) -> None:
@@ -202,3 +236,7 @@ class AsyncDataClientWithStreamingResponse:
     @cached_property
     def data(self) -> AsyncDataResourceWithStreamingResponse:
         return self._client.data.with_streaming_response
+
+    @cached_property
+    def health(self) -> AsyncHealthResourceWithStreamingResponse:
+        return self._client.health.with_streaming_response

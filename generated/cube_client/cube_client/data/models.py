@@ -11,6 +11,8 @@ if TYPE_CHECKING:
     from ._classes.cubesql_v1_line import CubesqlV1Line
     from ._classes.cubesql_v1_line_item import CubesqlV1LineItem
     from ._classes.cubesql_v1_request import CubesqlV1Request
+    from ._classes.dry_run_v1_request import DryRunV1Request
+    from ._classes.sql_v1_request import SqlV1Request
     from ._classes.v1_cube_meta import V1CubeMeta
     from ._classes.v1_cube_meta_custom_numeric_format import V1CubeMetaCustomNumericFormat
     from ._classes.v1_cube_meta_custom_time_format import V1CubeMetaCustomTimeFormat
@@ -28,7 +30,9 @@ if TYPE_CHECKING:
     from ._classes.v1_cube_meta_segment import V1CubeMetaSegment
     from ._classes.v1_cube_meta_simple_format import V1CubeMetaSimpleFormat
     from ._classes.v1_cube_meta_type import V1CubeMetaType
+    from ._classes.v1_dry_run_response import V1DryRunResponse
     from ._classes.v1_error import V1Error
+    from ._classes.v1_health import V1Health
     from ._classes.v1_load_request import V1LoadRequest
     from ._classes.v1_load_request_join_hint import V1LoadRequestJoinHint
     from ._classes.v1_load_request_query import V1LoadRequestQuery, V1LoadRequestQueryParam
@@ -61,11 +65,29 @@ if TYPE_CHECKING:
     from ._classes.v1_load_result_data_compact import V1LoadResultDataCompact
     from ._classes.v1_load_result_data_row import V1LoadResultDataRow
     from ._classes.v1_meta_response import V1MetaResponse
+    from ._classes.v1_pre_aggregation_job_status import V1PreAggregationJobStatus
+    from ._classes.v1_pre_aggregation_jobs_request import V1PreAggregationJobsRequest
+    from ._classes.v1_pre_aggregation_jobs_response import V1PreAggregationJobsResponse
+    from ._classes.v1_pre_aggregation_jobs_response_option3 import (
+        V1PreAggregationJobsResponseOption3,
+    )
+    from ._classes.v1_pre_aggregation_selector import (
+        V1PreAggregationSelector,
+        V1PreAggregationSelectorParam,
+    )
+    from ._classes.v1_pre_aggregation_selector_item import (
+        V1PreAggregationSelectorItem,
+        V1PreAggregationSelectorItemParam,
+    )
+    from ._classes.v1_sql_response import V1SqlResponse
+    from ._classes.v1_sql_response_sql import V1SqlResponseSql
 
 __all__ = [
     "CubesqlV1Line",
     "CubesqlV1LineItem",
     "CubesqlV1Request",
+    "DryRunV1Request",
+    "SqlV1Request",
     "V1CubeMeta",
     "V1CubeMetaCustomNumericFormat",
     "V1CubeMetaCustomTimeFormat",
@@ -83,7 +105,9 @@ __all__ = [
     "V1CubeMetaSegment",
     "V1CubeMetaSimpleFormat",
     "V1CubeMetaType",
+    "V1DryRunResponse",
     "V1Error",
+    "V1Health",
     "V1LoadRequest",
     "V1LoadRequestJoinHint",
     "V1LoadRequestQuery",
@@ -107,6 +131,16 @@ __all__ = [
     "V1LoadResultDataCompact",
     "V1LoadResultDataRow",
     "V1MetaResponse",
+    "V1PreAggregationJobStatus",
+    "V1PreAggregationJobsRequest",
+    "V1PreAggregationJobsResponse",
+    "V1PreAggregationJobsResponseOption3",
+    "V1PreAggregationSelector",
+    "V1PreAggregationSelectorItem",
+    "V1PreAggregationSelectorItemParam",
+    "V1PreAggregationSelectorParam",
+    "V1SqlResponse",
+    "V1SqlResponseSql",
 ]
 
 if not TYPE_CHECKING:  # type checkers read the imports above; at run time classes load lazily
@@ -117,6 +151,8 @@ if not TYPE_CHECKING:  # type checkers read the imports above; at run time class
             "CubesqlV1Line": "cubesql_v1_line",
             "CubesqlV1LineItem": "cubesql_v1_line_item",
             "CubesqlV1Request": "cubesql_v1_request",
+            "DryRunV1Request": "dry_run_v1_request",
+            "SqlV1Request": "sql_v1_request",
             "V1CubeMeta": "v1_cube_meta",
             "V1CubeMetaCustomNumericFormat": "v1_cube_meta_custom_numeric_format",
             "V1CubeMetaCustomTimeFormat": "v1_cube_meta_custom_time_format",
@@ -130,7 +166,9 @@ if not TYPE_CHECKING:  # type checkers read the imports above; at run time class
             "V1CubeMetaMeasure": "v1_cube_meta_measure",
             "V1CubeMetaNestedFolder": "v1_cube_meta_nested_folder",
             "V1CubeMetaSegment": "v1_cube_meta_segment",
+            "V1DryRunResponse": "v1_dry_run_response",
             "V1Error": "v1_error",
+            "V1Health": "v1_health",
             "V1LoadRequest": "v1_load_request",
             "V1LoadRequestQuery": "v1_load_request_query",
             "V1LoadRequestQueryParam": "v1_load_request_query",
@@ -150,6 +188,14 @@ if not TYPE_CHECKING:  # type checkers read the imports above; at run time class
             "V1LoadResultDataColumnar": "v1_load_result_data_columnar",
             "V1LoadResultDataCompact": "v1_load_result_data_compact",
             "V1MetaResponse": "v1_meta_response",
+            "V1PreAggregationJobStatus": "v1_pre_aggregation_job_status",
+            "V1PreAggregationJobsRequest": "v1_pre_aggregation_jobs_request",
+            "V1PreAggregationSelector": "v1_pre_aggregation_selector",
+            "V1PreAggregationSelectorParam": "v1_pre_aggregation_selector",
+            "V1PreAggregationSelectorItem": "v1_pre_aggregation_selector_item",
+            "V1PreAggregationSelectorItemParam": "v1_pre_aggregation_selector_item",
+            "V1SqlResponse": "v1_sql_response",
+            "V1SqlResponseSql": "v1_sql_response_sql",
             "V1CubeMetaDimensionOrder": "v1_cube_meta_dimension_order",
             "V1CubeMetaFormat": "v1_cube_meta_format",
             "V1CubeMetaSimpleFormat": "v1_cube_meta_simple_format",
@@ -158,5 +204,7 @@ if not TYPE_CHECKING:  # type checkers read the imports above; at run time class
             "V1LoadRequestQueryFilterItem": "v1_load_request_query_filter_item",
             "V1LoadResultData": "v1_load_result_data",
             "V1LoadResultDataRow": "v1_load_result_data_row",
+            "V1PreAggregationJobsResponseOption3": "v1_pre_aggregation_jobs_response_option3",
+            "V1PreAggregationJobsResponse": "v1_pre_aggregation_jobs_response",
         },
     )

@@ -12,13 +12,13 @@ from cube_client._models import BaseModel
 
 class V1LoadRequestQueryFilterBase(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    member: str | None = None
-    operator: str | None = None
+    member: str
+    operator: str
     values: list[str] | None = None
 
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
 class V1LoadRequestQueryFilterBaseParam(TypedDict):
-    member: NotRequired[str | None]
-    operator: NotRequired[str | None]
+    member: str
+    operator: str
     values: NotRequired[list[str] | None]

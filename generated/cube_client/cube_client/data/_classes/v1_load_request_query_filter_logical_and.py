@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, NotRequired, TypedDict
+from typing import Annotated, Any, TypedDict
 
 from pydantic import ConfigDict, Field
 
@@ -12,13 +12,13 @@ from cube_client._models import BaseModel
 
 class V1LoadRequestQueryFilterLogicalAnd(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    and_: Annotated[list[dict[str, Any]] | None, Field(alias="and")] = None
+    and_: Annotated[list[dict[str, Any]], Field(alias="and")]
 
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
 V1LoadRequestQueryFilterLogicalAndParam = TypedDict(
     "V1LoadRequestQueryFilterLogicalAndParam",
     {
-        "and": "NotRequired[list[dict[str, Any]] | None]",
+        "and": "list[dict[str, Any]]",
     },
 )

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, NotRequired, TypedDict
+from typing import Annotated, Any, TypedDict
 
 from pydantic import ConfigDict, Field
 
@@ -12,13 +12,13 @@ from cube_client._models import BaseModel
 
 class V1LoadRequestQueryFilterLogicalOr(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    or_: Annotated[list[dict[str, Any]] | None, Field(alias="or")] = None
+    or_: Annotated[list[dict[str, Any]], Field(alias="or")]
 
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
 V1LoadRequestQueryFilterLogicalOrParam = TypedDict(
     "V1LoadRequestQueryFilterLogicalOrParam",
     {
-        "or": "NotRequired[list[dict[str, Any]] | None]",
+        "or": "list[dict[str, Any]]",
     },
 )

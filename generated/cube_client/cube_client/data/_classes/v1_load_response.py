@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from pydantic import ConfigDict, Field
 
 from cube_client._models import BaseModel
+from cube_client._results import LoadResponseMixin
 
 if TYPE_CHECKING:
     from .v1_load_result import V1LoadResult
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 _REFS = {"V1LoadResult": "v1_load_result"}
 
 
-class V1LoadResponse(BaseModel):
+class V1LoadResponse(LoadResponseMixin, BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     pivot_query: Annotated[dict[str, Any] | None, Field(alias="pivotQuery")] = None
     slow_query: Annotated[bool | None, Field(alias="slowQuery")] = None

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from pydantic import ConfigDict, Field
 
 from cube_client._models import BaseModel
+from cube_client._results import LoadResultMixin
 
 if TYPE_CHECKING:
     from .v1_load_result_annotation import V1LoadResultAnnotation
@@ -21,7 +22,7 @@ _REFS = {
 }
 
 
-class V1LoadResult(BaseModel):
+class V1LoadResult(LoadResultMixin, BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     data_source: Annotated[str | None, Field(alias="dataSource")] = None
     annotation: V1LoadResultAnnotation

@@ -3,20 +3,67 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cached_property
-from typing import Literal, cast
+from typing import Any, Literal, cast
 
 from cube_client._base_client import PreparedCall, RequestOptions
+from cube_client._data import RequestIdSpec, arequest_with_id, request_with_id
+from cube_client._jobs import AsyncJob, SyncJob
 from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
 from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
 from cube_client._streaming import AsyncJSONLinesStream, JSONLines, JSONLinesStream
+from cube_client._token_jobs import (
+    TokenJobSpec,
+    TokenJobStarted,
+    TokenJobStatus,
+    async_token_job,
+    token_job,
+)
 from cube_client._types import NOT_GIVEN, Body, Headers, NotGiven, Query, Timeout
 from cube_client._utils import build_headers, strip_not_given
 from cube_client.data import models as _models
 
 __all__ = ["AsyncDataResource", "DataResource"]
+
+_LOAD_V1_REQUEST_ID = RequestIdSpec(
+    header="x-request-id",
+    span_separator="-span-",
+    continue_member="error",
+    continue_value="Continue wait",
+)
+
+_META_V1_REQUEST_ID = RequestIdSpec(
+    header="x-request-id",
+    span_separator="-span-",
+    continue_member="error",
+    continue_value="Continue wait",
+)
+
+_SQL_V1_REQUEST_ID = RequestIdSpec(
+    header="x-request-id",
+    span_separator="-span-",
+    continue_member="error",
+    continue_value="Continue wait",
+)
+
+_DRY_RUN_V1_REQUEST_ID = RequestIdSpec(
+    header="x-request-id",
+    span_separator="-span-",
+    continue_member="error",
+    continue_value="Continue wait",
+)
+
+_PRE_AGGREGATION_JOBS_V1_REQUEST_ID = RequestIdSpec(header="x-request-id", span_separator="-span-")
+
+_PRE_AGGREGATION_JOBS_V1_TOKEN_JOB = TokenJobSpec(
+    token_key="token",
+    status_key="status",
+    success_values=("done",),
+    failure_values=("missing_partition",),
+)
 
 
 class DataResource(SyncAPIResource):
@@ -39,6 +86,9 @@ class DataResource(SyncAPIResource):
         cache: Literal["stale-if-slow", "stale-while-revalidate", "must-revalidate", "no-cache"]
         | NotGiven = NOT_GIVEN,
         query: _models.V1LoadRequestQuery | _models.V1LoadRequestQueryParam | NotGiven = NOT_GIVEN,
+        request_id: str | None = None,
+        wait_timeout: float | NotGiven | None = NOT_GIVEN,
+        on_progress: Callable[[dict[str, Any]], object] | None = None,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -49,6 +99,12 @@ class DataResource(SyncAPIResource):
         """loadV1
 
         ``POST /v1/load``
+
+        Sent under ``request_id`` (a new UUID when None) as ``x-request-id: <id>-span-<n>``;
+        the id is on the result (``_request_id``) and on any error (``request_id``).
+        A "wait" answer is never returned: the call is sent again under the same id until
+        ``wait_timeout`` seconds pass (300 by default, None: no limit; then
+        ``ContinueWaitTimeoutError``), each such answer given to ``on_progress``.
 
         Raises:
             APIStatusError: 4XX
@@ -77,7 +133,15 @@ class DataResource(SyncAPIResource):
 
         return cast(
             _models.V1LoadResponse,
-            self._client.request(call, cast_to=_models.V1LoadResponse, kind="json"),
+            request_with_id(
+                self._client,
+                call,
+                _models.V1LoadResponse,
+                _LOAD_V1_REQUEST_ID,
+                request_id=request_id,
+                wait_timeout=wait_timeout,
+                on_progress=on_progress,
+            ),
         )
 
     def cubesql_v1(
@@ -147,6 +211,11 @@ class DataResource(SyncAPIResource):
     def meta_v1(
         self,
         *,
+        extended: Literal[True] | NotGiven = NOT_GIVEN,
+        only_views: bool | NotGiven = NOT_GIVEN,
+        request_id: str | None = None,
+        wait_timeout: float | NotGiven | None = NOT_GIVEN,
+        on_progress: Callable[[dict[str, Any]], object] | None = None,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -158,6 +227,12 @@ class DataResource(SyncAPIResource):
 
         ``GET /v1/meta``
 
+        Sent under ``request_id`` (a new UUID when None) as ``x-request-id: <id>-span-<n>``;
+        the id is on the result (``_request_id``) and on any error (``request_id``).
+        A "wait" answer is never returned: the call is sent again under the same id until
+        ``wait_timeout`` seconds pass (300 by default, None: no limit; then
+        ``ContinueWaitTimeoutError``), each such answer given to ``on_progress``.
+
         Raises:
             APIStatusError: 4XX
             InternalServerError: 5XX
@@ -166,6 +241,10 @@ class DataResource(SyncAPIResource):
         call = PreparedCall(
             method="GET",
             path="/v1/meta",
+            query={
+                "extended": extended,
+                "onlyViews": only_views,
+            },
             options=RequestOptions(
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -178,7 +257,241 @@ class DataResource(SyncAPIResource):
 
         return cast(
             _models.V1MetaResponse,
-            self._client.request(call, cast_to=_models.V1MetaResponse, kind="json"),
+            request_with_id(
+                self._client,
+                call,
+                _models.V1MetaResponse,
+                _META_V1_REQUEST_ID,
+                request_id=request_id,
+                wait_timeout=wait_timeout,
+                on_progress=on_progress,
+            ),
+        )
+
+    def sql_v1(
+        self,
+        *,
+        query: _models.V1LoadRequestQuery | _models.V1LoadRequestQueryParam | str,
+        format: Literal["sql", "rest"] | NotGiven = NOT_GIVEN,
+        disable_post_processing: bool | NotGiven = NOT_GIVEN,
+        request_id: str | None = None,
+        wait_timeout: float | NotGiven | None = NOT_GIVEN,
+        on_progress: Callable[[dict[str, Any]], object] | None = None,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
+    ) -> _models.V1SqlResponse:
+        """sqlV1
+
+        ``POST /v1/sql``
+
+        Sent under ``request_id`` (a new UUID when None) as ``x-request-id: <id>-span-<n>``;
+        the id is on the result (``_request_id``) and on any error (``request_id``).
+        A "wait" answer is never returned: the call is sent again under the same id until
+        ``wait_timeout`` seconds pass (300 by default, None: no limit; then
+        ``ContinueWaitTimeoutError``), each such answer given to ``on_progress``.
+
+        Raises:
+            APIStatusError: 4XX - The request could not be completed; `error` says why.
+            InternalServerError: 5XX - The server failed; `error` says why.
+        """
+
+        call = PreparedCall(
+            method="POST",
+            path="/v1/sql",
+            json=strip_not_given(
+                {
+                    "query": query,
+                    "format": format,
+                    "disable_post_processing": disable_post_processing,
+                }
+            ),
+            options=RequestOptions(
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+                max_retries=max_retries,
+                limits=limits,
+            ),
+        )
+
+        return cast(
+            _models.V1SqlResponse,
+            request_with_id(
+                self._client,
+                call,
+                _models.V1SqlResponse,
+                _SQL_V1_REQUEST_ID,
+                request_id=request_id,
+                wait_timeout=wait_timeout,
+                on_progress=on_progress,
+            ),
+        )
+
+    def dry_run_v1(
+        self,
+        *,
+        query: _models.V1LoadRequestQuery | _models.V1LoadRequestQueryParam,
+        request_id: str | None = None,
+        wait_timeout: float | NotGiven | None = NOT_GIVEN,
+        on_progress: Callable[[dict[str, Any]], object] | None = None,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
+    ) -> _models.V1DryRunResponse:
+        """dryRunV1
+
+        ``POST /v1/dry-run``
+
+        Sent under ``request_id`` (a new UUID when None) as ``x-request-id: <id>-span-<n>``;
+        the id is on the result (``_request_id``) and on any error (``request_id``).
+        A "wait" answer is never returned: the call is sent again under the same id until
+        ``wait_timeout`` seconds pass (300 by default, None: no limit; then
+        ``ContinueWaitTimeoutError``), each such answer given to ``on_progress``.
+
+        Raises:
+            APIStatusError: 4XX - The request could not be completed; `error` says why.
+            InternalServerError: 5XX - The server failed; `error` says why.
+        """
+
+        call = PreparedCall(
+            method="POST",
+            path="/v1/dry-run",
+            json=strip_not_given(
+                {
+                    "query": query,
+                }
+            ),
+            options=RequestOptions(
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+                max_retries=max_retries,
+                limits=limits,
+            ),
+        )
+
+        return cast(
+            _models.V1DryRunResponse,
+            request_with_id(
+                self._client,
+                call,
+                _models.V1DryRunResponse,
+                _DRY_RUN_V1_REQUEST_ID,
+                request_id=request_id,
+                wait_timeout=wait_timeout,
+                on_progress=on_progress,
+            ),
+        )
+
+    def pre_aggregation_jobs_v1(
+        self,
+        *,
+        action: Literal["post", "get"],
+        selector: _models.V1PreAggregationSelector
+        | _models.V1PreAggregationSelectorParam
+        | NotGiven = NOT_GIVEN,
+        tokens: list[str] | NotGiven = NOT_GIVEN,
+        res_type: Literal["object"] | NotGiven = NOT_GIVEN,
+        request_id: str | None = None,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
+    ) -> _models.V1PreAggregationJobsResponse:
+        """preAggregationJobsV1
+
+        ``POST /v1/pre-aggregations/jobs``
+
+        Sent under ``request_id`` (a new UUID when None) as ``x-request-id: <id>-span-<n>``;
+        the id is on the result (``_request_id``) and on any error (``request_id``).
+
+        Raises:
+            APIStatusError: 4XX - The request could not be completed; `error` says why.
+            InternalServerError: 5XX - The server failed; `error` says why.
+        """
+
+        call = PreparedCall(
+            method="POST",
+            path="/v1/pre-aggregations/jobs",
+            json=strip_not_given(
+                {
+                    "action": action,
+                    "selector": selector,
+                    "tokens": tokens,
+                    "resType": res_type,
+                }
+            ),
+            options=RequestOptions(
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+                max_retries=max_retries,
+                limits=limits,
+            ),
+        )
+
+        return cast(
+            _models.V1PreAggregationJobsResponse,
+            request_with_id(
+                self._client,
+                call,
+                _models.V1PreAggregationJobsResponse,
+                _PRE_AGGREGATION_JOBS_V1_REQUEST_ID,
+                request_id=request_id,
+            ),
+        )
+
+    def pre_aggregation_jobs_v1_job(
+        self,
+        *,
+        selector: _models.V1PreAggregationSelector
+        | _models.V1PreAggregationSelectorParam
+        | NotGiven = NOT_GIVEN,
+        res_type: Literal["object"] | NotGiven = NOT_GIVEN,
+        request_id: str | None = None,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
+    ) -> SyncJob[TokenJobStarted, TokenJobStatus]:
+        """Start jobs; the handle's wait() follows them to their end."""
+        started = self.pre_aggregation_jobs_v1(
+            action="post",
+            request_id=request_id,
+            selector=selector,
+            res_type=res_type,
+            extra_headers=extra_headers,
+            extra_query=extra_query,
+            extra_body=extra_body,
+            timeout=timeout,
+            max_retries=max_retries,
+            limits=limits,
+        )
+        return token_job(
+            started,
+            _PRE_AGGREGATION_JOBS_V1_TOKEN_JOB,
+            lambda tokens: self.pre_aggregation_jobs_v1(
+                action="get",
+                tokens=tokens,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                timeout=timeout,
+                max_retries=max_retries,
+            ),
         )
 
 
@@ -187,6 +500,9 @@ class DataResourceWithRawResponse:
         self.load_v1 = to_raw_response_wrapper(resource.load_v1)
         self.cubesql_v1 = to_raw_response_wrapper(resource.cubesql_v1)
         self.meta_v1 = to_raw_response_wrapper(resource.meta_v1)
+        self.sql_v1 = to_raw_response_wrapper(resource.sql_v1)
+        self.dry_run_v1 = to_raw_response_wrapper(resource.dry_run_v1)
+        self.pre_aggregation_jobs_v1 = to_raw_response_wrapper(resource.pre_aggregation_jobs_v1)
 
 
 class DataResourceWithStreamingResponse:
@@ -194,6 +510,11 @@ class DataResourceWithStreamingResponse:
         self.load_v1 = to_streamed_response_wrapper(resource.load_v1)
         self.cubesql_v1 = to_streamed_response_wrapper(resource.cubesql_v1)
         self.meta_v1 = to_streamed_response_wrapper(resource.meta_v1)
+        self.sql_v1 = to_streamed_response_wrapper(resource.sql_v1)
+        self.dry_run_v1 = to_streamed_response_wrapper(resource.dry_run_v1)
+        self.pre_aggregation_jobs_v1 = to_streamed_response_wrapper(
+            resource.pre_aggregation_jobs_v1
+        )
 
 
 class AsyncDataResource(AsyncAPIResource):
@@ -216,6 +537,9 @@ class AsyncDataResource(AsyncAPIResource):
         cache: Literal["stale-if-slow", "stale-while-revalidate", "must-revalidate", "no-cache"]
         | NotGiven = NOT_GIVEN,
         query: _models.V1LoadRequestQuery | _models.V1LoadRequestQueryParam | NotGiven = NOT_GIVEN,
+        request_id: str | None = None,
+        wait_timeout: float | NotGiven | None = NOT_GIVEN,
+        on_progress: Callable[[dict[str, Any]], object] | None = None,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -226,6 +550,12 @@ class AsyncDataResource(AsyncAPIResource):
         """loadV1
 
         ``POST /v1/load``
+
+        Sent under ``request_id`` (a new UUID when None) as ``x-request-id: <id>-span-<n>``;
+        the id is on the result (``_request_id``) and on any error (``request_id``).
+        A "wait" answer is never returned: the call is sent again under the same id until
+        ``wait_timeout`` seconds pass (300 by default, None: no limit; then
+        ``ContinueWaitTimeoutError``), each such answer given to ``on_progress``.
 
         Raises:
             APIStatusError: 4XX
@@ -254,7 +584,15 @@ class AsyncDataResource(AsyncAPIResource):
 
         return cast(
             _models.V1LoadResponse,
-            await self._client.request(call, cast_to=_models.V1LoadResponse, kind="json"),
+            await arequest_with_id(
+                self._client,
+                call,
+                _models.V1LoadResponse,
+                _LOAD_V1_REQUEST_ID,
+                request_id=request_id,
+                wait_timeout=wait_timeout,
+                on_progress=on_progress,
+            ),
         )
 
     async def cubesql_v1(
@@ -324,6 +662,11 @@ class AsyncDataResource(AsyncAPIResource):
     async def meta_v1(
         self,
         *,
+        extended: Literal[True] | NotGiven = NOT_GIVEN,
+        only_views: bool | NotGiven = NOT_GIVEN,
+        request_id: str | None = None,
+        wait_timeout: float | NotGiven | None = NOT_GIVEN,
+        on_progress: Callable[[dict[str, Any]], object] | None = None,
         extra_headers: Headers | None = None,
         extra_query: Query | None = None,
         extra_body: Body | None = None,
@@ -335,6 +678,12 @@ class AsyncDataResource(AsyncAPIResource):
 
         ``GET /v1/meta``
 
+        Sent under ``request_id`` (a new UUID when None) as ``x-request-id: <id>-span-<n>``;
+        the id is on the result (``_request_id``) and on any error (``request_id``).
+        A "wait" answer is never returned: the call is sent again under the same id until
+        ``wait_timeout`` seconds pass (300 by default, None: no limit; then
+        ``ContinueWaitTimeoutError``), each such answer given to ``on_progress``.
+
         Raises:
             APIStatusError: 4XX
             InternalServerError: 5XX
@@ -343,6 +692,10 @@ class AsyncDataResource(AsyncAPIResource):
         call = PreparedCall(
             method="GET",
             path="/v1/meta",
+            query={
+                "extended": extended,
+                "onlyViews": only_views,
+            },
             options=RequestOptions(
                 extra_headers=extra_headers,
                 extra_query=extra_query,
@@ -355,7 +708,241 @@ class AsyncDataResource(AsyncAPIResource):
 
         return cast(
             _models.V1MetaResponse,
-            await self._client.request(call, cast_to=_models.V1MetaResponse, kind="json"),
+            await arequest_with_id(
+                self._client,
+                call,
+                _models.V1MetaResponse,
+                _META_V1_REQUEST_ID,
+                request_id=request_id,
+                wait_timeout=wait_timeout,
+                on_progress=on_progress,
+            ),
+        )
+
+    async def sql_v1(
+        self,
+        *,
+        query: _models.V1LoadRequestQuery | _models.V1LoadRequestQueryParam | str,
+        format: Literal["sql", "rest"] | NotGiven = NOT_GIVEN,
+        disable_post_processing: bool | NotGiven = NOT_GIVEN,
+        request_id: str | None = None,
+        wait_timeout: float | NotGiven | None = NOT_GIVEN,
+        on_progress: Callable[[dict[str, Any]], object] | None = None,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
+    ) -> _models.V1SqlResponse:
+        """sqlV1
+
+        ``POST /v1/sql``
+
+        Sent under ``request_id`` (a new UUID when None) as ``x-request-id: <id>-span-<n>``;
+        the id is on the result (``_request_id``) and on any error (``request_id``).
+        A "wait" answer is never returned: the call is sent again under the same id until
+        ``wait_timeout`` seconds pass (300 by default, None: no limit; then
+        ``ContinueWaitTimeoutError``), each such answer given to ``on_progress``.
+
+        Raises:
+            APIStatusError: 4XX - The request could not be completed; `error` says why.
+            InternalServerError: 5XX - The server failed; `error` says why.
+        """
+
+        call = PreparedCall(
+            method="POST",
+            path="/v1/sql",
+            json=strip_not_given(
+                {
+                    "query": query,
+                    "format": format,
+                    "disable_post_processing": disable_post_processing,
+                }
+            ),
+            options=RequestOptions(
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+                max_retries=max_retries,
+                limits=limits,
+            ),
+        )
+
+        return cast(
+            _models.V1SqlResponse,
+            await arequest_with_id(
+                self._client,
+                call,
+                _models.V1SqlResponse,
+                _SQL_V1_REQUEST_ID,
+                request_id=request_id,
+                wait_timeout=wait_timeout,
+                on_progress=on_progress,
+            ),
+        )
+
+    async def dry_run_v1(
+        self,
+        *,
+        query: _models.V1LoadRequestQuery | _models.V1LoadRequestQueryParam,
+        request_id: str | None = None,
+        wait_timeout: float | NotGiven | None = NOT_GIVEN,
+        on_progress: Callable[[dict[str, Any]], object] | None = None,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
+    ) -> _models.V1DryRunResponse:
+        """dryRunV1
+
+        ``POST /v1/dry-run``
+
+        Sent under ``request_id`` (a new UUID when None) as ``x-request-id: <id>-span-<n>``;
+        the id is on the result (``_request_id``) and on any error (``request_id``).
+        A "wait" answer is never returned: the call is sent again under the same id until
+        ``wait_timeout`` seconds pass (300 by default, None: no limit; then
+        ``ContinueWaitTimeoutError``), each such answer given to ``on_progress``.
+
+        Raises:
+            APIStatusError: 4XX - The request could not be completed; `error` says why.
+            InternalServerError: 5XX - The server failed; `error` says why.
+        """
+
+        call = PreparedCall(
+            method="POST",
+            path="/v1/dry-run",
+            json=strip_not_given(
+                {
+                    "query": query,
+                }
+            ),
+            options=RequestOptions(
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+                max_retries=max_retries,
+                limits=limits,
+            ),
+        )
+
+        return cast(
+            _models.V1DryRunResponse,
+            await arequest_with_id(
+                self._client,
+                call,
+                _models.V1DryRunResponse,
+                _DRY_RUN_V1_REQUEST_ID,
+                request_id=request_id,
+                wait_timeout=wait_timeout,
+                on_progress=on_progress,
+            ),
+        )
+
+    async def pre_aggregation_jobs_v1(
+        self,
+        *,
+        action: Literal["post", "get"],
+        selector: _models.V1PreAggregationSelector
+        | _models.V1PreAggregationSelectorParam
+        | NotGiven = NOT_GIVEN,
+        tokens: list[str] | NotGiven = NOT_GIVEN,
+        res_type: Literal["object"] | NotGiven = NOT_GIVEN,
+        request_id: str | None = None,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
+    ) -> _models.V1PreAggregationJobsResponse:
+        """preAggregationJobsV1
+
+        ``POST /v1/pre-aggregations/jobs``
+
+        Sent under ``request_id`` (a new UUID when None) as ``x-request-id: <id>-span-<n>``;
+        the id is on the result (``_request_id``) and on any error (``request_id``).
+
+        Raises:
+            APIStatusError: 4XX - The request could not be completed; `error` says why.
+            InternalServerError: 5XX - The server failed; `error` says why.
+        """
+
+        call = PreparedCall(
+            method="POST",
+            path="/v1/pre-aggregations/jobs",
+            json=strip_not_given(
+                {
+                    "action": action,
+                    "selector": selector,
+                    "tokens": tokens,
+                    "resType": res_type,
+                }
+            ),
+            options=RequestOptions(
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                extra_body=extra_body,
+                timeout=timeout,
+                max_retries=max_retries,
+                limits=limits,
+            ),
+        )
+
+        return cast(
+            _models.V1PreAggregationJobsResponse,
+            await arequest_with_id(
+                self._client,
+                call,
+                _models.V1PreAggregationJobsResponse,
+                _PRE_AGGREGATION_JOBS_V1_REQUEST_ID,
+                request_id=request_id,
+            ),
+        )
+
+    async def pre_aggregation_jobs_v1_job(
+        self,
+        *,
+        selector: _models.V1PreAggregationSelector
+        | _models.V1PreAggregationSelectorParam
+        | NotGiven = NOT_GIVEN,
+        res_type: Literal["object"] | NotGiven = NOT_GIVEN,
+        request_id: str | None = None,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
+    ) -> AsyncJob[TokenJobStarted, TokenJobStatus]:
+        """Start jobs; the handle's wait() follows them to their end."""
+        started = await self.pre_aggregation_jobs_v1(
+            action="post",
+            request_id=request_id,
+            selector=selector,
+            res_type=res_type,
+            extra_headers=extra_headers,
+            extra_query=extra_query,
+            extra_body=extra_body,
+            timeout=timeout,
+            max_retries=max_retries,
+            limits=limits,
+        )
+        return async_token_job(
+            started,
+            _PRE_AGGREGATION_JOBS_V1_TOKEN_JOB,
+            lambda tokens: self.pre_aggregation_jobs_v1(
+                action="get",
+                tokens=tokens,
+                extra_headers=extra_headers,
+                extra_query=extra_query,
+                timeout=timeout,
+                max_retries=max_retries,
+            ),
         )
 
 
@@ -364,6 +951,11 @@ class AsyncDataResourceWithRawResponse:
         self.load_v1 = async_to_raw_response_wrapper(resource.load_v1)
         self.cubesql_v1 = async_to_raw_response_wrapper(resource.cubesql_v1)
         self.meta_v1 = async_to_raw_response_wrapper(resource.meta_v1)
+        self.sql_v1 = async_to_raw_response_wrapper(resource.sql_v1)
+        self.dry_run_v1 = async_to_raw_response_wrapper(resource.dry_run_v1)
+        self.pre_aggregation_jobs_v1 = async_to_raw_response_wrapper(
+            resource.pre_aggregation_jobs_v1
+        )
 
 
 class AsyncDataResourceWithStreamingResponse:
@@ -371,3 +963,8 @@ class AsyncDataResourceWithStreamingResponse:
         self.load_v1 = async_to_streamed_response_wrapper(resource.load_v1)
         self.cubesql_v1 = async_to_streamed_response_wrapper(resource.cubesql_v1)
         self.meta_v1 = async_to_streamed_response_wrapper(resource.meta_v1)
+        self.sql_v1 = async_to_streamed_response_wrapper(resource.sql_v1)
+        self.dry_run_v1 = async_to_streamed_response_wrapper(resource.dry_run_v1)
+        self.pre_aggregation_jobs_v1 = async_to_streamed_response_wrapper(
+            resource.pre_aggregation_jobs_v1
+        )
