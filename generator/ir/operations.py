@@ -31,7 +31,8 @@ from generator.ir.parameters import (
 )
 from generator.ir.request_ids import DATA_CALL_ARGS, request_id, token_job
 from generator.ir.responses import Ranked, ranked_responses, responses, success_of
-from generator.ir.types import Operation, Pagination
+from generator.ir.summaries import derived_summary
+from generator.ir.types import ListOf, Operation, Pagination
 from generator.words import pascal_case, snake_case
 
 Found = tuple[str, str, dict[str, Any], dict[str, Any], str, str]
@@ -154,12 +155,14 @@ def _operation(
     params = parameters(ctx, typed.parameters, ptr, args)
     body = request_body(typed.body, args)
     success, errors = responses(ctx, typed.responses)
+    pages = pagination(ctx, typed.pages)
+    listing = pages is not None or isinstance(success.type, ListOf)
     return Operation(
         operation_id=op_id,
         py_name=py_name,
         method=method,
         path=path,
-        summary=one_line(op.get("summary", "")),
+        summary=one_line(op.get("summary", "")) or derived_summary(method, path, listing=listing),
         description=str(op.get("description", "") or ""),
         deprecated=op.get("deprecated") is True,
         parameters=params,
@@ -167,7 +170,7 @@ def _operation(
         success=success,
         errors=errors,
         pointer=ptr,
-        pagination=pagination(ctx, typed.pages),
+        pagination=pages,
         request_id=rid if success.kind == "json" else None,
         host_root=op.get(HOST_ROOT) is True,
         token_job=token_job(ctx, op, ptr, py_name, body),

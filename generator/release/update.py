@@ -40,6 +40,7 @@ from generator.drift.verdicts import Verdicts, judge
 from generator.emit.writer import read_tree, stage_tree
 from generator.pipeline import Result
 from generator.pipeline import generate as _generate
+from generator.release.changelog import release_unreleased
 from generator.release.versioning import (
     bump_config_text,
     changelog_section,
@@ -243,7 +244,8 @@ class _Release:
                 what="the changelog",
             )
             existing = log.read_text(encoding="utf-8") if log.exists() else ""
-            log.write_text(prepend_section(existing, result.changelog), encoding="utf-8")
+            text = release_unreleased(prepend_section(existing, result.changelog), edit.new)
+            log.write_text(text, encoding="utf-8")
 
 
 def _new_snapshot(config: Config, source: Source) -> tuple[str, Any]:

@@ -422,7 +422,8 @@ class BaseClient:
 
     @staticmethod
     def _retry_delay(attempt: int, response: httpx2.Response | None) -> float | None:
-        """Seconds to wait before the next attempt, or ``None`` when the server asks too long a wait."""
+        """Seconds to wait before the next attempt, or ``None`` when the server asks too long a
+        wait."""
         if response is not None:
             asked = parse_retry_after(response.headers)
             if asked is not None:
