@@ -13,7 +13,7 @@ export PYTHONPYCACHEPREFIX := $(CURDIR)/.cache/pycache
 unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: generate check lint lint-workflows test test-fast bench drift snapshot update update-report \
-	release-check dist publish fuzz test-heavy \
+	release-check dist publish fuzz test-heavy learn \
 	clean-venv lock bootstrap-check
 
 # The bootstrap (tools/bootstrap.py): a pinned uv into the ignored .tools/uv/ (tools/uv.txt,
@@ -132,6 +132,17 @@ update: $(STAMP)
 	fi; \
 	rc=0; $(BIN)/cube-codegen update --config "$(UPDATE_CONFIG)" --out "$(UPDATE_OUT)" \
 	  --summary "$(UPDATE_SUMMARY)" $(UPDATE_ARGS) || rc=$$?; test $$rc -le 1
+
+# Learn from the shape records teams committed (the SDK's `record_shapes=DIR` files, *.jsonl, in
+# LEARN_RECORDS): the differences the document does not accept become a learned overlay, listed in
+# the configuration, and generated/ is regenerated; nothing to learn changes nothing.
+LEARN_RECORDS ?= observed
+
+learn: $(STAMP)
+	@if [ -z "$$(find "$(LEARN_RECORDS)" -maxdepth 1 -name '*.jsonl' 2>/dev/null)" ]; then \
+	  echo "make learn: no records (*.jsonl) in $(LEARN_RECORDS); nothing to learn"; exit 0; \
+	fi; \
+	$(BIN)/cube-codegen learn --write --config "$(UPDATE_CONFIG)" --out "$(UPDATE_OUT)" "$(LEARN_RECORDS)"
 
 # A failed or finished update's summary on the workflow run's page ($$GITHUB_STEP_SUMMARY).
 update-report:

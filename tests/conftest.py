@@ -12,6 +12,9 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED_ENV = "CUBE_CODEGEN_SHARED"
 # what the pytest-xdist workers sent (the contract coverage each one swept), on the controller
 _SENT = pytest.StashKey[list[dict[str, Any]]]()
+# Runs outside any project keep their run state in the per-user cache: the suite's own one,
+# inside the checkout (git-ignored), never the tester's home.
+os.environ["XDG_CACHE_HOME"] = str(ROOT / ".cache" / "test-user-cache")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

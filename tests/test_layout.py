@@ -24,7 +24,7 @@ FOUNDATION = (
     "generator.transaction",
     "generator.words",
 )
-STAGES = ("document", "overlay", "ir", "emit", "pipeline", "drift", "release", "cli")
+STAGES = ("document", "overlay", "ir", "emit", "pipeline", "observed", "drift", "release", "cli")
 MAX_FUNCTION_LINES = 60
 MAX_CLASS_LINES = 300
 

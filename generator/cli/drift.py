@@ -59,7 +59,7 @@ def _type_check(old_doc: Any, new_doc: Any) -> Verdicts:
     from generator.release.drift_packages import judge_documents
 
     try:
-        return judge_documents(old_doc, new_doc, Path.cwd())
+        return judge_documents(old_doc, new_doc)
     except (RuntimeError, OSError) as exc:
         fail(f"type-check verdicts not computed: {exc}")
 
@@ -70,23 +70,29 @@ def _report_and_verdicts(
     health: OverlayHealth | None,
     findings: list[Finding],
     type_check: tuple[Any, Any] | None,
+    observed: str | None = None,
 ) -> Verdicts | None:
-    """Print the report and, with ``type_check`` (the two documents), the verdicts: one JSON
-    document with a ``verdicts`` member for ``--format json``; otherwise the report first (it
-    is ready before the packages are generated), then the verdicts' section."""
+    """Print the report and, with ``type_check`` (the two documents), the verdicts, then the
+    ``observed`` section: one JSON document with ``verdicts`` and ``observed`` members for
+    ``--format json``; otherwise the report first (it is ready before the packages are
+    generated), then each section."""
     if fmt == "json":
         verdicts = _type_check(*type_check) if type_check else None
-        sections = verdicts_json(verdicts) if verdicts is not None else None
+        sections = verdicts_json(verdicts) if verdicts is not None else {}
+        if observed is not None:
+            sections["observed"] = observed
         click.echo(render_json(report, health, findings, sections), nl=False)
         return verdicts
     colour = _colour() and fmt == "text"
     click.echo(render(report, fmt, health, colour=colour, findings=findings), nl=False)
-    if type_check is None:
-        return None
-    from generator.drift.verdict_report import verdict_markdown
+    verdicts = None
+    if type_check is not None:
+        from generator.drift.verdict_report import verdict_markdown
 
-    verdicts = _type_check(*type_check)
-    click.echo("\n" + verdict_markdown(verdicts, findings), nl=False)
+        verdicts = _type_check(*type_check)
+        click.echo("\n" + verdict_markdown(verdicts, findings), nl=False)
+    if observed is not None:
+        click.echo("\n" + observed, nl=False)
     return verdicts
 
 
@@ -108,6 +114,39 @@ def verdicts_json(verdicts: Verdicts) -> dict[str, Any]:
             "added": [python for _, python in verdicts.added],
         }
     }
+
+
+def _observed(
+    records: tuple[Path, ...],
+    config_path: Path,
+    family: str | None,
+    old: str,
+    new_doc: Any,
+    new_file: str,
+) -> str:
+    """The observed-shapes section (see :mod:`generator.drift.observed`)."""
+    from generator.document.config import load_config
+    from generator.drift.observed import check_observed, observed_text
+    from generator.observed.project import families
+    from generator.observed.records import read_observations
+
+    observations = read_observations([str(r) for r in records])
+    config = load_config(config_path)
+    if family is None and old != LIVE:
+        family = next(
+            (
+                f.name
+                for f in config.families
+                if config.path(f.document).resolve() == Path(old).resolve()
+            ),
+            None,
+        )
+    fam = config.family(family) if family else config.families[0]
+    ((ir, _),) = families(config, fam.name)
+    overlays = [config.path(o) for o in fam.overlays]
+    source = ", ".join(str(r) for r in records)
+    report = check_observed(new_doc, new_file, overlays, observations, ir, source)
+    return observed_text(report)
 
 
 def _colour() -> bool:
@@ -177,8 +216,29 @@ def _colour() -> bool:
     metavar="OLD NEW",
     help="The package versions before and after, for --require-version-bump.",
 )
+@click.option(
+    "--observed",
+    "observed",
+    multiple=True,
+    type=click.Path(path_type=Path),
+    help="Shape records (a folder of *.jsonl, or a file; repeatable): report which observed "
+    "shapes NEW documents, which its family's overlays accept, and which it rejects.",
+)
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=DEFAULT_CONFIG,
+    show_default=True,
+    help="With --observed: the project whose family (the one whose document is OLD, else "
+    "--family, else the first) gives the overlays and the Python names.",
+)
+@click.option("--family", default=None, help="With --observed: the API family.")
 def drift(
     *,
+    observed: tuple[Path, ...],
+    config_path: Path,
+    family: str | None,
     old: str,
     new: str,
     fmt: str,
@@ -200,7 +260,10 @@ def drift(
             health = check_overlays(new_doc, overlay_dir, document_file=new_file)
         findings = SurfaceMapper(old_doc, new_doc, old_file, new_file).findings(report)
         sides = (old_doc, new_doc) if type_check else None
-        verdicts = _report_and_verdicts(report, fmt, health, findings, sides)
+        extra = (
+            _observed(observed, config_path, family, old, new_doc, new_file) if observed else None
+        )
+        verdicts = _report_and_verdicts(report, fmt, health, findings, sides, extra)
         broken = len(verdicts.broken) if verdicts is not None else 0
         release = None
         if changelog is not None or bump_config is not None:

@@ -13,6 +13,7 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
+from generator import runstate
 from generator.diagnostics import CodegenError, one_line
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -44,6 +45,8 @@ def reports_errors(func: F) -> F:
             fail(exc.summary())
         except RecursionError:
             fail("input nests too deeply to process")
+        except runstate.RunStateRefused as exc:
+            fail(exc)
         except OSError as exc:
             where = f"{exc.filename}: " if exc.filename else ""
             fail(f"{where}{exc.strerror or exc} [os-error]")

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator import RUN_STATE
+from generator import runstate
 from generator.drift.callers import Call, calls
 from generator.emit.render import render
 from generator.ir.types import Family, Model, ModelKind, Package, ValueModel
@@ -65,11 +65,12 @@ class Verdicts:
         return [v for v in self.verdicts if not v.type_checks]
 
 
-def judge(old: Package, new: Package, new_files: dict[str, str], base: Path) -> Verdicts:
+def judge(old: Package, new: Package, new_files: dict[str, str]) -> Verdicts:
     """Type-check the callers of every surface of ``old`` against ``new`` (its generated
-    ``new_files``); scratch files and mypy's cache live under ``base`` (the project)."""
+    ``new_files``); scratch files and mypy's cache live in the private run state
+    (:mod:`generator.runstate`)."""
     started = time.perf_counter()
-    with scratch(base, "verdicts") as tmp:
+    with scratch("verdicts") as tmp:
         root = _write_package(new_files, Path(tmp) / "new")
         checked: list[tuple[Family, list[Call], Path, list[int]]] = []
         for i, family in enumerate(old.families):
@@ -77,7 +78,7 @@ def judge(old: Package, new: Package, new_files: dict[str, str], base: Path) -> 
             path = Path(tmp) / "callers" / f"_callers_{i}.py"
             starts = _write_callers(old, family, family_calls, path)
             checked.append((family, family_calls, path, starts))
-        errors = _mypy(root, [c[2] for c in checked], base)
+        errors = _mypy(root, [c[2] for c in checked])
     verdicts: list[Verdict] = []
     by_name = {f.name: f for f in new.families}
     for family, family_calls, path, starts in checked:
@@ -134,9 +135,9 @@ def _defs(text: str) -> Iterable[tuple[int, re.Match[str]]]:
             yield n, match
 
 
-def _mypy(root: Path, files: list[Path], base: Path) -> dict[str, dict[int, list[str]]]:
+def _mypy(root: Path, files: list[Path]) -> dict[str, dict[int, list[str]]]:
     """mypy's errors by file name and line, with the new package's own configuration."""
-    cache = base.resolve() / RUN_STATE / "mypy"
+    cache = runstate.folder("mypy")  # owner-only: no one else can plant a cached verdict
     args = [
         sys.executable, "-m", "mypy",
         "--config-file", str(root / "pyproject.toml"),

@@ -11,12 +11,11 @@ from __future__ import annotations
 import keyword
 import re
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import jinja2
 
-from generator import TEMPLATES
+from generator import TEMPLATES, runstate
 from generator.emit.imports import (
     class_module_imports,
     import_block,
@@ -29,7 +28,7 @@ from generator.emit.literals import error_class, py_literal
 from generator.emit.open_shapes import open_operations
 from generator.emit.readme_calls import example_args
 from generator.emit.sanitize import clean_text, comment_text, docstring_body, py_str, toml_str
-from generator.emit.template_cache import TemplateCache
+from generator.emit.template_cache import TemplateCache, private_cache
 from generator.ir.types import (
     DictOf,
     ListOf,
@@ -329,11 +328,14 @@ def environment() -> jinja2.Environment:
     return env
 
 
-def use_template_cache(folder: Path) -> None:
-    """Keep compiled templates in ``folder`` (see :mod:`generator.emit.template_cache`)."""
+def use_template_cache() -> None:
+    """Keep compiled templates in the private run state (see
+    :mod:`generator.emit.template_cache`); none where it cannot be private."""
     env = environment()
-    if not isinstance(env.bytecode_cache, TemplateCache) or env.bytecode_cache.folder != folder:
-        env.bytecode_cache = TemplateCache(folder)
+    top, _ = runstate.locate()
+    if isinstance(env.bytecode_cache, TemplateCache) and env.bytecode_cache.folder.parent == top:
+        return
+    env.bytecode_cache = private_cache()
 
 
 def load_templates() -> None:

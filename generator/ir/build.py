@@ -21,6 +21,7 @@ from generator.ir.models import build_models, recursion_limit, with_inputs
 from generator.ir.naming import ClassName, Namespace, PythonIdentifier, rename_reason
 from generator.ir.naming_pass import name_classes
 from generator.ir.operations import named_operations, operations
+from generator.ir.renames import renames
 from generator.ir.request_ids import data_result_warnings
 from generator.ir.sample_book import sample_book
 from generator.ir.servers import auth, server
@@ -63,7 +64,7 @@ class FamilyBuilder:
         self.ctx.diagnostics.extend(self.ctx.catalog.diagnostics)
         info = obj(self.ctx.doc.get("info"))
         url, variables = server(self.ctx)
-        return Family(
+        family = Family(
             name=self.ctx.config.name,
             module=self.ctx.config.module,
             client_class=ClassName(self.ctx.config.client),
@@ -79,6 +80,8 @@ class FamilyBuilder:
             source=self.ctx.file,
             samples=self._samples(resources) if models else FamilySamples(),
         )
+        self.ctx.diagnostics.extend(renames(family, self.ctx.catalog.pointers))
+        return family
 
     def _samples(self, resources: tuple[Resource, ...]) -> FamilySamples:
         catalog = self.ctx.catalog

@@ -11,9 +11,8 @@ from generator.diagnostics import Diagnostic, join_pointer, one_line, pointer
 from generator.document.extensions import HOST_ROOT, JOB
 from generator.document.openapi_paths import path_operations
 from generator.ir.context import BuildContext, obj
-from generator.ir.contracts import resource_members
+from generator.ir.contracts import method_arguments, method_body_names, resource_members
 from generator.ir.naming import (
-    METHOD_BODY_NAMES,
     RESOURCE_ANNOTATION_NAMES,
     Namespace,
     PythonIdentifier,
@@ -21,7 +20,6 @@ from generator.ir.naming import (
 )
 from generator.ir.paging import pagination, typed_pagination
 from generator.ir.parameters import (
-    RESERVED_ARGS,
     TypedBody,
     TypedParameters,
     parameters,
@@ -151,7 +149,10 @@ def _operation(
 ) -> Operation:
     path, ptr, _, op, _, method = found
     rid = request_id(ctx, op, ptr)
-    args = Namespace(RESERVED_ARGS | (DATA_CALL_ARGS if rid else set()), dodge=METHOD_BODY_NAMES)
+    # the method's own arguments, read from the rendered stub, and a data call's extra ones
+    args = Namespace(
+        method_arguments() | (DATA_CALL_ARGS if rid else set()), dodge=method_body_names()
+    )
     params = parameters(ctx, typed.parameters, ptr, args)
     body = request_body(typed.body, args)
     success, errors = responses(ctx, typed.responses)

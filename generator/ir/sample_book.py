@@ -15,7 +15,7 @@ from typing import Any
 from generator.document.schema_facts import FactsMemo
 from generator.ir.context import strip_none
 from generator.ir.samples import Samples
-from generator.ir.schemas import property_of
+from generator.ir.schemas import CATALOG_PREFIX, property_of
 from generator.ir.types import (
     DictOf,
     FamilySamples,
@@ -30,6 +30,7 @@ from generator.ir.types import (
 )
 
 _NO_BODY_SAMPLE = ("binary", "text", "event-stream", "empty")
+OBSERVED_MARK = "x-cube-observed"  # on a schema a learned overlay action changed
 _SCALARS = (Primitive("str"), Primitive("int"), Primitive("float"))
 
 
@@ -54,6 +55,7 @@ def _operation(samples: Samples, op: Operation) -> OperationSamples:
     response = None if success.kind in _NO_BODY_SAMPLE else samples.for_type(success.type, 0)
     page_item = samples.for_type(op.pagination.item_type, 1) if op.pagination else None
     enum_field, required_field = _changeable(samples, op, response)
+    observed_body, observed_fields, observed_listed = _observed(samples, op)
     return OperationSamples(
         response=response,
         page_item=page_item,
@@ -61,6 +63,9 @@ def _operation(samples: Samples, op: Operation) -> OperationSamples:
         fields=tuple(_scalar_fields(samples, op)),
         enum_field=enum_field,
         required_field=required_field,
+        observed_body=observed_body,
+        observed_fields=observed_fields,
+        observed_listed=observed_listed,
     )
 
 
@@ -137,6 +142,47 @@ def _changeable(samples: Samples, op: Operation, sample: Any) -> tuple[str | Non
 def _string_choice(enum: Sequence[Any] | None) -> bool:
     """An enum of two strings or more (a value added later is a new string)."""
     return enum is not None and len(enum) >= 2 and all(isinstance(v, str) for v in enum)
+
+
+def _observed(samples: Samples, op: Operation) -> tuple[Any, tuple[str, ...], bool]:
+    """For a JSON answer whose model has properties learned from the service's responses: a
+    body with each learned value (the learned enum value, a null where null was learned, else
+    a sample of the learned shape), the learned names, and whether the answer is a list."""
+    nothing: tuple[Any, tuple[str, ...], bool] = (None, (), False)
+    success = op.success
+    if op.pagination or op.job or success.kind != "json" or not success.status.isdigit():
+        return nothing
+    model, listed = success.type, isinstance(success.type, ListOf)
+    if isinstance(model, ListOf):
+        model = model.item
+    if not isinstance(model, ModelRef):
+        return nothing
+    props = _properties(samples, samples.schemas.get(model.name))
+    learned = {n: s for n, s in ((n, _learned(samples, s)) for n, s in (props or {}).items()) if s}
+    sample = samples.for_type(model, 0)
+    if not learned or not isinstance(sample, dict):
+        return nothing
+    body = dict(sample)
+    for name, sub in learned.items():
+        read = samples.facts(sub)
+        if read.enum:
+            body[name] = read.enum[-1]  # the learned value is appended last
+        elif read.nullable:
+            body[name] = None
+        else:
+            body[name] = samples.json(sub, 1)
+    return body, tuple(learned), listed
+
+
+def _learned(samples: Samples, node: Any) -> dict[str, Any] | None:
+    """The schema of a property marked as learned: its own, or the named one it refers to."""
+    if not isinstance(node, dict):
+        return None
+    ref = samples.facts(node).ref
+    if ref is not None and ref.startswith(("#/components/schemas/", CATALOG_PREFIX)):
+        named = samples.schemas.get(ref.rsplit("/", 1)[-1])
+        node = named if isinstance(named, dict) else node
+    return node if node.get(OBSERVED_MARK) is True else None
 
 
 def _argument_classes(op: Operation) -> Iterator[str]:

@@ -384,6 +384,11 @@ class OperationSamples:
     # one, both present in ``response`` (the generated forward-compatibility tests change them).
     enum_field: str | None = None
     required_field: str | None = None
+    # What was learned from the service's responses (``x-cube-observed``): a body built from the
+    # learned shapes, the learned properties' names, and whether the answer is a list of them.
+    observed_body: Any = None
+    observed_fields: tuple[str, ...] = ()
+    observed_listed: bool = False
 
 
 @dataclass(frozen=True, slots=True)

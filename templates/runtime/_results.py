@@ -60,13 +60,13 @@ class LoadResultMixin:
         return [dict(zip(names, row, strict=True)) for row in zip(*columns.values(), strict=True)]
 
     def to_pandas(self) -> pandas.DataFrame:
-        """The result as a pandas DataFrame, dtypes from the annotation (``cube-client[pandas]``)."""
+        """The result as a pandas DataFrame, dtypes by the annotation (``cube-client[pandas]``)."""
         from ._frames import pandas_frame
 
         return pandas_frame(self.columns(), self.member_kinds())
 
     def to_polars(self) -> polars.DataFrame:
-        """The result as a Polars DataFrame, dtypes from the annotation (``cube-client[polars]``)."""
+        """The result as a Polars DataFrame, dtypes by the annotation (``cube-client[polars]``)."""
         from ._frames import polars_frame
 
         return polars_frame(self.columns(), self.member_kinds())

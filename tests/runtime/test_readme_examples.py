@@ -181,7 +181,22 @@ def _cube_routes(server: LocalServer) -> None:
         server.route(method, "*")(dispatch)
 
 
-SERVERS: dict[str, Callable[[LocalServer], None]] = {"cube": _cube_routes}
+SHAPES_SECRET = "k3y-name-n0t-for-records"
+
+
+def _shapes_routes(server: LocalServer) -> None:
+    """The API keys answered with a field the document does not list (kept quietly, recorded
+    as a shape), its value and the names secret-like."""
+    keys = [{**k, "name": SHAPES_SECRET, "rotatedBy": SHAPES_SECRET} for k in API_KEYS]
+    server.route("GET", "/api/v1/api-keys")(
+        _json({"items": keys, "pageInfo": {"hasNextPage": False}})
+    )
+
+
+SERVERS: dict[str, Callable[[LocalServer], None]] = {
+    "cube": _cube_routes,
+    "shapes": _shapes_routes,
+}
 
 # --------------------------------------------------------------------------- running a block
 
@@ -355,3 +370,22 @@ def test_quick_starts_reach_every_operation_they_show(site: Site) -> None:
     assert "['login', 'a@b.example']" in proc.stdout
     paths = [s.path for s in server.seen()]
     assert any(p.endswith("/download") for p in paths)
+
+
+def test_recording_block_writes_shapes_and_no_values(
+    runs: dict[str, tuple[subprocess.CompletedProcess[str], int]], site: Site
+) -> None:
+    """The recording example against a server whose answers carry a field the document does not
+    list: the shape is recorded, neither the values nor the credential."""
+    (block,) = [b for b in BLOCKS if "record_shapes=" in b.code]
+    assert block.server == "shapes"
+    proc, requests = runs[block.name]
+    assert proc.returncode == 0 and requests > 0, proc.stderr[-2000:]
+    text = (site.folder / "shapes" / "shapes.jsonl").read_text(encoding="utf-8")
+    (line,) = [json.loads(x) for x in text.splitlines()]
+    assert (line["kind"], line["pointer"], line["seen"]) == (
+        "property-unknown",
+        "/items/-/rotatedBy",
+        {"type": "string"},
+    )
+    assert SHAPES_SECRET not in text and API_KEY not in text
