@@ -149,16 +149,29 @@ def _mypy_seed() -> Path | None:
 
 def check_clean_and_typed(out: Path, package: str, cache: Path, *ruff_args: str) -> None:
     """``ruff check``, ``ruff format --check`` and ``mypy --strict`` (the package's own settings)."""
+    check_clean(out, *ruff_args)
+    check_typed(out, package, cache)
+
+
+def check_clean(out: Path, *ruff_args: str) -> None:
+    """``ruff check`` and ``ruff format --check`` with the package's own settings."""
     tool = Path(sys.executable).with_name
     for args in (
         [str(tool("ruff")), "check", "--no-cache", *ruff_args, "."],
         [str(tool("ruff")), "format", "--check", "--no-cache", "."],
-        [str(tool("mypy")), "--cache-dir", str(seeded_mypy_cache(cache)), package],
     ):
-        proc = subprocess.run(
-            args, cwd=out, capture_output=True, text=True, timeout=600, check=False
-        )
-        assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+        _passes(args, out)
+
+
+def check_typed(out: Path, package: str, cache: Path) -> None:
+    """``mypy --strict`` with the package's own settings."""
+    mypy = Path(sys.executable).with_name("mypy")
+    _passes([str(mypy), "--cache-dir", str(seeded_mypy_cache(cache)), package], out)
+
+
+def _passes(args: list[str], cwd: Path) -> None:
+    proc = subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=600, check=False)
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
 
 
 def run_python(code: str, cwd: Path) -> None:
@@ -227,3 +240,64 @@ def node_paths(doc: Any, limit: int) -> list[tuple[Any, ...]]:
         elif isinstance(node, list):
             queue.extend(((*path, i), v) for i, v in enumerate(node))
     return found
+
+
+# --- small test documents: one builder, so a test states only what it is about ---------------
+
+
+def openapi_document(
+    paths: dict[str, Any] | None = None,
+    *,
+    schemas: dict[str, Any] | None = None,
+    title: str = "t",
+    openapi: str = "3.1.0",
+    server: str | None = None,
+) -> dict[str, Any]:
+    """A minimal OpenAPI document: ``paths``, and ``schemas`` under components when given."""
+    doc: dict[str, Any] = {"openapi": openapi, "info": {"title": title, "version": "1"}}
+    if server is not None:
+        doc["servers"] = [{"url": server}]
+    doc["paths"] = paths or {}
+    if schemas is not None:
+        doc["components"] = {"schemas": schemas}
+    return doc
+
+
+def json_body(schema: dict[str, Any]) -> dict[str, Any]:
+    """The ``content`` of a JSON request or response body."""
+    return {"application/json": {"schema": schema}}
+
+
+def schema_ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def parameter(
+    name: str, where: str, schema: dict[str, Any] | None = None, *, required: bool | None = None
+) -> dict[str, Any]:
+    """One parameter; a path parameter is required, others optional unless said."""
+    needed = where == "path" if required is None else required
+    return {"name": name, "in": where, "required": needed, "schema": schema or {"type": "string"}}
+
+
+def operation(
+    operation_id: str,
+    response: dict[str, Any] | None = None,
+    *,
+    status: str = "200",
+    parameters: list[dict[str, Any]] | None = None,
+    body: dict[str, Any] | None = None,
+    **more: Any,
+) -> dict[str, Any]:
+    """An operation answering ``status`` with a JSON ``response`` schema (none: no content),
+    taking ``parameters`` and a required JSON ``body`` schema when given; ``more`` adds
+    members as they are (``tags``, ``summary``)."""
+    answer: dict[str, Any] = {"description": "ok"}
+    if response is not None:
+        answer["content"] = json_body(response)
+    op: dict[str, Any] = {"operationId": operation_id}
+    if parameters is not None:
+        op["parameters"] = parameters
+    if body is not None:
+        op["requestBody"] = {"required": True, "content": json_body(body)}
+    return {**op, **more, "responses": {status: answer}}

@@ -8,51 +8,24 @@ as it was and no process behind.
 
 from __future__ import annotations
 
-import functools
 import gc
 import json
 import os
 import signal
 import sys
 import threading
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from generator import DEFAULT_CONFIG, DEFAULT_OUT, SCRATCH, TXN, TXN_LOCK, __version__, runstate
-from generator.diagnostics import CodegenError
+from generator.cli.errors import reports_errors
+from generator.cli.options import config_option, out_option, project_options, ref_root_option
 from generator.emit.cache import Stamp, message, up_to_date
 
 if TYPE_CHECKING:
     from generator.document.config import Config
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def reports_errors(func: F) -> F:
-    """Turn :class:`CodegenError` into one stderr line and exit code 2."""
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except CodegenError as exc:
-            click.echo(f"cube-codegen: {exc.summary()}", err=True)
-            sys.exit(2)
-        except RecursionError:
-            click.echo("cube-codegen: input nests too deeply to process", err=True)
-            sys.exit(2)
-        except runstate.RunStateRefused as exc:
-            click.echo(f"cube-codegen: {exc}", err=True)
-            sys.exit(2)
-        except OSError as exc:  # an unreadable input or unwritable output: still one line, exit 2
-            where = f"{exc.filename}: " if exc.filename else ""
-            click.echo(f"cube-codegen: {where}{exc.strerror or exc} [os-error]", err=True)
-            sys.exit(2)
-
-    return wrapper  # type: ignore[return-value]
 
 
 class Terminated(BaseException):
@@ -198,31 +171,9 @@ def _config(config_path: Path, out: Path | None, ref_root: Path | None = None) -
     return load_config(config_path, out_dir=out, ref_root=ref_root)
 
 
-def ref_root_option(func: F) -> F:
-    return click.option(
-        "--ref-root",
-        type=click.Path(file_okay=False, exists=True, path_type=Path),
-        default=None,
-        help="Folder a document's $refs may read files from (default: the document's own "
-        "folder). Widen it only for documents you trust.",
-    )(func)
-
-
 @main.command()
-@click.option(
-    "--config",
-    "config_path",
-    type=click.Path(path_type=Path),
-    default=DEFAULT_CONFIG,
-    show_default=True,
-    help="Project configuration naming each API family.",
-)
-@click.option(
-    "--out",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="Output folder (default: generated/; with --spec, the distribution folder).",
-)
+@config_option("Project configuration naming each API family.")
+@out_option("Output folder (default: generated/; with --spec, the distribution folder).")
 @click.option(
     "--spec",
     "spec_file",
@@ -319,14 +270,7 @@ def _up_to_date(config_path: Path, out: Path) -> bool:
 
 
 @main.command()
-@click.option(
-    "--config",
-    "config_path",
-    type=click.Path(path_type=Path),
-    default=DEFAULT_CONFIG,
-    show_default=True,
-)
-@click.option("--out", type=click.Path(path_type=Path), default=None)
+@project_options
 @ref_root_option
 @reports_errors
 def check(config_path: Path, out: Path | None, ref_root: Path | None) -> None:

@@ -7,20 +7,20 @@ file, JSON pointer, what is wrong; never a traceback).
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 
-from generator.diagnostics import CodegenError, one_line
+from generator.cli.errors import fail
+from generator.diagnostics import CodegenError
 from generator.document.loader import load_document
 from generator.drift.engine import DriftReport, compare
 from generator.drift.model import LEVELS
 from generator.drift.overlay_health import DEFAULT_OVERLAY_DIR, OverlayHealth, check_overlays
-from generator.drift.report import FORMATS, render
+from generator.drift.report import FORMATS, render, render_json
 from generator.drift.surface import Finding, SurfaceMapper
 from generator.drift.verdicts import Verdicts
 from generator.release.versioning import (
@@ -31,11 +31,6 @@ from generator.release.versioning import (
 )
 
 LIVE = "live"
-
-
-def _fail(message: str) -> NoReturn:
-    click.echo(f"cube-codegen: {one_line(message)}", err=True)
-    sys.exit(2)
 
 
 def load_side(source: str) -> tuple[Any, str]:
@@ -59,21 +54,46 @@ def compare_sides(old: str, new: str) -> tuple[DriftReport, Any, Any, str, str]:
     return report, old_doc, new_doc, old_file, new_file
 
 
-def _type_check(old_doc: Any, new_doc: Any, findings: list[Finding], fmt: str) -> int:
-    """The verdicts section, after the drift report (JSON: one more object on its own line);
-    returns how many surfaces no longer type-check."""
-    from generator.drift.verdict_report import verdict_markdown
-    from generator.drift.verdicts import judge_documents
+def _type_check(old_doc: Any, new_doc: Any) -> Verdicts:
+    """The verdicts of ``--type-check``: both packages generated, the old callers checked."""
+    from generator.release.drift_packages import judge_documents
 
     try:
-        verdicts = judge_documents(old_doc, new_doc)
+        return judge_documents(old_doc, new_doc)
     except (RuntimeError, OSError) as exc:
-        _fail(f"type-check verdicts not computed: {exc}")
+        fail(f"type-check verdicts not computed: {exc}")
+
+
+def _report_and_verdicts(
+    report: DriftReport,
+    fmt: str,
+    health: OverlayHealth | None,
+    findings: list[Finding],
+    type_check: tuple[Any, Any] | None,
+    observed: str | None = None,
+) -> Verdicts | None:
+    """Print the report and, with ``type_check`` (the two documents), the verdicts, then the
+    ``observed`` section: one JSON document with ``verdicts`` and ``observed`` members for
+    ``--format json``; otherwise the report first (it is ready before the packages are
+    generated), then each section."""
     if fmt == "json":
-        click.echo(json.dumps(verdicts_json(verdicts)))
-    else:
+        verdicts = _type_check(*type_check) if type_check else None
+        sections = verdicts_json(verdicts) if verdicts is not None else {}
+        if observed is not None:
+            sections["observed"] = observed
+        click.echo(render_json(report, health, findings, sections), nl=False)
+        return verdicts
+    colour = _colour() and fmt == "text"
+    click.echo(render(report, fmt, health, colour=colour, findings=findings), nl=False)
+    verdicts = None
+    if type_check is not None:
+        from generator.drift.verdict_report import verdict_markdown
+
+        verdicts = _type_check(*type_check)
         click.echo("\n" + verdict_markdown(verdicts, findings), nl=False)
-    return len(verdicts.broken)
+    if observed is not None:
+        click.echo("\n" + observed, nl=False)
+    return verdicts
 
 
 def verdicts_json(verdicts: Verdicts) -> dict[str, Any]:
@@ -136,7 +156,14 @@ def _colour() -> bool:
 @click.command("drift")
 @click.argument("old")
 @click.argument("new")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="text",
+    show_default=True,
+    help="text for a terminal, markdown for a pull request, json: one JSON document.",
+)
 @click.option(
     "--fail-on",
     type=click.Choice(LEVELS),
@@ -232,13 +259,12 @@ def drift(
         if not no_overlays:
             health = check_overlays(new_doc, overlay_dir, document_file=new_file)
         findings = SurfaceMapper(old_doc, new_doc, old_file, new_file).findings(report)
-        colour = _colour() and fmt == "text"
-        click.echo(render(report, fmt, health, colour=colour, findings=findings), nl=False)
-        broken = _type_check(old_doc, new_doc, findings, fmt) if type_check else 0
-        if observed:
-            click.echo(
-                "\n" + _observed(observed, config_path, family, old, new_doc, new_file), nl=False
-            )
+        sides = (old_doc, new_doc) if type_check else None
+        extra = (
+            _observed(observed, config_path, family, old, new_doc, new_file) if observed else None
+        )
+        verdicts = _report_and_verdicts(report, fmt, health, findings, sides, extra)
+        broken = len(verdicts.broken) if verdicts is not None else 0
         release = None
         if changelog is not None or bump_config is not None:
             release = apply_release(report, changelog=changelog, config=bump_config)
@@ -260,8 +286,8 @@ def drift(
                 click.echo(f"cube-codegen: {problem} [drift-version-bump-required]", err=True)
                 sys.exit(1)
     except CodegenError as exc:
-        _fail(exc.summary())
+        fail(exc.summary())
     except RecursionError:
-        _fail("input nests too deeply to compare")
+        fail("input nests too deeply to compare")
     # a surface that no longer type-checks is a break, whatever the rules rated it
     sys.exit(1 if report.reaches(fail_on) or broken else 0)

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 
-from generator.cli.options import config_option, connection_options
+from generator.cli.errors import fail
+from generator.cli.options import config_option, connection_options, family_option
 from generator.diagnostics import CodegenError, one_line
 from generator.document.config import Config, load_config
 from generator.document.fetch import (
@@ -31,17 +32,11 @@ from generator.document.fetch import (
     SPEC_PATH,
     TOKEN_ENV,
     fetch_to_file,
-    redact,
 )
 from generator.drift.overlay_health import DEFAULT_OVERLAY_DIR, OverlayHealth, check_overlays
 
 _MAX_LISTED = 20
 """Breaking changes listed one per line before the rest are counted."""
-
-
-def _fail(message: str, token: str | None) -> NoReturn:
-    click.echo(f"cube-codegen: {redact(one_line(message), token)}", err=True)
-    sys.exit(2)
 
 
 def _project(config_path: Path) -> Config | None:
@@ -102,11 +97,7 @@ def _bound_token(token: str, document_url: str) -> str:
     help="A document's own URL, instead of {base-url}/api/v1/spec; the token is optional.",
 )
 @config_option("Project configuration: the family's snapshot file, overlays and snapshot rules.")
-@click.option(
-    "--family",
-    default=None,
-    help="Which API family of the configuration the document is (default: the first).",
-)
+@family_option("Which API family of the configuration the document is (default: the first).")
 @click.option(
     "--out",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -150,7 +141,7 @@ def fetch(
     """Fetch an OpenAPI document and write a normalised YAML snapshot, after reporting what changed
     since the previous snapshot; then report which of the family's overlays no longer match."""
     if bool(base_url) == bool(document_url):
-        _fail("give exactly one of --base-url (or $CUBE_BASE_URL) and --url", token)
+        fail("give exactly one of --base-url (or $CUBE_BASE_URL) and --url", token=token)
     token = _bound_token(token, document_url)
     target, overlays, structure_only = _plan(
         config_path, family, out, overlay_dir, structure_only, token
@@ -179,9 +170,9 @@ def fetch(
             before_write=before_write,
         )
     except CodegenError as exc:
-        _fail(exc.summary(), token)
+        fail(exc.summary(), token=token)
     except RecursionError:
-        _fail("the fetched document nests too deeply", token)
+        fail("the fetched document nests too deeply", token=token)
     state = "not written" if result.held else "wrote" if result.written else "unchanged"
     retries = f", {result.attempts} attempts" if result.attempts > 1 else ""
     kept = ", structure only" if structure_only else ""
@@ -206,9 +197,9 @@ def _plan(
         config = _project(config_path)
         chosen = (config.family(family) if family else config.families[0]) if config else None
     except CodegenError as exc:
-        _fail(exc.summary(), token)
+        fail(exc.summary(), token=token)
     if config is None and family:
-        _fail(f"{config_path}: no project configuration, so no family {family!r}", token)
+        fail(f"{config_path}: no project configuration, so no family {family!r}", token=token)
     target = out or (config.path(chosen.document) if config and chosen else DEFAULT_OUT)
     if structure_only is None:
         structure_only = config.snapshot.structure_only if config else False

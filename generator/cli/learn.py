@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from generator.cli import reports_errors
+from generator.cli.errors import reports_errors
 from generator.cli.options import project_options
 
 

@@ -9,7 +9,6 @@ from typing import Any, TypeVar
 import click
 
 from generator import DEFAULT_CONFIG
-from generator.document.fetch import DEFAULT_TIMEOUT, TOKEN_ENV
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -26,19 +25,42 @@ def config_option(help: str) -> Callable[[F], F]:
     )
 
 
+def out_option(help: str) -> Callable[[F], F]:
+    """``--out``: the output folder (None: the configuration's default, generated/)."""
+    return click.option(
+        "--out", type=click.Path(file_okay=False, path_type=Path), default=None, help=help
+    )
+
+
 def project_options(func: F) -> F:
     """``--config`` and ``--out``: the project configuration and the output folder."""
-    func = click.option(
-        "--out",
-        type=click.Path(file_okay=False, path_type=Path),
-        default=None,
-        help="Output folder [generated].",
-    )(func)
+    func = out_option("Output folder [generated].")(func)
     return config_option("Project configuration naming each API family.")(func)
+
+
+def family_option(help: str) -> Callable[[F], F]:
+    """``--family NAME``: one API family of the configuration (unknown names are reported
+    against the configuration file, with the known ones)."""
+    return click.option("--family", default=None, metavar="NAME", help=help)
+
+
+def ref_root_option(func: F) -> F:
+    """``--ref-root``: where a document's ``$ref``s may read files from."""
+    return click.option(
+        "--ref-root",
+        type=click.Path(file_okay=False, exists=True, path_type=Path),
+        default=None,
+        help="Folder a document's $refs may read files from (default: the document's own "
+        "folder). Widen it only for documents you trust.",
+    )(func)
 
 
 def connection_options(func: F) -> F:
     """``--token``, ``--timeout`` and ``--ca-bundle`` for reaching the service."""
+    # here, not at the top: ``generate``'s no-op answer imports this module, and must stay
+    # clear of the fetcher's imports
+    from generator.document.fetch import DEFAULT_TIMEOUT, TOKEN_ENV
+
     func = click.option(
         "--ca-bundle",
         type=click.Path(dir_okay=False, exists=True, path_type=Path),

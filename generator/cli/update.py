@@ -15,8 +15,9 @@ from typing import NoReturn
 
 import click
 
-from generator.cli.options import connection_options, project_options
-from generator.diagnostics import CodegenError, Diagnostic, one_line
+from generator.cli.errors import fail
+from generator.cli.options import connection_options, family_option, project_options
+from generator.diagnostics import CodegenError, Diagnostic
 from generator.document.fetch import BASE_URL_ENV, redact
 from generator.files import write_atomic
 from generator.release.update import (
@@ -32,12 +33,6 @@ from generator.release.update import (
 )
 
 EXIT_UNCHANGED, EXIT_CHANGED, EXIT_FAILED = 0, 1, 2
-_FULL = 8000  # an error line is never cut before its advice; this bounds only runaway text
-
-
-def _fail(message: str, token: str) -> NoReturn:
-    click.echo(f"cube-codegen: {redact(one_line(message, _FULL), token)}", err=True)
-    sys.exit(EXIT_FAILED)
 
 
 def _failed(
@@ -55,12 +50,12 @@ def _failed(
         with github_output.open("a", encoding="utf-8") as fh:
             fh.write(failure_outputs())
     more = f" (and {len(diagnostics) - 1} more)" if len(diagnostics) > 1 else ""
-    _fail(str(diagnostics[0]) + more, token)
+    fail(str(diagnostics[0]) + more, token=token)
 
 
 @click.command("update")
 @project_options
-@click.option("--family", default=None, help="The API family to update [the first in the config].")
+@family_option("The API family to update [the first in the config].")
 @click.option(
     "--from",
     "from_file",

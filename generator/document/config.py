@@ -176,6 +176,8 @@ class Config(BaseModel):
     families: tuple[FamilyConfig, ...] = Field(min_length=1)
     snapshot: SnapshotConfig = SnapshotConfig()
     base_dir: Path = Path()
+    # The configuration file itself, which diagnostics about it name (None: built in memory).
+    file: Path | None = None
     out_dir: Path = DEFAULT_OUT
     # Folder that document ``$ref``s may read from; None: each document's own folder.
     ref_root: Path | None = None
@@ -190,7 +192,7 @@ class Config(BaseModel):
         root = self.base_dir.absolute().parent
         if self.ref_root and not path.resolve().is_relative_to(root.resolve()):
             root = self.ref_root  # a maintainer widened the tree
-        inside(root, path, file=str(self.base_dir), at="", what=f"{relative!r}")
+        inside(root, path, file=str(self.file or self.base_dir), at="", what=f"{relative!r}")
         return path
 
     def family(self, name: str) -> FamilyConfig:
@@ -203,7 +205,7 @@ class Config(BaseModel):
             Diagnostic(
                 "config-invalid",
                 "error",
-                str(self.base_dir),
+                str(self.file or self.base_dir),
                 "/families",
                 f"no family {name!r} (known: {known})",
             )
@@ -214,14 +216,16 @@ def load_config(
     path: Path = DEFAULT_CONFIG, *, out_dir: Path | None = None, ref_root: Path | None = None
 ) -> Config:
     if not path.exists() and not path.is_absolute():
+        # The advice fits the default path only: a --config given by hand names the wrong file.
+        advice = (
+            ": run cube-codegen in the project's root folder (the one holding spec/), or pass "
+            "--config PATH"
+            if path == DEFAULT_CONFIG
+            else ""
+        )
         raise CodegenError(
             Diagnostic(
-                "config-not-found",
-                "error",
-                str(path),
-                "",
-                f"no such file in {Path.cwd()}: run cube-codegen in the project's root folder "
-                "(the one holding spec/), or pass --config PATH",
+                "config-not-found", "error", str(path), "", f"no such file in {Path.cwd()}{advice}"
             )
         )
     raw: Any = load_document(path)
@@ -234,6 +238,7 @@ def load_config(
             {
                 **raw,
                 "base_dir": path.parent,
+                "file": path,
                 "out_dir": out_dir or DEFAULT_OUT,
                 "ref_root": ref_root,
             },

@@ -1,6 +1,6 @@
 """One reading of one schema object: what its keywords say, with the spelling variants folded.
 
-Type mapping (:mod:`generator.ir.schemas`), test samples (:mod:`generator.emit.samples`) and drift
+Type mapping (:mod:`generator.ir.schemas`), test samples (:mod:`generator.ir.samples`) and drift
 (:mod:`generator.drift.schema_view`) all ask the same questions of a schema node: which types,
 nullable or not, which enum values, which members, which bounds. :func:`facts` answers them once
 per node, in one read-only :class:`SchemaFacts`, so that the readers agree on what a node says:
@@ -345,8 +345,8 @@ _BLANK = facts({})
 class FactsMemo(dict[int, SchemaFacts]):
     """:func:`facts` once per node: ``memo(node)``, or in a hot loop ``memo.get(id(node)) or
     memo(node)``. The facts keep their node alive, so an ``id`` is never reused while the memo
-    lives; nodes must not change once read. The IR hands its catalogue's memo on to the test
-    samples (:attr:`generator.ir.types.Family.schema_facts`), which read the same nodes."""
+    lives; nodes must not change once read. The IR's catalogue hands its memo on to the test
+    samples (:mod:`generator.ir.sample_book`), which read the same nodes."""
 
     __slots__ = ("_copies",)
 

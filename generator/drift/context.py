@@ -4,16 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
 from generator.document.refs import Resolver
 from generator.drift.model import Change, Rule
 from generator.drift.operations import OperationView
-from generator.drift.registry import RULES
+from generator.drift.rule_book import RULES
 from generator.drift.schema_view import SchemaView, Sub, ViewBuilder
-
-if TYPE_CHECKING:
-    from generator.drift.schema_walk import SchemaComparer
 
 Direction = Literal["request", "response"]
 
@@ -49,6 +46,15 @@ class SchemaPair:
         return Finding(rule, sub.pointer, (name,), text)
 
 
+class SchemaComparison(Protocol):
+    """What an operation's checks use to compare two schemas (``schema_walk.SchemaComparer``);
+    named here so that the pairs, and the rules that read them, never import the comparer."""
+
+    def compare(
+        self, old: Sub, new: Sub, direction: Direction, subject: str
+    ) -> tuple[Finding, ...]: ...
+
+
 @dataclass(slots=True)
 class DocumentPair:
     old: dict[str, Any]
@@ -71,7 +77,7 @@ class OperationPair:
     docs: DocumentPair
     old: OperationView
     new: OperationView
-    schemas: SchemaComparer
+    schemas: SchemaComparison
     _schema_changes: dict[tuple[str, str, str], list[Change]] = field(default_factory=dict)
 
     @property

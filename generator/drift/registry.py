@@ -1,40 +1,40 @@
 """Where rule modules register what they know: rule definitions and the checks that emit them.
 
-A rule module calls :func:`define` for each rule id it owns (the id, its level and why) and
-decorates its check functions with :func:`document_check`, :func:`operation_check` or
-:func:`schema_check`. The engine only walks documents and calls whatever is registered.
+A rule module calls :func:`define` (kept in ``rule_book``) for each rule id it owns (the id, its
+level and why) and decorates its check functions with :func:`document_check`,
+:func:`operation_check` or :func:`schema_check`. The engine only walks documents and calls
+whatever is registered; nothing here imports the comparer (``schema_walk``) that runs them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
-from generator.drift.model import ChangeLevel, Rule
+from generator.drift.context import DocumentPair, Finding, OperationPair, SchemaPair
+from generator.drift.model import Change
+from generator.drift.rule_book import RULES, define
 
-if TYPE_CHECKING:
-    from generator.drift.context import DocumentPair, Finding, OperationPair, SchemaPair
-    from generator.drift.model import Change
+__all__ = [
+    "DOCUMENT_CHECKS",
+    "OPERATION_CHECKS",
+    "RULES",
+    "SCHEMA_CHECKS",
+    "define",
+    "document_check",
+    "operation_check",
+    "schema_check",
+]
 
-DocumentCheck = Callable[["DocumentPair"], Iterable["Change"]]
-OperationCheck = Callable[["OperationPair"], Iterable["Change"]]
-SchemaCheck = Callable[["SchemaPair"], Iterable["Finding"]]
+DocumentCheck = Callable[[DocumentPair], Iterable[Change]]
+OperationCheck = Callable[[OperationPair], Iterable[Change]]
+SchemaCheck = Callable[[SchemaPair], Iterable[Finding]]
 
-RULES: dict[str, Rule] = {}
 DOCUMENT_CHECKS: list[DocumentCheck] = []
 OPERATION_CHECKS: list[OperationCheck] = []
 SCHEMA_CHECKS: list[SchemaCheck] = []
 
 F = TypeVar("F")
-
-
-def define(id: str, level: ChangeLevel, doc: str) -> Rule:
-    """Register one rule; ids are unique across all rule modules."""
-    if id in RULES:
-        raise ValueError(f"drift rule {id!r} is defined twice")
-    rule = Rule(id, level, " ".join(doc.split()))
-    RULES[id] = rule
-    return rule
 
 
 def _register(registry: list[F]) -> Callable[[F], F]:

@@ -31,13 +31,17 @@ def render_json(
     report: DriftReport,
     overlays: OverlayHealth | None = None,
     findings: list[Finding] | None = None,
+    sections: dict[str, Any] | None = None,
 ) -> str:
+    """One JSON document: the changes, the overlays' health, then any further ``sections``
+    (the type-check verdicts), so that the whole output parses as one value."""
     sdk = _by_change(findings)
     data: dict[str, Any] = {
         "changes": [sdk[c].to_json() if c in sdk else c.to_json() for c in report.changes]
     }
     if overlays is not None and overlays.checked:
         data["overlays"] = overlays.to_json()
+    data.update(sections or {})
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 

@@ -125,7 +125,9 @@ class SdkIndex:
         for resource in self.family.resources:
             for op in resource.operations:
                 self.ops[op.pointer] = (resource, op)
-        self.models = {ptr.lstrip("#"): str(cls) for ptr, cls in builder.catalog.by_pointer.items()}
+        self.models = {
+            ptr.lstrip("#"): str(cls) for ptr, cls in builder.ctx.catalog.by_pointer.items()
+        }
 
     def operation(self, ptr: str) -> tuple[Resource, Operation] | None:
         return self.ops.get(ptr)

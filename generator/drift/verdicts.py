@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import bisect
 import hashlib
-import json
 import os
 import re
 import subprocess
@@ -22,7 +21,6 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from generator import runstate
 from generator.drift.callers import Call, calls
@@ -91,21 +89,6 @@ def judge(old: Package, new: Package, new_files: dict[str, str]) -> Verdicts:
             verdicts.append(Verdict(family.name, call, tuple(messages), renamed))
     added = list(_added(old, new))
     return Verdicts(verdicts, added, time.perf_counter() - started)
-
-
-def judge_documents(old_doc: Any, new_doc: Any) -> Verdicts:
-    """Verdicts for two documents, each generated as a one-family package (as ``generate
-    --spec`` makes it); for ``drift OLD NEW --type-check``."""
-    from generator.pipeline import generate, single_document_config
-
-    results = []
-    with scratch("drift") as tmp:
-        for side, doc in (("old", old_doc), ("new", new_doc)):
-            path = Path(tmp) / f"{side}.json"
-            path.write_text(json.dumps(doc), encoding="utf-8")
-            config = single_document_config(path, (), "api_client", Path(tmp) / side)
-            results.append(generate(config))
-    return judge(results[0].package, results[1].package, results[1].files)
 
 
 def _by_caller(found: dict[int, list[str]], starts: list[int]) -> dict[int, list[str]]:

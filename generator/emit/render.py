@@ -29,7 +29,6 @@ from generator.emit.open_shapes import open_operations
 from generator.emit.readme_calls import example_args
 from generator.emit.sanitize import clean_text, comment_text, docstring_body, py_str, toml_str
 from generator.emit.template_cache import TemplateCache, private_cache
-from generator.ir.models import recursion_limit
 from generator.ir.types import (
     DictOf,
     ListOf,
@@ -308,7 +307,6 @@ def environment() -> jinja2.Environment:
     env.globals["example_args"] = example_args
     env.filters["prose"] = lambda text: clean_text(text).strip()
     env.filters["constraint_arg"] = lambda kv: f"{kv[0]}={py_literal(kv[1])}"
-    env.globals["recursion_limit"] = recursion_limit
     env.globals["input_imports"] = input_imports
     env.globals["class_imports"] = class_imports
     env.globals["spec_imports"] = spec_imports

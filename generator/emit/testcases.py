@@ -7,6 +7,7 @@ client promises, independently of the runtime that implements them, so the two m
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import datetime
 import itertools
@@ -17,18 +18,20 @@ from urllib.parse import quote
 
 from generator.emit.literals import error_class, py_literal
 from generator.emit.observed_cases import ObservedCase, observed_case
-from generator.emit.samples import LongText, Samples
+from generator.emit.sanitize import py_str
 from generator.ir.context import PATH_PARAM, strip_none
 from generator.ir.naming import ClassName, Namespace, PythonIdentifier
-from generator.ir.schemas import property_of
+from generator.ir.samples import LITERAL_MAX, py_value
 from generator.ir.types import (
     BodyField,
     DictOf,
     Family,
     ListOf,
     LiteralOf,
+    LongText,
     ModelRef,
     Operation,
+    OperationSamples,
     Primitive,
     Rule,
     TypeRef,
@@ -69,6 +72,7 @@ class DriftCase:
 
 
 NEW_ENUM_VALUE = "a-value-added-later"
+_NO_SAMPLES = OperationSamples()
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,12 +104,12 @@ class TestCase:
 
 
 class CaseBuilder:
-    """Builds test cases for one family from its IR and schema catalogue."""
+    """Builds test cases for one family from its IR, samples included (the IR took them from
+    the schemas: nothing here reads a schema)."""
 
     def __init__(self, family: Family) -> None:
         self.family = family
-        self.schemas = family.schemas
-        self.samples = Samples(family.schemas, family.schema_facts)
+        self.book = family.samples
         self.inputs = family.inputs()
 
     def cases(self) -> dict[PythonIdentifier, list[TestCase]]:
@@ -135,44 +139,10 @@ class CaseBuilder:
 
     def _drift(self, op: Operation) -> DriftCase | None:
         """Changed samples of a plain JSON object response (no pages, jobs or unions)."""
-        if op.pagination or op.job or op.success.kind != "json" or not op.success.status.isdigit():
-            return None
-        if not isinstance(op.success.type, ModelRef):
-            return None
-        schema = self.schemas.get(op.success.type.name)
-        if not isinstance(schema, dict) or any(k in schema for k in ("oneOf", "anyOf", "allOf")):
-            return None
-        props = schema.get("properties")
-        if not isinstance(props, dict):
-            return None
-        sample = self.samples.for_type(op.success.type, 0)
-        if not isinstance(sample, dict):
-            return None
-        enum_field = next(
-            (
-                name
-                for name, sub in props.items()
-                if isinstance(sub, dict)
-                and isinstance(sub.get("enum"), list)
-                and len(sub["enum"]) >= 2
-                and all(isinstance(v, str) for v in sub["enum"])
-                and name in sample
-            ),
-            None,
-        )
-        listed = schema.get("required")
-        required: list[Any] = listed if isinstance(listed, list) else []
-        required_field = next(
-            (
-                name
-                for name in required
-                if name in sample
-                and isinstance(props.get(name), dict)
-                and not self.samples.facts(props[name]).nullable
-            ),
-            None,
-        )
-        if enum_field is None and required_field is None:
+        found = self._samples(op)
+        enum_field, required_field = found.enum_field, found.required_field
+        sample = found.response
+        if (enum_field is None and required_field is None) or not isinstance(sample, dict):
             return None
         missing = {k: v for k, v in sample.items() if k != required_field}
         return DriftCase(
@@ -188,13 +158,20 @@ class CaseBuilder:
             ),
         )
 
+    def _samples(self, op: Operation) -> OperationSamples:
+        return self.book.operations.get(f"{op.method} {op.path}", _NO_SAMPLES)
+
+    def _named(self, name: str) -> Any:
+        """The sample of class ``name`` (a copy: callers may change it)."""
+        return copy.deepcopy(self.book.models[name])
+
     def _case(self, op: Operation, attr: PythonIdentifier, class_name: ClassName) -> TestCase:
         args: list[Arg] = []
         filled: dict[str, str] = {}
         for i, p in enumerate(op.path_params):
             value: object = 7 + i if _is_int(p.type) else f"id-{i + 1}"
             if not _is_int(p.type) and not _is_str(p.type):
-                value = self.samples.py_value(p.type)
+                value = py_value(p.type)
             args.append(Arg(p.py_name, _py_source(value), True, "path", p.name, str(value)))
             filled.setdefault(p.name, _path_text(value))
         path = _sent_path(op.path, filled)
@@ -238,7 +215,7 @@ class CaseBuilder:
             response_code=self._response_code(op),
             errors=tuple(_errors(op)),
             dict_args=self._dict_variant(op, args),
-            observed=observed_case(op, self.schemas, self.samples, _json_source),
+            observed=observed_case(op, self._samples(op), _json_source),
         )
 
     def _dict_variant(self, op: Operation, args: list[Arg]) -> tuple[Arg, ...] | None:
@@ -254,7 +231,7 @@ class CaseBuilder:
             many = isinstance(t, ListOf)
             item = strip_none(t.item) if isinstance(t, ListOf) else t
             if isinstance(item, ModelRef) and item.name in inputs:
-                sample = self.samples.named(item.name, 0)
+                sample = self._named(item.name)
                 literal = _json_source([sample] if many else sample)
                 out.append(dataclasses.replace(a, code=literal, json_code=literal))
                 changed = True
@@ -280,7 +257,7 @@ class CaseBuilder:
             t = next(m for m in t.members if m != Primitive("None"))
         if not isinstance(t, ListOf):
             return self._arg(t)
-        item = self.samples.py_value(t.item)
+        item = py_value(t.item)
         second = (
             t.item.values[1] if isinstance(t.item, LiteralOf) and len(t.item.values) > 1 else item
         )
@@ -290,29 +267,23 @@ class CaseBuilder:
     def _field_code(self, op: Operation, f: BodyField) -> str:
         """A body field's sample: strings and numbers from the property's own schema, so that
         its pattern, format, length and bounds hold (the server validates them)."""
-        base = _simple(f.type)
-        if base is not None and isinstance(base, UnionOf):
-            base = next(m for m in base.members if m != Primitive("None"))
-        model = op.body.model if op.body is not None else None
-        prop = property_of(self.schemas, self.schemas.get(model), f.name) if model else None
-        if base in (Primitive("str"), Primitive("int"), Primitive("float")) and prop is not None:
-            value = self.samples.json(prop, 1)
-            if isinstance(value, (str, int, float)) and not isinstance(value, bool):
-                return _py_source(value)
+        scalar = dict(self._samples(op).fields).get(f.name)
+        if scalar is not None:
+            return _py_source(scalar)
         return self._arg(f.type)[0]
 
     def _arg(self, t: TypeRef) -> tuple[str, str | None]:
         """Python source of a sample argument, and its expected text on the wire if simple."""
         simple = _simple(t)
         if simple is not None:
-            value = self.samples.py_value(simple)
+            value = py_value(simple)
             return _py_source(value), _wire_text(value)
         return self._code_for(t), None
 
     def _code_for(self, t: TypeRef) -> str:
         match t:
             case ModelRef(name):
-                sample = self.samples.named(name, 0)
+                sample = self._named(name)
                 return f"_models.{name}.model_validate({_json_source(sample)})"
             case ListOf(item):
                 return f"[{self._code_for(item)}]"
@@ -322,7 +293,7 @@ class CaseBuilder:
                 first = next(m for m in members if m != Primitive("None"))
                 return self._code_for(first)
             case _:
-                return _py_source(self.samples.py_value(t))
+                return _py_source(py_value(t))
 
     def _json_expected(self, t: TypeRef, var: str) -> str:
         """Source of the JSON value the client must send for argument ``var`` of type ``t``."""
@@ -353,24 +324,20 @@ class CaseBuilder:
             return repr(self._lines_sample(op))
         if op.pagination is not None:
             return _json_source(self._page_sample(op))
-        return _json_source(self.samples.for_type(op.success.type, 0))
+        return _json_source(self._samples(op).response)
 
     def _lines_sample(self, op: Operation) -> bytes:
         """Two lines of the item type, the second marked final when the stream has a final line;
         neither looks like an error line."""
-        item = self.samples.for_type(op.success.type, 0)
+        found = self._samples(op)
+        item = copy.deepcopy(found.response)
         rules = op.success.lines
         lines = [item, item]
         if rules is not None and isinstance(item, dict):
             if rules.error_member and not any(k in item for k in rules.error_without):
                 item.pop(rules.error_member, None)
             if rules.final_member:
-                model = op.success.type
-                schema = self.schemas.get(model.name) if isinstance(model, ModelRef) else None
-                props = schema.get("properties") if isinstance(schema, dict) else None
-                prop = props.get(rules.final_member) if isinstance(props, dict) else None
-                final = self.samples.json(prop, 1) if prop is not None else "end"
-                final = rules.final_value or final
+                final = rules.final_value or found.final_line
                 lines = [item, {**item, rules.final_member: final}]
         return b"".join(
             json.dumps(line, sort_keys=True, default=_capped).encode() + b"\n" for line in lines
@@ -379,7 +346,8 @@ class CaseBuilder:
     def _page_sample(self, op: Operation) -> Any:
         pagination = op.pagination
         assert pagination is not None
-        data = self.samples.for_type(op.success.type, 0)
+        found = self._samples(op)
+        data = copy.deepcopy(found.response)
         if not isinstance(data, dict):
             data = {}
         node = data
@@ -389,7 +357,7 @@ class CaseBuilder:
                 nxt = {}
                 node[key] = nxt
             node = nxt
-        node[pagination.items_path[-1]] = [self.samples.for_type(pagination.item_type, 1)]
+        node[pagination.items_path[-1]] = [copy.deepcopy(found.page_item)]
         return data
 
 
@@ -455,15 +423,21 @@ def _path_text(value: object) -> str:
 
 
 def _capped(value: object) -> str:
-    """A long string sample inside JSON-lines bytes, which only a literal can hold."""
+    """A long string sample inside JSON-lines bytes, which only a literal can hold: cut to
+    :data:`LITERAL_MAX`."""
     if isinstance(value, LongText):
-        return value.capped()
+        return (value.head + "x" * LITERAL_MAX)[:LITERAL_MAX]
     raise TypeError(f"not JSON: {type(value).__name__}")
+
+
+def _long_source(value: LongText) -> str:
+    """The Python expression that builds a long string sample."""
+    return f"{py_str(value.head)} + {py_str('x')} * {value.length - len(value.head)}"
 
 
 def _py_source(value: object) -> str:
     if isinstance(value, LongText):
-        return value.source()
+        return _long_source(value)
     if isinstance(value, datetime.datetime):
         return "datetime.datetime(2024, 1, 2, 3, 4, 5, tzinfo=datetime.UTC)"
     if isinstance(value, datetime.date):
@@ -480,7 +454,7 @@ def _py_source(value: object) -> str:
 def _json_source(value: Any) -> str:
     """Python source for a JSON value; every string goes through the escaping literal."""
     if isinstance(value, LongText):
-        return value.source()
+        return _long_source(value)
     if isinstance(value, dict):
         return (
             "{"

@@ -17,14 +17,15 @@ from generator.document.config import FamilyConfig
 from generator.ir.context import BuildContext, obj
 from generator.ir.contracts import client_members
 from generator.ir.jobs import link_jobs
-from generator.ir.models import build_models, with_inputs
+from generator.ir.models import build_models, recursion_limit, with_inputs
 from generator.ir.naming import ClassName, Namespace, PythonIdentifier, rename_reason
 from generator.ir.naming_pass import name_classes
 from generator.ir.operations import named_operations, operations
 from generator.ir.renames import renames
 from generator.ir.request_ids import data_result_warnings
+from generator.ir.sample_book import sample_book
 from generator.ir.servers import auth, server
-from generator.ir.types import Family, ModelKind, Operation, Resource
+from generator.ir.types import Family, FamilySamples, ModelKind, Operation, Resource
 from generator.words import pascal_case
 
 
@@ -33,11 +34,11 @@ class FamilyBuilder:
 
     def __init__(self, doc: dict[str, Any], file: str, config: FamilyConfig) -> None:
         self.ctx = BuildContext.of(doc, file, config)
-        self.doc = doc
-        self.file = file
-        self.config = config
-        self.catalog = self.ctx.catalog
-        self.diagnostics: list[Diagnostic] = self.ctx.diagnostics
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        """What building worked around so far (the context's list, filled as the build runs)."""
+        return self.ctx.diagnostics
 
     def build(self, *, models: bool = True) -> Family:
         """The family's IR. ``models=False`` leaves the model IR out (drift's SDK index needs
@@ -48,7 +49,7 @@ class FamilyBuilder:
         typed = name_classes(self.ctx, named, models=models)
         for tag, op in operations(self.ctx, named, typed.operations, job_specs):
             groups.setdefault(tag, []).append(op)
-        if isinstance(self.doc.get("webhooks"), dict) and self.doc["webhooks"]:
+        if isinstance(self.ctx.doc.get("webhooks"), dict) and self.ctx.doc["webhooks"]:
             self.ctx.warn(
                 "webhooks-ignored",
                 "/webhooks",
@@ -60,27 +61,32 @@ class FamilyBuilder:
         built = with_inputs(built, typed.inputs)
         by_name: dict[ClassName, ModelKind] = {m.name: m for m in built}
         resources = self._resources(groups, job_specs, by_name)
-        self.diagnostics.extend(self.catalog.diagnostics)
-        info = obj(self.doc.get("info"))
+        self.ctx.diagnostics.extend(self.ctx.catalog.diagnostics)
+        info = obj(self.ctx.doc.get("info"))
         url, variables = server(self.ctx)
         family = Family(
-            name=self.config.name,
-            module=self.config.module,
-            client_class=ClassName(self.config.client),
-            title=one_line(info.get("title", self.config.name)),
+            name=self.ctx.config.name,
+            module=self.ctx.config.module,
+            client_class=ClassName(self.ctx.config.client),
+            title=one_line(info.get("title", self.ctx.config.name)),
             description=str(info.get("description", "")),
             server_url=url,
             server_variables=variables,
-            base_url_env=self.config.base_url_env,
+            base_url_env=self.ctx.config.base_url_env,
             auth=auth(self.ctx),
             resources=resources,
-            schemas={str(k): v for k, v in self.catalog.models.items()},
             models=built,
-            source=self.file,
-            schema_facts=self.catalog.facts,
+            recursion_limit=recursion_limit(built),
+            source=self.ctx.file,
+            samples=self._samples(resources) if models else FamilySamples(),
         )
-        self.diagnostics.extend(renames(family, self.catalog.pointers))
+        self.ctx.diagnostics.extend(renames(family, self.ctx.catalog.pointers))
         return family
+
+    def _samples(self, resources: tuple[Resource, ...]) -> FamilySamples:
+        catalog = self.ctx.catalog
+        schemas = {str(name): schema for name, schema in catalog.models.items()}
+        return sample_book(schemas, catalog.facts, resources)
 
     def _resources(
         self,
@@ -90,7 +96,7 @@ class FamilyBuilder:
     ) -> tuple[Resource, ...]:
         tag_docs = {
             t["name"]: one_line(t.get("description", ""))
-            for t in self.doc.get("tags", []) or []
+            for t in self.ctx.doc.get("tags", []) or []
             if isinstance(t, dict) and isinstance(t.get("name"), str)
         }
         attrs = Namespace(client_members())
@@ -120,7 +126,7 @@ class FamilyBuilder:
         found = rename_reason(tag, attr, plain, attrs.owner(plain))
         if not found:
             return
-        tags = self.doc.get("tags")
+        tags = self.ctx.doc.get("tags")
         index = next(
             (i for i, t in enumerate(tags or []) if isinstance(t, dict) and t.get("name") == tag),
             None,

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from generator.document.schema_facts import FactsMemo
 from generator.ir.naming import ClassName, PythonIdentifier
 
 # --- type references ------------------------------------------------------------------------
@@ -364,6 +363,44 @@ class Auth:
 
 
 @dataclass(frozen=True, slots=True)
+class LongText:
+    """A string sample of ``length`` characters: ``head``, then ``x`` up to the length (a
+    ``minLength`` too long to write as a literal; the generated test builds it)."""
+
+    head: str
+    length: int
+
+
+@dataclass(frozen=True, slots=True)
+class OperationSamples:
+    """What one operation's generated test sends and is answered with, sampled from the schemas
+    while building (JSON values; a :class:`LongText` stands for a very long string)."""
+
+    response: Any = None  # the success body (none for bytes, text, events and empty answers)
+    page_item: Any = None  # one item of a page, for paged operations
+    final_line: Any = None  # the final line's marker value, for JSON lines that have one
+    fields: tuple[tuple[str, Any], ...] = ()  # body field → a scalar from its own schema
+    # For a plain object answer: a property with a string enum, and a required, non-nullable
+    # one, both present in ``response`` (the generated forward-compatibility tests change them).
+    enum_field: str | None = None
+    required_field: str | None = None
+    # What was learned from the service's responses (``x-cube-observed``): a body built from the
+    # learned shapes, the learned properties' names, and whether the answer is a list of them.
+    observed_body: Any = None
+    observed_fields: tuple[str, ...] = ()
+    observed_listed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class FamilySamples:
+    """The test samples of a family: a JSON sample of every class an argument can carry, and
+    each operation's samples by ``"METHOD /path"``."""
+
+    models: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+    operations: dict[str, OperationSamples] = field(default_factory=dict, hash=False, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
 class Family:
     """One API family: one document, one subpackage, one sync and one async client."""
 
@@ -377,11 +414,10 @@ class Family:
     base_url_env: str
     auth: Auth | None
     resources: tuple[Resource, ...]
-    schemas: dict[str, Any] = field(hash=False, compare=False)
     models: tuple[ModelKind, ...] = ()
+    recursion_limit: int = 0  # what the models need of ``sys.setrecursionlimit`` (0: the default)
     source: str = ""
-    schema_facts: FactsMemo = field(default_factory=FactsMemo, hash=False, compare=False)
-    """What the catalogue's schema nodes say, as read while building (test samples read on)."""
+    samples: FamilySamples = FamilySamples()  # what the generated tests send and receive
 
     def inputs(self) -> dict[str, str]:
         """Class name → the name of its TypedDict twin, for the classes a request can carry."""
@@ -403,10 +439,18 @@ class Distribution:
     """What the package's index page and ``importlib.metadata`` say about it."""
 
     license: str | None = None  # an SPDX expression
-    license_file: bool = False  # a LICENSE file ships beside it
-    changelog: bool = False  # CHANGELOG.md follows the README in the long description
+    license_text: str | None = None  # the LICENSE file that ships beside it
+    changelog_text: str | None = None  # CHANGELOG.md, after the README in the long description
     authors: tuple[tuple[str, str], ...] = ()  # (name, email)
     urls: tuple[tuple[str, str], ...] = ()  # (label, https URL)
+
+    @property
+    def license_file(self) -> bool:
+        return self.license_text is not None
+
+    @property
+    def changelog(self) -> bool:
+        return self.changelog_text is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -419,3 +463,4 @@ class Package:
     spec_hash: str
     generator_version: str
     metadata: Distribution = Distribution()
+    tests: bool = True  # the package ships a generated test of every operation

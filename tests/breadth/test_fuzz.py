@@ -23,8 +23,9 @@ the example's own document folder; nothing written outside the output folder. Th
 ``FUZZ_LINT_SAMPLE`` packages of each property also pass ``ruff check``, ``ruff format --check``
 and ``mypy --strict``.
 
-``make test`` runs a fixed budget (``FUZZ_EXAMPLES``, default 20 per property, derandomized so
-every run tries the same inputs). ``make fuzz`` runs longer with fresh random inputs and
+``make test`` runs a fixed budget (``FUZZ_EXAMPLES``, default 8 per property, derandomized so
+every run tries the same inputs); ``make test-heavy`` (CI) sweeps further, also derandomized
+(``FUZZ_HEAVY_EXAMPLES``, default 40 per property). ``make fuzz`` runs longer with fresh random inputs and
 ``FUZZ_COLLECT=1``: a failing input is recorded and the run goes on, and the figures (inputs
 tried, exits, crashes, leaks, findings with their kept inputs, moved to ``FUZZ_FINDINGS``) are
 printed at the end. ``FUZZ_SEED`` replays one random run; ``FUZZ_TIMEOUT`` (seconds, default
@@ -45,24 +46,41 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from tests.breadth import fuzzing
-from tests.helpers import seeded_mypy_cache
+from tests.helpers import openapi_document, operation, seeded_mypy_cache
 
-EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "20"))
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "8"))
+HEAVY_EXAMPLES = int(os.environ.get("FUZZ_HEAVY_EXAMPLES", "40"))
 COLLECT = os.environ.get("FUZZ_COLLECT", "") == "1"
 LINT_SAMPLE = int(os.environ.get("FUZZ_LINT_SAMPLE", "2"))
 SEED = os.environ.get("FUZZ_SEED", "")
 FINDINGS = os.environ.get("FUZZ_FINDINGS", "")
 
-FUZZ = settings(
-    max_examples=EXAMPLES,
-    derandomize=not COLLECT and not SEED,
-    database=None,
-    deadline=None,
-    # a failing input is reported as drawn: shrinking would rerun the generator hundreds of times
-    phases=[Phase.explicit, Phase.generate],
-    suppress_health_check=list(HealthCheck),
-    print_blob=False,
-)
+
+def _fuzz(examples: int) -> settings:
+    return settings(
+        max_examples=examples,
+        derandomize=not COLLECT and not SEED,
+        database=None,
+        deadline=None,
+        # a failing input is reported as drawn: shrinking would rerun the generator hundreds
+        # of times
+        phases=[Phase.explicit, Phase.generate],
+        suppress_health_check=list(HealthCheck),
+        print_blob=False,
+    )
+
+
+# The per-commit budget, and the longer sweep CI runs beside it (both derandomized: every run
+# of each tries the same inputs); ``make fuzz`` sets its own budget on the first.
+BUDGETS = ["per-commit", pytest.param("sweep", marks=pytest.mark.heavy)]
+
+
+def _budget(run: str) -> settings:
+    if run == "per-commit":
+        return _fuzz(EXAMPLES)
+    if COLLECT:
+        pytest.skip("make fuzz runs the per-commit property with its own FUZZ_EXAMPLES")
+    return _fuzz(HEAVY_EXAMPLES)
 
 
 class Tally:
@@ -134,9 +152,12 @@ def _seeded(test: Callable[..., None]) -> Callable[..., None]:
     return test
 
 
-def test_built_documents_give_a_package_or_one_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize("run", BUDGETS)
+def test_built_documents_give_a_package_or_one_line(tmp_path: Path, run: str) -> None:
+    budget = _budget(run)
+
     def prop(tally: Tally) -> None:
-        @FUZZ
+        @budget
         @_seeded
         @given(data=st.data())
         def one(data: st.DataObject) -> None:
@@ -154,9 +175,12 @@ def test_built_documents_give_a_package_or_one_line(tmp_path: Path) -> None:
     _run("built documents", tmp_path, prop)
 
 
-def test_mutated_project_documents_give_a_package_or_one_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize("run", BUDGETS)
+def test_mutated_project_documents_give_a_package_or_one_line(tmp_path: Path, run: str) -> None:
+    budget = _budget(run)
+
     def prop(tally: Tally) -> None:
-        @FUZZ
+        @budget
         @_seeded
         @given(data=st.data())
         def one(data: st.DataObject) -> None:
@@ -183,23 +207,7 @@ def test_mutated_project_documents_give_a_package_or_one_line(tmp_path: Path) ->
 )
 def test_the_harness_sees_what_a_run_reads(tmp_path: Path, ref: str, note: str) -> None:
     """The judge itself: a `$ref` the generator follows is logged where it leads."""
-    doc = {
-        "openapi": "3.1.0",
-        "info": {"title": "t", "version": "1"},
-        "paths": {
-            "/a": {
-                "get": {
-                    "operationId": "getA",
-                    "responses": {
-                        "200": {
-                            "description": "ok",
-                            "content": {"application/json": {"schema": {"$ref": ref}}},
-                        }
-                    },
-                }
-            }
-        },
-    }
+    doc = openapi_document({"/a": {"get": operation("getA", {"$ref": ref})}})
     files = {
         "api.json": fuzzing.json.dumps(doc).encode(),
         "other.yaml": fuzzing.yaml.safe_dump(fuzzing.OTHER_DOC).encode(),

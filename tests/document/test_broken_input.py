@@ -12,40 +12,16 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import run_cli
+from tests.helpers import openapi_document, operation, run_cli, schema_ref
 
 
 def _document(url: str = "https://api.example.com/v1", pattern: str = "^[a-z]+$") -> dict[str, Any]:
-    return {
-        "openapi": "3.1.0",
-        "info": {"title": "t", "version": "1"},
-        "servers": [{"url": url}],
-        "paths": {
-            "/things": {
-                "get": {
-                    "operationId": "listThings",
-                    "responses": {
-                        "200": {
-                            "description": "ok",
-                            "content": {
-                                "application/json": {
-                                    "schema": {"$ref": "#/components/schemas/Thing"}
-                                }
-                            },
-                        }
-                    },
-                }
-            }
-        },
-        "components": {
-            "schemas": {
-                "Thing": {
-                    "type": "object",
-                    "properties": {"code": {"type": "string", "pattern": pattern}},
-                }
-            }
-        },
-    }
+    code = {"type": "string", "pattern": pattern}
+    return openapi_document(
+        {"/things": {"get": operation("listThings", schema_ref("Thing"))}},
+        schemas={"Thing": {"type": "object", "properties": {"code": code}}},
+        server=url,
+    )
 
 
 def _generate(tmp_path: Path, doc: dict[str, Any]) -> tuple[int, str, Path]:

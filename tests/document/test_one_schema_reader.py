@@ -14,7 +14,8 @@ from tests.helpers import ROOT
 
 READERS = (
     "generator/ir/schemas.py",
-    "generator/emit/samples.py",
+    "generator/ir/samples.py",
+    "generator/ir/sample_book.py",
     "generator/drift/schema_view.py",
     "generator/drift/schema_walk.py",
 )

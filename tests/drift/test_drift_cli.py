@@ -12,12 +12,13 @@ from click.testing import CliRunner, Result
 
 import generator.document.fetch
 from generator.cli.drift import drift
+from tests.helpers import openapi_document
 
 OK = {"200": {"description": "ok"}}
 
 
 def spec(paths: dict[str, Any]) -> dict[str, Any]:
-    return {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": paths}
+    return openapi_document(paths)
 
 
 BASE = spec(

@@ -13,13 +13,14 @@ from typing import Any
 import pytest
 
 from generator.drift import RULES, compare
+from tests.helpers import openapi_document
 
 Doc = dict[str, Any]
 OK = {"200": {"description": "ok"}}
 
 
 def spec(paths: dict[str, Any], **extra: Any) -> Doc:
-    return {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": paths, **extra}
+    return {**openapi_document(paths), **extra}
 
 
 def one_op(method: str = "get", path: str = "/items", **op: Any) -> Doc:
@@ -780,7 +781,7 @@ def test_removed_operation_message_names_its_id_and_deprecation() -> None:
 
 
 def spec32(paths: dict[str, Any]) -> Doc:
-    return {"openapi": "3.2.0", "info": {"title": "t", "version": "1"}, "paths": paths}
+    return openapi_document(paths, openapi="3.2.0")
 
 
 def test_query_method_and_additional_operations_are_operations() -> None:

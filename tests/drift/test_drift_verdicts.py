@@ -17,8 +17,9 @@ import yaml
 from generator.document.config import load_config
 from generator.document.loader import load_document
 from generator.drift.callers import calls
-from generator.drift.verdicts import Verdicts, judge, judge_documents
+from generator.drift.verdicts import Verdicts, judge
 from generator.pipeline import generate
+from generator.release.drift_packages import judge_documents
 from tests.helpers import ROOT, run_cli
 from tests.release.project import config_version, document, write_project
 
@@ -238,7 +239,7 @@ def test_drift_type_check_reports_verdicts_and_exits_1_on_a_break(tmp_path: Path
         cwd=tmp_path,
     )
     assert proc.returncode == 1, proc.stderr
-    verdicts = json.loads(proc.stdout.strip().splitlines()[-1])["verdicts"]
+    verdicts = json.loads(proc.stdout)["verdicts"]  # one JSON document: changes and verdicts
     assert [b["surface"] for b in verdicts["broken"]] == ["client.widgets.get_widget(...)"]
     assert verdicts["broken"][0]["renamed_to"] == "client.widgets.fetch_widget"
     assert "client.widgets.fetch_widget(...)" in verdicts["added"]

@@ -10,25 +10,39 @@ from pathlib import Path
 
 import pytest
 import yaml
+from click.testing import CliRunner
 
-from generator.document.config import load_config
-from generator.emit.writer import diff_tree, read_tree
-from generator.pipeline import generate
+from generator.cli import main
+from generator.emit.writer import read_tree
 from tests.helpers import GENERATED, PACKAGE_ROOT, ROOT, run_cli
 
 
 def test_regeneration_equals_committed_tree() -> None:
-    config = load_config(ROOT / "spec" / "cube-codegen.yaml", out_dir=GENERATED)
-    result = generate(config)
-    assert diff_tree(GENERATED, result.files) == []
+    """``cube-codegen check`` (in-process): the committed tree is what the inputs give."""
+    config = ROOT / "spec" / "cube-codegen.yaml"
+    result = CliRunner().invoke(main, ["check", "--config", str(config), "--out", str(GENERATED)])
+    assert result.exit_code == 0, result.output  # else it lists the differing files
+    assert f"{GENERATED} is up to date" in result.stdout
 
 
-@pytest.mark.parametrize("seed", ["0", "1", "12345"])
-def test_output_is_identical_under_hash_seeds(tmp_path: Path, seed: str) -> None:
+@pytest.fixture(scope="module")
+def generated_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One whole generation through the CLI (hash seed 0), shared by the tests below that
+    only read it or change a copy of it."""
+    out = tmp_path_factory.mktemp("generated") / "out"
+    proc = run_cli("generate", "--out", str(out), "--quiet", env={"PYTHONHASHSEED": "0"})
+    assert proc.returncode == 0, proc.stderr
+    return out
+
+
+@pytest.mark.parametrize("seed", ["1", "12345"])
+def test_output_is_identical_under_hash_seeds(
+    tmp_path: Path, seed: str, generated_once: Path
+) -> None:
     out = tmp_path / "out"
     proc = run_cli("generate", "--out", str(out), "--quiet", env={"PYTHONHASHSEED": seed})
     assert proc.returncode == 0, proc.stderr
-    assert read_tree(out) == read_tree(GENERATED)
+    assert read_tree(out) == read_tree(generated_once) == read_tree(GENERATED)
 
 
 def _spec_hash() -> str:
@@ -52,19 +66,18 @@ def test_every_generated_file_has_the_same_stable_header() -> None:
     assert holders == {"cube_client/cube_client/_version.py"}
 
 
-def test_output_folder_is_an_ordinary_folder(tmp_path: Path) -> None:
+def test_output_folder_is_an_ordinary_folder(generated_once: Path) -> None:
     import os
 
-    out = tmp_path / "gen"
-    assert run_cli("generate", "--out", str(out), "--quiet").returncode == 0
     umask = os.umask(0)
     os.umask(umask)
-    assert out.stat().st_mode & 0o777 == 0o777 & ~umask  # not the 0700 of a temporary folder
+    # not the 0700 of a temporary folder
+    assert generated_once.stat().st_mode & 0o777 == 0o777 & ~umask
 
 
-def test_check_reports_a_hand_edit(tmp_path: Path) -> None:
+def test_check_reports_a_hand_edit(tmp_path: Path, generated_once: Path) -> None:
     out = tmp_path / "gen"
-    assert run_cli("generate", "--out", str(out), "--quiet").returncode == 0
+    shutil.copytree(generated_once, out)
     target = out / "cube_client" / "cube_client" / "_types.py"
     target.write_text(target.read_text() + "\n# edited by hand\n")
     (out / "cube_client" / "stray.py").write_text("x = 1\n")
@@ -72,12 +85,12 @@ def test_check_reports_a_hand_edit(tmp_path: Path) -> None:
     assert proc.returncode == 1
     assert "changed cube_client/cube_client/_types.py" in proc.stdout
     assert "extra   cube_client/stray.py" in proc.stdout
-    proc = run_cli("check", "--out", str(GENERATED))
-    assert proc.returncode == 0, proc.stdout
 
 
-@pytest.mark.slow
+@pytest.mark.heavy
 def test_package_installs_into_a_fresh_venv_and_imports(tmp_path: Path) -> None:
+    """pip resolves the package's dependencies from the index: it needs the network, so CI's
+    ``make test-heavy`` runs it; ``make test`` imports the package in place everywhere."""
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True).create(env_dir)
     py = env_dir / "bin" / "python"
@@ -115,8 +128,10 @@ def test_package_installs_into_a_fresh_venv_and_imports(tmp_path: Path) -> None:
     assert proc.stdout.split() == ["DeploymentsResource", version]
 
 
-@pytest.mark.slow
+@pytest.mark.heavy
 def test_generated_package_passes_ruff_and_mypy_strict() -> None:
+    """What ``make lint`` checks of the committed package (part of ``make test``, so heavy here:
+    pytest alone repeats it in CI's ``make test-heavy``)."""
     bin_dir = Path(sys.executable).parent
     for args in (
         ["ruff", "check", "."],

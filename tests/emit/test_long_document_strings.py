@@ -10,7 +10,13 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import check_clean_and_typed, generate_package
+from tests.helpers import (
+    check_clean,
+    check_clean_and_typed,
+    generate_package,
+    openapi_document,
+    operation,
+)
 
 HEADER = "X-\U000c374b\U0002ca15\u00f6-Very-Long-Credential-Header-Name-For-This-Service-\U000901b4"
 
@@ -45,3 +51,21 @@ def test_long_document_strings_pass_the_formatter(tmp_path: Path, length: int) -
     tests = "".join(text for name, text in files.items() if name.startswith("tests/test_"))
     assert "CREDENTIAL" in tests and "\\U000901b4" in tests
     check_clean_and_typed(out, "long_client", tmp_path / "mypy")
+
+
+@pytest.mark.parametrize("said", ["\xa0", " \u2003 "])
+def test_an_error_description_of_blank_characters_leaves_no_trailing_space(
+    tmp_path: Path, said: str
+) -> None:
+    """An error response described only by characters the docstring drops (a no-break space;
+    found by the fuzzer) is listed without a dangling `` - ``, which the formatter would
+    strip (``ruff format --check`` failed on the generated resource)."""
+    get = operation("getA")
+    get["responses"]["404"] = {"description": said}
+    get["responses"]["400"] = {"description": "bad input"}
+    out = tmp_path / "blank_client"
+    files = generate_package(openapi_document({"/a": {"get": get}}), out, "blank_client")
+    resource = files["blank_client/resources/default.py"]
+    assert "BadRequestError: 400 - bad input\n" in resource
+    assert "NotFoundError: 404\n" in resource
+    check_clean(out)

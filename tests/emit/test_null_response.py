@@ -8,33 +8,25 @@ from pathlib import Path
 from typing import Any
 
 from tests.helpers import (
-    check_clean_and_typed,
+    check_clean,
     check_tests_typed,
     generate_package,
+    openapi_document,
+    operation,
     run_package_tests,
 )
 
 
 def _doc() -> dict[str, Any]:
-    null_body = {"application/json": {"schema": {"type": "null"}}}
-    return {
-        "openapi": "3.1.0",
-        "info": {"title": "Nothing", "version": "1"},
-        "paths": {
-            "/ping": {
-                "get": {
-                    "operationId": "ping",
-                    "responses": {"200": {"description": "ok", "content": null_body}},
-                }
-            }
-        },
-    }
+    return openapi_document(
+        {"/ping": {"get": operation("ping", {"type": "null"})}}, title="Nothing"
+    )
 
 
 def test_null_only_json_response_tests_typecheck_and_pass(tmp_path: Path) -> None:
     out = tmp_path / "nothing_client"
     files = generate_package(_doc(), out, "nothing_client")
     assert "-> None:" in files["nothing_client/resources/default.py"]
-    check_clean_and_typed(out, "nothing_client", tmp_path / "mypy-cache")
+    check_clean(out)  # the package is type-checked with its tests, below
     check_tests_typed(out, "nothing_client", tmp_path / "mypy-cache")
     run_package_tests(out)

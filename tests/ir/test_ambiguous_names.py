@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.ir.naming import ClassName, PythonIdentifier, rename_reason
-from tests.helpers import generate_with_report
+from tests.helpers import generate_with_report, openapi_document, operation, parameter, schema_ref
 
 
 def test_a_lone_l_is_renamed_and_said_so() -> None:
@@ -40,43 +40,14 @@ def test_a_lone_o_or_i_class_is_renamed_and_said_so() -> None:
 
 
 def _doc() -> dict[str, Any]:
-    return {
-        "openapi": "3.1.0",
-        "info": {"title": "T", "version": "1"},
-        "servers": [{"url": "https://api.test"}],
-        "paths": {
-            "/items/{L}": {
-                "get": {
-                    "operationId": "getItem",
-                    "parameters": [
-                        {
-                            "name": "L",
-                            "in": "path",
-                            "required": True,
-                            "schema": {"type": "integer"},
-                        },
-                        {"name": "l", "in": "query", "schema": {"type": "string"}},
-                    ],
-                    "responses": {
-                        "200": {
-                            "description": "ok",
-                            "content": {
-                                "application/json": {"schema": {"$ref": "#/components/schemas/O"}}
-                            },
-                        }
-                    },
-                }
-            }
-        },
-        "components": {
-            "schemas": {
-                "O": {
-                    "anyOf": [{"type": "object"}, {"type": "array", "items": {"type": "boolean"}}]
-                },
-                "I": {"type": "object", "properties": {"o": {"$ref": "#/components/schemas/O"}}},
-            }
-        },
-    }
+    params = [parameter("L", "path", {"type": "integer"}), parameter("l", "query")]
+    either = {"anyOf": [{"type": "object"}, {"type": "array", "items": {"type": "boolean"}}]}
+    return openapi_document(
+        {"/items/{L}": {"get": operation("getItem", schema_ref("O"), parameters=params)}},
+        schemas={"O": either, "I": {"type": "object", "properties": {"o": schema_ref("O")}}},
+        title="T",
+        server="https://api.test",
+    )
 
 
 def test_the_package_passes_the_linter_and_sends_the_wire_names(tmp_path: Path) -> None:

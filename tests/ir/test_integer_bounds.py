@@ -14,7 +14,7 @@ from typing import Any
 import pydantic
 import pytest
 
-from tests.helpers import imported_package
+from tests.helpers import imported_package, openapi_document, operation, schema_ref
 
 PROPS: dict[str, dict[str, Any]] = {
     "at_most": {"type": "integer", "maximum": 2.5},
@@ -31,28 +31,11 @@ PROPS: dict[str, dict[str, Any]] = {
 
 
 def _doc() -> dict[str, Any]:
-    return {
-        "openapi": "3.1.0",
-        "info": {"title": "Bounds", "version": "1"},
-        "paths": {
-            "/b": {
-                "get": {
-                    "operationId": "getBounds",
-                    "responses": {
-                        "200": {
-                            "description": "ok",
-                            "content": {
-                                "application/json": {
-                                    "schema": {"$ref": "#/components/schemas/Bounds"}
-                                }
-                            },
-                        }
-                    },
-                }
-            }
-        },
-        "components": {"schemas": {"Bounds": {"type": "object", "properties": PROPS}}},
-    }
+    return openapi_document(
+        {"/b": {"get": operation("getBounds", schema_ref("Bounds"))}},
+        schemas={"Bounds": {"type": "object", "properties": PROPS}},
+        title="Bounds",
+    )
 
 
 @pytest.mark.parametrize(

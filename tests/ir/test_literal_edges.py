@@ -14,38 +14,21 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import check_clean_and_typed, generate_package, model_source
+from tests.helpers import (
+    check_clean_and_typed,
+    generate_package,
+    model_source,
+    openapi_document,
+    operation,
+    schema_ref,
+)
 
 BIG = [2**63 - 1, -(2**63), 10**30]
 
 
 def _doc(schema: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "openapi": "3.1.0",
-        "info": {"title": "Edges", "version": "1"},
-        "paths": {
-            "/e": {
-                "put": {
-                    "operationId": "putEdge",
-                    "requestBody": {
-                        "required": True,
-                        "content": {"application/json": {"schema": body}},
-                    },
-                    "responses": {
-                        "200": {
-                            "description": "ok",
-                            "content": {
-                                "application/json": {
-                                    "schema": {"$ref": "#/components/schemas/Edge"}
-                                }
-                            },
-                        }
-                    },
-                }
-            }
-        },
-        "components": {"schemas": {"Edge": schema}},
-    }
+    put = operation("putEdge", schema_ref("Edge"), body=body)
+    return openapi_document({"/e": {"put": put}}, schemas={"Edge": schema}, title="Edges")
 
 
 @pytest.mark.parametrize("value", BIG)

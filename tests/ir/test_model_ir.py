@@ -10,23 +10,14 @@ from typing import Any
 from generator.document.config import load_config
 from generator.ir.types import Model, ValueModel
 from generator.pipeline import generate, load_family, single_document_config, strip_root
-from tests.helpers import generate_package, model_source, run_python
+from tests.helpers import generate_package, model_source, openapi_document, run_python
 
 PACKAGE = "model_ir_client"
 
 
-def _document(schemas: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "openapi": "3.1.0",
-        "info": {"title": "M", "version": "1"},
-        "paths": {},
-        "components": {"schemas": schemas},
-    }
-
-
 def _family(tmp_path: Path, schemas: dict[str, Any]) -> Any:
     spec = tmp_path / "doc.json"
-    spec.write_text(json.dumps(_document(schemas)), encoding="utf-8")
+    spec.write_text(json.dumps(openapi_document(schemas=schemas, title="M")), encoding="utf-8")
     config = single_document_config(spec, (), PACKAGE, tmp_path / "out")
     result = generate(config)
     return result.package.families[0], strip_root(result.files, PACKAGE)
@@ -70,7 +61,7 @@ def test_recursive_value_classes_are_typed_on_root(tmp_path: Path) -> None:
     source = model_source(files, PACKAGE)
     assert "class Tree(RootModel[Any]):\n    root: Open[str | list[Tree]]" in source
     out = tmp_path / "dist"
-    generate_package(_document(schemas), out, PACKAGE)
+    generate_package(openapi_document(schemas=schemas, title="M"), out, PACKAGE)
     run_python(
         f"from {PACKAGE} import models\n"
         "leaf = models.Leaf.model_validate({'tree': ['a', ['b']]})\n"

@@ -111,12 +111,12 @@ def test_names_follow_the_builders_order_operations_first(
     assert field.type.members[0] == ModelRef("AB2")  # the model walk came after
     twins = {m.name: m.input_name for m in family.models if m.input_name}
     assert twins == {"AB": "ABParam"}  # named in the pass: only the parameter's class is sent
-    assert builder.catalog.frozen
+    assert builder.ctx.catalog.frozen
 
 
 def test_a_frozen_catalogue_names_nothing(tmp_path: Path) -> None:
     builder, family = _built(_thing_document(), tmp_path)
-    types, catalog = builder.ctx.types, builder.catalog
+    types, catalog = builder.ctx.types, builder.ctx.catalog
     before = dict(catalog.models)
     assert types.type_of({"$ref": "#/components/schemas/Cat"}, "Any") == ModelRef("Cat")  # reads
     with pytest.raises(NotNamed, match="Late"):
@@ -135,7 +135,7 @@ def test_big_documents_build_without_typing_after_the_pass(
 ) -> None:
     builder, family = _built(make(), tmp_path)
     assert typing_only_in_the_pass == [sum(len(r.operations) for r in family.resources)]
-    assert len(family.models) == len(builder.catalog.models) > 100
+    assert len(family.models) == len(builder.ctx.catalog.models) > 100
 
 
 def test_every_corpus_document_builds_without_typing_after_the_pass(
@@ -147,7 +147,7 @@ def test_every_corpus_document_builds_without_typing_after_the_pass(
             builder, _ = _builder(spec, tmp_path / "out")
         except CodegenError:
             continue  # refused documents (Swagger 2.0, broken ones) build nothing
-        assert builder.catalog.frozen, spec
+        assert builder.ctx.catalog.frozen, spec
         built += 1
     assert built >= 40
     assert len(typing_only_in_the_pass) == built

@@ -11,26 +11,22 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.helpers import check_clean_and_typed, generate_with_report, run_package_tests
+from tests.helpers import (
+    check_clean_and_typed,
+    generate_with_report,
+    openapi_document,
+    operation,
+    parameter,
+    run_package_tests,
+)
 
 
 def _doc() -> dict[str, Any]:
-    return {
-        "openapi": "3.1.0",
-        "info": {"title": "Nulls", "version": "1"},
-        "paths": {
-            "/things/{key}": {
-                "get": {
-                    "operationId": "getThing",
-                    "parameters": [
-                        {"name": "key", "in": "path", "required": True, "schema": {"type": "null"}},
-                        {"name": "q", "in": "query", "required": True, "schema": {"type": "null"}},
-                    ],
-                    "responses": {"200": {"description": "ok"}},
-                }
-            }
-        },
-    }
+    null = {"type": "null"}
+    params = [parameter("key", "path", null), parameter("q", "query", null, required=True)]
+    return openapi_document(
+        {"/things/{key}": {"get": operation("getThing", parameters=params)}}, title="Nulls"
+    )
 
 
 def test_null_only_parameters_typecheck_and_their_tests_pass(tmp_path: Path) -> None:

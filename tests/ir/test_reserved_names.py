@@ -9,7 +9,14 @@ from pathlib import Path
 from typing import Any
 
 from generator.ir.contracts import model_module_names
-from tests.helpers import ROOT, generate_package, run_python
+from tests.helpers import (
+    ROOT,
+    generate_package,
+    openapi_document,
+    operation,
+    run_python,
+    schema_ref,
+)
 
 GENERATED = ROOT / "generated" / "cube_client" / "cube_client"
 
@@ -43,31 +50,13 @@ def _document() -> dict[str, Any]:
     }
     schemas["Holder"] = {
         "type": "object",
-        "properties": {name.lower(): {"$ref": f"#/components/schemas/{name}"} for name in names},
+        "properties": {name.lower(): schema_ref(name) for name in names},
     }
-    return {
-        "openapi": "3.1.0",
-        "info": {"title": "t", "version": "1"},
-        "servers": [{"url": "https://api.example.com"}],
-        "paths": {
-            "/holder": {
-                "get": {
-                    "operationId": "getHolder",
-                    "responses": {
-                        "200": {
-                            "description": "ok",
-                            "content": {
-                                "application/json": {
-                                    "schema": {"$ref": "#/components/schemas/Holder"}
-                                }
-                            },
-                        }
-                    },
-                }
-            }
-        },
-        "components": {"schemas": schemas},
-    }
+    return openapi_document(
+        {"/holder": {"get": operation("getHolder", schema_ref("Holder"))}},
+        schemas=schemas,
+        server="https://api.example.com",
+    )
 
 
 def test_schemas_named_like_the_modules_imports_give_a_package_that_reads(tmp_path: Path) -> None:

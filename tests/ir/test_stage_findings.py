@@ -4,26 +4,20 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from generator.diagnostics import CodegenError
 from generator.document.refs import bundle
 from generator.document.validate import validate
-
-
-def _doc(schemas: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "openapi": "3.1.0",
-        "info": {"title": "T", "version": "1"},
-        "paths": {},
-        "components": {"schemas": schemas},
-    }
+from tests.helpers import openapi_document
 
 
 def test_validate_returns_its_workarounds() -> None:
-    doc = _doc({"Pair": {"type": "array", "items": [{"type": "string"}, {"type": "integer"}]}})
+    doc = openapi_document(
+        schemas={"Pair": {"type": "array", "items": [{"type": "string"}, {"type": "integer"}]}},
+        title="T",
+    )
     repaired, found = validate(doc, "doc.yaml")
     pair = repaired["components"]["schemas"]["Pair"]
     assert "prefixItems" in pair and "items" not in pair
@@ -36,7 +30,7 @@ def test_validate_returns_its_workarounds() -> None:
 def test_bundle_refuses_a_missing_file_with_its_pointer(tmp_path: Path) -> None:
     """A schema ``$ref`` to a file that is not there is broken input, like a missing component."""
     root = tmp_path / "root.json"
-    doc = _doc({"A": {"$ref": "gone.yaml#/B"}})
+    doc = openapi_document(schemas={"A": {"$ref": "gone.yaml#/B"}}, title="T")
     root.write_text(json.dumps(doc), encoding="utf-8")
     with pytest.raises(CodegenError) as info:
         bundle(doc, str(root))
@@ -50,6 +44,6 @@ def test_bundle_refuses_a_missing_file_with_its_pointer(tmp_path: Path) -> None:
 
 
 def test_a_valid_document_comes_back_with_no_findings() -> None:
-    doc = _doc({"A": {"type": "string"}})
+    doc = openapi_document(schemas={"A": {"type": "string"}}, title="T")
     assert validate(doc, "doc.yaml") == (doc, [])
     assert bundle(doc, "doc.yaml") == (doc, [])

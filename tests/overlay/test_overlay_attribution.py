@@ -5,30 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.helpers import run_cli
+from tests.helpers import openapi_document, operation, run_cli, schema_ref
 
-DOCUMENT = {
-    "openapi": "3.1.0",
-    "info": {"title": "t", "version": "1"},
-    "paths": {
-        "/things": {
-            "get": {
-                "operationId": "listThings",
-                "responses": {
-                    "200": {
-                        "description": "ok",
-                        "content": {
-                            "application/json": {"schema": {"$ref": "#/components/schemas/Thing"}}
-                        },
-                    }
-                },
-            }
-        }
-    },
-    "components": {
-        "schemas": {"Thing": {"type": "object", "properties": {"name": {"type": "string"}}}}
-    },
-}
+DOCUMENT = openapi_document(
+    {"/things": {"get": operation("listThings", schema_ref("Thing"))}},
+    schemas={"Thing": {"type": "object", "properties": {"name": {"type": "string"}}}},
+)
 
 OVERLAY = """\
 overlay: 1.0.0

@@ -186,7 +186,7 @@ def test_apply_exits_2_with_one_line_on_invalid_overlay(
     result = invoke("apply", spec, ov, "--out", previous_output)
     assert_exit(result, 2)
     assert_untouched(previous_output)
-    assert result.stderr.count("\n") == 1 and result.stderr.startswith(str(ov))
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith(f"cube-codegen: {ov}")
     assert expected in result.stderr
 
 
@@ -309,5 +309,7 @@ def test_check_exits_2_on_invalid_overlay(project: Path) -> None:
     )
     result = invoke("check")
     assert_exit(result, 2)
-    assert result.stderr.startswith("spec/overlays/bad.overlay.yaml#/actions/0/copy: error:")
+    assert result.stderr.startswith(
+        "cube-codegen: spec/overlays/bad.overlay.yaml#/actions/0/copy: error:"
+    )
     assert result.stdout == ""

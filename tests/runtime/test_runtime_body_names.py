@@ -13,47 +13,28 @@ import pytest
 from runtime_servers import Exchange, LocalServer
 
 from generator.ir.contracts import method_body_names
-from tests.helpers import check_clean_and_typed, imported_package
+from tests.helpers import (
+    check_clean_and_typed,
+    imported_package,
+    openapi_document,
+    operation,
+    parameter,
+)
 
 PACKAGE = "body_names_client"
 
 
 def _document() -> dict[str, Any]:
-    def param(name: str, where: str, schema: dict[str, Any]) -> dict[str, Any]:
-        return {"name": name, "in": where, "required": where == "path", "schema": schema}
-
-    return {
-        "openapi": "3.1.0",
-        "info": {"title": "Body names", "version": "1"},
-        "paths": {
-            "/things/{str}": {
-                "get": {
-                    "operationId": "listThings",
-                    "tags": ["things"],
-                    "parameters": [
-                        param("str", "path", {"type": "string"}),
-                        param("dict", "query", {"type": "string"}),
-                        param("cast", "query", {"type": "integer"}),
-                        param("call", "header", {"type": "string"}),
-                        param("type", "query", {"type": "string"}),  # not read by a body: kept
-                    ],
-                    "responses": {
-                        "200": {
-                            "description": "ok",
-                            "content": {
-                                "application/json": {
-                                    "schema": {
-                                        "type": "array",
-                                        "items": {"type": "object", "additionalProperties": True},
-                                    }
-                                }
-                            },
-                        }
-                    },
-                }
-            }
-        },
-    }
+    params = [
+        parameter("str", "path"),
+        parameter("dict", "query"),
+        parameter("cast", "query", {"type": "integer"}),
+        parameter("call", "header"),
+        parameter("type", "query"),  # not read by a body: kept
+    ]
+    items = {"type": "array", "items": {"type": "object", "additionalProperties": True}}
+    get = operation("listThings", items, parameters=params, tags=["things"])
+    return openapi_document({"/things/{str}": {"get": get}}, title="Body names")
 
 
 def test_the_reserved_names_are_what_bodies_read() -> None:

@@ -1,55 +1,66 @@
-"""Sample values for generated tests, derived from a family's schemas: valid by construction,
-deterministic and small (depth, item count and string length are bounded)."""
+"""Sample values for generated tests, derived from a family's schemas while the IR is built:
+valid by construction, deterministic and small (depth, item count and string length are
+bounded). :mod:`generator.ir.sample_book` keeps what the tests need of them in the IR."""
 
 from __future__ import annotations
 
 import datetime
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
 from generator.document.schema_facts import FactsMemo, Number, SchemaFacts
-from generator.emit.pattern_sample import sample_for_pattern
-from generator.emit.sanitize import py_str
+from generator.ir.pattern_sample import sample_for_pattern
 from generator.ir.schemas import CATALOG_PREFIX, is_scalar_like
-from generator.ir.types import DictOf, ListOf, LiteralOf, ModelRef, Primitive, TypeRef, UnionOf
+from generator.ir.types import (
+    DictOf,
+    ListOf,
+    LiteralOf,
+    LongText,
+    ModelRef,
+    Primitive,
+    TypeRef,
+    UnionOf,
+)
 
 SAMPLE_DATETIME = datetime.datetime(2024, 1, 2, 3, 4, 5, tzinfo=datetime.UTC)
 _MAX_DEPTH = 4
 MAX_ITEMS = 3  # items in an array sample: a larger minItems fails the test loudly, not OOM
 
 
-class Samples:
-    """Samples of IR types (``for_type``, ``py_value``) and of catalogue schemas (``json``)."""
+def py_value(t: TypeRef) -> object:
+    """A Python value of type ``t`` (no schema needed: scalars, literals and their lists)."""
+    match t:
+        case Primitive("int"):
+            return 3
+        case Primitive("float"):
+            return 1.5
+        case Primitive("bool"):
+            return True
+        case Primitive("datetime"):
+            return SAMPLE_DATETIME
+        case Primitive("date"):
+            return SAMPLE_DATETIME.date()
+        case Primitive("bytes"):
+            return b"data"
+        case Primitive("None"):  # ``type: null``: the one value it takes
+            return None
+        case LiteralOf(values):
+            return values[0]
+        case ListOf(item):
+            return [py_value(item)]
+        case UnionOf(members):
+            return py_value(next(m for m in members if m != Primitive("None")))
+        case _:
+            return "value"
 
-    def __init__(self, schemas: dict[str, Any], known: FactsMemo | None = None) -> None:
+
+class Samples:
+    """Samples of IR types (``for_type``) and of catalogue schemas (``json``)."""
+
+    def __init__(self, schemas: Mapping[str, Any], known: FactsMemo | None = None) -> None:
         self.schemas = schemas
         self.facts = known if known is not None else FactsMemo()  # ``known``: read while building
-
-    def py_value(self, t: TypeRef) -> object:
-        match t:
-            case Primitive("int"):
-                return 3
-            case Primitive("float"):
-                return 1.5
-            case Primitive("bool"):
-                return True
-            case Primitive("datetime"):
-                return SAMPLE_DATETIME
-            case Primitive("date"):
-                return SAMPLE_DATETIME.date()
-            case Primitive("bytes"):
-                return b"data"
-            case Primitive("None"):  # ``type: null``: the one value it takes
-                return None
-            case LiteralOf(values):
-                return values[0]
-            case ListOf(item):
-                return [self.py_value(item)]
-            case UnionOf(members):
-                return self.py_value(next(m for m in members if m != Primitive("None")))
-            case _:
-                return "value"
 
     def for_type(self, t: TypeRef, depth: int) -> Any:
         match t:
@@ -70,7 +81,7 @@ class Samples:
             case Primitive("None"):
                 return None
             case _:
-                return self.py_value(t)
+                return py_value(t)
 
     def json(self, schema: Any, depth: int) -> Any:
         """A JSON value valid against a catalogue schema, deterministic and small."""
@@ -166,22 +177,6 @@ LITERAL_MAX = 256
 """Longest string sample written into a test as a literal; a longer ``minLength`` is met by a
 :class:`LongText`, built when the test runs (a 200,000,000-character literal made a test file
 of gigabytes)."""
-
-
-@dataclass(frozen=True, slots=True)
-class LongText:
-    """A string sample of ``length`` characters: ``head``, then ``x`` up to the length."""
-
-    head: str
-    length: int
-
-    def source(self) -> str:
-        """The Python expression that builds it."""
-        return f"{py_str(self.head)} + {py_str('x')} * {self.length - len(self.head)}"
-
-    def capped(self) -> str:
-        """The sample cut to :data:`LITERAL_MAX` (where only a literal can go)."""
-        return (self.head + "x" * LITERAL_MAX)[:LITERAL_MAX]
 
 
 def _string_sample(f: SchemaFacts) -> str | LongText:
