@@ -28,7 +28,7 @@ from generator import DEFAULT_CONFIG, OUTPUT_MARKER
 
 VERSION = 2
 _TOKEN = re.compile(r"[A-Za-z0-9_]{1,40}\Z")
-_WHAT = ("generate", "update", "keep")
+_WHAT = ("generate", "update", "keep", "learn")  # the commands that run a transaction
 
 
 class Rejected(ValueError):

@@ -18,7 +18,6 @@ Continue wait
 
 from __future__ import annotations
 
-import functools
 import json
 import time
 import uuid
@@ -125,15 +124,22 @@ def _limit(wait_timeout: float | NotGiven | None) -> float | None:
 def _result(
     client: Any, call: PreparedCall, response: httpx2.Response, cast_to: Any, rid: str
 ) -> Any:
+    """The answer as the client's ``request`` gives it: parsed, raw or streamed, with its id."""
     from ._base_client import _parse
 
-    def parse() -> Any:
-        return tagged(_parse(response, cast_to, "json", client._reading(call)), rid)
+    reading = client._reading(call)
 
+    def parse() -> Any:
+        return tagged(_parse(response, cast_to, "json", reading), rid)
+
+    if client._wants_unread(call):  # the body was read already: a "wait" answer is small
+        from ._streamed import StreamedAPIResponse
+
+        return StreamedAPIResponse(response, parse, read_first=True, limits=client.limits)
     if client._wants_raw(call):
         from ._response import APIResponse
 
-        return APIResponse(response, functools.partial(parse))
+        return APIResponse(response, parse)
     return parse()
 
 

@@ -1,6 +1,6 @@
 """A loopback server that answers the core data API as a Cube deployment does.
 
-Routes live under ``/cubejs-api`` (the health probes at the root). ``orders.count`` queries are
+Routes live under ``/cubejs-api`` or another base path (the health probes at the root). ``orders.count`` queries are
 answered ``{"error": "Continue wait"}`` twice, then with the result; ``orders.stuck`` queries
 always wait. Results come in the shape the query's ``responseFormat`` asks (rows, ``compact``,
 ``columnar``), measures as text, times without a zone, as Cube sends them. Pre-aggregation
@@ -55,8 +55,9 @@ def data_in(shape: str) -> Any:
 class CubeDataServer:
     """Routes on a :class:`LocalServer`, with the polls counted per base request id."""
 
-    def __init__(self, server: LocalServer) -> None:
+    def __init__(self, server: LocalServer, base: str = BASE) -> None:
         self.server = server
+        self.base = base
         self.polls: dict[str, int] = {}
         self.job_polls = 0
         self._lock = threading.Lock()
@@ -66,14 +67,14 @@ class CubeDataServer:
             "/v1/dry-run": self._dry_run,
             "/v1/pre-aggregations/jobs": self._jobs,
         }.items():
-            server.route("POST", BASE + path)(handler)
-        server.route("GET", BASE + "/v1/meta")(self._meta)
+            server.route("POST", base + path)(handler)
+        server.route("GET", base + "/v1/meta")(self._meta)
         for probe in ("/livez", "/readyz"):
             server.route("GET", probe)(lambda ex: ex.json(200, {"health": "HEALTH"}))
 
     @property
     def url(self) -> str:
-        return self.server.url + BASE
+        return self.server.url + self.base
 
     def _must_wait(self, ex: Exchange, waits: int) -> bool:
         """Count this poll under its base request id; True while the query 'runs'."""

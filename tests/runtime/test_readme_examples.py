@@ -15,9 +15,8 @@ How a block is run (the convention for anyone adding an example)
     calling another operation gets a 404: add a route. A block that needs a server of its own
     says so on the line before its fence with ``<!-- example: server=NAME -->``, NAME a key of
     :data:`SERVERS` (a function adding routes to a fresh server); ``<!-- example -->`` alone is
-    the default server. A block marked ``<!-- data-example -->`` (the data section) is run by
-    ``test_data_readme_examples.py`` against a server that answers as a Cube deployment does
-    (Continue wait, the three result shapes, build jobs); here it is type-checked with the rest.
+    the default server; ``server=cube-data`` is a server answering as a Cube deployment does
+    (Continue wait, the three result shapes, build jobs).
     Never rewrite a block in the test: change the README instead.
 """
 
@@ -38,16 +37,15 @@ from typing import Any
 
 import pytest
 import trustme
+from cube_data_server import CubeDataServer
 from runtime_servers import API_KEY, Exchange, LocalServer
 
 from tests.helpers import PACKAGE_ROOT, ROOT, check_user_code
 
 READMES = {"README.md": ROOT / "README.md", "package-README.md": PACKAGE_ROOT / "README.md"}
 FENCE = re.compile(
-    r"(?:<!-- (?P<data>data-)?example(?:: *(?P<opts>[^>]*?))? *-->\n)?```python\n(?P<code>.*?)```",
-    re.DOTALL,
+    r"(?:<!-- example(?:: *(?P<opts>[^>]*?))? *-->\n)?```python\n(?P<code>.*?)```", re.DOTALL
 )
-DATA_RUNNER = "cube-data"  # the blocks test_data_readme_examples.py runs
 AGENT_PATH = "/api/v1/public/acme/agents/42"
 
 
@@ -70,8 +68,7 @@ def _blocks_in(name: str, text: str) -> list[Block]:
             part.split("=", 1) for part in (match.group("opts") or "").split() if "=" in part
         )
         line = text.count("\n", 0, match.start("code"))
-        server = DATA_RUNNER if match.group("data") else opts.get("server", "cube")
-        found.append(Block(f"{name}:{line}", match.group("code"), server))
+        found.append(Block(f"{name}:{line}", match.group("code"), opts.get("server", "cube")))
     return found
 
 
@@ -80,7 +77,6 @@ BLOCKS = [
     for name, path in READMES.items()
     for block in _blocks_in(name, path.read_text(encoding="utf-8"))
 ]
-RUN_HERE = [b for b in BLOCKS if b.server != DATA_RUNNER]
 
 # --------------------------------------------------------------------------- the default server
 
@@ -193,9 +189,16 @@ def _shapes_routes(server: LocalServer) -> None:
     )
 
 
+def _cube_data_routes(server: LocalServer) -> None:
+    """The data section's server: answers as a Cube deployment does (Continue wait, the result
+    shapes, a build job), under the data API's default base path."""
+    CubeDataServer(server)
+
+
 SERVERS: dict[str, Callable[[LocalServer], None]] = {
     "cube": _cube_routes,
     "shapes": _shapes_routes,
+    "cube-data": _cube_data_routes,
 }
 
 # --------------------------------------------------------------------------- running a block
@@ -266,8 +269,7 @@ def test_both_readmes_have_blocks() -> None:
     names = {b.name.split(":")[0] for b in BLOCKS}
     assert names == set(READMES)
     assert len(BLOCKS) >= 14
-    assert all(b.server in SERVERS for b in RUN_HERE), [b.name for b in RUN_HERE]
-    assert RUN_HERE != BLOCKS  # the data section's blocks are found (and type-checked) too
+    assert all(b.server in SERVERS for b in BLOCKS), [b.name for b in BLOCKS]
 
 
 def test_a_new_block_is_found_with_or_without_a_marker() -> None:
@@ -303,7 +305,7 @@ def runs(site: Site) -> dict[str, tuple[subprocess.CompletedProcess[str], int]]:
     process and the number of requests it made."""
 
     def one(index: int) -> tuple[subprocess.CompletedProcess[str], int]:
-        block = RUN_HERE[index]
+        block = BLOCKS[index]
         key = f"{API_KEY}-block{index}"
         proc = _run(block, site, key)
         sent = [
@@ -314,11 +316,11 @@ def runs(site: Site) -> dict[str, tuple[subprocess.CompletedProcess[str], int]]:
         return proc, len(sent)
 
     with ThreadPoolExecutor(4) as pool:
-        results = list(pool.map(one, range(len(RUN_HERE))))
-    return {b.name: r for b, r in zip(RUN_HERE, results, strict=True)}
+        results = list(pool.map(one, range(len(BLOCKS))))
+    return {b.name: r for b, r in zip(BLOCKS, results, strict=True)}
 
 
-@pytest.mark.parametrize("block", RUN_HERE, ids=[b.name for b in RUN_HERE])
+@pytest.mark.parametrize("block", BLOCKS, ids=[b.name for b in BLOCKS])
 def test_block_runs_as_written(
     runs: dict[str, tuple[subprocess.CompletedProcess[str], int]], block: Block
 ) -> None:

@@ -232,3 +232,39 @@ def test_a_failed_build_raises_naming_its_token() -> None:
     finally:
         server.stop()
     assert caught.value.error == "tok-9: missing_partition"
+
+
+def test_the_default_wait_applies_and_none_means_no_limit(
+    cube: CubeDataServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import cube_client._data as data
+
+    monkeypatch.setattr(data, "DEFAULT_WAIT_TIMEOUT", 0.0)
+    with client(cube, sleep=lambda s: None) as c:
+        with pytest.raises(ContinueWaitTimeoutError) as caught:
+            c.data.load_v1(query=QUERY, request_id="default-1")  # the default: now 0 s
+        assert caught.value.polls == 1
+        res = c.data.load_v1(query=QUERY, request_id="unbounded-1", wait_timeout=None)
+    assert spans(cube, "unbounded-1") == [1, 2, 3] and res._request_id == "unbounded-1"
+
+
+def test_the_raw_response_is_the_answer_after_the_waits(cube: CubeDataServer) -> None:
+    with client(cube, sleep=lambda s: None) as c:
+        raw = c.data.with_raw_response.load_v1(query=QUERY, request_id="raw-1")
+    assert raw.status_code == 200
+    assert raw.http_response.request.headers["x-request-id"] == "raw-1-span-3"
+    parsed = raw.parse()
+    assert parsed._request_id == "raw-1" and parsed.rows()[0]["orders.count"] == 5
+
+
+def test_async_build_job(cube: CubeDataServer) -> None:
+    selector = {"contexts": [{"securityContext": {}}], "timezones": ["UTC"]}
+
+    async def main() -> Any:
+        async with AsyncDataClient(token="jwt", base_url=cube.url, allow_http_loopback=True) as c:
+            job = await c.data.pre_aggregation_jobs_v1_job(selector=selector)
+            return await job.wait(interval=0, timeout=10)
+
+    cube.job_polls = 0
+    done = asyncio.run(main())
+    assert done.status == "done" and len(done.jobs) == 2

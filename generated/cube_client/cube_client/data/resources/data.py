@@ -491,6 +491,7 @@ class DataResource(SyncAPIResource):
                 extra_query=extra_query,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
@@ -942,6 +943,7 @@ class AsyncDataResource(AsyncAPIResource):
                 extra_query=extra_query,
                 timeout=timeout,
                 max_retries=max_retries,
+                limits=limits,
             ),
         )
 
