@@ -2,7 +2,7 @@
 """Where a parsed JSON body differs from the type the document gives it, as shapes.
 
 :func:`walk` follows the generated type (models, lists, maps, unions, ``Literal`` enums, scalars)
-over the JSON value and lists each :class:`~._shapes.Difference`; it reads every field, unlike
+over the JSON value and lists each :class:`~._shape_values.Difference`; it reads every field, unlike
 the lazy models, because a recording is complete or useless. Only shape recording calls it.
 
 Each type is compiled once into a checker (a closure): a model's scalar and enum fields are
@@ -24,7 +24,14 @@ from typing import Annotated, Any, Literal, Union
 import pydantic
 
 from ._models import Unknown, _keys
-from ._shapes import MAX_NAME, Difference, _shape_value, escape_token, json_type, string_format
+from ._shape_values import (
+    MAX_NAME,
+    Difference,
+    _shape_value,
+    escape_token,
+    json_type,
+    string_format,
+)
 
 __all__ = ["walk"]
 
