@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ._exceptions import APIError, ContinueWaitTimeoutError
+from ._models import tag_request_id
 from ._types import NOT_GIVEN, NotGiven
 
 if TYPE_CHECKING:
@@ -46,7 +47,6 @@ FIRST_DELAY = 0.05
 MAX_DELAY = 1.0
 # A "Continue wait" body is a small object; a bigger answer is a result and is not read twice.
 MAX_WAIT_BODY = 64 * 1024
-_PRIVATE_KEY = "_cube_request_id"
 
 Progress = Callable[[dict[str, Any]], object]
 
@@ -130,7 +130,7 @@ def _result(
     reading = client._reading(call)
 
     def parse() -> Any:
-        return _tagged(_parse(response, cast_to, "json", reading), rid)
+        return tag_request_id(_parse(response, cast_to, "json", reading), rid)
 
     if client._wants_unread(call):  # the body was read already: a "wait" answer is small
         from ._streamed import StreamedAPIResponse
@@ -141,24 +141,6 @@ def _result(
 
         return APIResponse(response, parse)
     return parse()
-
-
-def _tagged(value: Any, rid: str) -> Any:
-    """``value`` with its request id kept where ``_request_id`` reads it (models only)."""
-    private = getattr(value, "__pydantic_private__", False)
-    if private is None:
-        object.__setattr__(value, "__pydantic_private__", {})
-        private = value.__pydantic_private__
-    if isinstance(private, dict):
-        private[_PRIVATE_KEY] = rid
-    return value
-
-
-def request_id_of(value: object) -> str | None:
-    """The request id a result was answered under, if it was kept."""
-    private = getattr(value, "__pydantic_private__", None)
-    found = private.get(_PRIVATE_KEY) if isinstance(private, dict) else None
-    return found if isinstance(found, str) else None
 
 
 def request_with_id(
