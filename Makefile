@@ -1,5 +1,5 @@
-# Every target bootstraps what it needs: a .venv with the pinned requirements.lock,
-# and (for contract tests) a pinned Prism under the ignored .tools/ folder.
+# Every target bootstraps what it needs: a .venv with the pinned requirements.lock (made by a
+# pinned uv), and (for contract tests) a pinned Prism under the ignored .tools/ folder.
 SHELL  := /bin/bash
 PYTHON ?= python3
 VENV   := .venv
@@ -13,32 +13,65 @@ export PYTHONPYCACHEPREFIX := $(CURDIR)/.cache/pycache
 unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: generate check lint lint-workflows test test-fast bench drift snapshot update update-report \
-	release-check dist publish fuzz test-heavy \
-	clean-venv
+	release-check dist publish fuzz test-heavy learn \
+	clean-venv lock bootstrap-check
 
-# One line per step, with the time it took: the first run installs for about half a minute.
-$(STAMP): requirements.lock pyproject.toml
-	@t=$$(date +%s); test -x $(BIN)/python || { echo "bootstrap: creating $(VENV) with $(PYTHON)"; \
-	  $(PYTHON) -m venv $(VENV); }; \
-	echo "bootstrap: installing the pinned requirements.lock into $(VENV) ..."; \
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock 2>&1 | \
-	  grep -v "^WARNING: Location" >&2; \
-	test "$${PIPESTATUS[0]}" = 0 || exit 1; \
-	echo "bootstrap: putting generator/ on $(VENV)'s path and bin/cube-codegen beside it"; \
-	$(BIN)/python tools/dev_install.py || exit 1; \
-	touch $(STAMP); echo "bootstrap: $(VENV) ready in $$(( $$(date +%s) - t )) s"
+# The bootstrap (tools/bootstrap.py): a pinned uv into the ignored .tools/uv/ (tools/uv.txt,
+# hash-checked), then .venv with the hash-pinned requirements.lock and this project as an editable
+# install; uv's cache in .cache/uv/. One line per step, and a line at least every 5 s while a
+# step runs: a first `make generate` on a fresh clone takes about 20 s on a quiet 2-core machine,
+# downloads included (`make bootstrap-check` measures it). The interpreter is checked before anything is created.
+UV_VERSION := 0.13.8
+UV_DIR     := .tools/uv
+UV         := $(UV_DIR)/bin/uv
+PY_NEEDED  := 3.11
+# Evaluated only when the bootstrap runs, and then once: the interpreter's version, and whether
+# it is at least PY_NEEDED.
+PY_FOUND    = $(eval PY_FOUND := $(shell $(PYTHON) -c \
+  'import sys; print("%d.%d.%d" % sys.version_info[:3])' 2>/dev/null))$(PY_FOUND)
+PY_OK       = $(shell printf '%s\n' $(PY_NEEDED) '$(PY_FOUND)' | sort -V -C && echo yes)
+PY_MESSAGE  = bootstrap: $(if $(PY_FOUND),$(PYTHON) is Python $(PY_FOUND),cannot run $(PYTHON)); \
+  cube-codegen needs Python $(PY_NEEDED) or newer: point the Makefile at one with \
+  make PYTHON=/path/to/python3.11 ... (nothing was created)
+
+$(STAMP): requirements.lock pyproject.toml tools/uv.txt tools/bootstrap.py
+	$(if $(PY_OK),,$(error $(PY_MESSAGE)))
+	@$(PYTHON) tools/bootstrap.py --python "$(PYTHON)" --uv-version $(UV_VERSION)
+	@touch $(STAMP)
+
+# requirements.lock (every pin with its hashes) from pyproject.toml's ranges and extras, and
+# tools/uv.txt (the bootstrap's uv), both with uv's resolver; pins already in the lock are kept
+# unless a range no longer allows them. Then `make` reinstalls .venv from the new lock.
+LOCK_ARGS := --generate-hashes --python-version $(PY_NEEDED) --quiet --custom-compile-command "make lock"
+
+lock:
+	$(if $(PY_OK),,$(error $(PY_MESSAGE)))
+	@$(PYTHON) tools/bootstrap.py --python "$(PYTHON)" --uv-version $(UV_VERSION) --uv-only
+	UV_CACHE_DIR=.cache/uv $(UV) pip compile pyproject.toml --extra dev --extra release \
+	  $(LOCK_ARGS) -o requirements.lock
+	echo "uv==$(UV_VERSION)" | UV_CACHE_DIR=.cache/uv $(UV) pip compile - $(LOCK_ARGS) -o tools/uv.txt
+
+# The first run in a checkout (no key in .cache/cube-codegen/ yet) renders every file: a few
+# seconds, more on a busy machine, so it says what it does and that it is still going every 5 s.
+# Every later run (the no-op, or an incremental run) calls the command directly.
+GENERATE_KEY := .cache/cube-codegen/generated.json
 
 generate: $(STAMP)
-	$(BIN)/cube-codegen generate
+	@if [ -e $(GENERATE_KEY) ]; then echo "$(BIN)/cube-codegen generate"; $(BIN)/cube-codegen generate; \
+	else $(BIN)/python tools/bootstrap.py --run "Generating generated/ from spec/ (the first run)" \
+	  --label "make generate" -- $(BIN)/cube-codegen generate; fi
 
 check: $(STAMP)
 	$(BIN)/cube-codegen check
 
 PKG := generated/cube_client
 
+# The generator, its tests and tools, and the runtime templates (copied into every package).
+LINT_PATHS := generator tests tools bench templates/runtime
+
 lint: $(STAMP)
-	$(BIN)/ruff check generator tests
-	$(BIN)/ruff format --check generator tests
+	$(BIN)/ruff check $(LINT_PATHS)
+	$(BIN)/ruff format --check $(LINT_PATHS)
 	$(BIN)/mypy generator
 	cd $(PKG) && $(CURDIR)/$(BIN)/ruff check . && $(CURDIR)/$(BIN)/ruff format --check .
 	cd $(PKG) && $(CURDIR)/$(BIN)/mypy cube_client tests
@@ -100,6 +133,17 @@ update: $(STAMP)
 	rc=0; $(BIN)/cube-codegen update --config "$(UPDATE_CONFIG)" --out "$(UPDATE_OUT)" \
 	  --summary "$(UPDATE_SUMMARY)" $(UPDATE_ARGS) || rc=$$?; test $$rc -le 1
 
+# Learn from the shape records teams committed (the SDK's `record_shapes=DIR` files, *.jsonl, in
+# LEARN_RECORDS): the differences the document does not accept become a learned overlay, listed in
+# the configuration, and generated/ is regenerated; nothing to learn changes nothing.
+LEARN_RECORDS ?= observed
+
+learn: $(STAMP)
+	@if [ -z "$$(find "$(LEARN_RECORDS)" -maxdepth 1 -name '*.jsonl' 2>/dev/null)" ]; then \
+	  echo "make learn: no records (*.jsonl) in $(LEARN_RECORDS); nothing to learn"; exit 0; \
+	fi; \
+	$(BIN)/cube-codegen learn --write --config "$(UPDATE_CONFIG)" --out "$(UPDATE_OUT)" "$(LEARN_RECORDS)"
+
 # A failed or finished update's summary on the workflow run's page ($$GITHUB_STEP_SUMMARY).
 update-report:
 	@if [ -z "$$GITHUB_STEP_SUMMARY" ]; then echo "make update-report: GITHUB_STEP_SUMMARY is not set"; \
@@ -159,5 +203,16 @@ bench: $(STAMP)
 	  echo "bench: could not install the peers ($(BENCH_OPC), $(BENCH_DMCG)); their rows will say so"
 	-$(BIN)/python bench/run.py --shared "$(or $(CUBE_CODEGEN_SHARED),$(SHARED))" --peer-venv $(BENCH_VENV)
 
+# A newcomer's first `make generate`, timed on a fresh clone of HEAD with empty caches (downloads
+# included; needs the network, so not part of `make test`): fails over BOOTSTRAP_BUDGET seconds
+# or a silent stretch over BOOTSTRAP_SILENCE. BOOTSTRAP_RUNS=3 measures three clones.
+BOOTSTRAP_BUDGET  ?= 40
+BOOTSTRAP_SILENCE ?= 10
+BOOTSTRAP_RUNS    ?= 1
+
+bootstrap-check:
+	@$(PYTHON) tools/bootstrap_check.py --python "$(PYTHON)" --runs $(BOOTSTRAP_RUNS) \
+	  --budget $(BOOTSTRAP_BUDGET) --max-silence $(BOOTSTRAP_SILENCE)
+
 clean-venv:
-	rm -rf $(VENV)
+	rm -rf $(VENV) $(UV_DIR)

@@ -13,6 +13,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
+import shutil
+import tempfile
 import time
 import urllib.request
 from collections.abc import Awaitable, Callable
@@ -76,7 +79,11 @@ def run_sync(base: str, calls: int, rounds: int, warmup: int, read_all: bool) ->
     before = _stats(base)
     # Not `as client`: the runtime's __enter__ is typed as the base class (no `environments`).
     client = PlatformClient(api_key=KEY, base_url=base, allow_http_loopback=True)
-    with httpx2.Client(base_url=base) as http, client:
+    records = tempfile.mkdtemp(prefix="bench-shapes-")
+    recording = PlatformClient(
+        api_key=KEY, base_url=base, allow_http_loopback=True, record_shapes=records
+    )
+    with httpx2.Client(base_url=base) as http, client, recording:
         headers = {"Authorization": f"Bearer {KEY}"}
 
         def raw() -> int:
@@ -89,7 +96,13 @@ def run_sync(base: str, calls: int, rounds: int, warmup: int, read_all: bool) ->
             items = _items(client.environments.get_deployment_environments(1))
             return _walk_model(items) if read_all else len(items)
 
+        def recorded() -> int:  # shape recording on (nothing differs: nothing is written)
+            items = _items(recording.environments.get_deployment_environments(1))
+            return _walk_model(items) if read_all else len(items)
+
         sides: dict[str, Callable[[], int]] = {"raw": raw, "generated": generated}
+        if not read_all:
+            sides["recording"] = recorded
         assert raw() > 0 and generated() > 0 and (read_all or raw() == generated() == ITEMS)
         for fn in sides.values():
             for _ in range(warmup):
@@ -99,7 +112,15 @@ def run_sync(base: str, calls: int, rounds: int, warmup: int, read_all: bool) ->
             for name in list(sides) if r % 2 == 0 else list(reversed(sides)):
                 times[name].append(_timed(sides[name], calls))
     after = _stats(base)
-    return {"times": times, "connections": after["connections"] - before["connections"] - 1}
+    written = os.path.exists(os.path.join(records, "shapes.jsonl"))
+    shutil.rmtree(records, ignore_errors=True)
+    connections = after["connections"] - before["connections"] - 1
+    return {
+        "times": times,
+        "connections": connections,
+        "sides": len(sides),
+        "recorded_differences": written,
+    }
 
 
 async def run_async(

@@ -19,6 +19,7 @@ from harness import BENCH, TIMEOUT, Cmd, Report, compare, log, ratio_table, secs
 
 # Targets (issue 19): the generated client ≤ these x raw httpx2 + json.loads on the same page.
 T_CALL = {"sync": 1.2, "async": 1.15}
+T_RECORDING = 1.05  # per call with record_shapes=DIR ≤ this x without, when nothing differs
 T_IMPORT = 1.5  # cold `import cube_client` ≤ this x `import httpx2, pydantic`
 T_COLD_START = 1.5  # import + client + first call ≤ this x `import httpx2, pydantic` + raw call
 MODES = ("sync", "async")
@@ -57,12 +58,29 @@ def per_call(report: Report, package_root: Path, rounds: int, calls: int) -> Non
             name = f"client per call ({mode}) vs raw httpx2 + json"
             report.target(name, "—", f"≤ {T_CALL[mode]}x", None, "benchmark failed")
         return
+    _recording_row(report, data["sync"])
     for read_all in (False, True):
         rows = []
         for mode in MODES:
             key = f"{mode}_read_all" if read_all else mode
             rows.append(_call_row(report, mode, data[key], read_all))
         report.sections.append(_call_section(rounds, calls, read_all, rows))
+
+
+def _recording_row(report: Report, data: dict[str, Any]) -> None:
+    """Shape recording on (``record_shapes=DIR``) against off, on a page where nothing differs
+    from the document: the whole body is compared with its types on every call."""
+    t = data["times"]
+    on, off = statistics.median(t["recording"]), statistics.median(t["generated"])
+    name = "client per call with shape recording on (sync, nothing differs) vs off"
+    note = (
+        "differences were recorded: the page is not as documented"
+        if data.get("recorded_differences")
+        else None
+    )
+    report.target(
+        name, f"{on / off:.3f}x", f"≤ {T_RECORDING}x", on / off <= T_RECORDING, note or ""
+    )
 
 
 def _run_calls(package_root: Path, rounds: int, calls: int) -> dict[str, Any] | str:
@@ -88,6 +106,7 @@ def _call_row(report: Report, mode: str, data: dict[str, Any], read_all: bool) -
     raw, gen = statistics.median(t["raw"]), statistics.median(t["generated"])
     fastest = min(t["generated"]) / min(t["raw"])
     conns = data["connections"]
+    sides = data.get("sides", 2)
     if read_all:  # reported, beside its baseline: no target of its own
         name = f"client per call reading every field ({mode}) vs raw json walk"
         report.target(name, f"{gen / raw:.2f}x", "report", None, "measured, no target set")
@@ -102,7 +121,7 @@ def _call_row(report: Report, mode: str, data: dict[str, Any], read_all: bool) -
         f"{gen / raw:.2f}x",
         f"{fastest:.2f}x",
         secs(gen - raw),
-        f"{conns} (one per side)" if conns == 2 else f"{conns} (expected 2)",
+        f"{conns} (one per side)" if conns == sides else f"{conns} (expected {sides})",
     ]
 
 

@@ -279,11 +279,13 @@ def generation_targets(
 def scratch_project(tmp: Path) -> Path:
     """A snapshot of the project taken once, so edits others make meanwhile do not reach this
     run, and whose generated/ the bench may rewrite (never the checkout's): Makefile, lock,
-    pyproject (mtimes kept), spec/, templates/, generator/ (imported via PYTHONPATH ahead of
-    the editable install), and .venv linked."""
+    pyproject and the bootstrap's tools (mtimes kept), spec/, templates/, generator/ (imported
+    via PYTHONPATH ahead of the editable install), and .venv linked."""
     proj = tmp / "project"
     proj.mkdir()
-    for name in ("Makefile", "requirements.lock", "pyproject.toml"):
+    for name in ("Makefile", "requirements.lock", "pyproject.toml", "tools/uv.txt",
+                 "tools/bootstrap.py"):  # fmt: skip
+        (proj / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / name, proj / name)
     for name in ("spec", "templates", "generator"):
         shutil.copytree(ROOT / name, proj / name, ignore=shutil.ignore_patterns("__pycache__"))

@@ -6,7 +6,9 @@ one thread, so a lock another thread held would stay held in the child), and not
 :meth:`Beside.result` does the work in this process instead: a child can make a run faster,
 never different. The child only computes: it writes no file, sends its value back pickled
 through a pipe, leaves through ``os._exit`` (no cleanup of this process runs twice, no buffer
-is flushed twice), and dies with this process when that is killed.
+is flushed twice), and dies with this process when that is killed. A child that has not
+answered within its deadline (``CUBE_CODEGEN_CHILD_DEADLINE`` seconds from the fork, 60 by
+default: stopped, stuck, starved) is killed (SIGKILL) and the work done here.
 """
 
 from __future__ import annotations
@@ -14,9 +16,11 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
+import select
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
@@ -24,6 +28,20 @@ from generator.files import libc
 
 T = TypeVar("T")
 NO_FORK_ENV = "CUBE_CODEGEN_NO_FORK"
+DEADLINE_ENV = "CUBE_CODEGEN_CHILD_DEADLINE"
+DEADLINE = 60.0  # seconds from the fork; the documents' validation takes well under one here
+
+
+def deadline() -> float:
+    """The child's deadline in seconds: ``CUBE_CODEGEN_CHILD_DEADLINE`` when it is a positive
+    number, else :data:`DEADLINE`."""
+    try:
+        value = float(os.environ.get(DEADLINE_ENV, ""))
+    except ValueError:
+        return DEADLINE
+    return value if 0 < value < float("inf") else DEADLINE
+
+
 _PR_SET_PDEATHSIG = 1
 
 
@@ -46,6 +64,7 @@ class Beside(Generic[T]):
         self._pid = 0
         self._fd = -1
         self._value: tuple[T] | None = None
+        self._until = 0.0
         if can_fork():
             self._start()
 
@@ -62,6 +81,7 @@ class Beside(Generic[T]):
             _child(self._work, write, parent)
         os.close(write)
         self._pid, self._fd = pid, read
+        self._until = time.monotonic() + deadline()
 
     def result(self) -> T:
         """The child's value (waiting for it), else ``here()``; the same value when asked again."""
@@ -71,9 +91,10 @@ class Beside(Generic[T]):
 
     def _collect(self) -> T:
         if self._pid:
-            with os.fdopen(self._fd, "rb") as pipe:
-                self._fd = -1
-                data = pipe.read()
+            data = self._read()
+            if data is None:  # past the deadline: stop the child, do the work here
+                self.cancel()
+                return self._here()
             _, status = os.waitpid(self._pid, 0)
             self._pid = 0
             if os.waitstatus_to_exitcode(status) == 0 and data:
@@ -81,6 +102,21 @@ class Beside(Generic[T]):
                     value: T = pickle.loads(data)
                     return value
         return self._here()
+
+    def _read(self) -> bytes | None:
+        """Everything the child sends, or None when it has not finished by the deadline."""
+        chunks = []
+        while True:
+            left = self._until - time.monotonic()
+            if left <= 0 or not select.select([self._fd], [], [], left)[0]:
+                return None
+            chunk = os.read(self._fd, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+        os.close(self._fd)
+        self._fd = -1
+        return b"".join(chunks)
 
     def cancel(self) -> None:
         if self._pid:

@@ -23,6 +23,24 @@ def one_line(text: object, limit: int = _MAX_MESSAGE) -> str:
     return folded if len(folded) <= limit else folded[: limit - 1] + "…"
 
 
+_MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_\[\]<>!#|~{}&])")
+_LIVE = re.compile(r"(@|://|(?i:www)\.)")
+_JOINER = "\u2060"  # WORD JOINER: invisible, and no mention, autolink or e-mail link spans it
+
+
+def markdown_line(text: object, limit: int = _MAX_MESSAGE) -> str:
+    """Any text as inert Markdown on one line (a table cell included): every character that
+    could open a code span, emphasis, link, image, HTML or a cell is escaped, and a word joiner
+    after ``@``, ``://`` and ``www.`` keeps GitHub from making a mention or a link of it."""
+    escaped = _MARKDOWN_PUNCTUATION.sub(r"\\\1", one_line(text, limit))
+    return _LIVE.sub(_break, escaped)
+
+
+def _break(match: re.Match[str]) -> str:
+    found = match.group(1)
+    return found + _JOINER if found == "@" else found[:-1] + _JOINER + found[-1]
+
+
 def escape_pointer_token(token: str | int) -> str:
     return str(token).replace("~", "~0").replace("/", "~1")
 

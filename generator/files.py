@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
+import errno
 import functools
 import os
+import shutil
 import signal
 import tempfile
 import threading
@@ -183,3 +186,50 @@ def fsync_dir(folder: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+_RENAME_EXCHANGE = 2
+
+
+def exchange(a: Path, b: Path) -> bool:
+    """Swap two paths in one step (Linux ``renameat2(RENAME_EXCHANGE)``); False when the system
+    or file system has no such call."""
+    renameat2 = getattr(libc(), "renameat2", None)
+    if renameat2 is None:
+        return False
+    at_fdcwd = -100
+    rc = renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), _RENAME_EXCHANGE)
+    if rc == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.EINVAL, errno.ENOSYS, errno.EPERM, errno.ENOTSUP):
+        return False
+    raise OSError(err, os.strerror(err), str(b))
+
+
+def remove(path: Path) -> None:
+    """Remove a file, a link (not what it leads to) or a folder tree."""
+    if path.is_symlink() or path.is_file():
+        path.unlink(missing_ok=True)
+    elif path.is_dir():
+        # files on a few threads (each unlink waits on the file system), then the folders
+        walked = list(os.walk(path))  # top-down: a symbolic link to a folder is a file here
+        files = [os.path.join(top, name) for top, dirs, names in walked for name in names]
+        links = [os.path.join(top, d) for top, dirs, _ in walked for d in dirs]
+        on_threads(_unlink_quietly, [*files, *(p for p in links if os.path.islink(p))])
+        shutil.rmtree(path, ignore_errors=True)  # what is left: empty folders, or a stray
+
+
+def _unlink_quietly(path: str) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)
+
+
+def fsync_tree(root: Path, *, files: bool = True) -> None:
+    """Sync the files of a staged tree (unless they were synced when written), then each of
+    its folders."""
+    walked = list(os.walk(root))
+    if files:
+        on_threads(fsync_file, [os.path.join(top, n) for top, _, names in walked for n in names])
+    for top, _, _ in walked:
+        fsync_dir(Path(top))

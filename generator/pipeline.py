@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator import RUN_STATE, TEMPLATES, __version__
+from generator import TEMPLATES, __version__
 from generator.beside import Beside
 from generator.diagnostics import CodegenError, Diagnostic
 from generator.document.config import Config, FamilyConfig
@@ -24,6 +24,8 @@ from generator.document.refs import Resolver, bundle
 from generator.document.validate import openapi_version, validate
 from generator.emit.render import load_templates, render, use_template_cache
 from generator.emit.testcases import CaseBuilder
+from generator.ir import renames
+from generator.ir.bound_names import bound_names
 from generator.ir.build import FamilyBuilder
 from generator.ir.contracts import RUNTIME_DIR
 from generator.ir.naming import PythonIdentifier
@@ -151,6 +153,7 @@ def generate(config: Config, *, custom: bool = True) -> Result:
 
 
 def _generate(config: Config) -> Result:
+    bound_names()  # read (or, once per generator version, derived) before any child is forked
     prepared = [prepare_family(config, fam) for fam in config.families]
     # Validation (about 80 ms, most of it importing the OpenAPI object model) and the spec
     # hash run in a child while the IR is built from the document as it is. Unless the child
@@ -209,7 +212,7 @@ def _finish(
         generator_version=__version__,
         metadata=_distribution(config),
     )
-    use_template_cache(Path(config.out_dir).resolve().parent / RUN_STATE / "templates")
+    use_template_cache()
     # rendered in the formatter's output already (generator.emit.layout): nothing formats it
     files = render_package(package, config)
     return Result(dict(sorted(files.items())), package, diagnostics, [f.document for f in loaded])
@@ -411,6 +414,7 @@ def report_json(result: Result) -> dict[str, Any]:
 
 
 # Diagnostics about a generated name that differs from the document's (listed in the report).
-RENAME_IDS = frozenset(
-    {"schema-renamed", "operation-renamed", "operation-id-duplicate", "tag-renamed"}
+RENAME_IDS = (
+    frozenset({"schema-renamed", "operation-renamed", "operation-id-duplicate", "tag-renamed"})
+    | renames.RENAME_IDS
 )

@@ -5,7 +5,9 @@ staged folders in (an atomic exchange where the file system has one, two renames
 The journal is the commit point: a run killed before it leaves the old folders, and the next
 command removes what was staged; a run killed after it is finished by the next command, which
 swaps in what is left. Only folders a run listed in its own intent file are ever deleted, so a
-user's folder that happens to look like staging is never touched.
+user's folder that happens to look like staging is never touched. Journals and intents live in
+the private run state (:mod:`generator.runstate`) and name only what a transaction makes
+(:mod:`generator.journal`); one that fails its checks is set aside, never followed.
 
 Tests stop the process at named steps with ``CUBE_CODEGEN_KILL_AT=<step>`` (SIGKILL, as a
 cancelled CI runner does): ``staged``, ``journal``, ``swap-1``, ``swap-2``, …, ``done``.
@@ -14,41 +16,43 @@ cancelled CI runner does): ``staged``, ``journal``, ``swap-1``, ``swap-2``, …,
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import errno
 import fcntl
-import json
 import os
 import shutil
 import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from generator import SCRATCH_DIR, TXN_DIR, TXN_LOCK
+from generator import SCRATCH, TXN, TXN_LOCK, runstate
 from generator.files import (
     alive,
     checkpoint,
+    exchange,
     fsync_dir,
-    fsync_file,
-    libc,
-    on_threads,
-    write_atomic,
+    fsync_tree,
+    remove,
     write_synced,
 )
+from generator.journal import Place, Rejected, dump, parse, paths, place_of
 
 JOURNAL = "journal.json"
-_RENAME_EXCHANGE = 2
+SET_ASIDE = "set-aside"  # records refused by the recovery, kept for a person to look at
 
 
-def txn_dir(base: Path) -> Path:
-    """Where the runs writing folders under ``base`` keep their journal and intent files."""
-    return base / TXN_DIR
+def txn_dir() -> Path:
+    """Where runs keep their journal and intent files: the private run state's ``txn/``."""
+    return runstate.folder(TXN)
+
+
+def _root() -> Path | None:
+    root = runstate.project_root()
+    return root.resolve() if root is not None else None
 
 
 @dataclass
 class _Swap:
+    place: Place
     target: Path
     staged: Path
     backup: Path
@@ -56,40 +60,40 @@ class _Swap:
     synced: bool = False  # its files were synced as they were written (:meth:`fill`)
 
     def as_json(self) -> dict[str, object]:
-        return {
-            "target": str(self.target),
-            "staged": str(self.staged),
-            "backup": str(self.backup),
-            "inode": self.inode,
-        }
+        return {**self.place.as_json(), "inode": self.inode}
 
 
 class Transaction:
     """Replace several folders together: :meth:`stage` each, fill them, then :meth:`commit`."""
 
-    def __init__(self, base: Path, what: str) -> None:
-        self.dir = txn_dir(base.resolve())
+    def __init__(self, what: str) -> None:
+        self.dir = txn_dir()
+        self.root = _root()
         self.what = what
         self.swaps: list[_Swap] = []
         self.journaled = False
-        self.dir.mkdir(parents=True, exist_ok=True)
         self._lock = _locked(self.dir)
-        self._lock.__enter__()  # held until the transaction ends: runs under one base take turns
+        self._lock.__enter__()  # held until the transaction ends: runs take turns
         fd, name = tempfile.mkstemp(prefix="intent-", suffix=".json", dir=self.dir)
         os.close(fd)
         self.intent = Path(name)
+        self.token = self.intent.stem.removeprefix("intent-")
         self._write_intent()
 
-    def stage(self, target: Path) -> Path:
-        """A new empty folder beside ``target`` (same file system), recorded before it exists."""
+    def stage(self, target: Path, *, marked: bool = False) -> Path:
+        """A new empty folder beside ``target`` (same file system), recorded before it exists;
+        ``marked``: the folder is an output that will hold the marker (it may then lie outside
+        the project)."""
         target = target.resolve()
         target.parent.mkdir(parents=True, exist_ok=True)
-        token = self.intent.stem.removeprefix("intent-")
-        swap = _Swap(
-            target,
-            target.with_name(f".{target.name}.txn-{token}"),
-            target.with_name(f".{target.name}.was-{token}"),
-        )
+        try:
+            place = place_of(target, self.root, marked=marked)
+        except Rejected as exc:
+            from generator.diagnostics import error
+
+            raise error("txn-outside-project", str(target), "", str(exc)) from None
+        found = paths(place, self.token, self.root, staging=True)
+        swap = _Swap(place, found.target, found.staged, found.backup)
         self.swaps.append(swap)
         self._write_intent()
         swap.staged.mkdir()
@@ -107,11 +111,11 @@ class Transaction:
     def commit(self) -> None:
         """Swap every staged folder in: after the journal is written, the change is made."""
         for swap in self.swaps:
-            _fsync_tree(swap.staged, files=not swap.synced)
+            fsync_tree(swap.staged, files=not swap.synced)
             swap.inode = swap.staged.stat().st_ino
         checkpoint("staged")
         swaps = [s.as_json() for s in self.swaps]
-        _write_json(self.dir / JOURNAL, {"what": self.what, "swaps": swaps})
+        _write_record(self.dir / JOURNAL, dump(self.what, self.token, "swaps", swaps))
         self.journaled = True
         checkpoint("journal")
         for i, swap in enumerate(self.swaps, 1):
@@ -127,7 +131,7 @@ class Transaction:
         """Remove what this run staged or retired, then its intent file."""
         for swap in self.swaps:
             for path in (swap.staged, swap.backup):
-                _remove(path)
+                remove(path)
         self.intent.unlink(missing_ok=True)
 
     def __enter__(self) -> Transaction:
@@ -136,39 +140,43 @@ class Transaction:
     def __exit__(self, *exc: object) -> None:
         try:
             if self.journaled and (self.dir / JOURNAL).exists():
-                _finish(self.dir)  # committed, then a swap failed: finish it now
+                _finish(self.dir, self.root)  # committed, then a swap failed: finish it now
             self.discard()
         finally:
             self._lock.__exit__(None, None, None)
 
     def _write_intent(self) -> None:
-        paths = [str(p) for s in self.swaps for p in (s.staged, s.backup)]
-        _write_json(self.intent, {"what": self.what, "paths": paths})
+        places = [s.place.as_json() for s in self.swaps]
+        _write_record(self.intent, dump(self.what, self.token, "places", places))
 
 
-def scratch(base: Path, prefix: str) -> tempfile.TemporaryDirectory[str]:
-    """A temporary folder inside the project (under ``base``), never in the system's temporary
-    folder; one a killed run left is removed by the next :func:`recover`."""
-    folder = base.resolve() / SCRATCH_DIR
-    folder.mkdir(parents=True, exist_ok=True)
+def scratch(prefix: str) -> tempfile.TemporaryDirectory[str]:
+    """A temporary folder in the private run state, never in the system's temporary folder;
+    one a killed run left is removed by the next :func:`recover`."""
+    folder = runstate.folder(SCRATCH)
     return tempfile.TemporaryDirectory(prefix=f"{prefix}-{os.getpid()}-", dir=folder)
 
 
-def recover(base: Path) -> list[str]:
-    """Finish a journal a killed run left under ``base``, then remove every folder an unfinished
-    run listed as its own. Returns one line per thing done, for the command to report."""
-    done = _sweep_scratch(base.resolve() / SCRATCH_DIR)
-    folder = txn_dir(base.resolve())
-    if not folder.is_dir():
+def recover() -> list[str]:
+    """Finish a journal a killed run left in the run state, then remove every folder an
+    unfinished run listed as its own; a record that fails its checks is set aside. Returns
+    one line per thing done, for the command to report."""
+    top, _ = runstate.locate()
+    if not runstate.check_existing(top):
+        return []
+    done = _sweep_scratch(top / SCRATCH)
+    if not (top / TXN).is_dir():
         return done
+    folder = runstate.folder(TXN)
     with _locked(folder):
-        return done + _recover(folder)
+        return done + _recover(folder, _root())
 
 
 def _sweep_scratch(folder: Path) -> list[str]:
     """Remove scratch folders whose run is gone (the process id is in the name)."""
     if not folder.is_dir():
         return []
+    runstate.check_existing(folder)
     gone = []
     for entry in folder.iterdir():
         pid = entry.name.split("-")[1] if entry.name.count("-") >= 2 else ""
@@ -178,45 +186,67 @@ def _sweep_scratch(folder: Path) -> list[str]:
     return [f"removed {len(gone)} scratch folder(s) of interrupted runs"] if gone else []
 
 
-def _recover(folder: Path) -> list[str]:
+def _recover(folder: Path, root: Path | None) -> list[str]:
     done: list[str] = []
-    finished = _finish(folder)
+    finished = _finish(folder, root)
     if finished:
         done.append(finished)
     for tmp in folder.glob("*.tmp"):
         tmp.unlink(missing_ok=True)
     for intent in sorted(folder.glob("intent-*.json")):
-        data = _read_json(intent)
-        left = [Path(p) for p in data.get("paths", []) if Path(p).exists()]
+        try:
+            what, token, places = parse(runstate.read_private(intent), "places")
+            found = [paths(Place(p["base"], p["target"]), token, root) for p in places]
+        except (Rejected, runstate.RunStateRefused) as exc:
+            done.append(_set_aside(intent, exc))
+            continue
+        left = [p for f in found for p in (f.staged, f.backup) if os.path.lexists(p)]
         for path in left:
-            _remove(path)
+            remove(path)
         intent.unlink(missing_ok=True)
         if left:
-            done.append(
-                f"removed {len(left)} staging folder(s) of an interrupted {data.get('what', 'run')}"
-            )
+            done.append(f"removed {len(left)} staging folder(s) of an interrupted {what}")
     return done
 
 
-def _finish(folder: Path) -> str:
+def _finish(folder: Path, root: Path | None) -> str:
     """Swap in what a committed journal lists, then drop the journal; what was done, or ''."""
     journal = folder / JOURNAL
-    if not journal.is_file():
+    if not os.path.lexists(journal):
         return ""
-    data = _read_json(journal)
-    swaps = [s for s in data.get("swaps", []) if isinstance(s, dict)]
-    for raw in swaps:
-        target, staged, backup = Path(raw["target"]), Path(raw["staged"]), Path(raw["backup"])
-        _apply(_Swap(target, staged, backup, int(raw["inode"])))
+    try:
+        what, token, entries = parse(runstate.read_private(journal), "swaps")
+        swaps = []
+        for raw in entries:
+            place = Place(raw["base"], raw["target"])
+            found = paths(place, token, root)
+            swaps.append(_Swap(place, found.target, found.staged, found.backup, raw["inode"]))
+    except (Rejected, runstate.RunStateRefused) as exc:
+        return _set_aside(journal, exc)
+    for swap in swaps:
+        _apply(swap)
     journal.unlink()
     fsync_dir(folder)
-    names = ", ".join(Path(s["target"]).name + "/" for s in swaps)
-    return f"finished an interrupted {data.get('what', 'run')} ({names})"
+    names = ", ".join(s.target.name + "/" for s in swaps)
+    return f"finished an interrupted {what} ({names})"
+
+
+def _set_aside(record: Path, why: Exception) -> str:
+    """Move a refused record out of the way (kept for a person to read): the next command
+    works, and nothing it names was touched."""
+    aside = runstate.private_dir(record.parent.parent, SET_ASIDE)
+    moved = aside / f"{record.name}.{os.getpid()}"
+    record.rename(moved)
+    reason = str(why).split(" [", 1)[0]
+    return f"set aside {record.name} (moved to {moved}): {reason}; nothing it names was touched"
 
 
 @contextlib.contextmanager
 def _locked(folder: Path) -> Iterator[None]:
-    fd = os.open(folder / TXN_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fd = runstate.open_private(folder / TXN_LOCK, os.O_RDWR | os.O_CREAT)
+    except OSError as exc:  # ELOOP: a symbolic link planted where the lock should be
+        raise runstate.RunStateRefused(folder / TXN_LOCK, exc.strerror or "unusable") from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield
@@ -230,7 +260,7 @@ def _apply(swap: _Swap) -> None:
         return
     if _inode(swap.staged) != swap.inode:
         return  # nothing staged to put in place (never reached by a journal we wrote)
-    if swap.target.exists() and not _exchange(swap.staged, swap.target):
+    if swap.target.exists() and not exchange(swap.staged, swap.target):
         swap.target.rename(swap.backup)
     if _inode(swap.target) != swap.inode:
         swap.staged.rename(swap.target)
@@ -244,57 +274,6 @@ def _inode(path: Path) -> int:
         return -1
 
 
-def _exchange(a: Path, b: Path) -> bool:
-    """Swap two paths in one step (Linux ``renameat2(RENAME_EXCHANGE)``); False when the system
-    or file system has no such call."""
-    renameat2 = getattr(libc(), "renameat2", None)
-    if renameat2 is None:
-        return False
-    at_fdcwd = -100
-    rc = renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), _RENAME_EXCHANGE)
-    if rc == 0:
-        return True
-    err = ctypes.get_errno()
-    if err in (errno.EINVAL, errno.ENOSYS, errno.EPERM, errno.ENOTSUP):
-        return False
-    raise OSError(err, os.strerror(err), str(b))
-
-
-def _remove(path: Path) -> None:
-    if path.is_symlink() or path.is_file():
-        path.unlink(missing_ok=True)
-    elif path.is_dir():
-        # files on a few threads (each unlink waits on the file system), then the folders
-        walked = list(os.walk(path))  # top-down: a symbolic link to a folder is a file here
-        files = [os.path.join(top, name) for top, dirs, names in walked for name in names]
-        links = [os.path.join(top, d) for top, dirs, _ in walked for d in dirs]
-        on_threads(_unlink, [*files, *(p for p in links if os.path.islink(p))])
-        shutil.rmtree(path, ignore_errors=True)  # what is left: empty folders, or a stray
-
-
-def _unlink(path: str) -> None:
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(path)
-
-
-def _write_json(path: Path, data: dict[str, Any]) -> None:
-    write_atomic(path, json.dumps(data), make_parents=False)
+def _write_record(path: Path, data: bytes) -> None:
+    runstate.write_private(path, data)
     fsync_dir(path.parent)  # the rename itself durable: a journal is the commit point
-
-
-def _read_json(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _fsync_tree(root: Path, *, files: bool = True) -> None:
-    """Sync the files of a staged tree (unless they were synced when written), then each of
-    its folders."""
-    walked = list(os.walk(root))
-    if files:
-        on_threads(fsync_file, [os.path.join(top, n) for top, _, names in walked for n in names])
-    for top, _, _ in walked:
-        fsync_dir(Path(top))

@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_ENV = "CUBE_CODEGEN_SHARED"
+# what the pytest-xdist workers sent (the contract coverage each one swept), on the controller
+_SENT = pytest.StashKey[list[dict[str, Any]]]()
+# Runs outside any project keep their run state in the per-user cache: the suite's own one,
+# inside the checkout (git-ignored), never the tester's home.
+os.environ["XDG_CACHE_HOME"] = str(ROOT / ".cache" / "test-user-cache")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -29,3 +35,40 @@ def shared_dir(request: pytest.FixtureRequest) -> Path:
     if not path.is_dir():
         pytest.skip(f"shared test inputs folder {path} does not exist")
     return path
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """On a pytest-xdist worker: send the contract coverage it recorded to the controller,
+    which collects nothing, so the contract tests' own summary hook never runs there."""
+    output = getattr(session.config, "workeroutput", None)
+    if output is None:
+        return
+    from tests.contract.contract_coverage import COVERAGE_KEY, WORKER_KEY
+
+    coverage = session.config.stash.get(COVERAGE_KEY, None)
+    if coverage is not None and coverage.total:
+        output[WORKER_KEY] = coverage.to_data()
+
+
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's, on the controller: a worker finished
+def pytest_testnodedown(node: Any, error: object) -> None:
+    from tests.contract.contract_coverage import WORKER_KEY
+
+    data = getattr(node, "workeroutput", {}).get(WORKER_KEY)
+    if data:
+        node.config.stash.setdefault(_SENT, []).append(data)
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    """The contract coverage lines the workers sent, merged: ``make test`` runs on workers."""
+    sent = config.stash.get(_SENT, None)
+    if not sent:
+        return
+    from tests.contract.contract_coverage import Coverage
+
+    coverage = Coverage()
+    for data in sent:
+        coverage.merge(data)
+    terminalreporter.ensure_newline()
+    for line in coverage.lines():
+        terminalreporter.write_line(line)

@@ -1,4 +1,5 @@
-"""Snapshot the service's published documents into a project's ``spec/`` with ``cube-codegen fetch``.
+"""Snapshot the service's published documents into a project's ``spec/`` with
+``cube-codegen fetch``.
 
 A loopback HTTPS server (a trustme certificate authority, nothing leaves 127.0.0.1) stands in for
 a tenant: it serves the newest published platform document at ``/api/v1/spec``, where the service

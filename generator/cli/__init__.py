@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from generator import DEFAULT_CONFIG, DEFAULT_OUT, SCRATCH_DIR, TXN_DIR, TXN_LOCK, __version__
+from generator import DEFAULT_CONFIG, DEFAULT_OUT, SCRATCH, TXN, TXN_LOCK, __version__, runstate
 from generator.diagnostics import CodegenError
 from generator.emit.cache import Stamp, message, up_to_date
 
@@ -43,6 +43,9 @@ def reports_errors(func: F) -> F:
             sys.exit(2)
         except RecursionError:
             click.echo("cube-codegen: input nests too deeply to process", err=True)
+            sys.exit(2)
+        except runstate.RunStateRefused as exc:
+            click.echo(f"cube-codegen: {exc}", err=True)
             sys.exit(2)
         except OSError as exc:  # an unreadable input or unwritable output: still one line, exit 2
             where = f"{exc.filename}: " if exc.filename else ""
@@ -89,6 +92,7 @@ class LazyGroup(click.Group):
         "drift": ("generator.cli.drift", "drift"),
         "fetch": ("generator.cli.fetch", "fetch"),
         "update": ("generator.cli.update", "update_command"),
+        "learn": ("generator.cli.learn", "learn_command"),
         "keep": ("generator.cli.custom_code", "keep_command"),
         "release-check": ("generator.cli.release", "release_check"),
     }
@@ -138,7 +142,12 @@ def run() -> None:
 @click.version_option(__version__, prog_name="cube-codegen")
 def main() -> None:
     """Generate typed Python clients from OpenAPI documents and overlays."""
-    for line in finish_interrupted_runs(Path.cwd()):
+    try:
+        lines = finish_interrupted_runs(Path.cwd())
+    except runstate.RunStateRefused as exc:  # another user's (or a shared) run state
+        click.echo(f"cube-codegen: {exc}", err=True)
+        sys.exit(2)
+    for line in lines:
         click.echo(f"cube-codegen: {line}", err=True)
 
 
@@ -153,9 +162,12 @@ def finish_interrupted_runs(project: Path) -> list[str]:
         for folder in (project, project / DEFAULT_CONFIG.parent)
         for path in sweep_temp_files(folder)
     ]
+    top, _ = runstate.locate(project)
+    if not runstate.check_existing(top):
+        return done
     busy = [
         name
-        for folder in (project / TXN_DIR, project / SCRATCH_DIR)
+        for folder in (top / TXN, top / SCRATCH)
         if folder.is_dir()
         for name in os.listdir(folder)
         if name != TXN_LOCK
@@ -163,7 +175,7 @@ def finish_interrupted_runs(project: Path) -> list[str]:
     if busy:
         from generator.transaction import recover
 
-        done += recover(project)
+        done += recover()
     return done
 
 

@@ -66,7 +66,7 @@ def _type_check(old_doc: Any, new_doc: Any, findings: list[Finding], fmt: str) -
     from generator.drift.verdicts import judge_documents
 
     try:
-        verdicts = judge_documents(old_doc, new_doc, Path.cwd())
+        verdicts = judge_documents(old_doc, new_doc)
     except (RuntimeError, OSError) as exc:
         _fail(f"type-check verdicts not computed: {exc}")
     if fmt == "json":
@@ -94,6 +94,39 @@ def verdicts_json(verdicts: Verdicts) -> dict[str, Any]:
             "added": [python for _, python in verdicts.added],
         }
     }
+
+
+def _observed(
+    records: tuple[Path, ...],
+    config_path: Path,
+    family: str | None,
+    old: str,
+    new_doc: Any,
+    new_file: str,
+) -> str:
+    """The observed-shapes section (see :mod:`generator.drift.observed`)."""
+    from generator.document.config import load_config
+    from generator.drift.observed import check_observed, observed_text
+    from generator.observed.project import families
+    from generator.observed.records import read_observations
+
+    observations = read_observations([str(r) for r in records])
+    config = load_config(config_path)
+    if family is None and old != LIVE:
+        family = next(
+            (
+                f.name
+                for f in config.families
+                if config.path(f.document).resolve() == Path(old).resolve()
+            ),
+            None,
+        )
+    fam = config.family(family) if family else config.families[0]
+    ((ir, _),) = families(config, fam.name)
+    overlays = [config.path(o) for o in fam.overlays]
+    source = ", ".join(str(r) for r in records)
+    report = check_observed(new_doc, new_file, overlays, observations, ir, source)
+    return observed_text(report)
 
 
 def _colour() -> bool:
@@ -156,8 +189,29 @@ def _colour() -> bool:
     metavar="OLD NEW",
     help="The package versions before and after, for --require-version-bump.",
 )
+@click.option(
+    "--observed",
+    "observed",
+    multiple=True,
+    type=click.Path(path_type=Path),
+    help="Shape records (a folder of *.jsonl, or a file; repeatable): report which observed "
+    "shapes NEW documents, which its family's overlays accept, and which it rejects.",
+)
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=DEFAULT_CONFIG,
+    show_default=True,
+    help="With --observed: the project whose family (the one whose document is OLD, else "
+    "--family, else the first) gives the overlays and the Python names.",
+)
+@click.option("--family", default=None, help="With --observed: the API family.")
 def drift(
     *,
+    observed: tuple[Path, ...],
+    config_path: Path,
+    family: str | None,
     old: str,
     new: str,
     fmt: str,
@@ -181,6 +235,10 @@ def drift(
         colour = _colour() and fmt == "text"
         click.echo(render(report, fmt, health, colour=colour, findings=findings), nl=False)
         broken = _type_check(old_doc, new_doc, findings, fmt) if type_check else 0
+        if observed:
+            click.echo(
+                "\n" + _observed(observed, config_path, family, old, new_doc, new_file), nl=False
+            )
         release = None
         if changelog is not None or bump_config is not None:
             release = apply_release(report, changelog=changelog, config=bump_config)

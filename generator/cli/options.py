@@ -43,7 +43,8 @@ def connection_options(func: F) -> F:
         "--ca-bundle",
         type=click.Path(dir_okay=False, exists=True, path_type=Path),
         default=None,
-        help="PEM file of CA certificates to trust (default: SSL_CERT_FILE, else certifi).",
+        help="PEM file of CA certificates to trust (default: SSL_CERT_FILE or SSL_CERT_DIR, "
+        "else the system's store, as the generated SDK).",
     )(func)
     func = click.option(
         "--timeout",

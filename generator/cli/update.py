@@ -77,6 +77,13 @@ def _failed(
     help="Write the Markdown summary (a pull-request body) here; otherwise print it.",
 )
 @click.option(
+    "--observed",
+    multiple=True,
+    type=click.Path(path_type=Path),
+    help="Shape records (folder of *.jsonl, or a file; repeatable): say in the summary and the "
+    "changelog which observed shapes the new document documents, accepts or rejects.",
+)
+@click.option(
     "--github-output",
     type=click.Path(dir_okay=False, path_type=Path),
     envvar="GITHUB_OUTPUT",
@@ -95,6 +102,7 @@ def update_command(
     ca_bundle: Path | None,
     summary: Path | None,
     github_output: Path | None,
+    observed: tuple[Path, ...],
 ) -> None:
     """Update spec/ and generated/ from the live document (or --from FILE) in one step."""
     source: Source
@@ -107,7 +115,7 @@ def update_command(
     label = str(from_file) if from_file is not None else base_url
     report = (summary, github_output)
     try:
-        result = update(config_path, source, out_dir=out, family=family)
+        result = update(config_path, source, out_dir=out, family=family, observed=observed)
     except CodegenError as exc:
         _failed(exc.diagnostics, label, token, *report)
     except RecursionError:

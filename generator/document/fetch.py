@@ -26,6 +26,7 @@ from urllib.parse import urlsplit, urlunsplit
 import httpx2
 
 from generator.diagnostics import CodegenError, Diagnostic, one_line
+from generator.document import trust
 from generator.document.loader import MAX_BYTES, dump_yaml, parse_bytes
 from generator.document.openapi_paths import operation_keys
 from generator.document.structure import structure_only
@@ -161,19 +162,12 @@ def _is_loopback(host: str) -> bool:
 def ssl_context(
     ca_bundle: str | os.PathLike[str] | None = None, *, environ: Mapping[str, str] | None = None
 ) -> ssl.SSLContext:
-    """Verify against ``ca_bundle``, else ``SSL_CERT_FILE``, else the certifi bundle."""
-    env = os.environ if environ is None else environ
-    cafile = str(ca_bundle) if ca_bundle else env.get("SSL_CERT_FILE") or None
+    """Verify against ``ca_bundle``, else ``SSL_CERT_FILE``/``SSL_CERT_DIR``, else the system's
+    store: the generated SDK's own choice (``document/trust.py``)."""
     try:
-        if cafile is None:
-            import certifi
-
-            cafile = certifi.where()
-        return ssl.create_default_context(cafile=cafile)
-    except (OSError, ssl.SSLError) as exc:
-        raise FetchError(
-            str(cafile), f"cannot load CA bundle: {one_line(exc, 120)}", "fetch-ca-bundle"
-        ) from None
+        return trust.ssl_context(ca_bundle, environ=environ)
+    except CodegenError as exc:
+        raise FetchError(exc.first.file, exc.first.message, exc.first.id) from None
 
 
 def retry_delay(
@@ -241,6 +235,7 @@ def fetch_spec(
         headers=headers,
         timeout=timeout,
         context=ssl_context(ca_bundle, environ=environ),
+        proxy=trust.proxy_for(url, environ=environ),
         max_attempts=max(1, max_attempts),
         max_retry_after=max_retry_after,
         sleep=sleep,
@@ -260,6 +255,7 @@ class _Plan:
     headers: dict[str, str]
     timeout: float
     context: ssl.SSLContext
+    proxy: str | None  # HTTPS_PROXY / NO_PROXY, as the SDK reads them
     max_attempts: int
     max_retry_after: float
     sleep: Callable[[float], None]
@@ -269,6 +265,7 @@ def _fetch(plan: _Plan) -> FetchedSpec:
     url = plan.url
     with httpx2.Client(
         verify=plan.context,
+        proxy=plan.proxy,
         timeout=httpx2.Timeout(plan.timeout),
         follow_redirects=False,
         trust_env=False,

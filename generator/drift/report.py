@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from generator.diagnostics import one_line
+from generator.diagnostics import markdown_line, one_line
 from generator.drift.engine import DriftReport
 from generator.drift.model import LEVELS, Change
 from generator.drift.overlay_health import OverlayHealth
@@ -42,14 +42,9 @@ def render_json(
 
 
 def _md(text: str) -> str:
-    """Table-cell safe: one line, pipes escaped, no stray HTML."""
-    return (
-        one_line(text)
-        .replace("\\", "\\\\")
-        .replace("|", "\\|")
-        .replace("<", "&lt;")
-        .replace(">", "&gt;")
-    )
+    """Table-cell safe and inert: whatever the document names stays text (no code span it
+    could close, no link, image, HTML or mention)."""
+    return markdown_line(text)
 
 
 def _md_code(text: str) -> str:
@@ -177,6 +172,6 @@ def changelog_lines(changes: tuple[Change, ...]) -> list[str]:
     out: list[str] = []
     for level in LEVELS:
         for c in (c for c in changes if c.level == level):
-            where = f"`{one_line(c.operation)}`: " if c.operation else ""
+            where = f"{_md_code(c.operation)}: " if c.operation else ""
             out.append(f"- **{level}** {where}{_md(c.message)} (`{c.id}`)")
     return out

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 
-from generator.diagnostics import one_line
+from generator.diagnostics import markdown_line, one_line
 from generator.drift.surface import Finding
 from generator.drift.verdicts import Verdict, Verdicts
 
@@ -100,7 +100,7 @@ def changed_lines(verdicts: Verdicts, findings: Sequence[Finding]) -> list[str]:
         python = f.surface.python or f.change.operation or ""
         if not python or python in skip:
             continue
-        note = f"{one_line(f.change.message, 160)} (`{f.change.id}`)"
+        note = f"{markdown_line(f.change.message, 160)} (`{f.change.id}`)"
         if note not in seen.setdefault(python, []):
             seen[python].append(note)
     out = []

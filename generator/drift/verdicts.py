@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator import RUN_STATE
+from generator import runstate
 from generator.drift.callers import Call, calls
 from generator.emit.render import render
 from generator.ir.types import Family, Model, ModelKind, Package, ValueModel
@@ -67,11 +67,12 @@ class Verdicts:
         return [v for v in self.verdicts if not v.type_checks]
 
 
-def judge(old: Package, new: Package, new_files: dict[str, str], base: Path) -> Verdicts:
+def judge(old: Package, new: Package, new_files: dict[str, str]) -> Verdicts:
     """Type-check the callers of every surface of ``old`` against ``new`` (its generated
-    ``new_files``); scratch files and mypy's cache live under ``base`` (the project)."""
+    ``new_files``); scratch files and mypy's cache live in the private run state
+    (:mod:`generator.runstate`)."""
     started = time.perf_counter()
-    with scratch(base, "verdicts") as tmp:
+    with scratch("verdicts") as tmp:
         root = _write_package(new_files, Path(tmp) / "new")
         checked: list[tuple[Family, list[Call], Path, list[int]]] = []
         for i, family in enumerate(old.families):
@@ -79,7 +80,7 @@ def judge(old: Package, new: Package, new_files: dict[str, str], base: Path) -> 
             path = Path(tmp) / "callers" / f"_callers_{i}.py"
             starts = _write_callers(old, family, family_calls, path)
             checked.append((family, family_calls, path, starts))
-        errors = _mypy(root, [c[2] for c in checked], base)
+        errors = _mypy(root, [c[2] for c in checked])
     verdicts: list[Verdict] = []
     by_name = {f.name: f for f in new.families}
     for family, family_calls, path, starts in checked:
@@ -92,19 +93,19 @@ def judge(old: Package, new: Package, new_files: dict[str, str], base: Path) -> 
     return Verdicts(verdicts, added, time.perf_counter() - started)
 
 
-def judge_documents(old_doc: Any, new_doc: Any, base: Path) -> Verdicts:
+def judge_documents(old_doc: Any, new_doc: Any) -> Verdicts:
     """Verdicts for two documents, each generated as a one-family package (as ``generate
     --spec`` makes it); for ``drift OLD NEW --type-check``."""
     from generator.pipeline import generate, single_document_config
 
     results = []
-    with scratch(base, "drift") as tmp:
+    with scratch("drift") as tmp:
         for side, doc in (("old", old_doc), ("new", new_doc)):
             path = Path(tmp) / f"{side}.json"
             path.write_text(json.dumps(doc), encoding="utf-8")
             config = single_document_config(path, (), "api_client", Path(tmp) / side)
             results.append(generate(config))
-    return judge(results[0].package, results[1].package, results[1].files, base)
+    return judge(results[0].package, results[1].package, results[1].files)
 
 
 def _by_caller(found: dict[int, list[str]], starts: list[int]) -> dict[int, list[str]]:
@@ -151,9 +152,9 @@ def _defs(text: str) -> Iterable[tuple[int, re.Match[str]]]:
             yield n, match
 
 
-def _mypy(root: Path, files: list[Path], base: Path) -> dict[str, dict[int, list[str]]]:
+def _mypy(root: Path, files: list[Path]) -> dict[str, dict[int, list[str]]]:
     """mypy's errors by file name and line, with the new package's own configuration."""
-    cache = base.resolve() / RUN_STATE / "mypy"
+    cache = runstate.folder("mypy")  # owner-only: no one else can plant a cached verdict
     args = [
         sys.executable, "-m", "mypy",
         "--config-file", str(root / "pyproject.toml"),

@@ -6,9 +6,10 @@ there; hidden files aside), every document, overlay and changelog the configurat
 wherever it is, every file under ``templates/``, every ``.py`` file under ``generator/``, the
 Python minor version, the versions
 of the tools that shape output (ruff, pydantic, jinja2) and the
-generator version. A manifest beside the output folder, ``<parent>/.cache/cube-codegen/
-<name>.json`` (outside the generated tree, so ``check`` never sees it), holds the key and a
-sha256 of the tree written, so a hand-edited, added or deleted generated file regenerates too.
+generator version. A manifest in the private run state (``manifests/<name>-<hash of the output
+path>.json``, :mod:`generator.runstate`; outside the generated tree, so ``check`` never sees
+it) holds the key and a sha256 of the tree written, so a hand-edited, added or deleted
+generated file regenerates too.
 
 The ``generate`` command asks :func:`up_to_date` before its heavy imports: this module imports the
 standard library only (no yaml, pydantic, jinja2, pipeline), and the
@@ -27,12 +28,13 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from generator import GENERATOR_DIR, TEMPLATES, __version__
+from generator import GENERATOR_DIR, TEMPLATES, __version__, runstate
 from generator.emit.writer import TOOL_CACHES
 
 if TYPE_CHECKING:
     from generator.document.config import Config
 
+MANIFESTS = "manifests"  # in the run state
 MANIFEST_VERSION = 2  # 2: the manifest lists every named input ("named")
 DISABLE_ENV = "CUBE_CODEGEN_NO_CACHE"  # set to a non-empty value to always regenerate
 TEMPLATES_DIR = TEMPLATES
@@ -42,8 +44,10 @@ TOOLS = ("ruff", "pydantic", "jinja2")
 
 
 def manifest_path(out_dir: Path) -> Path:
-    out = Path(os.path.abspath(out_dir))
-    return out.parent / ".cache" / "cube-codegen" / f"{out.name}.json"
+    out = os.path.abspath(out_dir)
+    top, _ = runstate.locate()
+    digest = hashlib.sha256(os.fsencode(out)).hexdigest()[:16]
+    return top / MANIFESTS / f"{os.path.basename(out)}-{digest}.json"
 
 
 def _walk(root: Path, skip: frozenset[str], suffix: str = "", prune: str = "") -> list[Path]:
@@ -144,7 +148,7 @@ def tree_hash(out_dir: Path) -> str:
 
 def _read_manifest(out_dir: Path) -> dict[str, Any]:
     try:
-        data = json.loads(manifest_path(out_dir).read_text(encoding="utf-8"))
+        data = json.loads(runstate.read_private(manifest_path(out_dir)) or b"")
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
@@ -182,9 +186,8 @@ class Stamp:
         }
         path = manifest_path(self.out_dir)
         try:
-            from generator.files import write_atomic
-
-            write_atomic(path, json.dumps(manifest, indent=2) + "\n")
+            runstate.private_dir(path.parent.parent, MANIFESTS)
+            runstate.write_private(path, (json.dumps(manifest, indent=2) + "\n").encode())
         except OSError:  # a cache that cannot be written only costs the next run its shortcut
             pass
 

@@ -17,13 +17,12 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import tempfile
 from pathlib import Path
 
 from generator.diagnostics import CodegenError, Diagnostic, one_line
 from generator.document.config import Config
 from generator.document.sandbox import inside, refuse
-from generator.transaction import Transaction, recover
+from generator.transaction import Transaction, recover, scratch
 
 CUSTOM_DIR = "custom"
 PATCHES_DIR = "patches"
@@ -109,7 +108,7 @@ def merge(new: str, base: str, edited: str, rel: str, kept: Path) -> str:
         return new
     if new == base:
         return edited
-    with tempfile.TemporaryDirectory(prefix="cube-codegen-merge-") as tmp:
+    with scratch("merge") as tmp:  # in the private run state, never the system's temp folder
         paths = []
         for name, text in (("new", new), ("base", base), ("edited", edited)):
             path = Path(tmp, name)
@@ -172,10 +171,9 @@ def keep(
                 "patch-not-generated", rel, "not a generated file (paths are relative to --out)"
             )
     root = Path(config.base_dir) / PATCHES_DIR
-    project = root.resolve().parent.parent
-    recover(project)
+    recover()
     written = []
-    with Transaction(project, "keep") as txn:
+    with Transaction("keep") as txn:
         staged = txn.stage(root)
         if root.is_dir():
             shutil.copytree(root, staged, symlinks=True, dirs_exist_ok=True)

@@ -9,15 +9,13 @@ text.
 from __future__ import annotations
 
 import keyword
-import math
 import re
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import jinja2
 
-from generator import TEMPLATES
+from generator import TEMPLATES, runstate
 from generator.emit.imports import (
     class_module_imports,
     import_block,
@@ -26,10 +24,11 @@ from generator.emit.imports import (
     spec_imports,
 )
 from generator.emit.layout import fit, fit_item, fit_return, fits_at
+from generator.emit.literals import error_class, py_literal
 from generator.emit.open_shapes import open_operations
 from generator.emit.readme_calls import example_args
 from generator.emit.sanitize import clean_text, comment_text, docstring_body, py_str, toml_str
-from generator.emit.template_cache import TemplateCache
+from generator.emit.template_cache import TemplateCache, private_cache
 from generator.ir.models import recursion_limit
 from generator.ir.types import (
     DictOf,
@@ -171,34 +170,6 @@ def py_open_type(t: TypeRef, models: str = "") -> str:
                 return f"Open[{' | '.join(py_type(m, models) for m in present)}]{none}"
             return py_open_type(present[0], models) + none
     return py_type(t, models)
-
-
-def py_literal(value: object) -> str:
-    if isinstance(value, bool) or value is None:
-        return repr(value)
-    if isinstance(value, int):
-        return str(int(value))
-    if isinstance(value, float):
-        return repr(value) if math.isfinite(value) else f"float({py_str(repr(value))})"
-    return py_str(value)
-
-
-_ERROR_CLASSES = {
-    "400": "BadRequestError",
-    "401": "AuthenticationError",
-    "403": "PermissionDeniedError",
-    "404": "NotFoundError",
-    "409": "ConflictError",
-    "422": "UnprocessableEntityError",
-    "429": "RateLimitError",
-}
-
-
-def error_class(status: str) -> str:
-    """The exception class the runtime raises for a documented status (``5XX`` included)."""
-    if status[:1] == "5":
-        return "InternalServerError"
-    return _ERROR_CLASSES.get(status, "APIStatusError")
 
 
 def py_tuple(values: tuple[object, ...] | list[object]) -> str:
@@ -359,11 +330,14 @@ def environment() -> jinja2.Environment:
     return env
 
 
-def use_template_cache(folder: Path) -> None:
-    """Keep compiled templates in ``folder`` (see :mod:`generator.emit.template_cache`)."""
+def use_template_cache() -> None:
+    """Keep compiled templates in the private run state (see
+    :mod:`generator.emit.template_cache`); none where it cannot be private."""
     env = environment()
-    if not isinstance(env.bytecode_cache, TemplateCache) or env.bytecode_cache.folder != folder:
-        env.bytecode_cache = TemplateCache(folder)
+    top, _ = runstate.locate()
+    if isinstance(env.bytecode_cache, TemplateCache) and env.bytecode_cache.folder.parent == top:
+        return
+    env.bytecode_cache = private_cache()
 
 
 def load_templates() -> None:

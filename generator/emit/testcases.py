@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
-from generator.emit.render import error_class, py_literal
+from generator.emit.literals import error_class, py_literal
+from generator.emit.observed_cases import ObservedCase, observed_case
 from generator.emit.samples import LongText, Samples
 from generator.ir.context import PATH_PARAM, strip_none
 from generator.ir.naming import ClassName, Namespace, PythonIdentifier
@@ -83,6 +84,7 @@ class TestCase:
     drift: DriftCase | None = None  # responses that differ from the document (a few per family)
     # the same call with each nested request object given as a plain dict (its TypedDict)
     dict_args: tuple[Arg, ...] | None = None
+    observed: ObservedCase | None = None  # a body built from shapes learned from responses
 
     @property
     def query(self) -> tuple[Arg, ...]:
@@ -236,6 +238,7 @@ class CaseBuilder:
             response_code=self._response_code(op),
             errors=tuple(_errors(op)),
             dict_args=self._dict_variant(op, args),
+            observed=observed_case(op, self.schemas, self.samples, _json_source),
         )
 
     def _dict_variant(self, op: Operation, args: list[Arg]) -> tuple[Arg, ...] | None:

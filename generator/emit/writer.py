@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from generator import OUTPUT_MARKER
 from generator.transaction import Transaction, recover
 
 # Caches that linters and test runners leave inside the tree; never part of the output.
@@ -23,7 +24,7 @@ def _is_tool_artifact(parts: tuple[str, ...]) -> bool:
     return any(part in TOOL_CACHES or part.endswith(".egg-info") for part in parts)
 
 
-MARKER = ".cube-codegen-output"
+MARKER = OUTPUT_MARKER
 """Written into every output folder: only a folder holding it (or an empty one) is replaced."""
 MARKER_TEXT = "This folder is written by cube-codegen and replaced whole on every run.\n"
 _RECORD_HEAD = "Files it wrote (any other file here stops the next run, unless --force):\n"
@@ -132,8 +133,8 @@ def write_tree(out_dir: Path, files: dict[str, str], *, force: bool = False) -> 
     check_output_dir(out_dir, files, force=force)
     out_dir = out_dir.resolve()
     out_dir.parent.mkdir(parents=True, exist_ok=True)
-    recover(out_dir.parent)
-    with Transaction(out_dir.parent, "generate") as txn:
+    recover()
+    with Transaction("generate") as txn:
         stage_tree(txn, out_dir, files, checked=True)
         txn.commit()
 
@@ -146,7 +147,7 @@ def stage_tree(
     it is written, each folder before the swap."""
     if not checked:
         check_output_dir(out_dir, files)
-    staging = txn.stage(out_dir)
+    staging = txn.stage(out_dir, marked=True)
     everything = {**files, MARKER: marker_text(files)}
     txn.fill(staging, {rel: text.encode("utf-8") for rel, text in sorted(everything.items())})
 

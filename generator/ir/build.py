@@ -21,6 +21,7 @@ from generator.ir.models import build_models, with_inputs
 from generator.ir.naming import ClassName, Namespace, PythonIdentifier, rename_reason
 from generator.ir.naming_pass import name_classes
 from generator.ir.operations import named_operations, operations
+from generator.ir.renames import renames
 from generator.ir.request_ids import data_result_warnings
 from generator.ir.servers import auth, server
 from generator.ir.types import Family, ModelKind, Operation, Resource
@@ -62,7 +63,7 @@ class FamilyBuilder:
         self.diagnostics.extend(self.catalog.diagnostics)
         info = obj(self.doc.get("info"))
         url, variables = server(self.ctx)
-        return Family(
+        family = Family(
             name=self.config.name,
             module=self.config.module,
             client_class=ClassName(self.config.client),
@@ -78,6 +79,8 @@ class FamilyBuilder:
             source=self.file,
             schema_facts=self.catalog.facts,
         )
+        self.diagnostics.extend(renames(family, self.catalog.pointers))
+        return family
 
     def _resources(
         self,

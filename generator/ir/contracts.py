@@ -152,25 +152,53 @@ def resource_annotation_names() -> frozenset[str]:
     return frozenset(types) | _imported_names("family/resource.py.jinja")
 
 
-# What a generated method's body reads besides its parameters: its locals (``call``, and
-# ``submitted`` and ``job`` in the ``*_and_wait`` methods), the builtins its checks and the
-# types in its ``cast(...)`` name.
-_BODY_NAMES = frozenset(
-    {"call", "submitted", "job", "isinstance", "frozenset"}
-    | {"str", "int", "float", "bool", "bytes", "list", "dict"}
-)
-
-
 def method_body_names() -> frozenset[str]:
-    """Names an operation's parameter may not take: a parameter would shadow it in the body
-    (``cast(str, ...)`` would name the argument), so the method would neither type-check nor
-    run."""
+    """Names an operation's parameter steps off with a ``_`` (``cast_``): a parameter would
+    shadow it in the body (``cast(str, ...)`` would name the argument), so the method would
+    neither type-check nor run. What the rendered methods' bodies read or bind (their locals
+    ``call``, ``submitted``, ``job``, the builtins of their checks and casts;
+    :mod:`generator.ir.bound_names`) and what the resource module imports; not the method's own
+    arguments (those take a number: ``timeout_2``)."""
+    from generator.ir.bound_names import bound_names
+
+    bound = bound_names()
     imported = _imported_names("family/resource.py.jinja")
     # parameters are lower case: ``Query`` or ``NOT_GIVEN`` cannot collide (and reserving
     # them in a case-blind namespace would rename ``query``)
-    return _BODY_NAMES | {n for n in imported if n.islower() and n != "annotations"}
+    return frozenset(
+        n for n in (bound.body - bound.arguments) | imported if n.islower() and n != "annotations"
+    )
+
+
+def method_arguments() -> frozenset[str]:
+    """The arguments every operation method takes besides the document's (``timeout``,
+    ``extra_headers``, ``body``), read from the rendered stub family."""
+    from generator.ir.bound_names import bound_names
+
+    return bound_names().arguments
+
+
+def client_arguments() -> frozenset[str]:
+    """What a server variable may not be called: every name a client constructor binds or
+    reads (its arguments ``base_url``, ``strict``, the ``resolve_base_url`` it calls)."""
+    from generator.ir.bound_names import bound_names
+
+    return bound_names().client
 
 
 def model_module_names() -> frozenset[str]:
-    """Names a schema class may not take: what the models module imports (``Open``, ``Field``)."""
-    return _imported_names("family/model_class.py.jinja") | frozenset(CLASS_MODULE_IMPORTS)
+    """Names a schema class may not take: what the models module imports (``Open``, ``Field``),
+    and what the rendered model modules and generated tests bind or name at their top level
+    (``Unknown``; :mod:`generator.ir.bound_names`)."""
+    from generator.ir.bound_names import bound_names
+
+    return _model_module_names(bound_names())
+
+
+@functools.cache
+def _model_module_names(bound: object) -> frozenset[str]:
+    from generator.ir.bound_names import BoundNames
+
+    assert isinstance(bound, BoundNames)
+    imported = _imported_names("family/model_class.py.jinja") | frozenset(CLASS_MODULE_IMPORTS)
+    return imported | {n for n in bound.module if n[:1].isupper()}

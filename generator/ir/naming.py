@@ -12,18 +12,13 @@ import functools
 import keyword
 
 from generator.diagnostics import one_line
-from generator.ir.contracts import (
-    method_body_names,
-    model_module_names,
-    resource_annotation_names,
-)
+from generator.ir.contracts import model_module_names, resource_annotation_names
 from generator.words import pascal_case, snake_case
 
 # A schema class named like a name the models module imports (``Open``, ``Field``, ``Literal``)
-# would shadow it and break the module: such class names get a suffix.
-_MODEL_MODULE_NAMES = model_module_names()
+# or the generated tests use (``Unknown``) would shadow it and break the module: such class
+# names get a suffix (generator.ir.contracts.model_module_names).
 RESOURCE_ANNOTATION_NAMES = resource_annotation_names()
-METHOD_BODY_NAMES = method_body_names()
 _BUILTINS = frozenset(dir(builtins))
 _MAX_NAME = 80
 _MAX_CLEAN = 200  # a name that needs no change is kept up to this length
@@ -76,7 +71,7 @@ class ClassName(str):
         if value[0].isdigit():
             value = prefix + value
         if (
-            value in _MODEL_MODULE_NAMES
+            value in model_module_names()
             or value in _BUILTINS
             or keyword.iskeyword(value)
             or value in _AMBIGUOUS_CLASSES
@@ -134,12 +129,16 @@ class Namespace:
         return self._owners.get(name.lower())
 
     def claim(self, name: str, *, sep: str = "", exact: bool = False, owner: str = "") -> str:
+        """``name``, else the first free ``<stem><sep><n>`` (n = 2, 3, …). One suffix rule: the
+        stem is the name without the trailing underscores a dodge gave it, so a taken ``cast_``
+        becomes ``cast_2`` as a taken ``timeout`` becomes ``timeout_2`` (never ``cast__2``)."""
         candidate, n = name, 1
+        stem = (name.rstrip("_") or name) if sep == "_" else name
         if exact and name.lower() in self._kept:
             self._kept.discard(name.lower())
         while candidate.lower() in self._taken or candidate.lower() in self._kept:
             n += 1
-            candidate = f"{name}{sep}{n}"
+            candidate = f"{stem}{sep}{n}"
         self._taken.add(candidate.lower())
         if owner:
             self._owners[candidate.lower()] = owner
@@ -169,7 +168,7 @@ def rename_reason(
         return None
     if keyword.iskeyword(text) or keyword.issoftkeyword(text) or text in _BUILTINS:
         return "warning", "it is a Python keyword or built-in name"
-    if text in _MODEL_MODULE_NAMES:
+    if text in model_module_names():
         return "warning", "it would shadow a name the generated module imports"
     if not text.isidentifier():
         return "info", "it is not a valid Python name"

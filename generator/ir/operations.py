@@ -11,9 +11,8 @@ from generator.diagnostics import Diagnostic, join_pointer, one_line, pointer
 from generator.document.extensions import HOST_ROOT, JOB
 from generator.document.openapi_paths import path_operations
 from generator.ir.context import BuildContext, obj
-from generator.ir.contracts import resource_members
+from generator.ir.contracts import method_arguments, method_body_names, resource_members
 from generator.ir.naming import (
-    METHOD_BODY_NAMES,
     RESOURCE_ANNOTATION_NAMES,
     Namespace,
     PythonIdentifier,
@@ -21,7 +20,6 @@ from generator.ir.naming import (
 )
 from generator.ir.paging import pagination, typed_pagination
 from generator.ir.parameters import (
-    RESERVED_ARGS,
     TypedBody,
     TypedParameters,
     parameters,
@@ -31,7 +29,8 @@ from generator.ir.parameters import (
 )
 from generator.ir.request_ids import DATA_CALL_ARGS, request_id, token_job
 from generator.ir.responses import Ranked, ranked_responses, responses, success_of
-from generator.ir.types import Operation, Pagination
+from generator.ir.summaries import derived_summary
+from generator.ir.types import ListOf, Operation, Pagination
 from generator.words import pascal_case, snake_case
 
 Found = tuple[str, str, dict[str, Any], dict[str, Any], str, str]
@@ -150,16 +149,21 @@ def _operation(
 ) -> Operation:
     path, ptr, _, op, _, method = found
     rid = request_id(ctx, op, ptr)
-    args = Namespace(RESERVED_ARGS | (DATA_CALL_ARGS if rid else set()), dodge=METHOD_BODY_NAMES)
+    # the method's own arguments, read from the rendered stub, and a data call's extra ones
+    args = Namespace(
+        method_arguments() | (DATA_CALL_ARGS if rid else set()), dodge=method_body_names()
+    )
     params = parameters(ctx, typed.parameters, ptr, args)
     body = request_body(typed.body, args)
     success, errors = responses(ctx, typed.responses)
+    pages = pagination(ctx, typed.pages)
+    listing = pages is not None or isinstance(success.type, ListOf)
     return Operation(
         operation_id=op_id,
         py_name=py_name,
         method=method,
         path=path,
-        summary=one_line(op.get("summary", "")),
+        summary=one_line(op.get("summary", "")) or derived_summary(method, path, listing=listing),
         description=str(op.get("description", "") or ""),
         deprecated=op.get("deprecated") is True,
         parameters=params,
@@ -167,7 +171,7 @@ def _operation(
         success=success,
         errors=errors,
         pointer=ptr,
-        pagination=pagination(ctx, typed.pages),
+        pagination=pages,
         request_id=rid if success.kind == "json" else None,
         host_root=op.get(HOST_ROOT) is True,
         token_job=token_job(ctx, op, ptr, py_name, body),

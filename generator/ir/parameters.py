@@ -29,19 +29,6 @@ from generator.ir.types import (
 )
 from generator.words import pascal_case
 
-# Keyword arguments every method takes; operation parameters must not take these names.
-RESERVED_ARGS = frozenset(
-    {
-        "self",
-        "extra_headers",
-        "extra_query",
-        "extra_body",
-        "timeout",
-        "max_retries",
-        "limits",
-        "body",
-    }
-)
 _LOCATIONS = ("query", "querystring", "header", "cookie")
 
 Declared = dict[tuple[str, str], tuple[dict[str, Any], str]]

@@ -7,14 +7,10 @@ from typing import Any
 
 from generator.diagnostics import error, one_line, pointer
 from generator.ir.context import PATH_PARAM, BuildContext, obj
+from generator.ir.contracts import client_arguments
 from generator.ir.naming import Namespace, PythonIdentifier
 from generator.ir.types import Auth, ServerVariable
 
-# Keyword arguments of every generated client constructor; server variables must not take them.
-RESERVED_CLIENT_KWARGS = frozenset(
-    {"base_url", "timeout", "max_retries", "http_client", "default_headers", "auth_scheme",
-     "allow_http_loopback", "strict", "limits", "self"}
-)  # fmt: skip
 _UNSAFE_URL = re.compile(r"[\x00-\x1f\x7f]")  # a control character: no request line holds one
 
 
@@ -33,7 +29,8 @@ def server(ctx: BuildContext) -> tuple[str, tuple[ServerVariable, ...]]:
             "a tab); no client could call it",
         )
     auth = ctx.config.auth
-    names = Namespace(RESERVED_CLIENT_KWARGS | {auth.param if auth else "api_key"})
+    # every name the constructor binds or reads (generator.ir.bound_names), and the credential
+    names = Namespace(client_arguments() | {auth.param if auth else "api_key"})
     raw_vars = obj(servers[0].get("variables"))
     variables = []
     for var in PATH_PARAM.findall(url):

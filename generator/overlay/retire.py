@@ -22,6 +22,9 @@ from generator.overlay.values import json_equal
 
 PROSE = frozenset({"description", "summary", "example", "examples", "title"})
 """Keys whose values are wording, not structure: a newer document words them its own way."""
+MARKS = frozenset({"x-cube-observed"})
+"""Our own marks on what an action changed (learned from responses): a document never has them,
+so they never keep an action from being redundant."""
 
 _ADDITION = re.compile(r"(?:\.|\[')(paths|schemas|properties|enum|responses|components)'?\]?$")
 """Targets that name a collection: an action on one adds members (operations, schemas, fields,
@@ -50,7 +53,10 @@ def contains(node: Any, value: Any) -> bool:
     if isinstance(value, dict):
         if not isinstance(node, dict):
             return False
-        return all(k in PROSE or (k in node and contains(node[k], v)) for k, v in value.items())
+        return all(
+            k in PROSE or k in MARKS or (k in node and contains(node[k], v))
+            for k, v in value.items()
+        )
     if isinstance(value, list):
         if not isinstance(node, list):
             return False

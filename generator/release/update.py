@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator.diagnostics import CodegenError, Diagnostic, one_line
+from generator.diagnostics import CodegenError, Diagnostic, markdown_line, one_line
 from generator.document.config import Config, FamilyConfig, load_config
 from generator.document.fetch import snapshot_text
 from generator.document.loader import load_document, parse_text
@@ -32,6 +32,12 @@ from generator.document.sandbox import inside
 from generator.document.structure import structure_only
 from generator.drift.engine import DriftReport, compare
 from generator.drift.model import Change
+from generator.drift.observed import (
+    ObservedReport,
+    check_observed,
+    observed_text,
+    retired_changelog,
+)
 from generator.drift.overlay_health import OverlayHealth, check_overlays
 from generator.drift.report import render_markdown
 from generator.drift.surface import Finding, SurfaceMapper
@@ -40,6 +46,7 @@ from generator.drift.verdicts import Verdicts, judge
 from generator.emit.writer import read_tree, stage_tree
 from generator.pipeline import Result
 from generator.pipeline import generate as _generate
+from generator.release.changelog import release_unreleased
 from generator.release.versioning import (
     bump_config_text,
     changelog_section,
@@ -121,6 +128,7 @@ class UpdateResult:
     verdicts: Verdicts | None = None  # None when they could not be computed (see verdict_note)
     verdict_note: str = ""
     waivers: Waivers = field(default_factory=Waivers)
+    observed: ObservedReport | None = None  # with --observed: the records judged on the new one
 
     @property
     def changed(self) -> bool:
@@ -143,6 +151,7 @@ def update(
     family: str | None = None,
     today: str | None = None,
     generate: Callable[[Config], Result] | None = None,
+    observed: Sequence[str | Path] = (),
 ) -> UpdateResult:
     """Run the whole update; writes ``spec/`` and ``generated/`` only when something changed,
     together or not at all (one :class:`~generator.transaction.Transaction`)."""
@@ -156,9 +165,11 @@ def update(
     new_text, new_doc = _new_snapshot(config, source)
     result = _compare(fam, config, old_doc, new_doc, str(document_path), source.label)
     result.spec_changed = new_text != document_path.read_text(encoding="utf-8")
-    recover(spec_dir.parent)
+    if observed:
+        result.observed = _observed(config, fam, new_doc, source.label, observed)
+    recover()
     # Staged beside spec/ (same depth, same file system): relative paths resolve the same way.
-    with Transaction(spec_dir.parent, "update") as txn:
+    with Transaction("update") as txn:
         staged = txn.stage(spec_dir)
         try:
             shutil.copytree(spec_dir, staged, symlinks=True, dirs_exist_ok=True)
@@ -207,12 +218,11 @@ class _Release:
         self, result: UpdateResult, generate: Callable[[Config], Result], new: Result
     ) -> None:
         """The verdicts: the package as it is now, its callers checked against the new one."""
-        project = self.config_path.resolve().parent.parent
         day = datetime.date.fromisoformat(self.today) if self.today else datetime.date.today()
         result.waivers = load_waivers(self.config_path.parent, day)
         try:
             old = generate(load_config(self.config_path, out_dir=self.out_dir))
-            result.verdicts = judge(old.package, new.package, new.files, project)
+            result.verdicts = judge(old.package, new.package, new.files)
         except (RuntimeError, OSError, subprocess.SubprocessError) as exc:
             result.verdict_note = f"type-check verdicts not computed ({one_line(exc, 200)})"
 
@@ -233,6 +243,8 @@ class _Release:
             )
         else:
             result.changelog = _changelog(result.report, edit.new, changed, self.today)
+        if result.observed is not None:
+            result.changelog += retired_changelog(result.observed)
         if config.package.changelog:
             # written in the staged copy of spec/, so it must lie in it
             log = inside(
@@ -243,7 +255,22 @@ class _Release:
                 what="the changelog",
             )
             existing = log.read_text(encoding="utf-8") if log.exists() else ""
-            log.write_text(prepend_section(existing, result.changelog), encoding="utf-8")
+            text = release_unreleased(prepend_section(existing, result.changelog), edit.new)
+            log.write_text(text, encoding="utf-8")
+
+
+def _observed(
+    config: Config, fam: FamilyConfig, new_doc: Any, label: str, records: Sequence[str | Path]
+) -> ObservedReport:
+    """The recorded shapes judged on the new document (see :mod:`generator.drift.observed`)."""
+    from generator.observed.project import families
+    from generator.observed.records import read_observations
+
+    observations = read_observations(records)
+    ((ir, _),) = families(config, fam.name)
+    overlays = [config.path(o) for o in fam.overlays]
+    source = ", ".join(str(r) for r in records)
+    return check_observed(new_doc, label, overlays, observations, ir, source)
 
 
 def _new_snapshot(config: Config, source: Source) -> tuple[str, Any]:
@@ -306,7 +333,8 @@ def summary_markdown(result: UpdateResult) -> str:
     """The pull-request body: what changed, the version, the drift report, the files."""
     if not result.changed:
         head = f"No changes: `{result.source}` matches the snapshot of the {result.family} API."
-        return f"## API update\n\n{head}\n"
+        seen = observed_text(result.observed).replace("## ", "### ", 1) if result.observed else ""
+        return f"## API update\n\n{head}\n" + (f"\n{seen}" if seen else "")
     if result.bump:
         version = f"`{result.old_version}` → `{result.new_version}` ({result.bump})"
     else:
@@ -330,6 +358,8 @@ def summary_markdown(result: UpdateResult) -> str:
         lines += ["", "</details>", ""]
     if result.changelog:
         lines += ["### Changelog", "", result.changelog.rstrip("\n"), ""]
+    if result.observed is not None:
+        lines += [observed_text(result.observed).replace("## ", "### ", 1)]
     return "\n".join(lines)
 
 
@@ -357,7 +387,7 @@ def failure_markdown(source: str, diagnostics: Sequence[Diagnostic]) -> str:
         "### What failed",
         "",
     ]
-    lines += [f"- {d}" for d in diagnostics]
+    lines += [f"- {markdown_line(str(d), 2000)}" for d in diagnostics]
     return "\n".join(lines) + "\n"
 
 

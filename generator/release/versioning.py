@@ -19,6 +19,7 @@ from generator.document.loader import parse_text
 from generator.drift.engine import DriftReport
 from generator.drift.report import changelog_lines
 from generator.files import write_atomic
+from generator.release.changelog import release_unreleased
 
 DEFAULT_CHANGELOG = "spec/CHANGELOG.md"
 DEFAULT_CONFIG = "spec/cube-codegen.yaml"
@@ -189,6 +190,8 @@ def apply_release(
         log_text = prepend_section(
             existing, changelog_section(report, edit.new if edit else None, today=today)
         )
+        if edit is not None:  # what was unreleased ships in this version
+            log_text = release_unreleased(log_text, edit.new)
     if edit is not None and config is not None and edit.new != edit.old:
         write_atomic(config, edit.text)
     if log_text is not None and changelog is not None:

@@ -56,7 +56,8 @@ Defaults and copies
 Responses
     Parsed leniently by default (see ``_models``): a body that differs from the document is kept
     with a ``ResponseValidationWarning``. ``strict=True`` makes every difference an
-    :class:`APIResponseValidationError`.
+    :class:`APIResponseValidationError`. ``record_shapes=DIR`` (or ``CUBE_RECORD_SHAPES``) records
+    each kind of difference once, as a shape, for the maintainers (see ``_shapes``).
 """
 
 from __future__ import annotations
@@ -87,6 +88,7 @@ from ._exceptions import (
     redact,
 )
 from ._limits import DEFAULT_LIMITS, Limits, Reading, aread_body, deadline, read_body
+from ._shapes import observe, recorder_for
 from ._types import NOT_GIVEN, RAW_RESPONSE_HEADER, Body, Headers, NotGiven, Query, Timeout
 from ._utils import build_path, build_query, to_jsonable
 from ._version import DISTRIBUTION, __version__
@@ -231,6 +233,7 @@ class BaseClient:
         default_headers: Mapping[str, str] | None = None,
         allow_http_loopback: bool = False,
         strict: bool = False,
+        record_shapes: str | os.PathLike[str] | None = None,
         limits: Limits | None = None,
     ) -> None:
         _setup_logging()
@@ -263,6 +266,20 @@ class BaseClient:
         self._default_headers = dict(default_headers or {})
         self.strict = strict
         self.limits = limits or DEFAULT_LIMITS
+        self._recorder = recorder_for(record_shapes)
+
+    def _observed(
+        self,
+        call: PreparedCall,
+        response: httpx2.Response,
+        cast_to: Any,
+        parse: Callable[[], Any],
+    ) -> Any:
+        """``parse()``, after noting how the JSON body differs from the document (recording is
+        on: see ``_shapes``); when the body is read, so a streamed or raw response is seen too."""
+        if self._recorder is not None:
+            observe(self._recorder, call.method, call.path, response, cast_to)
+        return parse()
 
     def with_options(
         self,
@@ -422,7 +439,8 @@ class BaseClient:
 
     @staticmethod
     def _retry_delay(attempt: int, response: httpx2.Response | None) -> float | None:
-        """Seconds to wait before the next attempt, or ``None`` when the server asks too long a wait."""
+        """Seconds to wait before the next attempt, or ``None`` when the server asks too long a
+        wait."""
         if response is not None:
             asked = parse_retry_after(response.headers)
             if asked is not None:
@@ -571,6 +589,8 @@ class SyncAPIClient(BaseClient):
         self._sleep: Callable[[float], None] = sleep or time.sleep
 
     def close(self) -> None:
+        if self._recorder is not None:
+            self._recorder.flush()
         if self._owns_client:
             self._client.close()
 
@@ -614,7 +634,11 @@ class SyncAPIClient(BaseClient):
         unread = self._wants_unread(call)
         streamed = kind in STREAMED_KINDS
         response = self.send(call, stream=streamed or unread)
-        parse = functools.partial(_parse, response, cast_to, kind, self._reading(call))
+        parse: Callable[[], Any] = functools.partial(
+            _parse, response, cast_to, kind, self._reading(call)
+        )
+        if kind == "json" and self._recorder is not None:
+            parse = functools.partial(self._observed, call, response, cast_to, parse)
         if unread:
             from ._streamed import StreamedAPIResponse
 
@@ -650,6 +674,8 @@ class AsyncAPIClient(BaseClient):
         self._sleep: Callable[[float], Awaitable[None]] = sleep
 
     async def close(self) -> None:
+        if self._recorder is not None:
+            self._recorder.flush()
         if self._owns_client:
             await self._client.aclose()
 
@@ -698,7 +724,9 @@ class AsyncAPIClient(BaseClient):
         from ._response import APIResponse
 
         reading = self._reading(call)
-        build = functools.partial(_async_value, response, cast_to, kind, reading)
+        build: Callable[[], Any] = functools.partial(_async_value, response, cast_to, kind, reading)
+        if kind == "json" and self._recorder is not None:
+            build = functools.partial(self._observed, call, response, cast_to, build)
         if unread:
             from ._streamed import AsyncStreamedAPIResponse
 

@@ -185,29 +185,32 @@ def from_errors(
     """
     found: dict[str, Difference] = {}
     for error in errors:
-        pointer, value, missing = _follow(body, error.get("loc", ()), at)
+        missing = error.get("type") == "missing"
+        pointer, value = _follow(body, error.get("loc", ()), at, missing)
         if pointer in found:
             continue  # a union reports each member that failed: one difference per value
         kind, expected = _kind(error, value, missing)
         found[pointer] = Difference(kind, pointer, expected, MISSING if missing else value, context)
-    return list(found.values())
+    # An object that is none of a union's members: one difference, not one per member's field.
+    variants = [p for p, d in found.items() if d.kind is Kind.UNKNOWN_VARIANT]
+    return [d for p, d in found.items() if not any(p.startswith(v + "/") for v in variants)]
 
 
-def _follow(body: Any, loc: Sequence[Any], at: str) -> tuple[str, Any, bool]:
+def _follow(body: Any, loc: Sequence[Any], at: str, missing: bool) -> tuple[str, Any]:
     pointer, value = at, body
     for index, part in enumerate(loc):
         if isinstance(value, dict) and isinstance(part, str) and part in value:
             pointer, value = child(pointer, part), value[part]
         elif isinstance(value, list) and isinstance(part, int) and 0 <= part < len(value):
             pointer, value = child(pointer, part), value[part]
-        elif index == len(loc) - 1 and isinstance(value, dict) and isinstance(part, str):
-            return child(pointer, part), None, True  # the key that is not there
-    return pointer, value, False
+        elif missing and index == len(loc) - 1 and isinstance(part, str):
+            return child(pointer, part), None  # the member that is not there
+    return pointer, value
 
 
 def _kind(error: Any, value: Any, missing: bool) -> tuple[Kind, str]:
     kind = str(error.get("type", ""))
-    if missing or kind == "missing":
+    if missing:
         return Kind.MISSING, "required"
     if value is None:
         return Kind.NULL, "not null"

@@ -111,7 +111,8 @@ class ConfigurationError(APIError):
 
 
 class APIConnectionError(APIError):
-    """The request did not get a (complete) response: refused, reset, truncated, DNS or TLS failure."""
+    """The request did not get a (complete) response: refused, reset, truncated, DNS or TLS
+    failure."""
 
     status_code: int | None = None
 
@@ -282,7 +283,8 @@ class JobTimeoutError(JobError):
 
 
 def parse_retry_after(headers: httpx2.Headers) -> float | None:
-    """``retry-after-ms`` or ``Retry-After`` (seconds or an HTTP date) as seconds, never negative."""
+    """``retry-after-ms`` or ``Retry-After`` (seconds or an HTTP date) as seconds, never
+    negative."""
     millis = headers.get("retry-after-ms")
     if millis:
         try:

@@ -248,7 +248,8 @@ class SyncJob(_JobState[S, T]):
         interval: float = DEFAULT_INTERVAL,
         timeout: float | None = None,
     ) -> int:
-        """Stream the result to a path or an open binary file (waiting first); returns the byte count."""
+        """Stream the result to a path or an open binary file (waiting first); returns the byte
+        count."""
         if self._download is None:
             raise TypeError(f"job {self._safe_id()} has no download operation")
         self.wait(interval=interval, timeout=timeout)
@@ -298,7 +299,8 @@ class AsyncJob(_JobState[S, T]):
         interval: float = DEFAULT_INTERVAL,
         timeout: float | None = None,
     ) -> int:
-        """Stream the result to a path or an open binary file (waiting first); returns the byte count."""
+        """Stream the result to a path or an open binary file (waiting first); returns the byte
+        count."""
         if self._download is None:
             raise TypeError(f"job {self._safe_id()} has no download operation")
         await self.wait(interval=interval, timeout=timeout)

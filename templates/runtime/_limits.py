@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import httpx2
 
-from ._exceptions import APIResponseValidationError
+from ._exceptions import APIResponseValidationError, ConfigurationError
 
 __all__ = ["Limits", "PaginationError", "ResponseTooLargeError"]
 
@@ -31,8 +31,13 @@ class Limits:
     max_line_bytes: int | None = 16 * MiB
     # One server-sent event.
     max_event_bytes: int | None = 1 * MiB
-    # Pages one walk (``for item in page``, ``iter_pages()``) fetches after the first.
+    # Pages one walk (``for item in page``, ``iter_pages()``) fetches, the first included.
     max_pages: int | None = 10_000
+
+    def __post_init__(self) -> None:
+        for name, value in vars(self).items():
+            if value is not None and (not isinstance(value, int) or value < 1):
+                raise ConfigurationError(f"Limits.{name} must be a positive integer or None")
 
 
 DEFAULT_LIMITS = Limits()

@@ -151,7 +151,8 @@ def too_deep(response: httpx2.Response, what: str = "response body") -> APIRespo
 
 
 class APIResponse(Generic[R]):
-    """The HTTP response alongside the value it parses to: ``.status_code``, ``.headers``, ``.parse()``."""
+    """The HTTP response alongside the value it parses to: ``.status_code``, ``.headers``,
+    ``.parse()``."""
 
     def __init__(self, response: httpx2.Response, parser: Callable[[], R]) -> None:
         self.http_response = response
@@ -361,10 +362,12 @@ class AsyncBinaryResponse:
         first = True
         try:
             with stream_errors(self.http_response):
-                async for text in self.http_response.aiter_text(chunk_size):
-                    if first and text:
-                        text, first = text.removeprefix(BOM), False
-                    yield text
+                async for chunk in self.http_response.aiter_text(chunk_size):
+                    if first and chunk:
+                        yield chunk.removeprefix(BOM)
+                        first = False
+                        continue
+                    yield chunk
         finally:
             await self.close()
 

@@ -1,4 +1,5 @@
-"""Streamed bodies read as they arrive: server-sent events (parsed with httpx2's own reader) and JSON lines.
+"""Streamed bodies read as they arrive: server-sent events (parsed with httpx2's own reader) and
+JSON lines.
 
 JSON lines (one JSON value per line, the agent chat API's answer and the SQL results of the core
 data API) are yielded as typed items; a line the document marks as an error raises
@@ -10,8 +11,9 @@ Lines and events that differ from the document follow the one rule of :mod:`._di
 (kept with a warning, or refused with ``strict=True``), as every other body does; an event larger
 than ``Limits.max_event_bytes`` raises :class:`ResponseTooLargeError`.
 
-Server-sent events are yielded as they arrive. A ``data:`` field spread over several lines is joined with
-``\\n`` as the SSE specification says; comments and ``retry:`` lines are handled by httpx2.
+Server-sent events are yielded as they arrive. A ``data:`` field spread over several lines is
+joined with ``\\n`` as the SSE specification says; comments and ``retry:`` lines are handled by
+httpx2.
 Leaving the loop early, reaching the end, or an error closes the connection (for ``async for``,
 leaving early closes it when the loop's iterator is finalised; use ``async with stream:`` to
 close it at a point you choose).
@@ -292,9 +294,8 @@ class _Lines(Generic[T]):
         spec = self.spec
         if spec.final_member and not spec.is_final(self.last):
             which = f"{spec.final_member}={spec.final_value!r}" if spec.final_value else ""
-            raise self._incomplete(
-                f"the stream ended before its final line (one with {which or repr(spec.final_member)})"
-            )
+            wanted = which or repr(spec.final_member)
+            raise self._incomplete(f"the stream ended before its final line (one with {wanted})")
 
     def _grow(self, size: int) -> None:
         self.pending += size

@@ -150,6 +150,21 @@ NAME_POOL = [
     "a" * 120,
     "x" * 8 + "é" * 8,
 ]
+
+
+def _runtime_names() -> list[str]:
+    """Every name the templates bind, as the generator derives them (the client constructors',
+    the operation methods', the model modules' and the generated tests'): a document may use
+    any of them (``strict``, ``resolve_base_url``, ``cast``, ``Unknown``)."""
+    from generator.ir.bound_names import bound_names
+
+    bound = bound_names()
+    names = bound.client | bound.arguments | bound.body | bound.module
+    return sorted(n for n in names if n.isidentifier() and not n.startswith("__"))
+
+
+RUNTIME_NAMES = _runtime_names()
+NAME_POOL += RUNTIME_NAMES
 # Component names OpenAPI allows (``^[a-zA-Z0-9.\-_]+$``) from the pool above.
 COMPONENT_POOL = [n for n in NAME_POOL if n and re.fullmatch(r"[A-Za-z0-9._-]+", n)]
 PATTERNS = [
@@ -577,7 +592,11 @@ def build_document(data: st.DataObject) -> tuple[dict[str, Any], dict[str, bytes
     if ctx.chance(0.5):
         url = ctx.pick_or_bad(SERVERS, BAD_SERVERS, 0.3)
         server: dict[str, Any] = {"url": url}
-        if "{" in url:
+        if ctx.chance(0.4):  # server variables named like what the client binds
+            names = list(dict.fromkeys(ctx.pick(RUNTIME_NAMES) for _ in range(ctx.count(1, 3))))
+            server["url"] = "https://" + ".".join("{" + n + "}" for n in names) + ".example/"
+            server["variables"] = {n: {"default": "x"} for n in names}
+        elif "{" in url:
             server["variables"] = {
                 "host": {"default": ctx.pick_or_bad(["localhost"], ["", "a b", "x\ny"], 0.5)},
                 "port": {"default": "8080", "enum": ctx.pick_or_bad([["8080"]], [["1"], []])},
@@ -815,6 +834,9 @@ def _timeout() -> float:
 MEMORY_BYTES = int(os.environ.get("FUZZ_MEMORY_MB", "3072")) * 1024 * 1024
 
 
+_RECOVERY = re.compile(r"cube-codegen: (set aside |removed |finished an interrupted )")
+
+
 @dataclass
 class Outcome:
     label: str
@@ -843,6 +865,9 @@ class Outcome:
         if "Traceback (most recent call last)" in self.stderr and self.rc != 3:
             found.append("crash: a traceback on stderr")
         lines = self.stderr.strip("\n").split("\n") if self.stderr.strip() else []
+        # what the command did about run state left before it (planted records set aside) is
+        # said first, one line each; the input's own verdict is still one line
+        lines = [line for line in lines if not _RECOVERY.match(line)]
         if self.rc == 2 and len(lines) != 1:
             found.append(f"diagnostic: exit 2 with {len(lines)} lines on stderr")
         if self.rc == 2 and "[format-failed]" in self.stderr:
@@ -880,8 +905,120 @@ def _under(path: str, roots: list[str]) -> bool:
     return any(path == r or path.startswith(r.rstrip("/") + "/") for r in roots)
 
 
+# --- run state another user (or a cloned repository) planted -------------------------------
+
+STATE = Path(".cache") / "cube-codegen"  # the example's run state: $XDG_CACHE_HOME is .cache
+
+
+def _forged_template() -> tuple[str, bytes]:
+    """An entry of the compiled-template cache for a real template, carrying code that writes
+    beside the victim: what anyone could make from the public templates."""
+    import jinja2
+
+    from generator import TEMPLATES
+
+    name = "family/client.py.jinja"
+    filename = os.path.normpath(os.path.join(str(TEMPLATES), name))
+    cache = jinja2.BytecodeCache()
+    bucket = jinja2.bccache.Bucket(
+        jinja2.Environment(),
+        cache.get_cache_key(name, filename),
+        cache.get_source_checksum((TEMPLATES / name).read_text(encoding="utf-8")),
+    )
+    bucket.code = compile("open('VICTIM/pwned', 'w').write('ran')", filename, "exec")
+    return f"templates/{bucket.key}.cache", bucket.bytecode_to_string()
+
+
+PLANTS: list[tuple[str, bytes | None]] = [
+    ("txn/intent-x.json", json.dumps({"paths": ["VICTIM"]}).encode()),
+    (
+        "txn/intent-y.json",
+        json.dumps(
+            {
+                "version": 2,
+                "what": "generate",
+                "token": "y",
+                "places": [{"base": "", "target": "../../outside/victim"}],
+            }
+        ).encode(),
+    ),
+    (
+        "txn/journal.json",
+        json.dumps(
+            {
+                "what": "update",
+                "swaps": [
+                    {
+                        "target": "OUTSIDE/other",
+                        "staged": "VICTIM",
+                        "backup": "OUTSIDE/got",
+                        "inode": 0,
+                    }
+                ],
+            }
+        ).encode(),
+    ),
+    ("txn/journal.json", b'{"swaps": [{}]}'),
+    ("txn/journal.json", b"\xff\xfe not json"),
+    (
+        "txn/journal.json",
+        json.dumps(
+            {
+                "version": 2,
+                "token": "z",
+                "swaps": [{"base": "OUTSIDE", "target": "victim", "inode": 1}],
+            }
+        ).encode(),
+    ),
+    ("txn/lock", None),  # a symbolic link to a file outside: refused, never created
+    ("key", b"short"),
+    _forged_template(),
+]
+
+
+def plant_run_state(data: st.DataObject) -> list[tuple[str, bytes | None]]:
+    """None, one or two planted run-state files (see :data:`PLANTS`)."""
+    rnd = _random(data)
+    if rnd.random() < 0.6:
+        return []
+    return rnd.sample(PLANTS, rnd.randint(1, 2))
+
+
+def _prepare_state(folder: Path, project: Path, plants: list[tuple[str, bytes | None]]) -> None:
+    """The example's private run state: the derived names (made once by this process) and what
+    was planted; a victim folder outside the project that nothing may touch."""
+    from generator.ir.bound_names import _key, bound_names
+    from generator.runstate import user_cache
+
+    victim = folder / "outside" / "victim"
+    victim.mkdir()
+    (victim / "keep.txt").write_text("mine", encoding="utf-8")
+    state = project / STATE
+    for sub in ("names", "txn", "templates"):
+        (state / sub).mkdir(parents=True, exist_ok=True, mode=0o700)
+    for path in (project / ".cache", state):
+        path.chmod(0o700)
+    bound_names()
+    names = user_cache() / "names" / f"{_key()}.json"
+    if names.is_file():
+        shutil.copyfile(names, state / "names" / names.name)
+    for rel, data in plants:
+        target = state / rel
+        if data is None:
+            target.symlink_to(folder / "outside" / "made-by-a-link")
+            continue
+        text = data.replace(b"VICTIM", os.fsencode(victim))
+        target.write_bytes(text.replace(b"OUTSIDE", os.fsencode(folder / "outside")))
+        target.chmod(0o600)
+
+
 def run_example(
-    folder: Path, files: dict[str, bytes], main: str, label: str, package: str = PACKAGE
+    folder: Path,
+    files: dict[str, bytes],
+    main: str,
+    label: str,
+    package: str = PACKAGE,
+    plants: list[tuple[str, bytes | None]] = (),  # type: ignore[assignment]
 ) -> Outcome:
     """Lay ``files`` out as a project in ``folder``, run the generator on ``main``, judge it.
 
@@ -898,6 +1035,9 @@ def run_example(
     (spec / "link.yaml").symlink_to(folder / "outside" / "canary.yaml")
     for name, data in files.items():
         (spec / name).write_bytes(data)
+    _prepare_state(folder, project, list(plants))
+    if plants:
+        label += " + planted " + ", ".join(rel for rel, _ in plants)
     tmp = project / "tmp"
     tmp.mkdir()
     log = folder / "audit.log"
@@ -922,6 +1062,7 @@ def run_example(
     before = {"outside": _tree(folder / "outside"), "spec": _tree(spec)}
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CUBE_", "PYTHON"))}
     env.update(TMPDIR=str(tmp), PYTHONDONTWRITEBYTECODE="1", PYTHONHASHSEED="0")
+    env["XDG_CACHE_HOME"] = str(project / ".cache")  # outside any project: the user's cache
     started = time.monotonic()
     proc = subprocess.Popen(
         [sys.executable, "-P", str(CHILD), str(folder / "job.json")],
@@ -953,8 +1094,11 @@ def run_example(
     )
     writes += [f"project/{n} left behind" for n in extra]
     state = project / ".cache" / "cube-codegen"
-    for sub in ("scratch", "txn"):  # a finished run leaves no scratch copy and no journal
-        if (state / sub).is_dir() and rc is not None:
+    # a finished run leaves no scratch copy and no journal; one that refused the run state
+    # (a planted lock that is a link) touched nothing in it, planted records included
+    refused = b"[run-state-refused]" in err
+    for sub in ("scratch", "txn"):
+        if (state / sub).is_dir() and rc is not None and not refused:
             writes += [f".cache/cube-codegen/{sub}/{p.name} left behind"
                        for p in (state / sub).iterdir() if p.name != "lock"]  # fmt: skip
     writes += [f"tmp/{p.name} left behind" for p in tmp.iterdir()]
@@ -998,6 +1142,8 @@ def _judge_log(log: Path, project: Path) -> tuple[list[str], list[str]]:
         if re.fullmatch(r"<[^<>/]*>", os.path.basename(path)):
             continue  # "<string>", "<frozen ...>": a traceback looking up lines of no file
         resolved = real(path)
+        if _under(os.path.abspath(path), [state]):
+            continue  # the run state's own files are opened without following a link
         if kind == "read":
             if resolved == project_s:
                 continue  # the output's parent: opened for the run's lock, listed for staging

@@ -2,10 +2,15 @@
 
 Two properties, each over inputs hypothesis draws (:mod:`tests.breadth.fuzzing` builds them):
 
-* documents built from nothing: hostile, unicode and reserved names, nested schemas with length,
+* documents built from nothing: hostile, unicode and reserved names (every name the templates
+  bind among them: ``strict``, ``resolve_base_url``, ``cast``, ``Unknown``; as server variables
+  too), nested schemas with length,
   range, pattern and enum constraints, `$ref`s to components with cycles and long chains, to
   files beside the document and to files a sandboxed run must not open, request encodings,
-  several OpenAPI versions, written as JSON or YAML in several text encodings;
+  several OpenAPI versions, written as JSON or YAML in several text encodings; now and then
+  with run-state files planted as another user (or a cloned repository) could: intents and
+  journals aimed at a victim folder outside the project, damaged journals, a lock that is a
+  symbolic link, a short key, a forged compiled template carrying code;
 * the project's own ``spec/*.yaml`` documents, cut to a few paths and the components they use,
   then damaged: keys deleted or renamed, `$ref`s retargeted or inserted, types changed,
   constraints blown up, nodes duplicated or swapped.
@@ -138,7 +143,11 @@ def test_built_documents_give_a_package_or_one_line(tmp_path: Path) -> None:
             doc, files = fuzzing.build_document(data)
             main, raw, how = fuzzing.encode(data, doc)
             files = {**files, main: raw}
-            tally.record(fuzzing.run_example(tally.folder(), files, main, f"built ({how})"))
+            plants = fuzzing.plant_run_state(data)
+            outcome = fuzzing.run_example(
+                tally.folder(), files, main, f"built ({how})", plants=plants
+            )
+            tally.record(outcome)
 
         one()
 

@@ -81,6 +81,43 @@ with Beside(work) as a, Beside(killed) as b, Beside(work, here=lambda: "stand-in
     assert json.loads(proc.stdout) == [True, "here", "here too", "stand-in"], proc.stderr
 
 
+def test_a_stopped_child_is_killed_at_its_deadline_and_the_work_done_here() -> None:
+    """A child that never answers (SIGSTOP) costs the run its deadline, never a hang."""
+    code = """
+import os, json, signal, time
+from generator.beside import Beside
+parent = os.getpid()
+def work():
+    if os.getpid() != parent:
+        os.kill(os.getpid(), signal.SIGSTOP)
+    return os.getpid()
+started = time.monotonic()
+with Beside(work) as b:
+    child, forked = b._pid, b.forked
+    value = b.result()
+waited = time.monotonic() - started
+try:
+    os.kill(child, 0)
+    gone = False
+except ProcessLookupError:
+    gone = True
+print(json.dumps([forked, value == parent, gone, waited]))
+"""
+    proc = _python(code, CUBE_CODEGEN_CHILD_DEADLINE="0.5")
+    forked, here, gone, waited = json.loads(proc.stdout)
+    assert [forked, here, gone] == [True, True, True], proc.stderr
+    assert 0.5 <= waited < 10
+
+
+def test_the_deadline_knob(monkeypatch: pytest.MonkeyPatch) -> None:
+    from generator.beside import DEADLINE, DEADLINE_ENV, deadline
+
+    assert DEADLINE <= 60
+    for value, expected in (("2.5", 2.5), ("", DEADLINE), ("0", DEADLINE), ("x", DEADLINE)):
+        monkeypatch.setenv(DEADLINE_ENV, value)
+        assert deadline() == expected
+
+
 def test_the_child_dies_with_its_parent(tmp_path: Path) -> None:
     pid_file = tmp_path / "child.pid"
     code = f"""

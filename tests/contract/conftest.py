@@ -15,10 +15,7 @@ from typing import Any
 
 import pytest
 from prism_contract_support import (
-    FAMILIES,
-    MODES,
     ContractFamily,
-    Coverage,
     PrismServer,
     for_prism,
     load_families,
@@ -26,7 +23,7 @@ from prism_contract_support import (
     stop_prism,
 )
 
-COVERAGE_KEY = pytest.StashKey[Coverage]()
+from tests.contract.contract_coverage import COVERAGE_KEY, FAMILIES, MODES, Coverage
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -47,7 +44,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
-    """The coverage lines, in the terminal summary so that `make test` shows them."""
+    """The coverage lines, in the terminal summary so that `make test` shows them (a run
+    without workers; with workers, ``tests/conftest.py`` has them sent and prints them)."""
     coverage = config.stash.get(COVERAGE_KEY, None)
     if coverage is None or not coverage.total:
         return

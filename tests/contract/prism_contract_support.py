@@ -17,7 +17,7 @@ import signal
 import socket
 import subprocess
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -28,14 +28,13 @@ from generator.document.config import load_config
 from generator.emit.testcases import CaseBuilder, TestCase
 from generator.ir.build import FamilyBuilder
 from generator.pipeline import load_family
+from tests.contract.contract_coverage import FAMILIES
 from tests.helpers import ROOT, ensure_generated_importable
 
 ensure_generated_importable()
 
 PRISM = ROOT / ".tools" / "node_modules" / ".bin" / "prism"
 HOST = "127.0.0.1"
-FAMILIES = ("platform", "scim", "data", "chat")
-MODES = ("static", "dynamic")
 START_TIMEOUT = 60.0
 # Dynamic responses come from json-schema-faker; a fixed seed makes a failure reproducible.
 SEED = os.environ.get("CUBE_PRISM_SEED", "cube-codegen")
@@ -71,36 +70,6 @@ class ContractFamily:
         if self.auth_param:
             kwargs[self.auth_param] = CREDENTIAL
         return kwargs
-
-
-@dataclass
-class Coverage:
-    """Per family and mode: every operation of the client, and which runs passed or failed it."""
-
-    total: dict[tuple[str, str], set[str]] = field(default_factory=dict)
-    passed: dict[tuple[str, str], set[str]] = field(default_factory=dict)
-    failed: dict[tuple[str, str], set[str]] = field(default_factory=dict)
-    swept: set[tuple[str, str]] = field(default_factory=set)  # selected by this run
-
-    def register(self, key: tuple[str, str], operations: set[str]) -> None:
-        self.total.setdefault(key, set()).update(operations)
-
-    def record(self, key: tuple[str, str], operation: str, ok: bool) -> None:
-        (self.passed if ok else self.failed).setdefault(key, set()).add(operation)
-
-    def covered(self, key: tuple[str, str]) -> set[str]:
-        return self.total.get(key, set()) & self.passed.get(key, set()) - self.failed.get(
-            key, set()
-        )
-
-    def lines(self) -> list[str]:
-        return [
-            f"contract coverage: {len(self.covered((fam, mode)))}/{len(self.total[(fam, mode)])}"
-            f" operations ({fam}, {mode})"
-            for fam in FAMILIES
-            for mode in MODES
-            if (fam, mode) in self.total and (fam, mode) in self.swept
-        ]
 
 
 @dataclass

@@ -36,10 +36,11 @@ from cube_client import (
     UnprocessableEntityError,
 )
 from cube_client._exceptions import JobExpiredError
-from prism_contract_support import ContractFamily, Coverage, PrismServer
+from prism_contract_support import ContractFamily, PrismServer
 
 from generator.emit import testcases
 from generator.ir.types import ListOf, ModelRef, TypeRef
+from tests.contract.contract_coverage import Coverage
 
 pytestmark = pytest.mark.slow
 

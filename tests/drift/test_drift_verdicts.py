@@ -24,7 +24,7 @@ from tests.release.project import config_version, document, write_project
 
 
 def _verdicts(new: dict[str, Any], tmp_path: Path) -> Verdicts:
-    return judge_documents(document(), new, tmp_path)
+    return judge_documents(document(), new)
 
 
 def _broken(v: Verdicts) -> dict[str, str]:
@@ -47,7 +47,7 @@ def test_the_projects_own_package_checks_clean_against_itself() -> None:
     """Every caller the verdicts write for the real platform package type-checks against that
     same package: no surface is ever reported broken for nothing."""
     result = generate(load_config(ROOT / "spec" / "cube-codegen.yaml"))
-    v = judge(result.package, result.package, result.files, ROOT)
+    v = judge(result.package, result.package, result.files)
     assert len(v.verdicts) == sum(len(calls(f)) for f in result.package.families) > 4000
     assert [x.python for x in v.broken] == []
 
@@ -144,7 +144,7 @@ def test_a_response_enum_that_gains_a_value_breaks_its_readers(tmp_path: Path) -
     old["components"]["schemas"]["Widget"]["properties"]["state"]["enum"] = ["on", "off"]
     new = copy.deepcopy(old)
     new["components"]["schemas"]["Widget"]["properties"]["state"]["enum"].append("new")
-    v = judge_documents(old, new, tmp_path)
+    v = judge_documents(old, new)
     assert _broken(v) == {"models.Widget.state": ""}
     (only,) = v.broken
     assert "Literal" in only.errors[0] and "'new'" in only.errors[0]
@@ -258,9 +258,9 @@ def test_published_pairs_get_a_verdict_for_every_surface(
     cube = shared_dir / "specs" / "cube"
     old, new = (load_document(cube / name) for name in pair)
     started = time.perf_counter()
-    v = judge_documents(old, new, tmp_path)
+    v = judge_documents(old, new)
     assert time.perf_counter() - started < 60
     assert len(v.verdicts) > 1000 and v.added
     assert all(x.errors and x.errors[0] for x in v.broken)
-    rechecked = judge_documents(new, new, tmp_path)  # the newer package against itself
+    rechecked = judge_documents(new, new)  # the newer package against itself
     assert rechecked.broken == []

@@ -83,7 +83,7 @@ def test_the_package_passes_the_linter_and_sends_the_wire_names(tmp_path: Path) 
     out = tmp_path / "out"
     files, _ = generate_with_report(_doc(), out, "amb_client")
     source = files["amb_client/resources/default.py"]
-    assert '"L": l_,' in source and '"l": l__2,' in source
+    assert '"L": l_,' in source and '"l": l_2,' in source
     assert "\n        l: " not in source
     classes = "".join(text for name, text in files.items() if "/_classes/" in name)
     assert "class OModel(" in classes and "class IModel(" in classes

@@ -46,7 +46,7 @@ def test_field_names_dodge_pydantic_and_annotation_names(tmp_path: Path) -> None
         "datetime": "datetime_",
         "a-b": "a_b",
         "aB": "a_b_2",
-        "json_": "json__2",
+        "json_": "json_2",  # one suffix rule: the stem, then _2
     }
     source = model_source(files, PACKAGE)
     assert 'a_b_2: Annotated[str | None, Field(alias="aB")] = None' in source

@@ -8,7 +8,7 @@ import ast
 from pathlib import Path
 from typing import Any
 
-from generator.ir.naming import _MODEL_MODULE_NAMES
+from generator.ir.contracts import model_module_names
 from tests.helpers import ROOT, generate_package, run_python
 
 GENERATED = ROOT / "generated" / "cube_client" / "cube_client"
@@ -22,18 +22,18 @@ def test_the_reserved_names_are_the_class_modules_imports() -> None:
         "Literal",
         "RootModel",
         "Annotated",
-    } <= _MODEL_MODULE_NAMES
+    } <= model_module_names()
     bound: set[str] = set()
     for path in sorted(GENERATED.glob("*/_classes/*.py")):
         for node in ast.parse(path.read_text(encoding="utf-8")).body:
             if isinstance(node, ast.ImportFrom | ast.Import) and not getattr(node, "level", 0):
                 bound.update((a.asname or a.name).split(".")[0] for a in node.names)
     assert len(bound) > 10  # the committed package's class modules were read
-    assert bound <= _MODEL_MODULE_NAMES, bound - _MODEL_MODULE_NAMES
+    assert bound <= model_module_names(), bound - model_module_names()
 
 
 def _document() -> dict[str, Any]:
-    names = sorted(n for n in _MODEL_MODULE_NAMES if n[0].isupper())
+    names = sorted(n for n in model_module_names() if n[0].isupper())
     schemas: dict[str, Any] = {
         name: {
             "type": "object",

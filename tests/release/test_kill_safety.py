@@ -9,6 +9,7 @@ committed, done. Before the journal the run did not happen; from the journal on 
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -209,4 +210,41 @@ def test_fetch_killed_while_writing_the_snapshot_is_before_or_after(
     nxt = run_cli("check", cwd=project)
     if step == "file-staged":
         assert f"removed {project / 'spec' / temp[0]}" in nxt.stderr
+    assert _leftovers(project) == []
+
+
+@pytest.fixture(scope="module")
+def learned(states: tuple, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict, Path]:
+    """A records file with one field the document lacks, and the project's state after a
+    complete ``learn --write`` of it (measured on a copy)."""
+    base = tmp_path_factory.mktemp("kill-learn")
+    records = base / "team.jsonl"
+    line = {
+        "format": "cube-client-shapes", "version": 1, "package": "widget-client",
+        "package_version": "1.2.3", "operation": {"method": "GET", "path": "/gadgets"},
+        "status": 200, "media_type": "application/json", "kind": "property-unknown",
+        "pointer": "/-/weight", "documented": "not listed", "seen": {"type": "integer"},
+        "count": 1, "first": "2026-11-01T10:00:00Z", "last": "2026-11-01T10:00:00Z",
+    }  # fmt: skip
+    records.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    done = base / "done"
+    shutil.copytree(states[0], done)
+    proc = run_cli("learn", str(records), "--write", cwd=done)
+    assert proc.returncode == 0, proc.stderr
+    after = _state(done)
+    assert after != states[1]
+    return records, after, done
+
+
+@pytest.mark.parametrize("step", ["staged", "journal", "committed"])
+def test_learn_killed_at_each_step_is_before_or_after(
+    states: tuple, learned: tuple, tmp_path: Path, step: str
+) -> None:
+    records, after, _ = learned
+    project = _copy(states, tmp_path)
+    killed = run_cli("learn", str(records), "--write", cwd=project, env={KILL_ENV: step})
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    nxt = run_cli("check", cwd=project)
+    assert nxt.returncode == 0, nxt.stdout + nxt.stderr
+    assert _state(project) == (states[1] if step == "staged" else after)
     assert _leftovers(project) == []

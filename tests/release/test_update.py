@@ -79,6 +79,8 @@ def _served(ca: trustme.CA, tmp_path: Path, doc: dict[str, Any]) -> tuple[Path, 
 
 def test_breaking_change_bumps_major(ca: trustme.CA, tmp_path: Path) -> None:
     config = _project(tmp_path)
+    note = "- A note written by hand before the release."
+    (config.parent / "CHANGELOG.md").write_text(f"# Changelog\n\n## Unreleased\n\n{note}\n")
     with serving(breaking(document()), ca) as server:
         proc = _make_update(tmp_path, config, server.url, ca_file(ca, tmp_path))
     assert proc.returncode == 0, proc.stderr
@@ -104,6 +106,8 @@ def test_breaking_change_bumps_major(ca: trustme.CA, tmp_path: Path) -> None:
     assert "- `client.widgets`\n  - `create_widget(...)`: " in changelog
     assert 'has no attribute "create_widget"' in changelog
     assert changelog.count("`create_widget(...)`") == 1
+    # what was unreleased ships in 2.0.0: under its section, no Unreleased heading left
+    assert changelog.endswith(f"\n\n{note}\n") and "Unreleased" not in changelog
     assert tree["widget_client/CHANGELOG.md"].decode().endswith(changelog)
     summary = (tmp_path / "summary.md").read_text()
     assert "`1.2.3` → `2.0.0` (major)" in summary

@@ -3,6 +3,7 @@ target that this suite runs (so the workflow calls only what is tested here)."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -24,6 +25,7 @@ TESTED_BY = {
     "test-heavy": ".ci/run",
     "update": "tests/release/test_update.py",
     "update-report": "tests/release/test_workflow.py",
+    "learn": "tests/release/test_workflow.py",
     "release-check": "tests/release/test_workflow.py",
     "dist": "tests/release/test_dist.py",
 }
@@ -240,3 +242,46 @@ def test_the_release_job_runs_its_steps_in_order(tmp_path: Path) -> None:
     wrong = _run_job_locally("release", [f"DIST={tmp_path / 'never'}"], {"TAG": "v0.0.0"})
     assert [target for target, _ in wrong] == ["release-check"] and wrong[0][1] != 0
     assert not (tmp_path / "never").exists()
+
+
+def test_make_learn_learns_from_committed_records(tmp_path: Path) -> None:
+    """The learn job's step: no records is a no-op that says so; a committed records file
+    (as the SDK writes it) becomes a learned overlay listed in the configuration."""
+    from tests.release.project import write_project
+
+    config = write_project(tmp_path)
+    gen = tmp_path / "generated"
+    made = subprocess.run(
+        [str(ROOT / ".venv" / "bin" / "cube-codegen"), "generate", "--config", str(config), "--out", str(gen)],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    records = tmp_path / "observed"
+    records.mkdir()
+    overrides = [f"UPDATE_CONFIG={config}", f"UPDATE_OUT={gen}", f"LEARN_RECORDS={records}"]
+    empty = _make("learn", *overrides)
+    assert empty.returncode == 0 and "nothing to learn" in empty.stdout, empty.stderr
+    record = {
+        "format": "cube-client-shapes", "version": 1, "package": "widget-client",
+        "package_version": "1.2.3", "operation": {"method": "GET", "path": "/gadgets"},
+        "status": 200, "media_type": "application/json", "kind": "property-unknown",
+        "pointer": "/-/weight", "documented": "not listed", "seen": {"type": "integer"},
+        "count": 5, "first": "2026-11-01T10:00:00Z", "last": "2026-11-20T10:00:00Z",
+    }  # fmt: skip
+    (records / "team-a.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
+    learned = _make("learn", *overrides)
+    assert learned.returncode == 0, learned.stdout + learned.stderr
+    assert "Gadget.weight" in learned.stdout
+    overlay = yaml.safe_load((tmp_path / "spec/overlays/api/learned.overlay.yaml").read_text())
+    (action,) = overlay["actions"]
+    assert action["update"] == {"weight": {"type": "integer", "x-cube-observed": True}}
+    assert action["x-observed"] == {
+        "count": 5, "first": "2026-11-01T10:00:00Z", "last": "2026-11-20T10:00:00Z",
+        "versions": ["1.2.3"],
+    }  # fmt: skip
+    listed = yaml.safe_load(config.read_text())["families"][0]["overlays"]
+    assert listed[-1] == "overlays/api/learned.overlay.yaml"
+    assert (
+        "weight: int | None"
+        in (gen / "widget_client/widget_client/api/_classes/gadget.py").read_text()
+    )

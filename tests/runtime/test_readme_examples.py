@@ -15,7 +15,9 @@ How a block is run (the convention for anyone adding an example)
     calling another operation gets a 404: add a route. A block that needs a server of its own
     says so on the line before its fence with ``<!-- example: server=NAME -->``, NAME a key of
     :data:`SERVERS` (a function adding routes to a fresh server); ``<!-- example -->`` alone is
-    the default server. Never rewrite a block in the test: change the README instead.
+    the default server; ``server=cube-data`` is a server answering as a Cube deployment does
+    (Continue wait, the three result shapes, build jobs).
+    Never rewrite a block in the test: change the README instead.
 """
 
 from __future__ import annotations
@@ -58,20 +60,23 @@ class Block:
         return re.sub(r"\W", "_", self.name).lower()
 
 
-def _blocks() -> list[Block]:
+def _blocks_in(name: str, text: str) -> list[Block]:
+    """Every ```python fence of one README, named by its first line, with its server."""
     found = []
-    for name, path in READMES.items():
-        text = path.read_text(encoding="utf-8")
-        for match in FENCE.finditer(text):
-            opts = dict(
-                part.split("=", 1) for part in (match.group("opts") or "").split() if "=" in part
-            )
-            line = text.count("\n", 0, match.start("code"))
-            found.append(Block(f"{name}:{line}", match.group("code"), opts.get("server", "cube")))
+    for match in FENCE.finditer(text):
+        opts = dict(
+            part.split("=", 1) for part in (match.group("opts") or "").split() if "=" in part
+        )
+        line = text.count("\n", 0, match.start("code"))
+        found.append(Block(f"{name}:{line}", match.group("code"), opts.get("server", "cube")))
     return found
 
 
-BLOCKS = _blocks()
+BLOCKS = [
+    block
+    for name, path in READMES.items()
+    for block in _blocks_in(name, path.read_text(encoding="utf-8"))
+]
 
 # --------------------------------------------------------------------------- the default server
 
@@ -172,6 +177,18 @@ def _cube_routes(server: LocalServer) -> None:
         server.route(method, "*")(dispatch)
 
 
+SHAPES_SECRET = "k3y-name-n0t-for-records"
+
+
+def _shapes_routes(server: LocalServer) -> None:
+    """The API keys answered with a field the document does not list (kept quietly, recorded
+    as a shape), its value and the names secret-like."""
+    keys = [{**k, "name": SHAPES_SECRET, "rotatedBy": SHAPES_SECRET} for k in API_KEYS]
+    server.route("GET", "/api/v1/api-keys")(
+        _json({"items": keys, "pageInfo": {"hasNextPage": False}})
+    )
+
+
 def _cube_data_routes(server: LocalServer) -> None:
     """The data section's server: answers as a Cube deployment does (Continue wait, the result
     shapes, a build job), under the data API's default base path."""
@@ -180,6 +197,7 @@ def _cube_data_routes(server: LocalServer) -> None:
 
 SERVERS: dict[str, Callable[[LocalServer], None]] = {
     "cube": _cube_routes,
+    "shapes": _shapes_routes,
     "cube-data": _cube_data_routes,
 }
 
@@ -254,6 +272,19 @@ def test_both_readmes_have_blocks() -> None:
     assert all(b.server in SERVERS for b in BLOCKS), [b.name for b in BLOCKS]
 
 
+def test_a_new_block_is_found_with_or_without_a_marker() -> None:
+    text = (
+        "Intro\n\n```python\nprint(1)\n```\n\n<!-- example -->\n```python\nprint(2)\n```\n"
+        "<!-- example: server=other -->\n```python\nprint(3)\n```\n```sh\nls\n```\n"
+    )
+    found = _blocks_in("new.md", text)
+    assert [(b.name, b.code, b.server) for b in found] == [
+        ("new.md:3", "print(1)\n", "cube"),
+        ("new.md:8", "print(2)\n", "cube"),
+        ("new.md:12", "print(3)\n", "other"),
+    ]
+
+
 def test_every_block_passes_mypy_strict(tmp_path: Path) -> None:
     """One mypy run over every block, on a copy of the package's own cache (``make lint`` leaves
     it warm: about two seconds) or else the seeded one."""
@@ -315,6 +346,12 @@ def test_logging_example_and_switch_log_requests_without_credentials(site: Site)
         assert "[redacted]" in proc.stderr and API_KEY not in proc.stderr
 
 
+def test_limits_example_walks_items_within_its_limits(site: Site) -> None:
+    proc = _run(_only("Limits("), site)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.count("'name'") == 2 and "paging stopped" not in proc.stdout
+
+
 def test_async_pagination_example_walks_items(site: Site) -> None:
     proc = _run(_only("async for item in"), site)
     assert proc.returncode == 0, proc.stderr[-2000:]
@@ -335,3 +372,22 @@ def test_quick_starts_reach_every_operation_they_show(site: Site) -> None:
     assert "['login', 'a@b.example']" in proc.stdout
     paths = [s.path for s in server.seen()]
     assert any(p.endswith("/download") for p in paths)
+
+
+def test_recording_block_writes_shapes_and_no_values(
+    runs: dict[str, tuple[subprocess.CompletedProcess[str], int]], site: Site
+) -> None:
+    """The recording example against a server whose answers carry a field the document does not
+    list: the shape is recorded, neither the values nor the credential."""
+    (block,) = [b for b in BLOCKS if "record_shapes=" in b.code]
+    assert block.server == "shapes"
+    proc, requests = runs[block.name]
+    assert proc.returncode == 0 and requests > 0, proc.stderr[-2000:]
+    text = (site.folder / "shapes" / "shapes.jsonl").read_text(encoding="utf-8")
+    (line,) = [json.loads(x) for x in text.splitlines()]
+    assert (line["kind"], line["pointer"], line["seen"]) == (
+        "property-unknown",
+        "/items/-/rotatedBy",
+        {"type": "string"},
+    )
+    assert SHAPES_SECRET not in text and API_KEY not in text

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from cube_client import APIResponseValidationError, APITimeoutError
+from cube_client import APIResponseValidationError, APITimeoutError, ConfigurationError
 from cube_client._base_client import AsyncAPIClient, PreparedCall, SyncAPIClient
 from cube_client._limits import Limits, PaginationError, ResponseTooLargeError
 from cube_client._streaming import EventStream
@@ -73,6 +73,17 @@ async def test_cursors_that_cycle_stop_the_walk_async(server: LocalServer) -> No
             async for _ in client.deployments.get_deployments(first=1):
                 pass
     assert len(server.seen()) == 3
+
+
+def test_fetching_the_same_next_page_twice_is_not_a_loop(server: LocalServer) -> None:
+    _endless(server)
+    with platform(server.url, limits=Limits(max_pages=2)) as client:
+        first = client.deployments.get_deployments(first=1)
+        again = [first.next_page(), first.next_page()]
+        assert [p.items[0].id for p in again if p is not None] == [2, 3]
+        with pytest.raises(PaginationError, match="max_pages is 2"):
+            again[0].next_page()  # type: ignore[union-attr]
+    assert [s.q("after") for s in server.seen()] == [None, "c1", "c1"]
 
 
 def _offset_ignored(server: LocalServer) -> None:
@@ -188,7 +199,7 @@ def _serve_bomb(server: LocalServer, decoded: int) -> None:
 
 
 def test_a_gzip_bomb_stops_early_in_little_memory(server: LocalServer) -> None:
-    _serve_bomb(server, 64 * MiB)  # 64 KiB on the wire
+    _serve_bomb(server, 32 * MiB)  # 32 KiB on the wire
     with platform(server.url, limits=Limits(max_response_bytes=2 * MiB)) as client:
         tracemalloc.start()
         started = time.monotonic()
@@ -198,8 +209,8 @@ def test_a_gzip_bomb_stops_early_in_little_memory(server: LocalServer) -> None:
             peak = tracemalloc.get_traced_memory()[1]
         finally:
             tracemalloc.stop()
-    assert peak < 8 * MiB, peak  # the bound and one decoded piece, not the 64 MiB
-    assert time.monotonic() - started < 5
+    assert peak < 8 * MiB, peak  # the bound and one decoded piece, not the 32 MiB
+    assert time.monotonic() - started < 10  # not the 90 s the whole bomb took
 
 
 @pytest.mark.anyio
@@ -258,7 +269,7 @@ def test_a_server_dripping_bytes_times_out_within_the_timeout(server: LocalServe
         started = time.monotonic()
         with pytest.raises(APITimeoutError):
             client.deployments.get_deployment(7)
-    assert 0.9 < time.monotonic() - started < 2.0
+    assert 0.9 < time.monotonic() - started < 3.0  # about T: a drip of 10 bytes a second
 
 
 @pytest.mark.anyio
@@ -268,7 +279,7 @@ async def test_a_server_dripping_bytes_times_out_async(server: LocalServer) -> N
         started = time.monotonic()
         with pytest.raises(APITimeoutError):
             await client.deployments.get_deployment(7, timeout=1.0)
-    assert 0.9 < time.monotonic() - started < 2.0
+    assert 0.9 < time.monotonic() - started < 3.0  # about T: a drip of 10 bytes a second
 
 
 # --- nesting ---------------------------------------------------------------------------------------
@@ -440,6 +451,13 @@ def test_no_import_circles_in_the_runtime() -> None:
     assert "_response" in graph["_streaming"]  # the walk sees real imports
     circles = sorted(m for m in graph if _reaches(graph, m, m))
     assert circles == []
+
+
+@pytest.mark.parametrize("bad", [0, -1, 2.5])
+def test_a_limit_must_be_positive(bad: Any) -> None:
+    with pytest.raises(ConfigurationError, match="max_pages must be a positive integer"):
+        Limits(max_pages=bad)
+    assert Limits(max_pages=None).max_pages is None  # None lifts it
 
 
 @pytest.mark.anyio

@@ -134,3 +134,39 @@ def test_server_sent_events_follow_the_same_rule(server: LocalServer) -> None:
     with pytest.raises(APIResponseValidationError) as info:
         _items(server, strict=True)
     assert [d.pointer for d in info.value.differences] == ["/n"]
+
+
+def test_strict_names_each_value_once_whatever_the_union() -> None:
+    """A validator reports an object that is no member of a union once per member's field; the
+    differences say it once, as an unknown variant at the object's own place."""
+    from typing import Literal
+
+    import pydantic
+    from cube_client._differences import MISSING, Context, from_errors
+    from cube_client._models import STRICT, BaseModel, Open, adapter
+
+    class Cat(BaseModel):
+        kind: Literal["cat"]
+        lives: int
+
+    class Dog(BaseModel):
+        kind: Literal["dog"]
+        name: str
+
+    class Home(BaseModel):
+        pet: Open[Cat | Dog]
+        size: Open[Literal["s", "m"]]
+        rooms: int
+        street: str
+
+    body = {"pet": {"kind": "fox"}, "size": "xl", "rooms": None}
+    with pytest.raises(pydantic.ValidationError) as info:
+        adapter(Home).validate_python(body, context={STRICT: True})
+    found = from_errors(info.value.errors(), body, Context("GET", "/home"))
+    assert [(d.kind, d.pointer, d.seen) for d in found] == [
+        (Kind.UNKNOWN_VARIANT, "/pet", {"kind": "fox"}),
+        (Kind.UNKNOWN_ENUM_VALUE, "/size", "xl"),
+        (Kind.NULL, "/rooms", None),
+        (Kind.MISSING, "/street", MISSING),
+    ]
+    assert "'s'" in found[1].expected and "'m'" in found[1].expected

@@ -137,6 +137,13 @@ def test_a_long_key_is_still_redacted_everywhere(
 # --------------------------------------------------------------------------- streaming response
 
 
+PARTS = (
+    b'{"id": 7, "name": "d", "creationStep": "ready",',
+    b' "deploymentUrl": "https://d.example"}',
+)
+SIZE = len(b"".join(PARTS))
+
+
 def _slow_body(server: LocalServer, release: threading.Event) -> None:
     """Headers at once; the body only once ``release`` is set (so a handler that needs the body
     before returning would hang, and the test would see it)."""
@@ -145,8 +152,8 @@ def _slow_body(server: LocalServer, release: threading.Event) -> None:
     def reply(ex: Exchange) -> None:
         ex.start_chunked(200, {"Content-Type": "application/json", "X-Request-Id": "req-9"})
         release.wait(10)
-        ex.chunk(b'{"id": 7, "name": "d", "creationStep": "ready",')
-        ex.chunk(b' "deploymentUrl": "https://d.example"}')
+        for part in PARTS:
+            ex.chunk(part)
         ex.chunk(b"")
 
 
@@ -180,6 +187,23 @@ def test_with_streaming_response_reads_lines_and_closes_unread(server: LocalServ
             assert response.status_code == 200  # left unread
         assert response.http_response.is_closed
     assert [s.json()["input"] for s in server.seen()] == ["q", "q"]
+
+
+def test_with_streaming_response_reads_a_whole_body_within_the_limits(server: LocalServer) -> None:
+    from cube_client import Limits, ResponseTooLargeError
+
+    release = threading.Event()
+    release.set()
+    _slow_body(server, release)
+    with platform(server.url, limits=Limits(max_response_bytes=SIZE - 1)) as client:
+        with client.with_streaming_response.deployments.get_deployment(7) as response:
+            with pytest.raises(ResponseTooLargeError):
+                response.parse()
+        with client.with_streaming_response.deployments.get_deployment(7) as response:
+            assert b"".join(response.iter_bytes()) == b"".join(PARTS)  # in parts: not bounded
+    with platform(server.url, limits=Limits(max_response_bytes=SIZE)) as client:
+        with client.with_streaming_response.deployments.get_deployment(7) as response:
+            assert response.parse().id == 7
 
 
 def test_async_with_streaming_response(server: LocalServer) -> None:

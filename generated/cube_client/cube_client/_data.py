@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ._exceptions import APIError, ContinueWaitTimeoutError
-from ._models import tag_request_id
+from ._request_ids import tagged
 from ._types import NOT_GIVEN, NotGiven
 
 if TYPE_CHECKING:
@@ -131,7 +131,7 @@ def _result(
     reading = client._reading(call)
 
     def parse() -> Any:
-        return tag_request_id(_parse(response, cast_to, "json", reading), rid)
+        return tagged(_parse(response, cast_to, "json", reading), rid)
 
     if client._wants_unread(call):  # the body was read already: a "wait" answer is small
         from ._streamed import StreamedAPIResponse

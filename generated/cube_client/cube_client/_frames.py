@@ -14,7 +14,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from ._exceptions import MissingExtraError
-from ._results import converter
+from ._member_values import converter
 from ._version import DISTRIBUTION
 
 if TYPE_CHECKING:

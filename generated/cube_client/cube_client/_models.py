@@ -62,7 +62,6 @@ __all__ = [
     "adapter",
     "construct",
     "lazy_classes",
-    "tag_request_id",
     "to_dict",
 ]
 
@@ -71,7 +70,6 @@ STRICT = "cube_client_strict"  # the validation-context key that turns Unknown a
 
 
 _RAW = "_cube_raw"
-_REQUEST_ID = "_cube_request_id"  # kept beside the raw object by calls that send an id
 _AT = "_cube_at"  # where the raw object was found: a :class:`Where`
 
 
@@ -132,9 +130,9 @@ class BaseModel(pydantic.BaseModel):
     @property
     def _request_id(self) -> str | None:
         """The request id the server answered this under, for calls that send one."""
-        private = object.__getattribute__(self, "__pydantic_private__")
-        found = private.get(_REQUEST_ID) if isinstance(private, dict) else None
-        return found if isinstance(found, str) else None
+        from ._request_ids import request_id_of
+
+        return request_id_of(self)
 
     def to_dict(self) -> dict[str, Any]:
         """The model as JSON data: wire names, only the fields that were present, extras kept.
@@ -665,15 +663,3 @@ def _listed(tp: Any) -> str:
     tp = _strip_annotated(tp)
     members = [m for m in typing.get_args(tp) if m is not Unknown and m is not type(None)]
     return " | ".join(_type_name(m) for m in members) or _type_name(tp)
-
-
-def tag_request_id(value: Any, request_id: str) -> Any:
-    """``value`` (a model; anything else is returned as it is) with the request id it was
-    answered under, where ``_request_id`` reads it."""
-    if isinstance(value, pydantic.BaseModel):
-        private = object.__getattribute__(value, "__pydantic_private__")
-        if private is None:
-            private = {}
-            object.__setattr__(value, "__pydantic_private__", private)
-        private[_REQUEST_ID] = request_id
-    return value

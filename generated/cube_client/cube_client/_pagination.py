@@ -42,6 +42,7 @@ from ._differences import child
 from ._exceptions import APIResponseValidationError
 from ._limits import Limits, PaginationError
 from ._response import parse_items, parse_json
+from ._shapes import Recorder, observe_data
 from ._types import NOT_GIVEN, NotGiven
 
 if TYPE_CHECKING:
@@ -121,49 +122,41 @@ def _as_int(value: object) -> int | None:
 
 
 class _Walk:
-    """What one walk through the pages has seen, shared by its pages: the cursors sent and the
-    page count, so a server that loops is stopped (see the module)."""
+    """What one walk through the pages has seen, shared by its pages: each cursor sent and the
+    depth of the page it fetched, so a server that loops is stopped (see the module). Fetching
+    the same page's next page twice is not a loop: only a cursor sent for this page or one
+    before it repeats."""
 
     def __init__(self, limits: Limits, call: PreparedCall, spec: PageSpec) -> None:
         self.max_pages = limits.max_pages  # the first call's: every page sends the same options
-        self.pages = 1
-        self.cursors: set[str] = set()
-        self.sent(call, spec)
-
-    def sent(self, call: PreparedCall, spec: PageSpec) -> None:
+        self.cursors: dict[str, int] = {}
         for shape in spec.shapes:
             if shape.style == "cursor" and shape.cursor_param in call.query:
-                self.cursors.add(str(call.query[shape.cursor_param]))
+                self.cursors[str(call.query[shape.cursor_param])] = 1
 
     def check_call(self, page: _PageState[Any], call: PreparedCall) -> None:
         """Refuse to send ``call`` (the page after ``page``) if the walk would loop."""
         response = page.http_response
         assert response is not None
-        if self.max_pages is not None and self.pages >= self.max_pages:
-            raise PaginationError(
-                "max-pages", f"Limits.max_pages is {self.max_pages}", self.pages, response=response
-            )
+        depth = page.depth
+        if self.max_pages is not None and depth >= self.max_pages:
+            detail = f"Limits.max_pages is {self.max_pages}"
+            raise PaginationError("max-pages", detail, depth, response=response)
         spec = page.spec
         if spec.style == "cursor":
             cursor = str(call.query.get(spec.cursor_param))
-            if cursor in self.cursors:
-                raise PaginationError(
-                    "repeated-cursor",
-                    f"the server gave cursor {cursor[:40]!r} again",
-                    self.pages,
-                    response=response,
-                )
-            self.cursors.add(cursor)
-        self.pages += 1
+            if self.cursors.get(cursor, depth + 1) <= depth:
+                detail = f"the server gave cursor {cursor[:40]!r} again"
+                raise PaginationError("repeated-cursor", detail, depth, response=response)
+            self.cursors.setdefault(cursor, depth + 1)
 
     def check_page(self, before: _PageState[Any], page: _PageState[Any]) -> None:
         """Refuse a page whose items are exactly those of the page before it."""
+        page.depth = before.depth + 1
         if page.items and page.http_response is not None and _same_items(before, page):
+            detail = "the server sent the same page again"
             raise PaginationError(
-                "repeated-page",
-                "the server sent the same page again",
-                self.pages,
-                response=page.http_response,
+                "repeated-page", detail, before.depth, response=page.http_response
             )
 
 
@@ -190,6 +183,7 @@ class _PageState(Generic[T]):
         self.raw = data
         self.items = items
         self.http_response = response
+        self.depth = 1  # which page of its walk this is
 
     @property
     def total(self) -> int | None:
@@ -278,7 +272,13 @@ class PageShapeError(APIResponseValidationError):
 
 
 def _parse_page(
-    response: httpx2.Response, spec: PageSpec, item_type: Any, strict: bool = False, path: str = ""
+    response: httpx2.Response,
+    spec: PageSpec,
+    item_type: Any,
+    strict: bool = False,
+    path: str = "",
+    recorder: Recorder | None = None,
+    method: str = "",
 ) -> tuple[Any, list[Any]]:
     data = parse_json(response, object)
     shape = spec.match(data)
@@ -292,6 +292,8 @@ def _parse_page(
         )
     at = "".join(child("", key) for key in shape.items)
     found = _dig(data, shape.items) or []
+    if recorder is not None and recorder.sampled(method, path):
+        observe_data(recorder, method, path, response, list[item_type], found, at)
     items = parse_items(response, data, found, item_type, strict, at, path, spec.operation)
     return data, items
 
@@ -308,7 +310,9 @@ class SyncPage(_PageState[T]):
         walk: _Walk | None = None,
     ) -> None:
         response = client.send(call)
-        data, items = _parse_page(response, spec, item_type, client.strict, call.path)
+        data, items = _parse_page(
+            response, spec, item_type, client.strict, call.path, client._recorder, call.method
+        )
         super().__init__(call, spec, item_type, data, items, response)
         self._client = client
         self._walk = walk or _Walk(client._limits_for(call), call, spec)
@@ -366,7 +370,9 @@ class AsyncPage(_PageState[T]):
     ) -> AsyncPage[T]:
         """Send ``call`` and wrap the page (the first of a walk unless ``walk`` is given)."""
         response = await client.send(call)
-        data, items = _parse_page(response, spec, item_type, client.strict, call.path)
+        data, items = _parse_page(
+            response, spec, item_type, client.strict, call.path, client._recorder, call.method
+        )
         return cls(client, call, spec, item_type, data, items, response, walk)
 
     async def next_page(self) -> AsyncPage[T] | None:

@@ -88,7 +88,8 @@ def querystring_fields(value: object) -> dict[str, object]:
 
 
 def to_jsonable(value: Any) -> Any:
-    """Models, dates and containers as plain JSON values (models by alias, unset fields left out)."""
+    """Models, dates and containers as plain JSON values (models by alias, unset fields left
+    out)."""
     if isinstance(value, pydantic.BaseModel):
         return value.model_dump(mode="json", by_alias=True, exclude_unset=True)
     if isinstance(value, Mapping):
@@ -101,7 +102,8 @@ def to_jsonable(value: Any) -> Any:
 
 
 def resolve_credential(value: str | None, env: str, param: str) -> str:
-    """The credential from the argument or the environment; missing is an error now, not a 401 later."""
+    """The credential from the argument or the environment; missing is an error now, not a 401
+    later."""
     import os
 
     from ._exceptions import ConfigurationError

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -57,6 +58,7 @@ class ChatClient(SyncAPIClient):
         http_client: httpx2.Client | None = None,
         allow_http_loopback: bool = False,
         strict: bool = False,
+        record_shapes: str | os.PathLike[str] | None = None,
         limits: Limits | None = None,
     ) -> None:
         url = resolve_base_url(
@@ -81,6 +83,7 @@ class ChatClient(SyncAPIClient):
             http_client=http_client,
             allow_http_loopback=allow_http_loopback,
             strict=strict,
+            record_shapes=record_shapes,
             limits=limits,
         )
 
@@ -141,6 +144,7 @@ class AsyncChatClient(AsyncAPIClient):
         http_client: httpx2.AsyncClient | None = None,
         allow_http_loopback: bool = False,
         strict: bool = False,
+        record_shapes: str | os.PathLike[str] | None = None,
         limits: Limits | None = None,
     ) -> None:
         url = resolve_base_url(
@@ -165,6 +169,7 @@ class AsyncChatClient(AsyncAPIClient):
             http_client=http_client,
             allow_http_loopback=allow_http_loopback,
             strict=strict,
+            record_shapes=record_shapes,
             limits=limits,
         )
 

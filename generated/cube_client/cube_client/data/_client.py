@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -65,6 +66,7 @@ class DataClient(SyncAPIClient):
         http_client: httpx2.Client | None = None,
         allow_http_loopback: bool = False,
         strict: bool = False,
+        record_shapes: str | os.PathLike[str] | None = None,
         limits: Limits | None = None,
     ) -> None:
         url = resolve_base_url(
@@ -89,6 +91,7 @@ class DataClient(SyncAPIClient):
             http_client=http_client,
             allow_http_loopback=allow_http_loopback,
             strict=strict,
+            record_shapes=record_shapes,
             limits=limits,
         )
 
@@ -164,6 +167,7 @@ class AsyncDataClient(AsyncAPIClient):
         http_client: httpx2.AsyncClient | None = None,
         allow_http_loopback: bool = False,
         strict: bool = False,
+        record_shapes: str | os.PathLike[str] | None = None,
         limits: Limits | None = None,
     ) -> None:
         url = resolve_base_url(
@@ -188,6 +192,7 @@ class AsyncDataClient(AsyncAPIClient):
             http_client=http_client,
             allow_http_loopback=allow_http_loopback,
             strict=strict,
+            record_shapes=record_shapes,
             limits=limits,
         )
 

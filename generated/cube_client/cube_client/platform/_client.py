@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -381,6 +382,7 @@ class PlatformClient(SyncAPIClient):
         http_client: httpx2.Client | None = None,
         allow_http_loopback: bool = False,
         strict: bool = False,
+        record_shapes: str | os.PathLike[str] | None = None,
         limits: Limits | None = None,
     ) -> None:
         url = resolve_base_url(
@@ -403,6 +405,7 @@ class PlatformClient(SyncAPIClient):
             http_client=http_client,
             allow_http_loopback=allow_http_loopback,
             strict=strict,
+            record_shapes=record_shapes,
             limits=limits,
         )
 
@@ -1092,6 +1095,7 @@ class AsyncPlatformClient(AsyncAPIClient):
         http_client: httpx2.AsyncClient | None = None,
         allow_http_loopback: bool = False,
         strict: bool = False,
+        record_shapes: str | os.PathLike[str] | None = None,
         limits: Limits | None = None,
     ) -> None:
         url = resolve_base_url(
@@ -1114,6 +1118,7 @@ class AsyncPlatformClient(AsyncAPIClient):
             http_client=http_client,
             allow_http_loopback=allow_http_loopback,
             strict=strict,
+            record_shapes=record_shapes,
             limits=limits,
         )
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from functools import cached_property
 from typing import TYPE_CHECKING, Literal
@@ -66,6 +67,7 @@ class ScimClient(SyncAPIClient):
         http_client: httpx2.Client | None = None,
         allow_http_loopback: bool = False,
         strict: bool = False,
+        record_shapes: str | os.PathLike[str] | None = None,
         limits: Limits | None = None,
     ) -> None:
         url = resolve_base_url(
@@ -88,6 +90,7 @@ class ScimClient(SyncAPIClient):
             http_client=http_client,
             allow_http_loopback=allow_http_loopback,
             strict=strict,
+            record_shapes=record_shapes,
             limits=limits,
         )
 
@@ -162,6 +165,7 @@ class AsyncScimClient(AsyncAPIClient):
         http_client: httpx2.AsyncClient | None = None,
         allow_http_loopback: bool = False,
         strict: bool = False,
+        record_shapes: str | os.PathLike[str] | None = None,
         limits: Limits | None = None,
     ) -> None:
         url = resolve_base_url(
@@ -184,6 +188,7 @@ class AsyncScimClient(AsyncAPIClient):
             http_client=http_client,
             allow_http_loopback=allow_http_loopback,
             strict=strict,
+            record_shapes=record_shapes,
             limits=limits,
         )
 

@@ -53,7 +53,7 @@ class ChatResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> JSONLinesStream[_models.StreamChatStateLine]:
-        """streamChatState
+        """Create a stream chat state
 
         ``POST /chat/stream-chat-state``
 
@@ -117,7 +117,7 @@ class ChatResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> None:
-        """abortChat
+        """Abort the chat
 
         ``POST /chat/abort``
 
@@ -193,7 +193,7 @@ class AsyncChatResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncJSONLinesStream[_models.StreamChatStateLine]:
-        """streamChatState
+        """Create a stream chat state
 
         ``POST /chat/stream-chat-state``
 
@@ -257,7 +257,7 @@ class AsyncChatResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> None:
-        """abortChat
+        """Abort the chat
 
         ``POST /chat/abort``
 

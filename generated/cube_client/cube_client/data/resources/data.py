@@ -96,7 +96,7 @@ class DataResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.V1LoadResponse:
-        """loadV1
+        """Create a load
 
         ``POST /v1/load``
 
@@ -158,7 +158,7 @@ class DataResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> JSONLinesStream[_models.CubesqlV1Line]:
-        """cubesqlV1
+        """Create a cubesql
 
         ``POST /v1/cubesql``
 
@@ -223,7 +223,7 @@ class DataResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.V1MetaResponse:
-        """metaV1
+        """Get the meta
 
         ``GET /v1/meta``
 
@@ -284,7 +284,7 @@ class DataResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.V1SqlResponse:
-        """sqlV1
+        """Create an SQL
 
         ``POST /v1/sql``
 
@@ -346,7 +346,7 @@ class DataResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.V1DryRunResponse:
-        """dryRunV1
+        """Create a dry run
 
         ``POST /v1/dry-run``
 
@@ -409,7 +409,7 @@ class DataResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.V1PreAggregationJobsResponse:
-        """preAggregationJobsV1
+        """Create a job
 
         ``POST /v1/pre-aggregations/jobs``
 
@@ -548,7 +548,7 @@ class AsyncDataResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.V1LoadResponse:
-        """loadV1
+        """Create a load
 
         ``POST /v1/load``
 
@@ -610,7 +610,7 @@ class AsyncDataResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncJSONLinesStream[_models.CubesqlV1Line]:
-        """cubesqlV1
+        """Create a cubesql
 
         ``POST /v1/cubesql``
 
@@ -675,7 +675,7 @@ class AsyncDataResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.V1MetaResponse:
-        """metaV1
+        """Get the meta
 
         ``GET /v1/meta``
 
@@ -736,7 +736,7 @@ class AsyncDataResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.V1SqlResponse:
-        """sqlV1
+        """Create an SQL
 
         ``POST /v1/sql``
 
@@ -798,7 +798,7 @@ class AsyncDataResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.V1DryRunResponse:
-        """dryRunV1
+        """Create a dry run
 
         ``POST /v1/dry-run``
 
@@ -861,7 +861,7 @@ class AsyncDataResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.V1PreAggregationJobsResponse:
-        """preAggregationJobsV1
+        """Create a job
 
         ``POST /v1/pre-aggregations/jobs``
 

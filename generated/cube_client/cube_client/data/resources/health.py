@@ -40,7 +40,7 @@ class HealthResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.V1Health:
-        """readyz
+        """Get the readyz
 
         ``GET /readyz``
 
@@ -78,7 +78,7 @@ class HealthResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.V1Health:
-        """livez
+        """Get the livez
 
         ``GET /livez``
 
@@ -142,7 +142,7 @@ class AsyncHealthResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.V1Health:
-        """readyz
+        """Get the readyz
 
         ``GET /readyz``
 
@@ -180,7 +180,7 @@ class AsyncHealthResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.V1Health:
-        """livez
+        """Get the livez
 
         ``GET /livez``
 

@@ -57,7 +57,7 @@ class APIKeysResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[_models.ApiKeyResponse]:
-        """listApiKeys
+        """List API keys
 
         ``GET /api/v1/api-keys``
 
@@ -99,7 +99,7 @@ class APIKeysResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.ApiKeyCreatedResponse:
-        """createApiKey
+        """Create an API key
 
         ``POST /api/v1/api-keys``
 
@@ -145,7 +145,7 @@ class APIKeysResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.ApiKeyResponse:
-        """getApiKey
+        """Get an API key
 
         ``GET /api/v1/api-keys/{id}``
 
@@ -186,7 +186,7 @@ class APIKeysResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """deleteApiKey
+        """Delete an API key
 
         ``DELETE /api/v1/api-keys/{id}``
 
@@ -258,7 +258,7 @@ class AsyncAPIKeysResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[_models.ApiKeyResponse]:
-        """listApiKeys
+        """List API keys
 
         ``GET /api/v1/api-keys``
 
@@ -300,7 +300,7 @@ class AsyncAPIKeysResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.ApiKeyCreatedResponse:
-        """createApiKey
+        """Create an API key
 
         ``POST /api/v1/api-keys``
 
@@ -346,7 +346,7 @@ class AsyncAPIKeysResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.ApiKeyResponse:
-        """getApiKey
+        """Get an API key
 
         ``GET /api/v1/api-keys/{id}``
 
@@ -387,7 +387,7 @@ class AsyncAPIKeysResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """deleteApiKey
+        """Delete an API key
 
         ``DELETE /api/v1/api-keys/{id}``
 

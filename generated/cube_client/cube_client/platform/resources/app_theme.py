@@ -40,7 +40,7 @@ class AppThemeResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.AppConfigResponse:
-        """getAppConfig
+        """Get the app config
 
         ``GET /api/v1/app-config``
 
@@ -101,7 +101,7 @@ class AsyncAppThemeResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.AppConfigResponse:
-        """getAppConfig
+        """Get the app config
 
         ``GET /api/v1/app-config``
 

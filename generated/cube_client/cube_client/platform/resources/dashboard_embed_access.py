@@ -60,7 +60,7 @@ class DashboardEmbedAccessResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[_models.Workbook]:
-        """listEmbedTenantWorkbooks
+        """List workbooks of an embed tenant
 
         ``GET /api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks``
 
@@ -105,7 +105,7 @@ class DashboardEmbedAccessResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.EmbedAccessResponse:
-        """getEmbedAccess
+        """Get the embed access of a workbook
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access``
 
@@ -152,7 +152,7 @@ class DashboardEmbedAccessResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.EmbedAccessResponse:
-        """updateEmbedAccess
+        """Update the embed access of a workbook
 
         ``PUT /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access``
 
@@ -238,7 +238,7 @@ class AsyncDashboardEmbedAccessResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[_models.Workbook]:
-        """listEmbedTenantWorkbooks
+        """List workbooks of an embed tenant
 
         ``GET /api/v1/deployments/{deploymentId}/embed-tenants/{embedTenantName}/workbooks``
 
@@ -285,7 +285,7 @@ class AsyncDashboardEmbedAccessResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.EmbedAccessResponse:
-        """getEmbedAccess
+        """Get the embed access of a workbook
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access``
 
@@ -332,7 +332,7 @@ class AsyncDashboardEmbedAccessResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.EmbedAccessResponse:
-        """updateEmbedAccess
+        """Update the embed access of a workbook
 
         ``PUT /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/embed-access``
 

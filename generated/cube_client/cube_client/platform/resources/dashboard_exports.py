@@ -71,7 +71,7 @@ class DashboardExportsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DashboardExportJobResponse:
-        """startExport
+        """Create a dashboard export for a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/dashboard-exports``
 
@@ -220,7 +220,7 @@ class DashboardExportsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DashboardExportStatusResponse:
-        """getExportStatus
+        """Get a dashboard export of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}``
 
@@ -264,7 +264,7 @@ class DashboardExportsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> BinaryResponse:
-        """downloadExport
+        """Download a dashboard export
 
         ``GET /api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}/download``
 
@@ -363,7 +363,7 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DashboardExportJobResponse:
-        """startExport
+        """Create a dashboard export for a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/dashboard-exports``
 
@@ -514,7 +514,7 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DashboardExportStatusResponse:
-        """getExportStatus
+        """Get a dashboard export of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}``
 
@@ -560,7 +560,7 @@ class AsyncDashboardExportsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncBinaryResponse:
-        """downloadExport
+        """Download a dashboard export
 
         ``GET /api/v1/deployments/{deploymentId}/dashboard-exports/{jobId}/download``
 

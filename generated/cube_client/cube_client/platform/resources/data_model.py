@@ -73,7 +73,7 @@ class DataModelResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[_models.BranchResponse]:
-        """listBranches
+        """List branches of a deployment
 
         ``GET /build/api/v1/deployments/{deploymentId}/branches``
 
@@ -118,7 +118,7 @@ class DataModelResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DevBranchResponse:
-        """createBranch
+        """Create a branch for a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/branches``
 
@@ -168,7 +168,7 @@ class DataModelResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DataModelWriteResponse:
-        """removeBranch
+        """Delete the branches of a deployment
 
         ``DELETE /build/api/v1/deployments/{deploymentId}/branches``
 
@@ -219,7 +219,7 @@ class DataModelResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.SetBranchStagingEnvironmentResponse:
-        """setBranchStagingEnvironment
+        """Update the staging environment of the branches of a deployment
 
         ``PUT /build/api/v1/deployments/{deploymentId}/branches/staging-environment``
 
@@ -295,7 +295,7 @@ class DataModelResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DataModelWriteResponse:
-        """commitChanges
+        """Commit a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/commit``
 
@@ -348,7 +348,7 @@ class DataModelResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[dict[str, Any]]:
-        """listFiles
+        """List files of the data model of a deployment
 
         ``GET /build/api/v1/deployments/{deploymentId}/data-model/files``
 
@@ -396,7 +396,7 @@ class DataModelResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DataModelWriteResponse:
-        """updateFiles
+        """Update the files of the data model of a deployment
 
         ``PUT /build/api/v1/deployments/{deploymentId}/data-model/files``
 
@@ -447,7 +447,7 @@ class DataModelResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DataModelWriteResponse:
-        """removeFiles
+        """Delete the files of the data model of a deployment
 
         ``DELETE /build/api/v1/deployments/{deploymentId}/data-model/files``
 
@@ -498,7 +498,7 @@ class DataModelResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DataModelWriteResponse:
-        """renameFiles
+        """Rename the files of the data model of a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/data-model/files/rename``
 
@@ -548,7 +548,7 @@ class DataModelResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DataModelValidationResponse:
-        """validateDataModel
+        """Validate the data model of a deployment
 
         ``GET /build/api/v1/deployments/{deploymentId}/data-model/validate``
 
@@ -594,7 +594,7 @@ class DataModelResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DevBranchResponse:
-        """startDevMode
+        """Create a dev mode for a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/dev-mode``
 
@@ -640,7 +640,7 @@ class DataModelResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DataModelWriteResponse:
-        """stopDevMode
+        """Delete the dev mode of a deployment
 
         ``DELETE /build/api/v1/deployments/{deploymentId}/dev-mode``
 
@@ -687,7 +687,7 @@ class DataModelResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.MergeResponse:
-        """mergeIntoParentBranch
+        """Merge a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/merge``
 
@@ -742,7 +742,7 @@ class DataModelResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.MergeResponse:
-        """mergeToDefaultBranch
+        """Merge a deployment to default
 
         ``POST /build/api/v1/deployments/{deploymentId}/merge-to-default``
 
@@ -792,7 +792,7 @@ class DataModelResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.PullResponse:
-        """pull
+        """Pull a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/pull``
 
@@ -900,7 +900,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[_models.BranchResponse]:
-        """listBranches
+        """List branches of a deployment
 
         ``GET /build/api/v1/deployments/{deploymentId}/branches``
 
@@ -945,7 +945,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DevBranchResponse:
-        """createBranch
+        """Create a branch for a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/branches``
 
@@ -995,7 +995,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DataModelWriteResponse:
-        """removeBranch
+        """Delete the branches of a deployment
 
         ``DELETE /build/api/v1/deployments/{deploymentId}/branches``
 
@@ -1046,7 +1046,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.SetBranchStagingEnvironmentResponse:
-        """setBranchStagingEnvironment
+        """Update the staging environment of the branches of a deployment
 
         ``PUT /build/api/v1/deployments/{deploymentId}/branches/staging-environment``
 
@@ -1122,7 +1122,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DataModelWriteResponse:
-        """commitChanges
+        """Commit a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/commit``
 
@@ -1175,7 +1175,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[dict[str, Any]]:
-        """listFiles
+        """List files of the data model of a deployment
 
         ``GET /build/api/v1/deployments/{deploymentId}/data-model/files``
 
@@ -1223,7 +1223,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DataModelWriteResponse:
-        """updateFiles
+        """Update the files of the data model of a deployment
 
         ``PUT /build/api/v1/deployments/{deploymentId}/data-model/files``
 
@@ -1274,7 +1274,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DataModelWriteResponse:
-        """removeFiles
+        """Delete the files of the data model of a deployment
 
         ``DELETE /build/api/v1/deployments/{deploymentId}/data-model/files``
 
@@ -1325,7 +1325,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DataModelWriteResponse:
-        """renameFiles
+        """Rename the files of the data model of a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/data-model/files/rename``
 
@@ -1375,7 +1375,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DataModelValidationResponse:
-        """validateDataModel
+        """Validate the data model of a deployment
 
         ``GET /build/api/v1/deployments/{deploymentId}/data-model/validate``
 
@@ -1423,7 +1423,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DevBranchResponse:
-        """startDevMode
+        """Create a dev mode for a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/dev-mode``
 
@@ -1469,7 +1469,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DataModelWriteResponse:
-        """stopDevMode
+        """Delete the dev mode of a deployment
 
         ``DELETE /build/api/v1/deployments/{deploymentId}/dev-mode``
 
@@ -1516,7 +1516,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.MergeResponse:
-        """mergeIntoParentBranch
+        """Merge a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/merge``
 
@@ -1571,7 +1571,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.MergeResponse:
-        """mergeToDefaultBranch
+        """Merge a deployment to default
 
         ``POST /build/api/v1/deployments/{deploymentId}/merge-to-default``
 
@@ -1621,7 +1621,7 @@ class AsyncDataModelResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.PullResponse:
-        """pull
+        """Pull a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/pull``
 

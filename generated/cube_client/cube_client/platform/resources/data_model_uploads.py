@@ -45,7 +45,7 @@ class DataModelUploadsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> dict[str, _models.FileHash]:
-        """fileHashes
+        """Get the file hashes of the data model of a deployment
 
         ``GET /build/api/v1/deployments/{deploymentId}/data-model/file-hashes``
 
@@ -95,7 +95,7 @@ class DataModelUploadsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """uploadFile
+        """Create a file for the upload of the data model of a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/data-model/upload/file``
 
@@ -151,7 +151,7 @@ class DataModelUploadsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.FinishUploadResponse:
-        """finishUpload
+        """Finish the upload of the data model of a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/data-model/upload/finish``
 
@@ -209,7 +209,7 @@ class DataModelUploadsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.StartUploadResponse:
-        """startUpload
+        """Start the upload of the data model of a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/data-model/upload/start``
 
@@ -288,7 +288,7 @@ class AsyncDataModelUploadsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> dict[str, _models.FileHash]:
-        """fileHashes
+        """Get the file hashes of the data model of a deployment
 
         ``GET /build/api/v1/deployments/{deploymentId}/data-model/file-hashes``
 
@@ -338,7 +338,7 @@ class AsyncDataModelUploadsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """uploadFile
+        """Create a file for the upload of the data model of a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/data-model/upload/file``
 
@@ -394,7 +394,7 @@ class AsyncDataModelUploadsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.FinishUploadResponse:
-        """finishUpload
+        """Finish the upload of the data model of a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/data-model/upload/finish``
 
@@ -452,7 +452,7 @@ class AsyncDataModelUploadsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.StartUploadResponse:
-        """startUpload
+        """Start the upload of the data model of a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/data-model/upload/start``
 

@@ -48,7 +48,7 @@ class DatabricksMetricViewIntegrationResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DatabricksMetricViewIntegrationResponse:
-        """getIntegration
+        """Get a databricks metric view integration of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/databricks-metric-view-integrations/{dataSourceName}``
 
@@ -104,7 +104,7 @@ class DatabricksMetricViewIntegrationResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DatabricksMetricViewIntegrationResponse:
-        """saveIntegration
+        """Update a databricks metric view integration of a deployment
 
         ``PUT /api/v1/deployments/{deploymentId}/databricks-metric-view-integrations/{dataSourceName}``
 
@@ -192,7 +192,7 @@ class AsyncDatabricksMetricViewIntegrationResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DatabricksMetricViewIntegrationResponse:
-        """getIntegration
+        """Get a databricks metric view integration of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/databricks-metric-view-integrations/{dataSourceName}``
 
@@ -248,7 +248,7 @@ class AsyncDatabricksMetricViewIntegrationResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DatabricksMetricViewIntegrationResponse:
-        """saveIntegration
+        """Update a databricks metric view integration of a deployment
 
         ``PUT /api/v1/deployments/{deploymentId}/databricks-metric-view-integrations/{dataSourceName}``
 

@@ -53,7 +53,7 @@ class DatabricksMetricViewPublicationResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DatabricksMetricViewPublicationPreviewStartResponse:
-        """startPreview
+        """Create a databricks metric view preview for a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/databricks-metric-view-previews``
 
@@ -109,7 +109,7 @@ class DatabricksMetricViewPublicationResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DatabricksMetricViewPublicationPreviewStatusResponse:
-        """previewStatus
+        """Get a databricks metric view preview of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/databricks-metric-view-previews/{previewId}``
 
@@ -156,7 +156,7 @@ class DatabricksMetricViewPublicationResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """cancelPreview
+        """Delete a databricks metric view preview of a deployment
 
         ``DELETE /api/v1/deployments/{deploymentId}/databricks-metric-view-previews/{previewId}``
 
@@ -199,7 +199,7 @@ class DatabricksMetricViewPublicationResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DatabricksMetricViewPublicationPreviewResultResponse:
-        """previewResult
+        """Get the result of a databricks metric view preview
 
         ``GET /api/v1/deployments/{deploymentId}/databricks-metric-view-previews/{previewId}/result``
 
@@ -283,7 +283,7 @@ class AsyncDatabricksMetricViewPublicationResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DatabricksMetricViewPublicationPreviewStartResponse:
-        """startPreview
+        """Create a databricks metric view preview for a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/databricks-metric-view-previews``
 
@@ -339,7 +339,7 @@ class AsyncDatabricksMetricViewPublicationResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DatabricksMetricViewPublicationPreviewStatusResponse:
-        """previewStatus
+        """Get a databricks metric view preview of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/databricks-metric-view-previews/{previewId}``
 
@@ -386,7 +386,7 @@ class AsyncDatabricksMetricViewPublicationResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """cancelPreview
+        """Delete a databricks metric view preview of a deployment
 
         ``DELETE /api/v1/deployments/{deploymentId}/databricks-metric-view-previews/{previewId}``
 
@@ -429,7 +429,7 @@ class AsyncDatabricksMetricViewPublicationResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DatabricksMetricViewPublicationPreviewResultResponse:
-        """previewResult
+        """Get the result of a databricks metric view preview
 
         ``GET /api/v1/deployments/{deploymentId}/databricks-metric-view-previews/{previewId}/result``
 

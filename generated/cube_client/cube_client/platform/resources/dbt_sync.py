@@ -77,7 +77,7 @@ class DbtSyncResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[_models.DbtSyncRun]:
-        """listDbtSyncs
+        """List dbt sync of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync``
 
@@ -126,7 +126,7 @@ class DbtSyncResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DbtSyncResponse:
-        """startDbtSync
+        """Create a dbt sync for a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/dbt-sync``
 
@@ -177,7 +177,7 @@ class DbtSyncResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DbtSyncStatusResponse:
-        """getDbtSyncStatus
+        """Get a dbt sync of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}``
 
@@ -220,7 +220,7 @@ class DbtSyncResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DbtSyncCancelResponse:
-        """cancelDbtSync
+        """Delete a dbt sync of a deployment
 
         ``DELETE /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}``
 
@@ -265,7 +265,7 @@ class DbtSyncResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[_models.DbtGeneratedFileContent]:
-        """getDbtSyncGeneratedFiles
+        """List generated files of a dbt sync
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/generated-files``
 
@@ -311,7 +311,7 @@ class DbtSyncResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DbtSyncLogEntriesListResponse:
-        """getDbtSyncLogs
+        """Get the logs of a dbt sync
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/logs``
 
@@ -354,7 +354,7 @@ class DbtSyncResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DbtSyncResultResponse:
-        """getDbtSyncResult
+        """Get the result of a dbt sync
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/result``
 
@@ -444,7 +444,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[_models.DbtSyncRun]:
-        """listDbtSyncs
+        """List dbt sync of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync``
 
@@ -493,7 +493,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DbtSyncResponse:
-        """startDbtSync
+        """Create a dbt sync for a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/dbt-sync``
 
@@ -544,7 +544,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DbtSyncStatusResponse:
-        """getDbtSyncStatus
+        """Get a dbt sync of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}``
 
@@ -587,7 +587,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DbtSyncCancelResponse:
-        """cancelDbtSync
+        """Delete a dbt sync of a deployment
 
         ``DELETE /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}``
 
@@ -632,7 +632,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[_models.DbtGeneratedFileContent]:
-        """getDbtSyncGeneratedFiles
+        """List generated files of a dbt sync
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/generated-files``
 
@@ -678,7 +678,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DbtSyncLogEntriesListResponse:
-        """getDbtSyncLogs
+        """Get the logs of a dbt sync
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/logs``
 
@@ -723,7 +723,7 @@ class AsyncDbtSyncResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DbtSyncResultResponse:
-        """getDbtSyncResult
+        """Get the result of a dbt sync
 
         ``GET /api/v1/deployments/{deploymentId}/dbt-sync/{syncJobId}/result``
 

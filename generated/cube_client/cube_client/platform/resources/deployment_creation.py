@@ -53,7 +53,7 @@ class DeploymentCreationResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Deployment:
-        """createDeployment
+        """Create a deployment
 
         ``POST /build/api/v1/deployments``
 
@@ -138,7 +138,7 @@ class AsyncDeploymentCreationResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Deployment:
-        """createDeployment
+        """Create a deployment
 
         ``POST /build/api/v1/deployments``
 

@@ -117,7 +117,7 @@ class DeploymentsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[_models.Deployment]:
-        """getDeployments
+        """List deployments
 
         ``GET /api/v1/deployments``
 
@@ -163,7 +163,7 @@ class DeploymentsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Deployment:
-        """getDeployment
+        """Get a deployment
 
         ``GET /api/v1/deployments/{deploymentId}``
 
@@ -227,7 +227,7 @@ class DeploymentsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DeploymentSettings:
-        """updateDeployment
+        """Update a deployment
 
         ``PUT /api/v1/deployments/{deploymentId}``
 
@@ -291,7 +291,7 @@ class DeploymentsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DeploymentDeleteResponse:
-        """deleteDeployment
+        """Delete a deployment
 
         ``DELETE /api/v1/deployments/{deploymentId}``
 
@@ -333,7 +333,7 @@ class DeploymentsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.BuildStatusResponse:
-        """buildStatus
+        """Get the build status of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/build-status``
 
@@ -380,7 +380,7 @@ class DeploymentsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Deployment:
-        """advanceCreationStep
+        """Advance the creation step of a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/creation-step/advance``
 
@@ -426,7 +426,7 @@ class DeploymentsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Deployment:
-        """resetCreationStep
+        """Reset the creation step of a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/creation-step/reset``
 
@@ -474,7 +474,7 @@ class DeploymentsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[_models.DeploymentLogLine]:
-        """logs
+        """List logs of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/logs``
 
@@ -521,7 +521,7 @@ class DeploymentsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[_models.DeploymentPod]:
-        """pods
+        """List pods of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/pods``
 
@@ -563,7 +563,7 @@ class DeploymentsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DeploymentSettings:
-        """getDeploymentSettings
+        """Get the settings of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/settings``
 
@@ -605,7 +605,7 @@ class DeploymentsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DeploymentTokenResponse:
-        """deploymentToken
+        """Create a token for a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/token``
 
@@ -653,7 +653,7 @@ class DeploymentsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[_models.DeploymentVersion]:
-        """listDeploymentVersions
+        """List versions of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/versions``
 
@@ -757,7 +757,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[_models.Deployment]:
-        """getDeployments
+        """List deployments
 
         ``GET /api/v1/deployments``
 
@@ -803,7 +803,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Deployment:
-        """getDeployment
+        """Get a deployment
 
         ``GET /api/v1/deployments/{deploymentId}``
 
@@ -867,7 +867,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DeploymentSettings:
-        """updateDeployment
+        """Update a deployment
 
         ``PUT /api/v1/deployments/{deploymentId}``
 
@@ -931,7 +931,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DeploymentDeleteResponse:
-        """deleteDeployment
+        """Delete a deployment
 
         ``DELETE /api/v1/deployments/{deploymentId}``
 
@@ -973,7 +973,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.BuildStatusResponse:
-        """buildStatus
+        """Get the build status of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/build-status``
 
@@ -1020,7 +1020,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Deployment:
-        """advanceCreationStep
+        """Advance the creation step of a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/creation-step/advance``
 
@@ -1066,7 +1066,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Deployment:
-        """resetCreationStep
+        """Reset the creation step of a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/creation-step/reset``
 
@@ -1114,7 +1114,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[_models.DeploymentLogLine]:
-        """logs
+        """List logs of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/logs``
 
@@ -1161,7 +1161,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[_models.DeploymentPod]:
-        """pods
+        """List pods of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/pods``
 
@@ -1203,7 +1203,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DeploymentSettings:
-        """getDeploymentSettings
+        """Get the settings of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/settings``
 
@@ -1245,7 +1245,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DeploymentTokenResponse:
-        """deploymentToken
+        """Create a token for a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/token``
 
@@ -1293,7 +1293,7 @@ class AsyncDeploymentsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[_models.DeploymentVersion]:
-        """listDeploymentVersions
+        """List versions of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/versions``
 

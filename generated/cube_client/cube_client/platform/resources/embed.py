@@ -70,7 +70,7 @@ class EmbedResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Dashboard:
-        """getDashboard
+        """Get a dashboard
 
         ``GET /api/v1/embed/dashboard/{publicId}``
 
@@ -112,7 +112,7 @@ class EmbedResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DashboardEmbeddingResponse:
-        """updateDashboardEmbedding
+        """Update a dashboard
 
         ``PATCH /api/v1/embed/dashboard/{publicId}``
 
@@ -162,7 +162,7 @@ class EmbedResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[_models.EmbedDashboardCommentThreadDto]:
-        """listDashboardComments
+        """List comments of a dashboard
 
         ``GET /api/v1/embed/dashboard/{publicId}/comments``
 
@@ -213,7 +213,7 @@ class EmbedResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.EmbedDashboardCommentDto:
-        """createDashboardComment
+        """Create a comment for a dashboard
 
         ``POST /api/v1/embed/dashboard/{publicId}/comments``
 
@@ -263,7 +263,7 @@ class EmbedResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[_models.EmbedMentionableUserDto]:
-        """listMentionableEmbedUsers
+        """List mentionable users of the comments of a dashboard
 
         ``GET /api/v1/embed/dashboard/{publicId}/comments/mentionable-users``
 
@@ -309,7 +309,7 @@ class EmbedResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """removeDashboardComment
+        """Delete a comment of a dashboard
 
         ``DELETE /api/v1/embed/dashboard/{publicId}/comments/{commentId}``
 
@@ -353,7 +353,7 @@ class EmbedResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.EmbedDashboardCommentDto:
-        """updateDashboardComment
+        """Update a comment of a dashboard
 
         ``PATCH /api/v1/embed/dashboard/{publicId}/comments/{commentId}``
 
@@ -402,7 +402,7 @@ class EmbedResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.EmbedDashboardCommentThreadDto:
-        """setDashboardCommentResolved
+        """Resolve a comment
 
         ``POST /api/v1/embed/dashboard/{publicId}/comments/{commentId}/resolve``
 
@@ -452,7 +452,7 @@ class EmbedResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.PythonAnalysisFilteredRun:
-        """postDashboardPythonRun
+        """Create a python run for a dashboard
 
         ``POST /api/v1/embed/dashboard/{publicId}/python-run``
 
@@ -539,7 +539,7 @@ class EmbedResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.GenerateSessionResponse:
-        """generateSession
+        """Generate the embed session
 
         ``POST /api/v1/embed/generate-session``
 
@@ -602,7 +602,7 @@ class EmbedResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """revokeSession
+        """Revoke the session
 
         ``POST /api/v1/embed/session/revoke``
 
@@ -645,7 +645,7 @@ class EmbedResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.GenerateEmbedTokenResponse:
-        """postTokenBySessionId
+        """Create a token
 
         ``POST /api/v1/embed/session/token``
 
@@ -758,7 +758,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Dashboard:
-        """getDashboard
+        """Get a dashboard
 
         ``GET /api/v1/embed/dashboard/{publicId}``
 
@@ -800,7 +800,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DashboardEmbeddingResponse:
-        """updateDashboardEmbedding
+        """Update a dashboard
 
         ``PATCH /api/v1/embed/dashboard/{publicId}``
 
@@ -852,7 +852,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[_models.EmbedDashboardCommentThreadDto]:
-        """listDashboardComments
+        """List comments of a dashboard
 
         ``GET /api/v1/embed/dashboard/{publicId}/comments``
 
@@ -903,7 +903,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.EmbedDashboardCommentDto:
-        """createDashboardComment
+        """Create a comment for a dashboard
 
         ``POST /api/v1/embed/dashboard/{publicId}/comments``
 
@@ -953,7 +953,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[_models.EmbedMentionableUserDto]:
-        """listMentionableEmbedUsers
+        """List mentionable users of the comments of a dashboard
 
         ``GET /api/v1/embed/dashboard/{publicId}/comments/mentionable-users``
 
@@ -999,7 +999,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """removeDashboardComment
+        """Delete a comment of a dashboard
 
         ``DELETE /api/v1/embed/dashboard/{publicId}/comments/{commentId}``
 
@@ -1043,7 +1043,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.EmbedDashboardCommentDto:
-        """updateDashboardComment
+        """Update a comment of a dashboard
 
         ``PATCH /api/v1/embed/dashboard/{publicId}/comments/{commentId}``
 
@@ -1092,7 +1092,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.EmbedDashboardCommentThreadDto:
-        """setDashboardCommentResolved
+        """Resolve a comment
 
         ``POST /api/v1/embed/dashboard/{publicId}/comments/{commentId}/resolve``
 
@@ -1144,7 +1144,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.PythonAnalysisFilteredRun:
-        """postDashboardPythonRun
+        """Create a python run for a dashboard
 
         ``POST /api/v1/embed/dashboard/{publicId}/python-run``
 
@@ -1233,7 +1233,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.GenerateSessionResponse:
-        """generateSession
+        """Generate the embed session
 
         ``POST /api/v1/embed/generate-session``
 
@@ -1296,7 +1296,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """revokeSession
+        """Revoke the session
 
         ``POST /api/v1/embed/session/revoke``
 
@@ -1339,7 +1339,7 @@ class AsyncEmbedResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.GenerateEmbedTokenResponse:
-        """postTokenBySessionId
+        """Create a token
 
         ``POST /api/v1/embed/session/token``
 

@@ -98,7 +98,7 @@ class EmbedTenantsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[_models.EmbedTenant]:
-        """listEmbedTenants
+        """List embed tenants
 
         ``GET /api/v1/embed-tenants``
 
@@ -138,7 +138,7 @@ class EmbedTenantsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """deleteEmbedTenant
+        """Delete an embed tenant
 
         ``DELETE /api/v1/embed-tenants/{embedTenantName}``
 
@@ -181,7 +181,7 @@ class EmbedTenantsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[_models.UserGroupDTO]:
-        """getGroups
+        """List groups of an embed tenant
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/groups``
 
@@ -225,7 +225,7 @@ class EmbedTenantsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.UserGroupDTO:
-        """createGroup
+        """Create a group for an embed tenant
 
         ``POST /api/v1/embed-tenants/{embedTenantName}/groups``
 
@@ -273,7 +273,7 @@ class EmbedTenantsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.UserGroupDTO:
-        """getGroup
+        """Get a group of an embed tenant
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/groups/{id}``
 
@@ -316,7 +316,7 @@ class EmbedTenantsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """deleteGroup
+        """Delete a group of an embed tenant
 
         ``DELETE /api/v1/embed-tenants/{embedTenantName}/groups/{id}``
 
@@ -360,7 +360,7 @@ class EmbedTenantsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.UserGroupDTO:
-        """updateGroup
+        """Update a group of an embed tenant
 
         ``PATCH /api/v1/embed-tenants/{embedTenantName}/groups/{id}``
 
@@ -410,7 +410,7 @@ class EmbedTenantsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[_models.EmbedUser]:
-        """getGroupMembers
+        """List users of a group
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/groups/{id}/users``
 
@@ -455,7 +455,7 @@ class EmbedTenantsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.EmbedGroupMembersMutationResponse:
-        """addGroupMembers
+        """Create a user for a group
 
         ``POST /api/v1/embed-tenants/{embedTenantName}/groups/{id}/users``
 
@@ -506,7 +506,7 @@ class EmbedTenantsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """removeGroupMembers
+        """Delete the users of a group
 
         ``DELETE /api/v1/embed-tenants/{embedTenantName}/groups/{id}/users``
 
@@ -561,7 +561,7 @@ class EmbedTenantsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.EmbedUser:
-        """provisionEmbedUser
+        """Create a user for an embed tenant
 
         ``POST /api/v1/embed-tenants/{embedTenantName}/user``
 
@@ -614,7 +614,7 @@ class EmbedTenantsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[_models.EmbedUser]:
-        """listEmbedUsers
+        """List users of an embed tenant
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/users``
 
@@ -658,7 +658,7 @@ class EmbedTenantsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.ProvisionEmbedUsersResponse:
-        """provisionEmbedUsers
+        """Create a user for an embed tenant
 
         ``POST /api/v1/embed-tenants/{embedTenantName}/users``
 
@@ -754,7 +754,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[_models.EmbedTenant]:
-        """listEmbedTenants
+        """List embed tenants
 
         ``GET /api/v1/embed-tenants``
 
@@ -794,7 +794,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """deleteEmbedTenant
+        """Delete an embed tenant
 
         ``DELETE /api/v1/embed-tenants/{embedTenantName}``
 
@@ -837,7 +837,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[_models.UserGroupDTO]:
-        """getGroups
+        """List groups of an embed tenant
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/groups``
 
@@ -881,7 +881,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.UserGroupDTO:
-        """createGroup
+        """Create a group for an embed tenant
 
         ``POST /api/v1/embed-tenants/{embedTenantName}/groups``
 
@@ -929,7 +929,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.UserGroupDTO:
-        """getGroup
+        """Get a group of an embed tenant
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/groups/{id}``
 
@@ -972,7 +972,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """deleteGroup
+        """Delete a group of an embed tenant
 
         ``DELETE /api/v1/embed-tenants/{embedTenantName}/groups/{id}``
 
@@ -1016,7 +1016,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.UserGroupDTO:
-        """updateGroup
+        """Update a group of an embed tenant
 
         ``PATCH /api/v1/embed-tenants/{embedTenantName}/groups/{id}``
 
@@ -1066,7 +1066,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[_models.EmbedUser]:
-        """getGroupMembers
+        """List users of a group
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/groups/{id}/users``
 
@@ -1111,7 +1111,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.EmbedGroupMembersMutationResponse:
-        """addGroupMembers
+        """Create a user for a group
 
         ``POST /api/v1/embed-tenants/{embedTenantName}/groups/{id}/users``
 
@@ -1162,7 +1162,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """removeGroupMembers
+        """Delete the users of a group
 
         ``DELETE /api/v1/embed-tenants/{embedTenantName}/groups/{id}/users``
 
@@ -1217,7 +1217,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.EmbedUser:
-        """provisionEmbedUser
+        """Create a user for an embed tenant
 
         ``POST /api/v1/embed-tenants/{embedTenantName}/user``
 
@@ -1270,7 +1270,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[_models.EmbedUser]:
-        """listEmbedUsers
+        """List users of an embed tenant
 
         ``GET /api/v1/embed-tenants/{embedTenantName}/users``
 
@@ -1314,7 +1314,7 @@ class AsyncEmbedTenantsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.ProvisionEmbedUsersResponse:
-        """provisionEmbedUsers
+        """Create a user for an embed tenant
 
         ``POST /api/v1/embed-tenants/{embedTenantName}/users``
 

@@ -59,7 +59,7 @@ class EnvVariablesResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[_models.EnvVariableItem]:
-        """getEnvVariables
+        """List env vars of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/env-vars``
 
@@ -102,7 +102,7 @@ class EnvVariablesResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.EnvVariablesListResponse:
-        """setEnvVariables
+        """Update the env vars of a deployment
 
         ``PUT /api/v1/deployments/{deploymentId}/env-vars``
 
@@ -176,7 +176,7 @@ class AsyncEnvVariablesResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[_models.EnvVariableItem]:
-        """getEnvVariables
+        """List env vars of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/env-vars``
 
@@ -219,7 +219,7 @@ class AsyncEnvVariablesResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.EnvVariablesListResponse:
-        """setEnvVariables
+        """Update the env vars of a deployment
 
         ``PUT /api/v1/deployments/{deploymentId}/env-vars``
 

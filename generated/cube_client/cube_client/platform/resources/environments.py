@@ -86,7 +86,7 @@ class EnvironmentsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[_models.DeploymentEnvironment]:
-        """getDeploymentEnvironments
+        """List environments of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/environments``
 
@@ -142,7 +142,7 @@ class EnvironmentsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[_models.DeploymentEnvironmentToken]:
-        """getDeploymentEnvironmentTokens
+        """List tokens of an environment
 
         ``GET /api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens``
 
@@ -200,7 +200,7 @@ class EnvironmentsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DeploymentEnvironmentTokenResponse:
-        """createDeploymentEnvironmentToken
+        """Create a token for an environment
 
         ``POST /api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens``
 
@@ -258,7 +258,7 @@ class EnvironmentsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DeploymentEnvironmentTokenResponse:
-        """createDeploymentEnvironmentTokenForMetaSync
+        """Create a tokens for meta sync for an environment
 
         ``POST /api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens-for-meta-sync``
 
@@ -363,7 +363,7 @@ class AsyncEnvironmentsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[_models.DeploymentEnvironment]:
-        """getDeploymentEnvironments
+        """List environments of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/environments``
 
@@ -419,7 +419,7 @@ class AsyncEnvironmentsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[_models.DeploymentEnvironmentToken]:
-        """getDeploymentEnvironmentTokens
+        """List tokens of an environment
 
         ``GET /api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens``
 
@@ -477,7 +477,7 @@ class AsyncEnvironmentsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DeploymentEnvironmentTokenResponse:
-        """createDeploymentEnvironmentToken
+        """Create a token for an environment
 
         ``POST /api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens``
 
@@ -535,7 +535,7 @@ class AsyncEnvironmentsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.DeploymentEnvironmentTokenResponse:
-        """createDeploymentEnvironmentTokenForMetaSync
+        """Create a tokens for meta sync for an environment
 
         ``POST /api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens-for-meta-sync``
 

@@ -56,7 +56,7 @@ class ExternalDocumentsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[_models.ExternalDocumentPlacementResponse]:
-        """listExternalDocumentPlacements
+        """List placements of an external document
 
         ``GET /api/v1/external-documents/{externalWorkbookId}/placements``
 
@@ -134,7 +134,7 @@ class AsyncExternalDocumentsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[_models.ExternalDocumentPlacementResponse]:
-        """listExternalDocumentPlacements
+        """List placements of an external document
 
         ``GET /api/v1/external-documents/{externalWorkbookId}/placements``
 

@@ -59,7 +59,7 @@ class FoldersResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[_models.Folder]:
-        """getFolders
+        """List folders of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/folders``
 
@@ -105,7 +105,7 @@ class FoldersResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Folder:
-        """createFolder
+        """Create a folder for a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/folders``
 
@@ -156,7 +156,7 @@ class FoldersResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Folder:
-        """updateFolder
+        """Update a folder of a deployment
 
         ``PUT /api/v1/deployments/{deploymentId}/folders/{folderId}``
 
@@ -205,7 +205,7 @@ class FoldersResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """deleteFolder
+        """Delete a folder of a deployment
 
         ``DELETE /api/v1/deployments/{deploymentId}/folders/{folderId}``
 
@@ -248,7 +248,7 @@ class FoldersResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> list[_models.Folder]:
-        """getFolderAncestors
+        """List ancestors of a folder
 
         ``GET /api/v1/deployments/{deploymentId}/folders/{folderId}/ancestors``
 
@@ -325,7 +325,7 @@ class AsyncFoldersResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[_models.Folder]:
-        """getFolders
+        """List folders of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/folders``
 
@@ -371,7 +371,7 @@ class AsyncFoldersResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Folder:
-        """createFolder
+        """Create a folder for a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/folders``
 
@@ -422,7 +422,7 @@ class AsyncFoldersResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Folder:
-        """updateFolder
+        """Update a folder of a deployment
 
         ``PUT /api/v1/deployments/{deploymentId}/folders/{folderId}``
 
@@ -471,7 +471,7 @@ class AsyncFoldersResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """deleteFolder
+        """Delete a folder of a deployment
 
         ``DELETE /api/v1/deployments/{deploymentId}/folders/{folderId}``
 
@@ -514,7 +514,7 @@ class AsyncFoldersResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> list[_models.Folder]:
-        """getFolderAncestors
+        """List ancestors of a folder
 
         ``GET /api/v1/deployments/{deploymentId}/folders/{folderId}/ancestors``
 

@@ -82,7 +82,7 @@ class GithubResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[_models.GithubInstallationResponse]:
-        """installations
+        """List installations
 
         ``GET /api/v1/github/installations``
 
@@ -125,7 +125,7 @@ class GithubResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[_models.GithubRepoResponse]:
-        """repositories
+        """List repositories of an installation
 
         ``GET /api/v1/github/installations/{installationId}/repositories``
 
@@ -171,7 +171,7 @@ class GithubResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[_models.GithubBranchResponse]:
-        """branches
+        """List branches of a repository
 
         ``GET /api/v1/github/repositories/{owner}/{repo}/branches``
 
@@ -214,7 +214,7 @@ class GithubResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.GithubConnectStatusResponse:
-        """status
+        """Get the status
 
         ``GET /api/v1/github/status``
 
@@ -283,7 +283,7 @@ class AsyncGithubResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[_models.GithubInstallationResponse]:
-        """installations
+        """List installations
 
         ``GET /api/v1/github/installations``
 
@@ -326,7 +326,7 @@ class AsyncGithubResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[_models.GithubRepoResponse]:
-        """repositories
+        """List repositories of an installation
 
         ``GET /api/v1/github/installations/{installationId}/repositories``
 
@@ -372,7 +372,7 @@ class AsyncGithubResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[_models.GithubBranchResponse]:
-        """branches
+        """List branches of a repository
 
         ``GET /api/v1/github/repositories/{owner}/{repo}/branches``
 
@@ -415,7 +415,7 @@ class AsyncGithubResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.GithubConnectStatusResponse:
-        """status
+        """Get the status
 
         ``GET /api/v1/github/status``
 

@@ -48,7 +48,7 @@ class GithubConnectionResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Deployment:
-        """connect
+        """Connect the github of a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/github/connect``
 
@@ -129,7 +129,7 @@ class AsyncGithubConnectionResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Deployment:
-        """connect
+        """Connect the github of a deployment
 
         ``POST /build/api/v1/deployments/{deploymentId}/github/connect``
 

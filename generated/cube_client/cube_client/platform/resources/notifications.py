@@ -78,7 +78,7 @@ class NotificationsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[_models.NotificationDto]:
-        """getNotifications
+        """List notifications of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/notifications``
 
@@ -151,7 +151,7 @@ class NotificationsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.NotificationDto:
-        """createNotification
+        """Create a notification for a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/notifications``
 
@@ -212,7 +212,7 @@ class NotificationsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.NotificationDto:
-        """getNotification
+        """Get a notification of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/notifications/{id}``
 
@@ -281,7 +281,7 @@ class NotificationsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.NotificationDto:
-        """updateNotification
+        """Update a notification of a deployment
 
         ``PUT /api/v1/deployments/{deploymentId}/notifications/{id}``
 
@@ -342,7 +342,7 @@ class NotificationsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """deleteNotification
+        """Delete a notification of a deployment
 
         ``DELETE /api/v1/deployments/{deploymentId}/notifications/{id}``
 
@@ -387,7 +387,7 @@ class NotificationsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[_models.NotificationRecipient]:
-        """getRecipients
+        """List recipients of a notification
 
         ``GET /api/v1/deployments/{deploymentId}/notifications/{id}/recipients``
 
@@ -434,7 +434,7 @@ class NotificationsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.NotificationRecipientsMutationResponse:
-        """addRecipients
+        """Create a recipient for a notification
 
         ``POST /api/v1/deployments/{deploymentId}/notifications/{id}/recipients``
 
@@ -487,7 +487,7 @@ class NotificationsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """removeRecipients
+        """Delete the recipients of a notification
 
         ``DELETE /api/v1/deployments/{deploymentId}/notifications/{id}/recipients``
 
@@ -580,7 +580,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[_models.NotificationDto]:
-        """getNotifications
+        """List notifications of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/notifications``
 
@@ -653,7 +653,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.NotificationDto:
-        """createNotification
+        """Create a notification for a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/notifications``
 
@@ -714,7 +714,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.NotificationDto:
-        """getNotification
+        """Get a notification of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/notifications/{id}``
 
@@ -783,7 +783,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.NotificationDto:
-        """updateNotification
+        """Update a notification of a deployment
 
         ``PUT /api/v1/deployments/{deploymentId}/notifications/{id}``
 
@@ -844,7 +844,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """deleteNotification
+        """Delete a notification of a deployment
 
         ``DELETE /api/v1/deployments/{deploymentId}/notifications/{id}``
 
@@ -889,7 +889,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[_models.NotificationRecipient]:
-        """getRecipients
+        """List recipients of a notification
 
         ``GET /api/v1/deployments/{deploymentId}/notifications/{id}/recipients``
 
@@ -938,7 +938,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.NotificationRecipientsMutationResponse:
-        """addRecipients
+        """Create a recipient for a notification
 
         ``POST /api/v1/deployments/{deploymentId}/notifications/{id}/recipients``
 
@@ -991,7 +991,7 @@ class AsyncNotificationsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """removeRecipients
+        """Delete the recipients of a notification
 
         ``DELETE /api/v1/deployments/{deploymentId}/notifications/{id}/recipients``
 

@@ -41,7 +41,7 @@ class OauthIntegrationsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> list[_models.OauthIntegration]:
-        """listOAuthIntegrations
+        """List oauth integrations
 
         ``GET /api/v1/oauth-integrations``
 
@@ -87,7 +87,7 @@ class OauthIntegrationsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.OauthIntegration:
-        """createOAuthIntegration
+        """Create an oauth integration
 
         ``POST /api/v1/oauth-integrations``
 
@@ -138,7 +138,7 @@ class OauthIntegrationsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.OauthIntegration:
-        """getOAuthIntegration
+        """Get an oauth integration
 
         ``GET /api/v1/oauth-integrations/{id}``
 
@@ -188,7 +188,7 @@ class OauthIntegrationsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.OauthIntegration:
-        """updateOAuthIntegration
+        """Update an oauth integration
 
         ``PUT /api/v1/oauth-integrations/{id}``
 
@@ -242,7 +242,7 @@ class OauthIntegrationsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """deleteOAuthIntegration
+        """Delete an oauth integration
 
         ``DELETE /api/v1/oauth-integrations/{id}``
 
@@ -322,7 +322,7 @@ class AsyncOauthIntegrationsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> list[_models.OauthIntegration]:
-        """listOAuthIntegrations
+        """List oauth integrations
 
         ``GET /api/v1/oauth-integrations``
 
@@ -368,7 +368,7 @@ class AsyncOauthIntegrationsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.OauthIntegration:
-        """createOAuthIntegration
+        """Create an oauth integration
 
         ``POST /api/v1/oauth-integrations``
 
@@ -419,7 +419,7 @@ class AsyncOauthIntegrationsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.OauthIntegration:
-        """getOAuthIntegration
+        """Get an oauth integration
 
         ``GET /api/v1/oauth-integrations/{id}``
 
@@ -469,7 +469,7 @@ class AsyncOauthIntegrationsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.OauthIntegration:
-        """updateOAuthIntegration
+        """Update an oauth integration
 
         ``PUT /api/v1/oauth-integrations/{id}``
 
@@ -523,7 +523,7 @@ class AsyncOauthIntegrationsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """deleteOAuthIntegration
+        """Delete an oauth integration
 
         ``DELETE /api/v1/oauth-integrations/{id}``
 

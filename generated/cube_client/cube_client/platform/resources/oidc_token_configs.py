@@ -41,7 +41,7 @@ class OIDCTokenConfigsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> list[_models.OidcTokenConfig]:
-        """listOidcTokenConfigs
+        """List oidc token configs
 
         ``GET /api/v1/oidc-token-configs``
 
@@ -85,7 +85,7 @@ class OIDCTokenConfigsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.OidcTokenConfig:
-        """createOidcTokenConfig
+        """Create an oidc token config
 
         ``POST /api/v1/oidc-token-configs``
 
@@ -134,7 +134,7 @@ class OIDCTokenConfigsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.OidcTokenConfig:
-        """getOidcTokenConfig
+        """Get an oidc token config
 
         ``GET /api/v1/oidc-token-configs/{id}``
 
@@ -181,7 +181,7 @@ class OIDCTokenConfigsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.OidcTokenConfig:
-        """updateOidcTokenConfig
+        """Update an oidc token config
 
         ``PUT /api/v1/oidc-token-configs/{id}``
 
@@ -232,7 +232,7 @@ class OIDCTokenConfigsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """deleteOidcTokenConfig
+        """Delete an oidc token config
 
         ``DELETE /api/v1/oidc-token-configs/{id}``
 
@@ -312,7 +312,7 @@ class AsyncOIDCTokenConfigsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> list[_models.OidcTokenConfig]:
-        """listOidcTokenConfigs
+        """List oidc token configs
 
         ``GET /api/v1/oidc-token-configs``
 
@@ -356,7 +356,7 @@ class AsyncOIDCTokenConfigsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.OidcTokenConfig:
-        """createOidcTokenConfig
+        """Create an oidc token config
 
         ``POST /api/v1/oidc-token-configs``
 
@@ -405,7 +405,7 @@ class AsyncOIDCTokenConfigsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.OidcTokenConfig:
-        """getOidcTokenConfig
+        """Get an oidc token config
 
         ``GET /api/v1/oidc-token-configs/{id}``
 
@@ -452,7 +452,7 @@ class AsyncOIDCTokenConfigsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.OidcTokenConfig:
-        """updateOidcTokenConfig
+        """Update an oidc token config
 
         ``PUT /api/v1/oidc-token-configs/{id}``
 
@@ -503,7 +503,7 @@ class AsyncOIDCTokenConfigsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """deleteOidcTokenConfig
+        """Delete an oidc token config
 
         ``DELETE /api/v1/oidc-token-configs/{id}``
 

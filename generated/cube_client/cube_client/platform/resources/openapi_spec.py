@@ -39,7 +39,7 @@ class OpenapiSpecResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> dict[str, Any]:
-        """getSpec
+        """Get the spec
 
         ``GET /api/v1/spec``
 
@@ -100,7 +100,7 @@ class AsyncOpenapiSpecResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> dict[str, Any]:
-        """getSpec
+        """Get the spec
 
         ``GET /api/v1/spec``
 

@@ -55,7 +55,7 @@ class RegionsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[_models.RegionResponse]:
-        """listRegions
+        """List regions
 
         ``GET /api/v1/regions``
 
@@ -119,7 +119,7 @@ class AsyncRegionsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[_models.RegionResponse]:
-        """listRegions
+        """List regions
 
         ``GET /api/v1/regions``
 

@@ -68,7 +68,7 @@ class ReportsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[_models.Report]:
-        """getReports
+        """List reports of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/reports``
 
@@ -144,7 +144,7 @@ class ReportsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Report:
-        """createReport
+        """Create a report for a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/reports``
 
@@ -230,7 +230,7 @@ class ReportsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Report:
-        """upsertReportByPublicId
+        """Update a report by public ID of a deployment
 
         ``PUT /api/v1/deployments/{deploymentId}/reports/by-public-id/{publicId}``
 
@@ -294,7 +294,7 @@ class ReportsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Report:
-        """getReport
+        """Get a report of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/reports/{reportId}``
 
@@ -358,7 +358,7 @@ class ReportsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Report:
-        """updateReport
+        """Update a report of a deployment
 
         ``PUT /api/v1/deployments/{deploymentId}/reports/{reportId}``
 
@@ -427,7 +427,7 @@ class ReportsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """deleteReport
+        """Delete a report of a deployment
 
         ``DELETE /api/v1/deployments/{deploymentId}/reports/{reportId}``
 
@@ -484,7 +484,7 @@ class ReportsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Report:
-        """connectReportToWorkbook
+        """Connect a report workbook
 
         ``PUT /api/v1/deployments/{deploymentId}/reports/{reportId}/connect-workbook``
 
@@ -548,7 +548,7 @@ class ReportsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Report:
-        """disconnectReportFromWorkbook
+        """Delete the connect workbook of a report
 
         ``DELETE /api/v1/deployments/{deploymentId}/reports/{reportId}/connect-workbook``
 
@@ -611,7 +611,7 @@ class ReportsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Report:
-        """refreshReport
+        """Refresh a report
 
         ``PUT /api/v1/deployments/{deploymentId}/reports/{reportId}/refresh``
 
@@ -830,7 +830,7 @@ class AsyncReportsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[_models.Report]:
-        """getReports
+        """List reports of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/reports``
 
@@ -906,7 +906,7 @@ class AsyncReportsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Report:
-        """createReport
+        """Create a report for a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/reports``
 
@@ -992,7 +992,7 @@ class AsyncReportsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Report:
-        """upsertReportByPublicId
+        """Update a report by public ID of a deployment
 
         ``PUT /api/v1/deployments/{deploymentId}/reports/by-public-id/{publicId}``
 
@@ -1056,7 +1056,7 @@ class AsyncReportsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Report:
-        """getReport
+        """Get a report of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/reports/{reportId}``
 
@@ -1120,7 +1120,7 @@ class AsyncReportsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Report:
-        """updateReport
+        """Update a report of a deployment
 
         ``PUT /api/v1/deployments/{deploymentId}/reports/{reportId}``
 
@@ -1189,7 +1189,7 @@ class AsyncReportsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """deleteReport
+        """Delete a report of a deployment
 
         ``DELETE /api/v1/deployments/{deploymentId}/reports/{reportId}``
 
@@ -1246,7 +1246,7 @@ class AsyncReportsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Report:
-        """connectReportToWorkbook
+        """Connect a report workbook
 
         ``PUT /api/v1/deployments/{deploymentId}/reports/{reportId}/connect-workbook``
 
@@ -1310,7 +1310,7 @@ class AsyncReportsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Report:
-        """disconnectReportFromWorkbook
+        """Delete the connect workbook of a report
 
         ``DELETE /api/v1/deployments/{deploymentId}/reports/{reportId}/connect-workbook``
 
@@ -1373,7 +1373,7 @@ class AsyncReportsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Report:
-        """refreshReport
+        """Refresh a report
 
         ``PUT /api/v1/deployments/{deploymentId}/reports/{reportId}/refresh``
 

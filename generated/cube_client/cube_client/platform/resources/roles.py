@@ -58,7 +58,7 @@ class RolesResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[_models.Role]:
-        """getRoles
+        """List roles
 
         ``GET /api/v1/roles``
 
@@ -99,7 +99,7 @@ class RolesResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Role:
-        """createRole
+        """Create a role
 
         ``POST /api/v1/roles``
 
@@ -145,7 +145,7 @@ class RolesResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Role:
-        """getRole
+        """Get a role
 
         ``GET /api/v1/roles/{roleId}``
 
@@ -189,7 +189,7 @@ class RolesResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Role:
-        """updateRole
+        """Update a role
 
         ``PUT /api/v1/roles/{roleId}``
 
@@ -238,7 +238,7 @@ class RolesResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """deleteRole
+        """Delete a role
 
         ``DELETE /api/v1/roles/{roleId}``
 
@@ -280,7 +280,7 @@ class RolesResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """assignRoleToUser
+        """Update a user of a role
 
         ``PUT /api/v1/roles/{roleId}/users/{userId}``
 
@@ -323,7 +323,7 @@ class RolesResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """removeRoleFromUser
+        """Delete a user of a role
 
         ``DELETE /api/v1/roles/{roleId}/users/{userId}``
 
@@ -402,7 +402,7 @@ class AsyncRolesResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[_models.Role]:
-        """getRoles
+        """List roles
 
         ``GET /api/v1/roles``
 
@@ -443,7 +443,7 @@ class AsyncRolesResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Role:
-        """createRole
+        """Create a role
 
         ``POST /api/v1/roles``
 
@@ -489,7 +489,7 @@ class AsyncRolesResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Role:
-        """getRole
+        """Get a role
 
         ``GET /api/v1/roles/{roleId}``
 
@@ -533,7 +533,7 @@ class AsyncRolesResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Role:
-        """updateRole
+        """Update a role
 
         ``PUT /api/v1/roles/{roleId}``
 
@@ -582,7 +582,7 @@ class AsyncRolesResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """deleteRole
+        """Delete a role
 
         ``DELETE /api/v1/roles/{roleId}``
 
@@ -624,7 +624,7 @@ class AsyncRolesResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """assignRoleToUser
+        """Update a user of a role
 
         ``PUT /api/v1/roles/{roleId}/users/{userId}``
 
@@ -667,7 +667,7 @@ class AsyncRolesResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """removeRoleFromUser
+        """Delete a user of a role
 
         ``DELETE /api/v1/roles/{roleId}/users/{userId}``
 

@@ -41,7 +41,7 @@ class TenantSettingsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.TenantSettings:
-        """getTenantSettings
+        """Get the settings
 
         ``GET /api/v1/tenant/settings``
 
@@ -87,7 +87,7 @@ class TenantSettingsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.TenantSettings:
-        """updateTenantSettings
+        """Update the settings
 
         ``PUT /api/v1/tenant/settings``
 
@@ -163,7 +163,7 @@ class AsyncTenantSettingsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.TenantSettings:
-        """getTenantSettings
+        """Get the settings
 
         ``GET /api/v1/tenant/settings``
 
@@ -209,7 +209,7 @@ class AsyncTenantSettingsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.TenantSettings:
-        """updateTenantSettings
+        """Update the settings
 
         ``PUT /api/v1/tenant/settings``
 

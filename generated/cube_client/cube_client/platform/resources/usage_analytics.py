@@ -40,7 +40,7 @@ class UsageAnalyticsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.UsageAnalyticsTokenResponse:
-        """createToken
+        """Create a token
 
         ``POST /api/v1/usage-analytics/token``
 
@@ -101,7 +101,7 @@ class AsyncUsageAnalyticsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.UsageAnalyticsTokenResponse:
-        """createToken
+        """Create a token
 
         ``POST /api/v1/usage-analytics/token``
 

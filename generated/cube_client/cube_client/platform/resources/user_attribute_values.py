@@ -44,7 +44,7 @@ class UserAttributeValuesResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.UserAttributeValue:
-        """upsertUserAttributeValue
+        """Create a user attribute value
 
         ``POST /api/v1/user-attribute-values``
 
@@ -89,7 +89,7 @@ class UserAttributeValuesResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> list[_models.UserAttributeValue]:
-        """getUserAttributeValues
+        """Get a user attribute value
 
         ``GET /api/v1/user-attribute-values/{userId}``
 
@@ -164,7 +164,7 @@ class AsyncUserAttributeValuesResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.UserAttributeValue:
-        """upsertUserAttributeValue
+        """Create a user attribute value
 
         ``POST /api/v1/user-attribute-values``
 
@@ -209,7 +209,7 @@ class AsyncUserAttributeValuesResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> list[_models.UserAttributeValue]:
-        """getUserAttributeValues
+        """Get a user attribute value
 
         ``GET /api/v1/user-attribute-values/{userId}``
 

@@ -63,7 +63,7 @@ class UserAttributesResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[_models.UserAttribute]:
-        """getUserAttributes
+        """List user attributes
 
         ``GET /api/v1/user-attributes``
 
@@ -114,7 +114,7 @@ class UserAttributesResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.UserAttribute:
-        """createUserAttribute
+        """Create a user attribute
 
         ``POST /api/v1/user-attributes``
 
@@ -164,7 +164,7 @@ class UserAttributesResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.UserAttribute:
-        """updateUserAttribute
+        """Update a user attribute
 
         ``PUT /api/v1/user-attributes/{id}``
 
@@ -247,7 +247,7 @@ class AsyncUserAttributesResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[_models.UserAttribute]:
-        """getUserAttributes
+        """List user attributes
 
         ``GET /api/v1/user-attributes``
 
@@ -298,7 +298,7 @@ class AsyncUserAttributesResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.UserAttribute:
-        """createUserAttribute
+        """Create a user attribute
 
         ``POST /api/v1/user-attributes``
 
@@ -348,7 +348,7 @@ class AsyncUserAttributesResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.UserAttribute:
-        """updateUserAttribute
+        """Update a user attribute
 
         ``PUT /api/v1/user-attributes/{id}``
 

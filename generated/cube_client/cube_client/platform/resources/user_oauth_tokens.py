@@ -40,7 +40,7 @@ class UserOauthTokensResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> list[_models.UserOauthToken]:
-        """listUserOAuthTokens
+        """List user oauth tokens
 
         ``GET /api/v1/user-oauth-tokens``
 
@@ -78,7 +78,7 @@ class UserOauthTokensResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.UserOauthToken:
-        """getUserOAuthToken
+        """Get a user oauth token
 
         ``GET /api/v1/user-oauth-tokens/{integrationId}``
 
@@ -119,7 +119,7 @@ class UserOauthTokensResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """revokeUserOAuthToken
+        """Delete a user oauth token
 
         ``DELETE /api/v1/user-oauth-tokens/{integrationId}``
 
@@ -160,7 +160,7 @@ class UserOauthTokensResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """initiateOAuthFlow
+        """Initiate a user oauth token
 
         ``POST /api/v1/user-oauth-tokens/{integrationId}/initiate``
 
@@ -232,7 +232,7 @@ class AsyncUserOauthTokensResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> list[_models.UserOauthToken]:
-        """listUserOAuthTokens
+        """List user oauth tokens
 
         ``GET /api/v1/user-oauth-tokens``
 
@@ -270,7 +270,7 @@ class AsyncUserOauthTokensResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.UserOauthToken:
-        """getUserOAuthToken
+        """Get a user oauth token
 
         ``GET /api/v1/user-oauth-tokens/{integrationId}``
 
@@ -311,7 +311,7 @@ class AsyncUserOauthTokensResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """revokeUserOAuthToken
+        """Delete a user oauth token
 
         ``DELETE /api/v1/user-oauth-tokens/{integrationId}``
 
@@ -352,7 +352,7 @@ class AsyncUserOauthTokensResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """initiateOAuthFlow
+        """Initiate a user oauth token
 
         ``POST /api/v1/user-oauth-tokens/{integrationId}/initiate``
 

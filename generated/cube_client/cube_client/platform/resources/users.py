@@ -51,7 +51,7 @@ class UsersResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.User:
-        """updateMySettings
+        """Update the settings
 
         ``PATCH /api/v1/users/me/settings``
 
@@ -133,7 +133,7 @@ class AsyncUsersResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.User:
-        """updateMySettings
+        """Update the settings
 
         ``PATCH /api/v1/users/me/settings``
 

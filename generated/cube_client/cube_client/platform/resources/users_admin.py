@@ -51,7 +51,7 @@ class UsersAdminResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.User:
-        """createUser
+        """Create a user
 
         ``POST /api/v1/users``
 
@@ -104,7 +104,7 @@ class UsersAdminResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.BulkUserActionPayload:
-        """bulkUserAction
+        """Create users in bulk
 
         ``POST /api/v1/users/bulk``
 
@@ -160,7 +160,7 @@ class UsersAdminResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.User:
-        """updateUser
+        """Update a user
 
         ``PUT /api/v1/users/{id}``
 
@@ -217,7 +217,7 @@ class UsersAdminResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """deleteUser
+        """Delete a user
 
         ``DELETE /api/v1/users/{id}``
 
@@ -297,7 +297,7 @@ class AsyncUsersAdminResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.User:
-        """createUser
+        """Create a user
 
         ``POST /api/v1/users``
 
@@ -350,7 +350,7 @@ class AsyncUsersAdminResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.BulkUserActionPayload:
-        """bulkUserAction
+        """Create users in bulk
 
         ``POST /api/v1/users/bulk``
 
@@ -406,7 +406,7 @@ class AsyncUsersAdminResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.User:
-        """updateUser
+        """Update a user
 
         ``PUT /api/v1/users/{id}``
 
@@ -463,7 +463,7 @@ class AsyncUsersAdminResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """deleteUser
+        """Delete a user
 
         ``DELETE /api/v1/users/{id}``
 

@@ -70,7 +70,7 @@ class WorkbookPromotionsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.WorkbookPromotionSummaryResponse:
-        """getWorkbookPromotion
+        """Get the promotion of a workbook
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotion``
 
@@ -117,7 +117,7 @@ class WorkbookPromotionsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[_models.WorkbookPromotionLinkDto]:
-        """getWorkbookPromotionLinks
+        """List promotion links of a workbook
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotion-links``
 
@@ -168,7 +168,7 @@ class WorkbookPromotionsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.WorkbookPromotionPreviewDto:
-        """previewWorkbookPromotion
+        """Create a promotion preview for a workbook
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotion-previews``
 
@@ -219,7 +219,7 @@ class WorkbookPromotionsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[_models.WorkbookPromotionDto]:
-        """getWorkbookPromotions
+        """List promotions of a workbook
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotions``
 
@@ -271,7 +271,7 @@ class WorkbookPromotionsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.WorkbookPromotionDto:
-        """promoteWorkbook
+        """Create a promotion for a workbook
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotions``
 
@@ -366,7 +366,7 @@ class AsyncWorkbookPromotionsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.WorkbookPromotionSummaryResponse:
-        """getWorkbookPromotion
+        """Get the promotion of a workbook
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotion``
 
@@ -413,7 +413,7 @@ class AsyncWorkbookPromotionsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[_models.WorkbookPromotionLinkDto]:
-        """getWorkbookPromotionLinks
+        """List promotion links of a workbook
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotion-links``
 
@@ -464,7 +464,7 @@ class AsyncWorkbookPromotionsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.WorkbookPromotionPreviewDto:
-        """previewWorkbookPromotion
+        """Create a promotion preview for a workbook
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotion-previews``
 
@@ -517,7 +517,7 @@ class AsyncWorkbookPromotionsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[_models.WorkbookPromotionDto]:
-        """getWorkbookPromotions
+        """List promotions of a workbook
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotions``
 
@@ -569,7 +569,7 @@ class AsyncWorkbookPromotionsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.WorkbookPromotionDto:
-        """promoteWorkbook
+        """Create a promotion for a workbook
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/promotions``
 

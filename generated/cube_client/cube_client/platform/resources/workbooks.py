@@ -59,7 +59,7 @@ class WorkbooksResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[_models.Workbook]:
-        """getWorkbooks
+        """List workbooks of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks``
 
@@ -105,7 +105,7 @@ class WorkbooksResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Workbook:
-        """createWorkbook
+        """Create a workbook for a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks``
 
@@ -157,7 +157,7 @@ class WorkbooksResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Workbook:
-        """upsertWorkbookBySlug
+        """Update a workbook by slug of a deployment
 
         ``PUT /api/v1/deployments/{deploymentId}/workbooks/by-slug/{slug}``
 
@@ -207,7 +207,7 @@ class WorkbooksResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Workbook:
-        """getWorkbook
+        """Get a workbook of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}``
 
@@ -255,7 +255,7 @@ class WorkbooksResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """updateWorkbook
+        """Update a workbook of a deployment
 
         ``PUT /api/v1/deployments/{deploymentId}/workbooks/{workbookId}``
 
@@ -307,7 +307,7 @@ class WorkbooksResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """deleteWorkbook
+        """Delete a workbook of a deployment
 
         ``DELETE /api/v1/deployments/{deploymentId}/workbooks/{workbookId}``
 
@@ -354,7 +354,7 @@ class WorkbooksResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.WorkbookDashboard:
-        """updateWorkbookDashboard
+        """Update the dashboard of a workbook
 
         ``PUT /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard``
 
@@ -405,7 +405,7 @@ class WorkbooksResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Dashboard:
-        """updatePublishedDashboardAiWidgetThread
+        """Create an AI widget thread for the dashboard of a workbook
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/ai-widget-thread``
 
@@ -456,7 +456,7 @@ class WorkbooksResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Workbook:
-        """duplicateWorkbook
+        """Duplicate a workbook
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/duplicate``
 
@@ -513,7 +513,7 @@ class WorkbooksResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Dashboard:
-        """publishDashboard
+        """Publish a workbook
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/publish``
 
@@ -728,7 +728,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[_models.Workbook]:
-        """getWorkbooks
+        """List workbooks of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks``
 
@@ -774,7 +774,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Workbook:
-        """createWorkbook
+        """Create a workbook for a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks``
 
@@ -826,7 +826,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Workbook:
-        """upsertWorkbookBySlug
+        """Update a workbook by slug of a deployment
 
         ``PUT /api/v1/deployments/{deploymentId}/workbooks/by-slug/{slug}``
 
@@ -876,7 +876,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Workbook:
-        """getWorkbook
+        """Get a workbook of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/workbooks/{workbookId}``
 
@@ -924,7 +924,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """updateWorkbook
+        """Update a workbook of a deployment
 
         ``PUT /api/v1/deployments/{deploymentId}/workbooks/{workbookId}``
 
@@ -976,7 +976,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> Any:
-        """deleteWorkbook
+        """Delete a workbook of a deployment
 
         ``DELETE /api/v1/deployments/{deploymentId}/workbooks/{workbookId}``
 
@@ -1023,7 +1023,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.WorkbookDashboard:
-        """updateWorkbookDashboard
+        """Update the dashboard of a workbook
 
         ``PUT /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard``
 
@@ -1074,7 +1074,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Dashboard:
-        """updatePublishedDashboardAiWidgetThread
+        """Create an AI widget thread for the dashboard of a workbook
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard/ai-widget-thread``
 
@@ -1125,7 +1125,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Workbook:
-        """duplicateWorkbook
+        """Duplicate a workbook
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/duplicate``
 
@@ -1182,7 +1182,7 @@ class AsyncWorkbooksResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Dashboard:
-        """publishDashboard
+        """Publish a workbook
 
         ``POST /api/v1/deployments/{deploymentId}/workbooks/{workbookId}/publish``
 

@@ -79,7 +79,7 @@ class WorkspaceResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[_models.Workbook]:
-        """sharedWorkspaceObjects
+        """List shared workspace of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/shared-workspace``
 
@@ -135,7 +135,7 @@ class WorkspaceResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[_models.Workbook]:
-        """workspaceObjects
+        """List workspace of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/workspace``
 
@@ -183,7 +183,7 @@ class WorkspaceResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.BulkDeleteWorkspaceObjectsPayload:
-        """bulkDeleteWorkspaceObjects
+        """Bulk delete in the workspace of a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/workspace/bulk-delete``
 
@@ -233,7 +233,7 @@ class WorkspaceResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.BulkMoveWorkspaceObjectsResponse:
-        """bulkMoveWorkspaceObjects
+        """Bulk move in the workspace of a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/workspace/bulk-move``
 
@@ -285,7 +285,7 @@ class WorkspaceResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Workbook:
-        """moveWorkspaceObject
+        """Move the workspace of a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/workspace/move``
 
@@ -384,7 +384,7 @@ class AsyncWorkspaceResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[_models.Workbook]:
-        """sharedWorkspaceObjects
+        """List shared workspace of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/shared-workspace``
 
@@ -440,7 +440,7 @@ class AsyncWorkspaceResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[_models.Workbook]:
-        """workspaceObjects
+        """List workspace of a deployment
 
         ``GET /api/v1/deployments/{deploymentId}/workspace``
 
@@ -488,7 +488,7 @@ class AsyncWorkspaceResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.BulkDeleteWorkspaceObjectsPayload:
-        """bulkDeleteWorkspaceObjects
+        """Bulk delete in the workspace of a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/workspace/bulk-delete``
 
@@ -538,7 +538,7 @@ class AsyncWorkspaceResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.BulkMoveWorkspaceObjectsResponse:
-        """bulkMoveWorkspaceObjects
+        """Bulk move in the workspace of a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/workspace/bulk-move``
 
@@ -590,7 +590,7 @@ class AsyncWorkspaceResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Workbook:
-        """moveWorkspaceObject
+        """Move the workspace of a deployment
 
         ``POST /api/v1/deployments/{deploymentId}/workspace/move``
 

@@ -60,7 +60,7 @@ class SCIMGroupsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[_models.Group]:
-        """listGroups
+        """List groups
 
         ``GET /scim/v2/Groups``
 
@@ -105,7 +105,7 @@ class SCIMGroupsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Group:
-        """createGroup
+        """Create a group
 
         ``POST /scim/v2/Groups``
 
@@ -150,7 +150,7 @@ class SCIMGroupsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Group:
-        """getGroup
+        """Get a group
 
         ``GET /scim/v2/Groups/{id}``
 
@@ -198,7 +198,7 @@ class SCIMGroupsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Group:
-        """replaceGroup
+        """Update a group
 
         ``PUT /scim/v2/Groups/{id}``
 
@@ -247,7 +247,7 @@ class SCIMGroupsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> None:
-        """deleteGroup
+        """Delete a group
 
         ``DELETE /scim/v2/Groups/{id}``
 
@@ -286,7 +286,7 @@ class SCIMGroupsResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Group:
-        """patchGroup
+        """Update a group
 
         ``PATCH /scim/v2/Groups/{id}``
 
@@ -369,7 +369,7 @@ class AsyncSCIMGroupsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[_models.Group]:
-        """listGroups
+        """List groups
 
         ``GET /scim/v2/Groups``
 
@@ -414,7 +414,7 @@ class AsyncSCIMGroupsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Group:
-        """createGroup
+        """Create a group
 
         ``POST /scim/v2/Groups``
 
@@ -459,7 +459,7 @@ class AsyncSCIMGroupsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Group:
-        """getGroup
+        """Get a group
 
         ``GET /scim/v2/Groups/{id}``
 
@@ -507,7 +507,7 @@ class AsyncSCIMGroupsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Group:
-        """replaceGroup
+        """Update a group
 
         ``PUT /scim/v2/Groups/{id}``
 
@@ -556,7 +556,7 @@ class AsyncSCIMGroupsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> None:
-        """deleteGroup
+        """Delete a group
 
         ``DELETE /scim/v2/Groups/{id}``
 
@@ -595,7 +595,7 @@ class AsyncSCIMGroupsResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.Group:
-        """patchGroup
+        """Update a group
 
         ``PATCH /scim/v2/Groups/{id}``
 

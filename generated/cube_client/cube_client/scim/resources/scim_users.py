@@ -59,7 +59,7 @@ class SCIMUsersResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> SyncPage[_models.User]:
-        """listUsers
+        """List users
 
         ``GET /scim/v2/Users``
 
@@ -106,7 +106,7 @@ class SCIMUsersResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.User:
-        """createUser
+        """Create a user
 
         ``POST /scim/v2/Users``
 
@@ -153,7 +153,7 @@ class SCIMUsersResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.User:
-        """getUser
+        """Get a user
 
         ``GET /scim/v2/Users/{id}``
 
@@ -201,7 +201,7 @@ class SCIMUsersResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.User:
-        """replaceUser
+        """Update a user
 
         ``PUT /scim/v2/Users/{id}``
 
@@ -253,7 +253,7 @@ class SCIMUsersResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> None:
-        """deleteUser
+        """Delete a user
 
         ``DELETE /scim/v2/Users/{id}``
 
@@ -292,7 +292,7 @@ class SCIMUsersResource(SyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.User:
-        """patchUser
+        """Update a user
 
         ``PATCH /scim/v2/Users/{id}``
 
@@ -374,7 +374,7 @@ class AsyncSCIMUsersResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> AsyncPaginator[_models.User]:
-        """listUsers
+        """List users
 
         ``GET /scim/v2/Users``
 
@@ -421,7 +421,7 @@ class AsyncSCIMUsersResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.User:
-        """createUser
+        """Create a user
 
         ``POST /scim/v2/Users``
 
@@ -468,7 +468,7 @@ class AsyncSCIMUsersResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.User:
-        """getUser
+        """Get a user
 
         ``GET /scim/v2/Users/{id}``
 
@@ -516,7 +516,7 @@ class AsyncSCIMUsersResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.User:
-        """replaceUser
+        """Update a user
 
         ``PUT /scim/v2/Users/{id}``
 
@@ -568,7 +568,7 @@ class AsyncSCIMUsersResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> None:
-        """deleteUser
+        """Delete a user
 
         ``DELETE /scim/v2/Users/{id}``
 
@@ -607,7 +607,7 @@ class AsyncSCIMUsersResource(AsyncAPIResource):
         max_retries: int | NotGiven = NOT_GIVEN,
         limits: Limits | None = None,
     ) -> _models.User:
-        """patchUser
+        """Update a user
 
         ``PATCH /scim/v2/Users/{id}``
 

@@ -1,0 +1,273 @@
+"""Where a parsed JSON body differs from the type the document gives it, as shapes.
+
+:func:`walk` follows the generated type (models, lists, maps, unions, ``Literal`` enums, scalars)
+over the JSON value and lists each :class:`~._shapes.Difference`; it reads every field, unlike
+the lazy models, because a recording is complete or useless. Only shape recording calls it.
+
+Each type is compiled once into a checker (a closure): a model's scalar and enum fields are
+checked inline with ``isinstance`` and set lookups, unknown keys with one set comparison, and a
+pointer string is only made for a nested value or a difference, so a body that matches the
+document costs a small fraction of decoding it.
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import types
+import typing
+import uuid
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, Union
+
+import pydantic
+
+from ._models import Unknown, _keys
+from ._shapes import MAX_NAME, Difference, _shape_value, escape_token, json_type, string_format
+
+__all__ = ["walk"]
+
+Check = Callable[[Any, str, list[Difference]], None]
+_NONE = type(None)
+_SCALARS: dict[Any, tuple[str, tuple[type, ...]]] = {
+    str: ("string", (str,)),
+    int: ("integer", (int,)),
+    float: ("number", (int, float)),
+    bool: ("boolean", (bool,)),
+    bytes: ("string", (str,)),
+    datetime.datetime: ("string", (str,)),
+    datetime.date: ("string", (str,)),
+    datetime.time: ("string", (str,)),
+    uuid.UUID: ("string", (str,)),
+}
+_SKIP, _SCALAR, _LITERAL, _NESTED = range(4)
+
+
+def walk(tp: Any, data: Any, pointer: str, out: list[Difference]) -> None:
+    """Append to ``out`` every difference between ``data`` and ``tp`` at ``pointer``."""
+    checker(tp)(data, pointer, out)
+
+
+def _strip(tp: Any) -> Any:
+    while typing.get_origin(tp) is Annotated:
+        tp = typing.get_args(tp)[0]
+    return tp
+
+
+def _describe(members: list[Any]) -> str:
+    names = []
+    for member in members:
+        origin = typing.get_origin(member)
+        if origin is Literal:
+            names.append("enum")
+        elif member in _SCALARS:
+            names.append(_SCALARS[member][0])
+        elif origin is list:
+            names.append("array")
+        else:
+            names.append("object")
+    return " | ".join(dict.fromkeys(names)) or "any"
+
+
+Plan = tuple[int, Any, bool, str]
+
+
+def _plan(tp: Any) -> Plan:
+    """(how to check, what with, null allowed, what the document says) for one type."""
+    tp = _strip(tp)
+    nullable = False
+    if typing.get_origin(tp) in (Union, types.UnionType):
+        args = typing.get_args(tp)
+        nullable = _NONE in args
+        members = [m for m in (_strip(a) for a in args) if m is not _NONE and m is not Unknown]
+        if len(members) != 1:
+            if not members:
+                return _SKIP, None, True, "null"
+            return _NESTED, _union_checker(tuple(members)), nullable, _describe(members)
+        tp = members[0]
+    if tp in (Any, object) or tp is _NONE:
+        return _SKIP, None, True, "any"
+    if typing.get_origin(tp) is Literal:
+        values = typing.get_args(tp)
+        return _LITERAL, frozenset((type(v), v) for v in values), nullable, "enum"
+    if tp in _SCALARS:
+        name, accepted = _SCALARS[tp]
+        return _SCALAR, (accepted, tp is not bool), nullable, name
+    return _NESTED, _Lazy(tp), nullable, _describe([tp])
+
+
+class _Lazy:
+    """The checker of a type, looked up on first use (models may name themselves)."""
+
+    __slots__ = ("_check", "_tp")
+
+    def __init__(self, tp: Any) -> None:
+        self._tp = tp
+        self._check: Check | None = None
+
+    def __call__(self, data: Any, pointer: str, out: list[Difference]) -> None:
+        if self._check is None:
+            self._check = checker(self._tp)
+        self._check(data, pointer, out)
+
+
+def _value(plan: Plan, value: Any, pointer: str, out: list[Difference]) -> None:
+    """Check one value against its plan (``pointer``: where it is)."""
+    how, what, nullable, says = plan
+    if value is None:
+        if not nullable:
+            out.append(Difference("null-not-allowed", pointer, says, "null"))
+    elif how == _SCALAR:
+        accepted, no_bool = what
+        if not isinstance(value, accepted) or (no_bool and value.__class__ is bool):
+            out.append(Difference("type-mismatch", pointer, says, json_type(value)))
+    elif how == _LITERAL:
+        if not isinstance(value, str | int | float | bool) or (type(value), value) not in what:
+            seen = _shape_value(value)
+            out.append(
+                Difference("enum-value-unknown", pointer, "enum", json_type(value), None, seen)
+            )
+    elif how == _NESTED:
+        what(value, pointer, out)
+
+
+@functools.lru_cache(maxsize=2048)
+def checker(tp: Any) -> Check:
+    """The compiled checker of ``tp`` (see the module)."""
+    bare = _strip(tp)
+    origin = typing.get_origin(bare)
+    if isinstance(bare, type) and issubclass(bare, pydantic.RootModel):
+        root: Any = bare.model_fields["root"].annotation
+        return checker(root)
+    if isinstance(bare, type) and issubclass(bare, pydantic.BaseModel):
+        return _model_checker(bare)
+    if origin is list:
+        return _list_checker(_plan((typing.get_args(bare) or (Any,))[0]))
+    if origin is dict:
+        args = typing.get_args(bare)
+        return _map_checker(_plan(args[1] if len(args) == 2 else Any))
+    plan = _plan(tp)
+    return lambda data, pointer, out: _value(plan, data, pointer, out)
+
+
+def _list_checker(item: Plan) -> Check:
+    def check(data: Any, pointer: str, out: list[Difference]) -> None:
+        if data.__class__ is not list:
+            out.append(Difference("type-mismatch", pointer, "array", json_type(data)))
+            return
+        at = pointer + "/-"
+        for value in data:
+            _value(item, value, at, out)
+
+    return check
+
+
+def _map_checker(item: Plan) -> Check:
+    def check(data: Any, pointer: str, out: list[Difference]) -> None:
+        if data.__class__ is not dict:
+            out.append(Difference("type-mismatch", pointer, "object", json_type(data)))
+            return
+        at = pointer + "/*"  # a map's keys are data: never recorded
+        for value in data.values():
+            _value(item, value, at, out)
+
+    return check
+
+
+def _model_checker(cls: type[pydantic.BaseModel]) -> Check:
+    rows = [
+        (alias, name, info.is_required(), _plan(info.annotation), "/" + escape_token(alias))
+        for name, (alias, info) in _keys(cls).items()
+    ]
+    known = frozenset(k for row in rows for k in row[:2])
+
+    def check(data: Any, pointer: str, out: list[Difference]) -> None:
+        if data.__class__ is not dict:
+            out.append(Difference("type-mismatch", pointer, "object", json_type(data)))
+            return
+        for alias, name, required, plan, token in rows:
+            if alias in data:
+                value = data[alias]
+            elif name in data:
+                value = data[name]
+            else:
+                if required:
+                    out.append(
+                        Difference("required-missing", pointer + token, "required", "absent")
+                    )
+                continue
+            if plan[0] != _SKIP:
+                _value(plan, value, pointer + token, out)
+        if not known.issuperset(data):
+            _extras(data, known, pointer, out)
+
+    return check
+
+
+def _extras(
+    data: dict[str, Any], known: frozenset[str], pointer: str, out: list[Difference]
+) -> None:
+    for key, value in data.items():
+        if key not in known and len(key) <= MAX_NAME:
+            where = f"{pointer}/{escape_token(key)}"
+            kind = json_type(value)
+            out.append(
+                Difference("property-unknown", where, "not listed", kind, string_format(value))
+            )
+
+
+def _union_checker(members: tuple[Any, ...]) -> Check:
+    checks = [checker(m) for m in members]
+    says = _describe(list(members))
+
+    def check(data: Any, pointer: str, out: list[Difference]) -> None:
+        tries: list[list[Difference]] = []
+        for each in checks:
+            found: list[Difference] = []
+            each(data, pointer, found)
+            if not found:
+                return
+            tries.append(found)
+        models = [m for m in members if isinstance(m, type) and issubclass(m, pydantic.BaseModel)]
+        tag = _tag(tuple(models))
+        if tag is not None and isinstance(data, dict) and tag[0] in data:
+            name, known = tag
+            if data[name] not in known:
+                seen = _shape_value(data[name])
+                where = f"{pointer}/{escape_token(name)}"
+                kind = json_type(data[name])
+                out.append(
+                    Difference("union-variant-unknown", where, "union tag", kind, None, seen)
+                )
+                return
+        if all(f[0].kind == "type-mismatch" and f[0].pointer == pointer for f in tries):
+            out.append(Difference("type-mismatch", pointer, says, json_type(data)))
+            return
+        closest: list[Difference] = min(tries, key=_count)  # the variant it comes closest to
+        out.extend(closest)
+
+    return check
+
+
+def _count(found: list[Difference]) -> int:
+    return len(found)
+
+
+@functools.cache
+def _tag(models: tuple[type[pydantic.BaseModel], ...]) -> tuple[str, frozenset[Any]] | None:
+    """The field every variant types as one constant (the union's tag), with its values."""
+    if len(models) < 2:
+        return None
+    constants: list[dict[str, Any]] = []
+    for model in models:
+        mine = {}
+        for name, (alias, info) in _keys(model).items():
+            tp = _strip(info.annotation)
+            if typing.get_origin(tp) is Literal and len(typing.get_args(tp)) == 1:
+                mine[alias or name] = typing.get_args(tp)[0]
+        constants.append(mine)
+    shared = set.intersection(*(set(c) for c in constants))
+    if not shared:
+        return None
+    name = sorted(shared)[0]
+    return name, frozenset(c[name] for c in constants)

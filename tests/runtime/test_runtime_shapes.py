@@ -1,0 +1,174 @@
+"""Shape recording in the generated SDK (``record_shapes=DIR`` / ``CUBE_RECORD_SHAPES``): off by
+default; one line per difference, counted in memory; values only for enums; the size cap at its
+edge; many threads appending at once. Against a real loopback server (``getDeployment``)."""
+
+from __future__ import annotations
+
+import json
+import threading
+import warnings
+from pathlib import Path
+
+import pytest
+from runtime_servers import DEPLOYMENT, Exchange, LocalServer, deployment, platform
+
+from generator.observed.records import read_observations
+
+SECRET = "s3cr3t-value-that-must-not-be-recorded"
+
+
+def _serve(server: LocalServer, **extra: object) -> None:
+    @server.route("GET", DEPLOYMENT)
+    def get(ex: Exchange) -> None:
+        ex.json(200, {**deployment(name=SECRET), **extra})
+
+
+def _lines(folder: Path) -> list[dict[str, object]]:
+    path = folder / "shapes.jsonl"
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_recording_is_off_by_default(
+    server: LocalServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("CUBE_RECORD_SHAPES", raising=False)
+    monkeypatch.chdir(tmp_path)
+    _serve(server, surprise=SECRET)
+    with platform(server.url) as client:
+        assert client.deployments.get_deployment(7).name == SECRET
+        assert client._recorder is None
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_each_difference_is_one_line_counted_in_memory(
+    server: LocalServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CUBE_RECORD_SHAPES_EVERY", "1")  # every response compared whole
+    _serve(server, surprise=SECRET, creationStep="paused")
+    with platform(server.url, record_shapes=tmp_path) as client:
+        for _ in range(30):
+            got = client.deployments.get_deployment(7)
+            assert got.name == SECRET
+        assert len(_lines(tmp_path)) == 2  # each new difference once, as it is met
+    lines = _lines(tmp_path)
+    assert len(lines) == 4  # and the repeats as one line each at close
+    assert SECRET not in (tmp_path / "shapes.jsonl").read_text(encoding="utf-8")
+    by_kind = {str(line["kind"]): line for line in lines[:2]}
+    assert by_kind["property-unknown"]["pointer"] == "/surprise"
+    assert by_kind["property-unknown"]["seen"] == {"type": "string"}
+    assert by_kind["enum-value-unknown"]["seen"] == {"type": "string", "value": "paused"}
+    assert by_kind["enum-value-unknown"]["operation"] == {
+        "method": "GET",
+        "path": "/api/v1/deployments/{deploymentId}",
+    }
+    merged = read_observations([tmp_path])
+    assert sorted(o.count for o in merged) == [30, 30]
+
+
+def test_responses_are_compared_whole_first_then_one_in_every(
+    server: LocalServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first 8 responses of an operation, then one in CUBE_RECORD_SHAPES_EVERY, are compared
+    whole; a count is the number of compared responses that showed the difference."""
+    monkeypatch.setenv("CUBE_RECORD_SHAPES_EVERY", "10")
+    _serve(server, creationStep="paused", surprise=1)
+    with platform(server.url, record_shapes=tmp_path) as client:
+        for _ in range(45):  # compared whole: 1..8, 10, 20, 30, 40
+            assert str(client.deployments.get_deployment(7).creation_step) == "Unknown('paused')"
+    counts = {o.kind: o.count for o in read_observations([tmp_path])}
+    assert counts == {"property-unknown": 12, "enum-value-unknown": 12}
+
+
+def test_the_environment_turns_recording_on(
+    server: LocalServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CUBE_RECORD_SHAPES", str(tmp_path / "env"))
+    _serve(server, other=1.5)
+    with platform(server.url) as client:
+        client.deployments.get_deployment(7)
+    (line,) = _lines(tmp_path / "env")
+    assert line["kind"] == "property-unknown" and line["seen"] == {"type": "number"}
+
+
+def test_nothing_is_written_when_nothing_differs(server: LocalServer, tmp_path: Path) -> None:
+    _serve(server)
+    with platform(server.url, record_shapes=tmp_path) as client:
+        client.deployments.get_deployment(7)
+    assert _lines(tmp_path) == []
+
+
+def test_the_size_cap_at_its_edge(
+    server: LocalServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cap that holds exactly the first line keeps it; the next difference stops recording
+    with one warning, and the file never passes the cap."""
+    from cube_client._shapes import ShapesRecordingWarning
+
+    first = tmp_path / "probe"
+    _serve(server, a=1)
+    with platform(server.url, record_shapes=first) as client:
+        client.deployments.get_deployment(7)
+    size = (first / "shapes.jsonl").stat().st_size
+    monkeypatch.setenv("CUBE_RECORD_SHAPES_MAX_BYTES", str(size))
+    capped = tmp_path / "capped"
+    with platform(server.url, record_shapes=capped) as client:
+        client.deployments.get_deployment(7)  # exactly the cap: written
+        assert (capped / "shapes.jsonl").stat().st_size == size
+        server.routes.clear()
+        _serve(server, b=2)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            client.deployments.get_deployment(7)  # one byte more would pass it: stopped
+            client.deployments.get_deployment(7)
+    stops = [w for w in caught if issubclass(w.category, ShapesRecordingWarning)]
+    assert len(stops) == 1 and "cap" in str(stops[0].message)
+    assert (capped / "shapes.jsonl").stat().st_size == size
+
+
+def test_threads_append_whole_lines(tmp_path: Path) -> None:
+    from cube_client._shapes import Difference, Recorder
+
+    recorder = Recorder(tmp_path, max_bytes=10_000_000)
+    kinds = [Difference("property-unknown", f"/f{i}", "not listed", "string") for i in range(40)]
+
+    def work(n: int) -> None:
+        for i in range(200):
+            recorder.note("GET", "/x", 200, "application/json", [kinds[(n + i) % 40]])
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    recorder.flush()
+    observations = read_observations([tmp_path])  # every line parses and validates
+    assert len(observations) == 40
+    assert sum(o.count for o in observations) == 16 * 200
+
+
+def test_a_raw_response_is_recorded_when_parsed(server: LocalServer, tmp_path: Path) -> None:
+    _serve(server, surprise=SECRET)
+    with platform(server.url, record_shapes=tmp_path) as client:
+        raw = client.with_raw_response.deployments.get_deployment(7)
+        assert _lines(tmp_path) == []  # not parsed yet: not compared
+        assert raw.parse().name == SECRET
+        (line,) = _lines(tmp_path)
+    assert line["pointer"] == "/surprise"
+
+
+def test_async_clients_record_too(server: LocalServer, tmp_path: Path) -> None:
+    import asyncio
+
+    from runtime_servers import async_platform
+
+    _serve(server, surprise=SECRET)
+
+    async def run() -> None:
+        async with async_platform(server.url, record_shapes=tmp_path) as client:
+            await client.deployments.get_deployment(7)
+
+    asyncio.run(run())
+    (line,) = _lines(tmp_path)
+    assert line["kind"] == "property-unknown" and SECRET not in json.dumps(line)
