@@ -1,4 +1,5 @@
-"""The data frame row: 100,000 rows x 10 members, from response bytes to a pandas frame, against
+"""The data frame row: 100,000 rows x 10 members, from response bytes (the whole public call,
+an in-memory transport answering) to a pandas frame, against
 ``pandas.DataFrame(json.loads(body)["results"][0]["data"])`` with the same conversions, in the
 venv the heavy frame test keeps under .cache/ (skipped with the reason when it is absent)."""
 
@@ -19,8 +20,7 @@ LIMIT = 1.5
 SCRIPT = """
 import json, statistics, time
 import httpx2, pandas as pd
-from cube_client._base_client import _parse
-from cube_client.data.models import V1LoadResponse
+from cube_client import DataClient
 members = [f"m.n{i}" for i in range(6)] + ["m.s0", "m.s1", "m.t0", "m.t1"]
 ann = {"measures": {m: {"type": "number"} for m in members[:6]},
        "dimensions": {m: {"type": "string"} for m in members[6:8]},
@@ -34,9 +34,11 @@ def baseline():
     for m in members[:6]: f[m] = pd.to_numeric(f[m])
     for m in members[8:]: f[m] = pd.to_datetime(f[m], format="ISO8601")
     return f
+answer = lambda request: httpx2.Response(200, content=body)
+client = DataClient(token="t", base_url="https://cube.example",
+                    http_client=httpx2.Client(transport=httpx2.MockTransport(answer)))
 def ours():
-    response = httpx2.Response(200, content=body, request=httpx2.Request("POST", "https://x/v1/load"))
-    return _parse(response, V1LoadResponse, "json").to_pandas()
+    return client.data.load_v1(query={"measures": members[:6]}).to_pandas()
 def median(fn):
     times = []
     for _ in range(5):
