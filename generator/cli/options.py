@@ -27,9 +27,7 @@ def config_option(help: str) -> Callable[[F], F]:
 
 def out_option(help: str) -> Callable[[F], F]:
     """``--out``: the output folder (None: the configuration's default, generated/)."""
-    return click.option(
-        "--out", type=click.Path(file_okay=False, path_type=Path), default=None, help=help
-    )
+    return click.option("--out", type=click.Path(path_type=Path), default=None, help=help)
 
 
 def project_options(func: F) -> F:

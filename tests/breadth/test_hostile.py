@@ -345,8 +345,8 @@ def check_package(files: dict[str, str], benign: dict[str, set[str]]) -> None:
     project = tomllib.loads(files["pyproject.toml"])
     assert sorted(project) == ["build-system", "project", "tool"], sorted(project)
     assert sorted(project["project"]) == [
-        "classifiers", "dependencies", "description", "name", "readme", "requires-python",
-        "version",
+        "classifiers", "dependencies", "description", "name", "optional-dependencies", "readme",
+        "requires-python", "version",
     ]  # fmt: skip
     got = shape(files)
     for key in ("statements", "callees", "imports"):

@@ -142,8 +142,9 @@ RULED_OUT = object()
 
 
 def _ruled_out(case: testcases.TestCase, exc: Exception) -> bool:
-    """Prism invents one object per answer: one the document calls an error line, or one without
-    the final line's member, is rightly an error. Any other failure is a real one."""
+    """Prism invents one object per answer: one the document calls an error line, or one that is
+    not the final line (no final member, or another value of it), is rightly an error. Any other
+    failure is a real one."""
     rules = case.op.success.lines
     if rules is None:
         return False
@@ -152,9 +153,11 @@ def _ruled_out(case: testcases.TestCase, exc: Exception) -> bool:
         return isinstance(line, dict) and rules.error_member in line
     if isinstance(exc, IncompleteStreamError):
         last = exc.last
-        return (
-            bool(rules.final_member) and isinstance(last, dict) and rules.final_member not in last
-        )
+        if not rules.final_member or not isinstance(last, dict):
+            return False
+        if rules.final_member not in last:
+            return True
+        return bool(rules.final_value) and last[rules.final_member] != rules.final_value
     return False
 
 

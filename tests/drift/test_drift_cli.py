@@ -208,7 +208,7 @@ def test_markdown_escapes_table_breakers(tmp_path: Path) -> None:
     )
     row = next(line for line in result.stdout.splitlines() if "operationId" in line)
     assert row.count(" | ") == 5  # six cells, the pipe in the value escaped
-    assert "x\\|y" in row and "&lt;b&gt;" in row
+    assert "x\\|y" in row and "z\\<b\\>" in row  # a tag kept inert by backslash escapes
 
 
 def test_text_format(tmp_path: Path) -> None:
