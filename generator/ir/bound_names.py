@@ -123,13 +123,9 @@ def stub_document() -> dict[str, object]:
     return STUB
 
 
-def rendering_stub() -> contextlib.AbstractContextManager[None]:
-    """While the stub renders, :func:`bound_names` is :data:`EMPTY` (see the module)."""
-    return _bootstrapping()
-
-
 @contextlib.contextmanager
-def _bootstrapping() -> Iterator[None]:
+def rendering_stub() -> Iterator[None]:
+    """While the stub renders, :func:`bound_names` is :data:`EMPTY` (see the module)."""
     _state["bootstrapping"] = True
     try:
         yield

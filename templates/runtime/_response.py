@@ -150,14 +150,11 @@ def too_deep(response: httpx2.Response, what: str = "response body") -> APIRespo
     )
 
 
-class APIResponse(Generic[R]):
-    """The HTTP response alongside the value it parses to: ``.status_code``, ``.headers``,
-    ``.parse()``."""
+class ResponseHead:
+    """What is known before the body: status, headers, URL and the server's request id
+    (shared by the raw and the streamed responses)."""
 
-    def __init__(self, response: httpx2.Response, parser: Callable[[], R]) -> None:
-        self.http_response = response
-        self._parser = parser
-        self._parsed: list[R] = []
+    http_response: httpx2.Response
 
     @property
     def status_code(self) -> int:
@@ -176,13 +173,24 @@ class APIResponse(Generic[R]):
     def url(self) -> httpx2.URL:
         return self.http_response.url
 
+    def __repr__(self) -> str:
+        request = self.http_response.request
+        return f"<{type(self).__name__} [{self.status_code}] {request.method} {self.url}>"
+
+
+class APIResponse(ResponseHead, Generic[R]):
+    """The HTTP response alongside the value it parses to: ``.status_code``, ``.headers``,
+    ``.parse()``."""
+
+    def __init__(self, response: httpx2.Response, parser: Callable[[], R]) -> None:
+        self.http_response = response
+        self._parser = parser
+        self._parsed: list[R] = []
+
     def parse(self) -> R:
         if not self._parsed:
             self._parsed.append(self._parser())
         return self._parsed[0]
-
-    def __repr__(self) -> str:
-        return f"<APIResponse [{self.status_code}] {self.http_response.request.method} {self.url}>"
 
 
 def _as_raw(result: Any) -> Any:

@@ -15,9 +15,8 @@ from typing import Any, Generic, ParamSpec, TypeVar
 
 import httpx2
 
-from ._exceptions import request_id
 from ._limits import DEFAULT_LIMITS, Limits, aread_body, read_body
-from ._response import stream_errors
+from ._response import ResponseHead, stream_errors
 from ._types import RAW_RESPONSE_HEADER
 
 __all__ = ["AsyncStreamedAPIResponse", "StreamedAPIResponse"]
@@ -27,33 +26,7 @@ P = ParamSpec("P")
 STREAM_MARK = "stream"  # the value of RAW_RESPONSE_HEADER that asks for an unread response
 
 
-class _Head:
-    """What is known before the body: status, headers, URL and the server's request id."""
-
-    http_response: httpx2.Response
-
-    @property
-    def status_code(self) -> int:
-        return self.http_response.status_code
-
-    @property
-    def headers(self) -> httpx2.Headers:
-        return self.http_response.headers
-
-    @property
-    def request_id(self) -> str | None:
-        return request_id(self.http_response)
-
-    @property
-    def url(self) -> httpx2.URL:
-        return self.http_response.url
-
-    def __repr__(self) -> str:
-        request = self.http_response.request
-        return f"<{type(self).__name__} [{self.status_code}] {request.method} {self.url}>"
-
-
-class StreamedAPIResponse(_Head, Generic[R]):
+class StreamedAPIResponse(ResponseHead, Generic[R]):
     """A response whose body has not been read: read it in parts, whole, or parsed."""
 
     def __init__(
@@ -106,7 +79,7 @@ class StreamedAPIResponse(_Head, Generic[R]):
         self.http_response.close()
 
 
-class AsyncStreamedAPIResponse(_Head, Generic[R]):
+class AsyncStreamedAPIResponse(ResponseHead, Generic[R]):
     """Async twin of :class:`StreamedAPIResponse`."""
 
     def __init__(
