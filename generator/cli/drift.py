@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from generator.cli.errors import fail
+from generator.cli.options import config_option, observed_option
 from generator.diagnostics import CodegenError
 from generator.document.loader import load_document
 from generator.drift.engine import DriftReport, compare
@@ -216,22 +217,13 @@ def _colour() -> bool:
     metavar="OLD NEW",
     help="The package versions before and after, for --require-version-bump.",
 )
-@click.option(
-    "--observed",
-    "observed",
-    multiple=True,
-    type=click.Path(path_type=Path),
-    help="Shape records (a folder of *.jsonl, or a file; repeatable): report which observed "
-    "shapes NEW documents, which its family's overlays accept, and which it rejects.",
+@observed_option(
+    "Shape records (a folder of *.jsonl, or a file; repeatable): report which observed "
+    "shapes NEW documents, which its family's overlays accept, and which it rejects."
 )
-@click.option(
-    "--config",
-    "config_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=DEFAULT_CONFIG,
-    show_default=True,
-    help="With --observed: the project whose family (the one whose document is OLD, else "
-    "--family, else the first) gives the overlays and the Python names.",
+@config_option(
+    "With --observed: the project whose family (the one whose document is OLD, else "
+    "--family, else the first) gives the overlays and the Python names."
 )
 @click.option("--family", default=None, help="With --observed: the API family.")
 def drift(

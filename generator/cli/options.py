@@ -25,6 +25,11 @@ def config_option(help: str) -> Callable[[F], F]:
     )
 
 
+def observed_option(help: str) -> Callable[[F], F]:
+    """``--observed``: shape records the SDK wrote (folders of ``*.jsonl`` or files; repeatable)."""
+    return click.option("--observed", multiple=True, type=click.Path(path_type=Path), help=help)
+
+
 def out_option(help: str) -> Callable[[F], F]:
     """``--out``: the output folder (None: the configuration's default, generated/)."""
     return click.option("--out", type=click.Path(path_type=Path), default=None, help=help)

@@ -16,7 +16,12 @@ from typing import NoReturn
 import click
 
 from generator.cli.errors import fail
-from generator.cli.options import connection_options, family_option, project_options
+from generator.cli.options import (
+    connection_options,
+    family_option,
+    observed_option,
+    project_options,
+)
 from generator.diagnostics import CodegenError, Diagnostic
 from generator.document.fetch import BASE_URL_ENV, redact
 from generator.files import write_atomic
@@ -71,12 +76,9 @@ def _failed(
     default=None,
     help="Write the Markdown summary (a pull-request body) here; otherwise print it.",
 )
-@click.option(
-    "--observed",
-    multiple=True,
-    type=click.Path(path_type=Path),
-    help="Shape records (folder of *.jsonl, or a file; repeatable): say in the summary and the "
-    "changelog which observed shapes the new document documents, accepts or rejects.",
+@observed_option(
+    "Shape records (folder of *.jsonl, or a file; repeatable): say in the summary and the "
+    "changelog which observed shapes the new document documents, accepts or rejects."
 )
 @click.option(
     "--github-output",
