@@ -31,6 +31,7 @@ walks every item with no ``await`` in between, and ``await client.x.list()`` giv
 
 from __future__ import annotations
 
+import functools
 from collections.abc import AsyncIterator, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
@@ -92,6 +93,12 @@ class PageSpec:
             if _present(data, shape.items):
                 return shape
         return None
+
+
+@functools.lru_cache(maxsize=256)
+def _pointer(path: tuple[str, ...]) -> str:
+    """The JSON pointer of the items at ``path`` (worked out once per page shape)."""
+    return "".join(child("", key) for key in path)
 
 
 def _dig(data: Any, path: Sequence[str]) -> Any:
@@ -289,7 +296,7 @@ def _parse_page(
             response=response,
             body=data,
         )
-    at = "".join(child("", key) for key in shape.items)
+    at = _pointer(shape.items)
     found = _dig(data, shape.items) or []
     if recorder is not None and recorder.sampled(method, path):
         observe_data(recorder, method, path, response, list[item_type], found, at)

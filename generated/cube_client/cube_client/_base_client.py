@@ -338,24 +338,30 @@ class BaseClient:
         return {self._auth_header: self._auth_prefix + self._credential}
 
     def _build_request(
-        self, call: PreparedCall, client: httpx2.Client | httpx2.AsyncClient
+        self,
+        call: PreparedCall,
+        client: httpx2.Client | httpx2.AsyncClient,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
     ) -> httpx2.Request:
+        """The request for one attempt; ``timeout`` is the call's (see :meth:`_timeout`) when the
+        caller has already worked it out."""
+        if isinstance(timeout, NotGiven):
+            timeout = self._timeout(call)
         opts = call.options
         path = build_path(call.path, call.path_params)
         url = self.base_url.copy_with(path="/") if call.host_root else self.base_url
         base = str(url).rstrip("/")
-        params = build_query({**call.query, **(opts.extra_query or {})}, call.unexploded)
-        # One case-insensitive mapping, so a caller's "authorization" replaces ours, not joins it.
-        headers = httpx2.Headers({"Accept": "application/json", "User-Agent": _USER_AGENT})
-        for layer in (
-            self._default_headers,
-            self.auth_headers,
-            call.headers,
-            opts.extra_headers or {},
-        ):
-            for key, value in layer.items():
-                headers[key] = value
-        headers.pop(RAW_RESPONSE_HEADER, None)
+        query = {**call.query, **opts.extra_query} if opts.extra_query else call.query
+        params = build_query(query, call.unexploded)
+        # Case-insensitive (keyed by the lower-case name), so a caller's "authorization" replaces
+        # ours rather than joining it; a plain dict, as httpx2 builds its own ``Headers`` anyway.
+        merged = {"accept": ("Accept", "application/json"), "user-agent": _USER_AGENT_HEADER}
+        for layer in (self._default_headers, self.auth_headers, call.headers, opts.extra_headers):
+            if layer:
+                for key, value in layer.items():
+                    merged[key.lower()] = (key, value)
+        merged.pop(_RAW_RESPONSE_KEY, None)
+        headers = list(merged.values())
         kwargs: dict[str, Any] = {}
         if not isinstance(call.json, NotGiven):
             body = to_jsonable(call.json)
@@ -384,10 +390,10 @@ class BaseClient:
             kwargs["json"] = to_jsonable(opts.extra_body)
         return client.build_request(
             call.method,
-            base + path,
-            params=params,
+            _url(base + path),
+            params=params or None,  # an empty list would still cost httpx2 a query merge
             headers=headers,
-            timeout=self._timeout(call),
+            timeout=timeout,
             **kwargs,
         )
 
@@ -528,6 +534,15 @@ class BaseClient:
 
 
 _USER_AGENT = user_agent()
+_USER_AGENT_HEADER = ("User-Agent", _USER_AGENT)
+_RAW_RESPONSE_KEY = RAW_RESPONSE_HEADER.lower()
+
+
+@functools.lru_cache(maxsize=512)
+def _url(text: str) -> httpx2.URL:
+    """``text`` parsed once (``httpx2.URL`` is immutable): a client calls the same few URLs
+    again and again, and parsing one costs more than the rest of building its request."""
+    return httpx2.URL(text)
 
 
 def _class_attrs(cls: type) -> list[tuple[str, object]]:
@@ -604,14 +619,15 @@ class SyncAPIClient(BaseClient):
     def send(self, call: PreparedCall, *, stream: bool = False) -> httpx2.Response:
         """Send with retries; returns a 2xx response or raises a typed :class:`APIError`."""
         attempt = 0
+        timeout, limits = self._timeout(call), self._limits_for(call)
         while True:
-            request = self._build_request(call, self._client)
+            request = self._build_request(call, self._client, timeout)
             self._log_request(request, attempt)
-            when = deadline(self._timeout(call))
+            when = deadline(timeout)
             try:
                 response = self._client.send(request, stream=True, follow_redirects=False)
                 if response.is_success and not stream:
-                    read_body(response, self._limits_for(call), when)
+                    read_body(response, limits, when)
             except httpx2.RequestError as exc:
                 delay = self._plan_retry(call, attempt, exc=exc)
                 if delay is None:
@@ -623,7 +639,7 @@ class SyncAPIClient(BaseClient):
                 delay = self._plan_retry(call, attempt, response=response)
                 if delay is None:
                     try:
-                        read_body(response, self._limits_for(call), when)
+                        read_body(response, limits, when)
                     except httpx2.RequestError as exc:
                         raise self._transport_error(exc, request) from exc
                     raise self._status_error(response)
@@ -689,14 +705,15 @@ class AsyncAPIClient(BaseClient):
     async def send(self, call: PreparedCall, *, stream: bool = False) -> httpx2.Response:
         """Send with retries; returns a 2xx response or raises a typed :class:`APIError`."""
         attempt = 0
+        timeout, limits = self._timeout(call), self._limits_for(call)
         while True:
-            request = self._build_request(call, self._client)
+            request = self._build_request(call, self._client, timeout)
             self._log_request(request, attempt)
-            when = deadline(self._timeout(call))
+            when = deadline(timeout)
             try:
                 response = await self._client.send(request, stream=True, follow_redirects=False)
                 if response.is_success and not stream:
-                    await aread_body(response, self._limits_for(call), when)
+                    await aread_body(response, limits, when)
             except httpx2.RequestError as exc:
                 delay = self._plan_retry(call, attempt, exc=exc)
                 if delay is None:
@@ -708,7 +725,7 @@ class AsyncAPIClient(BaseClient):
                 delay = self._plan_retry(call, attempt, response=response)
                 if delay is None:
                     try:
-                        await aread_body(response, self._limits_for(call), when)
+                        await aread_body(response, limits, when)
                     except httpx2.RequestError as exc:
                         raise self._transport_error(exc, request) from exc
                     raise self._status_error(response)
