@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import types
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, Union
 
@@ -37,6 +38,21 @@ class Accepts:
     bounded: type | None = None  # ``int``, kept when ``low <= value <= high``
     low: float = -_INF
     high: float = _INF
+
+    def by_type(self) -> dict[type, Check]:
+        """The test of a raw value, by its exact type: ``True`` (every value of the type), or
+        a C-level membership test (an enum's values, an integer range)."""
+        tests: dict[type, Check] = dict.fromkeys(self.plain, True)
+        for kind in {type(v) for v in self.listed} - self.plain:
+            tests[kind] = frozenset(v for v in self.listed if type(v) is kind).__contains__
+        if self.bounded is not None and self.bounded not in tests:
+            high = min(self.high, _BIG)
+            tests[self.bounded] = range(int(max(self.low, -_BIG)), int(high) + 1).__contains__
+        return tests
+
+
+Check = Callable[[Any], bool] | bool
+_BIG = 2**63  # an integer bound past this one is left to the validator
 
 
 def accepts(annotation: Any, metadata: list[Any]) -> Accepts | None:

@@ -27,7 +27,7 @@ import pydantic
 from pydantic.fields import FieldInfo
 
 from ._differences import LISTENERS, MISSING, Difference, Kind, child, report
-from ._field_plans import SCALARS, accepts
+from ._field_plans import accepts
 from ._lenient import adapter, complete, construct
 from ._open import Unknown
 from ._where import NOWHERE_PLACE, Where
@@ -65,61 +65,61 @@ class LazyField:
         except (AttributeError, KeyError, TypeError):
             raise AttributeError(self.name) from None  # not built lazily: pydantic's lookup
         kept = obj.__dict__
-        if SETTLED not in private and type(obj) is self.owner:
-            private[SETTLED] = True
-            _keep_plain(_PLAIN.get(self.owner) or _plain_fields(self.owner), raw, kept)
-            if self.name in kept:
-                return kept[self.name]
+        if type(obj) is self.owner:
+            table = _TABLES.get(self.owner) or _table(self.owner)
+            if SETTLED not in private:
+                private[SETTLED] = True
+                _keep_plain(table, raw, kept)
+                if self.name in kept:
+                    return kept[self.name]
+            nested = table[2].get(self.name)
+            if nested is not None and nested[0] in raw:  # a model, or a list of them
+                key, reader = nested
+                where = private[AT]
+                value = kept[self.name] = reader(
+                    raw[key], Where(where.context, where, key, None, raw)
+                )
+                return value
         value = kept[self.name] = read_field(obj, self.name, raw)
         return value
 
 
-_Table = tuple[tuple[tuple[Any, ...], ...], tuple[tuple[Any, ...], ...], frozenset[str]]
-_PLAIN: dict[type, _Table] = {}  # _plain_fields by class: a first read's one dict lookup
+_Table = tuple[tuple[tuple[Any, ...], ...], frozenset[str], dict[str, tuple[str, "Reader"]]]
+_TABLES: dict[type, _Table] = {}  # _table by class: a first read's one dict lookup
 
 
 def _keep_plain(table: _Table, raw: dict[str, Any], kept: dict[str, Any]) -> None:
     """Keep each field whose raw value already is its typed value (a value the caller set
     stays); the others are left to be read one by one."""
-    plain_rows, other_rows, aliased = table
+    rows, aliased, _ = table
     if aliased and not aliased.isdisjoint(raw):
         return  # a field sent under its own name rather than its wire name: one by one
     get = raw.get
-    for name, key, fallback, plain in plain_rows:
+    for name, key, fallback, tests in rows:
         value = get(key, fallback)
-        if type(value) in plain:
+        test = tests.get(type(value))
+        if test is True or (test is not None and test(value)):
             kept.setdefault(name, value)
-    for name, key, plain, listed, bounded, low, high, default in other_rows:
-        value = get(key, _ABSENT)
-        kind = type(value)
-        if kind in plain or (kind is bounded and low <= value <= high):
-            kept.setdefault(name, value)
-        elif listed and kind in SCALARS and listed.get(value) is kind:
-            kept.setdefault(name, value)
-        elif value is _ABSENT and default is not _ABSENT:
-            kept.setdefault(name, default)  # immutable: shared safely
 
 
-def _plain_fields(cls: type[pydantic.BaseModel]) -> _Table:
-    """How :func:`_keep_plain` tells the fields of ``cls`` it can keep: for most, the name, the
-    wire name, the value an absent one takes, and the types kept as they are; for the rest
-    (enums, integer ranges, other defaults) what else is kept; and the names of aliased fields,
-    which a server may also send (``populate_by_name``)."""
-    plain_rows, other_rows = [], []
+def _table(cls: type[pydantic.BaseModel]) -> _Table:
+    """How a first read finds the fields of ``cls`` (see :func:`_keep_plain`): for each field
+    whose raw value may be its typed value, its name, wire name, the value it takes when absent
+    (its default, if that can be shared), and the test of a raw value by its type (see
+    :meth:`._field_plans.Accepts.by_type`); the names of aliased fields, which a server may also
+    send (``populate_by_name``); and the lazy builders of model fields, with their wire names."""
+    rows, nested = [], {}
     for name, (key, field) in field_keys(cls).items():
-        found = None if _field_reader(cls, name)[0] else accepts(field.annotation, field.metadata)
-        if found is None:
-            continue
-        shared = field.default_factory is None and type(field.default) in _IMMUTABLE
-        default = field.default if shared and not field.is_required() else _ABSENT
-        plain = frozenset(found.plain)
-        if found.listed or found.bounded or (default is not _ABSENT and type(default) not in plain):
-            limits = (found.bounded, found.low, found.high)
-            other_rows.append((name, key, plain, found.listed, *limits, default))
-        else:
-            plain_rows.append((name, key, default, plain))
+        reader = _field_reader(cls, name)[0]
+        if reader is not None:
+            nested[name] = (key, reader)
+        found = None if reader else accepts(field.annotation, field.metadata)
+        if found is not None:
+            shared = field.default_factory is None and type(field.default) in _IMMUTABLE
+            default = field.default if shared and not field.is_required() else _ABSENT
+            rows.append((name, key, default, found.by_type()))
     aliased = frozenset(name for name, (key, _) in field_keys(cls).items() if key != name)
-    table = _PLAIN[cls] = (tuple(plain_rows), tuple(other_rows), aliased)
+    table = _TABLES[cls] = (tuple(rows), aliased, nested)
     return table
 
 
@@ -271,14 +271,14 @@ def _model_list(model: type[Any], tp: Any, value: Any, where: Where) -> Any:
     where.items = value
     new = object.__new__
     put = object.__setattr__
-    out = []
-    for index, item in enumerate(value):
+    out: list[Any] = []
+    for item in value:
         if type(item) is dict:
             obj = new(model)
             put(obj, "__pydantic_private__", {RAW: item, AT: where})
             out.append(obj)
-        else:
-            out.append(_fallback(model, item, Where(where.context, where.pointer(), index)))
+        else:  # its index is len(out)
+            out.append(_fallback(model, item, Where(where.context, where.pointer(), len(out))))
     if LISTENERS:
         for item in value:
             if type(item) is dict:
