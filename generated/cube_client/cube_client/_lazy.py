@@ -35,8 +35,7 @@ from ._where import NOWHERE_PLACE, Where
 __all__ = ["LazyField", "build", "field_keys", "install", "lazy_builder", "raw_of", "read_field"]
 
 RAW = "_cube_raw"  # keys of a lazy model's private dict: its JSON object,
-AT = "_cube_at"  # where it was found (a Where),
-SETTLED = "_cube_settled"  # and, once a field was read, that its plain fields are kept
+AT = "_cube_at"  # and where it was found (a Where)
 _ABSENT: Any = object()  # a member the object does not have
 _IMMUTABLE = frozenset({type(None), bool, int, float, str, bytes, tuple})
 _LAZY: weakref.WeakSet[type] = weakref.WeakSet()  # the classes built lazily (see install)
@@ -47,7 +46,9 @@ class LazyField:
 
     A non-data descriptor: once a value is kept in the instance's ``__dict__``, Python finds it
     there without calling this again. On the class, and on an instance built by pydantic
-    (whose ``__dict__`` has every field), it is as if it were not there.
+    (whose ``__dict__`` has every field), it is as if it were not there. The instance's first
+    read (its ``__dict__`` still empty) keeps all its plain fields at once: a type test each,
+    where a read through here each would cost a call each.
     """
 
     __slots__ = ("name", "owner")
@@ -67,11 +68,17 @@ class LazyField:
         kept = obj.__dict__
         if type(obj) is self.owner:
             table = _TABLES.get(self.owner) or _table(self.owner)
-            if SETTLED not in private:
-                private[SETTLED] = True
-                _keep_plain(table, raw, kept)
-                if self.name in kept:
-                    return kept[self.name]
+            if not kept:  # the instance's first read: keep its plain fields (see module)
+                rows, aliased, _ = table
+                if not aliased or aliased.isdisjoint(raw):  # else: a member under its own name
+                    get = raw.get
+                    for name, key, fallback, tests in rows:
+                        value = get(key, fallback)
+                        test = tests.get(type(value))
+                        if test is True or (test is not None and test(value)):
+                            kept[name] = value
+                    if self.name in kept:
+                        return kept[self.name]
             nested = table[2].get(self.name)
             if nested is not None and nested[0] in raw:  # a model, or a list of them
                 key, reader = nested
@@ -88,22 +95,8 @@ _Table = tuple[tuple[tuple[Any, ...], ...], frozenset[str], dict[str, tuple[str,
 _TABLES: dict[type, _Table] = {}  # _table by class: a first read's one dict lookup
 
 
-def _keep_plain(table: _Table, raw: dict[str, Any], kept: dict[str, Any]) -> None:
-    """Keep each field whose raw value already is its typed value (a value the caller set
-    stays); the others are left to be read one by one."""
-    rows, aliased, _ = table
-    if aliased and not aliased.isdisjoint(raw):
-        return  # a field sent under its own name rather than its wire name: one by one
-    get = raw.get
-    for name, key, fallback, tests in rows:
-        value = get(key, fallback)
-        test = tests.get(type(value))
-        if test is True or (test is not None and test(value)):
-            kept.setdefault(name, value)
-
-
 def _table(cls: type[pydantic.BaseModel]) -> _Table:
-    """How a first read finds the fields of ``cls`` (see :func:`_keep_plain`): for each field
+    """How a first read finds the fields of ``cls`` (see :class:`LazyField`): for each field
     whose raw value may be its typed value, its name, wire name, the value it takes when absent
     (its default, if that can be shared), and the test of a raw value by its type (see
     :meth:`._field_plans.Accepts.by_type`); the names of aliased fields, which a server may also
