@@ -19,9 +19,6 @@ from generator.ir.context import BuildContext
 from generator.ir.naming import PythonIdentifier
 from generator.ir.types import RequestBody, RequestId, TokenJob
 
-# The arguments such a method adds; an operation parameter of the same name is renamed.
-DATA_CALL_ARGS = frozenset({"request_id", "wait_timeout", "on_progress"})
-
 
 def request_id(ctx: BuildContext, op: dict[str, Any], ptr: str) -> RequestId | None:
     """The operation's request-id rule, or None (a malformed extension is a warning)."""
