@@ -253,6 +253,29 @@ def class_imports(
     return class_module_imports(body, pkg, runtime, late, strings)
 
 
+def stub_imports(
+    bodies: list[str],
+    pkg: str,
+    models: list[Model | ValueModel],
+    inputs: dict[str, str],
+    values: dict[str, TypeRef],
+) -> str:
+    """The import block of a family's ``models.pyi``: what its class bodies use (every class is
+    defined there, so no class is imported)."""
+    strings: list[str] = []
+    for m in models:
+        if isinstance(m, Model) and m.input_name:
+            if not all(_key_identifier(f.name) for f in m.fields):
+                strings += [py_input_type(f.type, inputs, "", values) for f in m.fields]
+                strings += [] if all(f.required for f in m.fields) else ["NotRequired"]
+    return class_module_imports("\n".join(bodies), pkg, [], [], strings)
+
+
+def stub_body(body: str) -> str:
+    """A class body as a stub lays it out: one blank line between top-level statements."""
+    return re.sub(r"\n\n\n(?=\S)", "\n\n", body)
+
+
 def sort_all(names: list[str]) -> list[str]:
     """``__all__`` in the linter's order: constants, classes, then the rest, each natural."""
 
