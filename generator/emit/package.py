@@ -13,7 +13,8 @@ from typing import Any
 from generator import TEMPLATES
 from generator.beside import Beside
 from generator.emit.imports import natural
-from generator.emit.render import load_templates, render, stub_body, stub_imports
+from generator.emit.render import load_templates, render
+from generator.emit.stubs import stub_body, stub_imports
 from generator.emit.testcases import CaseBuilder
 from generator.ir.contracts import RUNTIME_DIR
 from generator.ir.types import Family, Model, Package, ValueModel
