@@ -32,7 +32,10 @@ try:
     missing = "no error"
 except AttributeError as exc:
     missing = str(exc)
+import pydoc
+shown = pydoc.render_doc(models.DeploymentEnvironment, renderer=pydoc.plaintext)
 print(json.dumps({"before": before, "after": after, "total": len(models.__all__),
+                  "help": "in module cube_client.platform.models" in shown,
                   "read": read, "missing": missing, "dir": "DeploymentEnvironment" in dir(models)}))
 """
 
@@ -62,6 +65,7 @@ def test_a_class_loads_with_the_classes_it_names_and_nothing_else() -> None:
     assert result["read"] == ["e1", "staging", True]
     assert "NoSuchClass" in str(result["missing"])
     assert result["dir"] is True
+    assert result["help"] is True  # help() names the public module too
 
 
 def test_every_class_named_by_a_models_module_loads_and_builds() -> None:
