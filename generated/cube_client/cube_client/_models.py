@@ -33,7 +33,7 @@ from ._differences import ResponseValidationWarning
 from ._lazy import aliases, build, field_keys, install, lazy_builder, read_field
 from ._lazy import raw_of as _raw
 from ._lenient import adapter, construct
-from ._loading import bind, lazy_classes
+from ._loading import lazy_classes
 from ._open import STRICT, Open, Unknown
 from ._where import NOWHERE_PLACE, Where
 
@@ -161,8 +161,8 @@ class BaseModel(pydantic.BaseModel):
         imported its class module directly, never went through the family's models module."""
         if not cls.__pydantic_complete__:
             module = sys.modules.get(cls.__module__)
-            if module is not None:
-                bind(module)
+            if module is not None:  # the public models module: loading through it binds
+                getattr(module, cls.__name__, None)
         kwargs["_parent_namespace_depth"] = kwargs.get("_parent_namespace_depth", 2) + 1
         return super().model_rebuild(**kwargs)
 
