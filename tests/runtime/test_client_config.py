@@ -94,6 +94,25 @@ def test_extra_headers_replace_ours_whatever_their_case() -> None:
     assert seen[0].headers.get_list("accept") == ["x/y"]
 
 
+def test_repeated_calls_send_the_same_request_and_no_internal_marker() -> None:
+    # Request URLs are parsed once and reused: a reused URL must not leak one call's query or
+    # path into the next, and the raw-response marker never reaches the server.
+    seen, http = _recording()
+    client = PlatformClient(api_key="mine", base_url="https://acme.cubecloud.dev", http_client=http)
+    client.openapi_spec.with_raw_response.get_spec()
+    client.openapi_spec.get_spec(extra_query={"v": "2"})
+    client.openapi_spec.get_spec()
+    assert [str(r.url) for r in seen] == [
+        str(seen[0].url),
+        str(seen[0].url) + "?v=2",
+        str(seen[0].url),
+    ]
+    assert seen[0].url.host == "acme.cubecloud.dev" and not seen[0].url.query
+    for request in seen:
+        assert "x-cube-codegen-raw-response" not in request.headers
+        assert request.headers.get_list("authorization") == ["Bearer mine"]
+
+
 @pytest.mark.parametrize(
     ("scheme", "header"), [("bearer", "Bearer scim-token"), ("api-key", "Api-Key scim-token")]
 )
