@@ -173,6 +173,10 @@ def test_the_venv_holds_a_standard_editable_install_of_the_project() -> None:
     assert script.startswith(f"#!{sys.executable}") and "from generator.cli import run" in script
     assert not (ROOT / "tools" / "dev_install.py").exists()
     assert not list(Path(sys.prefix).glob("lib/python*/site-packages/cube_codegen_checkout.pth"))
+    # compat mode: a path file names the checkout; no import hook to load at every start-up
+    assert not list(Path(sys.prefix).glob("lib/python*/site-packages/__editable__*finder.py"))
+    pth = list(Path(sys.prefix).glob("lib/python*/site-packages/__editable__.cube_codegen-*.pth"))
+    assert [p.read_text(encoding="utf-8").strip() for p in pth] == [str(ROOT)]
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
