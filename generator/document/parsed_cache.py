@@ -63,10 +63,11 @@ def _settings() -> bytes:
     return f"{parser} {hashlib.sha256(code).hexdigest()}".encode()
 
 
-def load(name: str) -> Any | None:
-    """The parsed document of entry ``name``; None when there is none to trust."""
+def load(name: str, where: str = FOLDER) -> Any | None:
+    """The data of entry ``name`` (in the run state's folder ``where``); None when there is
+    none to trust."""
     try:
-        folder, secret = runstate.folder(FOLDER), runstate.secret_key()
+        folder, secret = runstate.folder(where), runstate.secret_key()
         path = folder / f"{name}.json"
         data = runstate.read_private(path)
     except (OSError, runstate.RunStateRefused):
@@ -83,8 +84,9 @@ def load(name: str) -> Any | None:
     return json.loads(payload)
 
 
-def store(name: str, document: Any) -> None:
-    """Keep ``document`` (plain JSON data) as entry ``name``, when JSON gives it back exactly."""
+def store(name: str, document: Any, where: str = FOLDER) -> None:
+    """Keep ``document`` (plain JSON data) as entry ``name`` in the run state's folder
+    ``where``, when JSON gives it back exactly."""
     try:
         payload = json.dumps(document, ensure_ascii=False, allow_nan=False).encode()
         if json.loads(payload) != document:
@@ -93,7 +95,7 @@ def store(name: str, document: Any) -> None:
         return
     tmp = ""
     try:
-        folder, secret = runstate.folder(FOLDER), runstate.secret_key()
+        folder, secret = runstate.folder(where), runstate.secret_key()
         fd, tmp = tempfile.mkstemp(prefix=f".{name}.{TEMP_TAG}-{os.getpid()}-", dir=folder)
         with os.fdopen(fd, "wb") as fh:  # not synced: a torn entry fails its checksum
             fh.write(_sign(secret, name, payload) + payload)
