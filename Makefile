@@ -51,13 +51,14 @@ lock:
 	  $(LOCK_ARGS) -o requirements.lock
 	echo "uv==$(UV_VERSION)" | UV_CACHE_DIR=.cache/uv $(UV) pip compile - $(LOCK_ARGS) -o tools/uv.txt
 
-# The first run in a checkout (no key in .cache/cube-codegen/ yet) renders every file: a few
-# seconds, more on a busy machine, so it says what it does and that it is still going every 5 s.
-# Every later run (the no-op, or an incremental run) calls the command directly.
-GENERATE_KEY := .cache/cube-codegen/generated.json
+# The first run in a checkout (no manifest of generated/ in .cache/cube-codegen/ yet) renders
+# every file: a few seconds, more on a busy machine, so it says what it does and that it is still
+# going every 5 s. Every later run (the no-op, or an incremental run) calls the command directly
+# (no watcher: one interpreter start-up less).
+GENERATE_KEY := $(wildcard .cache/cube-codegen/manifests/generated-*.json)
 
 generate: $(STAMP)
-	@if [ -e $(GENERATE_KEY) ]; then echo "$(BIN)/cube-codegen generate"; $(BIN)/cube-codegen generate; \
+	@if [ -n "$(GENERATE_KEY)" ]; then echo "$(BIN)/cube-codegen generate"; $(BIN)/cube-codegen generate; \
 	else $(BIN)/python tools/bootstrap.py --run "Generating generated/ from spec/ (the first run)" \
 	  --label "make generate" -- $(BIN)/cube-codegen generate; fi
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import errno
 import functools
 import os
@@ -13,7 +12,10 @@ import tempfile
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    import ctypes
 
 T = TypeVar("T")
 SYNC_THREADS = 8
@@ -80,7 +82,10 @@ def _write_synced(item: tuple[Path, bytes]) -> None:
 @functools.cache
 def libc() -> ctypes.CDLL:
     """The C library, through the process's own symbols, for the calls Python does not wrap
-    (``renameat2``, ``prctl``); ``ctypes.get_errno`` tells why one failed."""
+    (``renameat2``, ``prctl``); ``ctypes.get_errno`` tells why one failed. (ctypes is
+    imported here: most commands never need it.)"""
+    import ctypes
+
     return ctypes.CDLL(None, use_errno=True)
 
 
@@ -201,6 +206,8 @@ def exchange(a: Path, b: Path) -> bool:
     rc = renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), _RENAME_EXCHANGE)
     if rc == 0:
         return True
+    import ctypes
+
     err = ctypes.get_errno()
     if err in (errno.EINVAL, errno.ENOSYS, errno.EPERM, errno.ENOTSUP):
         return False

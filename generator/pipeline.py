@@ -16,6 +16,7 @@ from typing import Any
 from generator import __version__
 from generator.beside import Beside
 from generator.diagnostics import CodegenError, Diagnostic
+from generator.document import valid_cache
 from generator.document.config import Config, FamilyConfig
 from generator.document.loader import load_document
 from generator.document.openapi_paths import operation_keys
@@ -159,19 +160,26 @@ def _generate(config: Config) -> Result:
     # finds every document valid with nothing to work around, that work is dropped and the
     # run validates first, as it does where no child can be forked: the outcome never depends
     # on the child.
+    # A run of documents an earlier run found valid with nothing to work around takes that
+    # verdict from the run state (generator.document.valid_cache) and validates nothing.
+    as_they_are = [validated(fam, known_valid=True) for fam in prepared]
+    digest = spec_hash(config, as_they_are)
+    if valid_cache.known(digest):
+        return _finish(config, as_they_are, *_build(as_they_are), digest)
     with Beside(lambda: _checked(config, prepared), here=lambda: None) as check:
         if check.forked:
             try:
-                loaded = [validated(fam, known_valid=True) for fam in prepared]
-                families, diagnostics = _build(loaded)
+                families, diagnostics = _build(as_they_are)
             except Exception:
                 if check.result() is not None:  # valid: the failure is the build's own
                     raise
             else:
-                digest = check.result()
-                if digest is not None:
-                    return _finish(config, loaded, families, diagnostics, digest)
+                if check.result() is not None:
+                    valid_cache.remember(digest)
+                    return _finish(config, as_they_are, families, diagnostics, digest)
     loaded = [validated(fam) for fam in prepared]
+    if all(len(f.diagnostics) == len(p.bundled) for f, p in zip(loaded, prepared, strict=True)):
+        valid_cache.remember(digest)  # nothing worked around: the documents are as they were
     families, diagnostics = _build(loaded)
     return _finish(config, loaded, families, diagnostics, spec_hash(config, loaded))
 

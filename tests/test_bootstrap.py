@@ -126,6 +126,37 @@ def test_a_first_generate_is_watched_and_keeps_its_exit_code(tmp_path: Path) -> 
     ]
 
 
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_a_later_generate_is_called_directly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once the run state holds the manifest of generated/, ``make generate`` runs the command
+    itself, without the watcher's interpreter (the no-op run's start-up, counted twice)."""
+    from generator.emit.cache import manifest_path
+
+    shutil.copy(ROOT / "Makefile", tmp_path / "Makefile")
+    (tmp_path / "spec").mkdir()
+    (tmp_path / "spec" / "cube-codegen.yaml").write_text("{}\n", encoding="utf-8")
+    bin_dir = tmp_path / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    for name, says in (("cube-codegen", "direct"), ("python", "watched")):
+        (bin_dir / name).write_text(f"#!/bin/sh\necho {says}\n", encoding="utf-8")
+        (bin_dir / name).chmod(0o755)
+    monkeypatch.chdir(tmp_path)
+    manifest = manifest_path(Path("generated"))
+
+    def run() -> str:
+        make = ["make", "-s", "--no-print-directory", "-o", ".venv/.installed", "generate"]
+        proc = subprocess.run(make, capture_output=True, text=True, timeout=60, check=False)
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout.splitlines()[-1]
+
+    assert run() == "watched"
+    manifest.parent.mkdir(parents=True)
+    manifest.write_text("{}", encoding="utf-8")
+    assert run() == "direct"
+
+
 def test_the_bootstrap_check_measures_time_and_the_longest_silence(tmp_path: Path) -> None:
     check = _tool("bootstrap_check")
     code = "import time; print('a', flush=True); time.sleep(1.2); print('b', flush=True)"
@@ -173,6 +204,10 @@ def test_the_venv_holds_a_standard_editable_install_of_the_project() -> None:
     assert script.startswith(f"#!{sys.executable}") and "from generator.cli import run" in script
     assert not (ROOT / "tools" / "dev_install.py").exists()
     assert not list(Path(sys.prefix).glob("lib/python*/site-packages/cube_codegen_checkout.pth"))
+    # compat mode: a path file names the checkout; no import hook to load at every start-up
+    assert not list(Path(sys.prefix).glob("lib/python*/site-packages/__editable__*finder.py"))
+    pth = list(Path(sys.prefix).glob("lib/python*/site-packages/__editable__.cube_codegen-*.pth"))
+    assert [p.read_text(encoding="utf-8").strip() for p in pth] == [str(ROOT)]
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")

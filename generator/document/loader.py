@@ -17,6 +17,7 @@ from typing import Any
 import yaml
 
 from generator.diagnostics import CodegenError, Diagnostic, one_line, pointer
+from generator.document import parsed_cache
 from generator.document.sandbox import regular_file
 from generator.document.yaml_nodes import Unusual, plain_data
 
@@ -351,7 +352,9 @@ def load_document(path: str | os.PathLike[str], *, max_bytes: int = MAX_BYTES) -
         raise _fail(file, "", "is a directory, not a document", id="file-not-found") from None
     except OSError as exc:
         raise _fail(file, "", f"cannot read: {exc.strerror}") from None
-    return parse_bytes(data, file, as_json=True if is_json_name(file) else None)
+    if is_json_name(file):
+        return parse_bytes(data, file, as_json=True)
+    return parsed_cache.parsed(data, lambda: parse_bytes(data, file))
 
 
 def parse_bytes(data: bytes, file: str, *, as_json: bool | None = None) -> Any:

@@ -9,7 +9,10 @@ of the tools that shape output (ruff, pydantic, jinja2) and the
 generator version. A manifest in the private run state (``manifests/<name>-<hash of the output
 path>.json``, :mod:`generator.runstate`; outside the generated tree, so ``check`` never sees
 it) holds the key and a sha256 of the tree written, so a hand-edited, added or deleted
-generated file regenerates too.
+generated file regenerates too. It also holds the stat records of every input and generated
+file (:mod:`generator.emit.file_stats`): a no-op run reads and hashes them only when a record
+no longer holds (an edit changes the change time even when it keeps the size and restores the
+modification time), and records them again when it found them unchanged.
 
 The ``generate`` command asks :func:`up_to_date` before its heavy imports: this module imports the
 standard library only (no yaml, pydantic, jinja2, pipeline), and the
@@ -24,18 +27,20 @@ import json
 import os
 import stat
 import sys
+import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from generator import GENERATOR_DIR, TEMPLATES, __version__, runstate
-from generator.emit.writer import TOOL_CACHES
+from generator.emit import file_stats
+from generator.emit.tree_files import TOOL_CACHES, is_tool_artifact
 
 if TYPE_CHECKING:
     from generator.document.config import Config
 
 MANIFESTS = "manifests"  # in the run state
-MANIFEST_VERSION = 2  # 2: the manifest lists every named input ("named")
+MANIFEST_VERSION = 3  # 2: the manifest lists every named input ("named"); 3: stat records
 DISABLE_ENV = "CUBE_CODEGEN_NO_CACHE"  # set to a non-empty value to always regenerate
 TEMPLATES_DIR = TEMPLATES
 # Distributions whose version changes the generated text.
@@ -50,21 +55,20 @@ def manifest_path(out_dir: Path) -> Path:
     return top / MANIFESTS / f"{os.path.basename(out)}-{digest}.json"
 
 
-def _walk(root: Path, skip: frozenset[str], suffix: str = "", prune: str = "") -> list[Path]:
-    """Files under ``root`` (not in ``skip`` folders, nor under the absolute folder ``prune``)."""
-    found: list[Path] = []
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = [d for d in dirnames if d not in skip and os.path.join(dirpath, d) != prune]
-        found.extend(Path(dirpath, f) for f in filenames if f.endswith(suffix))
+def _inputs_in(folder: Path, out_dir: str, suffix: str = "") -> list[str]:
+    """Files under ``folder`` ending in ``suffix``: none hidden or in a hidden folder, none in
+    a tool cache or in the output folder ``out_dir`` (absolute)."""
+    found: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames[:] = [
+            d
+            for d in dirnames
+            if d[:1] != "." and d not in TOOL_CACHES and os.path.join(dirpath, d) != out_dir
+        ]
+        found.extend(
+            os.path.join(dirpath, f) for f in filenames if f[:1] != "." and f.endswith(suffix)
+        )
     return found
-
-
-def _inputs_in(folder: Path, out_dir: str, suffix: str = "") -> list[Path]:
-    return [
-        p
-        for p in _walk(folder, TOOL_CACHES, suffix, prune=out_dir)
-        if not any(part.startswith(".") for part in p.relative_to(folder).parts)
-    ]
 
 
 def _tool_versions() -> dict[str, str]:
@@ -90,27 +94,34 @@ def input_key(config_path: Path, out_dir: Path, named: Iterable[str] = ()) -> st
 
     Hidden files and folders, tool caches and the output folder itself are not inputs.
     """
+    return _hash_inputs(*_key_inputs(config_path, out_dir, named))
+
+
+def _key_inputs(
+    config_path: Path, out_dir: Path, named: Iterable[str]
+) -> tuple[str, list[tuple[str, Path, list[str]]]]:
+    """What the key covers: the settings (as JSON) and the input files, in groups."""
     config_path = Path(os.path.abspath(config_path))
     out = os.path.abspath(out_dir)
-    h = hashlib.sha256()
-    h.update(
-        json.dumps(
-            {
-                "manifest": MANIFEST_VERSION,
-                "generator": __version__,
-                "python": list(sys.version_info[:2]),
-                "tools": _tool_versions(),
-                "config": str(config_path),
-            },
-            sort_keys=True,
-        ).encode()
-    )
-    groups = (
+    settings = {
+        "manifest": MANIFEST_VERSION,
+        "generator": __version__,
+        "python": list(sys.version_info[:2]),
+        "tools": _tool_versions(),
+        "config": str(config_path),
+    }
+    groups = [
         ("spec", config_path.parent, _inputs_in(config_path.parent, out)),
-        ("named", Path("/"), [Path(p) for p in named]),
+        ("named", Path("/"), list(named)),
         ("templates", TEMPLATES_DIR, _inputs_in(TEMPLATES_DIR, out)),
         ("generator", GENERATOR_DIR, _inputs_in(GENERATOR_DIR, out, ".py")),
-    )
+    ]
+    return json.dumps(settings, sort_keys=True), groups
+
+
+def _hash_inputs(settings: str, groups: list[tuple[str, Path, list[str]]]) -> str:
+    h = hashlib.sha256()
+    h.update(settings.encode())
     for label, root, files in groups:
         h.update(f"\0{label}\0".encode())
         for path in sorted(files):
@@ -120,13 +131,34 @@ def input_key(config_path: Path, out_dir: Path, named: Iterable[str] = ()) -> st
     return "sha256:" + h.hexdigest()
 
 
-def _input_bytes(path: Path) -> bytes:
+def _keyed(
+    config_path: Path, out_dir: Path, named: Iterable[str], manifest: Mapping[str, Any]
+) -> tuple[str, dict[str, Any], bool]:
+    """The key, the inputs' stat records (taken before any input is read) and whether the
+    inputs were hashed: the manifest's key when its records of the same settings still hold."""
+    taken = time.time_ns()
+    settings, groups = _key_inputs(config_path, out_dir, named)
+    inputs = file_stats.records(sorted({p for _, _, files in groups for p in files}))
+    stats = {"taken": taken, "settings": settings, "inputs": inputs}
+    old = manifest.get("stats")
+    old = old if isinstance(old, dict) else {}
+    if (
+        old.get("settings") == settings
+        and isinstance(manifest.get("key"), str)
+        and file_stats.trusted(old.get("inputs"), inputs, old.get("taken"))
+    ):
+        return manifest["key"], stats, False
+    return _hash_inputs(settings, groups), stats, True
+
+
+def _input_bytes(path: str) -> bytes:
     """An input's bytes; a missing file, a device or a pipe is a marker (never read: the full
     run refuses it, and reading ``/dev/zero`` or a pipe would not end)."""
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
             return b"\0not-a-file"
-        return path.read_bytes()
+        with open(path, "rb") as fh:
+            return fh.read()
     except OSError:  # a missing input: the full run reports it
         return b"\0missing"
 
@@ -140,7 +172,7 @@ def _tree_hash(files: Iterable[tuple[str, bytes]]) -> str:
 
 def tree_hash(out_dir: Path) -> str:
     """sha256 over the relative path and bytes of every file ``check`` compares in ``out_dir``."""
-    from generator.emit.writer import read_tree  # standard library only
+    from generator.emit.writer import read_tree
 
     out = Path(os.path.abspath(out_dir))
     return _tree_hash(read_tree(out).items()) if out.is_dir() else ""
@@ -163,6 +195,15 @@ def named_inputs(config: Config) -> list[str]:
     return sorted({os.path.abspath(base / n) for n in names})
 
 
+def _tree_records(out_dir: Path) -> dict[str, file_stats.Record] | None:
+    """Stat records of the files ``check`` compares in ``out_dir`` (None: read it instead)."""
+    out = os.path.abspath(out_dir)
+    try:
+        return file_stats.tree_records(out, is_tool_artifact) if os.path.isdir(out) else None
+    except OSError:
+        return None
+
+
 class Stamp:
     """The key of one project-mode run, taken before it reads its inputs."""
 
@@ -170,49 +211,89 @@ class Stamp:
         self.config_path = config_path
         self.out_dir = config.out_dir
         self.named = named_inputs(config)
-        self.key = input_key(config_path, self.out_dir, self.named)
+        self.key, self.input_stats, _ = _keyed(config_path, self.out_dir, self.named, {})
 
     def fresh(self) -> bool:
         return is_fresh(self.out_dir, self.key)
 
     def save(self, files: Mapping[str, str]) -> None:
-        """Record the key and the tree just written (``files``, keyed relative to ``out_dir``)."""
-        manifest = {
-            "manifest": MANIFEST_VERSION,
-            "config": os.path.abspath(self.config_path),
-            "named": self.named,
-            "key": self.key,
-            "tree": _tree_hash((rel, text.encode("utf-8")) for rel, text in files.items()),
-        }
-        path = manifest_path(self.out_dir)
-        try:
-            runstate.private_dir(path.parent.parent, MANIFESTS)
-            runstate.write_private(path, (json.dumps(manifest, indent=2) + "\n").encode())
-        except OSError:  # a cache that cannot be written only costs the next run its shortcut
-            pass
+        """Record the key and the tree just written (``files``, keyed relative to ``out_dir``)
+        with the stat records of both."""
+        tree = _tree_hash((rel, text.encode("utf-8")) for rel, text in files.items())
+        taken = time.time_ns()
+        records = _tree_records(self.out_dir)
+        if records is not None and set(records) != set(files):
+            records = None  # not the tree just written: the next run reads it
+        _save(self.config_path, self.out_dir, self.named, self.key, tree, self.input_stats,
+              {"taken": taken, "files": records})  # fmt: skip
+
+
+def _save(
+    config_path: Path,
+    out_dir: Path,
+    named: list[str],
+    key: str,
+    tree: str,
+    inputs: dict[str, Any],
+    tree_stats: dict[str, Any],
+) -> None:
+    manifest = {
+        "manifest": MANIFEST_VERSION,
+        "config": os.path.abspath(config_path),
+        "named": named,
+        "key": key,
+        "tree": tree,
+        "stats": {**inputs, "tree": tree_stats},
+    }
+    path = manifest_path(out_dir)
+    try:
+        runstate.private_dir(path.parent.parent, MANIFESTS)
+        runstate.write_private(path, json.dumps(manifest).encode() + b"\n")
+    except OSError:  # a cache that cannot be written only costs the next run its shortcut
+        pass
 
 
 def is_fresh(out_dir: Path, key: str) -> bool:
     """True when the manifest beside ``out_dir`` holds ``key`` and the tree is as written."""
-    if os.environ.get(DISABLE_ENV):
-        return False
-    manifest = _read_manifest(out_dir)
-    return (
-        bool(manifest.get("key"))
-        and manifest["key"] == key
-        and (manifest.get("tree") == tree_hash(out_dir))
-    )
+    return _fresh(out_dir, key, _read_manifest(out_dir), _tree_records(out_dir))[0]
+
+
+def _fresh(
+    out_dir: Path, key: str, manifest: Mapping[str, Any], current: dict[str, Any] | None
+) -> tuple[bool, bool]:
+    """(fresh, whether the tree was read to tell): the tree's stat records (``current``, taken
+    before any read), when they are still the recorded ones, stand for reading and hashing it."""
+    if os.environ.get(DISABLE_ENV) or not manifest.get("key") or manifest["key"] != key:
+        return False, False
+    stats = manifest.get("stats")
+    old = stats.get("tree") if isinstance(stats, dict) else None
+    if isinstance(old, dict) and current is not None:
+        if file_stats.trusted(old.get("files"), current, old.get("taken")):
+            return True, False
+    return manifest.get("tree") == tree_hash(out_dir), True
 
 
 def up_to_date(config_path: Path, out_dir: Path) -> bool:
-    """The fast path: the manifest's list of named inputs, the configuration unparsed."""
+    """The fast path: the manifest's list of named inputs, the configuration unparsed. A run
+    that had to read inputs or the tree to find them unchanged records their stats again, so
+    the next one need not."""
     manifest = _read_manifest(out_dir)
     if manifest.get("config") != os.path.abspath(config_path):
         return False
     named = manifest.get("named")
     if not isinstance(named, list) or not all(isinstance(p, str) for p in named):
         return False
-    return is_fresh(out_dir, input_key(config_path, out_dir, named))
+    key, inputs, hashed = _keyed(config_path, out_dir, named, manifest)
+    taken = time.time_ns()
+    records = _tree_records(out_dir)
+    fresh, read = _fresh(out_dir, key, manifest, records)
+    if fresh and (hashed or read) and records is not None:
+        tree = {"taken": taken, "files": records}
+        if file_stats.trusted(records, records, taken) and file_stats.trusted(
+            inputs["inputs"], inputs["inputs"], inputs["taken"]
+        ):
+            _save(config_path, out_dir, named, key, manifest["tree"], inputs, tree)
+    return fresh
 
 
 def message(out_dir: Path) -> str:

@@ -19,27 +19,32 @@ from generator.emit.layout import LINE_LENGTH
 from generator.ir.contracts import CLASS_MODULE_IMPORTS, Import, import_spec
 
 _STDLIB = frozenset(sys.stdlib_module_names)
-_STRING_OR_COMMENT = re.compile(
-    r'"""(?:[^"\\]|\\.|"(?!""))*"""'
-    r"|'''(?:[^'\\]|\\.|'(?!''))*'''"
-    r'|"(?:[^"\\\n]|\\.)*"'
-    r"|'(?:[^'\\\n]|\\.)*'"
+# One pass over a module's text: strings and comments, ``name: T`` at the start of a line (binds
+# ``name``: a field, a TypedDict key), ``f(name=...)`` (formatted code writes a keyword argument
+# with no space before ``=``, while ``x: T = v`` and ``x = v`` have one, and bind anyway) are
+# matched and skipped; what is left are runs of name characters and dots, whose leading name
+# (group 1) is a use unless a dot or a digit starts the run (an attribute, a number).
+_SCAN = re.compile(
+    r'"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*"""'
+    r"|'''[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*'''"
+    r'|"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
+    r"|'[^'\\\n]*(?:\\.[^'\\\n]*)*'"
     r"|#[^\n]*"
+    r"|^[ \t]*[A-Za-z_]\w*[ \t]*:(?!=)"
+    r"|[A-Za-z_]\w*=(?!=)"
+    r"|([A-Za-z_]\w*)[\w.]*"
+    r"|[\w.]+",
+    re.MULTILINE,
 )
 _NAME = re.compile(r"(?<![\w.])[A-Za-z_]\w*")
-# ``name: T`` at the start of a line binds ``name`` (a field, a TypedDict key): not a use
-_ANNOTATED_TARGET = re.compile(r"^[ \t]*[A-Za-z_]\w*(?=[ \t]*:(?!=))", re.MULTILINE)
-# ``f(name=...)``: formatted code writes a keyword argument with no space before ``=``, while
-# ``x: T = v`` and ``x = v`` have one (and their names are bindings anyway)
-_KEYWORD_ARGUMENT = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?==(?!=))")
 
 
 def used_names(code: str) -> set[str]:
     """Names ``code`` reads outside strings and comments: attribute names, keyword arguments
     and annotated names (``name: T``) do not count."""
-    code = _KEYWORD_ARGUMENT.sub(" ", _STRING_OR_COMMENT.sub(" ", code))
-    code = _ANNOTATED_TARGET.sub(" ", code)
-    return set(_NAME.findall(code))
+    found = set(_SCAN.findall(code))
+    found.discard("")
+    return found
 
 
 def _section(module: str, first_party: str) -> int:

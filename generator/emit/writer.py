@@ -5,24 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator import OUTPUT_MARKER
+from generator.emit.tree_files import is_tool_artifact
 from generator.transaction import Transaction, recover
-
-# Caches that linters and test runners leave inside the tree; never part of the output.
-TOOL_CACHES = frozenset({"__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache"})
-
-
-# What building or installing a distribution leaves beside its sources (``pip install
-# ./generated/NAME`` builds in place): ``NAME/build/``, ``NAME/dist/``, ``*.egg-info``.
-BUILD_OUTPUTS = frozenset({"build", "dist"})
-
-
-def _is_tool_artifact(parts: tuple[str, ...]) -> bool:
-    if parts == (MARKER,):
-        return True  # ours, but not part of the generated package
-    if len(parts) > 2 and parts[1] in BUILD_OUTPUTS:
-        return True
-    return any(part in TOOL_CACHES or part.endswith(".egg-info") for part in parts)
-
 
 MARKER = OUTPUT_MARKER
 """Written into every output folder: only a folder holding it (or an empty one) is replaced."""
@@ -56,7 +40,7 @@ def _strays(folder: Path, files: dict[str, str]) -> list[str]:
     found = []
     for path in sorted(folder.rglob("*")):
         rel = path.relative_to(folder)
-        if (path.is_file() or path.is_symlink()) and not _is_tool_artifact(rel.parts):
+        if (path.is_file() or path.is_symlink()) and not is_tool_artifact(rel.parts):
             name = rel.as_posix()
             if name not in recorded and name not in files:
                 found.append(name)
@@ -158,7 +142,7 @@ def read_tree(out_dir: Path) -> dict[str, bytes]:
     return {
         p.relative_to(out_dir).as_posix(): p.read_bytes()
         for p in sorted(out_dir.rglob("*"))
-        if p.is_file() and not _is_tool_artifact(p.relative_to(out_dir).parts)
+        if p.is_file() and not is_tool_artifact(p.relative_to(out_dir).parts)
     }
 
 

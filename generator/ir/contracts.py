@@ -53,7 +53,13 @@ CLASS_MODULE_IMPORTS: dict[str, Import] = {
 def _imported_names(template: str) -> frozenset[str]:
     """Every name a template's import lines bind in the module it renders (``import x``,
     ``from y import a, b as c``), read from the template itself so the list cannot fall behind."""
-    text = (TEMPLATES / template).read_text(encoding="utf-8")
+    return _names_imported_by((TEMPLATES / template).read_text(encoding="utf-8"))
+
+
+@functools.lru_cache(maxsize=16)
+def _names_imported_by(text: str) -> frozenset[str]:
+    """:func:`_imported_names` of a template's text (asked once per operation: kept by text,
+    so an edited template is read again)."""
     names: set[str] = set()
     for group in _IMPORT.findall(text):
         for part in group.split(","):

@@ -6,6 +6,7 @@ path is recognised by what it does not import.
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from click.testing import CliRunner, Result
 from generator import DEFAULT_CONFIG, DEFAULT_OUT
 from generator.cli import main
 from generator.document.config import Config
-from generator.emit import cache
+from generator.emit import cache, file_stats
 from tests.helpers import ROOT, model_source, run_cli
 
 DOCUMENT = """\
@@ -201,6 +202,70 @@ def test_damaged_tree_is_restored(project: Path, damage: str) -> None:
         return
     assert regenerated(generate(project))
     assert {rel: data for rel, (_, data) in snapshot(out).items()} == before
+
+
+def _same_size_edit(target: Path) -> None:
+    text = target.read_text()
+    edited = text.replace("generated", "GENERATED", 1)
+    assert edited != text and len(edited) == len(text)
+    target.write_text(edited)
+
+
+@pytest.mark.parametrize("mtime", ["changed", "restored"])
+def test_same_size_edit_is_found(project: Path, mtime: str) -> None:
+    """An edit that keeps the size is found by its times: the modification time, or the
+    change time when the modification time is set back (no program can set that back)."""
+    out = project / "generated"
+    generate(project)
+    assert not regenerated(generate(project))  # the records are taken and trusted
+    target = out / "pets_client/pyproject.toml"
+    before = target.read_bytes()
+    old = target.stat()
+    _same_size_edit(target)
+    if mtime == "restored":
+        os.utime(target, ns=(old.st_atime_ns, old.st_mtime_ns))
+        assert target.stat().st_mtime_ns == old.st_mtime_ns
+    assert target.stat().st_size == old.st_size
+    assert regenerated(generate(project))
+    assert target.read_bytes() == before
+
+
+def test_unchanged_files_are_not_read(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once their stat records hold (past the racy window), a no-op run reads neither the
+    inputs nor the generated files; a run that had to read them records them again."""
+    monkeypatch.setattr(file_stats, "RACY_NS", 0)  # no window: records hold at once
+    generate(project)
+    reads: list[str] = []
+    for name in ("tree_hash", "_hash_inputs"):
+        real = getattr(cache, name)
+        monkeypatch.setattr(cache, name, lambda *a, _r=real, _n=name: reads.append(_n) or _r(*a))
+    assert not regenerated(generate(project))
+    assert reads == []
+    (project / "spec/pets.yaml").touch()  # new times, same bytes: read once, then recorded
+    assert not regenerated(generate(project))
+    assert reads == ["_hash_inputs"]
+    assert not regenerated(generate(project))
+    assert reads == ["_hash_inputs"]
+
+
+def test_a_record_within_the_racy_window_is_not_trusted(tmp_path: Path) -> None:
+    """A file changed in the clock tick its record was taken in could keep every field: such
+    a record (times within the window before it was taken) sends the check to the bytes."""
+    path = tmp_path / "f.py"
+    path.write_text("x = 1\n")
+    record = file_stats.record_of(str(path))
+    assert record is not None
+    newest = max(record[1], record[2])
+    current = {"f.py": record}
+    assert file_stats.trusted({"f.py": list(record)}, current, newest + file_stats.RACY_NS + 1)
+    assert not file_stats.trusted({"f.py": record}, current, newest + file_stats.RACY_NS)
+    assert not file_stats.trusted({"f.py": record}, current, newest)
+    whole = [record[0], 5_000_000_000, 5_000_000_000, record[3]]  # a 1 s file system's times
+    assert file_stats.racy(whole, 5_000_000_000 + file_stats.RACY_NS + 1)  # the wider window
+    assert file_stats.racy(whole, 5_000_000_000 + file_stats.RACY_WHOLE_NS)
+    assert not file_stats.racy(whole, 5_000_000_000 + file_stats.RACY_WHOLE_NS + 1)
+    assert not file_stats.trusted({"f.py": record}, {"g.py": record}, newest + 10**10)
+    assert not file_stats.trusted({"f.py": None}, {"f.py": None}, newest + 10**10)
 
 
 def test_tool_caches_inside_the_tree_do_not_count(project: Path) -> None:

@@ -1,0 +1,121 @@
+"""YAML documents kept parsed between runs, as Python keeps ``.pyc`` files for modules.
+
+Parsing a large YAML document is a fifth of a full generation (the platform document: about
+0.1 s of YAML against 10 ms to read the same data as JSON). What a document parsed to is kept
+in the private run state (``documents/``, see :mod:`generator.runstate`) as JSON, keyed by a
+sha256 of the document's bytes and of everything else that decides the result (the parser's
+version and the loader's limits), so a changed document is parsed again. An entry is used only
+from a file the caller owns and no one else can write, and only when its HMAC-SHA256, keyed
+with this installation's secret, matches; anything else is parsed again. Only a document that
+parsed without error is kept, and only when its data reads back from JSON exactly as it is.
+A cache that cannot be read or written is ignored: it never changes what a run reads.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import hmac
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from generator import runstate
+from generator.files import TEMP_TAG
+
+FOLDER = "documents"  # in the run state
+MIN_BYTES = 64 * 1024  # smaller documents parse in a few milliseconds: not worth a file
+KEEP = 32  # entries; the least recently used beyond these are removed when one is added
+_FORMAT = b"cube-codegen parsed document 1\0"
+_DIGEST = hashlib.sha256().digest_size
+
+
+def parsed(data: bytes, parse: Callable[[], Any]) -> Any:
+    """What ``parse()`` makes of the document ``data``: kept from an earlier run, or parsed
+    (raising as ``parse`` does) and kept for the next one."""
+    if len(data) < MIN_BYTES:
+        return parse()
+    name = key(data)
+    document = load(name)
+    if document is None:
+        document = parse()
+        store(name, document)
+    return document
+
+
+def key(data: bytes) -> str:
+    """The entry's name: the document's bytes and what decides its parse besides them."""
+    return hashlib.sha256(_FORMAT + _settings() + b"\0" + data).hexdigest()
+
+
+@functools.cache
+def _settings() -> bytes:
+    """The parser's version and the loader's code (its rules and limits): a changed rule is
+    never answered from the cache."""
+    here = Path(__file__).parent
+    code = b"".join((here / n).read_bytes() for n in ("loader.py", "yaml_nodes.py"))
+    parser = f"{yaml.__version__} {yaml.__with_libyaml__}"
+    return f"{parser} {hashlib.sha256(code).hexdigest()}".encode()
+
+
+def load(name: str, where: str = FOLDER) -> Any | None:
+    """The data of entry ``name`` (in the run state's folder ``where``); None when there is
+    none to trust."""
+    try:
+        folder, secret = runstate.folder(where), runstate.secret_key()
+        path = folder / f"{name}.json"
+        data = runstate.read_private(path)
+    except (OSError, runstate.RunStateRefused):
+        return None
+    if data is None or len(data) <= _DIGEST:
+        return None
+    mac, payload = data[:_DIGEST], data[_DIGEST:]
+    if not hmac.compare_digest(mac, _sign(secret, name, payload)):
+        return None  # not made by this installation (or damaged): parse again
+    try:
+        os.utime(path)  # recently used: kept when older entries are removed
+    except OSError:
+        pass
+    return json.loads(payload)
+
+
+def store(name: str, document: Any, where: str = FOLDER) -> None:
+    """Keep ``document`` (plain JSON data) as entry ``name`` in the run state's folder
+    ``where``, when JSON gives it back exactly."""
+    try:
+        payload = json.dumps(document, ensure_ascii=False, allow_nan=False).encode()
+        if json.loads(payload) != document:
+            return
+    except (ValueError, TypeError, RecursionError):
+        return
+    tmp = ""
+    try:
+        folder, secret = runstate.folder(where), runstate.secret_key()
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}.{TEMP_TAG}-{os.getpid()}-", dir=folder)
+        with os.fdopen(fd, "wb") as fh:  # not synced: a torn entry fails its checksum
+            fh.write(_sign(secret, name, payload) + payload)
+        os.replace(tmp, folder / f"{name}.json")
+        tmp = ""
+        _prune(folder)
+    except (OSError, runstate.RunStateRefused):
+        if tmp:
+            Path(tmp).unlink(missing_ok=True)
+
+
+def _sign(secret: bytes, name: str, payload: bytes) -> bytes:
+    return hmac.new(secret, name.encode() + b"\0" + payload, hashlib.sha256).digest()
+
+
+def _prune(folder: Path) -> None:
+    """Remove the least recently used entries beyond :data:`KEEP`."""
+    entries = [e for e in os.scandir(folder) if e.name.endswith(".json")]
+    if len(entries) <= KEEP:
+        return
+    entries.sort(key=lambda e: e.stat().st_mtime_ns)
+    for entry in entries[: len(entries) - KEEP]:
+        Path(entry.path).unlink(missing_ok=True)
