@@ -92,6 +92,21 @@ def seeded_mypy_cache(cache: Path) -> Path:
     return cache
 
 
+def seed_run_state_mypy(project: Path) -> Path:
+    """The project's private run state (``.cache/cube-codegen``, owner-only) with its ``mypy``
+    folder seeded as :func:`seeded_mypy_cache` does: the type-check verdicts of ``update`` and
+    ``drift --type-check`` then spend their time on the package, not on pydantic and httpx2
+    (about 3.5 of an update's 5 CPU seconds on a small project). What mypy answers is the same
+    with the seed or without it."""
+    state = project / ".cache" / "cube-codegen"
+    state.mkdir(parents=True, exist_ok=True, mode=0o700)
+    state.chmod(0o700)
+    cache = seeded_mypy_cache(state / "mypy")
+    if cache.is_dir():
+        cache.chmod(0o700)
+    return cache
+
+
 def package_mypy_cache(cache: Path) -> Path:
     """``cache`` made from the committed package's own mypy cache when ``make lint`` left one
     (mypy then checks only what changed: a second or two), else seeded as above. A copy, so
@@ -174,10 +189,11 @@ def _passes(args: list[str], cwd: Path) -> None:
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
 
 
-def run_python(code: str, cwd: Path) -> None:
-    """Run ``code`` in a fresh interpreter in ``cwd``; it must exit 0."""
+def run_python(code: str, cwd: Path, *args: str) -> None:
+    """Run ``code`` in a fresh interpreter in ``cwd`` (``args`` its ``sys.argv[1:]``); it must
+    exit 0."""
     proc = subprocess.run(
-        [sys.executable, "-c", code],
+        [sys.executable, "-c", code, *args],
         cwd=cwd,
         capture_output=True,
         text=True,
