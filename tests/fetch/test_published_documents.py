@@ -151,6 +151,7 @@ def test_no_published_prose_in_spec_or_generated(shared_dir: Path) -> None:
 
 
 @pytest.mark.parametrize("which", [-2, -1], ids=["previous", "newest"])
+@pytest.mark.slow
 def test_fetch_then_generate_gives_a_clean_package(
     shared_dir: Path, tmp_path: Path, which: int
 ) -> None:
