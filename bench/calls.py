@@ -1,11 +1,11 @@
 """Cost per call: the generated client against raw ``httpx2`` + ``json.loads``, sync and async.
 
-Each measured twice: the call alone, and the call with every field of every item read (the raw
-side walks every decoded value). Run by ``bench/run.py`` in a fresh interpreter with the
-generated distribution on PYTHONPATH and ``bench/server.py`` listening on 127.0.0.1. Each side
-keeps one ``httpx2`` client (one keep-alive connection) for all its calls; blocks of calls
-alternate side by side, round by round. Prints one JSON object: seconds per call of every block,
-and the server's connection counts.
+Each measured twice: the call alone, and the call with every field of every item read (by name,
+as a program reads them; the raw side walks every decoded value). Run by ``bench/run.py`` in a
+fresh interpreter with the generated distribution on PYTHONPATH and ``bench/server.py``
+listening on 127.0.0.1. Each side keeps one ``httpx2`` client (one keep-alive connection) for
+all its calls; blocks of calls alternate side by side, round by round. Prints one JSON object:
+seconds per call of every block, and the server's connection counts.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import operator
 import os
 import shutil
 import tempfile
@@ -22,7 +23,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx2
-import pydantic
 from cube_client import AsyncPlatformClient, PlatformClient
 
 PATH = "/api/v1/deployments/1/environments"
@@ -50,15 +50,35 @@ def _walk_json(value: Any) -> int:
     return 1
 
 
-def _walk_model(value: Any) -> int:
-    """Read every field of a model, nested models and lists too; the number of leaves."""
-    if isinstance(value, pydantic.BaseModel):
-        return sum(_walk_model(getattr(value, name)) for name in type(value).model_fields)
-    if isinstance(value, (list, tuple)):
-        return sum(_walk_model(v) for v in value)
-    if isinstance(value, dict):
-        return sum(_walk_model(v) for v in value.values())
-    return 1
+# Every declared field of the page's two models, read by name as a program reads them (checked
+# against the classes' own fields by _check_readers, so a field the document adds is read too).
+ENVIRONMENT_FIELDS = ("api_credentials", "branch", "id", "type", "user")
+CREDENTIAL_FIELDS = ("database", "host", "port", "type", "url", "version")
+_read_environment = operator.attrgetter(*ENVIRONMENT_FIELDS)
+_read_credential = operator.attrgetter(*CREDENTIAL_FIELDS)
+
+
+def _check_readers() -> None:
+    from cube_client.platform.models import (
+        DeploymentEnvironment,
+        DeploymentEnvironmentApiCredential,
+    )
+
+    for cls, names in (
+        (DeploymentEnvironment, ENVIRONMENT_FIELDS),
+        (DeploymentEnvironmentApiCredential, CREDENTIAL_FIELDS),
+    ):
+        assert set(cls.model_fields) == set(names), f"{cls.__name__}: {sorted(cls.model_fields)}"
+
+
+def _read_models(items: list[Any]) -> int:
+    """Read every field of every item, nested credentials too; the number of fields read."""
+    count = 0
+    for item in items:
+        count += len(_read_environment(item))
+        for credential in item.api_credentials:
+            count += len(_read_credential(credential))
+    return count
 
 
 def _timed(fn: Callable[[], int], calls: int) -> float:
@@ -94,11 +114,11 @@ def run_sync(base: str, calls: int, rounds: int, warmup: int, read_all: bool) ->
 
         def generated() -> int:
             items = _items(client.environments.get_deployment_environments(1))
-            return _walk_model(items) if read_all else len(items)
+            return _read_models(items) if read_all else len(items)
 
         def recorded() -> int:  # shape recording on (nothing differs: nothing is written)
             items = _items(recording.environments.get_deployment_environments(1))
-            return _walk_model(items) if read_all else len(items)
+            return _read_models(items) if read_all else len(items)
 
         sides: dict[str, Callable[[], int]] = {"raw": raw, "generated": generated}
         if not read_all:
@@ -139,7 +159,7 @@ async def run_async(
 
         async def generated() -> int:
             items = _items(await client.environments.get_deployment_environments(1))
-            return _walk_model(items) if read_all else len(items)
+            return _read_models(items) if read_all else len(items)
 
         sides: dict[str, Callable[[], Awaitable[int]]] = {"raw": raw, "generated": generated}
         counts = (await raw(), await generated())
@@ -163,6 +183,7 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=50)
     args = parser.parse_args()
     base = f"http://127.0.0.1:{args.port}"
+    _check_readers()
     timing = (args.calls, args.rounds, args.warmup)
     result = {}
     for read_all in (False, True):

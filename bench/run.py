@@ -45,6 +45,7 @@ from harness import (
     spread,
     table,
 )
+from user_mypy import user_mypy
 
 from generator import RUN_STATE
 
@@ -472,6 +473,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         per_call(report, package_root, 8 if args.quick else 40, 25 if args.quick else 50)
         cold_import(report, package_root, tmp, 5 if args.quick else 15)
         frame_timing(report, package_root)
+        user_mypy(report, package_root, tmp, 1 if args.quick else 5)
     text = render(report, time.perf_counter() - started)
     print(text)
     try:

@@ -176,13 +176,20 @@ def _generate(config: Config) -> Result:
     return _finish(config, loaded, families, diagnostics, spec_hash(config, loaded))
 
 
+def family_builder(doc: dict[str, Any], file: str, config: FamilyConfig) -> FamilyBuilder:
+    """The IR builder of one document, for every caller that needs the IR (drift's surface
+    too): from here the names the templates bind can always be derived, even with a cold
+    cache, because this module sets the stub renderer they are derived with."""
+    return FamilyBuilder(doc, file, config)
+
+
 def _build(loaded: list[LoadedFamily]) -> tuple[list[Family], list[Diagnostic]]:
     diagnostics: list[Diagnostic] = []
     families: list[Family] = []
     for fam in loaded:
         diagnostics.extend(fam.diagnostics)
         try:
-            builder = FamilyBuilder(fam.document, fam.file, fam.config)
+            builder = family_builder(fam.document, fam.file, fam.config)
             families.append(builder.build())
         except CodegenError as exc:
             raise CodegenError(attribute(exc.diagnostics, fam.file, fam.written)) from None

@@ -126,10 +126,10 @@ class TokenJobSpec(_Extension):
     failure_values: Keys = Field(("failed",), description="states that end in failure")
 
 
-_M = TypeVar("_M", bound=_Extension)
+ExtensionT = TypeVar("ExtensionT", bound=_Extension)  # any extension's typed form
 
 
-def parse(model: type[_M], raw: Any, at: str) -> _M | tuple[str, str]:
+def parse(model: type[ExtensionT], raw: Any, at: str) -> ExtensionT | tuple[str, str]:
     """The extension as ``model``, or the JSON pointer and message of its first problem."""
     try:
         return model.model_validate(raw)

@@ -114,11 +114,10 @@ class SdkIndex:
             return
         try:
             from generator.document.config import FamilyConfig
-            from generator.ir.build import FamilyBuilder
+            from generator.pipeline import family_builder
 
-            builder = FamilyBuilder(
-                doc, file, FamilyConfig(name="api", document=file, module="", client="Api")
-            )
+            config = FamilyConfig(name="api", document=file, module="", client="Api")
+            builder = family_builder(doc, file, config)
             self.family = builder.build(models=False)
         except Exception:  # a document the generator refuses still gets OpenAPI-level findings
             return
@@ -168,8 +167,8 @@ class SurfaceMapper:
             surface,
             type_checks,
             self.fingerprint(change),
-            self.old_lines.line(change.pointer) if self.old_lines.root is not None else None,
-            self.new_lines.line(change.pointer) if self.new_lines.root is not None else None,
+            self.old_lines.line(change.pointer),
+            self.new_lines.line(change.pointer),
             _exists(self.new.doc, change.pointer),
         )
 

@@ -12,7 +12,9 @@ from typing import Any
 
 from generator import TEMPLATES
 from generator.beside import Beside
+from generator.emit.imports import natural
 from generator.emit.render import load_templates, render
+from generator.emit.stubs import stub_body, stub_imports
 from generator.emit.testcases import CaseBuilder
 from generator.ir.contracts import RUNTIME_DIR
 from generator.ir.types import Family, Model, Package, ValueModel
@@ -38,11 +40,16 @@ def render_package(package: Package) -> dict[str, str]:
     # half of the rendering) while this process renders the rest.
     # what the argument and TypedDict annotations need, made once per family for both processes
     fctxs = [_family_context(f, imports[f.name], ctx) for f in package.families]
+    bodies: dict[str, str] = {}  # class module path → its class's body, for the stubs
     with Beside(lambda: _child_share(package, ctx, fctxs)) as child:
         for family, fctx in zip(package.families, fctxs, strict=True):
             files.update(_render_family(family, root, fctx))
-            files.update(_render_models(family, family.models[::2], root, fctx))
-        files.update(child.result())
+            _render_models(family, family.models[::2], root, fctx, files, bodies)
+        child_files, child_bodies = child.result()
+    files.update(child_files)
+    bodies.update(child_bodies)
+    for family, fctx in zip(package.families, fctxs, strict=True):
+        files.update(_render_stub(family, root, fctx, bodies))
     return files
 
 
@@ -74,12 +81,13 @@ def _distribution_files(package: Package, ctx: dict[str, Any]) -> dict[str, str]
 
 def _child_share(
     package: Package, ctx: dict[str, Any], fctxs: list[dict[str, Any]]
-) -> dict[str, str]:
+) -> tuple[dict[str, str], dict[str, str]]:
     root = f"{package.name}/{package.name}"
     files = _render_tests(package, ctx) if package.tests else {}
+    bodies: dict[str, str] = {}
     for family, fctx in zip(package.families, fctxs, strict=True):
-        files.update(_render_models(family, family.models[1::2], root, fctx))
-    return files
+        _render_models(family, family.models[1::2], root, fctx, files, bodies)
+    return files, bodies
 
 
 def _render_tests(package: Package, ctx: dict[str, Any]) -> dict[str, str]:
@@ -137,13 +145,32 @@ def _render_family(family: Family, root: str, fctx: dict[str, Any]) -> dict[str,
 
 
 def _render_models(
-    family: Family, models: Sequence[Model | ValueModel], root: str, fctx: dict[str, Any]
-) -> dict[str, str]:
+    family: Family,
+    models: Sequence[Model | ValueModel],
+    root: str,
+    fctx: dict[str, Any],
+    files: dict[str, str],
+    bodies: dict[str, str],
+) -> None:
+    """Each class's module (private: ``_classes/<module>.py``, loaded on first use) into
+    ``files``, and its class body, which the family's stub repeats, into ``bodies``."""
     base = _family_base(family, root)
     modules = {m.name: m.module for m in family.models}
-    return {
-        f"{base}/_classes/{m.module}.py": render(
-            "family/model_class.py.jinja", **fctx, m=m, modules=modules
-        )
-        for m in models
-    }
+    for m in models:
+        path = f"{base}/_classes/{m.module}.py"
+        body = render("family/model_body.py.jinja", **fctx, m=m)
+        bodies[path] = body
+        files[path] = render("family/model_class.py.jinja", **fctx, m=m, modules=modules, body=body)
+
+
+def _render_stub(
+    family: Family, root: str, fctx: dict[str, Any], bodies: dict[str, str]
+) -> dict[str, str]:
+    """``models.pyi``: every class of the family in one module, as type checkers read it (one
+    module to analyse instead of one per class); the classes report that module as theirs."""
+    base = _family_base(family, root)
+    ordered = sorted(family.models, key=lambda m: natural(m.name))
+    texts = [stub_body(bodies[f"{base}/_classes/{m.module}.py"]) for m in ordered]
+    imports = stub_imports(texts, fctx["pkg"], ordered, fctx["inputs"], fctx["values"])
+    text = render("family/models.pyi.jinja", **fctx, bodies=texts, stub_imports=imports)
+    return {f"{base}/models.pyi": text}

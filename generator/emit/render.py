@@ -226,7 +226,7 @@ def uses_type(ops: tuple[Operation, ...], name: str) -> bool:
     return False
 
 
-def _key_identifier(name: str) -> bool:
+def key_identifier(name: str) -> bool:
     """Whether a wire name can be a TypedDict class-syntax key."""
     return name.isidentifier() and not keyword.iskeyword(name)
 
@@ -247,7 +247,7 @@ def class_imports(
     late += [] if runtime_refs else [(f".{modules[r]}", r) for r in model.refs]
     late += [(f".{modules[owner]}", name) for owner, name in typed]
     strings: list[str] = []
-    if model.input_name and not all(_key_identifier(f.name) for f in model.fields):
+    if model.input_name and not all(key_identifier(f.name) for f in model.fields):
         strings = [py_input_type(f.type, inputs, "", values) for f in model.fields]
         strings += [] if all(f.required for f in model.fields) else ["NotRequired"]
     return class_module_imports(body, pkg, runtime, late, strings)
@@ -314,7 +314,7 @@ def environment() -> jinja2.Environment:
     env.globals["import_block"] = import_block
     env.filters["sort_all"] = sort_all
     env.globals["refs_entries"] = refs_entries
-    env.tests["key_identifier"] = _key_identifier
+    env.tests["key_identifier"] = key_identifier
     env.filters["error_class"] = error_class
     env.filters["py_rule"] = py_rule
     env.globals["resource_of"] = lambda family, op: next(

@@ -34,6 +34,7 @@ _STUB_PREFIX = "zz"
 class BoundNames:
     client: frozenset[str]  # names a client constructor binds or reads
     arguments: frozenset[str]  # an operation method's own arguments (``timeout``, ``self``)
+    waiting: frozenset[str]  # what a call under a request id adds (``request_id``, ``on_progress``)
     body: frozenset[str]  # names an operation method's body reads or binds (``cast``, ``call``)
     module: frozenset[str]  # top-level names of model modules and generated tests
 
@@ -41,8 +42,8 @@ class BoundNames:
         return {k: sorted(v) for k, v in dataclasses.asdict(self).items()}
 
 
-_FIELDS = ("client", "arguments", "body", "module")
-EMPTY = BoundNames(frozenset(), frozenset(), frozenset(), frozenset())
+_FIELDS = ("client", "arguments", "waiting", "body", "module")
+EMPTY = BoundNames(*(frozenset[str]() for _ in _FIELDS))
 _state = {"bootstrapping": False}
 _renderer: list[Callable[[], dict[str, str]]] = []
 
@@ -93,6 +94,7 @@ def _read_stub() -> BoundNames:
     files = _render_stub()
     client: set[str] = set()
     arguments: set[str] = set()
+    waiting: set[str] = set()
     body: set[str] = set()
     module: set[str] = set()
     for rel, text in files.items():
@@ -105,11 +107,13 @@ def _read_stub() -> BoundNames:
                 client |= _args(fn) | _names(fn)
         elif "/resources/" in rel and name != "__init__.py":
             for fn in _methods(tree, None):  # the operations: the resources' public methods
-                arguments |= _args(fn)
+                (waiting if fn.name.startswith("zz_wait") else arguments).update(_args(fn))
                 body |= _names(fn)
         elif name in ("models.py", "_models.py") or "/_classes/" in rel or "/tests/" in rel:
             module |= _top_level(tree)
-    return BoundNames(*(frozenset(_drop_stub(s)) for s in (client, arguments, body, module)))
+    waiting -= arguments
+    found = (client, arguments, waiting, body, module)
+    return BoundNames(*(frozenset(_drop_stub(s)) for s in found))
 
 
 def use_renderer(render: Callable[[], dict[str, str]]) -> None:

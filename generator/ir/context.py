@@ -9,6 +9,7 @@ from typing import Any
 
 from generator.diagnostics import Diagnostic
 from generator.document.config import FamilyConfig
+from generator.document.extensions import ExtensionT, parse
 from generator.document.refs import Resolver
 from generator.ir.schemas import SchemaCatalog
 from generator.ir.type_map import TypeMap
@@ -34,6 +35,17 @@ class BuildContext:
 
     def warn(self, id: str, ptr: str, message: str, level: str = "warning") -> None:
         self.diagnostics.append(Diagnostic(id, level, self.file, ptr, message))  # type: ignore[arg-type]
+
+    def extension(
+        self, model: type[ExtensionT], raw: Any, at: str, invalid: str
+    ) -> ExtensionT | None:
+        """The extension value ``raw`` (found at ``at``) as ``model``; a malformed one is warning
+        ``invalid`` and None, because a bad extension only withholds what it would add."""
+        spec = parse(model, raw, at)
+        if isinstance(spec, tuple):
+            self.warn(invalid, *spec)
+            return None
+        return spec
 
 
 def obj(value: Any) -> dict[str, Any]:

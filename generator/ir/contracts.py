@@ -166,7 +166,9 @@ def method_body_names() -> frozenset[str]:
     # parameters are lower case: ``Query`` or ``NOT_GIVEN`` cannot collide (and reserving
     # them in a case-blind namespace would rename ``query``)
     return frozenset(
-        n for n in (bound.body - bound.arguments) | imported if n.islower() and n != "annotations"
+        n
+        for n in (bound.body - bound.arguments - bound.waiting) | imported
+        if n.islower() and n != "annotations"
     )
 
 
@@ -176,6 +178,14 @@ def method_arguments() -> frozenset[str]:
     from generator.ir.bound_names import bound_names
 
     return bound_names().arguments
+
+
+def waiting_arguments() -> frozenset[str]:
+    """What a method that waits under a request id takes besides the others' arguments
+    (``request_id``, ``wait_timeout``, ``on_progress``), read from the rendered stub family."""
+    from generator.ir.bound_names import bound_names
+
+    return bound_names().waiting
 
 
 def client_arguments() -> frozenset[str]:

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from generator.diagnostics import join_pointer, one_line
-from generator.document.extensions import JOB, JobSpec, parse
+from generator.document.extensions import JOB, JobSpec
 from generator.ir.context import BuildContext, strip_none
 from generator.ir.contracts import resource_members
 from generator.ir.naming import ClassName, Namespace, PythonIdentifier
@@ -45,9 +45,8 @@ def _job(
     models: Mapping[ClassName, ModelKind],
 ) -> Job | None:
     at = join_pointer(op.pointer, JOB)
-    spec = parse(JobSpec, raw, at)
-    if isinstance(spec, tuple):
-        ctx.warn("job-invalid", *spec)
+    spec = ctx.extension(JobSpec, raw, at, "job-invalid")
+    if spec is None:
         return None
     status = by_id.get(spec.status_operation)
     if status is None or op.success.kind != "json":

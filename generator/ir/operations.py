@@ -11,7 +11,12 @@ from generator.diagnostics import Diagnostic, join_pointer, one_line, pointer
 from generator.document.extensions import HOST_ROOT, JOB
 from generator.document.openapi_paths import path_operations
 from generator.ir.context import BuildContext, obj
-from generator.ir.contracts import method_arguments, method_body_names, resource_members
+from generator.ir.contracts import (
+    method_arguments,
+    method_body_names,
+    resource_members,
+    waiting_arguments,
+)
 from generator.ir.naming import (
     RESOURCE_ANNOTATION_NAMES,
     Namespace,
@@ -27,7 +32,7 @@ from generator.ir.parameters import (
     typed_body,
     typed_parameters,
 )
-from generator.ir.request_ids import DATA_CALL_ARGS, request_id, token_job
+from generator.ir.request_ids import request_id, token_job
 from generator.ir.responses import Ranked, ranked_responses, responses, success_of
 from generator.ir.summaries import derived_summary
 from generator.ir.types import ListOf, Operation, Pagination
@@ -151,7 +156,7 @@ def _operation(
     rid = request_id(ctx, op, ptr)
     # the method's own arguments, read from the rendered stub, and a data call's extra ones
     args = Namespace(
-        method_arguments() | (DATA_CALL_ARGS if rid else set()), dodge=method_body_names()
+        method_arguments() | (waiting_arguments() if rid else set()), dodge=method_body_names()
     )
     params = parameters(ctx, typed.parameters, ptr, args)
     body = request_body(typed.body, args)

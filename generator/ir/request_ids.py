@@ -14,14 +14,10 @@ from generator.document.extensions import (
     TOKEN_JOB,
     RequestIdSpec,
     TokenJobSpec,
-    parse,
 )
 from generator.ir.context import BuildContext
 from generator.ir.naming import PythonIdentifier
 from generator.ir.types import RequestBody, RequestId, TokenJob
-
-# The arguments such a method adds; an operation parameter of the same name is renamed.
-DATA_CALL_ARGS = frozenset({"request_id", "wait_timeout", "on_progress"})
 
 
 def request_id(ctx: BuildContext, op: dict[str, Any], ptr: str) -> RequestId | None:
@@ -29,10 +25,8 @@ def request_id(ctx: BuildContext, op: dict[str, Any], ptr: str) -> RequestId | N
     raw = op.get(REQUEST_ID)
     if raw is None:
         return None
-    at = join_pointer(ptr, REQUEST_ID)
-    spec = parse(RequestIdSpec, raw, at)
-    if isinstance(spec, tuple):
-        ctx.warn("request-id-invalid", *spec)
+    spec = ctx.extension(RequestIdSpec, raw, join_pointer(ptr, REQUEST_ID), "request-id-invalid")
+    if spec is None:
         return None
     wait = spec.continue_wait
     return RequestId(
@@ -51,9 +45,8 @@ def token_job(
     if raw is None:
         return None
     at = join_pointer(ptr, TOKEN_JOB)
-    spec = parse(TokenJobSpec, raw, at)
-    if isinstance(spec, tuple):
-        ctx.warn("token-job-invalid", *spec)
+    spec = ctx.extension(TokenJobSpec, raw, at, "token-job-invalid")
+    if spec is None:
         return None
     json_fields = body.fields if body is not None and body.kind == "json" else None
     fields = {f.name: f.py_name for f in json_fields or ()}

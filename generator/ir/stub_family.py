@@ -1,8 +1,9 @@
 """The stub family whose rendered code tells which names the templates bind
 (:mod:`generator.ir.bound_names`): one of each thing a template renders differently (a server
 variable, a credential with alternatives, path, query, header and unexploded parameters, a
-flattened, a raw and a list body, a job with status and download, a cursor-paged list, number,
-boolean and map responses, models). Every name of its own starts with ``zz``."""
+flattened, a raw and a list body, a job with status and download, a cursor-paged list, a call
+that waits under a request id, number, boolean and map responses, models). Every name of its
+own starts with ``zz``."""
 
 from __future__ import annotations
 
@@ -74,6 +75,18 @@ STUB: dict[str, Any] = {
                     "nextCursor": ["zzNext"],
                 },
             },
+        },
+        "/zz/wait": {
+            "post": {
+                "operationId": "zzWait",
+                "requestBody": {"content": {"application/json": {"schema": _object("zzField")}}},
+                "responses": {"200": _ok("ZzThing")},
+                "x-cube-request-id": {
+                    "header": "zz-id",
+                    "spanSeparator": "-zz-",
+                    "continueWait": {"member": "zzState", "value": "zz"},
+                },
+            }
         },
         "/zz/number": _scalar("zzNumber", {"type": "number"}),
         "/zz/flag": _scalar("zzFlag", {"type": "boolean"}),

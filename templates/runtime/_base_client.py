@@ -85,9 +85,9 @@ from ._exceptions import (
     ConfigurationError,
     make_status_error,
     parse_retry_after,
-    redact,
 )
 from ._limits import DEFAULT_LIMITS, Limits, Reading, aread_body, deadline, read_body
+from ._redaction import REDACTED, redact
 from ._shapes import observe, recorder_for
 from ._types import NOT_GIVEN, RAW_RESPONSE_HEADER, Body, Headers, NotGiven, Query, Timeout
 from ._utils import build_path, build_query, to_jsonable
@@ -104,7 +104,6 @@ __all__ = [
 
 log = logging.getLogger(__package__ or __name__)
 LOG_ENV = "CUBE_LOG"
-REDACTED = "[redacted]"
 _SENSITIVE_HEADERS = frozenset(
     {"authorization", "proxy-authorization", "cookie", "x-api-key", "api-key"}
 )

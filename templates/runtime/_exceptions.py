@@ -23,13 +23,13 @@ Hierarchy::
 from __future__ import annotations
 
 import datetime
-import functools
 import math
-import re
 import time
 from typing import Any
 
 import httpx2
+
+from ._redaction import REDACTED, holds, redact, safe_url, scrub, scrubbed_response
 
 __all__ = [
     "APIConnectionError",
@@ -86,20 +86,20 @@ class APIError(Exception):
         """Replace ``secret`` wherever the error repeats it: the message, the body (a server
         echoing the credential), and the request kept on the error, whose ``headers`` named here
         (``authorization`` and the like) read ``[redacted]``."""
-        if secret and _holds(self.message, secret):
+        if secret and holds(self.message, secret):
             self.message = redact(self.message, secret)
             self.args = (self.message,)
         if secret and "body" in vars(self):
-            vars(self)["body"] = _scrub(vars(self)["body"], secret)
+            vars(self)["body"] = scrub(vars(self)["body"], secret)
         request = getattr(self, "request", None)
         if isinstance(request, httpx2.Request):
             for name in list(request.headers):
                 value = request.headers[name]
-                if name.lower() in headers or (secret and _holds(value, secret)):
+                if name.lower() in headers or (secret and holds(value, secret)):
                     request.headers[name] = REDACTED
         response = vars(self).get("response")
         if secret and isinstance(response, httpx2.Response):
-            vars(self)["response"] = _scrubbed_response(response, secret)
+            vars(self)["response"] = scrubbed_response(response, secret)
 
 
 class RequestValidationError(APIError, ValueError):
@@ -117,7 +117,7 @@ class APIConnectionError(APIError):
     status_code: int | None = None
 
     def __init__(self, message: str = "Connection error.", *, request: httpx2.Request) -> None:
-        super().__init__(message, method=request.method, url=_safe_url(request.url))
+        super().__init__(message, method=request.method, url=safe_url(request.url))
         self.request = request
 
 
@@ -138,7 +138,7 @@ class APIResponseValidationError(APIError):
 
     def __init__(self, message: str, *, response: httpx2.Response, body: object) -> None:
         request = response.request
-        super().__init__(message, method=request.method, url=_safe_url(request.url))
+        super().__init__(message, method=request.method, url=safe_url(request.url))
         self.request = request
         self.response = response
         self.status_code = response.status_code
@@ -157,7 +157,7 @@ class APIStatusError(APIError):
 
     def __init__(self, message: str, *, response: httpx2.Response, body: object) -> None:
         request = response.request
-        super().__init__(message, method=request.method, url=_safe_url(request.url))
+        super().__init__(message, method=request.method, url=safe_url(request.url))
         self.request = request
         self.response = response
         self.status_code = response.status_code
@@ -319,7 +319,7 @@ class APIStreamError(APIError):
 
     def __init__(self, message: str, *, response: httpx2.Response, line: object) -> None:
         request = response.request
-        super().__init__(message, method=request.method, url=_safe_url(request.url))
+        super().__init__(message, method=request.method, url=safe_url(request.url))
         self.response = response
         self.status_code = response.status_code
         self.line = line
@@ -340,63 +340,9 @@ class IncompleteStreamError(APIConnectionError):
         self.last = last
 
 
-REDACTED = "[redacted]"
-
-
-@functools.lru_cache(maxsize=16)
-def _token(secret: str) -> re.Pattern[str]:
-    """``secret`` where it stands as a whole token: not inside a longer word, so a one-letter
-    key never turns ``keep-alive`` into ``[redacted]eep-alive``."""
-    return re.compile(rf"(?<![A-Za-z0-9_-]){re.escape(secret)}(?![A-Za-z0-9_-])")
-
-
-def _holds(text: str, secret: str) -> bool:
-    return secret in text and _token(secret).search(text) is not None
-
-
-def redact(text: str, secret: str | None) -> str:
-    """``text`` with each whole-token occurrence of ``secret`` shown as ``[redacted]``."""
-    if not secret or secret not in text:
-        return text
-    return _token(secret).sub(REDACTED, text)
-
-
-def _scrub(value: Any, secret: str) -> Any:
-    """``value`` (JSON data or text) with every occurrence of ``secret`` replaced."""
-    if isinstance(value, str):
-        return redact(value, secret)
-    if isinstance(value, dict):
-        return {_scrub(k, secret): _scrub(v, secret) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_scrub(v, secret) for v in value]
-    return value
-
-
-def _scrubbed_response(response: httpx2.Response, secret: str) -> httpx2.Response:
-    """``response`` as kept on an error: a server that echoes the credential (in its body or a
-    header) has it replaced, so ``error.response.text`` and ``.headers`` never hold it."""
-    content = response.content
-    text = content.decode("latin-1")  # one character per byte: offsets and bytes kept
-    echoed = _holds(text, secret) or any(_holds(v, secret) for v in response.headers.values())
-    if not echoed:
-        return response
-    headers = [(k, REDACTED if _holds(v, secret) else v) for k, v in response.headers.multi_items()]
-    return httpx2.Response(
-        response.status_code,
-        headers=[(k, v) for k, v in headers if k.lower() != "content-length"],
-        content=redact(text, secret).encode("latin-1"),
-        request=response.request,
-    )
-
-
 def request_id(response: httpx2.Response) -> str | None:
     """The id the server gave the request (``x-request-id`` or ``request-id``), for support."""
     return response.headers.get("x-request-id") or response.headers.get("request-id")
-
-
-def _safe_url(url: httpx2.URL) -> str:
-    """The URL without userinfo; query strings never carry credentials in this package."""
-    return str(url.copy_with(username=None, password=None)) if url.userinfo else str(url)
 
 
 class ContinueWaitTimeoutError(APIError):

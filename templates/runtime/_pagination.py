@@ -1,26 +1,10 @@
-"""Generic pages: each knows only where its items are and how to ask for the next page.
-
-Two styles, described by :class:`PageSpec` (from the document's ``x-cube-pagination``):
-
-offset
-    The next page asks for ``offset + len(items)``. Paging stops at an empty page, when the
-    response's ``total`` says everything has been seen, or — without a total — at a page shorter
-    than the page size (the ``limit`` sent, else ``default_limit``).
-cursor
-    The next page sends the response's next cursor as ``cursor_param``. Paging stops at an empty
-    page, when the response's ``has_more`` flag (e.g. ``pageInfo.hasNextPage``) is false, or when
-    the cursor is absent, null or empty.
+"""Generic pages: each knows only where its items are (:mod:`._page_spec`) and how to ask for the
+next page, in the style of the shape its response matched: the other shapes' parameters are
+dropped and the page size carried over to that shape's ``limit_param``.
 
 A walk never loops: a cursor sent before in the same walk (A → B → A), a page whose items are
 those of the page before it (an endpoint that ignores ``offset`` and gives no total), or more
 pages than ``Limits.max_pages`` stop it with a :class:`PaginationError`.
-
-An endpoint that may answer in more than one shape lists the others in ``alternatives``: each
-response is read with the first spec (the page's own, then its alternatives in order) whose
-``items`` path holds a list, and the next request is built in that spec's style — the other
-shapes' parameters are dropped and the page size carried over to its ``limit_param``. A response
-in none of the known shapes is a :class:`PageShapeError` naming the operation and the keys it
-had — never an empty page, which would read as "there are none".
 
 ``for item in page`` (``async for`` on an async page) walks every item of this and every
 following page, fetching each page only when the previous one is used up; ``iter_pages()``,
@@ -31,18 +15,14 @@ walks every item with no ``await`` in between, and ``await client.x.list()`` giv
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Generator, Iterator, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
+from collections.abc import AsyncIterator, Generator, Iterator
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import httpx2
 
-from ._differences import child
-from ._exceptions import APIResponseValidationError
 from ._limits import Limits, PaginationError
-from ._response import parse_items, parse_json
-from ._shapes import Recorder, observe_data
-from ._types import NOT_GIVEN, NotGiven
+from ._page_spec import PageShapeError, PageSpec, as_int, dig, parse_page
+from ._types import NOT_GIVEN
 
 if TYPE_CHECKING:
     from ._base_client import AsyncAPIClient, PreparedCall, SyncAPIClient
@@ -50,74 +30,6 @@ if TYPE_CHECKING:
 __all__ = ["AsyncPage", "AsyncPaginator", "PageShapeError", "PageSpec", "SyncPage"]
 
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class PageSpec:
-    """Where a list endpoint keeps its items and paging state (from the document's overlays)."""
-
-    style: Literal["offset", "cursor"]
-    items: tuple[str, ...]
-    total: tuple[str, ...] = ()
-    offset_param: str = "offset"
-    limit_param: str = "limit"
-    cursor_param: str = "after"
-    next_cursor: tuple[str, ...] = ()
-    has_more: tuple[str, ...] = ()
-    default_limit: int | None = None
-    alternatives: tuple[PageSpec, ...] = ()
-    # The offset of the first item: 0, or 1 for 1-based schemes such as SCIM's ``startIndex``.
-    first_offset: int = 0
-    # The operation id, for errors.
-    operation: str = ""
-
-    @property
-    def shapes(self) -> tuple[PageSpec, ...]:
-        """This spec and its alternatives, in the order a response is matched against them."""
-        return (self, *self.alternatives)
-
-    @property
-    def params(self) -> frozenset[str]:
-        """The query parameters this style of paging sends."""
-        moving = self.offset_param if self.style == "offset" else self.cursor_param
-        return frozenset({moving, self.limit_param})
-
-    def match(self, data: Any) -> PageSpec | None:
-        """The first of :attr:`shapes` whose ``items`` path holds a list in ``data``, else the first
-        whose path is there but ``null`` (an empty page); ``None`` when no path is there at all."""
-        for shape in self.shapes:
-            if isinstance(_dig(data, shape.items), list):
-                return shape
-        for shape in self.shapes:
-            if _present(data, shape.items):
-                return shape
-        return None
-
-
-def _dig(data: Any, path: Sequence[str]) -> Any:
-    for key in path:
-        if not isinstance(data, dict):
-            return None
-        data = data.get(key)
-    return data
-
-
-def _present(data: Any, path: Sequence[str]) -> bool:
-    for key in path:
-        if not isinstance(data, dict) or key not in data:
-            return False
-        data = data[key]
-    return data is None
-
-
-def _as_int(value: object) -> int | None:
-    if isinstance(value, bool) or isinstance(value, NotGiven):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and value.isascii() and value.isdigit():
-        return int(value)
-    return None
 
 
 class _Walk:
@@ -160,7 +72,7 @@ class _Walk:
 
 
 def _same_items(before: _PageState[Any], page: _PageState[Any]) -> bool:
-    return bool(_dig(before.raw, before.spec.items) == _dig(page.raw, page.spec.items))
+    return bool(dig(before.raw, before.spec.items) == dig(page.raw, page.spec.items))
 
 
 class _PageState(Generic[T]):
@@ -187,14 +99,14 @@ class _PageState(Generic[T]):
     @property
     def total(self) -> int | None:
         """The total item count the response reports (offset style with a ``total`` path)."""
-        value = _dig(self.raw, self.spec.total) if self.spec.total else None
-        return _as_int(value)
+        value = dig(self.raw, self.spec.total) if self.spec.total else None
+        return as_int(value)
 
     def _requested_size(self) -> int | None:
         """The page size the caller asked for, under any shape's limit parameter."""
         query = self._call.query
         for shape in (self.spec, *self._root.shapes):
-            size = _as_int(query.get(shape.limit_param))
+            size = as_int(query.get(shape.limit_param))
             if size is not None:
                 return size
         return None
@@ -209,18 +121,18 @@ class _PageState(Generic[T]):
                 if name in query:
                     changes[name] = NOT_GIVEN
         requested = self._requested_size()
-        if requested is not None and _as_int(query.get(spec.limit_param)) is None:
+        if requested is not None and as_int(query.get(spec.limit_param)) is None:
             changes[spec.limit_param] = requested  # carry the page size over to this shape's name
         size = requested if requested is not None else spec.default_limit
         if spec.style == "cursor":
-            if spec.has_more and _dig(self.raw, spec.has_more) is False:
+            if spec.has_more and dig(self.raw, spec.has_more) is False:
                 return None  # the server says this was the last page, whatever the cursor
-            cursor = _dig(self.raw, spec.next_cursor) if spec.next_cursor else None
+            cursor = dig(self.raw, spec.next_cursor) if spec.next_cursor else None
             if isinstance(cursor, bool) or not isinstance(cursor, (str, int)) or cursor == "":
                 return None
             changes[spec.cursor_param] = cursor
             return self._call.with_query(**changes)
-        start = _as_int(query.get(spec.offset_param))
+        start = as_int(query.get(spec.offset_param))
         start = spec.first_offset if start is None else start
         next_offset = start + len(self.items)
         total = self.total
@@ -242,61 +154,6 @@ class _PageState(Generic[T]):
         )
 
 
-class PageShapeError(APIResponseValidationError):
-    """A list response in none of the shapes the operation is known to page in.
-
-    Raised instead of yielding an empty page: ``operation`` names the call, ``keys`` the top-level
-    keys the response had, ``expected`` the item paths that were looked for.
-    """
-
-    def __init__(
-        self,
-        *,
-        operation: str,
-        keys: list[str],
-        expected: list[str],
-        response: httpx2.Response,
-        body: object,
-    ) -> None:
-        shown = ", ".join(keys[:20]) if keys else f"no keys (a {type(body).__name__})"
-        super().__init__(
-            f"{operation or 'list'}: unrecognised page shape; the response has {shown}; "
-            f"expected items at {' or '.join(expected)}",
-            response=response,
-            body=body,
-        )
-        self.operation = operation
-        self.keys = keys
-        self.expected = expected
-
-
-def _parse_page(
-    response: httpx2.Response,
-    spec: PageSpec,
-    item_type: Any,
-    strict: bool = False,
-    path: str = "",
-    recorder: Recorder | None = None,
-    method: str = "",
-) -> tuple[Any, list[Any]]:
-    data = parse_json(response, object)
-    shape = spec.match(data)
-    if shape is None:
-        raise PageShapeError(
-            operation=spec.operation,
-            keys=sorted(str(k) for k in data) if isinstance(data, dict) else [],
-            expected=[".".join(s.items) for s in spec.shapes],
-            response=response,
-            body=data,
-        )
-    at = "".join(child("", key) for key in shape.items)
-    found = _dig(data, shape.items) or []
-    if recorder is not None and recorder.sampled(method, path):
-        observe_data(recorder, method, path, response, list[item_type], found, at)
-    items = parse_items(response, data, found, item_type, strict, at, path, spec.operation)
-    return data, items
-
-
 class SyncPage(_PageState[T]):
     """One page of a list; ``for item in page`` walks every following page too."""
 
@@ -309,7 +166,7 @@ class SyncPage(_PageState[T]):
         walk: _Walk | None = None,
     ) -> None:
         response = client.send(call)
-        data, items = _parse_page(
+        data, items = parse_page(
             response, spec, item_type, client.strict, call.path, client._recorder, call.method
         )
         super().__init__(call, spec, item_type, data, items, response)
@@ -369,7 +226,7 @@ class AsyncPage(_PageState[T]):
     ) -> AsyncPage[T]:
         """Send ``call`` and wrap the page (the first of a walk unless ``walk`` is given)."""
         response = await client.send(call)
-        data, items = _parse_page(
+        data, items = parse_page(
             response, spec, item_type, client.strict, call.path, client._recorder, call.method
         )
         return cls(client, call, spec, item_type, data, items, response, walk)

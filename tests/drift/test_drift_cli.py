@@ -12,7 +12,7 @@ from click.testing import CliRunner, Result
 
 import generator.document.fetch
 from generator.cli.drift import drift
-from tests.helpers import openapi_document
+from tests.helpers import openapi_document, run_cli
 
 OK = {"200": {"description": "ok"}}
 
@@ -375,3 +375,15 @@ def test_default_paths(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert result.exit_code == 0, result.output
     assert "version: 1.5.0  #" in (tmp_path / "spec" / "cube-codegen.yaml").read_text()
     assert (tmp_path / "spec" / "CHANGELOG.md").read_text().startswith("# Changelog\n\n## 1.5.0 (")
+
+
+def test_a_cold_names_cache_gives_the_same_surface(tmp_path: Path) -> None:
+    """A fresh process on a fresh machine (no run state, an empty per-user cache) derives the
+    names the templates bind instead of losing the SDK surface of every finding."""
+    old, new = write(tmp_path, "o.json", BASE), write(tmp_path, "n.json", REMOVED)
+    env = {"XDG_CACHE_HOME": str(tmp_path / "empty-cache")}
+    proc = run_cli("drift", old, new, "--format", "json", "--no-overlays", cwd=tmp_path, env=env)
+    assert proc.returncode == 1, proc.stderr
+    [change] = json.loads(proc.stdout)["changes"]
+    assert change["surface"]["python"] == "client.default.get_items_id()"
+    assert change["lines"] == {"old": 1, "new": 1}  # one-line JSON: every pointer is on line 1

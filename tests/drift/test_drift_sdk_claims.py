@@ -291,7 +291,7 @@ def test_type_check_claims_hold(
     mapper = SurfaceMapper(old_doc, new_doc, str(old_file), str(new_file))
     findings = mapper.findings(report)
     old_pkg, new_pkg = packages(old_file), packages(new_file)
-    callers = _callers(mapper, findings, old_pkg / PKG / "models.py")
+    callers = _callers(mapper, findings, old_pkg / PKG / "models.pyi")
 
     assert _mypy(old_pkg, callers, tmp_path, "old") == set()  # honest callers of the old package
     rejected = _mypy(new_pkg, callers, tmp_path, "new")

@@ -93,6 +93,9 @@ def test_the_names_are_read_from_the_rendered_stub() -> None:
     assert {"strict", "resolve_base_url", "base_url", "auth_scheme", "timeout"} <= names.client
     assert {"timeout", "extra_headers", "body", "self"} <= names.arguments
     assert {"cast", "call", "submitted", "job", "isinstance", "frozenset", "dict"} <= names.body
+    # what only a call waiting under a request id adds, apart from every method's arguments
+    assert names.waiting == {"request_id", "wait_timeout", "on_progress"}
+    assert not names.waiting & names.arguments
     assert "Unknown" in names.module
     assert not any("zz" in n.lower() for s in (names.client, names.body, names.module) for n in s)
 

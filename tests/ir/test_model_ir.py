@@ -65,7 +65,10 @@ def test_recursive_value_classes_are_typed_on_root(tmp_path: Path) -> None:
     run_python(
         f"from {PACKAGE} import models\n"
         "leaf = models.Leaf.model_validate({'tree': ['a', ['b']]})\n"
-        "assert leaf.tree is not None and isinstance(leaf.tree.root, list)\n",
+        "assert leaf.tree is not None and isinstance(leaf.tree.root, list)\n"
+        "import pickle\n"  # the recursive classes report the public module, and travel
+        f"assert models.Tree.__module__ == models.Leaf.__module__ == '{PACKAGE}.models'\n"
+        "assert pickle.loads(pickle.dumps(leaf)) == leaf\n",
         out,
     )
 

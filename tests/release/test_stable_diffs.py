@@ -67,8 +67,10 @@ def test_one_line_document_change_touches_only_the_files_it_reaches(tmp_path: Pa
     assert len(text.splitlines()) == len(dump_yaml(document()).splitlines()) + 1
     (config.parent / "api.yaml").write_text(text, encoding="utf-8")
     after = _generate(config, tmp_path / "gen")
-    # one class changed: its own module, and nothing else but the version module
+    # one class changed: its own module, the family's stub that declares it for type checkers,
+    # and nothing else but the version module
     assert _changed(before, after) == {
         "widget_client/widget_client/api/_classes/gadget.py",
+        "widget_client/widget_client/api/models.pyi",
         VERSION_MODULE,
     }

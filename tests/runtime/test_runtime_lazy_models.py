@@ -1,10 +1,14 @@
 """Model classes load one by one: the first use of a class builds it and the classes it names,
 nothing else, in sync and async clients alike; every class is still reachable from
-``<family>.models`` (the names type checkers see), and an unknown name is an AttributeError."""
+``<family>.models`` (the names type checkers see), reports that module as its own (``__module__``,
+``repr``, pickle), and an unknown name is an AttributeError. The index names each class once,
+and its stub (``models.pyi``, what type checkers read) declares exactly the classes it names."""
 
 from __future__ import annotations
 
+import ast
 import json
+import re
 import subprocess
 import sys
 
@@ -28,7 +32,10 @@ try:
     missing = "no error"
 except AttributeError as exc:
     missing = str(exc)
+import pydoc
+shown = pydoc.render_doc(models.DeploymentEnvironment, renderer=pydoc.plaintext)
 print(json.dumps({"before": before, "after": after, "total": len(models.__all__),
+                  "help": "in module cube_client.platform.models" in shown,
                   "read": read, "missing": missing, "dir": "DeploymentEnvironment" in dir(models)}))
 """
 
@@ -58,11 +65,12 @@ def test_a_class_loads_with_the_classes_it_names_and_nothing_else() -> None:
     assert result["read"] == ["e1", "staging", True]
     assert "NoSuchClass" in str(result["missing"])
     assert result["dir"] is True
+    assert result["help"] is True  # help() names the public module too
 
 
 def test_every_class_named_by_a_models_module_loads_and_builds() -> None:
     code = """
-import importlib, json
+import importlib, json, pickle
 out = {}
 for family in ("platform", "scim", "data", "chat"):
     models = importlib.import_module(f"cube_client.{family}.models")
@@ -73,7 +81,9 @@ for family in ("platform", "scim", "data", "chat"):
             cls.model_json_schema()  # builds the validator: every name it refers to resolves
         else:  # a TypedDict twin: its keys are there
             assert cls.__annotations__, name
-        built += cls.__name__ == name
+        # where users meet it, and where pickle finds it again
+        public = cls.__module__ == models.__name__ and repr(cls).startswith(f"<class '{models.__name__}.")
+        built += cls.__name__ == name and public and pickle.loads(pickle.dumps(cls)) is cls
     out[family] = [built, len(models.__all__)]
 print(json.dumps(out))
 """
@@ -82,3 +92,36 @@ print(json.dumps(out))
         assert isinstance(counts, list)
         built, total = counts
         assert total > 0 and built == total, family
+
+
+def _index_names(text: str) -> list[str]:
+    """The names a models module's ``lazy_classes`` call maps, in order."""
+    call = next(n for n in ast.walk(ast.parse(text)) if isinstance(n, ast.Call) and n.args[2:])
+    mapping = call.args[2]
+    assert isinstance(mapping, ast.Dict)
+    return [k.value for k in mapping.keys if isinstance(k, ast.Constant)]
+
+
+def _stub_names(text: str) -> list[str]:
+    """The names a ``models.pyi`` defines at its top level (classes and TypedDict twins)."""
+    out: list[str] = []
+    for node in ast.parse(text).body:
+        if isinstance(node, ast.ClassDef):
+            out.append(node.name)
+        elif isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+            out.append(node.targets[0].id)
+    return out
+
+
+def test_the_index_names_each_class_once_and_the_stub_declares_the_same_classes() -> None:
+    families = sorted(p.parent for p in (PACKAGE_ROOT / "cube_client").glob("*/models.py"))
+    assert [f.name for f in families] == ["chat", "data", "platform", "scim"]
+    for folder in families:
+        index = (folder / "models.py").read_text(encoding="utf-8")
+        names = _index_names(index)
+        assert len(names) > 5 and len(set(names)) == len(names), folder.name
+        for name in names:  # named once in the whole file, not also in imports or __all__
+            assert len(re.findall(rf"\b{name}\b", index)) == 1, (folder.name, name)
+        declared = _stub_names((folder / "models.pyi").read_text(encoding="utf-8"))
+        assert sorted(declared) == sorted(names), folder.name
+        assert "TYPE_CHECKING" not in index and "__all__" not in index

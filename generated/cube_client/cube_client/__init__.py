@@ -35,7 +35,7 @@ from cube_client._version import __version__
 if TYPE_CHECKING:
     from cube_client._limits import Limits, PaginationError, ResponseTooLargeError
     from cube_client._models import ResponseValidationWarning, Unknown
-    from cube_client._pagination import PageShapeError
+    from cube_client._page_spec import PageShapeError
     from cube_client.chat._client import AsyncChatClient, ChatClient
     from cube_client.data._client import AsyncDataClient, DataClient
     from cube_client.platform._client import AsyncPlatformClient, PlatformClient
@@ -48,7 +48,7 @@ _LAZY = {
     "ResponseTooLargeError": "cube_client._limits",
     "ResponseValidationWarning": "cube_client._models",
     "Unknown": "cube_client._models",
-    "PageShapeError": "cube_client._pagination",
+    "PageShapeError": "cube_client._page_spec",
     "PlatformClient": "cube_client.platform._client",
     "AsyncPlatformClient": "cube_client.platform._client",
     "ScimClient": "cube_client.scim._client",

@@ -23,7 +23,8 @@ from typing import Annotated, Any, Literal, Union
 
 import pydantic
 
-from ._models import Unknown, _keys
+from ._lazy import field_keys as _keys
+from ._open import Unknown
 from ._shape_values import (
     MAX_NAME,
     Difference,

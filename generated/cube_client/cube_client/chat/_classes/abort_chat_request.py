@@ -21,3 +21,7 @@ class AbortChatRequest(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     chat_id: Annotated[str, Field(alias="chatId")]
     session_settings: Annotated[SessionSettingsDto | None, Field(alias="sessionSettings")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+AbortChatRequest.__module__ = "cube_client.chat.models"

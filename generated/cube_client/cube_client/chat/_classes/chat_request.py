@@ -27,3 +27,7 @@ class ChatRequest(BaseModel):
     is_default_branch: Annotated[bool | None, Field(alias="isDefaultBranch")] = None
     message_id: Annotated[str | None, Field(alias="messageId", pattern="^\\d{13,}-message$")] = None
     session_settings: Annotated[SessionSettingsDto | None, Field(alias="sessionSettings")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ChatRequest.__module__ = "cube_client.chat.models"

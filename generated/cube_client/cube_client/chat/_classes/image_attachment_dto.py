@@ -22,3 +22,8 @@ class ImageAttachmentDtoParam(TypedDict):
     data: str
     mimeType: str
     name: NotRequired[str | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ImageAttachmentDto.__module__ = "cube_client.chat.models"
+ImageAttachmentDtoParam.__module__ = "cube_client.chat.models"

@@ -32,3 +32,8 @@ class SessionSettingsDtoParam(TypedDict):
     roles: NotRequired[list[str] | None]
     securityContext: NotRequired[dict[str, Any] | None]
     userAttributes: NotRequired[list[Any] | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+SessionSettingsDto.__module__ = "cube_client.chat.models"
+SessionSettingsDtoParam.__module__ = "cube_client.chat.models"

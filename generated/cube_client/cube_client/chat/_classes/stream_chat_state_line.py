@@ -39,3 +39,7 @@ class StreamChatStateLine(BaseModel):
     tool_call: Annotated[StreamChatStateLineToolCall | None, Field(alias="toolCall")] = None
     type: Open[Literal["abort", "suspend", "usage"]] | None = None
     usage: StreamChatStateLineUsage | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+StreamChatStateLine.__module__ = "cube_client.chat.models"

@@ -13,3 +13,7 @@ class StreamChatStateLineToolCall(BaseModel):
     input: str | None = None
     name: str | None = None
     result: str | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+StreamChatStateLineToolCall.__module__ = "cube_client.chat.models"

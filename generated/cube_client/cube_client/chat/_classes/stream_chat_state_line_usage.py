@@ -19,3 +19,7 @@ class StreamChatStateLineUsage(BaseModel):
     models: list[str] | None = None
     output_tokens: Annotated[float | None, Field(alias="outputTokens")] = None
     total_tokens: Annotated[float | None, Field(alias="totalTokens")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+StreamChatStateLineUsage.__module__ = "cube_client.chat.models"

@@ -23,3 +23,7 @@ class CubesqlV1Line(BaseModel):
     schema_: Annotated[list[CubesqlV1LineItem] | None, Field(alias="schema")] = None
     last_refresh_time: Annotated[datetime.datetime | None, Field(alias="lastRefreshTime")] = None
     data: list[list[Any]] | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+CubesqlV1Line.__module__ = "cube_client.data.models"

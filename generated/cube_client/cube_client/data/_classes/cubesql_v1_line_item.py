@@ -12,3 +12,7 @@ class CubesqlV1LineItem(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     name: str | None = None
     column_type: str | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+CubesqlV1LineItem.__module__ = "cube_client.data.models"

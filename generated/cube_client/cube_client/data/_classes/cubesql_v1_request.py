@@ -17,3 +17,7 @@ class CubesqlV1Request(BaseModel):
     cache: Open[
         Literal["stale-if-slow", "stale-while-revalidate", "must-revalidate", "no-cache"]
     ] = "stale-if-slow"
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+CubesqlV1Request.__module__ = "cube_client.data.models"

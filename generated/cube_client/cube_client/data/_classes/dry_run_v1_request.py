@@ -20,3 +20,7 @@ _REFS = {"V1LoadRequestQuery": "v1_load_request_query"}
 class DryRunV1Request(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     query: V1LoadRequestQuery
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DryRunV1Request.__module__ = "cube_client.data.models"

@@ -22,3 +22,7 @@ class SqlV1Request(BaseModel):
     query: Open[V1LoadRequestQuery | str]
     format: Open[Literal["sql", "rest"]] | None = None
     disable_post_processing: bool | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+SqlV1Request.__module__ = "cube_client.data.models"

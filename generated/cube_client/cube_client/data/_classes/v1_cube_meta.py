@@ -47,3 +47,7 @@ class V1CubeMeta(BaseModel):
         None
     )
     hierarchies: list[V1CubeMetaHierarchy] | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1CubeMeta.__module__ = "cube_client.data.models"

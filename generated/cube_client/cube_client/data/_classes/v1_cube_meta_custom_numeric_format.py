@@ -15,3 +15,7 @@ class V1CubeMetaCustomNumericFormat(BaseModel):
     type: Literal["custom-numeric"]
     value: str
     alias: str | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1CubeMetaCustomNumericFormat.__module__ = "cube_client.data.models"

@@ -14,3 +14,7 @@ class V1CubeMetaCustomTimeFormat(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     type: Literal["custom-time"]
     value: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1CubeMetaCustomTimeFormat.__module__ = "cube_client.data.models"

@@ -40,3 +40,7 @@ class V1CubeMetaDimension(BaseModel):
     currency: str | None = None
     order: Open[Literal["asc", "desc"]] | None = None
     key: str | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1CubeMetaDimension.__module__ = "cube_client.data.models"

@@ -16,3 +16,7 @@ class V1CubeMetaDimensionGranularity(BaseModel):
     sql: str | None = None
     offset: str | None = None
     origin: str | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1CubeMetaDimensionGranularity.__module__ = "cube_client.data.models"

@@ -12,3 +12,7 @@ class V1CubeMetaFolder(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     name: str
     members: list[str]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1CubeMetaFolder.__module__ = "cube_client.data.models"

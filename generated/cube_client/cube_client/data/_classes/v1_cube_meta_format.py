@@ -38,3 +38,7 @@ class V1CubeMetaFormat(
         | V1CubeMetaCustomTimeFormat
         | V1CubeMetaCustomNumericFormat
     ]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1CubeMetaFormat.__module__ = "cube_client.data.models"

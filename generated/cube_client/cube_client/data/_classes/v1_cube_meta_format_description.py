@@ -13,3 +13,7 @@ class V1CubeMetaFormatDescription(BaseModel):
     name: str
     specifier: str
     currency: str | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1CubeMetaFormatDescription.__module__ = "cube_client.data.models"

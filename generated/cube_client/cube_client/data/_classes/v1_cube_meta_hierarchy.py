@@ -16,3 +16,7 @@ class V1CubeMetaHierarchy(BaseModel):
     alias_member: Annotated[str | None, Field(alias="aliasMember")] = None
     title: str | None = None
     levels: list[str]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1CubeMetaHierarchy.__module__ = "cube_client.data.models"

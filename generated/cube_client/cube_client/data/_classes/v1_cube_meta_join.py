@@ -12,3 +12,7 @@ class V1CubeMetaJoin(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     name: str
     relationship: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1CubeMetaJoin.__module__ = "cube_client.data.models"

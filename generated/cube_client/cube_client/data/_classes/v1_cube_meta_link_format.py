@@ -14,3 +14,7 @@ class V1CubeMetaLinkFormat(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     label: str
     type: Literal["link"]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1CubeMetaLinkFormat.__module__ = "cube_client.data.models"

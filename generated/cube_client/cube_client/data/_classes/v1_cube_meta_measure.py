@@ -36,3 +36,7 @@ class V1CubeMetaMeasure(BaseModel):
     ] = None
     currency: str | None = None
     alias_member: Annotated[str | None, Field(alias="aliasMember")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1CubeMetaMeasure.__module__ = "cube_client.data.models"

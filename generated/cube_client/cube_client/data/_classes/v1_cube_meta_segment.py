@@ -17,3 +17,7 @@ class V1CubeMetaSegment(BaseModel):
     description: str | None = None
     short_title: Annotated[str, Field(alias="shortTitle")]
     meta: dict[str, Any] | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1CubeMetaSegment.__module__ = "cube_client.data.models"

@@ -14,3 +14,7 @@ class V1CubeMetaSimpleFormat(
     RootModel[Open[Literal["percent", "currency", "number", "imageUrl", "id", "link"]]]
 ):
     root: Open[Literal["percent", "currency", "number", "imageUrl", "id", "link"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1CubeMetaSimpleFormat.__module__ = "cube_client.data.models"

@@ -12,3 +12,7 @@ from cube_client._models import Open
 
 class V1CubeMetaType(RootModel[Open[Literal["cube", "view"]]]):
     root: Open[Literal["cube", "view"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1CubeMetaType.__module__ = "cube_client.data.models"

@@ -21,3 +21,7 @@ class V1DryRunResponse(BaseModel):
     transformed_queries: Annotated[
         list[dict[str, Any]] | None, Field(alias="transformedQueries")
     ] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1DryRunResponse.__module__ = "cube_client.data.models"

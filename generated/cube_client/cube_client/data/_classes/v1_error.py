@@ -11,3 +11,7 @@ from cube_client._models import BaseModel
 class V1Error(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     error: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1Error.__module__ = "cube_client.data.models"

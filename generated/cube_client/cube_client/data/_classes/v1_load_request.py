@@ -25,3 +25,7 @@ class V1LoadRequest(BaseModel):
         | None
     ) = None
     query: V1LoadRequestQuery | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1LoadRequest.__module__ = "cube_client.data.models"

@@ -8,3 +8,7 @@ from pydantic import RootModel
 
 class V1LoadRequestJoinHint(RootModel[list[str]]):
     root: list[str]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1LoadRequestJoinHint.__module__ = "cube_client.data.models"

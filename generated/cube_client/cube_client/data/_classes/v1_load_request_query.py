@@ -94,3 +94,8 @@ class V1LoadRequestQueryParam(TypedDict):
     joinHints: NotRequired[list[list[str]] | None]
     timezone: NotRequired[str | None]
     responseFormat: NotRequired[Literal["default", "compact", "columnar"] | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1LoadRequestQuery.__module__ = "cube_client.data.models"
+V1LoadRequestQueryParam.__module__ = "cube_client.data.models"

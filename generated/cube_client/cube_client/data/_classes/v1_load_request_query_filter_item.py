@@ -34,3 +34,7 @@ class V1LoadRequestQueryFilterItem(
         | V1LoadRequestQueryFilterLogicalOr
         | V1LoadRequestQueryFilterLogicalAnd
     ]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1LoadRequestQueryFilterItem.__module__ = "cube_client.data.models"

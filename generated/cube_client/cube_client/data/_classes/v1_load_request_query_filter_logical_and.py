@@ -22,3 +22,8 @@ V1LoadRequestQueryFilterLogicalAndParam = TypedDict(
         "and": "list[dict[str, Any]]",
     },
 )
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1LoadRequestQueryFilterLogicalAnd.__module__ = "cube_client.data.models"
+V1LoadRequestQueryFilterLogicalAndParam.__module__ = "cube_client.data.models"

@@ -22,3 +22,8 @@ V1LoadRequestQueryFilterLogicalOrParam = TypedDict(
         "or": "list[dict[str, Any]]",
     },
 )
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1LoadRequestQueryFilterLogicalOr.__module__ = "cube_client.data.models"
+V1LoadRequestQueryFilterLogicalOrParam.__module__ = "cube_client.data.models"

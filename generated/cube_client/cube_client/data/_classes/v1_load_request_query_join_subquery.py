@@ -24,3 +24,8 @@ class V1LoadRequestQueryJoinSubqueryParam(TypedDict):
     on: str
     joinType: str
     alias: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1LoadRequestQueryJoinSubquery.__module__ = "cube_client.data.models"
+V1LoadRequestQueryJoinSubqueryParam.__module__ = "cube_client.data.models"

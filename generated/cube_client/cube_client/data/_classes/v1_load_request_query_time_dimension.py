@@ -22,3 +22,8 @@ class V1LoadRequestQueryTimeDimensionParam(TypedDict):
     dimension: str
     granularity: NotRequired[str | None]
     dateRange: NotRequired[dict[str, Any] | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1LoadRequestQueryTimeDimension.__module__ = "cube_client.data.models"
+V1LoadRequestQueryTimeDimensionParam.__module__ = "cube_client.data.models"

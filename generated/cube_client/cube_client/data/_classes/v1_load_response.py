@@ -24,3 +24,7 @@ class V1LoadResponse(LoadResponseMixin, BaseModel):
     slow_query: Annotated[bool | None, Field(alias="slowQuery")] = None
     query_type: Annotated[str | None, Field(alias="queryType")] = None
     results: list[V1LoadResult]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1LoadResponse.__module__ = "cube_client.data.models"

@@ -31,3 +31,7 @@ class V1LoadResult(LoadResultMixin, BaseModel):
         None
     )
     last_refresh_time: Annotated[str | None, Field(alias="lastRefreshTime")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1LoadResult.__module__ = "cube_client.data.models"

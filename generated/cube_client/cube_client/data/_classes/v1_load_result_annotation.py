@@ -16,3 +16,7 @@ class V1LoadResultAnnotation(BaseModel):
     dimensions: dict[str, Any]
     segments: dict[str, Any]
     time_dimensions: Annotated[dict[str, Any], Field(alias="timeDimensions")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1LoadResultAnnotation.__module__ = "cube_client.data.models"

@@ -24,3 +24,7 @@ class V1LoadResultData(
     RootModel[Open[list[dict[str, Any]] | V1LoadResultDataCompact | V1LoadResultDataColumnar]]
 ):
     root: Open[list[dict[str, Any]] | V1LoadResultDataCompact | V1LoadResultDataColumnar]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1LoadResultData.__module__ = "cube_client.data.models"

@@ -14,3 +14,7 @@ class V1LoadResultDataColumnar(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     members: list[str]
     columns: list[list[Any]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1LoadResultDataColumnar.__module__ = "cube_client.data.models"

@@ -21,3 +21,7 @@ class V1MetaResponse(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     cubes: list[V1CubeMeta] | None = None
     compiler_id: Annotated[str | None, Field(alias="compilerId")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1MetaResponse.__module__ = "cube_client.data.models"

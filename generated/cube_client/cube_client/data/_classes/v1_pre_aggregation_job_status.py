@@ -16,3 +16,7 @@ class V1PreAggregationJobStatus(BaseModel):
     table: str | None = None
     status: Open[Literal["scheduled", "processing", "missing_partition", "done"]]
     selector: dict[str, Any] | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1PreAggregationJobStatus.__module__ = "cube_client.data.models"

@@ -23,3 +23,7 @@ class V1PreAggregationJobsRequest(BaseModel):
     selector: V1PreAggregationSelector | None = None
     tokens: list[str] | None = None
     res_type: Annotated[Literal["object"] | None, Field(alias="resType")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1PreAggregationJobsRequest.__module__ = "cube_client.data.models"

@@ -24,3 +24,7 @@ class V1PreAggregationJobsResponse(
     ]
 ):
     root: Open[list[str] | list[V1PreAggregationJobStatus] | V1PreAggregationJobsResponseOption3]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1PreAggregationJobsResponse.__module__ = "cube_client.data.models"

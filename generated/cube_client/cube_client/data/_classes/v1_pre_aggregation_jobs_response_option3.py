@@ -14,3 +14,7 @@ _REFS = {"V1PreAggregationJobStatus": "v1_pre_aggregation_job_status"}
 
 class V1PreAggregationJobsResponseOption3(RootModel[dict[str, V1PreAggregationJobStatus]]):
     root: dict[str, V1PreAggregationJobStatus]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1PreAggregationJobsResponseOption3.__module__ = "cube_client.data.models"

@@ -41,3 +41,8 @@ class V1PreAggregationSelectorParam(TypedDict):
     cubes: NotRequired[list[str] | None]
     preAggregations: NotRequired[list[str] | None]
     dateRange: NotRequired[list[str] | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1PreAggregationSelector.__module__ = "cube_client.data.models"
+V1PreAggregationSelectorParam.__module__ = "cube_client.data.models"

@@ -18,3 +18,8 @@ class V1PreAggregationSelectorItem(BaseModel):
 # The same fields as a plain dict keyed by wire names, for a request argument.
 class V1PreAggregationSelectorItemParam(TypedDict):
     securityContext: NotRequired[dict[str, Any] | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1PreAggregationSelectorItem.__module__ = "cube_client.data.models"
+V1PreAggregationSelectorItemParam.__module__ = "cube_client.data.models"

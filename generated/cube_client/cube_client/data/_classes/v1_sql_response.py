@@ -20,3 +20,7 @@ _REFS = {"V1SqlResponseSql": "v1_sql_response_sql"}
 class V1SqlResponse(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     sql: V1SqlResponseSql
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1SqlResponse.__module__ = "cube_client.data.models"

@@ -16,3 +16,7 @@ class V1SqlResponseSql(BaseModel):
     sql: list[Any] | None = None
     query_type: str | None = None
     error: str | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+V1SqlResponseSql.__module__ = "cube_client.data.models"

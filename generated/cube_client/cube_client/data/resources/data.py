@@ -10,11 +10,11 @@ from typing import Any, Literal, cast
 from cube_client._base_client import PreparedCall, RequestOptions
 from cube_client._data import RequestIdSpec, arequest_with_id, request_with_id
 from cube_client._jobs import AsyncJob, SyncJob
+from cube_client._json_lines import AsyncJSONLinesStream, JSONLines, JSONLinesStream
 from cube_client._limits import Limits
 from cube_client._resource import AsyncAPIResource, SyncAPIResource
 from cube_client._response import async_to_raw_response_wrapper, to_raw_response_wrapper
 from cube_client._streamed import async_to_streamed_response_wrapper, to_streamed_response_wrapper
-from cube_client._streaming import AsyncJSONLinesStream, JSONLines, JSONLinesStream
 from cube_client._token_jobs import (
     TokenJobSpec,
     TokenJobStarted,

@@ -20,3 +20,7 @@ _REFS = {"NotificationRecipientInput": "notification_recipient_input"}
 class AddNotificationRecipientsInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     recipients: Annotated[list[NotificationRecipientInput], Field(max_length=1000, min_length=1)]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+AddNotificationRecipientsInput.__module__ = "cube_client.platform.models"

@@ -16,3 +16,7 @@ class AdvanceCreationStepInput(BaseModel):
         Open[Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"]],
         Field(alias="creationStep"),
     ]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+AdvanceCreationStepInput.__module__ = "cube_client.platform.models"

@@ -12,3 +12,7 @@ class AgentSuggestionsResponse(RootModel[dict[str, Any]]):
     """Starter prompts the caller's agents offer in chat; the shape is not described yet."""
 
     root: dict[str, Any]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+AgentSuggestionsResponse.__module__ = "cube_client.platform.models"

@@ -28,3 +28,7 @@ class ApiKeyCreatedResponse(BaseModel):
     token: str
     updated_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="updatedAt")]
     user_id: Annotated[int, Field(alias="userId")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ApiKeyCreatedResponse.__module__ = "cube_client.platform.models"

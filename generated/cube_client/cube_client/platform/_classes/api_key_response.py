@@ -27,3 +27,7 @@ class ApiKeyResponse(BaseModel):
     suffix: str | None = None
     updated_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="updatedAt")]
     user_id: Annotated[int, Field(alias="userId")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ApiKeyResponse.__module__ = "cube_client.platform.models"

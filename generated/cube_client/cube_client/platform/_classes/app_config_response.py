@@ -51,3 +51,7 @@ class AppConfigResponse(BaseModel):
             description="True for a tenant on the new interface whose AI is switched off: no embed offers AI then, even when its session sets `allowAi`.",
         ),
     ] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+AppConfigResponse.__module__ = "cube_client.platform.models"

@@ -30,3 +30,7 @@ class AppTheme(BaseModel):
     logo_url: Annotated[str, Field(alias="logoUrl")]
     palette: AppThemePalette
     typography: AppThemeTypography | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+AppTheme.__module__ = "cube_client.platform.models"

@@ -13,3 +13,7 @@ from cube_client._models import BaseModel
 class AppThemeCodePalette(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     saturation: Annotated[float | None, Field(le=100, ge=0)] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+AppThemeCodePalette.__module__ = "cube_client.platform.models"

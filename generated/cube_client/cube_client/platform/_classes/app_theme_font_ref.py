@@ -14,3 +14,7 @@ class AppThemeFontRef(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     font_ref: Annotated[str, Field(alias="fontRef")]
     font_weight: Annotated[float, Field(alias="fontWeight")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+AppThemeFontRef.__module__ = "cube_client.platform.models"

@@ -31,3 +31,7 @@ class AppThemePalette(BaseModel):
         Open[Literal["neutral", "tinted"]] | None, Field(alias="surfaceMode")
     ] = None
     themes: AppThemePaletteThemes | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+AppThemePalette.__module__ = "cube_client.platform.models"

@@ -15,3 +15,7 @@ class AppThemePaletteSeed(BaseModel):
     color: str | None = None
     hue: Annotated[float | None, Field(le=360, ge=0)] = None
     saturation: Annotated[float | None, Field(le=100, ge=0)] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+AppThemePaletteSeed.__module__ = "cube_client.platform.models"

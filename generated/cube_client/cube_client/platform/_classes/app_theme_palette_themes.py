@@ -28,3 +28,7 @@ class AppThemePaletteThemes(BaseModel):
     note: AppThemePaletteSeed | None = None
     success: AppThemePaletteSeed | None = None
     warning: AppThemePaletteSeed | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+AppThemePaletteThemes.__module__ = "cube_client.platform.models"

@@ -17,3 +17,7 @@ class AppThemeScheme(BaseModel):
     contrast: float
     foreground_color: Annotated[str, Field(alias="foregroundColor")]
     logo_url: Annotated[str, Field(alias="logoUrl")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+AppThemeScheme.__module__ = "cube_client.platform.models"

@@ -12,3 +12,7 @@ from cube_client._models import Open
 
 class AppThemeSurfaceMode(RootModel[Open[Literal["neutral", "tinted"]]]):
     root: Open[Literal["neutral", "tinted"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+AppThemeSurfaceMode.__module__ = "cube_client.platform.models"

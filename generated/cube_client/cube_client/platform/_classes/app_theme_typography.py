@@ -23,3 +23,7 @@ class AppThemeTypography(BaseModel):
     body: AppThemeFontRef
     fonts: list[ThemeFont]
     heading: AppThemeFontRef
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+AppThemeTypography.__module__ = "cube_client.platform.models"

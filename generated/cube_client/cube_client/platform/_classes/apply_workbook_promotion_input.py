@@ -22,3 +22,7 @@ class ApplyWorkbookPromotionInput(BaseModel):
     override: bool | None = None
     target_deployment_id: Annotated[int, Field(alias="targetDeploymentId", ge=1)]
     target_folder_id: Annotated[int | None, Field(alias="targetFolderId", ge=1)] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ApplyWorkbookPromotionInput.__module__ = "cube_client.platform.models"

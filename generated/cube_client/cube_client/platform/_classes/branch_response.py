@@ -19,3 +19,7 @@ class BranchResponse(BaseModel):
     last_hash: Annotated[str | None, Field(alias="lastHash")] = None
     name: str
     parent_branch: Annotated[str | None, Field(alias="parentBranch")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+BranchResponse.__module__ = "cube_client.platform.models"

@@ -23,3 +23,7 @@ class BranchesListResponse(BaseModel):
     data: list[BranchResponse]
     items: list[BranchResponse]
     page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+BranchesListResponse.__module__ = "cube_client.platform.models"

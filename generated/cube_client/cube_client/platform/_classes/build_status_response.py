@@ -22,3 +22,7 @@ class BuildStatusResponse(BaseModel):
     mode: str
     status: str
     updated_at: Annotated[str | None, Field(alias="updatedAt")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+BuildStatusResponse.__module__ = "cube_client.platform.models"

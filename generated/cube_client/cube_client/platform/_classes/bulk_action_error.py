@@ -12,3 +12,7 @@ class BulkActionError(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     message: str
     status: int
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+BulkActionError.__module__ = "cube_client.platform.models"

@@ -20,3 +20,7 @@ _REFS = {"WorkspaceItemRefInput": "workspace_item_ref_input"}
 class BulkDeleteWorkspaceObjectsInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     items: Annotated[list[WorkspaceItemRefInput], Field(max_length=100, min_length=1)]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+BulkDeleteWorkspaceObjectsInput.__module__ = "cube_client.platform.models"

@@ -22,3 +22,7 @@ class BulkDeleteWorkspaceObjectsPayload(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     deleted: list[WorkspaceItemRef]
     failed: list[WorkspaceBulkFailure]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+BulkDeleteWorkspaceObjectsPayload.__module__ = "cube_client.platform.models"

@@ -21,3 +21,7 @@ class BulkMoveWorkspaceObjectsInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     folder_id: Annotated[int | None, Field(alias="folderId")] = None
     items: Annotated[list[WorkspaceItemRefInput], Field(max_length=100, min_length=1)]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+BulkMoveWorkspaceObjectsInput.__module__ = "cube_client.platform.models"

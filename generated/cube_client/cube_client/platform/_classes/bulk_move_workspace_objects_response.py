@@ -22,3 +22,7 @@ class BulkMoveWorkspaceObjectsResponse(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     failed: list[WorkspaceBulkFailure]
     moved: list[Workbook]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+BulkMoveWorkspaceObjectsResponse.__module__ = "cube_client.platform.models"

@@ -21,3 +21,7 @@ class BulkUserActionFailure(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     error: BulkActionError
     user_id: Annotated[int, Field(alias="userId")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+BulkUserActionFailure.__module__ = "cube_client.platform.models"

@@ -14,3 +14,7 @@ class BulkUserActionInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     action: Open[Literal["DEACTIVATE", "ACTIVATE", "DELETE"]]
     user_ids: Annotated[list[int], Field(alias="userIds", max_length=100, min_length=1)]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+BulkUserActionInput.__module__ = "cube_client.platform.models"

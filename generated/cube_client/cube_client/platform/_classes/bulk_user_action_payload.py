@@ -22,3 +22,7 @@ class BulkUserActionPayload(BaseModel):
     action: Open[Literal["DEACTIVATE", "ACTIVATE", "DELETE"]]
     failed: list[BulkUserActionFailure]
     succeeded: list[int]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+BulkUserActionPayload.__module__ = "cube_client.platform.models"

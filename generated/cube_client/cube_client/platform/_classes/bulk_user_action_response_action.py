@@ -12,3 +12,7 @@ from cube_client._models import Open
 
 class BulkUserActionResponseAction(RootModel[Open[Literal["DEACTIVATE", "ACTIVATE", "DELETE"]]]):
     root: Open[Literal["DEACTIVATE", "ACTIVATE", "DELETE"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+BulkUserActionResponseAction.__module__ = "cube_client.platform.models"

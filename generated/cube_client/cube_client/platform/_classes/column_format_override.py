@@ -14,3 +14,7 @@ class ColumnFormatOverride(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     decimal_places: Annotated[int | None, Field(alias="decimalPlaces")] = None
     type: Open[Literal["currency", "percent", "number"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ColumnFormatOverride.__module__ = "cube_client.platform.models"

@@ -12,3 +12,7 @@ from cube_client._models import Open
 
 class ColumnFormatOverrideDtoType(RootModel[Open[Literal["currency", "percent", "number"]]]):
     root: Open[Literal["currency", "percent", "number"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ColumnFormatOverrideDtoType.__module__ = "cube_client.platform.models"

@@ -15,3 +15,7 @@ class CommitChangesRequest(BaseModel):
     exit_dev_mode: Annotated[bool | None, Field(alias="exitDevMode")] = None
     message: str | None = None
     resolve_merge_conflict: Annotated[bool | None, Field(alias="resolveMergeConflict")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+CommitChangesRequest.__module__ = "cube_client.platform.models"

@@ -18,3 +18,7 @@ class ConnectGithubRequest(BaseModel):
     is_new_repo: Annotated[bool | None, Field(alias="isNewRepo")] = None
     name: Annotated[str, Field(min_length=1)]
     private: bool | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ConnectGithubRequest.__module__ = "cube_client.platform.models"

@@ -32,3 +32,7 @@ class ConnectReportToWorkbookInput(BaseModel):
     sheet_id: Annotated[str | None, Field(alias="sheetId")] = None
     sheet_name: Annotated[str | None, Field(alias="sheetName")] = None
     workbook_name: Annotated[str | None, Field(alias="workbookName")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ConnectReportToWorkbookInput.__module__ = "cube_client.platform.models"

@@ -24,3 +24,8 @@ class ControlThemeBorderSectionInputParam(TypedDict):
     radius: NotRequired[str | None]
     style: NotRequired[str | None]
     width: NotRequired[str | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ControlThemeBorderSectionInput.__module__ = "cube_client.platform.models"
+ControlThemeBorderSectionInputParam.__module__ = "cube_client.platform.models"

@@ -41,3 +41,8 @@ class ControlThemeSectionInputParam(TypedDict):
     border: NotRequired[ControlThemeBorderSectionInput | ControlThemeBorderSectionInputParam | None]
     padding: NotRequired[str | None]
     title: NotRequired[ControlThemeTitleSectionInput | ControlThemeTitleSectionInputParam | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ControlThemeSectionInput.__module__ = "cube_client.platform.models"
+ControlThemeSectionInputParam.__module__ = "cube_client.platform.models"

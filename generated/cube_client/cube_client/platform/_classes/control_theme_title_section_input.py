@@ -24,3 +24,8 @@ class ControlThemeTitleSectionInputParam(TypedDict):
     fontFamily: NotRequired[str | None]
     fontSize: NotRequired[str | None]
     fontWeight: NotRequired[str | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ControlThemeTitleSectionInput.__module__ = "cube_client.platform.models"
+ControlThemeTitleSectionInputParam.__module__ = "cube_client.platform.models"

@@ -16,3 +16,7 @@ class CreateApiKeyInput(BaseModel):
     deployment_ids: Annotated[list[int] | None, Field(alias="deploymentIds")] = None
     name: str
     ttl_hours: Annotated[int | None, Field(alias="ttlHours", ge=1)] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+CreateApiKeyInput.__module__ = "cube_client.platform.models"

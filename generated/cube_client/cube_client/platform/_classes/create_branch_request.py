@@ -15,3 +15,7 @@ class CreateBranchRequest(BaseModel):
     activate: bool | None = None
     from_: Annotated[str | None, Field(alias="from")] = None
     name: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+CreateBranchRequest.__module__ = "cube_client.platform.models"

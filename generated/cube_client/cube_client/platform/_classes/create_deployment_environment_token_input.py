@@ -28,3 +28,7 @@ class CreateDeploymentEnvironmentTokenInput(BaseModel):
     ] = None
     scopes: list[str] | None = None
     security_context: dict[str, Any]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+CreateDeploymentEnvironmentTokenInput.__module__ = "cube_client.platform.models"

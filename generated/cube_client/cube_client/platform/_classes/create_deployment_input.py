@@ -27,3 +27,7 @@ class CreateDeploymentInput(BaseModel):
     name: str
     region: str
     target_platform: Annotated[str, Field(alias="targetPlatform")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+CreateDeploymentInput.__module__ = "cube_client.platform.models"

@@ -14,3 +14,7 @@ class CreateDeploymentInputCreationMethod(
     RootModel[Open[Literal["upload", "cubecloud", "github", "ssh"]]]
 ):
     root: Open[Literal["upload", "cubecloud", "github", "ssh"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+CreateDeploymentInputCreationMethod.__module__ = "cube_client.platform.models"

@@ -13,3 +13,7 @@ from cube_client._models import BaseModel
 class CreateDeploymentTokenInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     expires_in: Annotated[int | None, Field(alias="expiresIn", le=86400, ge=60)] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+CreateDeploymentTokenInput.__module__ = "cube_client.platform.models"

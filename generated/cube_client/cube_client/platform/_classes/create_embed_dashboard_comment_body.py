@@ -14,3 +14,7 @@ class CreateEmbedDashboardCommentBody(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     body: Annotated[str, Field(max_length=10000, min_length=1)]
     parent_id: Annotated[int | None, Field(alias="parentId")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+CreateEmbedDashboardCommentBody.__module__ = "cube_client.platform.models"

@@ -14,3 +14,7 @@ class CreateEmbedGroupInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     description: Annotated[str | None, Field(max_length=500)] = None
     name: Annotated[str, Field(max_length=100, min_length=1)]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+CreateEmbedGroupInput.__module__ = "cube_client.platform.models"

@@ -15,3 +15,7 @@ class CreateFolderInput(BaseModel):
     name: Annotated[str, Field(max_length=255)]
     parent_id: Annotated[int | None, Field(alias="parentId")] = None
     position: int | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+CreateFolderInput.__module__ = "cube_client.platform.models"

@@ -12,3 +12,7 @@ from cube_client._models import Open
 
 class CreateNotificationInputNotificationFormat(RootModel[Open[Literal["png", "pdf"]]]):
     root: Open[Literal["png", "pdf"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+CreateNotificationInputNotificationFormat.__module__ = "cube_client.platform.models"

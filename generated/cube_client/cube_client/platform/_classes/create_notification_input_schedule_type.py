@@ -14,3 +14,7 @@ class CreateNotificationInputScheduleType(
     RootModel[Open[Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]]]
 ):
     root: Open[Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+CreateNotificationInputScheduleType.__module__ = "cube_client.platform.models"

@@ -21,3 +21,7 @@ class CreateOauthIntegrationInput(BaseModel):
     scopes: list[str] | None = None
     token_url: Annotated[str, Field(alias="tokenUrl")]
     type: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+CreateOauthIntegrationInput.__module__ = "cube_client.platform.models"

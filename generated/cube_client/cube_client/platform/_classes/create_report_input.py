@@ -44,3 +44,7 @@ class CreateReportInput(BaseModel):
     title: Annotated[str | None, Field(max_length=255)] = None
     workbook_id: Annotated[int | None, Field(alias="workbookId")] = None
     workbook_name: Annotated[str | None, Field(alias="workbookName")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+CreateReportInput.__module__ = "cube_client.platform.models"

@@ -14,3 +14,7 @@ class CreateReportInputSource(
     RootModel[Open[Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]]]
 ):
     root: Open[Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+CreateReportInputSource.__module__ = "cube_client.platform.models"

@@ -25,3 +25,7 @@ class CreateScheduledTaskInput(BaseModel):
             description="Notify the creator in the inbox when a run finishes.",
         ),
     ] = False
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+CreateScheduledTaskInput.__module__ = "cube_client.platform.models"

@@ -15,3 +15,7 @@ class CreateWorkbookInput(BaseModel):
     folder_id: Annotated[float | None, Field(alias="folderId")] = None
     meta: dict[str, Any] | None = None
     name: str | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+CreateWorkbookInput.__module__ = "cube_client.platform.models"

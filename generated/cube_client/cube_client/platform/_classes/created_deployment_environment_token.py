@@ -31,3 +31,7 @@ class CreatedDeploymentEnvironmentToken(BaseModel):
             description="Runtime scopes the token carries; compare with the request to learn which were left out (such as `meta-private` on a meta-sync token)."
         ),
     ] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+CreatedDeploymentEnvironmentToken.__module__ = "cube_client.platform.models"

@@ -18,3 +18,7 @@ class CreationStep(
     root: Open[
         Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"]
     ]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+CreationStep.__module__ = "cube_client.platform.models"

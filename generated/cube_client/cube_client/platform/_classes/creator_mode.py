@@ -26,3 +26,7 @@ class CreatorMode(BaseModel):
     show_semantic_sql: Annotated[bool | None, Field(alias="showSemanticSql")] = None
     show_workspace_title: Annotated[bool | None, Field(alias="showWorkspaceTitle")] = None
     workspace_title: Annotated[str | None, Field(alias="workspaceTitle")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+CreatorMode.__module__ = "cube_client.platform.models"

@@ -27,3 +27,7 @@ class CspsConfig(BaseModel):
     s3_region: Annotated[str | None, Field(alias="s3Region")] = None
     s3_sse: Annotated[str | None, Field(alias="s3Sse")] = None
     storage_provider: Annotated[str, Field(alias="storageProvider")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+CspsConfig.__module__ = "cube_client.platform.models"

@@ -44,3 +44,8 @@ class CspsConfigInputParam(TypedDict):
     s3Region: NotRequired[str | None]
     s3Sse: NotRequired[str | None]
     storageProvider: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+CspsConfigInput.__module__ = "cube_client.platform.models"
+CspsConfigInputParam.__module__ = "cube_client.platform.models"

@@ -36,3 +36,7 @@ class Dashboard(BaseModel):
     version_id: Annotated[int, Field(alias="versionId")]
     version_number: Annotated[int, Field(alias="versionNumber")]
     workbook_id: Annotated[int, Field(alias="workbookId")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+Dashboard.__module__ = "cube_client.platform.models"

@@ -12,3 +12,7 @@ class DashboardAppManifest(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     dependencies: dict[str, str] | None = None
     version: int | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DashboardAppManifest.__module__ = "cube_client.platform.models"

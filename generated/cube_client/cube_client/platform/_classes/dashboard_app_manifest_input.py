@@ -20,3 +20,8 @@ class DashboardAppManifestInput(BaseModel):
 class DashboardAppManifestInputParam(TypedDict):
     dependencies: NotRequired[dict[str, str] | None]
     version: NotRequired[int | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DashboardAppManifestInput.__module__ = "cube_client.platform.models"
+DashboardAppManifestInputParam.__module__ = "cube_client.platform.models"

@@ -23,3 +23,7 @@ class DashboardAppSource(BaseModel):
     files: dict[str, str] | None = None
     html: str | None = None
     manifest: DashboardAppManifest | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DashboardAppSource.__module__ = "cube_client.platform.models"

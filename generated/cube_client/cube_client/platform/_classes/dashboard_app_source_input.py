@@ -34,3 +34,8 @@ class DashboardAppSourceInputParam(TypedDict):
     files: NotRequired[dict[str, str] | None]
     html: NotRequired[str | None]
     manifest: NotRequired[DashboardAppManifestInput | DashboardAppManifestInputParam | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DashboardAppSourceInput.__module__ = "cube_client.platform.models"
+DashboardAppSourceInputParam.__module__ = "cube_client.platform.models"

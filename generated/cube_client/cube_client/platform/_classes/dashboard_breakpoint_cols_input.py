@@ -26,3 +26,8 @@ class DashboardBreakpointColsInputParam(TypedDict):
     sm: NotRequired[int | None]
     xs: NotRequired[int | None]
     xxs: NotRequired[int | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DashboardBreakpointColsInput.__module__ = "cube_client.platform.models"
+DashboardBreakpointColsInputParam.__module__ = "cube_client.platform.models"

@@ -15,3 +15,7 @@ class DashboardBreakpoints(BaseModel):
     sm: int | None = None
     xs: int | None = None
     xxs: int | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DashboardBreakpoints.__module__ = "cube_client.platform.models"

@@ -26,3 +26,8 @@ class DashboardBreakpointsInputParam(TypedDict):
     sm: NotRequired[int | None]
     xs: NotRequired[int | None]
     xxs: NotRequired[int | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DashboardBreakpointsInput.__module__ = "cube_client.platform.models"
+DashboardBreakpointsInputParam.__module__ = "cube_client.platform.models"

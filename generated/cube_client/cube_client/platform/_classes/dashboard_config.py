@@ -33,3 +33,7 @@ class DashboardConfig(BaseModel):
     theme: dict[str, Any] | None = None
     title: str | None = None
     widgets: list[DashboardWidget] | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DashboardConfig.__module__ = "cube_client.platform.models"

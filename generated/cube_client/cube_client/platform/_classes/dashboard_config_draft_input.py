@@ -53,3 +53,8 @@ class DashboardConfigDraftInputParam(TypedDict):
     widgets: NotRequired[
         Sequence[DashboardWidgetDraftInput | DashboardWidgetDraftInputParam] | None
     ]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DashboardConfigDraftInput.__module__ = "cube_client.platform.models"
+DashboardConfigDraftInputParam.__module__ = "cube_client.platform.models"

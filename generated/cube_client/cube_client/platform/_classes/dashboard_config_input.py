@@ -48,3 +48,8 @@ class DashboardConfigInputParam(TypedDict):
     theme: NotRequired[DashboardThemeInput | DashboardThemeInputParam | None]
     title: NotRequired[str | None]
     widgets: NotRequired[Sequence[DashboardWidgetInput | DashboardWidgetInputParam] | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DashboardConfigInput.__module__ = "cube_client.platform.models"
+DashboardConfigInputParam.__module__ = "cube_client.platform.models"

@@ -12,3 +12,7 @@ from cube_client._models import Open
 
 class DashboardConfigInputKind(RootModel[Open[Literal["CLASSIC", "APP"]]]):
     root: Open[Literal["CLASSIC", "APP"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DashboardConfigInputKind.__module__ = "cube_client.platform.models"

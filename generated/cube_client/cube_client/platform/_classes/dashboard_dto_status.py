@@ -12,3 +12,7 @@ from cube_client._models import Open
 
 class DashboardDtoStatus(RootModel[Open[Literal["draft", "published", "archived"]]]):
     root: Open[Literal["draft", "published", "archived"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DashboardDtoStatus.__module__ = "cube_client.platform.models"

@@ -14,3 +14,7 @@ class DashboardEmbeddingResponse(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     allow_embed: Annotated[bool, Field(alias="allowEmbed")]
     public_id: Annotated[str, Field(alias="publicId")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DashboardEmbeddingResponse.__module__ = "cube_client.platform.models"

@@ -34,3 +34,7 @@ class DashboardExportJobResponse(BaseModel):
             description="Job id; pass it as `jobId` to `getExportStatus` and `downloadExport`.",
         ),
     ]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DashboardExportJobResponse.__module__ = "cube_client.platform.models"

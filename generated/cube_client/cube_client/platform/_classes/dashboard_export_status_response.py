@@ -16,3 +16,7 @@ class DashboardExportStatusResponse(BaseModel):
     error: str | None = None
     progress: float | None = None
     status: Open[Literal["pending", "processing", "completed", "failed"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DashboardExportStatusResponse.__module__ = "cube_client.platform.models"

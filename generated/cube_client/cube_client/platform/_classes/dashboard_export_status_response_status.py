@@ -14,3 +14,7 @@ class DashboardExportStatusResponseStatus(
     RootModel[Open[Literal["pending", "processing", "completed", "failed"]]]
 ):
     root: Open[Literal["pending", "processing", "completed", "failed"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DashboardExportStatusResponseStatus.__module__ = "cube_client.platform.models"

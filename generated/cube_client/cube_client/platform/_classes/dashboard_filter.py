@@ -42,3 +42,7 @@ class DashboardFilter(BaseModel):
     ) = None
     start_inclusive: Annotated[Any, Field(alias="startInclusive")] = None
     value: Open[str | float | bool | list[Any]] | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DashboardFilter.__module__ = "cube_client.platform.models"

@@ -74,3 +74,8 @@ class DashboardFilterInputParam(TypedDict):
     ]
     startInclusive: NotRequired[Any]
     value: NotRequired[str | float | bool | list[Any] | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DashboardFilterInput.__module__ = "cube_client.platform.models"
+DashboardFilterInputParam.__module__ = "cube_client.platform.models"

@@ -58,3 +58,7 @@ class DashboardFilterOperator(
             "custom",
         ]
     ]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DashboardFilterOperator.__module__ = "cube_client.platform.models"

@@ -28,3 +28,7 @@ class DashboardLayout(BaseModel):
     container_padding: Annotated[list[int] | None, Field(alias="containerPadding")] = None
     margin: list[int] | None = None
     row_height: Annotated[int | None, Field(alias="rowHeight")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DashboardLayout.__module__ = "cube_client.platform.models"

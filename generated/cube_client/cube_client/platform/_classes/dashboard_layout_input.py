@@ -43,3 +43,8 @@ class DashboardLayoutInputParam(TypedDict):
     containerPadding: NotRequired[list[int] | None]
     margin: NotRequired[list[int] | None]
     rowHeight: NotRequired[int | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DashboardLayoutInput.__module__ = "cube_client.platform.models"
+DashboardLayoutInputParam.__module__ = "cube_client.platform.models"

@@ -12,3 +12,7 @@ class DashboardMemberSwitcher(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     member: str
     selected: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DashboardMemberSwitcher.__module__ = "cube_client.platform.models"

@@ -20,3 +20,8 @@ class DashboardMemberSwitcherInput(BaseModel):
 class DashboardMemberSwitcherInputParam(TypedDict):
     member: str
     selected: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DashboardMemberSwitcherInput.__module__ = "cube_client.platform.models"
+DashboardMemberSwitcherInputParam.__module__ = "cube_client.platform.models"

@@ -24,3 +24,7 @@ class DashboardResponsiveLayouts(BaseModel):
     sm: DashboardWidgetPosition | None = None
     xs: DashboardWidgetPosition | None = None
     xxs: DashboardWidgetPosition | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DashboardResponsiveLayouts.__module__ = "cube_client.platform.models"

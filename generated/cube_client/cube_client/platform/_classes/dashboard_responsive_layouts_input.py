@@ -36,3 +36,8 @@ class DashboardResponsiveLayoutsInputParam(TypedDict):
     sm: NotRequired[DashboardWidgetPositionInput | DashboardWidgetPositionInputParam | None]
     xs: NotRequired[DashboardWidgetPositionInput | DashboardWidgetPositionInputParam | None]
     xxs: NotRequired[DashboardWidgetPositionInput | DashboardWidgetPositionInputParam | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DashboardResponsiveLayoutsInput.__module__ = "cube_client.platform.models"
+DashboardResponsiveLayoutsInputParam.__module__ = "cube_client.platform.models"

@@ -46,3 +46,8 @@ class DashboardThemeInputParam(TypedDict):
     primaryColor: NotRequired[str | None]
     themeId: NotRequired[str | None]
     widgets: NotRequired[WidgetThemeSectionInput | WidgetThemeSectionInputParam | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DashboardThemeInput.__module__ = "cube_client.platform.models"
+DashboardThemeInputParam.__module__ = "cube_client.platform.models"

@@ -20,3 +20,8 @@ class DashboardThemeSectionInput(BaseModel):
 class DashboardThemeSectionInputParam(TypedDict):
     backgroundColor: NotRequired[str | None]
     padding: NotRequired[str | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DashboardThemeSectionInput.__module__ = "cube_client.platform.models"
+DashboardThemeSectionInputParam.__module__ = "cube_client.platform.models"

@@ -12,3 +12,7 @@ class DashboardTimeGrain(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     grain: str
     member: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DashboardTimeGrain.__module__ = "cube_client.platform.models"

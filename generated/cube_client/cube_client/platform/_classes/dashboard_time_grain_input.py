@@ -20,3 +20,8 @@ class DashboardTimeGrainInput(BaseModel):
 class DashboardTimeGrainInputParam(TypedDict):
     grain: str
     member: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DashboardTimeGrainInput.__module__ = "cube_client.platform.models"
+DashboardTimeGrainInputParam.__module__ = "cube_client.platform.models"

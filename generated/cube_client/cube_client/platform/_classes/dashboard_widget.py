@@ -44,3 +44,7 @@ class DashboardWidget(BaseModel):
             "CONTAINER",
         ]
     ]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DashboardWidget.__module__ = "cube_client.platform.models"

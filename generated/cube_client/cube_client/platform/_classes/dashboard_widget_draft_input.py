@@ -73,3 +73,8 @@ class DashboardWidgetDraftInputParam(TypedDict):
         "DIVIDER",
         "CONTAINER",
     ]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DashboardWidgetDraftInput.__module__ = "cube_client.platform.models"
+DashboardWidgetDraftInputParam.__module__ = "cube_client.platform.models"

@@ -73,3 +73,8 @@ class DashboardWidgetInputParam(TypedDict):
         "DIVIDER",
         "CONTAINER",
     ]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DashboardWidgetInput.__module__ = "cube_client.platform.models"
+DashboardWidgetInputParam.__module__ = "cube_client.platform.models"

@@ -42,3 +42,7 @@ class DashboardWidgetInputType(
             "CONTAINER",
         ]
     ]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DashboardWidgetInputType.__module__ = "cube_client.platform.models"

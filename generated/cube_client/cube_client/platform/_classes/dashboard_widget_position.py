@@ -14,3 +14,7 @@ class DashboardWidgetPosition(BaseModel):
     w: int
     x: int
     y: int
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DashboardWidgetPosition.__module__ = "cube_client.platform.models"

@@ -24,3 +24,8 @@ class DashboardWidgetPositionInputParam(TypedDict):
     w: int
     x: int
     y: int
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DashboardWidgetPositionInput.__module__ = "cube_client.platform.models"
+DashboardWidgetPositionInputParam.__module__ = "cube_client.platform.models"

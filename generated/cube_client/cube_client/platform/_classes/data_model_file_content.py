@@ -20,3 +20,8 @@ class DataModelFileContent(BaseModel):
 class DataModelFileContentParam(TypedDict):
     content: str
     path: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DataModelFileContent.__module__ = "cube_client.platform.models"
+DataModelFileContentParam.__module__ = "cube_client.platform.models"

@@ -18,3 +18,8 @@ class DataModelFilePath(BaseModel):
 # The same fields as a plain dict keyed by wire names, for a request argument.
 class DataModelFilePathParam(TypedDict):
     path: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DataModelFilePath.__module__ = "cube_client.platform.models"
+DataModelFilePathParam.__module__ = "cube_client.platform.models"

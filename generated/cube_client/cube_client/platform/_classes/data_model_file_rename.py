@@ -20,3 +20,8 @@ class DataModelFileRename(BaseModel):
 class DataModelFileRenameParam(TypedDict):
     newPath: str
     path: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DataModelFileRename.__module__ = "cube_client.platform.models"
+DataModelFileRenameParam.__module__ = "cube_client.platform.models"

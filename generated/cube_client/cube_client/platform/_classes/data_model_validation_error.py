@@ -14,3 +14,7 @@ class DataModelValidationError(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     file_name: Annotated[str | None, Field(alias="fileName")] = None
     message: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DataModelValidationError.__module__ = "cube_client.platform.models"

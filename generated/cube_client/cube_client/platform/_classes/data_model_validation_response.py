@@ -25,3 +25,7 @@ class DataModelValidationResponse(BaseModel):
     errors: list[DataModelValidationError]
     mode: Open[Literal["production", "dev_mode"]]
     valid: bool
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DataModelValidationResponse.__module__ = "cube_client.platform.models"

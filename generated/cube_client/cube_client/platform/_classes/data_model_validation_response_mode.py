@@ -12,3 +12,7 @@ from cube_client._models import Open
 
 class DataModelValidationResponseMode(RootModel[Open[Literal["production", "dev_mode"]]]):
     root: Open[Literal["production", "dev_mode"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DataModelValidationResponseMode.__module__ = "cube_client.platform.models"

@@ -27,3 +27,7 @@ class DatabricksMetricViewIntegrationConfigurationResponse(BaseModel):
     version: Literal[1]
     view_name_regex: Annotated[str | None, Field(alias="viewNameRegex")] = None
     view_names: Annotated[list[str] | None, Field(alias="viewNames")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DatabricksMetricViewIntegrationConfigurationResponse.__module__ = "cube_client.platform.models"

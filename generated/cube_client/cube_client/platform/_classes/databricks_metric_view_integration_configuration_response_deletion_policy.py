@@ -14,3 +14,9 @@ class DatabricksMetricViewIntegrationConfigurationResponseDeletionPolicy(
     RootModel[Open[Literal["retain", "delete-managed"]]]
 ):
     root: Open[Literal["retain", "delete-managed"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DatabricksMetricViewIntegrationConfigurationResponseDeletionPolicy.__module__ = (
+    "cube_client.platform.models"
+)

@@ -14,3 +14,9 @@ class DatabricksMetricViewIntegrationConfigurationResponseSelectionMode(
     RootModel[Open[Literal["all", "selected", "pattern"]]]
 ):
     root: Open[Literal["all", "selected", "pattern"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DatabricksMetricViewIntegrationConfigurationResponseSelectionMode.__module__ = (
+    "cube_client.platform.models"
+)

@@ -10,3 +10,9 @@ from pydantic import RootModel
 
 class DatabricksMetricViewIntegrationConfigurationResponseVersion(RootModel[Literal[1]]):
     root: Literal[1]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DatabricksMetricViewIntegrationConfigurationResponseVersion.__module__ = (
+    "cube_client.platform.models"
+)

@@ -32,3 +32,7 @@ class DatabricksMetricViewIntegrationResponse(BaseModel):
     deployment_id: Annotated[int, Field(alias="deploymentId")]
     public_id: Annotated[str, Field(alias="publicId")]
     updated_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="updatedAt")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DatabricksMetricViewIntegrationResponse.__module__ = "cube_client.platform.models"

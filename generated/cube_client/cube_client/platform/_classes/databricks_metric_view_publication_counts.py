@@ -15,3 +15,7 @@ class DatabricksMetricViewPublicationCounts(BaseModel):
     joins: int
     measures: int
     warnings: int
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DatabricksMetricViewPublicationCounts.__module__ = "cube_client.platform.models"

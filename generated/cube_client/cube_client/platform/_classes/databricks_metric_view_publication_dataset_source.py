@@ -16,3 +16,7 @@ class DatabricksMetricViewPublicationDatasetSource(BaseModel):
     dataset: str
     original_source: Annotated[str, Field(alias="originalSource")]
     resolved_source: Annotated[str, Field(alias="resolvedSource")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DatabricksMetricViewPublicationDatasetSource.__module__ = "cube_client.platform.models"

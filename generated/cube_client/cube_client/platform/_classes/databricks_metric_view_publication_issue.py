@@ -26,3 +26,7 @@ class DatabricksMetricViewPublicationIssue(BaseModel):
             "EXECUTION",
         ]
     ]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DatabricksMetricViewPublicationIssue.__module__ = "cube_client.platform.models"

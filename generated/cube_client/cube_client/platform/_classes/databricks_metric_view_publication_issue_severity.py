@@ -12,3 +12,7 @@ from cube_client._models import Open
 
 class DatabricksMetricViewPublicationIssueSeverity(RootModel[Open[Literal["ERROR", "WARNING"]]]):
     root: Open[Literal["ERROR", "WARNING"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DatabricksMetricViewPublicationIssueSeverity.__module__ = "cube_client.platform.models"

@@ -34,3 +34,7 @@ class DatabricksMetricViewPublicationIssueStage(
             "EXECUTION",
         ]
     ]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DatabricksMetricViewPublicationIssueStage.__module__ = "cube_client.platform.models"

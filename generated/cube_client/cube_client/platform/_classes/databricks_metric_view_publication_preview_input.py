@@ -20,3 +20,7 @@ class DatabricksMetricViewPublicationPreviewInput(BaseModel):
     target_names: Annotated[dict[str, str] | None, Field(alias="targetNames")] = None
     view_name_regex: Annotated[str | None, Field(alias="viewNameRegex")] = None
     view_names: Annotated[list[str] | None, Field(alias="viewNames")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DatabricksMetricViewPublicationPreviewInput.__module__ = "cube_client.platform.models"

@@ -42,3 +42,7 @@ class DatabricksMetricViewPublicationPreviewResultResponse(BaseModel):
     source_sha256: Annotated[str, Field(alias="sourceSha256")]
     version: Literal[2]
     views: list[DatabricksMetricViewPublicationViewResult]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DatabricksMetricViewPublicationPreviewResultResponse.__module__ = "cube_client.platform.models"

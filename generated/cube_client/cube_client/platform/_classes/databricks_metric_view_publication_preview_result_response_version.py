@@ -10,3 +10,9 @@ from pydantic import RootModel
 
 class DatabricksMetricViewPublicationPreviewResultResponseVersion(RootModel[Literal[2]]):
     root: Literal[2]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DatabricksMetricViewPublicationPreviewResultResponseVersion.__module__ = (
+    "cube_client.platform.models"
+)

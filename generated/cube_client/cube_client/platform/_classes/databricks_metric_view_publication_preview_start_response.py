@@ -21,3 +21,7 @@ class DatabricksMetricViewPublicationPreviewStartResponse(BaseModel):
     reused: bool
     status: Literal["QUEUED"]
     status_url: Annotated[str, Field(alias="statusUrl")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DatabricksMetricViewPublicationPreviewStartResponse.__module__ = "cube_client.platform.models"

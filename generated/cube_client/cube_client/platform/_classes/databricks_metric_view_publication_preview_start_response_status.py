@@ -10,3 +10,7 @@ from pydantic import RootModel
 
 class DatabricksMetricViewPublicationPreviewStartResponseStatus(RootModel[Literal["QUEUED"]]):
     root: Literal["QUEUED"]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DatabricksMetricViewPublicationPreviewStartResponseStatus.__module__ = "cube_client.platform.models"

@@ -38,3 +38,7 @@ class DatabricksMetricViewPublicationPreviewStatusResponse(BaseModel):
             alias="updatedAt", pattern="\\d{4}-[01]\\d-[0-3]\\dT[0-2]\\d:[0-5]\\d:[0-5]\\d.\\d+Z?"
         ),
     ]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DatabricksMetricViewPublicationPreviewStatusResponse.__module__ = "cube_client.platform.models"

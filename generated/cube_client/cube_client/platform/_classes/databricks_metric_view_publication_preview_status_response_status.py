@@ -14,3 +14,9 @@ class DatabricksMetricViewPublicationPreviewStatusResponseStatus(
     RootModel[Open[Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]]]
 ):
     root: Open[Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DatabricksMetricViewPublicationPreviewStatusResponseStatus.__module__ = (
+    "cube_client.platform.models"
+)

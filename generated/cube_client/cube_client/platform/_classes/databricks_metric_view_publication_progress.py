@@ -15,3 +15,7 @@ class DatabricksMetricViewPublicationProgress(BaseModel):
     message: str
     percent_complete: Annotated[int, Field(alias="percentComplete")]
     stage: Open[Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DatabricksMetricViewPublicationProgress.__module__ = "cube_client.platform.models"

@@ -14,3 +14,7 @@ class DatabricksMetricViewPublicationProgressStage(
     RootModel[Open[Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]]]
 ):
     root: Open[Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DatabricksMetricViewPublicationProgressStage.__module__ = "cube_client.platform.models"

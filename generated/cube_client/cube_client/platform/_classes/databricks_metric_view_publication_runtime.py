@@ -21,3 +21,7 @@ class DatabricksMetricViewPublicationRuntime(BaseModel):
     policy_version: Annotated[int, Field(alias="policyVersion")]
     runner_version: Annotated[str, Field(alias="runnerVersion")]
     template_name: Annotated[str, Field(alias="templateName")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DatabricksMetricViewPublicationRuntime.__module__ = "cube_client.platform.models"

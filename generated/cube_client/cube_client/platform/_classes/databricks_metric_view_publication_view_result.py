@@ -46,3 +46,7 @@ class DatabricksMetricViewPublicationViewResult(BaseModel):
     withheld_members: Annotated[
         list[DatabricksMetricViewPublicationWithheldMember], Field(alias="withheldMembers")
     ]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DatabricksMetricViewPublicationViewResult.__module__ = "cube_client.platform.models"

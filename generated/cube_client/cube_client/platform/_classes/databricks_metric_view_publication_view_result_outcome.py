@@ -14,3 +14,7 @@ class DatabricksMetricViewPublicationViewResultOutcome(
     RootModel[Open[Literal["success", "partial", "failed"]]]
 ):
     root: Open[Literal["success", "partial", "failed"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DatabricksMetricViewPublicationViewResultOutcome.__module__ = "cube_client.platform.models"

@@ -13,3 +13,7 @@ class DatabricksMetricViewPublicationWithheldMember(BaseModel):
     code: str
     cube: str
     member: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DatabricksMetricViewPublicationWithheldMember.__module__ = "cube_client.platform.models"

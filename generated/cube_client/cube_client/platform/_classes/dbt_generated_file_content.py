@@ -12,3 +12,7 @@ class DbtGeneratedFileContent(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     content: str
     path: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DbtGeneratedFileContent.__module__ = "cube_client.platform.models"

@@ -11,3 +11,7 @@ from cube_client._models import BaseModel
 class DbtSyncGeneratedFile(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     path: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DbtSyncGeneratedFile.__module__ = "cube_client.platform.models"

@@ -22,3 +22,7 @@ class DbtSyncGeneratedFilesListResponse(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     items: list[DbtGeneratedFileContent]
     page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DbtSyncGeneratedFilesListResponse.__module__ = "cube_client.platform.models"

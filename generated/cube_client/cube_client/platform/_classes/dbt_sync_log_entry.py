@@ -18,3 +18,7 @@ class DbtSyncLogEntry(BaseModel):
     phase: str | None = None
     stream: str
     timestamp: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DbtSyncLogEntry.__module__ = "cube_client.platform.models"

@@ -13,3 +13,7 @@ class DbtSyncManifestStats(BaseModel):
     macros: int
     models: int
     sources: int
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DbtSyncManifestStats.__module__ = "cube_client.platform.models"

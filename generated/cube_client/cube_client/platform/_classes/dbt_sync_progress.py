@@ -15,3 +15,7 @@ class DbtSyncProgress(BaseModel):
     message: str | None = None
     percent_complete: Annotated[int, Field(alias="percentComplete")]
     stage: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DbtSyncProgress.__module__ = "cube_client.platform.models"

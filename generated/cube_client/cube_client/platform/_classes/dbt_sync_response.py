@@ -15,3 +15,7 @@ class DbtSyncResponse(BaseModel):
     branch_name: Annotated[str, Field(alias="branchName")]
     sync_job_id: Annotated[str, Field(alias="syncJobId")]
     workflow_id: Annotated[str, Field(alias="workflowId")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DbtSyncResponse.__module__ = "cube_client.platform.models"

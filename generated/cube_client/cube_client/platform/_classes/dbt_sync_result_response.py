@@ -29,3 +29,7 @@ class DbtSyncResultResponse(BaseModel):
     generated_files: Annotated[list[DbtSyncGeneratedFile], Field(alias="generatedFiles")]
     manifest_stats: Annotated[DbtSyncManifestStats, Field(alias="manifestStats")]
     sync_job_id: Annotated[str, Field(alias="syncJobId")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DbtSyncResultResponse.__module__ = "cube_client.platform.models"

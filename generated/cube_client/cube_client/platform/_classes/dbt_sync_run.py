@@ -44,3 +44,7 @@ class DbtSyncRun(BaseModel):
         None
     )
     user_id: Annotated[int | None, Field(alias="userId")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DbtSyncRun.__module__ = "cube_client.platform.models"

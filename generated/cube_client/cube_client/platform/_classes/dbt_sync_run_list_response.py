@@ -22,3 +22,7 @@ class DbtSyncRunListResponse(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     items: list[DbtSyncRun]
     page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DbtSyncRunListResponse.__module__ = "cube_client.platform.models"

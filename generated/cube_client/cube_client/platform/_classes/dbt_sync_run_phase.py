@@ -16,3 +16,7 @@ class DbtSyncRunPhase(BaseModel):
     outcome: str
     phase: str
     started_offset_ms: Annotated[int, Field(alias="startedOffsetMs")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DbtSyncRunPhase.__module__ = "cube_client.platform.models"

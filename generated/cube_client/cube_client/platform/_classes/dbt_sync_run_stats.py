@@ -19,3 +19,7 @@ class DbtSyncRunStats(BaseModel):
     manifest_generated_at: Annotated[str | None, Field(alias="manifestGeneratedAt")] = None
     models: int | None = None
     sources: int | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DbtSyncRunStats.__module__ = "cube_client.platform.models"

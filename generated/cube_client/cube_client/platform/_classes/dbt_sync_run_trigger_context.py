@@ -15,3 +15,7 @@ class DbtSyncRunTriggerContext(BaseModel):
     head_sha: Annotated[str | None, Field(alias="headSha")] = None
     pushed_branch: Annotated[str | None, Field(alias="pushedBranch")] = None
     target_branch: Annotated[str | None, Field(alias="targetBranch")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DbtSyncRunTriggerContext.__module__ = "cube_client.platform.models"

@@ -14,3 +14,7 @@ class DbtSyncRunsQueryStatus(
     RootModel[Open[Literal["RUNNING", "COMPLETED", "FAILED", "CANCELLED", "UNKNOWN"]]]
 ):
     root: Open[Literal["RUNNING", "COMPLETED", "FAILED", "CANCELLED", "UNKNOWN"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DbtSyncRunsQueryStatus.__module__ = "cube_client.platform.models"

@@ -14,3 +14,7 @@ class DbtSyncRunsQueryTrigger(
     RootModel[Open[Literal["manual", "api", "webhook", "agent", "unknown"]]]
 ):
     root: Open[Literal["manual", "api", "webhook", "agent", "unknown"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DbtSyncRunsQueryTrigger.__module__ = "cube_client.platform.models"

@@ -24,3 +24,7 @@ class DbtSyncStatusResponse(BaseModel):
     status: str
     sync_job_id: Annotated[str, Field(alias="syncJobId")]
     updated_at: Annotated[str, Field(alias="updatedAt")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DbtSyncStatusResponse.__module__ = "cube_client.platform.models"

@@ -12,3 +12,7 @@ class DefinitionFilePatchInput(RootModel[dict[str, Any]]):
     """An exact-text replacement in the file; its fields are not described yet, so it is a free-form object."""
 
     root: dict[str, Any]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DefinitionFilePatchInput.__module__ = "cube_client.platform.models"

@@ -12,3 +12,7 @@ class DefinitionFilePatchResponse(RootModel[dict[str, Any]]):
     """What a replacement returns; not described yet."""
 
     root: dict[str, Any]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DefinitionFilePatchResponse.__module__ = "cube_client.platform.models"

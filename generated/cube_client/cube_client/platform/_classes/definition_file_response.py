@@ -21,3 +21,7 @@ class DefinitionFileResponse(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=(), extra="allow")
     content: Annotated[str, Field(description="The definition as canonical JSON text.")]
     hash: Annotated[str, Field(description="SHA-256 of `content`.")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DefinitionFileResponse.__module__ = "cube_client.platform.models"

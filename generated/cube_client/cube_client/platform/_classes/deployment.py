@@ -19,3 +19,7 @@ class Deployment(BaseModel):
     deployment_url: Annotated[str, Field(alias="deploymentUrl")]
     id: int
     name: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+Deployment.__module__ = "cube_client.platform.models"

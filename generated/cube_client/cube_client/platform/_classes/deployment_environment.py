@@ -24,3 +24,7 @@ class DeploymentEnvironment(BaseModel):
     id: str
     type: Open[Literal["production", "staging", "development"]]
     user: str | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DeploymentEnvironment.__module__ = "cube_client.platform.models"

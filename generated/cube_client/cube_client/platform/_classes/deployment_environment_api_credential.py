@@ -18,3 +18,7 @@ class DeploymentEnvironmentApiCredential(BaseModel):
     type: Open[Literal["rest", "sql"]]
     url: str | None = None
     version: Annotated[int, Field(ge=1)]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DeploymentEnvironmentApiCredential.__module__ = "cube_client.platform.models"

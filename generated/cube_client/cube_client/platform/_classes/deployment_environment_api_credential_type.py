@@ -12,3 +12,7 @@ from cube_client._models import Open
 
 class DeploymentEnvironmentApiCredentialType(RootModel[Open[Literal["rest", "sql"]]]):
     root: Open[Literal["rest", "sql"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DeploymentEnvironmentApiCredentialType.__module__ = "cube_client.platform.models"

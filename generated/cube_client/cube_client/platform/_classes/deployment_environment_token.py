@@ -16,3 +16,7 @@ class DeploymentEnvironmentToken(BaseModel):
     expires_at: str
     security_context: dict[str, Any]
     token: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DeploymentEnvironmentToken.__module__ = "cube_client.platform.models"

@@ -20,3 +20,7 @@ _REFS = {"CreatedDeploymentEnvironmentToken": "created_deployment_environment_to
 class DeploymentEnvironmentTokenResponse(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     data: CreatedDeploymentEnvironmentToken
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DeploymentEnvironmentTokenResponse.__module__ = "cube_client.platform.models"

@@ -12,3 +12,7 @@ from cube_client._models import Open
 
 class DeploymentEnvironmentType(RootModel[Open[Literal["production", "staging", "development"]]]):
     root: Open[Literal["production", "staging", "development"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DeploymentEnvironmentType.__module__ = "cube_client.platform.models"

@@ -29,3 +29,7 @@ class DeploymentEnvironmentsListResponse(BaseModel):
     items: list[DeploymentEnvironment]
     page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
     pagination: DeploymentsPagination | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DeploymentEnvironmentsListResponse.__module__ = "cube_client.platform.models"

@@ -13,3 +13,7 @@ class DeploymentLogLine(BaseModel):
     date: str
     message: str
     pod: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DeploymentLogLine.__module__ = "cube_client.platform.models"

@@ -14,3 +14,7 @@ class DeploymentLogsQueryContainer(
     RootModel[Open[Literal["INIT", "MAIN", "cubejs-server", "vector", "api-proxy"]]]
 ):
     root: Open[Literal["INIT", "MAIN", "cubejs-server", "vector", "api-proxy"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DeploymentLogsQueryContainer.__module__ = "cube_client.platform.models"

@@ -12,3 +12,7 @@ from cube_client._models import Open
 
 class DeploymentLogsQuerySource(RootModel[Open[Literal["production", "dev"]]]):
     root: Open[Literal["production", "dev"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DeploymentLogsQuerySource.__module__ = "cube_client.platform.models"

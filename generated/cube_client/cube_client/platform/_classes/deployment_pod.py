@@ -18,3 +18,7 @@ class DeploymentPod(BaseModel):
     restart_count: Annotated[int | None, Field(alias="restartCount")] = None
     status: str | None = None
     type: str | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DeploymentPod.__module__ = "cube_client.platform.models"

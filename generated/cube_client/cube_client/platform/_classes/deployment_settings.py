@@ -60,3 +60,7 @@ class DeploymentSettings(BaseModel):
     target_platform: Annotated[str | None, Field(alias="targetPlatform")] = None
     template: Open[Literal["single", "simpleCluster", "multiCluster"]]
     template_variables: Annotated[dict[str, Any] | None, Field(alias="templateVariables")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DeploymentSettings.__module__ = "cube_client.platform.models"

@@ -12,3 +12,7 @@ from cube_client._models import Open
 
 class DeploymentSettingsCloudProvider(RootModel[Open[Literal["cubecloud", "aws", "gcp"]]]):
     root: Open[Literal["cubecloud", "aws", "gcp"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DeploymentSettingsCloudProvider.__module__ = "cube_client.platform.models"

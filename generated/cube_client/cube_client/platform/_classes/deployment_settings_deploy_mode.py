@@ -12,3 +12,7 @@ from cube_client._models import Open
 
 class DeploymentSettingsDeployMode(RootModel[Open[Literal["git", "cli"]]]):
     root: Open[Literal["git", "cli"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DeploymentSettingsDeployMode.__module__ = "cube_client.platform.models"

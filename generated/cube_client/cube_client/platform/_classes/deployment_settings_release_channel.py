@@ -12,3 +12,7 @@ from cube_client._models import Open
 
 class DeploymentSettingsReleaseChannel(RootModel[Open[Literal["latest", "release"]]]):
     root: Open[Literal["latest", "release"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DeploymentSettingsReleaseChannel.__module__ = "cube_client.platform.models"

@@ -12,3 +12,7 @@ from cube_client._models import Open
 
 class DeploymentSettingsRepoType(RootModel[Open[Literal["git", "deployRepo"]]]):
     root: Open[Literal["git", "deployRepo"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DeploymentSettingsRepoType.__module__ = "cube_client.platform.models"

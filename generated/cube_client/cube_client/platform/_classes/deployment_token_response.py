@@ -13,3 +13,7 @@ from cube_client._models import BaseModel
 class DeploymentTokenResponse(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     cube_api_token: Annotated[str, Field(alias="cubeApiToken")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DeploymentTokenResponse.__module__ = "cube_client.platform.models"

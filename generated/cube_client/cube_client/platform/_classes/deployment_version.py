@@ -17,3 +17,7 @@ class DeploymentVersion(BaseModel):
     release_channel: Annotated[Open[Literal["latest", "release"]], Field(alias="releaseChannel")]
     release_channel_version: Annotated[str, Field(alias="releaseChannelVersion")]
     version: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DeploymentVersion.__module__ = "cube_client.platform.models"

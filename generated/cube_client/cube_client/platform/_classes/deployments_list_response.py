@@ -31,3 +31,7 @@ class DeploymentsListResponse(BaseModel):
     page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
     pagination: DeploymentsPagination
     total_count: Annotated[int | None, Field(alias="totalCount", ge=0)] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DeploymentsListResponse.__module__ = "cube_client.platform.models"

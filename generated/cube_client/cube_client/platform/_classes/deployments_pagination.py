@@ -15,3 +15,7 @@ class DeploymentsPagination(BaseModel):
     limit: Annotated[int, Field(ge=0)]
     offset: Annotated[int, Field(ge=0)]
     total: Annotated[int, Field(ge=0)]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DeploymentsPagination.__module__ = "cube_client.platform.models"

@@ -15,3 +15,7 @@ class DevBranchResponse(BaseModel):
     active: bool
     branch_name: Annotated[str | None, Field(alias="branchName")] = None
     parent_branch: Annotated[str | None, Field(alias="parentBranch")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DevBranchResponse.__module__ = "cube_client.platform.models"

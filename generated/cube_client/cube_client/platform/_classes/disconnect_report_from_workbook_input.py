@@ -18,3 +18,7 @@ class DisconnectReportFromWorkbookInput(BaseModel):
     result_location: Annotated[str | None, Field(alias="resultLocation")] = None
     sheet_id: Annotated[str | None, Field(alias="sheetId")] = None
     sheet_name: Annotated[str | None, Field(alias="sheetName")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DisconnectReportFromWorkbookInput.__module__ = "cube_client.platform.models"

@@ -11,3 +11,7 @@ from cube_client._models import BaseModel
 class DuplicateWorkbookInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     shared: bool | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+DuplicateWorkbookInput.__module__ = "cube_client.platform.models"

@@ -15,3 +15,7 @@ class EmbedAccessAllEmbedUsers(BaseModel):
     action: Open[Literal["read", "none"]]
     enabled: bool
     group_id: Annotated[int | None, Field(alias="groupId")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+EmbedAccessAllEmbedUsers.__module__ = "cube_client.platform.models"

@@ -12,3 +12,7 @@ from cube_client._models import Open
 
 class EmbedAccessAllEmbedUsersAction(RootModel[Open[Literal["read", "none"]]]):
     root: Open[Literal["read", "none"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+EmbedAccessAllEmbedUsersAction.__module__ = "cube_client.platform.models"

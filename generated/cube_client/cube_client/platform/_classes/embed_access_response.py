@@ -26,3 +26,7 @@ class EmbedAccessResponse(BaseModel):
     all_embed_users: Annotated[EmbedAccessAllEmbedUsers, Field(alias="allEmbedUsers")]
     allow_embed: Annotated[bool, Field(alias="allowEmbed")]
     tenants: list[EmbedAccessTenantEntry]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+EmbedAccessResponse.__module__ = "cube_client.platform.models"

@@ -15,3 +15,7 @@ class EmbedAccessTenantEntry(BaseModel):
     action: Open[Literal["read", "none"]]
     embed_tenant_name: Annotated[str, Field(alias="embedTenantName")]
     group_id: Annotated[int, Field(alias="groupId")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+EmbedAccessTenantEntry.__module__ = "cube_client.platform.models"

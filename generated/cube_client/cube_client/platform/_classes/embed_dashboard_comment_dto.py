@@ -25,3 +25,7 @@ class EmbedDashboardCommentDto(BaseModel):
         Open[datetime.date | datetime.datetime] | None, Field(alias="removedAt")
     ] = None
     user_id: Annotated[int | None, Field(alias="userId")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+EmbedDashboardCommentDto.__module__ = "cube_client.platform.models"

@@ -26,3 +26,7 @@ class EmbedDashboardCommentThreadDto(BaseModel):
     ] = None
     resolved_by: Annotated[int | None, Field(alias="resolvedBy")] = None
     root_: Annotated[EmbedDashboardCommentDto, Field(alias="root")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+EmbedDashboardCommentThreadDto.__module__ = "cube_client.platform.models"

@@ -25,3 +25,7 @@ class EmbedDashboardCommentThreadsListResponse(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     items: list[EmbedDashboardCommentThreadDto]
     page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+EmbedDashboardCommentThreadsListResponse.__module__ = "cube_client.platform.models"

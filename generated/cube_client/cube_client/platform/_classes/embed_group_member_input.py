@@ -20,3 +20,8 @@ class EmbedGroupMemberInput(BaseModel):
 class EmbedGroupMemberInputParam(TypedDict):
     embedUserId: NotRequired[int | None]
     externalId: NotRequired[str | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+EmbedGroupMemberInput.__module__ = "cube_client.platform.models"
+EmbedGroupMemberInputParam.__module__ = "cube_client.platform.models"

@@ -20,3 +20,7 @@ _REFS = {"EmbedGroupMemberInput": "embed_group_member_input"}
 class EmbedGroupMembersInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     members: Annotated[list[EmbedGroupMemberInput], Field(max_length=1000, min_length=1)]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+EmbedGroupMembersInput.__module__ = "cube_client.platform.models"

@@ -21,3 +21,7 @@ class EmbedGroupMembersMutationResponse(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     added_members: Annotated[list[EmbedUser], Field(alias="addedMembers")]
     unchanged_members: Annotated[list[EmbedUser], Field(alias="unchangedMembers")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+EmbedGroupMembersMutationResponse.__module__ = "cube_client.platform.models"

@@ -16,3 +16,7 @@ class EmbedMentionableUserDto(BaseModel):
     first_name: Annotated[str | None, Field(alias="firstName")] = None
     id: int
     username: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+EmbedMentionableUserDto.__module__ = "cube_client.platform.models"

@@ -15,3 +15,7 @@ class EmbedPythonFilteredRunInput(BaseModel):
     report_id: Annotated[int, Field(alias="reportId")]
     report_version_id: Annotated[int, Field(alias="reportVersionId")]
     sql_query: Annotated[str, Field(alias="sqlQuery")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+EmbedPythonFilteredRunInput.__module__ = "cube_client.platform.models"

@@ -40,3 +40,8 @@ class EmbedSessionSettingsParam(TypedDict):
     showWorkbookChat: NotRequired[bool | None]
     showWorkbookShare: NotRequired[bool | None]
     timezone: NotRequired[str | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+EmbedSessionSettings.__module__ = "cube_client.platform.models"
+EmbedSessionSettingsParam.__module__ = "cube_client.platform.models"

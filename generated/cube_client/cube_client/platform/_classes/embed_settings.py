@@ -19,3 +19,7 @@ class EmbedSettings(BaseModel):
     show_dashboard_chat: Annotated[bool | None, Field(alias="showDashboardChat")] = None
     show_workbook_chat: Annotated[bool | None, Field(alias="showWorkbookChat")] = None
     timezone: str | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+EmbedSettings.__module__ = "cube_client.platform.models"

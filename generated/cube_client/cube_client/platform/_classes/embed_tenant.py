@@ -20,3 +20,7 @@ class EmbedTenant(BaseModel):
     id: int
     name: str
     user_count: Annotated[int, Field(alias="userCount")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+EmbedTenant.__module__ = "cube_client.platform.models"

@@ -18,3 +18,8 @@ class EmbedTenantProfile(BaseModel):
 # The same fields as a plain dict keyed by wire names, for a request argument.
 class EmbedTenantProfileParam(TypedDict):
     displayName: NotRequired[str | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+EmbedTenantProfile.__module__ = "cube_client.platform.models"
+EmbedTenantProfileParam.__module__ = "cube_client.platform.models"

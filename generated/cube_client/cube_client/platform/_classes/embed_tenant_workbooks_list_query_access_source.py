@@ -14,3 +14,7 @@ class EmbedTenantWorkbooksListQueryAccessSource(
     RootModel[Open[Literal["tenant", "allEmbedUsers", "folder"]]]
 ):
     root: Open[Literal["tenant", "allEmbedUsers", "folder"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+EmbedTenantWorkbooksListQueryAccessSource.__module__ = "cube_client.platform.models"

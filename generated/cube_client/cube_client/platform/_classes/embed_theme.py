@@ -35,3 +35,8 @@ class EmbedThemeParam(TypedDict):
     chat: NotRequired[EmbedThemeChat | EmbedThemeChatParam | None]
     font: NotRequired[str | None]
     primaryColor: NotRequired[str | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+EmbedTheme.__module__ = "cube_client.platform.models"
+EmbedThemeParam.__module__ = "cube_client.platform.models"

@@ -30,3 +30,8 @@ class EmbedThemeAnalyticsChat(BaseModel):
 class EmbedThemeAnalyticsChatParam(TypedDict):
     backgroundColor: NotRequired[str | None]
     chatInput: NotRequired[EmbedThemeAnalyticsChatInput | EmbedThemeAnalyticsChatInputParam | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+EmbedThemeAnalyticsChat.__module__ = "cube_client.platform.models"
+EmbedThemeAnalyticsChatParam.__module__ = "cube_client.platform.models"

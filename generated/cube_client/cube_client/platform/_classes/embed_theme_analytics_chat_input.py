@@ -20,3 +20,8 @@ class EmbedThemeAnalyticsChatInput(BaseModel):
 class EmbedThemeAnalyticsChatInputParam(TypedDict):
     backgroundColor: NotRequired[str | None]
     borderColor: NotRequired[str | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+EmbedThemeAnalyticsChatInput.__module__ = "cube_client.platform.models"
+EmbedThemeAnalyticsChatInputParam.__module__ = "cube_client.platform.models"

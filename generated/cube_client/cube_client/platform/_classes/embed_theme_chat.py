@@ -18,3 +18,8 @@ class EmbedThemeChat(BaseModel):
 # The same fields as a plain dict keyed by wire names, for a request argument.
 class EmbedThemeChatParam(TypedDict):
     inputColor: NotRequired[str | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+EmbedThemeChat.__module__ = "cube_client.platform.models"
+EmbedThemeChatParam.__module__ = "cube_client.platform.models"

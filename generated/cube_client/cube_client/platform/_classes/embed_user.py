@@ -24,3 +24,7 @@ class EmbedUser(BaseModel):
         Open[datetime.date | datetime.datetime] | None, Field(alias="lastLogin")
     ] = None
     username: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+EmbedUser.__module__ = "cube_client.platform.models"

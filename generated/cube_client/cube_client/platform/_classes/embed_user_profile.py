@@ -20,3 +20,8 @@ class EmbedUserProfile(BaseModel):
 class EmbedUserProfileParam(TypedDict):
     displayName: NotRequired[str | None]
     picture: NotRequired[str | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+EmbedUserProfile.__module__ = "cube_client.platform.models"
+EmbedUserProfileParam.__module__ = "cube_client.platform.models"

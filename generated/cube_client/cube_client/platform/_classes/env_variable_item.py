@@ -20,3 +20,8 @@ class EnvVariableItem(BaseModel):
 class EnvVariableItemParam(TypedDict):
     name: str
     value: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+EnvVariableItem.__module__ = "cube_client.platform.models"
+EnvVariableItemParam.__module__ = "cube_client.platform.models"

@@ -23,3 +23,7 @@ class EnvVariablesListResponse(BaseModel):
     data: list[EnvVariableItem]
     items: list[EnvVariableItem]
     page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+EnvVariablesListResponse.__module__ = "cube_client.platform.models"

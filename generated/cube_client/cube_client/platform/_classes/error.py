@@ -19,3 +19,7 @@ class Error(BaseModel):
 
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     error: Annotated[str, Field(description="Human-readable message saying what went wrong.")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+Error.__module__ = "cube_client.platform.models"

@@ -42,3 +42,8 @@ class ExportSubjectInputParam(TypedDict):
     type: Literal["USER", "EMBED_USER"]
     userAttributes: NotRequired[Sequence[UserAttributeInput | UserAttributeInputParam] | None]
     userId: NotRequired[int | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ExportSubjectInput.__module__ = "cube_client.platform.models"
+ExportSubjectInputParam.__module__ = "cube_client.platform.models"

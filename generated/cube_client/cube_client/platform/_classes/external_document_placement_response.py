@@ -33,3 +33,7 @@ class ExternalDocumentPlacementResponse(BaseModel):
     result_location: Annotated[str, Field(alias="resultLocation")]
     sheet_id: Annotated[str | None, Field(alias="sheetId")] = None
     sheet_name: Annotated[str | None, Field(alias="sheetName")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ExternalDocumentPlacementResponse.__module__ = "cube_client.platform.models"

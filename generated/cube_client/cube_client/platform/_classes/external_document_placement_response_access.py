@@ -12,3 +12,7 @@ from cube_client._models import Open
 
 class ExternalDocumentPlacementResponseAccess(RootModel[Open[Literal["GRANTED", "DENIED"]]]):
     root: Open[Literal["GRANTED", "DENIED"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ExternalDocumentPlacementResponseAccess.__module__ = "cube_client.platform.models"

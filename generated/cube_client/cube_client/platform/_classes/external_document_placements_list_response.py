@@ -25,3 +25,7 @@ class ExternalDocumentPlacementsListResponse(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     items: list[ExternalDocumentPlacementResponse]
     page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ExternalDocumentPlacementsListResponse.__module__ = "cube_client.platform.models"

@@ -11,3 +11,7 @@ from cube_client._models import BaseModel
 class FileHash(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     hash: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+FileHash.__module__ = "cube_client.platform.models"

@@ -14,3 +14,7 @@ class FillMissingRows(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     excluded_dimensions: Annotated[list[str] | None, Field(alias="excludedDimensions")] = None
     member: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+FillMissingRows.__module__ = "cube_client.platform.models"

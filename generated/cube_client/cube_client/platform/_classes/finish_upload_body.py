@@ -24,3 +24,7 @@ class FinishUploadBody(BaseModel):
     commit_message: Annotated[str | None, Field(alias="commitMessage")] = None
     files: dict[str, Any]
     transaction: UploadTransaction
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+FinishUploadBody.__module__ = "cube_client.platform.models"

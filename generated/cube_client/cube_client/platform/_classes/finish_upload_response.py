@@ -13,3 +13,7 @@ from cube_client._models import BaseModel
 class FinishUploadResponse(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     last_hash: Annotated[str | None, Field(alias="lastHash")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+FinishUploadResponse.__module__ = "cube_client.platform.models"

@@ -36,3 +36,7 @@ class Folder(BaseModel):
     updated_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="updatedAt")]
     updated_by: Annotated[int | None, Field(alias="updatedBy")] = None
     user: ResourceOwner | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+Folder.__module__ = "cube_client.platform.models"

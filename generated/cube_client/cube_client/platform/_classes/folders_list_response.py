@@ -24,3 +24,7 @@ class FoldersListResponse(BaseModel):
     data: list[Folder]
     items: list[Folder]
     page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+FoldersListResponse.__module__ = "cube_client.platform.models"

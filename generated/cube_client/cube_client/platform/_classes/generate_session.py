@@ -66,3 +66,7 @@ class GenerateSession(BaseModel):
         None
     )
     user_profile: Annotated[EmbedUserProfile | None, Field(alias="userProfile")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+GenerateSession.__module__ = "cube_client.platform.models"

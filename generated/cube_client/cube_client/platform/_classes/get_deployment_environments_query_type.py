@@ -14,3 +14,7 @@ class GetDeploymentEnvironmentsQueryType(
     RootModel[Open[Literal["production", "staging", "development"]]]
 ):
     root: Open[Literal["production", "staging", "development"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+GetDeploymentEnvironmentsQueryType.__module__ = "cube_client.platform.models"

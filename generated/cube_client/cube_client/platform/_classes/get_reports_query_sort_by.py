@@ -14,3 +14,7 @@ class GetReportsQuerySortBy(
     RootModel[Open[Literal["name", "createdAt", "updatedAt", "lastViewedAt"]]]
 ):
     root: Open[Literal["name", "createdAt", "updatedAt", "lastViewedAt"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+GetReportsQuerySortBy.__module__ = "cube_client.platform.models"

@@ -12,3 +12,7 @@ from cube_client._models import Open
 
 class GetReportsQuerySortDirection(RootModel[Open[Literal["ASC", "DESC"]]]):
     root: Open[Literal["ASC", "DESC"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+GetReportsQuerySortDirection.__module__ = "cube_client.platform.models"

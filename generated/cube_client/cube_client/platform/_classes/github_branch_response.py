@@ -14,3 +14,7 @@ class GithubBranchResponse(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     is_default: Annotated[bool, Field(alias="isDefault")]
     name: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+GithubBranchResponse.__module__ = "cube_client.platform.models"

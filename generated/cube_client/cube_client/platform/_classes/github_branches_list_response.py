@@ -23,3 +23,7 @@ class GithubBranchesListResponse(BaseModel):
     data: list[GithubBranchResponse]
     items: list[GithubBranchResponse]
     page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+GithubBranchesListResponse.__module__ = "cube_client.platform.models"

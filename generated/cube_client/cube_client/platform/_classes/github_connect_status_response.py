@@ -15,3 +15,7 @@ class GithubConnectStatusResponse(BaseModel):
     connected: bool
     link_url: Annotated[str, Field(alias="linkUrl")]
     settings_url: Annotated[str, Field(alias="settingsUrl")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+GithubConnectStatusResponse.__module__ = "cube_client.platform.models"

@@ -16,3 +16,7 @@ class GithubInstallationResponse(BaseModel):
     id: str
     installation_id: Annotated[str, Field(alias="installationId")]
     login: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+GithubInstallationResponse.__module__ = "cube_client.platform.models"

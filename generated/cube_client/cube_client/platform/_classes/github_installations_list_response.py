@@ -23,3 +23,7 @@ class GithubInstallationsListResponse(BaseModel):
     data: list[GithubInstallationResponse]
     items: list[GithubInstallationResponse]
     page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+GithubInstallationsListResponse.__module__ = "cube_client.platform.models"

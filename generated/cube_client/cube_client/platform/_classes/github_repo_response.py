@@ -15,3 +15,7 @@ class GithubRepoResponse(BaseModel):
     html_url: Annotated[str, Field(alias="htmlUrl")]
     id: int
     name: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+GithubRepoResponse.__module__ = "cube_client.platform.models"

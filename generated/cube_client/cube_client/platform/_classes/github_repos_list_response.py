@@ -23,3 +23,7 @@ class GithubReposListResponse(BaseModel):
     data: list[GithubRepoResponse]
     items: list[GithubRepoResponse]
     page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+GithubReposListResponse.__module__ = "cube_client.platform.models"

@@ -20,3 +20,8 @@ class GroupDefinition(BaseModel):
 class GroupDefinitionParam(TypedDict):
     description: NotRequired[str | None]
     name: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+GroupDefinition.__module__ = "cube_client.platform.models"
+GroupDefinitionParam.__module__ = "cube_client.platform.models"

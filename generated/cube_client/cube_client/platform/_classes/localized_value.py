@@ -14,3 +14,7 @@ class LocalizedValue(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     locale: Annotated[str, Field(max_length=35)]
     value: Annotated[str, Field(max_length=1000)]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+LocalizedValue.__module__ = "cube_client.platform.models"

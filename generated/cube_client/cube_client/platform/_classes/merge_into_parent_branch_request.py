@@ -18,3 +18,7 @@ class MergeIntoParentBranchRequest(BaseModel):
     message: str | None = None
     squash_commits: Annotated[bool | None, Field(alias="squashCommits")] = None
     switch_to_parent_branch: Annotated[bool | None, Field(alias="switchToParentBranch")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+MergeIntoParentBranchRequest.__module__ = "cube_client.platform.models"

@@ -14,3 +14,7 @@ class MergeResponse(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     branch_deleted: Annotated[bool, Field(alias="branchDeleted")]
     merged: bool
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+MergeResponse.__module__ = "cube_client.platform.models"

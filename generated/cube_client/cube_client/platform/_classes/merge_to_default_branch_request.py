@@ -16,3 +16,7 @@ class MergeToDefaultBranchRequest(BaseModel):
     branch_name: Annotated[str | None, Field(alias="branchName")] = None
     message: str
     remove_branch_after_merge: Annotated[bool | None, Field(alias="removeBranchAfterMerge")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+MergeToDefaultBranchRequest.__module__ = "cube_client.platform.models"

@@ -15,3 +15,7 @@ class MoveWorkspaceObjectInput(BaseModel):
     folder_id: Annotated[int | None, Field(alias="folderId")] = None
     id: int
     type: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+MoveWorkspaceObjectInput.__module__ = "cube_client.platform.models"

@@ -40,3 +40,7 @@ class NotificationDto(BaseModel):
     notification_format: Annotated[str, Field(alias="notificationFormat")]
     time_grains: Annotated[list[DashboardTimeGrain] | None, Field(alias="timeGrains")] = None
     timezone: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+NotificationDto.__module__ = "cube_client.platform.models"

@@ -21,3 +21,7 @@ class NotificationRecipient(BaseModel):
     type: Open[Literal["USER", "EMBED_USER", "SLACK"]]
     user_id: Annotated[int | None, Field(alias="userId")] = None
     username: str | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+NotificationRecipient.__module__ = "cube_client.platform.models"

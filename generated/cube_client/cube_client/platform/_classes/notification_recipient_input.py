@@ -46,3 +46,8 @@ class NotificationRecipientInputParam(TypedDict):
     type: Literal["USER", "EMBED_USER", "SLACK"]
     userAttributes: NotRequired[Sequence[UserAttributeInput | UserAttributeInputParam] | None]
     userId: NotRequired[int | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+NotificationRecipientInput.__module__ = "cube_client.platform.models"
+NotificationRecipientInputParam.__module__ = "cube_client.platform.models"

@@ -12,3 +12,7 @@ from cube_client._models import Open
 
 class NotificationRecipientInputType(RootModel[Open[Literal["USER", "EMBED_USER", "SLACK"]]]):
     root: Open[Literal["USER", "EMBED_USER", "SLACK"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+NotificationRecipientInputType.__module__ = "cube_client.platform.models"

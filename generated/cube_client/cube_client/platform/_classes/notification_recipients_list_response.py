@@ -22,3 +22,7 @@ class NotificationRecipientsListResponse(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     items: list[NotificationRecipient]
     page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+NotificationRecipientsListResponse.__module__ = "cube_client.platform.models"

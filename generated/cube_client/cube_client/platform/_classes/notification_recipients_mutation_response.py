@@ -22,3 +22,7 @@ class NotificationRecipientsMutationResponse(BaseModel):
     created_recipients: Annotated[list[NotificationRecipient], Field(alias="createdRecipients")]
     unchanged_recipients: Annotated[list[NotificationRecipient], Field(alias="unchangedRecipients")]
     updated_recipients: Annotated[list[NotificationRecipient], Field(alias="updatedRecipients")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+NotificationRecipientsMutationResponse.__module__ = "cube_client.platform.models"

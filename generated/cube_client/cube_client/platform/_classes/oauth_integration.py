@@ -24,3 +24,7 @@ class OauthIntegration(BaseModel):
     token_url: Annotated[str, Field(alias="tokenUrl")]
     type: str
     updated_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="updatedAt")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+OauthIntegration.__module__ = "cube_client.platform.models"

@@ -23,3 +23,7 @@ class OidcTokenConfig(BaseModel):
     sub_format: Annotated[str | None, Field(alias="subFormat")] = None
     target_env_var: Annotated[str | None, Field(alias="targetEnvVar")] = None
     updated_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="updatedAt")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+OidcTokenConfig.__module__ = "cube_client.platform.models"

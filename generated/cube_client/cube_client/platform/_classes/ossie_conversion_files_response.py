@@ -12,3 +12,7 @@ class OssieConversionFilesResponse(RootModel[dict[str, Any]]):
     """The files a conversion produced; not described yet."""
 
     root: dict[str, Any]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+OssieConversionFilesResponse.__module__ = "cube_client.platform.models"

@@ -12,3 +12,7 @@ class OssieConversionResponse(RootModel[dict[str, Any]]):
     """A conversion and its status; the fields are not described yet."""
 
     root: dict[str, Any]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+OssieConversionResponse.__module__ = "cube_client.platform.models"

@@ -12,3 +12,7 @@ class OssieConversionResultResponse(RootModel[dict[str, Any]]):
     """The result of a finished conversion; not described yet."""
 
     root: dict[str, Any]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+OssieConversionResultResponse.__module__ = "cube_client.platform.models"

@@ -16,3 +16,7 @@ class PageInfo(BaseModel):
     has_next_page: Annotated[bool, Field(alias="hasNextPage")]
     has_previous_page: Annotated[bool, Field(alias="hasPreviousPage")]
     start_cursor: Annotated[str | None, Field(alias="startCursor")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+PageInfo.__module__ = "cube_client.platform.models"

@@ -23,3 +23,7 @@ class PeriodComparison(BaseModel):
     offset: PeriodComparisonOffset
     outputs: list[str] | None = None
     time_dimension: Annotated[str, Field(alias="timeDimension")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+PeriodComparison.__module__ = "cube_client.platform.models"

@@ -12,3 +12,7 @@ class PeriodComparisonOffset(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     amount: int
     unit: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+PeriodComparisonOffset.__module__ = "cube_client.platform.models"

@@ -45,3 +45,8 @@ class PivotItemsParam(TypedDict):
     showAppliedFilters: NotRequired[bool | None]
     showColumnTotals: NotRequired[bool | None]
     showRowTotals: NotRequired[bool | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+PivotItems.__module__ = "cube_client.platform.models"
+PivotItemsParam.__module__ = "cube_client.platform.models"

@@ -14,3 +14,7 @@ class PivotItemsDisplayScale(
     RootModel[Open[Literal["model", "absolute", "thousands", "millions", "billions"]]]
 ):
     root: Open[Literal["model", "absolute", "thousands", "millions", "billions"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+PivotItemsDisplayScale.__module__ = "cube_client.platform.models"

@@ -45,3 +45,8 @@ class PivotItemsInputParam(TypedDict):
     showAppliedFilters: NotRequired[bool | None]
     showColumnTotals: NotRequired[bool | None]
     showRowTotals: NotRequired[bool | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+PivotItemsInput.__module__ = "cube_client.platform.models"
+PivotItemsInputParam.__module__ = "cube_client.platform.models"

@@ -12,3 +12,7 @@ from cube_client._models import Open
 
 class PivotItemsInputMeasuresPosition(RootModel[Open[Literal["before", "after"]]]):
     root: Open[Literal["before", "after"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+PivotItemsInputMeasuresPosition.__module__ = "cube_client.platform.models"

@@ -12,3 +12,7 @@ from cube_client._models import Open
 
 class PivotItemsMeasuresAxis(RootModel[Open[Literal["columns", "rows"]]]):
     root: Open[Literal["columns", "rows"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+PivotItemsMeasuresAxis.__module__ = "cube_client.platform.models"

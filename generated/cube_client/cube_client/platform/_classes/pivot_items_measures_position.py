@@ -12,3 +12,7 @@ from cube_client._models import Open
 
 class PivotItemsMeasuresPosition(RootModel[Open[Literal["before", "after"]]]):
     root: Open[Literal["before", "after"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+PivotItemsMeasuresPosition.__module__ = "cube_client.platform.models"

@@ -165,3 +165,8 @@ class PolicyParam(TypedDict):
         "ChatThread",
     ]
     resources: list[str]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+Policy.__module__ = "cube_client.platform.models"
+PolicyParam.__module__ = "cube_client.platform.models"

@@ -42,3 +42,7 @@ class PolicyResourceType(
             "ChatThread",
         ]
     ]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+PolicyResourceType.__module__ = "cube_client.platform.models"

@@ -13,3 +13,7 @@ from cube_client._models import BaseModel
 class PostTokenBySessionIdInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     session_id: Annotated[str, Field(alias="sessionId")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+PostTokenBySessionIdInput.__module__ = "cube_client.platform.models"

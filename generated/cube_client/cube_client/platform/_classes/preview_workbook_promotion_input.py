@@ -14,3 +14,7 @@ class PreviewWorkbookPromotionInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     target_deployment_id: Annotated[int, Field(alias="targetDeploymentId", ge=1)]
     target_folder_id: Annotated[int | None, Field(alias="targetFolderId", ge=1)] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+PreviewWorkbookPromotionInput.__module__ = "cube_client.platform.models"

@@ -18,3 +18,7 @@ class PromotionActorDto(BaseModel):
     ]
     display_name: Annotated[str, Field(alias="displayName")]
     user_id: Annotated[int, Field(alias="userId")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+PromotionActorDto.__module__ = "cube_client.platform.models"

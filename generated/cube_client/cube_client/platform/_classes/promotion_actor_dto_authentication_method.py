@@ -12,3 +12,7 @@ from cube_client._models import Open
 
 class PromotionActorDtoAuthenticationMethod(RootModel[Open[Literal["session", "apiKey"]]]):
     root: Open[Literal["session", "apiKey"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+PromotionActorDtoAuthenticationMethod.__module__ = "cube_client.platform.models"

@@ -16,3 +16,7 @@ class PromotionReferenceDto(BaseModel):
     deployment_id: Annotated[int | None, Field(alias="deploymentId")] = None
     name: str | None = None
     workbook_id: Annotated[int | None, Field(alias="workbookId")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+PromotionReferenceDto.__module__ = "cube_client.platform.models"

@@ -12,3 +12,7 @@ from cube_client._models import Open
 
 class PromotionReferenceDtoAvailability(RootModel[Open[Literal["available", "unavailable"]]]):
     root: Open[Literal["available", "unavailable"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+PromotionReferenceDtoAvailability.__module__ = "cube_client.platform.models"

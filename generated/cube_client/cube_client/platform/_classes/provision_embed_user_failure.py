@@ -21,3 +21,7 @@ class ProvisionEmbedUserFailure(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     error: BulkActionError
     external_id: Annotated[str, Field(alias="externalId")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ProvisionEmbedUserFailure.__module__ = "cube_client.platform.models"

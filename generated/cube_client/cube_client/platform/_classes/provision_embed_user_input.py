@@ -33,3 +33,8 @@ class ProvisionEmbedUserInputParam(TypedDict):
     groups: NotRequired[list[str] | None]
     tenantGroups: NotRequired[list[str] | None]
     userProfile: NotRequired[EmbedUserProfile | EmbedUserProfileParam | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ProvisionEmbedUserInput.__module__ = "cube_client.platform.models"
+ProvisionEmbedUserInputParam.__module__ = "cube_client.platform.models"

@@ -20,3 +20,7 @@ _REFS = {"ProvisionEmbedUserInput": "provision_embed_user_input"}
 class ProvisionEmbedUsersInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     users: Annotated[list[ProvisionEmbedUserInput], Field(max_length=100, min_length=1)]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ProvisionEmbedUsersInput.__module__ = "cube_client.platform.models"

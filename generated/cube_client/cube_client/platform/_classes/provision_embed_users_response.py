@@ -22,3 +22,7 @@ class ProvisionEmbedUsersResponse(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     failed: list[ProvisionEmbedUserFailure]
     succeeded: list[EmbedUser]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ProvisionEmbedUsersResponse.__module__ = "cube_client.platform.models"

@@ -25,3 +25,7 @@ class PublishDashboardInput(BaseModel):
     description: str | None = None
     title: str | None = None
     workbook_id: Annotated[int, Field(alias="workbookId")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+PublishDashboardInput.__module__ = "cube_client.platform.models"

@@ -13,3 +13,7 @@ from cube_client._models import BaseModel
 class PullRequest(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     branch_name: Annotated[str, Field(alias="branchName")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+PullRequest.__module__ = "cube_client.platform.models"

@@ -13,3 +13,7 @@ from cube_client._models import BaseModel
 class PullResponse(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     build_triggered: Annotated[bool, Field(alias="buildTriggered")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+PullResponse.__module__ = "cube_client.platform.models"

@@ -18,3 +18,7 @@ class PythonAnalysisFilteredRun(BaseModel):
     output_data: Annotated[Any, Field(alias="outputData")] = None
     stderr: str
     stdout: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+PythonAnalysisFilteredRun.__module__ = "cube_client.platform.models"

@@ -28,3 +28,7 @@ class RefreshReportInput(BaseModel):
     result_location: Annotated[str | None, Field(alias="resultLocation")] = None
     sheet_id: Annotated[str | None, Field(alias="sheetId")] = None
     sheet_name: Annotated[str | None, Field(alias="sheetName")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+RefreshReportInput.__module__ = "cube_client.platform.models"

@@ -20,3 +20,7 @@ class RegionResponse(BaseModel):
     provider: str | None = None
     title: str | None = None
     use_ai_engineer: Annotated[bool | None, Field(alias="useAiEngineer")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+RegionResponse.__module__ = "cube_client.platform.models"

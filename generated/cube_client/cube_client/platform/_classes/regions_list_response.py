@@ -23,3 +23,7 @@ class RegionsListResponse(BaseModel):
     data: list[RegionResponse]
     items: list[RegionResponse]
     page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+RegionsListResponse.__module__ = "cube_client.platform.models"

@@ -22,3 +22,7 @@ class RemoveDataModelFilesInput(BaseModel):
     branch_id: Annotated[int | None, Field(alias="branchId")] = None
     branch_name: Annotated[str | None, Field(alias="branchName")] = None
     files: list[DataModelFilePath]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+RemoveDataModelFilesInput.__module__ = "cube_client.platform.models"

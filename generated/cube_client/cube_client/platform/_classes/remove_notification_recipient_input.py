@@ -22,3 +22,8 @@ class RemoveNotificationRecipientInputParam(TypedDict):
     embedTenantName: NotRequired[str | None]
     id: int | str
     type: Literal["USER", "EMBED_USER", "SLACK"]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+RemoveNotificationRecipientInput.__module__ = "cube_client.platform.models"
+RemoveNotificationRecipientInputParam.__module__ = "cube_client.platform.models"

@@ -22,3 +22,7 @@ class RemoveNotificationRecipientsInput(BaseModel):
     recipients: Annotated[
         list[RemoveNotificationRecipientInput], Field(max_length=1000, min_length=1)
     ]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+RemoveNotificationRecipientsInput.__module__ = "cube_client.platform.models"

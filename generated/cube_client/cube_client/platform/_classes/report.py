@@ -65,3 +65,7 @@ class Report(BaseModel):
     user_id: Annotated[int, Field(alias="userId")]
     version: int | None = None
     workbook_id: Annotated[int | None, Field(alias="workbookId")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+Report.__module__ = "cube_client.platform.models"

@@ -13,3 +13,7 @@ class ReportDeliveryColumn(BaseModel):
     column: str | None = None
     header: str | None = None
     placeholder: bool | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ReportDeliveryColumn.__module__ = "cube_client.platform.models"

@@ -27,3 +27,7 @@ class ReportDeliveryDestination(BaseModel):
     ]
     sheet_id: Annotated[int | None, Field(alias="sheetId")] = None
     sheet_name: Annotated[str | None, Field(alias="sheetName")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ReportDeliveryDestination.__module__ = "cube_client.platform.models"

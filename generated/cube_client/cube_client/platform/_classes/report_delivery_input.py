@@ -12,3 +12,7 @@ class ReportDeliveryInput(RootModel[dict[str, Any]]):
     """The fields of a delivery to create or change. They are not described yet: a free-form object."""
 
     root: dict[str, Any]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ReportDeliveryInput.__module__ = "cube_client.platform.models"

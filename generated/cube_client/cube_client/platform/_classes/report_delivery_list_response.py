@@ -12,3 +12,7 @@ class ReportDeliveryListResponse(RootModel[dict[str, Any]]):
     """A deployment's report deliveries; the shape is not described yet."""
 
     root: dict[str, Any]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ReportDeliveryListResponse.__module__ = "cube_client.platform.models"

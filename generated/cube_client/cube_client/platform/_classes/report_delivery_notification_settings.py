@@ -30,3 +30,7 @@ class ReportDeliveryNotificationSettings(BaseModel):
     slack_channel_name: Annotated[
         str | None, Field(alias="slackChannelName", description="Channel name.")
     ] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ReportDeliveryNotificationSettings.__module__ = "cube_client.platform.models"

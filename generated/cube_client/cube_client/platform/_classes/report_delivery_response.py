@@ -156,3 +156,7 @@ class ReportDeliveryResponse(BaseModel):
             description="The spreadsheet's title, re-read by each run and every few minutes at most; null until first read.",
         ),
     ] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ReportDeliveryResponse.__module__ = "cube_client.platform.models"

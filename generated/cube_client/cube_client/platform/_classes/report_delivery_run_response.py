@@ -12,3 +12,7 @@ class ReportDeliveryRunResponse(RootModel[dict[str, Any]]):
     """What starting a run returns; the shape is not described yet."""
 
     root: dict[str, Any]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ReportDeliveryRunResponse.__module__ = "cube_client.platform.models"

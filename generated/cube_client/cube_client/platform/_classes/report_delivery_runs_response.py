@@ -12,3 +12,7 @@ class ReportDeliveryRunsResponse(RootModel[dict[str, Any]]):
     """A delivery's run history; the shape is not described yet."""
 
     root: dict[str, Any]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ReportDeliveryRunsResponse.__module__ = "cube_client.platform.models"

@@ -14,3 +14,7 @@ class ReportDeliverySchedule(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     cron_expressions: Annotated[list[str], Field(alias="cronExpressions")]
     timezone: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ReportDeliverySchedule.__module__ = "cube_client.platform.models"

@@ -20,3 +20,7 @@ _REFS = {"ReportDeliveryColumn": "report_delivery_column"}
 class ReportDeliveryShape(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     columns: list[ReportDeliveryColumn]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ReportDeliveryShape.__module__ = "cube_client.platform.models"

@@ -12,3 +12,7 @@ from cube_client._models import Open
 
 class ReportDtoSource(RootModel[Open[Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]]]):
     root: Open[Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ReportDtoSource.__module__ = "cube_client.platform.models"

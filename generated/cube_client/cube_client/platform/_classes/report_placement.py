@@ -39,3 +39,7 @@ class ReportPlacement(BaseModel):
     ] = None
     workbook_id: Annotated[str, Field(alias="workbookId")]
     workbook_name: Annotated[str | None, Field(alias="workbookName")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ReportPlacement.__module__ = "cube_client.platform.models"

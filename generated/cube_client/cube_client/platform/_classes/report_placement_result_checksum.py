@@ -35,3 +35,7 @@ class ReportPlacementResultChecksum(BaseModel):
             description="Hash the client computed over the cells it wrote; stored without interpretation and handed back, letting a client skip a refresh whose cells would not change.",
         ),
     ] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ReportPlacementResultChecksum.__module__ = "cube_client.platform.models"

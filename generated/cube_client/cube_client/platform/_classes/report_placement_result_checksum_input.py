@@ -46,3 +46,8 @@ class ReportPlacementResultChecksumInputParam(TypedDict):
     chunks: Sequence[ReportPlacementResultChunkInput | ReportPlacementResultChunkInputParam]
     v: int
     payload: NotRequired[str | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ReportPlacementResultChecksumInput.__module__ = "cube_client.platform.models"
+ReportPlacementResultChecksumInputParam.__module__ = "cube_client.platform.models"

@@ -15,3 +15,7 @@ class ReportPlacementResultChunk(BaseModel):
     from_: Annotated[int, Field(alias="from", ge=0)]
     hash: Annotated[str, Field(max_length=64, min_length=1)]
     to: Annotated[int | None, Field(ge=0)] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ReportPlacementResultChunk.__module__ = "cube_client.platform.models"

@@ -26,3 +26,8 @@ ReportPlacementResultChunkInputParam = TypedDict(
         "to": "NotRequired[int | None]",
     },
 )
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ReportPlacementResultChunkInput.__module__ = "cube_client.platform.models"
+ReportPlacementResultChunkInputParam.__module__ = "cube_client.platform.models"

@@ -12,3 +12,7 @@ from cube_client._models import Open
 
 class ReportPlacementSyncStatus(RootModel[Open[Literal["UP_TO_DATE", "CHANGED", "UNKNOWN"]]]):
     root: Open[Literal["UP_TO_DATE", "CHANGED", "UNKNOWN"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ReportPlacementSyncStatus.__module__ = "cube_client.platform.models"

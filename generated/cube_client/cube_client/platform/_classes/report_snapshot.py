@@ -43,3 +43,7 @@ class ReportSnapshot(BaseModel):
     sql_query: Annotated[str | None, Field(alias="sqlQuery")] = None
     title: str | None = None
     version_number: Annotated[int, Field(alias="versionNumber")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ReportSnapshot.__module__ = "cube_client.platform.models"

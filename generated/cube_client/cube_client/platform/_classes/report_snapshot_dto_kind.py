@@ -14,3 +14,7 @@ class ReportSnapshotDtoKind(
     RootModel[Open[Literal["vega", "table", "kpi", "html", "map", "sankey"]]]
 ):
     root: Open[Literal["vega", "table", "kpi", "html", "map", "sankey"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ReportSnapshotDtoKind.__module__ = "cube_client.platform.models"

@@ -22,3 +22,7 @@ class ReportSnapshotPreferences(BaseModel):
     column_formats: Annotated[
         ReportSnapshotPreferencesOption1 | None, Field(alias="columnFormats")
     ] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ReportSnapshotPreferences.__module__ = "cube_client.platform.models"

@@ -14,3 +14,7 @@ _REFS = {"ColumnFormatOverride": "column_format_override"}
 
 class ReportSnapshotPreferencesOption1(RootModel[dict[str, ColumnFormatOverride]]):
     root: dict[str, ColumnFormatOverride]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ReportSnapshotPreferencesOption1.__module__ = "cube_client.platform.models"

@@ -24,3 +24,7 @@ class ReportsListResponse(BaseModel):
     data: list[Report]
     items: list[Report]
     page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ReportsListResponse.__module__ = "cube_client.platform.models"

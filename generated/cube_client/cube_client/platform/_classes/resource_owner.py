@@ -16,3 +16,7 @@ class ResourceOwner(BaseModel):
     first_name: Annotated[str | None, Field(alias="firstName")] = None
     id: int
     picture: str | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ResourceOwner.__module__ = "cube_client.platform.models"

@@ -13,3 +13,7 @@ from cube_client._models import BaseModel
 class RevokeEmbedSessionInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     session_id: Annotated[str, Field(alias="sessionId", pattern="^[0-9a-f]{32}$")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+RevokeEmbedSessionInput.__module__ = "cube_client.platform.models"

@@ -23,3 +23,7 @@ class Role(BaseModel):
     id: int
     name: str
     policies: list[Policy]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+Role.__module__ = "cube_client.platform.models"

@@ -22,3 +22,7 @@ class RoleCreateBody(BaseModel):
     description: Annotated[str | None, Field(max_length=255)] = None
     name: Annotated[str, Field(max_length=255, min_length=1)]
     policies: Annotated[list[Policy], Field(max_length=200)]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+RoleCreateBody.__module__ = "cube_client.platform.models"

@@ -22,3 +22,7 @@ class RoleUpdateBody(BaseModel):
     description: Annotated[str | None, Field(max_length=255)] = None
     name: Annotated[str | None, Field(max_length=255, min_length=1)] = None
     policies: Annotated[list[Policy] | None, Field(max_length=200)] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+RoleUpdateBody.__module__ = "cube_client.platform.models"

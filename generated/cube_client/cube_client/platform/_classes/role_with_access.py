@@ -74,3 +74,7 @@ class RoleWithAccess(BaseModel):
     ]
     id: int
     name: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+RoleWithAccess.__module__ = "cube_client.platform.models"

@@ -12,3 +12,7 @@ class RunScheduledTaskResponse(RootModel[dict[str, Any]]):
     """What starting a run returns; its fields are not described yet."""
 
     root: dict[str, Any]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+RunScheduledTaskResponse.__module__ = "cube_client.platform.models"

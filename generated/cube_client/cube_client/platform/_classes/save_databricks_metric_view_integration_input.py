@@ -31,3 +31,7 @@ class SaveDatabricksMetricViewIntegrationInput(BaseModel):
     target_schema: Annotated[str, Field(alias="targetSchema", max_length=255)]
     view_name_regex: Annotated[str | None, Field(alias="viewNameRegex", max_length=128)] = None
     view_names: Annotated[list[str] | None, Field(alias="viewNames", max_length=128)] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+SaveDatabricksMetricViewIntegrationInput.__module__ = "cube_client.platform.models"

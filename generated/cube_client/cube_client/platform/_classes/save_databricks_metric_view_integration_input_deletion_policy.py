@@ -14,3 +14,7 @@ class SaveDatabricksMetricViewIntegrationInputDeletionPolicy(
     RootModel[Open[Literal["retain", "delete-managed"]]]
 ):
     root: Open[Literal["retain", "delete-managed"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+SaveDatabricksMetricViewIntegrationInputDeletionPolicy.__module__ = "cube_client.platform.models"

@@ -14,3 +14,7 @@ class SaveDatabricksMetricViewIntegrationInputSelectionMode(
     RootModel[Open[Literal["all", "selected", "pattern"]]]
 ):
     root: Open[Literal["all", "selected", "pattern"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+SaveDatabricksMetricViewIntegrationInputSelectionMode.__module__ = "cube_client.platform.models"

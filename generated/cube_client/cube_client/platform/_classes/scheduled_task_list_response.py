@@ -24,3 +24,7 @@ class ScheduledTaskListResponse(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     items: list[ScheduledTaskResponse]
     page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ScheduledTaskListResponse.__module__ = "cube_client.platform.models"

@@ -41,3 +41,7 @@ class ScheduledTaskResponse(BaseModel):
             description="Whether the creator is notified in the inbox when a run finishes, failed or not.",
         ),
     ] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ScheduledTaskResponse.__module__ = "cube_client.platform.models"

@@ -12,3 +12,7 @@ class ScheduledTaskRunResponse(RootModel[dict[str, Any]]):
     """One run of a scheduled task; its fields are not described yet."""
 
     root: dict[str, Any]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ScheduledTaskRunResponse.__module__ = "cube_client.platform.models"

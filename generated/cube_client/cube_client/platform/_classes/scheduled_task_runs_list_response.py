@@ -24,3 +24,7 @@ class ScheduledTaskRunsListResponse(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     items: list[ScheduledTaskRunResponse]
     page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ScheduledTaskRunsListResponse.__module__ = "cube_client.platform.models"

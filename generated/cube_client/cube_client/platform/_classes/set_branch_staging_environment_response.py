@@ -20,3 +20,7 @@ _REFS = {"BranchResponse": "branch_response"}
 class SetBranchStagingEnvironmentResponse(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     data: BranchResponse
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+SetBranchStagingEnvironmentResponse.__module__ = "cube_client.platform.models"

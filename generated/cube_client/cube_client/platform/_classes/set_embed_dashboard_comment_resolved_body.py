@@ -11,3 +11,7 @@ from cube_client._models import BaseModel
 class SetEmbedDashboardCommentResolvedBody(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     resolved: bool
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+SetEmbedDashboardCommentResolvedBody.__module__ = "cube_client.platform.models"

@@ -20,3 +20,7 @@ _REFS = {"EnvVariableItem": "env_variable_item"}
 class SetEnvVariablesInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     env_variables: list[EnvVariableItem]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+SetEnvVariablesInput.__module__ = "cube_client.platform.models"

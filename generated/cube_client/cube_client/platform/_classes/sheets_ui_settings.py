@@ -13,3 +13,7 @@ from cube_client._models import BaseModel
 class SheetsUiSettings(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     show_applied_filters: Annotated[bool | None, Field(alias="showAppliedFilters")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+SheetsUiSettings.__module__ = "cube_client.platform.models"

@@ -28,3 +28,8 @@ class SheetsUserSettingsInputParam(TypedDict):
     revealSheetOnOpen: NotRequired[bool | None]
     showAppliedFilters: NotRequired[bool | None]
     suppressDuplicateValues: NotRequired[bool | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+SheetsUserSettingsInput.__module__ = "cube_client.platform.models"
+SheetsUserSettingsInputParam.__module__ = "cube_client.platform.models"

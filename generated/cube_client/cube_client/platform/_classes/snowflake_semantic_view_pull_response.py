@@ -12,3 +12,7 @@ class SnowflakeSemanticViewPullResponse(RootModel[dict[str, Any]]):
     """A Snowflake semantic-view pull; not described yet."""
 
     root: dict[str, Any]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+SnowflakeSemanticViewPullResponse.__module__ = "cube_client.platform.models"

@@ -12,3 +12,7 @@ class SnowflakeSemanticViewSyncResponse(RootModel[dict[str, Any]]):
     """A Snowflake semantic-view sync; not described yet."""
 
     root: dict[str, Any]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+SnowflakeSemanticViewSyncResponse.__module__ = "cube_client.platform.models"

@@ -22,3 +22,7 @@ class SourceTreeResponse(BaseModel):
     data: list[dict[str, Any]]
     items: list[dict[str, Any]]
     page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+SourceTreeResponse.__module__ = "cube_client.platform.models"

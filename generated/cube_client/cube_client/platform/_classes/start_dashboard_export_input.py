@@ -56,3 +56,7 @@ class StartDashboardExportInput(BaseModel):
         if not any(all(getattr(self, a) is not None for a in group) for group in groups):
             raise ValueError("needs one of: " + " | ".join("+".join(g) for g in groups))
         return self
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+StartDashboardExportInput.__module__ = "cube_client.platform.models"

@@ -17,3 +17,7 @@ class StartDbtSyncInput(BaseModel):
     output: Open[Literal["branch", "files"]] | None = None
     ref: str | None = None
     source: Open[Literal["git", "manifest"]] | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+StartDbtSyncInput.__module__ = "cube_client.platform.models"

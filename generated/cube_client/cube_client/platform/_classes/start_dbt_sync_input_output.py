@@ -12,3 +12,7 @@ from cube_client._models import Open
 
 class StartDbtSyncInputOutput(RootModel[Open[Literal["branch", "files"]]]):
     root: Open[Literal["branch", "files"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+StartDbtSyncInputOutput.__module__ = "cube_client.platform.models"

@@ -12,3 +12,7 @@ from cube_client._models import Open
 
 class StartDbtSyncInputSource(RootModel[Open[Literal["git", "manifest"]]]):
     root: Open[Literal["git", "manifest"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+StartDbtSyncInputSource.__module__ = "cube_client.platform.models"

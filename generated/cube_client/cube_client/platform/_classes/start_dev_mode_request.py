@@ -13,3 +13,7 @@ from cube_client._models import BaseModel
 class StartDevModeRequest(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     branch_name: Annotated[str | None, Field(alias="branchName")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+StartDevModeRequest.__module__ = "cube_client.platform.models"

@@ -12,3 +12,7 @@ class StartOssieConversionInput(RootModel[dict[str, Any]]):
     """What to convert and in which direction; the fields are not described yet, so it is a free-form object."""
 
     root: dict[str, Any]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+StartOssieConversionInput.__module__ = "cube_client.platform.models"

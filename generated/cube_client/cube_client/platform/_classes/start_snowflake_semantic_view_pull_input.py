@@ -12,3 +12,7 @@ class StartSnowflakeSemanticViewPullInput(RootModel[dict[str, Any]]):
     """What to pull; not described yet, a free-form object."""
 
     root: dict[str, Any]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+StartSnowflakeSemanticViewPullInput.__module__ = "cube_client.platform.models"

@@ -12,3 +12,7 @@ class StartSnowflakeSemanticViewSyncInput(RootModel[dict[str, Any]]):
     """What to sync; not described yet, a free-form object."""
 
     root: dict[str, Any]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+StartSnowflakeSemanticViewSyncInput.__module__ = "cube_client.platform.models"

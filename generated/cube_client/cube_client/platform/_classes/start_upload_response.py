@@ -21,3 +21,7 @@ class StartUploadResponse(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     deployment_name: Annotated[str, Field(alias="deploymentName")]
     transaction: UploadTransaction
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+StartUploadResponse.__module__ = "cube_client.platform.models"

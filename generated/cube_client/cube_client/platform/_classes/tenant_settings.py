@@ -24,3 +24,7 @@ class TenantSettings(BaseModel):
     maintenance_window_time: Annotated[str, Field(alias="maintenanceWindowTime")]
     oidc_enabled: Annotated[bool, Field(alias="oidcEnabled")]
     use_aibi_user_interface: Annotated[bool, Field(alias="useAIBIUserInterface")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+TenantSettings.__module__ = "cube_client.platform.models"

@@ -27,3 +27,7 @@ class TenantSettingsInput(BaseModel):
     maintenance_window_time: Annotated[str | None, Field(alias="maintenanceWindowTime")] = None
     oidc_enabled: Annotated[bool | None, Field(alias="oidcEnabled")] = None
     use_aibi_user_interface: Annotated[bool | None, Field(alias="useAIBIUserInterface")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+TenantSettingsInput.__module__ = "cube_client.platform.models"

@@ -15,3 +15,7 @@ class ThemeFont(BaseModel):
     id: str
     name: str | None = None
     url: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ThemeFont.__module__ = "cube_client.platform.models"

@@ -15,3 +15,7 @@ class TimezoneSettings(BaseModel):
     allow_user_override: Annotated[bool | None, Field(alias="allowUserOverride")] = None
     enabled: bool | None = None
     timezone: str | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+TimezoneSettings.__module__ = "cube_client.platform.models"

@@ -13,3 +13,7 @@ from cube_client._models import BaseModel
 class UpdateDashboardEmbeddingInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     allow_embed: Annotated[bool, Field(alias="allowEmbed")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UpdateDashboardEmbeddingInput.__module__ = "cube_client.platform.models"

@@ -49,3 +49,7 @@ class UpdateDeploymentInput(BaseModel):
     ] = None
     template: Open[Literal["single", "simpleCluster", "multiCluster"]] | None = None
     template_variables: Annotated[dict[str, Any] | None, Field(alias="templateVariables")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UpdateDeploymentInput.__module__ = "cube_client.platform.models"

@@ -14,3 +14,7 @@ class UpdateDeploymentInputCreationMethod(
     RootModel[Open[Literal["upload", "cubecloud", "github", "ssh"]]]
 ):
     root: Open[Literal["upload", "cubecloud", "github", "ssh"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UpdateDeploymentInputCreationMethod.__module__ = "cube_client.platform.models"

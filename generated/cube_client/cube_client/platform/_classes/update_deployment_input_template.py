@@ -14,3 +14,7 @@ class UpdateDeploymentInputTemplate(
     RootModel[Open[Literal["single", "simpleCluster", "multiCluster"]]]
 ):
     root: Open[Literal["single", "simpleCluster", "multiCluster"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UpdateDeploymentInputTemplate.__module__ = "cube_client.platform.models"

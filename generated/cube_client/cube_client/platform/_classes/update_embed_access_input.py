@@ -16,3 +16,7 @@ class UpdateEmbedAccessInput(BaseModel):
     all_embed_users: Annotated[bool | None, Field(alias="allEmbedUsers")] = None
     allow_embed: Annotated[bool | None, Field(alias="allowEmbed")] = None
     embed_tenant_name: Annotated[str | None, Field(alias="embedTenantName")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UpdateEmbedAccessInput.__module__ = "cube_client.platform.models"

@@ -13,3 +13,7 @@ from cube_client._models import BaseModel
 class UpdateEmbedDashboardCommentBody(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     body: Annotated[str, Field(max_length=10000, min_length=1)]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UpdateEmbedDashboardCommentBody.__module__ = "cube_client.platform.models"

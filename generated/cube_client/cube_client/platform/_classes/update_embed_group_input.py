@@ -13,3 +13,7 @@ from cube_client._models import BaseModel
 class UpdateEmbedGroupInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     description: Annotated[str | None, Field(max_length=500)] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UpdateEmbedGroupInput.__module__ = "cube_client.platform.models"

@@ -14,3 +14,7 @@ class UpdateFolderInput(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     name: Annotated[str | None, Field(max_length=255)] = None
     position: int | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UpdateFolderInput.__module__ = "cube_client.platform.models"

@@ -46,3 +46,7 @@ class UpdateNotificationInput(BaseModel):
     ] = None
     time_grains: Annotated[list[DashboardTimeGrainInput] | None, Field(alias="timeGrains")] = None
     timezone: str | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UpdateNotificationInput.__module__ = "cube_client.platform.models"

@@ -14,3 +14,7 @@ class UpdateNotificationInputScheduleType(
     RootModel[Open[Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]]]
 ):
     root: Open[Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UpdateNotificationInputScheduleType.__module__ = "cube_client.platform.models"

@@ -27,3 +27,7 @@ class UpdateOidcTokenConfigInput(BaseModel):
     target_env_var: Annotated[
         str | None, Field(alias="targetEnvVar", pattern="^[A-Z_][A-Z0-9_]*$", max_length=128)
     ] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UpdateOidcTokenConfigInput.__module__ = "cube_client.platform.models"

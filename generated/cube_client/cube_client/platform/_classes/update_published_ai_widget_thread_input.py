@@ -15,3 +15,7 @@ class UpdatePublishedAiWidgetThreadInput(BaseModel):
     checksum: str | None = None
     thread_id: Annotated[str, Field(alias="threadId")]
     widget_id: Annotated[str, Field(alias="widgetId")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UpdatePublishedAiWidgetThreadInput.__module__ = "cube_client.platform.models"

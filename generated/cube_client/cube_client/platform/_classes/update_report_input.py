@@ -57,3 +57,7 @@ class UpdateReportInput(BaseModel):
             description="The report's `version` this change is based on; a newer save makes the update answer 409 instead of overwriting it.",
         ),
     ] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UpdateReportInput.__module__ = "cube_client.platform.models"

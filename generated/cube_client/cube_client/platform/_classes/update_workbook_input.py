@@ -17,3 +17,7 @@ class UpdateWorkbookInput(BaseModel):
     name: str | None = None
     slug: str | None = None
     slug_takeover: Annotated[bool | None, Field(alias="slugTakeover")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UpdateWorkbookInput.__module__ = "cube_client.platform.models"

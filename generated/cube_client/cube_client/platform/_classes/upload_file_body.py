@@ -14,3 +14,7 @@ class UploadFileBody(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     file_name: Annotated[str, Field(alias="fileName")]
     transaction: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UploadFileBody.__module__ = "cube_client.platform.models"

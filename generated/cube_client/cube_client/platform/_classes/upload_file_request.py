@@ -22,3 +22,8 @@ class UploadFileRequestParam(TypedDict):
     fileName: str
     transaction: str
     file: NotRequired[bytes | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UploadFileRequest.__module__ = "cube_client.platform.models"
+UploadFileRequestParam.__module__ = "cube_client.platform.models"

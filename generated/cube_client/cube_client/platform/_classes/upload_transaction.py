@@ -18,3 +18,8 @@ class UploadTransaction(BaseModel):
 # The same fields as a plain dict keyed by wire names, for a request argument.
 class UploadTransactionParam(TypedDict):
     id: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UploadTransaction.__module__ = "cube_client.platform.models"
+UploadTransactionParam.__module__ = "cube_client.platform.models"

@@ -16,3 +16,7 @@ class UsageAnalyticsTokenResponse(BaseModel):
     deployment_id: Annotated[int, Field(alias="deploymentId")]
     expires_at: Annotated[str | None, Field(alias="expiresAt")] = None
     token: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UsageAnalyticsTokenResponse.__module__ = "cube_client.platform.models"

@@ -56,3 +56,7 @@ class User(BaseModel):
     ] = None
     user_policies: Annotated[list[Policy] | None, Field(alias="userPolicies")] = None
     username: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+User.__module__ = "cube_client.platform.models"

@@ -28,3 +28,7 @@ class UserAlias(BaseModel):
     ]
     user_id: Annotated[int, Field(alias="userId")]
     username: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UserAlias.__module__ = "cube_client.platform.models"

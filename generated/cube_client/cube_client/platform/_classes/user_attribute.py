@@ -18,3 +18,7 @@ class UserAttribute(BaseModel):
     id: int
     name: str
     type: Open[Literal["string", "number", "boolean", "string_array", "number_array"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UserAttribute.__module__ = "cube_client.platform.models"

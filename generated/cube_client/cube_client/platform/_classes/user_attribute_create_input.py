@@ -17,3 +17,7 @@ class UserAttributeCreateInput(BaseModel):
     display_name: Annotated[str | None, Field(alias="displayName")] = None
     name: Annotated[str, Field(min_length=1)]
     type: Open[Literal["string", "number", "boolean", "string_array", "number_array"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UserAttributeCreateInput.__module__ = "cube_client.platform.models"

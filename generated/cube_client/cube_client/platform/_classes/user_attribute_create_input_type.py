@@ -14,3 +14,7 @@ class UserAttributeCreateInputType(
     RootModel[Open[Literal["string", "number", "boolean", "string_array", "number_array"]]]
 ):
     root: Open[Literal["string", "number", "boolean", "string_array", "number_array"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UserAttributeCreateInputType.__module__ = "cube_client.platform.models"

@@ -26,3 +26,8 @@ class UserAttributeDefinitionParam(TypedDict):
     displayName: NotRequired[str | None]
     name: str
     type: Literal["string", "number", "boolean", "string_array", "number_array"]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UserAttributeDefinition.__module__ = "cube_client.platform.models"
+UserAttributeDefinitionParam.__module__ = "cube_client.platform.models"

@@ -20,3 +20,8 @@ class UserAttributeInput(BaseModel):
 class UserAttributeInputParam(TypedDict):
     name: str
     value: NotRequired[str | float | bool | list[str] | list[float] | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UserAttributeInput.__module__ = "cube_client.platform.models"
+UserAttributeInputParam.__module__ = "cube_client.platform.models"

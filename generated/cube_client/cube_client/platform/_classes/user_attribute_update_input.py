@@ -15,3 +15,7 @@ class UserAttributeUpdateInput(BaseModel):
     default_value: Annotated[str | None, Field(alias="defaultValue")] = None
     description: str | None = None
     display_name: Annotated[str | None, Field(alias="displayName")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UserAttributeUpdateInput.__module__ = "cube_client.platform.models"

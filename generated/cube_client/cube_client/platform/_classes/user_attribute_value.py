@@ -20,3 +20,7 @@ class UserAttributeValue(BaseModel):
     user_attribute_id: Annotated[int, Field(alias="userAttributeId")]
     user_id: Annotated[int, Field(alias="userId")]
     value: Any = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UserAttributeValue.__module__ = "cube_client.platform.models"

@@ -15,3 +15,7 @@ class UserAttributeValueCreateInput(BaseModel):
     user_attribute_id: Annotated[str, Field(alias="userAttributeId", min_length=1)]
     user_id: Annotated[str, Field(alias="userId", min_length=1)]
     value: Any = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UserAttributeValueCreateInput.__module__ = "cube_client.platform.models"

@@ -24,3 +24,7 @@ class UserAttributesListResponse(BaseModel):
     data: list[UserAttribute]
     items: list[UserAttribute]
     page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UserAttributesListResponse.__module__ = "cube_client.platform.models"

@@ -22,3 +22,7 @@ class UserCreateInput(BaseModel):
     picture: Any = None
     settings: dict[str, Any] | None = None
     username: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UserCreateInput.__module__ = "cube_client.platform.models"

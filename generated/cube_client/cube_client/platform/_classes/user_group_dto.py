@@ -16,3 +16,7 @@ class UserGroupDTO(BaseModel):
     id: int
     name: str
     user_count: Annotated[int | None, Field(alias="userCount")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UserGroupDTO.__module__ = "cube_client.platform.models"

@@ -27,3 +27,7 @@ class UserImpersonationDTO(BaseModel):
     started_at: Annotated[
         Open[datetime.date | datetime.datetime] | None, Field(alias="startedAt")
     ] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UserImpersonationDTO.__module__ = "cube_client.platform.models"

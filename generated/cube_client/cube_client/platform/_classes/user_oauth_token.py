@@ -26,3 +26,7 @@ class UserOauthToken(BaseModel):
     status: str
     updated_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="updatedAt")]
     user_id: Annotated[int, Field(alias="userId")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UserOauthToken.__module__ = "cube_client.platform.models"

@@ -26,3 +26,7 @@ class UserSettingsInput(BaseModel):
     sheets: SheetsUserSettingsInput | None = None
     theme: str | None = None
     timezone: str | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UserSettingsInput.__module__ = "cube_client.platform.models"

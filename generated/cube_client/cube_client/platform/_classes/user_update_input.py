@@ -24,3 +24,7 @@ class UserUpdateInput(BaseModel):
     settings: dict[str, Any] | None = None
     title: str | None = None
     tos_accepted: Annotated[dict[str, Any] | None, Field(alias="tosAccepted")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UserUpdateInput.__module__ = "cube_client.platform.models"

@@ -50,3 +50,8 @@ class WidgetThemeSectionInputParam(TypedDict):
     padding: NotRequired[str | None]
     text: NotRequired[WidgetThemeTextSectionInput | WidgetThemeTextSectionInputParam | None]
     title: NotRequired[WidgetThemeTitleSectionInput | WidgetThemeTitleSectionInputParam | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+WidgetThemeSectionInput.__module__ = "cube_client.platform.models"
+WidgetThemeSectionInputParam.__module__ = "cube_client.platform.models"

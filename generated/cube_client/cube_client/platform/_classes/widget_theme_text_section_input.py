@@ -24,3 +24,8 @@ class WidgetThemeTextSectionInputParam(TypedDict):
     color: NotRequired[str | None]
     fontFamily: NotRequired[str | None]
     secondaryColor: NotRequired[str | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+WidgetThemeTextSectionInput.__module__ = "cube_client.platform.models"
+WidgetThemeTextSectionInputParam.__module__ = "cube_client.platform.models"

@@ -49,3 +49,7 @@ class Workbook(BaseModel):
     updated_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="updatedAt")]
     user: ResourceOwner | None = None
     user_id: Annotated[float | None, Field(alias="userId")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+Workbook.__module__ = "cube_client.platform.models"

@@ -21,3 +21,7 @@ class WorkbookDashboard(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     dashboard_draft: Annotated[DashboardConfig | None, Field(alias="dashboardDraft")] = None
     dashboard_published: Annotated[DashboardConfig | None, Field(alias="dashboardPublished")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+WorkbookDashboard.__module__ = "cube_client.platform.models"

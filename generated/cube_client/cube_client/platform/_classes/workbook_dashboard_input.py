@@ -22,3 +22,7 @@ class WorkbookDashboardInput(BaseModel):
     dashboard_draft: Annotated[DashboardConfigDraftInput | None, Field(alias="dashboardDraft")] = (
         None
     )
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+WorkbookDashboardInput.__module__ = "cube_client.platform.models"

@@ -37,3 +37,7 @@ class WorkbookPromotionDto(BaseModel):
     source: PromotionReferenceDto | None = None
     target: PromotionReferenceDto | None = None
     target_dashboard_version_id: Annotated[int, Field(alias="targetDashboardVersionId")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+WorkbookPromotionDto.__module__ = "cube_client.platform.models"

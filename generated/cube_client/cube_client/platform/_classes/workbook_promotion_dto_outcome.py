@@ -12,3 +12,7 @@ from cube_client._models import Open
 
 class WorkbookPromotionDtoOutcome(RootModel[Open[Literal["created", "updated", "unchanged"]]]):
     root: Open[Literal["created", "updated", "unchanged"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+WorkbookPromotionDtoOutcome.__module__ = "cube_client.platform.models"

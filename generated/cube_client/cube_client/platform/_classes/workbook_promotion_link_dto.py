@@ -21,3 +21,7 @@ class WorkbookPromotionLinkDto(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     id: int
     target: PromotionReferenceDto
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+WorkbookPromotionLinkDto.__module__ = "cube_client.platform.models"

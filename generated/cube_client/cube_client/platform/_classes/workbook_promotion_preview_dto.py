@@ -18,3 +18,7 @@ class WorkbookPromotionPreviewDto(BaseModel):
     source_hash: Annotated[str, Field(alias="sourceHash")]
     target_deployment_id: Annotated[int, Field(alias="targetDeploymentId")]
     target_workbook_id: Annotated[int | None, Field(alias="targetWorkbookId")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+WorkbookPromotionPreviewDto.__module__ = "cube_client.platform.models"

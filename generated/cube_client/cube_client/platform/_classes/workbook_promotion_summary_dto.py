@@ -28,3 +28,7 @@ class WorkbookPromotionSummaryDto(BaseModel):
     link_id: Annotated[int, Field(alias="linkId")]
     origin: PromotionReferenceDto
     parent: PromotionReferenceDto
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+WorkbookPromotionSummaryDto.__module__ = "cube_client.platform.models"

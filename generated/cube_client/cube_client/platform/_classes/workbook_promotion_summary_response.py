@@ -20,3 +20,7 @@ _REFS = {"WorkbookPromotionSummaryDto": "workbook_promotion_summary_dto"}
 class WorkbookPromotionSummaryResponse(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     promotion: WorkbookPromotionSummaryDto | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+WorkbookPromotionSummaryResponse.__module__ = "cube_client.platform.models"

@@ -24,3 +24,7 @@ class WorkbooksListResponse(BaseModel):
     data: list[Workbook]
     items: list[Workbook]
     page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+WorkbooksListResponse.__module__ = "cube_client.platform.models"

@@ -22,3 +22,7 @@ class WorkspaceBulkFailure(BaseModel):
     error: BulkActionError
     id: int
     type: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+WorkspaceBulkFailure.__module__ = "cube_client.platform.models"

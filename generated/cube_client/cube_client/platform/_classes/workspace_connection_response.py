@@ -22,3 +22,7 @@ class WorkspaceConnectionResponse(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     items: list[Workbook]
     page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+WorkspaceConnectionResponse.__module__ = "cube_client.platform.models"

@@ -12,3 +12,7 @@ class WorkspaceFolderPathEntry(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     id: int
     name: str
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+WorkspaceFolderPathEntry.__module__ = "cube_client.platform.models"

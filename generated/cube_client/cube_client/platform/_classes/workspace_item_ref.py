@@ -14,3 +14,7 @@ class WorkspaceItemRef(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     id: int
     type: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+WorkspaceItemRef.__module__ = "cube_client.platform.models"

@@ -20,3 +20,8 @@ class WorkspaceItemRefInput(BaseModel):
 class WorkspaceItemRefInputParam(TypedDict):
     id: int
     type: Literal["FOLDER", "WORKBOOK", "REPORT"]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+WorkspaceItemRefInput.__module__ = "cube_client.platform.models"
+WorkspaceItemRefInputParam.__module__ = "cube_client.platform.models"

@@ -12,3 +12,7 @@ from cube_client._models import Open
 
 class WorkspaceItemRefInputType(RootModel[Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]]):
     root: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+WorkspaceItemRefInputType.__module__ = "cube_client.platform.models"

@@ -13,3 +13,7 @@ class Error(BaseModel):
     schemas: list[str] | None = None
     status: str | None = None
     detail: str | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+Error.__module__ = "cube_client.scim.models"

@@ -25,3 +25,7 @@ class Group(BaseModel):
     display_name: Annotated[str, Field(alias="displayName")]
     members: list[GroupItem] | None = None
     meta: Meta | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+Group.__module__ = "cube_client.scim.models"

@@ -20,3 +20,8 @@ class GroupItem(BaseModel):
 class GroupItemParam(TypedDict):
     value: NotRequired[str | None]
     display: NotRequired[str | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+GroupItem.__module__ = "cube_client.scim.models"
+GroupItemParam.__module__ = "cube_client.scim.models"

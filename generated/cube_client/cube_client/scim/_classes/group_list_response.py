@@ -24,3 +24,7 @@ class GroupListResponse(BaseModel):
     start_index: Annotated[int | None, Field(alias="startIndex")] = None
     items_per_page: Annotated[int | None, Field(alias="itemsPerPage")] = None
     resources: Annotated[list[Group] | None, Field(alias="Resources")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+GroupListResponse.__module__ = "cube_client.scim.models"

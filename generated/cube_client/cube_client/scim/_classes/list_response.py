@@ -16,3 +16,7 @@ class ListResponse(BaseModel):
     total_results: Annotated[int | None, Field(alias="totalResults")] = None
     start_index: Annotated[int | None, Field(alias="startIndex")] = None
     items_per_page: Annotated[int | None, Field(alias="itemsPerPage")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+ListResponse.__module__ = "cube_client.scim.models"

@@ -25,3 +25,8 @@ class MetaParam(TypedDict):
     created: NotRequired[str | datetime.datetime | None]
     lastModified: NotRequired[str | datetime.datetime | None]
     location: NotRequired[str | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+Meta.__module__ = "cube_client.scim.models"
+MetaParam.__module__ = "cube_client.scim.models"

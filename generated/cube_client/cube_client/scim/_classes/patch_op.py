@@ -21,3 +21,7 @@ class PatchOp(BaseModel):
     model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     schemas: list[str]
     operations: Annotated[list[PatchOpItem], Field(alias="Operations")]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+PatchOp.__module__ = "cube_client.scim.models"

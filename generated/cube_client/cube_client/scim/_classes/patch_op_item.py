@@ -22,3 +22,8 @@ class PatchOpItemParam(TypedDict):
     op: Literal["add", "remove", "replace"]
     path: NotRequired[str | None]
     value: NotRequired[Any]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+PatchOpItem.__module__ = "cube_client.scim.models"
+PatchOpItemParam.__module__ = "cube_client.scim.models"

@@ -29,3 +29,7 @@ class User(BaseModel):
     active: bool | None = None
     external_id: Annotated[str | None, Field(alias="externalId")] = None
     meta: Meta | None = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+User.__module__ = "cube_client.scim.models"

@@ -20,3 +20,8 @@ class UserItem(BaseModel):
 class UserItemParam(TypedDict):
     value: NotRequired[str | None]
     primary: NotRequired[bool | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UserItem.__module__ = "cube_client.scim.models"
+UserItemParam.__module__ = "cube_client.scim.models"

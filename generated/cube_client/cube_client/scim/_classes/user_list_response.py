@@ -24,3 +24,7 @@ class UserListResponse(BaseModel):
     start_index: Annotated[int | None, Field(alias="startIndex")] = None
     items_per_page: Annotated[int | None, Field(alias="itemsPerPage")] = None
     resources: Annotated[list[User] | None, Field(alias="Resources")] = None
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UserListResponse.__module__ = "cube_client.scim.models"

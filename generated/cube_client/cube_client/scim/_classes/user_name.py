@@ -20,3 +20,8 @@ class UserName(BaseModel):
 class UserNameParam(TypedDict):
     givenName: NotRequired[str | None]
     familyName: NotRequired[str | None]
+
+
+# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+UserName.__module__ = "cube_client.scim.models"
+UserNameParam.__module__ = "cube_client.scim.models"

@@ -1,0 +1,37 @@
+"""A family's ``models.pyi``: every model class of the family declared in one module, the way
+type checkers and editors read the family (one module to analyse, not one per class).
+
+The class bodies are the ones the class modules hold (rendered once, in :mod:`.package`); this
+module lays them out as a stub and works out the stub's imports.
+"""
+
+from __future__ import annotations
+
+import re
+
+from generator.emit.imports import class_module_imports
+from generator.emit.render import key_identifier, py_input_type
+from generator.ir.types import Model, TypeRef, ValueModel
+
+
+def stub_imports(
+    bodies: list[str],
+    pkg: str,
+    models: list[Model | ValueModel],
+    inputs: dict[str, str],
+    values: dict[str, TypeRef],
+) -> str:
+    """The import block of a family's ``models.pyi``: what its class bodies use (every class is
+    defined there, so no class is imported)."""
+    strings: list[str] = []
+    for m in models:
+        if isinstance(m, Model) and m.input_name:
+            if not all(key_identifier(f.name) for f in m.fields):
+                strings += [py_input_type(f.type, inputs, "", values) for f in m.fields]
+                strings += [] if all(f.required for f in m.fields) else ["NotRequired"]
+    return class_module_imports("\n".join(bodies), pkg, [], [], strings)
+
+
+def stub_body(body: str) -> str:
+    """A class body as a stub lays it out: one blank line between top-level statements."""
+    return re.sub(r"\n\n\n(?=\S)", "\n\n", body)

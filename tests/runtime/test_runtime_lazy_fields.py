@@ -1,0 +1,159 @@
+"""A lazily built model's fields read as their validators make them, whichever path a read takes.
+
+The first read of an instance keeps every field whose raw value already is its typed value,
+without the validator (see ``_lazy`` and ``_field_plans``); every other value goes through it.
+Here every field of every generated model is read from a spread of JSON values and compared
+with what the field's own validator makes of the same value: equal and of the same type when
+it validates, kept as received with a warning naming the field when it does not. Then what
+stays lazy: fields nobody reads are never validated (no warning), nested models are built only
+when read, a value the caller set stays, and a field sent under its own name is still found.
+"""
+
+from __future__ import annotations
+
+import importlib
+import warnings
+from typing import Annotated, Any
+
+import pydantic
+import pytest
+
+from tests.helpers import ensure_generated_importable
+
+ensure_generated_importable()
+
+from cube_client._differences import _QUIET as QUIET  # noqa: E402
+from cube_client._differences import add_listener, remove_listener  # noqa: E402
+from cube_client._field_plans import accepts  # noqa: E402
+from cube_client._models import BaseModel, Unknown, adapter, construct  # noqa: E402
+from cube_client.platform.models import (  # noqa: E402
+    DeploymentEnvironment,
+    DeploymentEnvironmentApiCredential,
+)
+
+FAMILIES = ("platform", "scim", "data", "chat")
+PROBES: tuple[Any, ...] = ("x", "", 0, 1, -1, 2**70, 1.5, float("inf"), True, False, None, {}, [])
+
+
+def _classes() -> list[type[BaseModel]]:
+    found = []
+    for family in FAMILIES:
+        models = importlib.import_module(f"cube_client.{family}.models")
+        for name in models.__all__:
+            cls = getattr(models, name)
+            if isinstance(cls, type) and issubclass(cls, BaseModel):
+                found.append(cls)
+    return found
+
+
+def _plain_fields() -> dict[str, tuple[type[BaseModel], str, str, Any]]:
+    """One field for each distinct type a field may keep raw values of: its class, name, wire
+    name and validated type."""
+    fields: dict[str, tuple[type[BaseModel], str, str, Any]] = {}
+    for cls in _classes():
+        cls.model_rebuild()
+        for name, info in cls.model_fields.items():
+            tp = Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation
+            if accepts(info.annotation, info.metadata) is not None:
+                fields.setdefault(repr(tp), (cls, name, info.alias or name, tp))
+    return fields
+
+
+PLAIN = _plain_fields()
+
+
+def _read(cls: type[BaseModel], name: str, raw: dict[str, Any]) -> tuple[Any, list[str]]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        value = getattr(cls._from_json(raw), name)
+    return value, [str(w.message) for w in caught]
+
+
+def test_every_kind_of_plain_field_is_found() -> None:
+    kinds = " ".join(PLAIN)
+    assert len(PLAIN) >= 10
+    for kind in ("str", "int", "bool", "Literal", "None", "Ge"):
+        assert kind in kinds, kind
+
+
+@pytest.mark.parametrize("kind", sorted(PLAIN))
+def test_a_read_gives_what_the_validator_gives(kind: str) -> None:
+    cls, name, key, tp = PLAIN[kind]
+    probes = [*PROBES, *(v for v in _listed(tp) if v not in PROBES)]
+    for probe in probes:
+        value, warned = _read(cls, name, {key: probe})
+        try:
+            expected = adapter(tp).validate_python(probe)
+        except pydantic.ValidationError:  # built leniently: what construct makes, and says
+            expected, found = construct(tp, probe, f"/{key}")
+            loud = [d for d in found if d.kind not in QUIET]
+            assert bool(warned) == bool(loud), (kind, probe, warned, found)
+            assert all(f"/{key}" in w for w in warned), (kind, probe, warned)
+        else:
+            assert warned == [], (kind, probe, warned)
+        assert type(value) is type(expected) and value == expected, (kind, probe, value)
+
+
+def _listed(tp: Any) -> list[Any]:
+    plan = accepts(tp, [])
+    return list(plan.listed) if plan else []
+
+
+ENV = {"id": "e1", "type": "staging", "branch": "main", "api_credentials": [{"type": "rest"}]}
+
+
+def test_fields_nobody_reads_are_never_validated() -> None:
+    bad = {**ENV, "branch": 5, "user": ["not", "a", "string"]}
+    value, warned = _read(DeploymentEnvironment, "id", bad)
+    assert (value, warned) == ("e1", [])
+    env = DeploymentEnvironment._from_json(bad)
+    assert env.type == "staging"
+    assert "api_credentials" not in env.__dict__ and "branch" not in env.__dict__  # not yet read
+    with pytest.warns(UserWarning, match="/branch: int 5"):
+        assert env.branch == 5
+
+
+def test_a_kept_value_is_read_again_without_the_reader() -> None:
+    env = DeploymentEnvironment._from_json(ENV)
+    first = env.api_credentials
+    assert env.api_credentials is first and env.__dict__["api_credentials"] is first
+    with pytest.warns(UserWarning, match="/api_credentials/0/version: required field missing"):
+        assert first[0].type == "rest" and first[0].version is None
+    assert first[0].version is None  # kept: warned once
+    assert env.to_dict() is ENV
+
+
+def test_an_unknown_enum_value_is_unknown_and_told_to_listeners() -> None:
+    seen: list[Any] = []
+    add_listener(seen.append)
+    try:
+        env = DeploymentEnvironment._from_json({**ENV, "type": "preview", "extra": 1})
+        assert env.type == Unknown("preview")
+    finally:
+        remove_listener(seen.append)
+    assert [(d.kind, d.pointer) for d in seen] == [
+        ("extra-field", "/extra"),
+        ("unknown-enum-value", "/type"),
+    ]
+
+
+def test_a_value_the_caller_set_stays_when_the_others_are_read() -> None:
+    env = DeploymentEnvironment._from_json(ENV)
+    env.branch = "mine"
+    assert (env.id, env.branch) == ("e1", "mine")
+
+
+def test_a_field_sent_under_its_own_name_is_found() -> None:
+    page = importlib.import_module("cube_client.platform.models").PageInfo
+    info = page._from_json({"has_next_page": True, "hasPreviousPage": False})
+    assert (info.has_next_page, info.has_previous_page) == (True, False)
+
+
+def test_the_class_has_no_field_attributes_and_pydantic_instances_are_untouched() -> None:
+    with pytest.raises(AttributeError):
+        DeploymentEnvironmentApiCredential.url  # noqa: B018
+    made = DeploymentEnvironmentApiCredential(type="sql", version=2, port=5432)
+    assert (made.type, made.version, made.port, made.url) == ("sql", 2, 5432, None)
+    partial = DeploymentEnvironmentApiCredential.model_construct(type="sql")
+    with pytest.raises(AttributeError, match="version"):
+        partial.version  # noqa: B018
