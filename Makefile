@@ -93,14 +93,17 @@ lint-workflows: $(TOOLS_STAMP)
 
 # The whole suite: generated/ in sync, lint, then every test (shared inputs when ../shared exists).
 # The checks run two at a time (npm's download beside the type checkers), each one's output
-# kept together.
+# kept together. Workers take whole files, in collection order (tests/conftest.py puts the files
+# with a slow test first), so no long file is left to start last.
+PYTEST_DIST := -n auto --dist loadfile --no-loadscope-reorder
+
 test: $(STAMP)
 	@$(MAKE) --no-print-directory -j2 --output-sync=target check lint lint-workflows $(TOOLS_STAMP)
-	$(BIN)/python -m pytest -q -p no:cacheprovider -n auto --dist loadfile --durations=15 -m "not heavy" tests $(PKG)/tests $(if $(wildcard $(SHARED)),--shared=$(SHARED),)
+	$(BIN)/python -m pytest -q -p no:cacheprovider $(PYTEST_DIST) --durations=15 -m "not heavy" tests $(PKG)/tests $(if $(wildcard $(SHARED)),--shared=$(SHARED),)
 
 # The checks that need the network or minutes (tests marked heavy): CI runs them after make test.
 test-heavy: $(STAMP)
-	$(BIN)/python -m pytest -q -p no:cacheprovider -n auto --dist loadfile --durations=10 -m heavy tests $(PKG)/tests $(if $(wildcard $(SHARED)),--shared=$(SHARED),); \
+	$(BIN)/python -m pytest -q -p no:cacheprovider $(PYTEST_DIST) --durations=10 -m heavy tests $(PKG)/tests $(if $(wildcard $(SHARED)),--shared=$(SHARED),); \
 	  rc=$$?; test $$rc = 0 -o $$rc = 5
 
 # Re-take spec/'s snapshots from the published documents in $(SHARED)/specs/cube, served on a

@@ -41,6 +41,16 @@ def shared_dir(request: pytest.FixtureRequest) -> Path:
     return path
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The files holding a ``slow`` test first, each file's tests in their own order: ``make
+    test`` hands out whole files in this order (``--dist loadfile --no-loadscope-reorder``), so
+    the long ones start at once and the many short ones fill the gaps at the end, instead of a
+    corpus or kill test starting last on one worker while the other waits."""
+    slow = {item.path for item in items if item.get_closest_marker("slow")}
+    first = {path: i for i, path in enumerate(dict.fromkeys(item.path for item in items))}
+    items.sort(key=lambda item: (item.path not in slow, first[item.path]))
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """On a pytest-xdist worker: send the contract coverage it recorded to the controller,
     which collects nothing, so the contract tests' own summary hook never runs there."""

@@ -206,6 +206,7 @@ def _case(tmp_path: Path, name: str) -> tuple[subprocess.CompletedProcess[str], 
     return run_generate(spec, out), spec, out
 
 
+@pytest.mark.slow
 def test_bad_documents_are_refused_in_one_line(tmp_path: Path) -> None:
     with ThreadPoolExecutor(2) as pool:
         results = dict(zip(CASES, pool.map(lambda n: _case(tmp_path, n), CASES), strict=True))

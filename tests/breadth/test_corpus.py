@@ -27,7 +27,7 @@ import pytest
 
 from generator.diagnostics import CodegenError
 from generator.document.loader import load_document
-from tests.helpers import seeded_mypy_cache
+from tests.helpers import keep_mypy_cache, seeded_mypy_cache
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -212,13 +212,15 @@ def test_corpus_packages_are_clean_typed_and_importable(
             "--config-file",
             str(config),
             "--cache-dir",
-            str(seeded_mypy_cache(tmp_path / "mypy-cache")),
+            str(seeded_mypy_cache(tmp_path / "mypy-cache", "corpus")),
             *[o.package for o in packages],
         ],
         side,
     )
     if proc.returncode != 0:
         failures.append(f"mypy:\n{proc.stdout[-6000:]}{proc.stderr[-2000:]}")
+    else:
+        keep_mypy_cache("corpus", tmp_path / "mypy-cache")
 
     importer = (
         "import importlib, pkgutil, sys\n"

@@ -72,7 +72,10 @@ def _fuzz(examples: int) -> settings:
 
 # The per-commit budget, and the longer sweep CI runs beside it (both derandomized: every run
 # of each tries the same inputs); ``make fuzz`` sets its own budget on the first.
-BUDGETS = ["per-commit", pytest.param("sweep", marks=pytest.mark.heavy)]
+BUDGETS = [
+    pytest.param("per-commit", marks=pytest.mark.slow),
+    pytest.param("sweep", marks=pytest.mark.heavy),
+]
 
 
 def _budget(run: str) -> settings:

@@ -354,24 +354,35 @@ def check_package(files: dict[str, str], benign: dict[str, set[str]]) -> None:
         assert not extra, f"document text added {key}: {sorted(extra)[:10]}"
 
 
-def import_all(out: Path, canary: Path) -> None:
+def import_all(outs: list[Path], canary: Path) -> None:
+    """Import every module of each package in ``outs`` (all named :data:`PACKAGE`) in one fresh
+    interpreter, one package after the other, the modules of one forgotten before the next: the
+    canary is looked for after each, so a finding names its package."""
     code = (
-        "import importlib, pkgutil, sys\n"
-        f"pkg = importlib.import_module({PACKAGE!r})\n"
-        f"for m in pkgutil.walk_packages(pkg.__path__, {PACKAGE + '.'!r}):\n"
-        "    importlib.import_module(m.name)\n"
-        f"from {PACKAGE} import models\n"
-        "for name in models.__all__:\n"
-        "    obj = getattr(models, name)\n"
-        "    if hasattr(obj, 'model_json_schema'):\n"
-        "        obj.model_json_schema()\n"
+        "import importlib, os, pkgutil, sys\n"
+        "for out in sys.argv[1:]:\n"
+        "    sys.path.insert(0, out)\n"
+        f"    pkg = importlib.import_module({PACKAGE!r})\n"
+        f"    for m in pkgutil.walk_packages(pkg.__path__, {PACKAGE + '.'!r}):\n"
+        "        importlib.import_module(m.name)\n"
+        f"    from {PACKAGE} import models\n"
+        "    for name in models.__all__:\n"
+        "        obj = getattr(models, name)\n"
+        "        if hasattr(obj, 'model_json_schema'):\n"
+        "            obj.model_json_schema()\n"
+        f"    if os.path.exists({str(canary)!r}):\n"
+        "        sys.exit(f'importing the package in {out} ran code from the document')\n"
+        "    sys.path.remove(out)\n"
+        f"    for name in [n for n in sys.modules if n.split('.')[0] == {PACKAGE!r}]:\n"
+        "        del sys.modules[name]\n"
     )
-    run_python(code, out)
+    run_python(code, outs[0].parent, *map(str, outs))
     assert not canary.exists(), "importing the package ran code from the document"
 
 
 def test_fixed_hostile_strings(tmp_path: Path, benign: dict[str, set[str]]) -> None:
     canary = tmp_path / CANARY_NAME
+    outs = []
     for i, s in enumerate(payloads(canary)):
         out = tmp_path / f"case{i}"
         try:
@@ -379,7 +390,8 @@ def test_fixed_hostile_strings(tmp_path: Path, benign: dict[str, set[str]]) -> N
         except CodegenError as exc:  # pragma: no cover - a failure here is the finding
             pytest.fail(f"case {i} ({s[:40]!r}) not generated: {exc.summary()}")
         check_package(files, benign)
-        import_all(out, canary)
+        outs.append(out)
+    import_all(outs, canary)
 
 
 _FRAGMENTS = [
@@ -438,7 +450,7 @@ def test_hypothesis_strings_import_without_side_effects(
         generate_package(hostile_doc(s), base / "dist")
     except CodegenError:
         return
-    import_all(base / "dist", canary)
+    import_all([base / "dist"], canary)
 
 
 # --- names that collide: with each other after sanitising, with Python, with our own code ------
@@ -588,7 +600,7 @@ def test_colliding_names_give_a_clean_typed_package(tmp_path: Path) -> None:
     out = tmp_path / "dist"
     generate_package(colliding_doc(), out)
     check_clean_and_typed(out, PACKAGE, tmp_path / "mypy", "--extend-ignore", "RUF036")
-    import_all(out, tmp_path / CANARY_NAME)
+    import_all([out], tmp_path / CANARY_NAME)
     # our ``Count1`` is the component, not a union branch named like it
     run_python(
         f"from {PACKAGE} import models\n"

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import GENERATED, ROOT, run_cli
 
 
@@ -20,6 +22,7 @@ def test_a_command_outside_the_project_says_where_to_run_it(tmp_path: Path) -> N
         assert "project's root folder" in lines[0] and "--config" in lines[0], lines[0]
 
 
+@pytest.mark.slow
 def test_installing_the_package_from_the_checkout_leaves_check_clean(tmp_path: Path) -> None:
     """``pip install ./generated/cube_client`` builds in place (``build/``, ``*.egg-info``)."""
     project = tmp_path / "project"

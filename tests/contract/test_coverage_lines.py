@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import ROOT
 
 CONFTEST = """
@@ -55,6 +57,7 @@ def _pytest(suite: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )  # fmt: skip
 
 
+@pytest.mark.slow
 def test_workers_send_their_coverage_and_the_controller_prints_it(tmp_path: Path) -> None:
     suite = _suite(tmp_path)
     proc = _pytest(suite, "-n", "2", "--dist", "loadfile")

@@ -25,7 +25,7 @@ from generator.drift.engine import compare
 from generator.drift.surface import Finding, SurfaceMapper
 from generator.emit.render import py_type
 from generator.ir.types import Operation
-from tests.helpers import run_cli
+from tests.helpers import keep_mypy_cache, run_cli, seeded_mypy_cache
 
 PAIRS = [
     ("platform-api.03_bdf1ffb62e5b.yaml", "platform-api.05_018d2f81e72e.yaml"),
@@ -227,6 +227,9 @@ def _mypy(package_root: Path, callers: list[Caller], folder: Path, tag: str) -> 
         text += caller.code
     module = folder / f"callers_{tag}.py"
     module.write_text(text, encoding="utf-8")
+    # the package's cache, starting from what the last passing run kept for that document
+    key = f"claims-{package_root.name.rstrip('0123456789')}"
+    cache = seeded_mypy_cache(package_root.parent / f".mypy-{package_root.name}", key)
     proc = subprocess.run(
         [
             sys.executable,
@@ -236,7 +239,7 @@ def _mypy(package_root: Path, callers: list[Caller], folder: Path, tag: str) -> 
             "--follow-imports=silent",
             "--no-error-summary",
             "--cache-dir",
-            str(package_root.parent / f".mypy-{package_root.name}"),
+            str(cache),
             str(module),
         ],
         cwd=folder,
@@ -247,6 +250,7 @@ def _mypy(package_root: Path, callers: list[Caller], folder: Path, tag: str) -> 
         check=False,
     )
     assert proc.returncode in (0, 1), proc.stderr
+    keep_mypy_cache(key, cache)
     rejected: set[int] = set()
     for line in proc.stdout.splitlines():
         match = re.match(rf"{re.escape(module.name)}:(\d+): error", line)

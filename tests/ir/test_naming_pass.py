@@ -130,6 +130,7 @@ def test_a_frozen_catalogue_names_nothing(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("make", [payments_document, assistant_document])
+@pytest.mark.slow
 def test_big_documents_build_without_typing_after_the_pass(
     make: Callable[[], dict[str, Any]], tmp_path: Path, typing_only_in_the_pass: list[int]
 ) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from generator.document.loader import dump_yaml
+from tests.helpers import seed_run_state_mypy
 
 CONFIG = """\
 # A two-resource project for tests.
@@ -159,7 +160,9 @@ def additive(doc: dict[str, Any]) -> dict[str, Any]:
 
 def write_project(root: Path, doc: dict[str, Any] | None = None) -> Path:
     """``root/spec`` holding the config, the document, the overlay and a changelog; returns the
-    config path. Documents are written in the snapshot form ``fetch`` writes."""
+    config path. Documents are written in the snapshot form ``fetch`` writes. The run state's
+    mypy cache is seeded (:func:`tests.helpers.seed_run_state_mypy`)."""
+    seed_run_state_mypy(root)
     spec = root / "spec"
     (spec / "overlays").mkdir(parents=True, exist_ok=True)
     (spec / "cube-codegen.yaml").write_text(CONFIG, encoding="utf-8")

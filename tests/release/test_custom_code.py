@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from generator.document.loader import dump_yaml
 from generator.emit.writer import read_tree
 from tests.helpers import run_cli
@@ -75,6 +77,7 @@ def _assert_custom_code_in(out: Path, config: Path) -> None:
     assert proc.stdout.strip() == "7: w 3", proc.stderr
 
 
+@pytest.mark.slow
 def test_custom_files_and_kept_patches_survive_two_regenerations(tmp_path: Path) -> None:
     config, out = _setup(tmp_path)
     assert (config.parent / "patches" / (GADGETS + ".base")).is_file()

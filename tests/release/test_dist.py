@@ -87,6 +87,7 @@ def index(tmp_path: Path) -> Iterator[str]:
         proc.wait(timeout=10)
 
 
+@pytest.mark.slow
 def test_dist_publish_install_and_call(tmp_path: Path, index: str) -> None:
     dist = tmp_path / "dist"
     made = _run("make", "--no-print-directory", "-C", str(ROOT), "dist", f"DIST={dist}")

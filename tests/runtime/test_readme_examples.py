@@ -298,22 +298,26 @@ def test_every_block_passes_mypy_strict(tmp_path: Path) -> None:
     assert proc.returncode == 0, report[-4000:] + proc.stderr[-2000:]
 
 
+Runs = dict[str, tuple[subprocess.CompletedProcess[str], list[str]]]
+
+
 @pytest.fixture(scope="module")
-def runs(site: Site) -> dict[str, tuple[subprocess.CompletedProcess[str], int]]:
+def runs(site: Site) -> Runs:
     """Every block run once, four at a time, each with a credential of its own (``API_KEY``
     and a suffix) so that the server can tell which block sent what: by block name, the
-    process and the number of requests it made."""
+    process and the paths of the requests it made. The tests of one block's output read its
+    run here rather than start another interpreter."""
 
-    def one(index: int) -> tuple[subprocess.CompletedProcess[str], int]:
+    def one(index: int) -> tuple[subprocess.CompletedProcess[str], list[str]]:
         block = BLOCKS[index]
         key = f"{API_KEY}-block{index}"
         proc = _run(block, site, key)
         sent = [
-            s
+            s.path
             for s in site.servers[block.server].seen()
             if s.headers.get("authorization", "").endswith(key)
         ]
-        return proc, len(sent)
+        return proc, sent
 
     with ThreadPoolExecutor(4) as pool:
         results = list(pool.map(one, range(len(BLOCKS))))
@@ -321,12 +325,10 @@ def runs(site: Site) -> dict[str, tuple[subprocess.CompletedProcess[str], int]]:
 
 
 @pytest.mark.parametrize("block", BLOCKS, ids=[b.name for b in BLOCKS])
-def test_block_runs_as_written(
-    runs: dict[str, tuple[subprocess.CompletedProcess[str], int]], block: Block
-) -> None:
+def test_block_runs_as_written(runs: Runs, block: Block) -> None:
     proc, requests = runs[block.name]
     assert proc.returncode == 0, proc.stderr[-3000:]
-    assert requests > 0, "the block never reached the server"
+    assert requests, "the block never reached the server"
     assert API_KEY not in proc.stdout + proc.stderr
 
 
@@ -346,43 +348,39 @@ def test_logging_example_and_switch_log_requests_without_credentials(site: Site)
         assert "[redacted]" in proc.stderr and API_KEY not in proc.stderr
 
 
-def test_limits_example_walks_items_within_its_limits(site: Site) -> None:
-    proc = _run(_only("Limits("), site)
+def test_limits_example_walks_items_within_its_limits(runs: Runs) -> None:
+    proc, _ = runs[_only("Limits(").name]
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.count("'name'") == 2 and "paging stopped" not in proc.stdout
 
 
-def test_async_pagination_example_walks_items(site: Site) -> None:
-    proc = _run(_only("async for item in"), site)
+def test_async_pagination_example_walks_items(runs: Runs) -> None:
+    proc, _ = runs[_only("async for item in").name]
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = proc.stdout
     assert out.count("key-1") == 1 and out.count("key-2") == 1 and "2 False" in out
 
 
-def test_quick_starts_reach_every_operation_they_show(site: Site) -> None:
+def test_quick_starts_reach_every_operation_they_show(runs: Runs, site: Site) -> None:
     """The platform quick start submits a job, waits, downloads it and streams a CSV export;
     the chat one sends its abort and reads the stream to its final frame."""
-    server = site.servers["cube"]
     quick = [b for b in BLOCKS if "asyncio.run(main())" in b.code and "PlatformClient()" in b.code]
     assert quick
-    proc = _run(quick[0], site)
+    proc, paths = runs[quick[0].name]
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert (site.folder / "result.bin").read_bytes() == PDF
     assert (site.folder / "out.bin").read_bytes() == PDF
     assert "['login', 'a@b.example']" in proc.stdout
-    paths = [s.path for s in server.seen()]
-    assert any(p.endswith("/download") for p in paths)
+    assert any(p.endswith("/download") for p in paths), paths
 
 
-def test_recording_block_writes_shapes_and_no_values(
-    runs: dict[str, tuple[subprocess.CompletedProcess[str], int]], site: Site
-) -> None:
+def test_recording_block_writes_shapes_and_no_values(runs: Runs, site: Site) -> None:
     """The recording example against a server whose answers carry a field the document does not
     list: the shape is recorded, neither the values nor the credential."""
     (block,) = [b for b in BLOCKS if "record_shapes=" in b.code]
     assert block.server == "shapes"
     proc, requests = runs[block.name]
-    assert proc.returncode == 0 and requests > 0, proc.stderr[-2000:]
+    assert proc.returncode == 0 and requests, proc.stderr[-2000:]
     text = (site.folder / "shapes" / "shapes.jsonl").read_text(encoding="utf-8")
     (line,) = [json.loads(x) for x in text.splitlines()]
     assert (line["kind"], line["pointer"], line["seen"]) == (

@@ -127,6 +127,7 @@ def _cut_required(cls: Any, body: dict[str, Any]) -> bool:
 
 
 @pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.slow
 def test_every_field_reads_back_in_any_order_of_first_reads(family: str, tmp_path: Path) -> None:
     samples = samples_of(family)
     assert samples, f"no models found for {family}"
