@@ -33,10 +33,6 @@ class LineIndex:
         self._yaml: yaml.Node | None = None
         self._composed = False
 
-    @property
-    def readable(self) -> bool:
-        return self._text is not None
-
     @classmethod
     def of_file(cls, path: str | Path) -> LineIndex:
         """An index of ``path``; empty (every line ``None``) when it is not a readable file."""
