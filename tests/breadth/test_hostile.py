@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import ast
 import tomllib
-from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -269,14 +269,69 @@ def generate_package(doc: dict[str, Any], out: Path) -> dict[str, str]:
 
 # --- the shape of a package: what kinds of code it holds, never what names or text --------------
 
+_NESTING = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef, ast.If)
+_DEFINITIONS = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
 
-def _walk(node: ast.AST, ctx: tuple[str, ...]) -> Iterator[tuple[tuple[str, ...], ast.AST]]:
-    for child in ast.iter_child_nodes(node):
-        yield ctx, child
-        inner = ctx
-        if isinstance(child, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef, ast.If)):
-            inner = (*ctx, type(child).__name__)
-        yield from _walk(child, inner)
+
+@dataclass(frozen=True)
+class FileFacts:
+    """What one Python file holds, before the package-wide names are folded in: statement kinds
+    by nesting, called names, imports, and the classes and functions it defines."""
+
+    statements: frozenset[str]
+    calls: frozenset[str]
+    imports: frozenset[str]
+    imports_from: frozenset[tuple[str | None, str]]
+    defined: frozenset[str]
+
+
+# by source text: the runtime's files are the same in every package, so each is walked once
+_FACTS: dict[str, FileFacts] = {}
+
+
+def file_facts(text: str, rel: str) -> FileFacts:
+    """``text`` compiled, and one pass over its syntax tree (kept by text: a file is compiled
+    and walked once per run)."""
+    known = _FACTS.get(text)
+    if known is not None:
+        return known
+    statements: set[str] = set()
+    calls: set[str] = set()
+    imports: set[str] = set()
+    imports_from: set[tuple[str | None, str]] = set()
+    defined: set[str] = set()
+    tree = ast.parse(text, rel)
+    compile(tree, rel, "exec")  # the whole compiler, symbol tables included: the file compiles
+    stack: list[tuple[tuple[str, ...], ast.AST]] = [((), tree)]
+    while stack:
+        ctx, parent = stack.pop()
+        for node in ast.iter_child_nodes(parent):
+            stack.append(((*ctx, type(node).__name__) if isinstance(node, _NESTING) else ctx, node))
+            if isinstance(node, ast.stmt):
+                statements.add("/".join((*ctx, type(node).__name__)))
+                if isinstance(node, ast.Expr) and not isinstance(node.value, ast.Constant):
+                    statements.add("/".join((*ctx, "Expr", type(node.value).__name__)))
+            if isinstance(node, _DEFINITIONS):
+                defined.add(node.name)
+            elif isinstance(node, ast.Call):
+                f = node.func
+                calls.add(f.id if isinstance(f, ast.Name) else getattr(f, "attr", type(f).__name__))
+            elif isinstance(node, ast.Import):
+                imports.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                imports_from.update((node.module, a.name) for a in node.names)
+            elif (  # TypedDict twins written functionally (wire names that are not identifiers)
+                isinstance(node, ast.Assign)
+                and isinstance(node.value, ast.Call)
+                and getattr(node.value.func, "id", "") == "TypedDict"
+            ):
+                defined.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    facts = FileFacts(
+        frozenset(statements), frozenset(calls), frozenset(imports), frozenset(imports_from),
+        frozenset(defined),
+    )  # fmt: skip
+    _FACTS[text] = facts
+    return facts
 
 
 def shape(files: dict[str, str]) -> dict[str, set[str]]:
@@ -285,48 +340,29 @@ def shape(files: dict[str, str]) -> dict[str, set[str]]:
     Calls of classes and functions the package defines itself count as one callee ``<own>``: their
     names come from the document (operations, tags, schemas), their bodies are checked as well.
     """
-    statements: set[str] = set()
-    callees: set[str] = set()
-    imports: set[str] = set()
-    trees = {rel: ast.parse(text, rel) for rel, text in files.items() if rel.endswith(".py")}
-    own = {
-        n.name
-        for tree in trees.values()
-        for n in ast.walk(tree)
-        if isinstance(n, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
-    }
-    own |= {  # TypedDict twins written functionally (wire names that are not identifiers)
-        target.id
-        for tree in trees.values()
-        for n in ast.walk(tree)
-        if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
-        and getattr(n.value.func, "id", "") == "TypedDict"
-        for target in n.targets
-        if isinstance(target, ast.Name)
-    }  # fmt: skip
+    facts = [file_facts(text, rel) for rel, text in files.items() if rel.endswith(".py")]
+    own = set().union(*(f.defined for f in facts))
     # resource modules are named after tags, model class modules after schemas (imported
     # relatively, by bare name, too); the runtime modules keep fixed names
-    named = [rel for rel in trees if "/resources/" in rel or "/_classes/" in rel]
+    named = [
+        rel
+        for rel in files
+        if rel.endswith(".py") and ("/resources/" in rel or "/_classes/" in rel)
+    ]
     modules = {rel.removesuffix(".py").replace("/", ".") for rel in named}
     modules |= {rel.rsplit("/", 1)[-1].removesuffix(".py") for rel in named}
     modules |= {f"_classes.{rel.rsplit('/', 1)[-1].removesuffix('.py')}" for rel in named}
-    for tree in trees.values():
-        for ctx, node in _walk(tree, ()):
-            if isinstance(node, ast.stmt):
-                statements.add("/".join((*ctx, type(node).__name__)))
-                if isinstance(node, ast.Expr) and not isinstance(node.value, ast.Constant):
-                    statements.add("/".join((*ctx, "Expr", type(node.value).__name__)))
-            if isinstance(node, ast.Call):
-                f = node.func
-                name = f.id if isinstance(f, ast.Name) else getattr(f, "attr", type(f).__name__)
-                callees.add("<own>" if name in own else name)
-            if isinstance(node, ast.Import):
-                imports.update(a.name for a in node.names)
-            if isinstance(node, ast.ImportFrom):
-                module = "<own>" if node.module in modules else node.module
-                imports.update(
-                    f"{module}:{'<own>' if a.name in own else a.name}" for a in node.names
-                )
+    statements: set[str] = set()
+    callees: set[str] = set()
+    imports: set[str] = set()
+    for f in facts:
+        statements |= f.statements
+        callees.update("<own>" if name in own else name for name in f.calls)
+        imports |= f.imports
+        imports.update(
+            f"{'<own>' if module in modules else module}:{'<own>' if name in own else name}"
+            for module, name in f.imports_from
+        )
     return {"statements": statements, "callees": callees, "imports": imports}
 
 
@@ -339,7 +375,7 @@ def benign(tmp_path_factory: pytest.TempPathFactory) -> dict[str, set[str]]:
 def check_package(files: dict[str, str], benign: dict[str, set[str]]) -> None:
     for rel, text in files.items():
         if rel.endswith(".py"):
-            compile(text, rel, "exec")
+            file_facts(text, rel)  # compiles it (once per text)
             assert "\x00" not in text and "\u2028" not in text and "\u2029" not in text, rel
     # pyproject.toml stays a TOML document with the same tables and keys
     project = tomllib.loads(files["pyproject.toml"])
