@@ -1,7 +1,8 @@
 """Bad input to ``generate --spec``: one clear line, exit 2, nothing written, no traceback, no hang.
 
 Each case writes a document (or a folder of them) into ``tmp_path`` and runs the CLI in a
-subprocess with a timeout. The line must name the file and, where the problem has a place, the
+fresh interpreter with a timeout (the table of cases: two interpreters running their half of
+the command lines one after the other, :mod:`tests.cli_batch`). The line must name the file and, where the problem has a place, the
 JSON pointer of that place, and say what is wrong.
 """
 
@@ -14,6 +15,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+
+from tests.cli_batch import run_cli_batch
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 120
@@ -165,16 +168,20 @@ CASES: dict[str, tuple[str, str | bytes, str, str]] = {
 }
 
 
+def _generate_args(spec: Path, out: Path) -> list[str]:
+    return ["generate", "--spec", str(spec), "--out", str(out), "--package", "bad_client",
+            "--report", str(out.parent / "report.json")]  # fmt: skip
+
+
 def run_generate(spec: Path, out: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "generator", "generate", "--spec", str(spec), "--out", str(out),
-         "--package", "bad_client", "--report", str(out.parent / "report.json")],
+        [sys.executable, "-m", "generator", *_generate_args(spec, out)],
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=TIMEOUT,
         check=False,
-    )  # fmt: skip
+    )
 
 
 def assert_refused(
@@ -193,7 +200,7 @@ def assert_refused(
     assert not [p for p in out.parent.iterdir() if p.name.startswith(".")], "temporary left behind"
 
 
-def _case(tmp_path: Path, name: str) -> tuple[subprocess.CompletedProcess[str], Path, Path]:
+def _case(tmp_path: Path, name: str) -> tuple[Path, Path]:
     file, text, _, _ = CASES[name]
     folder = tmp_path / name
     folder.mkdir()
@@ -202,17 +209,32 @@ def _case(tmp_path: Path, name: str) -> tuple[subprocess.CompletedProcess[str], 
         spec.write_bytes(text)
     else:
         spec.write_text(text, encoding="utf-8")
-    out = folder / "out"
-    return run_generate(spec, out), spec, out
+    return spec, folder / "out"
 
 
 @pytest.mark.slow
 def test_bad_documents_are_refused_in_one_line(tmp_path: Path) -> None:
+    """Every case through ``cube-codegen generate``: two fresh interpreters, each running its
+    half of the cases one after the other (:mod:`tests.cli_batch`)."""
+    cases = {name: _case(tmp_path, name) for name in CASES}
+    halves = [list(cases)[0::2], list(cases)[1::2]]
     with ThreadPoolExecutor(2) as pool:
-        results = dict(zip(CASES, pool.map(lambda n: _case(tmp_path, n), CASES), strict=True))
+        answers = pool.map(
+            lambda names: run_cli_batch(
+                [_generate_args(*cases[n]) for n in names], timeout=TIMEOUT
+            ),
+            halves,
+        )
+        results = {
+            n: a
+            for names, got in zip(halves, answers, strict=True)
+            for n, a in zip(names, got, strict=True)
+        }
     failures = []
-    for name, (proc, spec, out) in results.items():
+    for name, (code, stderr) in results.items():
+        spec, out = cases[name]
         _, _, ptr, msg = CASES[name]
+        proc = subprocess.CompletedProcess(["cube-codegen", "generate"], code, "", stderr)
         try:
             assert_refused(proc, spec, out, ptr, msg)
         except AssertionError as exc:
