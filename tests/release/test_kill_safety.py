@@ -5,6 +5,9 @@ removed, and a later ``update`` on the same document makes no release of its own
 
 The steps are :mod:`generator.transaction`'s (``CUBE_CODEGEN_KILL_AT``): staged, journal, swap-N,
 committed, done. Before the journal the run did not happen; from the journal on it did.
+``make test`` kills each command at a sample of them (a step before the journal, one the next
+command finishes, one after the swap) and at two of the six random instants;
+``make test-heavy`` at the rest.
 """
 
 from __future__ import annotations
@@ -30,6 +33,13 @@ pytestmark = pytest.mark.slow
 
 UPDATE_STEPS = {"staged": "before", "journal": "after", "swap-1": "after", "swap-2": "after",
                 "committed": "after", "done": "after"}  # fmt: skip
+
+
+def _sample(steps: list[str], *sampled: str) -> list[object]:
+    """``steps``, those not ``sampled`` marked heavy: ``make test`` kills at a before step, a step
+    the next command finishes and a step after the swap; ``make test-heavy`` at every other."""
+    assert set(sampled) <= set(steps)
+    return [s if s in sampled else pytest.param(s, marks=pytest.mark.heavy) for s in steps]
 
 
 def _state(root: Path) -> dict[str, dict[str, bytes]]:
@@ -77,7 +87,7 @@ def _copy(states: tuple, tmp_path: Path) -> Path:
     return project
 
 
-@pytest.mark.parametrize("step", list(UPDATE_STEPS))
+@pytest.mark.parametrize("step", _sample(list(UPDATE_STEPS), "staged", "swap-1", "committed"))
 def test_update_killed_at_each_step_is_before_or_after(
     states: tuple, tmp_path: Path, step: str
 ) -> None:
@@ -103,7 +113,10 @@ def test_update_killed_at_each_step_is_before_or_after(
         assert _state(project) == after
 
 
-@pytest.mark.parametrize("step", ["staged", "journal", "swap-1", "committed", "done"])
+@pytest.mark.parametrize(
+    "step",
+    _sample(["staged", "journal", "swap-1", "committed", "done"], "staged", "swap-1", "done"),
+)
 def test_generate_killed_at_each_step_is_before_or_after(
     states: tuple, tmp_path: Path, step: str
 ) -> None:
@@ -126,7 +139,9 @@ def test_generate_killed_at_each_step_is_before_or_after(
     assert _leftovers(project) == []
 
 
-@pytest.mark.parametrize("step", ["staged", "journal", "swap-1", "done"])
+@pytest.mark.parametrize(
+    "step", _sample(["staged", "journal", "swap-1", "done"], "staged", "swap-1")
+)
 def test_keep_killed_at_each_step_records_every_edit_or_none(
     states: tuple, tmp_path: Path, step: str
 ) -> None:
@@ -147,10 +162,16 @@ def test_keep_killed_at_each_step_records_every_edit_or_none(
     assert _leftovers(project) == []
 
 
-def test_update_killed_at_random_instants_is_before_or_after(states: tuple, tmp_path: Path) -> None:
+@pytest.mark.parametrize("instants", _sample(["first-two", "last-four"], "first-two"))
+def test_update_killed_at_random_instants_is_before_or_after(
+    states: tuple, tmp_path: Path, instants: str
+) -> None:
     _, before, after, new = states
     rng = random.Random(20261125)
+    delays = [rng.uniform(0.2, 2.5) for _ in range(6)]  # the same six instants in every run
     for i in range(6):
+        if (i < 2) != (instants == "first-two"):
+            continue
         project = tmp_path / f"p{i}"
         shutil.copytree(states[0], project)
         proc = subprocess.Popen(
@@ -160,7 +181,7 @@ def test_update_killed_at_random_instants_is_before_or_after(states: tuple, tmp_
             stderr=subprocess.DEVNULL,
             env=dict(os.environ),
         )
-        time.sleep(rng.uniform(0.2, 2.5))
+        time.sleep(delays[i])
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         assert run_cli("check", cwd=project).returncode in (0, 1)
@@ -182,7 +203,7 @@ def test_a_users_folder_that_looks_like_staging_is_never_deleted(
         assert (project / name / "notes.txt").read_text() == "mine"
 
 
-@pytest.mark.parametrize("step", ["file-staged", "file-replaced"])
+@pytest.mark.parametrize("step", _sample(["file-staged", "file-replaced"], "file-staged"))
 def test_fetch_killed_while_writing_the_snapshot_is_before_or_after(
     states: tuple, tmp_path: Path, step: str
 ) -> None:
@@ -236,7 +257,7 @@ def learned(states: tuple, tmp_path_factory: pytest.TempPathFactory) -> tuple[Pa
     return records, after, done
 
 
-@pytest.mark.parametrize("step", ["staged", "journal", "committed"])
+@pytest.mark.parametrize("step", _sample(["staged", "journal", "committed"], "journal"))
 def test_learn_killed_at_each_step_is_before_or_after(
     states: tuple, learned: tuple, tmp_path: Path, step: str
 ) -> None:
