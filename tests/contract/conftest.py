@@ -4,6 +4,8 @@ Each family's document after overlays is written to a temporary file and served 
 127.0.0.1 and a free port, once with static and once with dynamic (``-d``) responses. The
 session-scoped, parametrized ``prism`` fixture makes pytest run every test of one family and mode
 against one Prism process, and stop it (its whole process group) before starting the next.
+``make test`` sweeps every family with static answers (the document's own examples: the same
+every run); ``make test-heavy`` with dynamic ones too (json-schema-faker's).
 """
 
 from __future__ import annotations
@@ -66,8 +68,15 @@ def contract_families() -> dict[str, ContractFamily]:
 
 @pytest.fixture(
     scope="session",
-    params=[(fam, mode) for fam in FAMILIES for mode in MODES],
-    ids=[f"{fam}-{mode}" for fam in FAMILIES for mode in MODES],
+    params=[
+        pytest.param(
+            (fam, mode),
+            id=f"{fam}-{mode}",
+            marks=[pytest.mark.heavy] if mode == "dynamic" else [],
+        )
+        for fam in FAMILIES
+        for mode in MODES
+    ],
 )
 def prism(
     request: pytest.FixtureRequest,
