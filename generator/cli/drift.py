@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from generator.beside import Beside
 from generator.cli.errors import fail
 from generator.cli.options import config_option, observed_option
 from generator.diagnostics import CodegenError
@@ -246,11 +247,16 @@ def drift(
     """Compare OLD and NEW (files, or the word `live` for the running service, configured by
     CUBE_BASE_URL and CUBE_API_KEY) and report what changed for code using the client."""
     try:
-        report, old_doc, new_doc, old_file, new_file = compare_sides(old, new)
-        health: OverlayHealth | None = None
-        if not no_overlays:
-            health = check_overlays(new_doc, overlay_dir, document_file=new_file)
-        findings = SurfaceMapper(old_doc, new_doc, old_file, new_file).findings(report)
+        old_doc, old_file = load_side(old)
+        new_doc, new_file = load_side(new)
+        with Beside(lambda: compare(old_doc, new_doc, old_file=old_file, new_file=new_file)) as cmp:
+            # while a second core compares the documents, this one builds both packages' names
+            mapper = SurfaceMapper(old_doc, new_doc, old_file, new_file)
+            health: OverlayHealth | None = None
+            if not no_overlays:
+                health = check_overlays(new_doc, overlay_dir, document_file=new_file)
+            report = cmp.result()
+        findings = mapper.findings(report)
         sides = (old_doc, new_doc) if type_check else None
         extra = (
             _observed(observed, config_path, family, old, new_doc, new_file) if observed else None
