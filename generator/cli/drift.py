@@ -14,7 +14,6 @@ from typing import Any
 
 import click
 
-from generator.beside import Beside
 from generator.cli.errors import fail
 from generator.cli.options import config_option, observed_option
 from generator.diagnostics import CodegenError
@@ -23,7 +22,7 @@ from generator.drift.engine import DriftReport, compare
 from generator.drift.model import LEVELS
 from generator.drift.overlay_health import DEFAULT_OVERLAY_DIR, OverlayHealth, check_overlays
 from generator.drift.report import FORMATS, render, render_json
-from generator.drift.surface import Finding, SurfaceMapper
+from generator.drift.surface import Finding, compare_in_sdk_words
 from generator.drift.verdicts import Verdicts
 from generator.release.versioning import (
     DEFAULT_CHANGELOG,
@@ -249,14 +248,10 @@ def drift(
     try:
         old_doc, old_file = load_side(old)
         new_doc, new_file = load_side(new)
-        with Beside(lambda: compare(old_doc, new_doc, old_file=old_file, new_file=new_file)) as cmp:
-            # while a second core compares the documents, this one builds both packages' names
-            mapper = SurfaceMapper(old_doc, new_doc, old_file, new_file)
-            health: OverlayHealth | None = None
-            if not no_overlays:
-                health = check_overlays(new_doc, overlay_dir, document_file=new_file)
-            report = cmp.result()
-        findings = mapper.findings(report)
+        report, findings = compare_in_sdk_words(old_doc, new_doc, old_file, new_file)
+        health: OverlayHealth | None = None
+        if not no_overlays:
+            health = check_overlays(new_doc, overlay_dir, document_file=new_file)
         sides = (old_doc, new_doc) if type_check else None
         extra = (
             _observed(observed, config_path, family, old, new_doc, new_file) if observed else None
