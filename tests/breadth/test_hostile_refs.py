@@ -2,7 +2,8 @@
 
 Each case plants a canary file (and a canary folder) outside the folder of the document, writes
 a document whose reference reaches for it in one way, and runs ``cube-codegen generate`` in a
-subprocess under an audit hook that records every file the process opens. The run must fail with
+subprocess under an audit hook that records every file the process opens (the reference forms:
+all in one such subprocess, each run logging to its own file). The run must fail with
 one line naming the pointer, write nothing, never open the canary, and the canary's content must
 appear in no output.
 """
@@ -72,14 +73,7 @@ def _doc(ref: str, place: str = "schema") -> str:
 
 @pytest.fixture
 def world(tmp_path: Path) -> dict[str, Path]:
-    """tmp/outside/{canary.json, canary.yaml}; tmp/project/spec/ (the tree); tmp/project/out."""
-    outside = tmp_path / "outside"
-    outside.mkdir()
-    for name in ("canary.json", "canary.yaml"):
-        (outside / name).write_text(json.dumps(_canary_doc()), encoding="utf-8")
-    spec = tmp_path / "project" / "spec"
-    (spec / "sub").mkdir(parents=True)
-    return {"tmp": tmp_path, "outside": outside, "spec": spec, "out": tmp_path / "project" / "out"}
+    return _world(tmp_path)
 
 
 def _run(world: dict[str, Path], doc_file: Path, *extra: str) -> subprocess.CompletedProcess[str]:
@@ -96,6 +90,69 @@ def _run(world: dict[str, Path], doc_file: Path, *extra: str) -> subprocess.Comp
         timeout=180,
         check=False,
     )
+
+
+# The same hook over many runs in one interpreter: each run's opens go to its own log, from its
+# own folder; its exit code, stdout and stderr are kept as a process of its own would give them.
+GUARDED_BATCH = """
+import contextlib, io, json, os, sys, traceback
+jobs = json.load(sys.stdin)
+logs = [open(job["log"], "a", encoding="utf-8") for job in jobs]
+current = [None]
+def hook(event, args):
+    if event == "open" and current[0] is not None and isinstance(args[0], (str, bytes)):
+        current[0].write(os.path.realpath(os.fsdecode(args[0])) + "\\n")
+        current[0].flush()
+sys.addaudithook(hook)
+from generator.cli import main
+answers = []
+for job, log in zip(jobs, logs):
+    out, err, code = io.StringIO(), io.StringIO(), 0
+    os.chdir(job["cwd"])
+    current[0] = log
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            main.main(job["args"], prog_name="cube-codegen")
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else 1
+        except BaseException:
+            traceback.print_exc()
+            code = 1
+    current[0] = None
+    answers.append([code or 0, out.getvalue(), err.getvalue()])
+sys.stdout.write(json.dumps(answers))
+"""
+
+
+def _run_all(
+    jobs: list[tuple[dict[str, Path], Path]],
+) -> list[subprocess.CompletedProcess[str]]:
+    """:func:`_run` for each (world, document) in one guarded interpreter."""
+    for world, _ in jobs:
+        (world["tmp"] / "opened.log").write_text("")
+    args = [
+        {
+            "cwd": str(world["spec"].parent),
+            "log": str(world["tmp"] / "opened.log"),
+            "args": ["generate", "--spec", str(doc), "--out", str(world["out"]), "--package", "p"],
+        }
+        for world, doc in jobs
+    ]
+    proc = subprocess.run(
+        [sys.executable, "-c", GUARDED_BATCH],
+        input=json.dumps(args),
+        cwd=ROOT,
+        env={**os.environ, "CUBE_CODEGEN_NO_CACHE": "1", "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    return [
+        subprocess.CompletedProcess(["cube-codegen", *job["args"]], code, out, err)
+        for job, (code, out, err) in zip(args, json.loads(proc.stdout), strict=True)
+    ]
 
 
 def _opened(world: dict[str, Path]) -> list[str]:
@@ -152,12 +209,42 @@ def _forms(outside: Path) -> dict[str, str]:
     }
 
 
-@pytest.mark.parametrize("form", sorted(_forms(Path("/x"))))
-def test_reference_form_is_refused_and_canary_never_read(world: dict[str, Path], form: str) -> None:
-    ref = _forms(world["outside"])[form]
-    doc = world["spec"] / "api.json"
-    doc.write_text(_doc(ref), encoding="utf-8")
-    proc = _run(world, doc)
+def _world(tmp_path: Path) -> dict[str, Path]:
+    """tmp/outside/{canary.json, canary.yaml}; tmp/project/spec/ (the tree); tmp/project/out."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    for name in ("canary.json", "canary.yaml"):
+        (outside / name).write_text(json.dumps(_canary_doc()), encoding="utf-8")
+    spec = tmp_path / "project" / "spec"
+    (spec / "sub").mkdir(parents=True)
+    return {"tmp": tmp_path, "outside": outside, "spec": spec, "out": tmp_path / "project" / "out"}
+
+
+FORMS = sorted(_forms(Path("/x")))
+
+
+@pytest.fixture(scope="module")
+def form_runs(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> dict[str, tuple[dict[str, Path], Path, subprocess.CompletedProcess[str]]]:
+    """Every reference form in a world of its own, all run in one guarded interpreter."""
+    jobs = []
+    for form in FORMS:
+        world = _world(tmp_path_factory.mktemp(form))
+        doc = world["spec"] / "api.json"
+        doc.write_text(_doc(_forms(world["outside"])[form]), encoding="utf-8")
+        jobs.append((world, doc))
+    procs = _run_all(jobs)
+    return {form: (*job, proc) for form, job, proc in zip(FORMS, jobs, procs, strict=True)}
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_reference_form_is_refused_and_canary_never_read(
+    form_runs: dict[str, tuple[dict[str, Path], Path, subprocess.CompletedProcess[str]]],
+    form: str,
+) -> None:
+    world, doc, proc = form_runs[form]
+    assert str(doc.resolve()) in _opened(world)  # the hook logged this run's opens
     forbidden = ("/dev/zero", "/proc/") if form in ("device-absolute", "device-relative") else ()
     if form == "proc-self":
         forbidden = ("/proc/",)
