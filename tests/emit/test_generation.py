@@ -35,7 +35,8 @@ def generated_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-@pytest.mark.parametrize("seed", ["1", "12345"])
+# seed 0 (the shared tree) and 1 in make test; another in make test-heavy
+@pytest.mark.parametrize("seed", ["1", pytest.param("12345", marks=pytest.mark.heavy)])
 def test_output_is_identical_under_hash_seeds(
     tmp_path: Path, seed: str, generated_once: Path
 ) -> None:
