@@ -101,7 +101,8 @@ test: $(STAMP)
 	@$(MAKE) --no-print-directory -j2 --output-sync=target check lint lint-workflows $(TOOLS_STAMP)
 	$(BIN)/python -m pytest -q -p no:cacheprovider $(PYTEST_DIST) --durations=15 -m "not heavy" tests $(PKG)/tests $(if $(wildcard $(SHARED)),--shared=$(SHARED),)
 
-# The checks that need the network or minutes (tests marked heavy): CI runs them after make test.
+# The checks that need the network or minutes (tests marked heavy: extras installs, huge bodies,
+# and the rest of each sweep make test samples): CI runs them after make test.
 test-heavy: $(STAMP)
 	$(BIN)/python -m pytest -q -p no:cacheprovider $(PYTEST_DIST) --durations=10 -m heavy tests $(PKG)/tests $(if $(wildcard $(SHARED)),--shared=$(SHARED),); \
 	  rc=$$?; test $$rc = 0 -o $$rc = 5
