@@ -452,14 +452,7 @@ def hostile_strings(draw: st.DrawFn) -> str:
     return "".join(parts)
 
 
-@pytest.mark.slow
-@settings(
-    max_examples=30,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-@given(s=hostile_strings())
-def test_generated_strings_never_become_code(
+def _never_code(
     tmp_path_factory: pytest.TempPathFactory, benign: dict[str, set[str]], s: str
 ) -> None:
     out = tmp_path_factory.mktemp("hyp") / "dist"
@@ -471,6 +464,31 @@ def test_generated_strings_never_become_code(
         assert all(d.id not in internal and d.message for d in exc.diagnostics), exc.summary()
         return
     check_package(files, benign)
+
+
+_STRINGS = {
+    "deadline": None,
+    "suppress_health_check": [HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+}
+
+
+@pytest.mark.slow
+@settings(max_examples=12, **_STRINGS)
+@given(s=hostile_strings())
+def test_generated_strings_never_become_code(
+    tmp_path_factory: pytest.TempPathFactory, benign: dict[str, set[str]], s: str
+) -> None:
+    """12 strings in make test (on top of the fixed ones), 60 more with make test-heavy."""
+    _never_code(tmp_path_factory, benign, s)
+
+
+@pytest.mark.heavy
+@settings(max_examples=60, **_STRINGS)
+@given(s=hostile_strings())
+def test_more_generated_strings_never_become_code(
+    tmp_path_factory: pytest.TempPathFactory, benign: dict[str, set[str]], s: str
+) -> None:
+    _never_code(tmp_path_factory, benign, s)
 
 
 @pytest.mark.slow
