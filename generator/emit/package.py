@@ -12,6 +12,7 @@ from typing import Any
 
 from generator import TEMPLATES
 from generator.beside import Beside
+from generator.emit import layout_cache
 from generator.emit.imports import natural
 from generator.emit.render import load_templates, render
 from generator.emit.stubs import stub_body, stub_imports
@@ -34,6 +35,7 @@ def render_package(package: Package) -> dict[str, str]:
     imports = {f.name: f"{pkg}.{f.module}" if f.module else pkg for f in package.families}
     ctx: dict[str, Any] = {"package": package, "pkg": pkg, "imports": imports}
     ctx["header"] = header(package)
+    layout_cache.begin(pkg)  # before the fork: the child breaks no statement a run kept
     files = _distribution_files(package, ctx)
     load_templates()  # before the fork: the child renders without compiling a template
     # Two cores: a child renders the generated tests and every other model class module (about
@@ -45,11 +47,12 @@ def render_package(package: Package) -> dict[str, str]:
         for family, fctx in zip(package.families, fctxs, strict=True):
             files.update(_render_family(family, root, fctx))
             _render_models(family, family.models[::2], root, fctx, files, bodies)
-        child_files, child_bodies = child.result()
+        child_files, child_bodies, child_layout = child.result()
     files.update(child_files)
     bodies.update(child_bodies)
     for family, fctx in zip(package.families, fctxs, strict=True):
         files.update(_render_stub(family, root, fctx, bodies))
+    layout_cache.finish(pkg, child_layout)
     return files
 
 
@@ -81,13 +84,15 @@ def _distribution_files(package: Package, ctx: dict[str, Any]) -> dict[str, str]
 
 def _child_share(
     package: Package, ctx: dict[str, Any], fctxs: list[dict[str, Any]]
-) -> tuple[dict[str, str], dict[str, str]]:
+) -> tuple[dict[str, str], dict[str, str], tuple[list[list[Any]], bool]]:
+    """The generated tests and every other model class module, and the statements their
+    rendering broke (see :mod:`generator.emit.layout_cache`)."""
     root = f"{package.name}/{package.name}"
     files = _render_tests(package, ctx) if package.tests else {}
     bodies: dict[str, str] = {}
     for family, fctx in zip(package.families, fctxs, strict=True):
         _render_models(family, family.models[1::2], root, fctx, files, bodies)
-    return files, bodies
+    return files, bodies, layout_cache.used()
 
 
 def _render_tests(package: Package, ctx: dict[str, Any]) -> dict[str, str]:
