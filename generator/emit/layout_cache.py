@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -104,7 +105,8 @@ def _name(package: str) -> str:
 
 @functools.cache
 def _layout_hash() -> str:
-    """The layout code's hash: a changed rule is never answered from the cache."""
+    """The layout code's and the parser's (Python's minor version) hash: a changed rule is never
+    answered from the cache."""
     here = Path(__file__).parent
     code = b"".join((here / n).read_bytes() for n in ("layout.py", "layout_cache.py"))
-    return hashlib.sha256(code).hexdigest()
+    return hashlib.sha256(code + sys.version.encode()).hexdigest()
