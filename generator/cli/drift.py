@@ -10,10 +10,11 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
+from generator.beside import Beside
 from generator.cli.errors import fail
 from generator.cli.options import config_option, observed_option
 from generator.diagnostics import CodegenError
@@ -22,14 +23,16 @@ from generator.drift.engine import DriftReport, compare
 from generator.drift.model import LEVELS
 from generator.drift.overlay_health import DEFAULT_OVERLAY_DIR, OverlayHealth, check_overlays
 from generator.drift.report import FORMATS, render, render_json
-from generator.drift.surface import Finding, SurfaceMapper
-from generator.drift.verdicts import Verdicts
+from generator.drift.surface import Finding, SurfaceMapper, portable_side, read_names_first
 from generator.release.versioning import (
     DEFAULT_CHANGELOG,
     DEFAULT_CONFIG,
     apply_release,
     missing_major_bump,
 )
+
+if TYPE_CHECKING:  # the verdicts (and the renderer they import) load only with --type-check
+    from generator.drift.verdicts import Verdicts
 
 LIVE = "live"
 
@@ -53,6 +56,18 @@ def compare_sides(old: str, new: str) -> tuple[DriftReport, Any, Any, str, str]:
     new_doc, new_file = load_side(new)
     report = compare(old_doc, new_doc, old_file=old_file, new_file=new_file)
     return report, old_doc, new_doc, old_file, new_file
+
+
+def compare_and_map(
+    old_doc: Any, new_doc: Any, old_file: str, new_file: str
+) -> tuple[DriftReport, SurfaceMapper]:
+    """The changes, and how they map onto the SDK: a second core builds the old document's SDK
+    index while this process compares the documents and indexes the new one."""
+    read_names_first()  # before the fork: the child writes nothing
+    with Beside(lambda: portable_side(old_doc, old_file)) as old_side:
+        report = compare(old_doc, new_doc, old_file=old_file, new_file=new_file)
+        mapper = SurfaceMapper(old_doc, new_doc, old_file, new_file, old_side=old_side.result())
+    return report, mapper
 
 
 def _type_check(old_doc: Any, new_doc: Any) -> Verdicts:
@@ -246,11 +261,13 @@ def drift(
     """Compare OLD and NEW (files, or the word `live` for the running service, configured by
     CUBE_BASE_URL and CUBE_API_KEY) and report what changed for code using the client."""
     try:
-        report, old_doc, new_doc, old_file, new_file = compare_sides(old, new)
+        old_doc, old_file = load_side(old)
+        new_doc, new_file = load_side(new)
+        report, mapper = compare_and_map(old_doc, new_doc, old_file, new_file)
         health: OverlayHealth | None = None
         if not no_overlays:
             health = check_overlays(new_doc, overlay_dir, document_file=new_file)
-        findings = SurfaceMapper(old_doc, new_doc, old_file, new_file).findings(report)
+        findings = mapper.findings(report)
         sides = (old_doc, new_doc) if type_check else None
         extra = (
             _observed(observed, config_path, family, old, new_doc, new_file) if observed else None
