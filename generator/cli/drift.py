@@ -10,11 +10,10 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
-from generator.beside import Beside
 from generator.cli.errors import fail
 from generator.cli.options import config_option, observed_option
 from generator.diagnostics import CodegenError
@@ -23,16 +22,14 @@ from generator.drift.engine import DriftReport, compare
 from generator.drift.model import LEVELS
 from generator.drift.overlay_health import DEFAULT_OVERLAY_DIR, OverlayHealth, check_overlays
 from generator.drift.report import FORMATS, render, render_json
-from generator.drift.surface import Finding, SurfaceMapper, portable_side, read_names_first
+from generator.drift.surface import Finding, compare_in_sdk_words
+from generator.drift.verdicts import Verdicts
 from generator.release.versioning import (
     DEFAULT_CHANGELOG,
     DEFAULT_CONFIG,
     apply_release,
     missing_major_bump,
 )
-
-if TYPE_CHECKING:  # the verdicts (and the renderer they import) load only with --type-check
-    from generator.drift.verdicts import Verdicts
 
 LIVE = "live"
 
@@ -56,18 +53,6 @@ def compare_sides(old: str, new: str) -> tuple[DriftReport, Any, Any, str, str]:
     new_doc, new_file = load_side(new)
     report = compare(old_doc, new_doc, old_file=old_file, new_file=new_file)
     return report, old_doc, new_doc, old_file, new_file
-
-
-def compare_and_map(
-    old_doc: Any, new_doc: Any, old_file: str, new_file: str
-) -> tuple[DriftReport, SurfaceMapper]:
-    """The changes, and how they map onto the SDK: a second core builds the old document's SDK
-    index while this process compares the documents and indexes the new one."""
-    read_names_first()  # before the fork: the child writes nothing
-    with Beside(lambda: portable_side(old_doc, old_file)) as old_side:
-        report = compare(old_doc, new_doc, old_file=old_file, new_file=new_file)
-        mapper = SurfaceMapper(old_doc, new_doc, old_file, new_file, old_side=old_side.result())
-    return report, mapper
 
 
 def _type_check(old_doc: Any, new_doc: Any) -> Verdicts:
@@ -263,11 +248,10 @@ def drift(
     try:
         old_doc, old_file = load_side(old)
         new_doc, new_file = load_side(new)
-        report, mapper = compare_and_map(old_doc, new_doc, old_file, new_file)
+        report, findings = compare_in_sdk_words(old_doc, new_doc, old_file, new_file)
         health: OverlayHealth | None = None
         if not no_overlays:
             health = check_overlays(new_doc, overlay_dir, document_file=new_file)
-        findings = mapper.findings(report)
         sides = (old_doc, new_doc) if type_check else None
         extra = (
             _observed(observed, config_path, family, old, new_doc, new_file) if observed else None

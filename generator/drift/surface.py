@@ -13,8 +13,9 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from generator.beside import Beside
 from generator.diagnostics import escape_pointer_token, resolve_pointer, split_pointer
-from generator.drift.engine import DriftReport
+from generator.drift.engine import DriftReport, compare
 from generator.drift.lines import LineIndex
 from generator.drift.model import Change
 from generator.ir.types import Family, LiteralOf, Operation, Primitive, Resource, TypeRef, UnionOf
@@ -144,50 +145,23 @@ def _labels(doc: Any, file: str) -> dict[str, str]:
     return {view.label: view.pointer for view in views.values()}
 
 
-Side = tuple[SdkIndex, dict[str, str], LineIndex]  # one document's index, labels and lines
-
-
-def side_of(doc: Any, file: str) -> Side:
-    """What the mapper knows of one document (its SDK index, operation labels and lines)."""
-    return SdkIndex(doc, file), _labels(doc, file), LineIndex.of_file(file)
-
-
-def read_names_first() -> None:
-    """Derive (and keep) the names the templates bind, which every :class:`SdkIndex` reads:
-    done before a fork, so the child that builds an index writes nothing. A failure here is
-    left for the index to meet (and to fall back on OpenAPI-level findings)."""
-    try:
-        import generator.pipeline  # noqa: F401 - it sets the renderer the names come from
-        from generator.ir.bound_names import bound_names
-
-        bound_names()
-    except Exception:
-        return
-
-
-def portable_side(doc: Any, file: str) -> Side:
-    """:func:`side_of`, without the document itself: what a forked child hands back to a
-    parent that holds the document (see :class:`SurfaceMapper`'s ``old_side``)."""
-    index, labels, lines = side_of(doc, file)
-    index.doc = None
-    return index, labels, lines
+def compare_in_sdk_words(
+    old_doc: Any, new_doc: Any, old_file: str, new_file: str
+) -> tuple[DriftReport, list[Finding]]:
+    """The drift report of two documents and its findings in the SDK's words. The documents
+    are compared on a second core (:class:`~generator.beside.Beside`) while this one builds
+    both packages' surfaces: about the time of the longer of the two, not their sum."""
+    with Beside(lambda: compare(old_doc, new_doc, old_file=old_file, new_file=new_file)) as cmp:
+        mapper = SurfaceMapper(old_doc, new_doc, old_file, new_file)
+        report = cmp.result()
+    return report, mapper.findings(report)
 
 
 class SurfaceMapper:
-    def __init__(
-        self,
-        old_doc: Any,
-        new_doc: Any,
-        old_file: str = "",
-        new_file: str = "",
-        *,
-        old_side: Side | None = None,
-    ) -> None:
-        """``old_side``: :func:`portable_side` of the old document, made elsewhere (a forked
-        child builds it while this process compares the documents)."""
-        self.old, self.old_labels, self.old_lines = old_side or side_of(old_doc, old_file)
-        self.old.doc = old_doc
-        self.new, self.new_labels, self.new_lines = side_of(new_doc, new_file)
+    def __init__(self, old_doc: Any, new_doc: Any, old_file: str = "", new_file: str = "") -> None:
+        self.old, self.new = SdkIndex(old_doc, old_file), SdkIndex(new_doc, new_file)
+        self.old_labels, self.new_labels = _labels(old_doc, old_file), _labels(new_doc, new_file)
+        self.old_lines, self.new_lines = LineIndex.of_file(old_file), LineIndex.of_file(new_file)
 
     def findings(self, report: DriftReport) -> list[Finding]:
         return [self.finding(c) for c in report.changes]
