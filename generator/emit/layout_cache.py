@@ -1,7 +1,7 @@
 """Long statements already broken, kept between runs as compiled templates are.
 
 Breaking a statement that does not fit (:mod:`generator.emit.layout`) parses it and lays it out:
-about a sixth of rendering a large document, spent again on every run for the same statements.
+about a sixth of a large document's whole run, spent again on every run for the same statements.
 The templates' filters ask :func:`fit` and :func:`fit_item` here instead: a statement this run
 or an earlier one broke (the same text, indent, width and kind) is answered from memory. What a
 package's run used is kept in the private run state (``layout/``, through the signed entries of
