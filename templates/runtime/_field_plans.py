@@ -2,13 +2,13 @@
 
 Most fields of a response are plain scalars (``str``, ``int | None``, an enum's ``Literal``)
 whose decoded JSON value, when it has the documented type, already *is* the validated value.
-Knowing that once per field lets a first read skip the validator: a ``type(value)`` test and a
-dict lookup instead of a trip through pydantic-core. Everything else (models, lists, dates, a
-constraint not understood here) is left to the validator, as is every value the test refuses,
-so what a read returns, warns or records never depends on which path it took.
-
-A class's plain fields are kept together (:func:`class_plan`): one pydantic-core call takes an
-object's raw values that already are their typed values, and the defaults of the absent ones.
+Knowing that once per field lets a first read skip the field's own validator. A class's plain
+fields are kept together (:func:`class_plan`): one pydantic-core call of strict schemas takes
+an object's raw values that already are their typed values, and the defaults of the absent
+ones, where a Python test per field cost more than the whole call. Everything else (models,
+lists, dates, a constraint not understood here) is left to the validator, as is every value the
+strict schemas refuse, so what a read returns, warns or records never depends on which path it
+took.
 """
 
 from __future__ import annotations

@@ -8,8 +8,9 @@ in the instance, so every later read is a plain attribute hit.
 
 The first read of any field of an instance keeps every field whose raw value already is its
 typed value (a ``str`` for ``str``, a listed enum value, an integer in range; see
-:mod:`._field_plans`), at the cost of a type test each. Every other field (nested models, dates,
-anything the test refuses) is validated when it is read, and only then: a value that fails is
+:mod:`._field_plans`), in one pydantic-core call; nested models, built when their field is first
+read, keep theirs as they are built. Every other field (dates, anything the strict check
+refuses) is validated when it is read, and only then: a value that fails is
 kept as it came and reported through :func:`._differences.report`, the one rule every reader
 follows, named by its JSON pointer (see :mod:`._where`).
 """
@@ -254,8 +255,7 @@ def _lazy_target(tp: Any, eager: bool = True) -> Reader | None:
 
 
 def _keeper(model: type[Any]) -> tuple[Keep, frozenset[str]]:
-    """What keeps the plain fields of ``model``'s instances, and its aliased field names (an
-    object that has one under its own name keeps nothing: see :class:`LazyField`)."""
+    """What keeps the plain fields of ``model``'s instances, and its aliased field names."""
     keep, aliased, _ = _TABLES.get(model) or _table(model)
     return keep, aliased
 
