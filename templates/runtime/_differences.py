@@ -254,4 +254,7 @@ def bound_broken(error: Any) -> str | None:
     ctx = error.get("ctx")
     if rule is None or not isinstance(ctx, dict) or rule[0] not in ctx:
         return None
-    return rule[1].format(ctx[rule[0]])
+    bound = ctx[rule[0]]
+    if isinstance(bound, float) and bound.is_integer():
+        bound = int(bound)  # the document's 360, not pydantic's 360.0
+    return rule[1].format(bound)
