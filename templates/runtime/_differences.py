@@ -55,6 +55,7 @@ class Kind(enum.StrEnum):
     MISSING = "missing"  # a required member absent
     WRONG_TYPE = "wrong-type"  # e.g. a number where a string is documented
     UNKNOWN_VARIANT = "unknown-variant"  # an object matching none of a union's members
+    OUT_OF_BOUNDS = "out-of-bounds"  # the documented type, outside a bound (minimum, maxLength…)
 
 
 # Kinds the document's forward-compatibility rules accept without a word when lenient.
@@ -221,8 +222,39 @@ def _kind(error: Any, value: Any, missing: bool) -> tuple[Kind, str]:
         )
     if kind.startswith("union_tag"):
         return Kind.UNKNOWN_VARIANT, str(expected or "one of the union's members")
+    bound = bound_broken(error)
+    if bound is not None:
+        return Kind.OUT_OF_BOUNDS, bound
     name = kind.removesuffix("_type").removesuffix("_parsing").replace("_", " ")
     return Kind.WRONG_TYPE, str(expected or _TYPE_NAMES.get(name, name))
 
 
 _TYPE_NAMES = {"model": "an object", "model attributes": "an object", "dict": "an object"}
+
+
+# pydantic's error types for a bound the document sets: the context key and how we say it
+_BOUNDS = {
+    "greater_than": ("gt", "> {}"),
+    "greater_than_equal": ("ge", ">= {}"),
+    "less_than": ("lt", "< {}"),
+    "less_than_equal": ("le", "<= {}"),
+    "multiple_of": ("multiple_of", "a multiple of {}"),
+    "too_short": ("min_length", "at least {} long"),
+    "string_too_short": ("min_length", "at least {} long"),
+    "too_long": ("max_length", "at most {} long"),
+    "string_too_long": ("max_length", "at most {} long"),
+    "string_pattern_mismatch": ("pattern", "matching {!r}"),
+}
+
+
+def bound_broken(error: Any) -> str | None:
+    """The bound ``error`` (one of pydantic's) says a value broke, in our words; None when it
+    is another kind of error."""
+    rule = _BOUNDS.get(str(error.get("type", "")))
+    ctx = error.get("ctx")
+    if rule is None or not isinstance(ctx, dict) or rule[0] not in ctx:
+        return None
+    bound = ctx[rule[0]]
+    if isinstance(bound, float) and bound.is_integer():
+        bound = int(bound)  # the document's 360, not pydantic's 360.0
+    return rule[1].format(bound)

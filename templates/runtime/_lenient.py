@@ -16,7 +16,7 @@ from typing import Annotated, Any, Union
 
 import pydantic
 
-from ._differences import MISSING, Context, Difference, Kind, child
+from ._differences import MISSING, Context, Difference, Kind, bound_broken, child
 from ._open import Unknown
 
 __all__ = ["NOWHERE", "adapter", "complete", "construct"]
@@ -59,6 +59,15 @@ def _validates(tp: Any, data: Any) -> tuple[bool, Any]:
         return False, None
 
 
+def _bounds_broken(tp: Any, data: Any) -> list[str]:
+    """The bounds of ``Annotated`` type ``tp`` that ``data`` breaks, in our words."""
+    try:
+        adapter(tp).validate_python(data)
+    except pydantic.ValidationError as exc:
+        return [b for b in map(bound_broken, exc.errors(include_url=False)) if b is not None]
+    return []
+
+
 def _strip_annotated(tp: Any) -> Any:
     while typing.get_origin(tp) is Annotated:
         tp = typing.get_args(tp)[0]
@@ -89,7 +98,14 @@ class _Builder:
             if isinstance(value, Unknown):
                 self.differs(_unknown_kind(data), pointer, _listed(tp), data)
             return value
-        tp = _strip_annotated(tp)
+        bare = _strip_annotated(tp)
+        if bare is not tp and data is not None:  # the type fits but a bound may not
+            fits, value = _validates(bare, data)
+            bounds = _bounds_broken(tp, data) if fits else []
+            if bounds:
+                self.differs(Kind.OUT_OF_BOUNDS, pointer, " and ".join(bounds), data)
+                return value
+        tp = bare
         origin = typing.get_origin(tp)
         if origin in (Union, types.UnionType):
             members = [m for m in typing.get_args(tp) if m is not type(None)]

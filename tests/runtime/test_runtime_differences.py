@@ -170,3 +170,49 @@ def test_strict_names_each_value_once_whatever_the_union() -> None:
         (Kind.MISSING, "/street", MISSING),
     ]
     assert "'s'" in found[1].expected and "'m'" in found[1].expected
+
+
+def test_a_value_outside_a_documented_bound_is_kept_and_named_or_refused(
+    server: LocalServer, heard: list[Difference]
+) -> None:
+    """The documented type with a value outside its bounds (``maximum``, ``maxLength``) is a
+    difference like any other: kept with a warning when lenient, refused when strict; a
+    nullable field's bound counts too."""
+    from typing import Annotated
+
+    import pydantic
+    from cube_client._models import BaseModel
+
+    class Seed(BaseModel):
+        hue: Annotated[float | None, pydantic.Field(ge=0, le=360)] = None
+        code: Annotated[str, pydantic.Field(max_length=3)]
+
+    @server.route("GET", "/seed")
+    def reply(ex: Exchange) -> None:
+        ex.json(200, {"hue": 400, "code": "abcd"})
+
+    def call(strict: bool) -> Seed:
+        client = SyncAPIClient(
+            base_url=server.url, credential="k", allow_http_loopback=True, strict=strict
+        )
+        with client:
+            return client.request(PreparedCall("GET", "/seed"), cast_to=Seed)  # type: ignore[no-any-return]
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        seed = call(strict=False)
+        assert (seed.hue, seed.code) == (400, "abcd")  # kept as received
+    said = " ".join(str(w.message) for w in caught)
+    assert "360.0" not in said  # the bound as the document writes it
+    assert "/hue: int 400 where the document says <= 360" in said
+    assert "/code: str 'abcd' where the document says at most 3 long" in said
+    assert {(d.pointer, d.kind) for d in heard} == {
+        ("/hue", Kind.OUT_OF_BOUNDS),
+        ("/code", Kind.OUT_OF_BOUNDS),
+    }
+    with pytest.raises(APIResponseValidationError) as info:
+        call(strict=True)
+    assert sorted((d.pointer, d.kind) for d in info.value.differences) == [
+        ("/code", Kind.OUT_OF_BOUNDS),
+        ("/hue", Kind.OUT_OF_BOUNDS),
+    ]
