@@ -71,7 +71,7 @@ import random
 import ssl
 import sys
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Self
 
@@ -86,7 +86,7 @@ from ._exceptions import (
     make_status_error,
     parse_retry_after,
 )
-from ._limits import DEFAULT_LIMITS, Limits, Reading, aread_body, deadline, read_body
+from ._limits import DEFAULT_LIMITS, Limits, Reading, aread_body, read_body, total_seconds
 from ._redaction import REDACTED, redact
 from ._shapes import observe, recorder_for
 from ._types import NOT_GIVEN, RAW_RESPONSE_HEADER, Body, Headers, NotGiven, Query, Timeout
@@ -156,6 +156,29 @@ class RequestOptions:
     max_retries: int | NotGiven = NOT_GIVEN
     limits: Limits | None = None
 
+    def __init__(
+        self,
+        extra_headers: Headers | None = None,
+        extra_query: Query | None = None,
+        extra_body: Body | None = None,
+        timeout: Timeout | NotGiven = NOT_GIVEN,
+        max_retries: int | NotGiven = NOT_GIVEN,
+        limits: Limits | None = None,
+    ) -> None:
+        # Made on every call: one dict update instead of a frozen dataclass's six
+        # ``object.__setattr__`` calls (assigning afterwards still raises).
+        self.__dict__.update(
+            extra_headers=extra_headers,
+            extra_query=extra_query,
+            extra_body=extra_body,
+            timeout=timeout,
+            max_retries=max_retries,
+            limits=limits,
+        )
+
+
+_NO_OPTIONS = RequestOptions()
+
 
 @dataclass(frozen=True)
 class PreparedCall:
@@ -170,11 +193,42 @@ class PreparedCall:
     content: bytes | str | None = None
     form: Mapping[str, object] | None = None
     files: Mapping[str, Any] | None = None
-    options: RequestOptions = RequestOptions()
+    options: RequestOptions = _NO_OPTIONS
     # Query parameters whose arrays are comma-joined (``explode: false``) instead of repeated.
     unexploded: frozenset[str] = frozenset()
     # Sent to the host's root (``/livez``), outside the base URL's path (``/cubejs-api``).
     host_root: bool = False
+
+    def __init__(
+        self,
+        method: str,
+        path: str,
+        path_params: Mapping[str, object] | None = None,
+        query: Mapping[str, object] | None = None,
+        headers: Mapping[str, str] | None = None,
+        json: object = NOT_GIVEN,
+        content: bytes | str | None = None,
+        form: Mapping[str, object] | None = None,
+        files: Mapping[str, Any] | None = None,
+        options: RequestOptions = _NO_OPTIONS,
+        unexploded: frozenset[str] = frozenset(),
+        host_root: bool = False,
+    ) -> None:
+        # Made on every call: see RequestOptions.__init__.
+        self.__dict__.update(
+            method=method,
+            path=path,
+            path_params={} if path_params is None else path_params,
+            query={} if query is None else query,
+            headers={} if headers is None else headers,
+            json=json,
+            content=content,
+            form=form,
+            files=files,
+            options=options,
+            unexploded=unexploded,
+            host_root=host_root,
+        )
 
     def with_query(self, **changes: object) -> PreparedCall:
         """A copy with query values changed; a ``NOT_GIVEN`` value removes that parameter."""
@@ -266,6 +320,7 @@ class BaseClient:
         self.strict = strict
         self.limits = limits or DEFAULT_LIMITS
         self._recorder = recorder_for(record_shapes)
+        self._fixed = _UNSET
 
     def _observed(
         self,
@@ -346,20 +401,15 @@ class BaseClient:
         if isinstance(timeout, NotGiven):
             timeout = self._timeout(call)
         opts = call.options
+        fixed = self._fixed
+        if fixed.url is not self.base_url or fixed.defaults is not self._default_headers:
+            fixed = self._fixed = _Fixed.of(self)
         path = build_path(call.path, call.path_params)
-        url = self.base_url.copy_with(path="/") if call.host_root else self.base_url
-        base = str(url).rstrip("/")
         query = {**call.query, **opts.extra_query} if opts.extra_query else call.query
         params = build_query(query, call.unexploded)
-        # Case-insensitive (keyed by the lower-case name), so a caller's "authorization" replaces
-        # ours rather than joining it; a plain dict, as httpx2 builds its own ``Headers`` anyway.
-        merged = {"accept": ("Accept", "application/json"), "user-agent": _USER_AGENT_HEADER}
-        for layer in (self._default_headers, self.auth_headers, call.headers, opts.extra_headers):
-            if layer:
-                for key, value in layer.items():
-                    merged[key.lower()] = (key, value)
-        merged.pop(_RAW_RESPONSE_KEY, None)
-        headers = list(merged.values())
+        headers: Sequence[tuple[str, str]] = fixed.header_list
+        if call.headers or opts.extra_headers:
+            headers = _merged_headers(fixed.headers, call.headers, opts.extra_headers)
         kwargs: dict[str, Any] = {}
         if not isinstance(call.json, NotGiven):
             body = to_jsonable(call.json)
@@ -388,7 +438,7 @@ class BaseClient:
             kwargs["json"] = to_jsonable(opts.extra_body)
         return client.build_request(
             call.method,
-            _url(base + path),
+            _url((fixed.root if call.host_root else fixed.base) + path),
             params=params or None,  # an empty list would still cost httpx2 a query merge
             headers=headers,
             timeout=timeout,
@@ -403,8 +453,11 @@ class BaseClient:
         return call.options.limits or self.limits
 
     def _timeout(self, call: PreparedCall) -> Timeout:
-        _own_timeout(call.options.timeout)
-        return self.timeout if isinstance(call.options.timeout, NotGiven) else call.options.timeout
+        given = call.options.timeout
+        if given is NOT_GIVEN:
+            return self.timeout
+        _own_timeout(given)
+        return self.timeout if isinstance(given, NotGiven) else given
 
     def _max_retries(self, call: PreparedCall) -> int:
         n = call.options.max_retries
@@ -536,6 +589,50 @@ _USER_AGENT_HEADER = ("User-Agent", _USER_AGENT)
 _RAW_RESPONSE_KEY = RAW_RESPONSE_HEADER.lower()
 
 
+@dataclass(frozen=True)
+class _Fixed:
+    """What every request of one client shares, worked out once rather than on every call: the
+    base URL as text (and its host root), and the headers merged from the defaults, the client's
+    ``default_headers`` and its credential. Made again when ``base_url`` or ``default_headers``
+    is replaced (``with_options`` gives a copy new default headers)."""
+
+    url: httpx2.URL | None  # the client's base_url and default_headers it was made from
+    defaults: Mapping[str, str] | None
+    base: str
+    root: str
+    # Keyed by the lower-case name (case-insensitive: a caller's "authorization" replaces ours
+    # rather than joining it); plain, as httpx2 builds its own ``Headers`` anyway.
+    headers: Mapping[str, tuple[str, str]]
+    header_list: tuple[tuple[str, str], ...]
+
+    @classmethod
+    def of(cls, client: BaseClient) -> _Fixed:
+        url = client.base_url
+        merged = {"accept": ("Accept", "application/json"), "user-agent": _USER_AGENT_HEADER}
+        for layer in (client._default_headers, client.auth_headers):
+            for key, value in layer.items():
+                merged[key.lower()] = (key, value)
+        merged.pop(_RAW_RESPONSE_KEY, None)
+        base, root = str(url).rstrip("/"), str(url.copy_with(path="/")).rstrip("/")
+        return cls(url, client._default_headers, base, root, merged, tuple(merged.values()))
+
+
+_UNSET = _Fixed(None, None, "", "", {}, ())
+
+
+def _merged_headers(
+    fixed: Mapping[str, tuple[str, str]], *layers: Mapping[str, str] | None
+) -> list[tuple[str, str]]:
+    """The client's headers with a call's own over them (see :class:`_Fixed`)."""
+    merged = dict(fixed)
+    for layer in layers:
+        if layer:
+            for key, value in layer.items():
+                merged[key.lower()] = (key, value)
+    merged.pop(_RAW_RESPONSE_KEY, None)
+    return list(merged.values())
+
+
 @functools.lru_cache(maxsize=512)
 def _url(text: str) -> httpx2.URL:
     """``text`` parsed once (``httpx2.URL`` is immutable): a client calls the same few URLs
@@ -618,21 +715,26 @@ class SyncAPIClient(BaseClient):
         """Send with retries; returns a 2xx response or raises a typed :class:`APIError`."""
         attempt = 0
         timeout, limits = self._timeout(call), self._limits_for(call)
+        seconds = total_seconds(timeout)
+        debug = log.isEnabledFor(logging.DEBUG)
         while True:
             request = self._build_request(call, self._client, timeout)
-            self._log_request(request, attempt)
-            when = deadline(timeout)
+            if debug:
+                self._log_request(request, attempt)
+            when = None if seconds is None else time.monotonic() + seconds
             try:
                 response = self._client.send(request, stream=True, follow_redirects=False)
-                if response.is_success and not stream:
+                ok = 200 <= response.status_code < 300
+                if ok and not stream:
                     read_body(response, limits, when)
             except httpx2.RequestError as exc:
                 delay = self._plan_retry(call, attempt, exc=exc)
                 if delay is None:
                     raise self._transport_error(exc, request) from exc
             else:
-                self._log_response(response)
-                if response.is_success:
+                if debug:
+                    self._log_response(response)
+                if ok:
                     return response
                 delay = self._plan_retry(call, attempt, response=response)
                 if delay is None:
@@ -704,21 +806,26 @@ class AsyncAPIClient(BaseClient):
         """Send with retries; returns a 2xx response or raises a typed :class:`APIError`."""
         attempt = 0
         timeout, limits = self._timeout(call), self._limits_for(call)
+        seconds = total_seconds(timeout)
+        debug = log.isEnabledFor(logging.DEBUG)
         while True:
             request = self._build_request(call, self._client, timeout)
-            self._log_request(request, attempt)
-            when = deadline(timeout)
+            if debug:
+                self._log_request(request, attempt)
+            when = None if seconds is None else time.monotonic() + seconds
             try:
                 response = await self._client.send(request, stream=True, follow_redirects=False)
-                if response.is_success and not stream:
+                ok = 200 <= response.status_code < 300
+                if ok and not stream:
                     await aread_body(response, limits, when)
             except httpx2.RequestError as exc:
                 delay = self._plan_retry(call, attempt, exc=exc)
                 if delay is None:
                     raise self._transport_error(exc, request) from exc
             else:
-                self._log_response(response)
-                if response.is_success:
+                if debug:
+                    self._log_response(response)
+                if ok:
                     return response
                 delay = self._plan_retry(call, attempt, response=response)
                 if delay is None:
