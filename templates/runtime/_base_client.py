@@ -88,10 +88,17 @@ from ._exceptions import (
 )
 from ._limits import DEFAULT_LIMITS, Limits, Reading, aread_body, read_body, total_seconds
 from ._redaction import REDACTED, redact
+from ._request_defaults import (
+    UNSET,
+    RequestDefaults,
+    client_headers,
+    merged_headers,
+    parsed_url,
+    timeout_extension,
+)
 from ._shapes import observe, recorder_for
 from ._types import NOT_GIVEN, RAW_RESPONSE_HEADER, Body, Headers, NotGiven, Query, Timeout
 from ._utils import build_path, build_query, to_jsonable
-from ._version import DISTRIBUTION, __version__
 
 __all__ = [
     "DEFAULT_MAX_RETRIES",
@@ -107,13 +114,6 @@ LOG_ENV = "CUBE_LOG"
 _SENSITIVE_HEADERS = frozenset(
     {"authorization", "proxy-authorization", "cookie", "x-api-key", "api-key"}
 )
-
-
-def user_agent() -> str:
-    """``cube-client/1.0.0 python/3.12 httpx2/2.16``: who is calling, for the server's logs."""
-    python = f"{sys.version_info.major}.{sys.version_info.minor}"
-    httpx_version = ".".join(httpx2.__version__.split(".")[:2])
-    return f"{DISTRIBUTION}/{__version__} python/{python} httpx2/{httpx_version}"
 
 
 def _setup_logging() -> None:
@@ -320,7 +320,7 @@ class BaseClient:
         self.strict = strict
         self.limits = limits or DEFAULT_LIMITS
         self._recorder = recorder_for(record_shapes)
-        self._fixed = _UNSET
+        self._fixed = UNSET
 
     def _observed(
         self,
@@ -370,6 +370,9 @@ class BaseClient:
         return new
 
     _owns_client = False
+    # The headers this client's own httpx2 client was made with (see ``_request_defaults``),
+    # by lower-case name; none for an ``http_client`` given by the caller.
+    _preset_headers: Mapping[str, str] = {}
 
     def __repr__(self) -> str:  # never shows the credential
         return f"<{type(self).__name__} base_url={str(self.base_url)!r}>"
@@ -402,14 +405,20 @@ class BaseClient:
             timeout = self._timeout(call)
         opts = call.options
         fixed = self._fixed
-        if fixed.url is not self.base_url or fixed.defaults is not self._default_headers:
-            fixed = self._fixed = _Fixed.of(self)
+        if fixed.stale(self.base_url, self._default_headers, self.timeout):
+            fixed = self._fixed = RequestDefaults.of(
+                self.base_url,
+                self._default_headers,
+                self.auth_headers,
+                self.timeout,
+                self._preset_headers,
+            )
         path = build_path(call.path, call.path_params)
         query = {**call.query, **opts.extra_query} if opts.extra_query else call.query
         params = build_query(query, call.unexploded)
-        headers: Sequence[tuple[str, str]] = fixed.header_list
+        headers: Sequence[tuple[str, str]] | None = fixed.pairs
         if call.headers or opts.extra_headers:
-            headers = _merged_headers(fixed.headers, call.headers, opts.extra_headers)
+            headers = merged_headers(fixed.headers, call.headers, opts.extra_headers)
         kwargs: dict[str, Any] = {}
         if not isinstance(call.json, NotGiven):
             body = to_jsonable(call.json)
@@ -438,10 +447,10 @@ class BaseClient:
             kwargs["json"] = to_jsonable(opts.extra_body)
         return client.build_request(
             call.method,
-            _url((fixed.root if call.host_root else fixed.base) + path),
+            parsed_url((fixed.root if call.host_root else fixed.base) + path),
             params=params or None,  # an empty list would still cost httpx2 a query merge
             headers=headers,
-            timeout=timeout,
+            extensions=timeout_extension(timeout, fixed),
             **kwargs,
         )
 
@@ -584,62 +593,6 @@ class BaseClient:
             )
 
 
-_USER_AGENT = user_agent()
-_USER_AGENT_HEADER = ("User-Agent", _USER_AGENT)
-_RAW_RESPONSE_KEY = RAW_RESPONSE_HEADER.lower()
-
-
-@dataclass(frozen=True)
-class _Fixed:
-    """What every request of one client shares, worked out once rather than on every call: the
-    base URL as text (and its host root), and the headers merged from the defaults, the client's
-    ``default_headers`` and its credential. Made again when ``base_url`` or ``default_headers``
-    is replaced (``with_options`` gives a copy new default headers)."""
-
-    url: httpx2.URL | None  # the client's base_url and default_headers it was made from
-    defaults: Mapping[str, str] | None
-    base: str
-    root: str
-    # Keyed by the lower-case name (case-insensitive: a caller's "authorization" replaces ours
-    # rather than joining it); plain, as httpx2 builds its own ``Headers`` anyway.
-    headers: Mapping[str, tuple[str, str]]
-    header_list: tuple[tuple[str, str], ...]
-
-    @classmethod
-    def of(cls, client: BaseClient) -> _Fixed:
-        url = client.base_url
-        merged = {"accept": ("Accept", "application/json"), "user-agent": _USER_AGENT_HEADER}
-        for layer in (client._default_headers, client.auth_headers):
-            for key, value in layer.items():
-                merged[key.lower()] = (key, value)
-        merged.pop(_RAW_RESPONSE_KEY, None)
-        base, root = str(url).rstrip("/"), str(url.copy_with(path="/")).rstrip("/")
-        return cls(url, client._default_headers, base, root, merged, tuple(merged.values()))
-
-
-_UNSET = _Fixed(None, None, "", "", {}, ())
-
-
-def _merged_headers(
-    fixed: Mapping[str, tuple[str, str]], *layers: Mapping[str, str] | None
-) -> list[tuple[str, str]]:
-    """The client's headers with a call's own over them (see :class:`_Fixed`)."""
-    merged = dict(fixed)
-    for layer in layers:
-        if layer:
-            for key, value in layer.items():
-                merged[key.lower()] = (key, value)
-    merged.pop(_RAW_RESPONSE_KEY, None)
-    return list(merged.values())
-
-
-@functools.lru_cache(maxsize=512)
-def _url(text: str) -> httpx2.URL:
-    """``text`` parsed once (``httpx2.URL`` is immutable): a client calls the same few URLs
-    again and again, and parsing one costs more than the rest of building its request."""
-    return httpx2.URL(text)
-
-
 def _class_attrs(cls: type) -> list[tuple[str, object]]:
     return [(name, attr) for klass in cls.__mro__ for name, attr in vars(klass).items()]
 
@@ -696,7 +649,11 @@ class SyncAPIClient(BaseClient):
         _own_http_client(http_client, httpx2.Client)
         super().__init__(**kwargs)
         self._owns_client = http_client is None
-        self._client = http_client or httpx2.Client(follow_redirects=False)
+        if http_client is None:
+            preset = client_headers(self._default_headers, self.auth_headers)
+            self._preset_headers = {name: value for name, (_, value) in preset.items()}
+            http_client = httpx2.Client(follow_redirects=False, headers=list(preset.values()))
+        self._client = http_client
         self._sleep: Callable[[float], None] = sleep or time.sleep
 
     def close(self) -> None:
@@ -783,7 +740,11 @@ class AsyncAPIClient(BaseClient):
         _own_http_client(http_client, httpx2.AsyncClient)
         super().__init__(**kwargs)
         self._owns_client = http_client is None
-        self._client = http_client or httpx2.AsyncClient(follow_redirects=False)
+        if http_client is None:
+            preset = client_headers(self._default_headers, self.auth_headers)
+            self._preset_headers = {name: value for name, (_, value) in preset.items()}
+            http_client = httpx2.AsyncClient(follow_redirects=False, headers=list(preset.values()))
+        self._client = http_client
         if sleep is None:
             import asyncio
 
