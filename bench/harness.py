@@ -59,11 +59,21 @@ class Cmd:
         return max((r.maxrss_kb for r in self.runs), default=0) / 1024
 
 
+def command_env() -> dict[str, str]:
+    """The environment a command runs in, as ``make`` gives it (the Makefile's bytecode
+    settings), whatever the shell that started the bench had: with ``PYTHONDONTWRITEBYTECODE``
+    inherited, every run of every command would compile its modules again (over a second for
+    the generator) and the bench would time the compiler."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.setdefault("PYTHONPYCACHEPREFIX", str(ROOT / ".cache" / "pycache"))
+    return env
+
+
 def run_once(cmd: Cmd) -> Run:
     """Run ``cmd`` once: wall time from spawn to reap, and the rusage ``wait4`` reports."""
     if cmd.before:
         cmd.before()
-    env = {**os.environ, **cmd.env}
+    env = {**command_env(), **cmd.env}
     with tempfile.TemporaryFile() as out:
         start = time.perf_counter()
         proc = subprocess.Popen(

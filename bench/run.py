@@ -68,7 +68,6 @@ BUILT = (("payments (built, 4 MB)", "payments_document", "payments_api"),
 T_BIG_SECONDS = 10.0  # full generation of each
 T_BIG_MB = 600.0  # peak memory of each
 T_BIG_PER_OP = 1.5  # seconds per operation ≤ this x platform 07's
-BOX = "specs/large/box/openapi.json"
 
 
 def opc_version(peer_venv: Path) -> str:

@@ -16,16 +16,20 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
+import hmac
 import os
 import stat
 import tempfile
 from pathlib import Path
 
 from generator import DEFAULT_CONFIG, RUN_STATE
+from generator.files import TEMP_TAG
 
 USER_CACHE_ENV = "XDG_CACHE_HOME"
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_DIGEST = hashlib.sha256().digest_size
 
 
 class RunStateRefused(OSError):
@@ -163,3 +167,45 @@ def secret_key() -> bytes:
     key = os.urandom(32)
     write_private(path, key)
     return key
+
+
+def read_signed(path: Path, label: bytes, secret: bytes) -> bytes | None:
+    """The payload of a cache entry this installation signed (HMAC-SHA256 with ``secret`` over
+    ``label`` and the payload); None when the entry is missing, refused, torn or signed by
+    anyone else, so the caller works it out again. A used entry is touched: the least recently
+    used go first when a cache prunes itself."""
+    try:
+        data = read_private(path)
+    except (OSError, RunStateRefused):
+        return None
+    if data is None or len(data) <= _DIGEST:
+        return None
+    mac, payload = data[:_DIGEST], data[_DIGEST:]
+    if not hmac.compare_digest(mac, _sign(secret, label, payload)):
+        return None
+    with contextlib.suppress(OSError):
+        os.utime(path)
+    return payload
+
+
+def write_signed(path: Path, label: bytes, secret: bytes, payload: bytes) -> bool:
+    """Replace the cache entry at ``path`` with ``payload`` signed for :func:`read_signed`;
+    False (and nothing left behind) when it cannot be written. Not synced: a torn entry fails
+    its checksum and is only worked out again."""
+    tmp = ""
+    try:
+        fd, tmp = tempfile.mkstemp(
+            prefix=f".{path.name}.{TEMP_TAG}-{os.getpid()}-", suffix=".tmp", dir=path.parent
+        )
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(_sign(secret, label, payload) + payload)
+        os.replace(tmp, path)
+    except OSError:
+        if tmp:
+            Path(tmp).unlink(missing_ok=True)
+        return False
+    return True
+
+
+def _sign(secret: bytes, label: bytes, payload: bytes) -> bytes:
+    return hmac.new(secret, label + b"\0" + payload, hashlib.sha256).digest()

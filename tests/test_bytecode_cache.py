@@ -37,3 +37,21 @@ def test_make_sets_the_bytecode_folder_inside_the_project(tmp_path: Path) -> Non
     subprocess.run([sys.executable, "-c", "import probe_module"], env=env, check=True)
     assert not (source / "__pycache__").exists()
     assert list((tmp_path / "pyc").rglob("probe_module*.pyc"))
+
+
+def test_the_bench_times_commands_as_make_runs_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``bench/run.py`` started from a shell that forbids bytecode still times each command
+    with its bytecode cached where the Makefile keeps it, not the compiler on every run."""
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    monkeypatch.delenv("PYTHONPYCACHEPREFIX", raising=False)
+    monkeypatch.syspath_prepend(str(ROOT / "bench"))
+    from harness import command_env
+
+    env = command_env()
+    assert "PYTHONDONTWRITEBYTECODE" not in env
+    assert Path(env["PYTHONPYCACHEPREFIX"]) == ROOT / ".cache" / "pycache"
+    probe = "import sys; print(sys.dont_write_bytecode, sys.pycache_prefix)"
+    out = subprocess.run(
+        [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == ["False", str(ROOT / ".cache" / "pycache")]

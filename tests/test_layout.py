@@ -197,6 +197,24 @@ def test_the_readme_module_map_names_every_stage_folder() -> None:
     assert missing == []
 
 
+def test_the_readme_module_map_names_every_module_in_its_stage_row() -> None:
+    """Each stage's row of the module map names every module (and sub-folder) of that stage,
+    so the map cannot fall behind the code."""
+    rows = {
+        line.split("`")[1].removeprefix("generator/").rstrip("/"): line
+        for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+        if line.startswith("| `generator/") and "/` |" in line
+    }
+    missing = []
+    for stage in (s for s in STAGES if s != "pipeline"):
+        folder = ROOT / "generator" / stage
+        names = [p.stem for p in folder.glob("*.py") if p.stem != "__init__"]
+        names += [f"{p.name}/" for p in folder.iterdir() if (p / "__init__.py").is_file()]
+        row = rows.get(stage, "")
+        missing += [f"{stage}/{n}" for n in sorted(names) if f"`{n}`" not in row]
+    assert missing == []
+
+
 def test_no_test_skips_because_a_generator_module_is_missing() -> None:
     """The generator ships whole: a test that skips when one of its own modules (or a function
     of one) is missing would hide that it broke, so none may."""

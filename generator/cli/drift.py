@@ -22,7 +22,7 @@ from generator.drift.engine import DriftReport, compare
 from generator.drift.model import LEVELS
 from generator.drift.overlay_health import DEFAULT_OVERLAY_DIR, OverlayHealth, check_overlays
 from generator.drift.report import FORMATS, render, render_json
-from generator.drift.surface import Finding, SurfaceMapper
+from generator.drift.surface import Finding, compare_in_sdk_words
 from generator.drift.verdicts import Verdicts
 from generator.release.versioning import (
     DEFAULT_CHANGELOG,
@@ -246,11 +246,12 @@ def drift(
     """Compare OLD and NEW (files, or the word `live` for the running service, configured by
     CUBE_BASE_URL and CUBE_API_KEY) and report what changed for code using the client."""
     try:
-        report, old_doc, new_doc, old_file, new_file = compare_sides(old, new)
+        old_doc, old_file = load_side(old)
+        new_doc, new_file = load_side(new)
+        report, findings = compare_in_sdk_words(old_doc, new_doc, old_file, new_file)
         health: OverlayHealth | None = None
         if not no_overlays:
             health = check_overlays(new_doc, overlay_dir, document_file=new_file)
-        findings = SurfaceMapper(old_doc, new_doc, old_file, new_file).findings(report)
         sides = (old_doc, new_doc) if type_check else None
         extra = (
             _observed(observed, config_path, family, old, new_doc, new_file) if observed else None

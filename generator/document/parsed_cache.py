@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import hmac
 import json
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -26,13 +24,11 @@ from typing import Any
 import yaml
 
 from generator import runstate
-from generator.files import TEMP_TAG
 
 FOLDER = "documents"  # in the run state
 MIN_BYTES = 64 * 1024  # smaller documents parse in a few milliseconds: not worth a file
 KEEP = 32  # entries; the least recently used beyond these are removed when one is added
 _FORMAT = b"cube-codegen parsed document 1\0"
-_DIGEST = hashlib.sha256().digest_size
 
 
 def parsed(data: bytes, parse: Callable[[], Any]) -> Any:
@@ -67,21 +63,11 @@ def load(name: str, where: str = FOLDER) -> Any | None:
     """The data of entry ``name`` (in the run state's folder ``where``); None when there is
     none to trust."""
     try:
-        folder, secret = runstate.folder(where), runstate.secret_key()
-        path = folder / f"{name}.json"
-        data = runstate.read_private(path)
+        path, secret = runstate.folder(where) / f"{name}.json", runstate.secret_key()
     except (OSError, runstate.RunStateRefused):
         return None
-    if data is None or len(data) <= _DIGEST:
-        return None
-    mac, payload = data[:_DIGEST], data[_DIGEST:]
-    if not hmac.compare_digest(mac, _sign(secret, name, payload)):
-        return None  # not made by this installation (or damaged): parse again
-    try:
-        os.utime(path)  # recently used: kept when older entries are removed
-    except OSError:
-        pass
-    return json.loads(payload)
+    payload = runstate.read_signed(path, name.encode(), secret)
+    return None if payload is None else json.loads(payload)
 
 
 def store(name: str, document: Any, where: str = FOLDER) -> None:
@@ -93,22 +79,12 @@ def store(name: str, document: Any, where: str = FOLDER) -> None:
             return
     except (ValueError, TypeError, RecursionError):
         return
-    tmp = ""
     try:
         folder, secret = runstate.folder(where), runstate.secret_key()
-        fd, tmp = tempfile.mkstemp(prefix=f".{name}.{TEMP_TAG}-{os.getpid()}-", dir=folder)
-        with os.fdopen(fd, "wb") as fh:  # not synced: a torn entry fails its checksum
-            fh.write(_sign(secret, name, payload) + payload)
-        os.replace(tmp, folder / f"{name}.json")
-        tmp = ""
-        _prune(folder)
     except (OSError, runstate.RunStateRefused):
-        if tmp:
-            Path(tmp).unlink(missing_ok=True)
-
-
-def _sign(secret: bytes, name: str, payload: bytes) -> bytes:
-    return hmac.new(secret, name.encode() + b"\0" + payload, hashlib.sha256).digest()
+        return
+    if runstate.write_signed(folder / f"{name}.json", name.encode(), secret, payload):
+        _prune(folder)
 
 
 def _prune(folder: Path) -> None:

@@ -13,8 +13,9 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from generator.beside import Beside
 from generator.diagnostics import escape_pointer_token, resolve_pointer, split_pointer
-from generator.drift.engine import DriftReport
+from generator.drift.engine import DriftReport, compare
 from generator.drift.lines import LineIndex
 from generator.drift.model import Change
 from generator.ir.types import Family, LiteralOf, Operation, Primitive, Resource, TypeRef, UnionOf
@@ -142,6 +143,18 @@ def _labels(doc: Any, file: str) -> dict[str, str]:
     except Exception:
         return {}
     return {view.label: view.pointer for view in views.values()}
+
+
+def compare_in_sdk_words(
+    old_doc: Any, new_doc: Any, old_file: str, new_file: str
+) -> tuple[DriftReport, list[Finding]]:
+    """The drift report of two documents and its findings in the SDK's words. The documents
+    are compared on a second core (:class:`~generator.beside.Beside`) while this one builds
+    both packages' surfaces: about the time of the longer of the two, not their sum."""
+    with Beside(lambda: compare(old_doc, new_doc, old_file=old_file, new_file=new_file)) as cmp:
+        mapper = SurfaceMapper(old_doc, new_doc, old_file, new_file)
+        report = cmp.result()
+    return report, mapper.findings(report)
 
 
 class SurfaceMapper:

@@ -12,18 +12,11 @@ run writes, only how fast.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import os
-import tempfile
 from pathlib import Path
 
 import jinja2
 
 from generator import runstate
-from generator.files import TEMP_TAG
-
-_DIGEST = hashlib.sha256().digest_size
 
 
 class TemplateCache(jinja2.BytecodeCache):
@@ -31,44 +24,23 @@ class TemplateCache(jinja2.BytecodeCache):
         self.folder = folder
         self._key = key
 
-    def _path(self, bucket: jinja2.bccache.Bucket) -> Path:
-        return self.folder / f"{bucket.key}.cache"
-
-    def _sign(self, bucket: jinja2.bccache.Bucket, payload: bytes) -> bytes:
-        label = f"{bucket.key}\0{bucket.checksum}\0".encode()
-        return hmac.new(self._key, label + payload, hashlib.sha256).digest()
+    def _entry(self, bucket: jinja2.bccache.Bucket) -> tuple[Path, bytes]:
+        """Where the bucket's code is kept and what its signature covers besides the code:
+        the template's name and its source's checksum."""
+        return self.folder / f"{bucket.key}.cache", f"{bucket.key}\0{bucket.checksum}".encode()
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        try:
-            data = runstate.read_private(self._path(bucket))
-        except (OSError, runstate.RunStateRefused):  # another user's or a link: compile again
+        payload = runstate.read_signed(*self._entry(bucket), self._key)
+        if payload is None:  # missing, another user's, a link, damaged: compile again
             return
-        if data is None or len(data) <= _DIGEST:
-            return
-        mac, payload = data[:_DIGEST], data[_DIGEST:]
-        if not hmac.compare_digest(mac, self._sign(bucket, payload)):
-            return  # not made by this installation (or damaged): compile again
         try:
             bucket.bytecode_from_string(payload)
         except (ValueError, EOFError, TypeError):  # pragma: no cover - signed, so ours
             bucket.reset()
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        path = self._path(bucket)
-        payload = bucket.bytecode_to_string()
-        tmp = ""
-        try:
-            fd, tmp = tempfile.mkstemp(
-                prefix=f".{path.name}.{TEMP_TAG}-{os.getpid()}-", suffix=".tmp", dir=self.folder
-            )
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(self._sign(bucket, payload) + payload)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, path)
-        except OSError:
-            if tmp:
-                Path(tmp).unlink(missing_ok=True)
+        path, label = self._entry(bucket)
+        runstate.write_signed(path, label, self._key, bucket.bytecode_to_string())
 
 
 def private_cache() -> TemplateCache | None:

@@ -30,7 +30,7 @@ from generator.document.fetch import snapshot_text
 from generator.document.loader import load_document, parse_text
 from generator.document.sandbox import inside
 from generator.document.structure import structure_only
-from generator.drift.engine import DriftReport, compare
+from generator.drift.engine import DriftReport
 from generator.drift.model import Change
 from generator.drift.observed import (
     ObservedReport,
@@ -40,7 +40,7 @@ from generator.drift.observed import (
 )
 from generator.drift.overlay_health import OverlayHealth, check_overlays
 from generator.drift.report import render_markdown
-from generator.drift.surface import Finding, SurfaceMapper
+from generator.drift.surface import Finding, compare_in_sdk_words
 from generator.drift.verdict_report import changelog_markdown, verdict_markdown
 from generator.drift.verdicts import Verdicts, judge
 from generator.emit.writer import read_tree, stage_tree
@@ -286,10 +286,10 @@ def _compare(
     fam: FamilyConfig, config: Config, old_doc: Any, new_doc: Any, old_file: str, label: str
 ) -> UpdateResult:
     """Drift (in the SDK's words too) and the family's overlays checked on the new document."""
-    report = compare(old_doc, new_doc, old_file=old_file, new_file=label)
+    report, findings = compare_in_sdk_words(old_doc, new_doc, old_file, label)
     health = check_overlays(new_doc, [config.path(o) for o in fam.overlays], document_file=label)
     result = UpdateResult(fam.name, label, report, health)
-    result.findings = SurfaceMapper(old_doc, new_doc, old_file, label).findings(report)
+    result.findings = findings
     return result
 
 

@@ -387,3 +387,19 @@ def test_a_cold_names_cache_gives_the_same_surface(tmp_path: Path) -> None:
     [change] = json.loads(proc.stdout)["changes"]
     assert change["surface"]["python"] == "client.default.get_items_id()"
     assert change["lines"] == {"old": 1, "new": 1}  # one-line JSON: every pointer is on line 1
+
+
+def test_comparing_in_a_child_gives_what_one_process_gives(tmp_path: Path) -> None:
+    """The comparison runs on a second core while the surfaces are built: the report is the
+    same, finding for finding, as when nothing may fork (and exit codes agree)."""
+    old = write(tmp_path, "o.json", BASE)
+    new = write(
+        tmp_path, "n.json", {**DEPRECATED, "paths": {"/items": DEPRECATED["paths"]["/items"]}}
+    )
+    args = ("drift", old, new, "--format", "json", "--no-overlays")
+    forked = run_cli(*args, cwd=tmp_path)
+    alone = run_cli(*args, cwd=tmp_path, env={"CUBE_CODEGEN_NO_FORK": "1"})
+    assert (forked.returncode, alone.returncode) == (1, 1), forked.stderr + alone.stderr
+    assert forked.stdout == alone.stdout
+    ids = sorted(c["id"] for c in json.loads(forked.stdout)["changes"])
+    assert ids == ["operation-deprecated", "operation-removed"]
