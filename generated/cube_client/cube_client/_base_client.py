@@ -2,7 +2,10 @@
 """The request loop every generated client shares: HTTPS policy, auth, retries, timeouts, parsing.
 
 Sync and async clients differ only in how they send and sleep; everything that decides *what* to
-send or *whether* to retry lives in :class:`BaseClient` so both follow one policy.
+send or *whether* to retry lives in :class:`BaseClient` so both follow one policy: what a call
+sends is a :class:`PreparedCall` (``_prepared_call``), what every request of a client shares is
+worked out once (``_request_defaults``), and when a failed attempt is sent again is the
+``_retry_policy``.
 
 HTTPS
     The base URL must be ``https://``; ``http://`` is accepted only for a loopback host
@@ -12,24 +15,8 @@ HTTPS
     the configured origin.
 
 Retries (``max_retries``, default 2: at most three sends; per client and per call)
-    A failed attempt is sent again only when one of these holds:
-
-    1. the request never left: ``ConnectError``, ``ConnectTimeout``, ``PoolTimeout`` — any method,
-       except a TLS certificate failure (retrying cannot fix it);
-    2. the server says it did not act on the request: 408, 425, 429, 503 — any method;
-    3. the call is idempotent — ``GET HEAD OPTIONS PUT DELETE TRACE``, or any method whose call
-       carries an ``Idempotency-Key`` header — and it got any other 5xx except 501 and 505, or a
-       transport error after the request was sent (reset, truncated body, read/write timeout).
-
-    A server's ``x-should-retry: true|false`` header overrides 2 and 3. Everything else is raised
-    at once; in particular a POST or PATCH that got a 500, 502, 504, a reset or a read timeout may
-    have been processed and is never re-sent. 3xx, 409 and other 4xx are never retried.
-
-    Delay: the server's ``retry-after-ms`` / ``Retry-After`` (seconds or an HTTP date) when it
-    gives one, from 0 up to :data:`MAX_RETRY_AFTER` seconds; a server asking for longer is not
-    retried — the error is raised at once with ``retry_after`` set. Otherwise exponential backoff,
-    0.5 s doubling per attempt up to 8 s, less up to 25 % random jitter. Files being uploaded are
-    rewound before a re-send; a non-seekable file is not re-sent.
+    Only when the server cannot have acted on the request, or the call is idempotent: see
+    ``_retry_policy``.
 
 Timeouts
     :data:`DEFAULT_TIMEOUT` (60 s to read, write or wait for a pooled connection; 10 s to
@@ -68,12 +55,9 @@ import functools
 import ipaddress
 import logging
 import os
-import random
-import ssl
 import sys
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Self
 
 import httpx2
@@ -85,9 +69,9 @@ from ._exceptions import (
     APITimeoutError,
     ConfigurationError,
     make_status_error,
-    parse_retry_after,
 )
 from ._limits import DEFAULT_LIMITS, Limits, Reading, aread_body, read_body, total_seconds
+from ._prepared_call import PreparedCall, RequestOptions
 from ._redaction import REDACTED, redact
 from ._request_defaults import (
     UNSET,
@@ -97,13 +81,22 @@ from ._request_defaults import (
     parsed_url,
     timeout_extension,
 )
+from ._retry_policy import (
+    DEFAULT_MAX_RETRIES,
+    MAX_RETRY_AFTER,
+    retry_delay,
+    rewind_files,
+    should_retry_error,
+    should_retry_status,
+)
 from ._shapes import observe, recorder_for
-from ._types import NOT_GIVEN, RAW_RESPONSE_HEADER, Body, Headers, NotGiven, Query, Timeout
+from ._types import NOT_GIVEN, RAW_RESPONSE_HEADER, NotGiven, Timeout
 from ._utils import build_path, build_query, to_jsonable
 
 __all__ = [
     "DEFAULT_MAX_RETRIES",
     "DEFAULT_TIMEOUT",
+    "MAX_RETRY_AFTER",
     "AsyncAPIClient",
     "PreparedCall",
     "RequestOptions",
@@ -132,108 +125,8 @@ def _setup_logging() -> None:
 
 
 DEFAULT_TIMEOUT = httpx2.Timeout(60.0, connect=10.0)
-DEFAULT_MAX_RETRIES = 2
-INITIAL_RETRY_DELAY = 0.5
-MAX_RETRY_DELAY = 8.0
-MAX_RETRY_AFTER = 60.0
-IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"})
-IDEMPOTENCY_HEADER = "idempotency-key"
-# The server says it did not act on the request, so even a POST may be re-sent.
-NOT_PROCESSED_STATUSES = frozenset({408, 425, 429, 503})
-# 5xx that will not change on a retry.
-PERMANENT_SERVER_STATUSES = frozenset({501, 505})
 ResponseKind = Literal["json", "binary", "text", "event-stream", "json-lines", "empty"]
 STREAMED_KINDS = frozenset({"binary", "event-stream", "json-lines"})
-
-
-@dataclass(frozen=True)
-class RequestOptions:
-    """Per-call overrides every generated method accepts."""
-
-    extra_headers: Headers | None = None
-    extra_query: Query | None = None
-    extra_body: Body | None = None
-    timeout: Timeout | NotGiven = NOT_GIVEN
-    max_retries: int | NotGiven = NOT_GIVEN
-    limits: Limits | None = None
-
-    def __init__(
-        self,
-        extra_headers: Headers | None = None,
-        extra_query: Query | None = None,
-        extra_body: Body | None = None,
-        timeout: Timeout | NotGiven = NOT_GIVEN,
-        max_retries: int | NotGiven = NOT_GIVEN,
-        limits: Limits | None = None,
-    ) -> None:
-        # Made on every call: one dict update instead of a frozen dataclass's six
-        # ``object.__setattr__`` calls (assigning afterwards still raises).
-        self.__dict__.update(
-            extra_headers=extra_headers,
-            extra_query=extra_query,
-            extra_body=extra_body,
-            timeout=timeout,
-            max_retries=max_retries,
-            limits=limits,
-        )
-
-
-_NO_OPTIONS = RequestOptions()
-
-
-@dataclass(frozen=True)
-class PreparedCall:
-    """Everything needed to (re-)send one call; pagination re-sends it with new query values."""
-
-    method: str
-    path: str
-    path_params: Mapping[str, object] = field(default_factory=dict)
-    query: Mapping[str, object] = field(default_factory=dict)
-    headers: Mapping[str, str] = field(default_factory=dict)
-    json: object = NOT_GIVEN
-    content: bytes | str | None = None
-    form: Mapping[str, object] | None = None
-    files: Mapping[str, Any] | None = None
-    options: RequestOptions = _NO_OPTIONS
-    # Query parameters whose arrays are comma-joined (``explode: false``) instead of repeated.
-    unexploded: frozenset[str] = frozenset()
-    # Sent to the host's root (``/livez``), outside the base URL's path (``/cubejs-api``).
-    host_root: bool = False
-
-    def __init__(
-        self,
-        method: str,
-        path: str,
-        path_params: Mapping[str, object] | None = None,
-        query: Mapping[str, object] | None = None,
-        headers: Mapping[str, str] | None = None,
-        json: object = NOT_GIVEN,
-        content: bytes | str | None = None,
-        form: Mapping[str, object] | None = None,
-        files: Mapping[str, Any] | None = None,
-        options: RequestOptions = _NO_OPTIONS,
-        unexploded: frozenset[str] = frozenset(),
-        host_root: bool = False,
-    ) -> None:
-        # Made on every call: see RequestOptions.__init__.
-        self.__dict__.update(
-            method=method,
-            path=path,
-            path_params={} if path_params is None else path_params,
-            query={} if query is None else query,
-            headers={} if headers is None else headers,
-            json=json,
-            content=content,
-            form=form,
-            files=files,
-            options=options,
-            unexploded=unexploded,
-            host_root=host_root,
-        )
-
-    def with_query(self, **changes: object) -> PreparedCall:
-        """A copy with query values changed; a ``NOT_GIVEN`` value removes that parameter."""
-        return replace(self, query={**self.query, **changes})
 
 
 def _is_loopback(host: str) -> bool:
@@ -243,33 +136,6 @@ def _is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
         return False
-
-
-def _is_idempotent(call: PreparedCall) -> bool:
-    if call.method.upper() in IDEMPOTENT_METHODS:
-        return True
-    names = [*call.headers, *(call.options.extra_headers or {})]
-    return any(name.lower() == IDEMPOTENCY_HEADER for name in names)
-
-
-def _is_certificate_error(exc: BaseException) -> bool:
-    seen: BaseException | None = exc
-    for _ in range(8):  # walk the cause chain a bounded number of steps
-        if seen is None:
-            return False
-        if isinstance(seen, ssl.SSLCertVerificationError):
-            return True
-        seen = seen.__cause__ or seen.__context__
-    return False
-
-
-def _file_objects(call: PreparedCall) -> list[Any]:
-    """Open files among the upload parts (a value, or the second item of a tuple part)."""
-    found: list[Any] = []
-    for value in (call.files or {}).values():
-        parts = value if isinstance(value, tuple) else (value,)
-        found.extend(p for p in parts if hasattr(p, "read") and hasattr(p, "seek"))
-    return found
 
 
 class BaseClient:
@@ -485,37 +351,6 @@ class BaseClient:
         headers = call.options.extra_headers
         return headers is not None and headers.get(RAW_RESPONSE_HEADER) == "stream"
 
-    @staticmethod
-    def _should_retry_status(call: PreparedCall, response: httpx2.Response) -> bool:
-        """Rules 2 and 3 of the module's retry policy, with the server's ``x-should-retry``."""
-        override = response.headers.get("x-should-retry")
-        if override in ("true", "false"):
-            return bool(override == "true")
-        status = response.status_code
-        if status in NOT_PROCESSED_STATUSES:
-            return True
-        return status >= 500 and status not in PERMANENT_SERVER_STATUSES and _is_idempotent(call)
-
-    @staticmethod
-    def _should_retry_error(call: PreparedCall, exc: Exception) -> bool:
-        """Rules 1 and 3: unsent requests always; sent ones only when idempotent."""
-        if _is_certificate_error(exc):
-            return False
-        if isinstance(exc, (httpx2.ConnectError, httpx2.ConnectTimeout, httpx2.PoolTimeout)):
-            return True
-        return _is_idempotent(call) and isinstance(exc, httpx2.TransportError)
-
-    @staticmethod
-    def _retry_delay(attempt: int, response: httpx2.Response | None) -> float | None:
-        """Seconds to wait before the next attempt, or ``None`` when the server asks too long a
-        wait."""
-        if response is not None:
-            asked = parse_retry_after(response.headers)
-            if asked is not None:
-                return asked if asked <= MAX_RETRY_AFTER else None
-        backoff = min(INITIAL_RETRY_DELAY * 2.0**attempt, MAX_RETRY_DELAY)
-        return backoff * (1 - 0.25 * random.random())
-
     def _plan_retry(
         self,
         call: PreparedCall,
@@ -527,13 +362,13 @@ class BaseClient:
         """The delay before re-sending this call, or ``None`` to give up now."""
         if attempt >= self._max_retries(call):
             return None
-        if response is not None and not self._should_retry_status(call, response):
+        if response is not None and not should_retry_status(call, response):
             return None
-        if exc is not None and not self._should_retry_error(call, exc):
+        if exc is not None and not should_retry_error(call, exc):
             return None
-        if not self._rewind_files(call):
+        if not rewind_files(call):
             return None
-        delay = self._retry_delay(attempt, response)
+        delay = retry_delay(attempt, response)
         if delay is not None:
             why = f"status {response.status_code}" if response is not None else type(exc).__name__
             log.info(
@@ -541,14 +376,6 @@ class BaseClient:
                 call.method, call.path, delay, attempt + 1, self._max_retries(call), why,
             )  # fmt: skip
         return delay
-
-    def _rewind_files(self, call: PreparedCall) -> bool:
-        for fh in _file_objects(call):
-            try:
-                fh.seek(0)
-            except (OSError, ValueError):
-                return False
-        return True
 
     def _status_error(self, response: httpx2.Response) -> APIStatusError:
         error = make_status_error(response, _error_body(response))
