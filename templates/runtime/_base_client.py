@@ -54,10 +54,9 @@ import functools
 import ipaddress
 import logging
 import os
-import sys
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any, Literal, Self
+from typing import Any, Self
 
 import httpx2
 
@@ -71,7 +70,6 @@ from ._exceptions import (
 )
 from ._limits import DEFAULT_LIMITS, Limits, Reading, aread_body, read_body, total_seconds
 from ._prepared_call import PreparedCall, RequestOptions
-from ._redaction import REDACTED, redact
 from ._request_defaults import (
     UNSET,
     RequestDefaults,
@@ -80,6 +78,8 @@ from ._request_defaults import (
     parsed_url,
     timeout_extension,
 )
+from ._request_log import SENSITIVE_HEADERS, log, log_request, log_response, setup_logging
+from ._response_values import STREAMED_KINDS, ResponseKind, async_value, error_body, parse_value
 from ._retry_policy import (
     DEFAULT_MAX_RETRIES,
     MAX_RETRY_AFTER,
@@ -102,30 +102,7 @@ __all__ = [
     "SyncAPIClient",
 ]
 
-log = logging.getLogger(__package__ or __name__)
-LOG_ENV = "CUBE_LOG"
-_SENSITIVE_HEADERS = frozenset(
-    {"authorization", "proxy-authorization", "cookie", "x-api-key", "api-key"}
-)
-
-
-def _setup_logging() -> None:
-    """Honour ``CUBE_LOG=info|debug`` once: a stderr handler on this package's logger."""
-    level = {"info": logging.INFO, "debug": logging.DEBUG}.get(
-        os.environ.get(LOG_ENV, "").strip().lower()
-    )
-    if level is None or getattr(log, "_cube_env_handler", False):
-        return
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("[%(asctime)s %(levelname)s %(name)s] %(message)s"))
-    log.addHandler(handler)
-    log.setLevel(level)
-    log._cube_env_handler = True  # type: ignore[attr-defined]
-
-
 DEFAULT_TIMEOUT = httpx2.Timeout(60.0, connect=10.0)
-ResponseKind = Literal["json", "binary", "text", "event-stream", "json-lines", "empty"]
-STREAMED_KINDS = frozenset({"binary", "event-stream", "json-lines"})
 
 
 def _is_loopback(host: str) -> bool:
@@ -155,7 +132,7 @@ class BaseClient:
         record_shapes: str | os.PathLike[str] | None = None,
         limits: Limits | None = None,
     ) -> None:
-        _setup_logging()
+        setup_logging()
         try:
             url = httpx2.URL(base_url)
         except httpx2.InvalidURL:
@@ -377,12 +354,12 @@ class BaseClient:
         return delay
 
     def _status_error(self, response: httpx2.Response) -> APIStatusError:
-        error = make_status_error(response, _error_body(response))
+        error = make_status_error(response, error_body(response))
         error._redact(self._credential, self._sensitive_headers())
         return error
 
     def _sensitive_headers(self) -> frozenset[str]:
-        return _SENSITIVE_HEADERS | {self._auth_header.lower()}
+        return SENSITIVE_HEADERS | {self._auth_header.lower()}
 
     def _transport_error(self, exc: Exception, request: httpx2.Request) -> APIError:
         error: APIError
@@ -395,37 +372,9 @@ class BaseClient:
         error._redact(self._credential, self._sensitive_headers())
         return error
 
-    def _log_request(self, request: httpx2.Request, attempt: int) -> None:
-        if log.isEnabledFor(logging.DEBUG):
-            sensitive = self._sensitive_headers()
-            shown = {
-                k: REDACTED if k.lower() in sensitive else v for k, v in request.headers.items()
-            }
-            if self._credential:
-                shown = {k: redact(v, self._credential) for k, v in shown.items()}
-            log.debug(
-                "Request %s %s (attempt %d) headers=%s",
-                request.method, _loggable_url(request.url), attempt + 1, shown,
-            )  # fmt: skip
-
-    @staticmethod
-    def _log_response(response: httpx2.Response) -> None:
-        if log.isEnabledFor(logging.DEBUG):
-            request = response.request
-            log.debug(
-                "Response %s %s -> %d",
-                request.method,
-                _loggable_url(request.url),
-                response.status_code,
-            )
-
 
 def _class_attrs(cls: type) -> list[tuple[str, object]]:
     return [(name, attr) for klass in cls.__mro__ for name, attr in vars(klass).items()]
-
-
-def _loggable_url(url: httpx2.URL) -> str:
-    return str(url.copy_with(username=None, password=None)) if url.userinfo else str(url)
 
 
 def _own_http_client(given: Any, expected: type) -> None:
@@ -504,7 +453,7 @@ class SyncAPIClient(BaseClient):
         while True:
             request = self._build_request(call, self._client, timeout)
             if debug:
-                self._log_request(request, attempt)
+                log_request(request, attempt, self._credential, self._sensitive_headers())
             when = None if seconds is None else time.monotonic() + seconds
             try:
                 response = self._client.send(request, stream=True, follow_redirects=False)
@@ -517,7 +466,7 @@ class SyncAPIClient(BaseClient):
                     raise self._transport_error(exc, request) from exc
             else:
                 if debug:
-                    self._log_response(response)
+                    log_response(response)
                 if ok:
                     return response
                 delay = self._plan_retry(call, attempt, response=response)
@@ -536,7 +485,7 @@ class SyncAPIClient(BaseClient):
         streamed = kind in STREAMED_KINDS
         response = self.send(call, stream=streamed or unread)
         parse: Callable[[], Any] = functools.partial(
-            _parse, response, cast_to, kind, self._reading(call)
+            parse_value, response, cast_to, kind, self._reading(call)
         )
         if kind == "json" and self._recorder is not None:
             parse = functools.partial(self._observed, call, response, cast_to, parse)
@@ -599,7 +548,7 @@ class AsyncAPIClient(BaseClient):
         while True:
             request = self._build_request(call, self._client, timeout)
             if debug:
-                self._log_request(request, attempt)
+                log_request(request, attempt, self._credential, self._sensitive_headers())
             when = None if seconds is None else time.monotonic() + seconds
             try:
                 response = await self._client.send(request, stream=True, follow_redirects=False)
@@ -612,7 +561,7 @@ class AsyncAPIClient(BaseClient):
                     raise self._transport_error(exc, request) from exc
             else:
                 if debug:
-                    self._log_response(response)
+                    log_response(response)
                 if ok:
                     return response
                 delay = self._plan_retry(call, attempt, response=response)
@@ -635,7 +584,7 @@ class AsyncAPIClient(BaseClient):
         from ._response import APIResponse
 
         reading = self._reading(call)
-        build: Callable[[], Any] = functools.partial(_async_value, response, cast_to, kind, reading)
+        build: Callable[[], Any] = functools.partial(async_value, response, cast_to, kind, reading)
         if kind == "json" and self._recorder is not None:
             build = functools.partial(self._observed, call, response, cast_to, build)
         if unread:
@@ -648,45 +597,3 @@ class AsyncAPIClient(BaseClient):
             value = build()
             return APIResponse(response, lambda: value) if self._wants_raw(call) else value
         return APIResponse(response, build) if self._wants_raw(call) else build()
-
-
-def _async_value(
-    response: httpx2.Response, cast_to: Any, kind: ResponseKind, reading: Reading
-) -> Any:
-    """What an async call returns for ``response``: streams wrap it unread."""
-    if kind == "binary":
-        from ._response import AsyncBinaryResponse
-
-        return AsyncBinaryResponse(response, reading.limits)
-    if kind == "event-stream":
-        from ._streaming import AsyncEventStream
-
-        return AsyncEventStream(response, cast_to, reading)
-    if kind == "json-lines":  # ``cast_to`` is a ``JSONLines`` spec
-        return cast_to.aopen(response, reading)
-    return _parse(response, cast_to, kind, reading)
-
-
-def _parse(response: httpx2.Response, cast_to: Any, kind: ResponseKind, reading: Reading) -> Any:
-    from ._response import BinaryResponse, parse_json  # pydantic is imported on first use
-
-    if kind == "json":
-        return parse_json(response, cast_to, reading.strict, reading.path)
-    if kind == "text":
-        return response.text
-    if kind == "binary":
-        return BinaryResponse(response, reading.limits)
-    if kind == "event-stream":
-        from ._streaming import EventStream
-
-        return EventStream(response, cast_to, reading)
-    if kind == "json-lines":  # ``cast_to`` is a ``JSONLines`` spec
-        return cast_to.open(response, reading)
-    return None
-
-
-def _error_body(response: httpx2.Response) -> object:
-    try:
-        return response.json()
-    except ValueError:
-        return response.text[:2000]
