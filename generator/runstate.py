@@ -20,11 +20,9 @@ import hashlib
 import hmac
 import os
 import stat
-import tempfile
 from pathlib import Path
 
 from generator import DEFAULT_CONFIG, RUN_STATE
-from generator.files import TEMP_TAG
 
 USER_CACHE_ENV = "XDG_CACHE_HOME"
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -145,6 +143,8 @@ def read_private(path: Path, limit: int = 64 << 20) -> bytes | None:
 
 def write_private(path: Path, data: bytes) -> None:
     """Replace a run state file whole (owner-only, synced, renamed over the old one)."""
+    import tempfile  # here: the no-op check imports this module and rarely writes
+
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -192,6 +192,10 @@ def write_signed(path: Path, label: bytes, secret: bytes, payload: bytes) -> boo
     """Replace the cache entry at ``path`` with ``payload`` signed for :func:`read_signed`;
     False (and nothing left behind) when it cannot be written. Not synced: a torn entry fails
     its checksum and is only worked out again."""
+    import tempfile  # here, as in write_private: the no-op check imports this module
+
+    from generator.files import TEMP_TAG
+
     tmp = ""
     try:
         fd, tmp = tempfile.mkstemp(

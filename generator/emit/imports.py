@@ -39,12 +39,14 @@ _SCAN = re.compile(
 _NAME = re.compile(r"(?<![\w.])[A-Za-z_]\w*")
 
 
-def used_names(code: str) -> set[str]:
+@functools.lru_cache(maxsize=64)  # a class body is asked about by its module, then its stub
+def used_names(code: str) -> frozenset[str]:
     """Names ``code`` reads outside strings and comments: attribute names, keyword arguments
-    and annotated names (``name: T``) do not count."""
+    and annotated names (``name: T``) do not count. Code made of complete statements joined by
+    newlines uses exactly the names its parts use."""
     found = set(_SCAN.findall(code))
     found.discard("")
-    return found
+    return frozenset(found)
 
 
 def _section(module: str, first_party: str) -> int:
@@ -116,16 +118,18 @@ def imports_used(code: str, table: dict[str, Import]) -> list[Import]:
 
 
 def class_module_imports(
-    body: str,
+    body: str | frozenset[str],
     package: str,
     runtime: Iterable[Import],
     type_checking: Iterable[Import],
     type_strings: Iterable[str] = (),
 ) -> str:
-    """The imports of one model class module: what its body uses, the classes it needs at run
-    time, and, under ``TYPE_CHECKING``, those only annotations name. ``type_strings`` are type
-    expressions written as strings (a functional TypedDict's items), whose names count too."""
-    used = used_names(body) | {n for s in type_strings for n in _NAME.findall(s)}
+    """The imports of one model class module: what its body uses (``body``, or the names it
+    uses), the classes it needs at run time, and, under ``TYPE_CHECKING``, those only
+    annotations name. ``type_strings`` are type expressions written as strings (a functional
+    TypedDict's items), whose names count too."""
+    names = used_names(body) if isinstance(body, str) else body
+    used = names | {n for s in type_strings for n in _NAME.findall(s)}
     table = {
         name: (module.replace("{pkg}", package), bound)
         for name, (module, bound) in CLASS_MODULE_IMPORTS.items()

@@ -26,7 +26,7 @@ LINE_LENGTH = 100
 class Group:
     parts: list[Doc]
     broken: bool = False  # set while printing
-    flat_width: int = -1  # measured once, when first asked
+    flat: str | None = None  # the group on one line, made once, when first asked
 
 
 @dataclass(slots=True)
@@ -69,7 +69,12 @@ class _Printer:
             elif isinstance(item, Group):
                 fits = flat or (not item.broken and self._fits(item, stack))
                 item.broken = not fits
-                stack.extend((ind, fits, item, p) for p in reversed(item.parts))
+                if fits:  # everything inside prints flat: its one-line text, made once
+                    text = _flat_text(item)
+                    self.out.append(text)
+                    self.column += len(text)
+                else:
+                    stack.extend((ind, False, item, p) for p in reversed(item.parts))
             elif isinstance(item, Indent):
                 stack.extend((ind + 4, flat, group, p) for p in reversed(item.parts))
             elif isinstance(item, Line):
@@ -120,20 +125,24 @@ class _Printer:
 
 
 def _flat_width(doc: Doc) -> int:
-    """The width of ``doc`` printed on one line (kept on each group: groups nest, and the
-    printer asks about the same group again for every group around it)."""
+    """The width of ``doc`` printed on one line."""
+    return len(doc) if isinstance(doc, str) else len(_flat_text(doc))
+
+
+def _flat_text(doc: Doc) -> str:
+    """``doc`` printed on one line (kept on each group: groups nest, and the printer asks
+    about the same group again for every group around it)."""
     if isinstance(doc, str):
-        return len(doc)
+        return doc
     if isinstance(doc, Line):
-        return len(doc.flat)
+        return doc.flat
     if isinstance(doc, IfBreak):
-        return 0
-    if isinstance(doc, Group) and doc.flat_width >= 0:
-        return doc.flat_width
-    width = sum(_flat_width(p) for p in doc.parts)
+        return ""  # a group on one line is not broken, nor is any group inside it
     if isinstance(doc, Group):
-        doc.flat_width = width
-    return width
+        if doc.flat is None:
+            doc.flat = "".join([_flat_text(p) for p in doc.parts])
+        return doc.flat
+    return "".join([_flat_text(p) for p in doc.parts])
 
 
 # --- from the syntax tree to the document -----------------------------------------------------

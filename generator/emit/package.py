@@ -12,12 +12,15 @@ from typing import Any
 
 from generator import TEMPLATES
 from generator.beside import Beside
-from generator.emit.imports import natural
+from generator.emit import layout_cache
+from generator.emit.imports import natural, used_names
 from generator.emit.render import load_templates, render
 from generator.emit.stubs import stub_body, stub_imports
 from generator.emit.testcases import CaseBuilder
 from generator.ir.contracts import RUNTIME_DIR
 from generator.ir.types import Family, Model, Package, ValueModel
+
+Body = tuple[str, frozenset[str]]  # a class body and the names it uses
 
 
 def header(package: Package, comment: str = "#") -> str:
@@ -34,22 +37,24 @@ def render_package(package: Package) -> dict[str, str]:
     imports = {f.name: f"{pkg}.{f.module}" if f.module else pkg for f in package.families}
     ctx: dict[str, Any] = {"package": package, "pkg": pkg, "imports": imports}
     ctx["header"] = header(package)
+    layout_cache.begin(pkg)  # before the fork: the child breaks no statement a run kept
     files = _distribution_files(package, ctx)
     load_templates()  # before the fork: the child renders without compiling a template
     # Two cores: a child renders the generated tests and every other model class module (about
     # half of the rendering) while this process renders the rest.
     # what the argument and TypedDict annotations need, made once per family for both processes
     fctxs = [_family_context(f, imports[f.name], ctx) for f in package.families]
-    bodies: dict[str, str] = {}  # class module path → its class's body, for the stubs
+    bodies: dict[str, Body] = {}  # class module path → its class's body, for the stubs
     with Beside(lambda: _child_share(package, ctx, fctxs)) as child:
         for family, fctx in zip(package.families, fctxs, strict=True):
             files.update(_render_family(family, root, fctx))
             _render_models(family, family.models[::2], root, fctx, files, bodies)
-        child_files, child_bodies = child.result()
+        child_files, child_bodies, child_layout = child.result()
     files.update(child_files)
     bodies.update(child_bodies)
     for family, fctx in zip(package.families, fctxs, strict=True):
         files.update(_render_stub(family, root, fctx, bodies))
+    layout_cache.finish(pkg, child_layout)
     return files
 
 
@@ -81,13 +86,15 @@ def _distribution_files(package: Package, ctx: dict[str, Any]) -> dict[str, str]
 
 def _child_share(
     package: Package, ctx: dict[str, Any], fctxs: list[dict[str, Any]]
-) -> tuple[dict[str, str], dict[str, str]]:
+) -> tuple[dict[str, str], dict[str, Body], tuple[list[list[Any]], bool]]:
+    """The generated tests and every other model class module, and the statements their
+    rendering broke (see :mod:`generator.emit.layout_cache`)."""
     root = f"{package.name}/{package.name}"
     files = _render_tests(package, ctx) if package.tests else {}
-    bodies: dict[str, str] = {}
+    bodies: dict[str, Body] = {}
     for family, fctx in zip(package.families, fctxs, strict=True):
         _render_models(family, family.models[1::2], root, fctx, files, bodies)
-    return files, bodies
+    return files, bodies, layout_cache.used()
 
 
 def _render_tests(package: Package, ctx: dict[str, Any]) -> dict[str, str]:
@@ -150,27 +157,30 @@ def _render_models(
     root: str,
     fctx: dict[str, Any],
     files: dict[str, str],
-    bodies: dict[str, str],
+    bodies: dict[str, Body],
 ) -> None:
     """Each class's module (private: ``_classes/<module>.py``, loaded on first use) into
-    ``files``, and its class body, which the family's stub repeats, into ``bodies``."""
+    ``files``, and its class body, which the family's stub repeats, with the names it uses
+    (the stub's imports) into ``bodies``."""
     base = _family_base(family, root)
     modules = {m.name: m.module for m in family.models}
     for m in models:
         path = f"{base}/_classes/{m.module}.py"
         body = render("family/model_body.py.jinja", **fctx, m=m)
-        bodies[path] = body
+        bodies[path] = (body, used_names(body))
         files[path] = render("family/model_class.py.jinja", **fctx, m=m, modules=modules, body=body)
 
 
 def _render_stub(
-    family: Family, root: str, fctx: dict[str, Any], bodies: dict[str, str]
+    family: Family, root: str, fctx: dict[str, Any], bodies: dict[str, Body]
 ) -> dict[str, str]:
     """``models.pyi``: every class of the family in one module, as type checkers read it (one
     module to analyse instead of one per class); the classes report that module as theirs."""
     base = _family_base(family, root)
     ordered = sorted(family.models, key=lambda m: natural(m.name))
-    texts = [stub_body(bodies[f"{base}/_classes/{m.module}.py"]) for m in ordered]
-    imports = stub_imports(texts, fctx["pkg"], ordered, fctx["inputs"], fctx["values"])
+    parts = [bodies[f"{base}/_classes/{m.module}.py"] for m in ordered]
+    texts = [stub_body(body) for body, _ in parts]
+    names = frozenset().union(*(used for _, used in parts))
+    imports = stub_imports(names, fctx["pkg"], ordered, fctx["inputs"], fctx["values"])
     text = render("family/models.pyi.jinja", **fctx, bodies=texts, stub_imports=imports)
     return {f"{base}/models.pyi": text}

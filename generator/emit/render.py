@@ -23,7 +23,8 @@ from generator.emit.imports import (
     natural,
     spec_imports,
 )
-from generator.emit.layout import fit, fit_item, fit_return, fits_at
+from generator.emit.layout import fit_return, fits_at
+from generator.emit.layout_cache import fit, fit_item
 from generator.emit.literals import error_class, py_literal
 from generator.emit.open_shapes import open_operations
 from generator.emit.readme_calls import example_args

@@ -15,21 +15,21 @@ from generator.ir.types import Model, TypeRef, ValueModel
 
 
 def stub_imports(
-    bodies: list[str],
+    names: frozenset[str],
     pkg: str,
     models: list[Model | ValueModel],
     inputs: dict[str, str],
     values: dict[str, TypeRef],
 ) -> str:
-    """The import block of a family's ``models.pyi``: what its class bodies use (every class is
-    defined there, so no class is imported)."""
+    """The import block of a family's ``models.pyi``: what its class bodies use (``names``, the
+    union of what each uses; every class is defined there, so no class is imported)."""
     strings: list[str] = []
     for m in models:
         if isinstance(m, Model) and m.input_name:
             if not all(key_identifier(f.name) for f in m.fields):
                 strings += [py_input_type(f.type, inputs, "", values) for f in m.fields]
                 strings += [] if all(f.required for f in m.fields) else ["NotRequired"]
-    return class_module_imports("\n".join(bodies), pkg, [], [], strings)
+    return class_module_imports(names, pkg, [], [], strings)
 
 
 def stub_body(body: str) -> str:

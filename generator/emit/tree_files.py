@@ -19,4 +19,5 @@ def is_tool_artifact(parts: tuple[str, ...]) -> bool:
         return True  # ours, but not part of the generated package
     if len(parts) > 2 and parts[1] in BUILD_OUTPUTS:
         return True
-    return any(part in TOOL_CACHES or part.endswith(".egg-info") for part in parts)
+    # asked of every file of the tree on each no-op run: no generator, no call per part
+    return not TOOL_CACHES.isdisjoint(parts) or ".egg-info\0" in "\0".join(parts) + "\0"

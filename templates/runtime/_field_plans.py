@@ -2,10 +2,13 @@
 
 Most fields of a response are plain scalars (``str``, ``int | None``, an enum's ``Literal``)
 whose decoded JSON value, when it has the documented type, already *is* the validated value.
-Knowing that once per field lets a first read skip the validator: a ``type(value)`` test and a
-dict lookup instead of a trip through pydantic-core. Everything else (models, lists, dates, a
-constraint not understood here) is left to the validator, as is every value the test refuses,
-so what a read returns, warns or records never depends on which path it took.
+Knowing that once per field lets a first read skip the field's own validator. A class's plain
+fields are kept together (:func:`class_plan`): one pydantic-core call of strict schemas takes
+an object's raw values that already are their typed values, and the defaults of the absent
+ones, where a Python test per field cost more than the whole call. Everything else (models,
+lists, dates, a constraint not understood here) is left to the validator, as is every value the
+strict schemas refuse, so what a read returns, warns or records never depends on which path it
+took.
 """
 
 from __future__ import annotations
@@ -17,15 +20,18 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal, Union
 
 import annotated_types
+from pydantic.fields import FieldInfo
+from pydantic_core import SchemaValidator, core_schema
 
 from ._open import OpenMarker, Unknown
 
-__all__ = ["SCALARS", "Accepts", "accepts"]
+__all__ = ["IMMUTABLE", "SCALARS", "Accepts", "Keep", "accepts", "class_plan"]
 
 SCALARS: frozenset[type] = frozenset({str, int, float, bool, type(None)})
 """The types of JSON scalars as ``json.loads`` makes them (hashable, so an enum can list them)."""
 _ANY: frozenset[type] = SCALARS | {dict, list}
 _INF = float("inf")
+IMMUTABLE = frozenset({type(None), bool, int, float, str, bytes, tuple})
 
 
 @dataclass(slots=True)
@@ -37,21 +43,6 @@ class Accepts:
     bounded: type | None = None  # ``int``, kept when ``low <= value <= high``
     low: float = -_INF
     high: float = _INF
-
-    def by_type(self) -> dict[type, Check]:
-        """The test of a raw value, by its exact type: ``True`` (every value of the type), or
-        a C-level membership test (an enum's values, an integer range)."""
-        tests: dict[type, Check] = dict.fromkeys(self.plain, True)
-        for kind in {type(v) for v in self.listed} - self.plain:
-            tests[kind] = frozenset(v for v in self.listed if type(v) is kind).__contains__
-        if self.bounded is not None and self.bounded not in tests:
-            high = min(self.high, _BIG)
-            tests[self.bounded] = range(int(max(self.low, -_BIG)), int(high) + 1).__contains__
-        return tests
-
-
-Check = Callable[[Any], bool] | bool
-_BIG = 2**63  # an integer bound past this one is left to the validator
 
 
 def accepts(annotation: Any, metadata: list[Any]) -> Accepts | None:
@@ -81,6 +72,8 @@ def _collect(tp: Any, metadata: tuple[Any, ...], found: Accepts) -> bool:
         return tp is int and found.bounded is None and _bound(found, bounds)
     if origin is Literal:
         values = typing.get_args(tp)
+        if bool in map(type, values) and not {int, float}.isdisjoint(map(type, values)):
+            return False  # True and 1 are one key to a dict, and one value to a literal
         found.listed.update((v, type(v)) for v in values if type(v) in SCALARS)
         return all(type(v) in SCALARS for v in values)
     if tp is Any:
@@ -115,3 +108,59 @@ def _bounds(metadata: tuple[Any, ...]) -> tuple[float, float] | None:
         else:
             return None
     return low, high
+
+
+Keep = Callable[[dict[str, Any]], dict[str, Any]]
+"""A class's plain fields as a JSON object has them: the typed value of each whose raw value
+already is it (under the field's name), the default of each absent one that has a shared one."""
+
+
+def class_plan(fields: list[tuple[str, str, FieldInfo]]) -> Keep:
+    """The :data:`Keep` of a class's fields (name, wire name, info): one pydantic-core
+    validator, made of strict schemas that take exactly the values :func:`accepts` names as they
+    are (a value any of them refuses is left out, for the field's own validator when read)."""
+    fields_schema: dict[str, core_schema.TypedDictField] = {}
+    for name, key, info in fields:
+        found = accepts(info.annotation, info.metadata)
+        schema = None if found is None else _schema(found)
+        if schema is None:
+            continue
+        if info.default_factory is None and type(info.default) in IMMUTABLE:
+            if not info.is_required():
+                schema = core_schema.with_default_schema(
+                    schema, default=info.default, on_error="omit"
+                )
+        if schema["type"] != "default":
+            schema = core_schema.with_default_schema(schema, on_error="omit")
+        alias = key if key != name else None
+        fields_schema[name] = core_schema.typed_dict_field(
+            schema, required=False, validation_alias=alias
+        )
+    typed = core_schema.typed_dict_schema(fields_schema, extra_behavior="ignore", total=False)
+    keep: Keep = SchemaValidator(typed).validate_python
+    return keep
+
+
+_STRICT = ((str, core_schema.str_schema), (bool, core_schema.bool_schema),
+           (int, core_schema.int_schema), (float, core_schema.float_schema))  # fmt: skip
+
+
+def _schema(found: Accepts) -> core_schema.CoreSchema | None:
+    """A strict schema that takes the values ``found`` keeps, and gives each back as it is
+    (None: it keeps none)."""
+    if dict in found.plain:  # ``Any``
+        return core_schema.any_schema()
+    choices: list[core_schema.CoreSchema] = [
+        make(strict=True) for kind, make in _STRICT if kind in found.plain
+    ]
+    if found.listed:
+        choices.append(core_schema.literal_schema(list(found.listed)))
+    if found.bounded is not None and int not in found.plain:
+        low = None if found.low == -_INF else int(found.low)
+        high = None if found.high == _INF else int(found.high)
+        choices.append(core_schema.int_schema(strict=True, ge=low, le=high))
+    nullable = type(None) in found.plain
+    if not choices:
+        return core_schema.none_schema() if nullable else None
+    one = choices[0] if len(choices) == 1 else core_schema.union_schema([*choices], mode="smart")
+    return core_schema.nullable_schema(one) if nullable else one

@@ -311,6 +311,25 @@ def test_fast_path_answers_before_the_heavy_imports(project: Path) -> None:
     assert (quiet.returncode, quiet.stdout) == (0, "")
 
 
+def test_make_generate_is_answered_before_click_loads(project: Path) -> None:
+    """``generate`` (and ``generate --quiet``) with the defaults, as ``make generate`` runs it,
+    is answered by the entry point before click or any command module loads; an option sends
+    the same question through the command, which answers it alike."""
+    first = run_cli("generate", cwd=project)
+    assert first.stdout.startswith("generated "), first.stderr
+    before = snapshot(project / "generated")
+    for extra in ([], ["--quiet"]):
+        again = run_cli("generate", *extra, cwd=project, env={"PYTHONPROFILEIMPORTTIME": "1"})
+        imported = {line.rsplit("|", 1)[-1].strip() for line in again.stderr.splitlines()}
+        assert "generator.emit.cache" in imported
+        assert not imported & {"click", "generator.cli.commands", *HEAVY}
+        assert again.returncode == 0
+        assert again.stdout == ("" if extra else f"{cache.message(Path('generated'))}\n")
+    through_click = run_cli("generate", "--out", "generated", cwd=project)
+    assert through_click.stdout == f"{cache.message(Path('generated'))}\n"
+    assert snapshot(project / "generated") == before
+
+
 def test_one_front_door_with_the_configuration_defaults() -> None:
     """click parses every command line; its defaults are the configuration's."""
     from generator import cli

@@ -157,3 +157,15 @@ def test_the_class_has_no_field_attributes_and_pydantic_instances_are_untouched(
     partial = DeploymentEnvironmentApiCredential.model_construct(type="sql")
     with pytest.raises(AttributeError, match="version"):
         partial.version  # noqa: B018
+
+
+def test_nested_models_keep_their_plain_fields_as_built_and_validate_the_rest_when_read() -> None:
+    sent = {"type": "sql", "version": 2, "port": "x", "url": "u", "new": 1}
+    env = DeploymentEnvironment._from_json({**ENV, "api_credentials": [sent]})
+    assert env.__dict__ == {}  # a response's own model: nothing kept before its first read
+    (credential,) = env.api_credentials
+    kept = dict(credential.__dict__)  # kept as built: the values already typed, and defaults
+    assert kept == {"type": "sql", "version": 2, "url": "u", "database": None, "host": None}
+    with pytest.warns(UserWarning, match="/api_credentials/0/port: str 'x'"):
+        assert credential.port == "x"  # refused as built, then kept as received when read
+    assert credential.to_dict() is sent and credential.model_extra == {"new": 1}

@@ -8,8 +8,9 @@ in the instance, so every later read is a plain attribute hit.
 
 The first read of any field of an instance keeps every field whose raw value already is its
 typed value (a ``str`` for ``str``, a listed enum value, an integer in range; see
-:mod:`._field_plans`), at the cost of a type test each. Every other field (nested models, dates,
-anything the test refuses) is validated when it is read, and only then: a value that fails is
+:mod:`._field_plans`), in one pydantic-core call; nested models, built when their field is first
+read, keep theirs as they are built. Every other field (dates, anything the strict check
+refuses) is validated when it is read, and only then: a value that fails is
 kept as it came and reported through :func:`._differences.report`, the one rule every reader
 follows, named by its JSON pointer (see :mod:`._where`).
 """
@@ -27,7 +28,7 @@ import pydantic
 from pydantic.fields import FieldInfo
 
 from ._differences import LISTENERS, MISSING, Difference, Kind, child, report
-from ._field_plans import accepts
+from ._field_plans import IMMUTABLE, Keep, class_plan
 from ._lenient import adapter, complete, construct
 from ._open import Unknown
 from ._where import NOWHERE_PLACE, Where
@@ -36,9 +37,8 @@ __all__ = ["LazyField", "build", "field_keys", "install", "lazy_builder", "raw_o
 
 RAW = "_cube_raw"  # keys of a lazy model's private dict: its JSON object,
 AT = "_cube_at"  # and where it was found (a Where)
-_ABSENT: Any = object()  # a member the object does not have
-_IMMUTABLE = frozenset({type(None), bool, int, float, str, bytes, tuple})
 _LAZY: weakref.WeakSet[type] = weakref.WeakSet()  # the classes built lazily (see install)
+_PRIVATE: Any = vars(pydantic.BaseModel)["__pydantic_private__"]  # its slot, set in C
 
 
 class LazyField:
@@ -67,21 +67,15 @@ class LazyField:
             raise AttributeError(self.name) from None  # not built lazily: pydantic's lookup
         kept = obj.__dict__
         if type(obj) is self.owner:
-            table = _TABLES.get(self.owner) or _table(self.owner)
+            keep, aliased, nested = _TABLES.get(self.owner) or _table(self.owner)
             if not kept:  # the instance's first read: keep its plain fields (see module)
-                rows, aliased, _ = table
                 if not aliased or aliased.isdisjoint(raw):  # else: a member under its own name
-                    get = raw.get
-                    for name, key, fallback, tests in rows:
-                        value = get(key, fallback)
-                        test = tests.get(type(value))
-                        if test is True or (test is not None and test(value)):
-                            kept[name] = value
+                    kept.update(keep(raw))
                     if self.name in kept:
                         return kept[self.name]
-            nested = table[2].get(self.name)
-            if nested is not None and nested[0] in raw:  # a model, or a list of them
-                key, reader = nested
+            found = nested.get(self.name)
+            if found is not None and found[0] in raw:  # a model, or a list of them
+                key, reader = found
                 where = private[AT]
                 value = kept[self.name] = reader(
                     raw[key], Where(where.context, where, key, None, raw)
@@ -91,28 +85,24 @@ class LazyField:
         return value
 
 
-_Table = tuple[tuple[tuple[Any, ...], ...], frozenset[str], dict[str, tuple[str, "Reader"]]]
+_Table = tuple[Keep, frozenset[str], dict[str, tuple[str, "Reader"]]]
 _TABLES: dict[type, _Table] = {}  # _table by class: a first read's one dict lookup
 
 
 def _table(cls: type[pydantic.BaseModel]) -> _Table:
-    """How a first read finds the fields of ``cls`` (see :class:`LazyField`): for each field
-    whose raw value may be its typed value, its name, wire name, the value it takes when absent
-    (its default, if that can be shared), and the test of a raw value by its type (see
-    :meth:`._field_plans.Accepts.by_type`); the names of aliased fields, which a server may also
-    send (``populate_by_name``); and the lazy builders of model fields, with their wire names."""
-    rows, nested = [], {}
+    """How a first read finds the fields of ``cls`` (see :class:`LazyField`): the plan of the
+    fields whose raw value may be its typed value (see :func:`._field_plans.class_plan`); the
+    names of aliased fields, which a server may also send (``populate_by_name``); and the lazy
+    builders of model fields, with their wire names."""
+    plain, nested = [], {}
     for name, (key, field) in field_keys(cls).items():
         reader = _field_reader(cls, name)[0]
         if reader is not None:
             nested[name] = (key, reader)
-        found = None if reader else accepts(field.annotation, field.metadata)
-        if found is not None:
-            shared = field.default_factory is None and type(field.default) in _IMMUTABLE
-            default = field.default if shared and not field.is_required() else _ABSENT
-            rows.append((name, key, default, found.by_type()))
+        else:
+            plain.append((name, key, field))
     aliased = frozenset(name for name, (key, _) in field_keys(cls).items() if key != name)
-    table = _TABLES[cls] = (tuple(rows), aliased, nested)
+    table = _TABLES[cls] = (class_plan(plain), aliased, nested)
     return table
 
 
@@ -139,10 +129,15 @@ def _where(model: pydantic.BaseModel) -> Where:
     return where if isinstance(where, Where) else NOWHERE_PLACE
 
 
-def build(cls: type[Any], data: dict[str, Any], where: Where) -> Any:
-    """An instance of ``cls`` over ``data`` whose fields are validated when first read."""
+def build(cls: type[Any], data: dict[str, Any], where: Where, eager: bool = False) -> Any:
+    """An instance of ``cls`` over ``data`` whose fields are validated when first read
+    (``eager``: its plain fields kept now, see :func:`_lazy_target`)."""
     obj = object.__new__(cls)
-    object.__setattr__(obj, "__pydantic_private__", {RAW: data, AT: where})
+    _PRIVATE.__set__(obj, {RAW: data, AT: where})
+    if eager:
+        keep, aliased = _keeper(cls)
+        if not aliased or aliased.isdisjoint(data):
+            obj.__dict__.update(keep(data))
     if LISTENERS:
         _report_extras(cls, data, where)
     return obj
@@ -170,7 +165,7 @@ def read_field(model: pydantic.BaseModel, name: str, raw: dict[str, Any]) -> Any
         where = _where(model).at(key, raw)
         report([Difference(Kind.MISSING, where.pointer(), "required", MISSING, where.context)])
         return None
-    if field.default_factory is None and type(field.default) in _IMMUTABLE:
+    if field.default_factory is None and type(field.default) in IMMUTABLE:
         return field.default  # shared safely: nothing can change it
     return field.get_default(call_default_factory=True)
 
@@ -222,8 +217,13 @@ def _field_reader(
     return _lazy_target(tp), tp, adapter(tp).validator.validate_python
 
 
-def _lazy_target(tp: Any) -> Reader | None:
-    """A lazy builder for ``Model``, ``Model | None`` and ``list[Model]`` of lazily built models."""
+def _lazy_target(tp: Any, eager: bool = True) -> Reader | None:
+    """A lazy builder for ``Model``, ``Model | None`` and ``list[Model]`` of lazily built models.
+
+    ``eager``: the models are a field's value, built when that field is first read; their plain
+    fields are kept as they are built (one pydantic-core call each, see :func:`_keeper`), so
+    reading them never calls a :class:`LazyField`. A response's own models (``eager`` False)
+    keep theirs at their first read, so a call whose models nobody reads stays cheap."""
     origin = typing.get_origin(tp)
     args = typing.get_args(tp)
     if isinstance(tp, type) and tp in _LAZY:
@@ -231,19 +231,19 @@ def _lazy_target(tp: Any) -> Reader | None:
 
         def one(value: Any, where: Where) -> Any:
             if isinstance(value, dict):
-                return build(model, value, where)
+                return build(model, value, where, eager)
             return _fallback(model, value, where)
 
         return one
     if origin in (Union, types.UnionType) and len(args) == 2 and type(None) in args:
-        inner = _lazy_target(next(a for a in args if a is not type(None)))
+        inner = _lazy_target(next(a for a in args if a is not type(None)), eager)
         if inner is not None:
             some = inner
             return lambda value, where: None if value is None else some(value, where)
     if origin is list and len(args) == 1:
         if isinstance(args[0], type) and args[0] in _LAZY:
-            return functools.partial(_model_list, args[0], tp)
-        item = _lazy_target(args[0])
+            return functools.partial(_model_list, args[0], tp, eager)
+        item = _lazy_target(args[0], eager)
         if item is not None:
             each = item
             return lambda value, where: (
@@ -254,7 +254,13 @@ def _lazy_target(tp: Any) -> Reader | None:
     return None
 
 
-def _model_list(model: type[Any], tp: Any, value: Any, where: Where) -> Any:
+def _keeper(model: type[Any]) -> tuple[Keep, frozenset[str]]:
+    """What keeps the plain fields of ``model``'s instances, and its aliased field names."""
+    keep, aliased, _ = _TABLES.get(model) or _table(model)
+    return keep, aliased
+
+
+def _model_list(model: type[Any], tp: Any, eager: bool, value: Any, where: Where) -> Any:
     """``list[Model]``, the commonest response: the loop of :func:`build` inlined. Every item
     shares ``where``, the list's own place: an item's index is looked up only if reported."""
     if not isinstance(value, list):
@@ -263,12 +269,15 @@ def _model_list(model: type[Any], tp: Any, value: Any, where: Where) -> Any:
         where = Where(where.context, where.pointer())
     where.items = value
     new = object.__new__
-    put = object.__setattr__
+    put = _PRIVATE.__set__
+    keep, aliased = _keeper(model) if eager else (None, None)
     out: list[Any] = []
     for item in value:
         if type(item) is dict:
             obj = new(model)
-            put(obj, "__pydantic_private__", {RAW: item, AT: where})
+            put(obj, {RAW: item, AT: where})
+            if keep is not None and (not aliased or aliased.isdisjoint(item)):
+                obj.__dict__.update(keep(item))
             out.append(obj)
         else:  # its index is len(out)
             out.append(_fallback(model, item, Where(where.context, where.pointer(), len(out))))
@@ -288,4 +297,4 @@ def _fallback(tp: Any, value: Any, where: Where) -> Any:
 @functools.lru_cache(maxsize=1024)
 def lazy_builder(tp: Any) -> Reader | None:
     """A lazy builder for a response type, or None when it must be validated whole."""
-    return _lazy_target(tp)
+    return _lazy_target(tp, eager=False)

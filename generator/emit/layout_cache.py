@@ -1,0 +1,112 @@
+"""Long statements already broken, kept between runs as compiled templates are.
+
+Breaking a statement that does not fit (:mod:`generator.emit.layout`) parses it and lays it out:
+about a sixth of a large document's whole run, spent again on every run for the same statements.
+The templates' filters ask :func:`fit` and :func:`fit_item` here instead: a statement this run
+or an earlier one broke (the same text, indent, width and kind) is answered from memory. What a
+package's run used is kept in the private run state (``layout/``, through the signed entries of
+:mod:`generator.document.parsed_cache`), named by the package and a hash of the layout code, so
+a changed layout rule is never answered from the cache. The entries become generated code, so
+one is used only from a file the caller owns, signed with this installation's secret; anything
+else is broken again. A cache that cannot be read or written is ignored: it never changes what
+a run writes, only how fast.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import sys
+from pathlib import Path
+from typing import Any
+
+from generator.document import parsed_cache
+from generator.emit import layout
+
+FOLDER = "layout"  # in the run state
+Key = tuple[str, str, int, int]  # kind ("statement", or fit_item's kind), text, indent, width
+
+_known: dict[Key, str] = {}  # from the cache and this run
+_used: set[Key] = set()  # asked for in this process since begin()
+_made: list[bool] = [False]  # whether this process broke a statement the cache did not hold
+
+
+def fit(statement: str, indent: int = 0, *, width: int = layout.LINE_LENGTH) -> str:
+    """:func:`generator.emit.layout.fit`, remembered."""
+    if indent + len(statement) <= width:
+        return statement
+    key = ("statement", statement, indent, width)
+    found = _known.get(key)
+    if found is None:
+        found = _known[key] = layout.fit(statement, indent, width=width)
+        _made[0] = True
+    _used.add(key)
+    return found
+
+
+def fit_item(item: str, indent: int, *, kind: str = "arg", width: int = layout.LINE_LENGTH) -> str:
+    """:func:`generator.emit.layout.fit_item`, remembered."""
+    if indent + len(item) + 1 <= width:
+        return item + ","
+    key = (kind, item, indent, width)
+    found = _known.get(key)
+    if found is None:
+        found = _known[key] = layout.fit_item(item, indent, kind=kind, width=width)
+        _made[0] = True
+    _used.add(key)
+    return found
+
+
+def begin(package: str) -> None:
+    """Start a run for ``package``: what its last run kept, and nothing else, is known."""
+    _known.clear()
+    _used.clear()
+    _made[0] = False
+    data = parsed_cache.load(_name(package), FOLDER)
+    entries = data if isinstance(data, list) else []
+    for entry in entries:
+        if _valid(entry):
+            _known[(entry[0], entry[1], entry[2], entry[3])] = entry[4]
+
+
+def _valid(entry: Any) -> bool:
+    return (
+        isinstance(entry, list)
+        and len(entry) == 5
+        and all(isinstance(entry[i], str) for i in (0, 1, 4))
+        and all(type(entry[i]) is int for i in (2, 3))
+    )
+
+
+def used() -> tuple[list[list[Any]], bool]:
+    """What this process asked for since :func:`begin` (entries to keep), and whether any of it
+    was new: a forked child hands this to its parent."""
+    return [[*key, _known[key]] for key in _used], _made[0]
+
+
+def finish(package: str, *others: tuple[list[list[Any]], bool]) -> None:
+    """Keep what the run used (this process's and ``others``', a child's), when any of it was
+    new; then forget it all."""
+    entries, made = used()
+    for their_entries, their_made in others:
+        entries += their_entries
+        made = made or their_made
+    if made:  # each entry once (without a fork, a child's share is this process's own)
+        unique = {(e[0], e[1], e[2], e[3]): e for e in entries}
+        parsed_cache.store(_name(package), list(unique.values()), FOLDER)
+    _known.clear()
+    _used.clear()
+    _made[0] = False
+
+
+def _name(package: str) -> str:
+    return hashlib.sha256(f"{package}\0{_layout_hash()}".encode()).hexdigest()
+
+
+@functools.cache
+def _layout_hash() -> str:
+    """The layout code's and the parser's (Python's minor version) hash: a changed rule is never
+    answered from the cache."""
+    here = Path(__file__).parent
+    code = b"".join((here / n).read_bytes() for n in ("layout.py", "layout_cache.py"))
+    return hashlib.sha256(code + sys.version.encode()).hexdigest()

@@ -1,0 +1,110 @@
+"""Long statements broken once and answered from the run state after: the same text as breaking
+them again, a statement the cache does not hold broken afresh, an entry this installation did not
+sign (or one that is damaged) never used, and a run that broke nothing new writes nothing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generator.document import parsed_cache
+from generator.emit import layout, layout_cache
+
+CALL = "result = client.payments.create(" + ", ".join(f"arg{i}=value{i}" for i in range(12)) + ")"
+FIELD = 'name: Annotated[str | None, Field(description="' + "word " * 20 + '")] = None'
+ITEM = "items: list[" + " | ".join(f"Choice{i}" for i in range(12)) + "] | None = None"
+
+
+@pytest.fixture(autouse=True)
+def run_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A project of its own: its run state is ``.cache/cube-codegen`` under ``tmp_path``."""
+    (tmp_path / "spec").mkdir()
+    (tmp_path / "spec" / "cube-codegen.yaml").write_text("{}\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path / ".cache" / "cube-codegen" / layout_cache.FOLDER
+
+
+def one_run(package: str = "pkg") -> list[str]:
+    layout_cache.begin(package)
+    out = [
+        layout_cache.fit(CALL, 4),
+        layout_cache.fit(FIELD, 4),
+        layout_cache.fit_item(ITEM, 8, kind="param"),
+        layout_cache.fit("x = 1", 4),  # fits: never kept
+    ]
+    layout_cache.finish(package)
+    return out
+
+
+def refuse(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken_again(*args: Any, **kwargs: Any) -> str:
+        raise AssertionError("broken again")
+
+    monkeypatch.setattr(layout, "fit", broken_again)
+    monkeypatch.setattr(layout, "fit_item", broken_again)
+
+
+def test_statements_are_broken_once_and_read_back_the_same(
+    run_state: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = one_run()
+    assert first == [
+        layout.fit(CALL, 4),
+        layout.fit(FIELD, 4),
+        layout.fit_item(ITEM, 8, kind="param"),
+        "x = 1",
+    ]
+    assert "\n" in first[0] and "\n" in first[1]  # long enough to be broken
+    assert len(list(run_state.glob("*.json"))) == 1
+    refuse(monkeypatch)
+
+    def no_store(*args: Any) -> None:
+        raise AssertionError("nothing new, yet written")
+
+    monkeypatch.setattr(parsed_cache, "store", no_store)
+    assert one_run() == first  # every statement answered from the run state
+
+
+def test_another_package_or_a_new_statement_is_broken_afresh(run_state: Path) -> None:
+    one_run("pkg")
+    layout_cache.begin("other")  # another package's run knows nothing of pkg's
+    calls: list[str] = []
+    real = layout.fit
+
+    def counted(statement: str, indent: int = 0, *, width: int = layout.LINE_LENGTH) -> str:
+        calls.append(statement)
+        return real(statement, indent, width=width)
+
+    layout.fit = counted  # type: ignore[assignment]
+    try:
+        assert layout_cache.fit(CALL, 4) == real(CALL, 4)
+        assert layout_cache.fit(CALL, 8) == real(CALL, 8)  # another indent: another entry
+    finally:
+        layout.fit = real  # type: ignore[assignment]
+        layout_cache.finish("other")
+    assert calls == [CALL, CALL]
+    assert len(list(run_state.glob("*.json"))) == 2
+
+
+@pytest.mark.parametrize("damage", ["unsigned", "torn"])
+def test_an_entry_not_signed_here_is_never_used(
+    run_state: Path, monkeypatch: pytest.MonkeyPatch, damage: str
+) -> None:
+    one_run()
+    [entry] = run_state.glob("*.json")
+    data = entry.read_bytes()
+    mac, payload = data[:32], data[32:]
+    entries = json.loads(payload)
+    for e in entries:
+        e[4] = "import os; os.system('echo injected')"
+    forged = json.dumps(entries).encode()
+    entry.write_bytes(mac + forged if damage == "unsigned" else data[: len(data) // 2])
+    assert one_run() == [
+        layout.fit(CALL, 4),
+        layout.fit(FIELD, 4),
+        layout.fit_item(ITEM, 8, kind="param"),
+        "x = 1",
+    ]
