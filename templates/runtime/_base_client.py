@@ -1,7 +1,10 @@
 """The request loop every generated client shares: HTTPS policy, auth, retries, timeouts, parsing.
 
 Sync and async clients differ only in how they send and sleep; everything that decides *what* to
-send or *whether* to retry lives in :class:`BaseClient` so both follow one policy.
+send or *whether* to retry lives in :class:`BaseClient` so both follow one policy: what a call
+sends is a :class:`PreparedCall` (``_prepared_call``), what every request of a client shares is
+worked out once (``_request_defaults``), and when a failed attempt is sent again is the
+``_retry_policy``.
 
 HTTPS
     The base URL must be ``https://``; ``http://`` is accepted only for a loopback host
@@ -11,24 +14,8 @@ HTTPS
     the configured origin.
 
 Retries (``max_retries``, default 2: at most three sends; per client and per call)
-    A failed attempt is sent again only when one of these holds:
-
-    1. the request never left: ``ConnectError``, ``ConnectTimeout``, ``PoolTimeout`` — any method,
-       except a TLS certificate failure (retrying cannot fix it);
-    2. the server says it did not act on the request: 408, 425, 429, 503 — any method;
-    3. the call is idempotent — ``GET HEAD OPTIONS PUT DELETE TRACE``, or any method whose call
-       carries an ``Idempotency-Key`` header — and it got any other 5xx except 501 and 505, or a
-       transport error after the request was sent (reset, truncated body, read/write timeout).
-
-    A server's ``x-should-retry: true|false`` header overrides 2 and 3. Everything else is raised
-    at once; in particular a POST or PATCH that got a 500, 502, 504, a reset or a read timeout may
-    have been processed and is never re-sent. 3xx, 409 and other 4xx are never retried.
-
-    Delay: the server's ``retry-after-ms`` / ``Retry-After`` (seconds or an HTTP date) when it
-    gives one, from 0 up to :data:`MAX_RETRY_AFTER` seconds; a server asking for longer is not
-    retried — the error is raised at once with ``retry_after`` set. Otherwise exponential backoff,
-    0.5 s doubling per attempt up to 8 s, less up to 25 % random jitter. Files being uploaded are
-    rewound before a re-send; a non-seekable file is not re-sent.
+    Only when the server cannot have acted on the request, or the call is idempotent: see
+    ``_retry_policy``.
 
 Timeouts
     :data:`DEFAULT_TIMEOUT` (60 s to read, write or wait for a pooled connection; 10 s to
@@ -67,13 +54,9 @@ import functools
 import ipaddress
 import logging
 import os
-import random
-import ssl
-import sys
 import time
-from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal, Self
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, Self
 
 import httpx2
 
@@ -84,101 +67,42 @@ from ._exceptions import (
     APITimeoutError,
     ConfigurationError,
     make_status_error,
-    parse_retry_after,
 )
-from ._limits import DEFAULT_LIMITS, Limits, Reading, aread_body, deadline, read_body
-from ._redaction import REDACTED, redact
+from ._limits import DEFAULT_LIMITS, Limits, Reading, aread_body, read_body, total_seconds
+from ._prepared_call import PreparedCall, RequestOptions
+from ._request_defaults import (
+    UNSET,
+    RequestDefaults,
+    client_headers,
+    merged_headers,
+    parsed_url,
+    timeout_extension,
+)
+from ._request_log import SENSITIVE_HEADERS, log, log_request, log_response, setup_logging
+from ._response_values import STREAMED_KINDS, ResponseKind, async_value, error_body, parse_value
+from ._retry_policy import (
+    DEFAULT_MAX_RETRIES,
+    MAX_RETRY_AFTER,
+    retry_delay,
+    rewind_files,
+    should_retry_error,
+    should_retry_status,
+)
 from ._shapes import observe, recorder_for
-from ._types import NOT_GIVEN, RAW_RESPONSE_HEADER, Body, Headers, NotGiven, Query, Timeout
+from ._types import NOT_GIVEN, RAW_RESPONSE_HEADER, NotGiven, Timeout
 from ._utils import build_path, build_query, to_jsonable
-from ._version import DISTRIBUTION, __version__
 
 __all__ = [
     "DEFAULT_MAX_RETRIES",
     "DEFAULT_TIMEOUT",
+    "MAX_RETRY_AFTER",
     "AsyncAPIClient",
     "PreparedCall",
     "RequestOptions",
     "SyncAPIClient",
 ]
 
-log = logging.getLogger(__package__ or __name__)
-LOG_ENV = "CUBE_LOG"
-_SENSITIVE_HEADERS = frozenset(
-    {"authorization", "proxy-authorization", "cookie", "x-api-key", "api-key"}
-)
-
-
-def user_agent() -> str:
-    """``cube-client/1.0.0 python/3.12 httpx2/2.16``: who is calling, for the server's logs."""
-    python = f"{sys.version_info.major}.{sys.version_info.minor}"
-    httpx_version = ".".join(httpx2.__version__.split(".")[:2])
-    return f"{DISTRIBUTION}/{__version__} python/{python} httpx2/{httpx_version}"
-
-
-def _setup_logging() -> None:
-    """Honour ``CUBE_LOG=info|debug`` once: a stderr handler on this package's logger."""
-    level = {"info": logging.INFO, "debug": logging.DEBUG}.get(
-        os.environ.get(LOG_ENV, "").strip().lower()
-    )
-    if level is None or getattr(log, "_cube_env_handler", False):
-        return
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("[%(asctime)s %(levelname)s %(name)s] %(message)s"))
-    log.addHandler(handler)
-    log.setLevel(level)
-    log._cube_env_handler = True  # type: ignore[attr-defined]
-
-
 DEFAULT_TIMEOUT = httpx2.Timeout(60.0, connect=10.0)
-DEFAULT_MAX_RETRIES = 2
-INITIAL_RETRY_DELAY = 0.5
-MAX_RETRY_DELAY = 8.0
-MAX_RETRY_AFTER = 60.0
-IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"})
-IDEMPOTENCY_HEADER = "idempotency-key"
-# The server says it did not act on the request, so even a POST may be re-sent.
-NOT_PROCESSED_STATUSES = frozenset({408, 425, 429, 503})
-# 5xx that will not change on a retry.
-PERMANENT_SERVER_STATUSES = frozenset({501, 505})
-ResponseKind = Literal["json", "binary", "text", "event-stream", "json-lines", "empty"]
-STREAMED_KINDS = frozenset({"binary", "event-stream", "json-lines"})
-
-
-@dataclass(frozen=True)
-class RequestOptions:
-    """Per-call overrides every generated method accepts."""
-
-    extra_headers: Headers | None = None
-    extra_query: Query | None = None
-    extra_body: Body | None = None
-    timeout: Timeout | NotGiven = NOT_GIVEN
-    max_retries: int | NotGiven = NOT_GIVEN
-    limits: Limits | None = None
-
-
-@dataclass(frozen=True)
-class PreparedCall:
-    """Everything needed to (re-)send one call; pagination re-sends it with new query values."""
-
-    method: str
-    path: str
-    path_params: Mapping[str, object] = field(default_factory=dict)
-    query: Mapping[str, object] = field(default_factory=dict)
-    headers: Mapping[str, str] = field(default_factory=dict)
-    json: object = NOT_GIVEN
-    content: bytes | str | None = None
-    form: Mapping[str, object] | None = None
-    files: Mapping[str, Any] | None = None
-    options: RequestOptions = RequestOptions()
-    # Query parameters whose arrays are comma-joined (``explode: false``) instead of repeated.
-    unexploded: frozenset[str] = frozenset()
-    # Sent to the host's root (``/livez``), outside the base URL's path (``/cubejs-api``).
-    host_root: bool = False
-
-    def with_query(self, **changes: object) -> PreparedCall:
-        """A copy with query values changed; a ``NOT_GIVEN`` value removes that parameter."""
-        return replace(self, query={**self.query, **changes})
 
 
 def _is_loopback(host: str) -> bool:
@@ -188,33 +112,6 @@ def _is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
         return False
-
-
-def _is_idempotent(call: PreparedCall) -> bool:
-    if call.method.upper() in IDEMPOTENT_METHODS:
-        return True
-    names = [*call.headers, *(call.options.extra_headers or {})]
-    return any(name.lower() == IDEMPOTENCY_HEADER for name in names)
-
-
-def _is_certificate_error(exc: BaseException) -> bool:
-    seen: BaseException | None = exc
-    for _ in range(8):  # walk the cause chain a bounded number of steps
-        if seen is None:
-            return False
-        if isinstance(seen, ssl.SSLCertVerificationError):
-            return True
-        seen = seen.__cause__ or seen.__context__
-    return False
-
-
-def _file_objects(call: PreparedCall) -> list[Any]:
-    """Open files among the upload parts (a value, or the second item of a tuple part)."""
-    found: list[Any] = []
-    for value in (call.files or {}).values():
-        parts = value if isinstance(value, tuple) else (value,)
-        found.extend(p for p in parts if hasattr(p, "read") and hasattr(p, "seek"))
-    return found
 
 
 class BaseClient:
@@ -235,7 +132,7 @@ class BaseClient:
         record_shapes: str | os.PathLike[str] | None = None,
         limits: Limits | None = None,
     ) -> None:
-        _setup_logging()
+        setup_logging()
         try:
             url = httpx2.URL(base_url)
         except httpx2.InvalidURL:
@@ -266,6 +163,7 @@ class BaseClient:
         self.strict = strict
         self.limits = limits or DEFAULT_LIMITS
         self._recorder = recorder_for(record_shapes)
+        self._fixed = UNSET
 
     def _observed(
         self,
@@ -315,6 +213,9 @@ class BaseClient:
         return new
 
     _owns_client = False
+    # The headers this client's own httpx2 client was made with (see ``_request_defaults``),
+    # by lower-case name; none for an ``http_client`` given by the caller.
+    _preset_headers: Mapping[str, str] = {}
 
     def __repr__(self) -> str:  # never shows the credential
         return f"<{type(self).__name__} base_url={str(self.base_url)!r}>"
@@ -346,20 +247,21 @@ class BaseClient:
         if isinstance(timeout, NotGiven):
             timeout = self._timeout(call)
         opts = call.options
+        fixed = self._fixed
+        if fixed.stale(self.base_url, self._default_headers, self.timeout):
+            fixed = self._fixed = RequestDefaults.of(
+                self.base_url,
+                self._default_headers,
+                self.auth_headers,
+                self.timeout,
+                self._preset_headers,
+            )
         path = build_path(call.path, call.path_params)
-        url = self.base_url.copy_with(path="/") if call.host_root else self.base_url
-        base = str(url).rstrip("/")
         query = {**call.query, **opts.extra_query} if opts.extra_query else call.query
         params = build_query(query, call.unexploded)
-        # Case-insensitive (keyed by the lower-case name), so a caller's "authorization" replaces
-        # ours rather than joining it; a plain dict, as httpx2 builds its own ``Headers`` anyway.
-        merged = {"accept": ("Accept", "application/json"), "user-agent": _USER_AGENT_HEADER}
-        for layer in (self._default_headers, self.auth_headers, call.headers, opts.extra_headers):
-            if layer:
-                for key, value in layer.items():
-                    merged[key.lower()] = (key, value)
-        merged.pop(_RAW_RESPONSE_KEY, None)
-        headers = list(merged.values())
+        headers: Sequence[tuple[str, str]] | None = fixed.pairs
+        if call.headers or opts.extra_headers:
+            headers = merged_headers(fixed.headers, call.headers, opts.extra_headers)
         kwargs: dict[str, Any] = {}
         if not isinstance(call.json, NotGiven):
             body = to_jsonable(call.json)
@@ -388,10 +290,10 @@ class BaseClient:
             kwargs["json"] = to_jsonable(opts.extra_body)
         return client.build_request(
             call.method,
-            _url(base + path),
+            parsed_url((fixed.root if call.host_root else fixed.base) + path),
             params=params or None,  # an empty list would still cost httpx2 a query merge
             headers=headers,
-            timeout=timeout,
+            extensions=timeout_extension(timeout, fixed),
             **kwargs,
         )
 
@@ -403,8 +305,11 @@ class BaseClient:
         return call.options.limits or self.limits
 
     def _timeout(self, call: PreparedCall) -> Timeout:
-        _own_timeout(call.options.timeout)
-        return self.timeout if isinstance(call.options.timeout, NotGiven) else call.options.timeout
+        given = call.options.timeout
+        if given is NOT_GIVEN:
+            return self.timeout
+        _own_timeout(given)
+        return self.timeout if isinstance(given, NotGiven) else given
 
     def _max_retries(self, call: PreparedCall) -> int:
         n = call.options.max_retries
@@ -422,37 +327,6 @@ class BaseClient:
         headers = call.options.extra_headers
         return headers is not None and headers.get(RAW_RESPONSE_HEADER) == "stream"
 
-    @staticmethod
-    def _should_retry_status(call: PreparedCall, response: httpx2.Response) -> bool:
-        """Rules 2 and 3 of the module's retry policy, with the server's ``x-should-retry``."""
-        override = response.headers.get("x-should-retry")
-        if override in ("true", "false"):
-            return bool(override == "true")
-        status = response.status_code
-        if status in NOT_PROCESSED_STATUSES:
-            return True
-        return status >= 500 and status not in PERMANENT_SERVER_STATUSES and _is_idempotent(call)
-
-    @staticmethod
-    def _should_retry_error(call: PreparedCall, exc: Exception) -> bool:
-        """Rules 1 and 3: unsent requests always; sent ones only when idempotent."""
-        if _is_certificate_error(exc):
-            return False
-        if isinstance(exc, (httpx2.ConnectError, httpx2.ConnectTimeout, httpx2.PoolTimeout)):
-            return True
-        return _is_idempotent(call) and isinstance(exc, httpx2.TransportError)
-
-    @staticmethod
-    def _retry_delay(attempt: int, response: httpx2.Response | None) -> float | None:
-        """Seconds to wait before the next attempt, or ``None`` when the server asks too long a
-        wait."""
-        if response is not None:
-            asked = parse_retry_after(response.headers)
-            if asked is not None:
-                return asked if asked <= MAX_RETRY_AFTER else None
-        backoff = min(INITIAL_RETRY_DELAY * 2.0**attempt, MAX_RETRY_DELAY)
-        return backoff * (1 - 0.25 * random.random())
-
     def _plan_retry(
         self,
         call: PreparedCall,
@@ -464,13 +338,13 @@ class BaseClient:
         """The delay before re-sending this call, or ``None`` to give up now."""
         if attempt >= self._max_retries(call):
             return None
-        if response is not None and not self._should_retry_status(call, response):
+        if response is not None and not should_retry_status(call, response):
             return None
-        if exc is not None and not self._should_retry_error(call, exc):
+        if exc is not None and not should_retry_error(call, exc):
             return None
-        if not self._rewind_files(call):
+        if not rewind_files(call):
             return None
-        delay = self._retry_delay(attempt, response)
+        delay = retry_delay(attempt, response)
         if delay is not None:
             why = f"status {response.status_code}" if response is not None else type(exc).__name__
             log.info(
@@ -479,21 +353,13 @@ class BaseClient:
             )  # fmt: skip
         return delay
 
-    def _rewind_files(self, call: PreparedCall) -> bool:
-        for fh in _file_objects(call):
-            try:
-                fh.seek(0)
-            except (OSError, ValueError):
-                return False
-        return True
-
     def _status_error(self, response: httpx2.Response) -> APIStatusError:
-        error = make_status_error(response, _error_body(response))
+        error = make_status_error(response, error_body(response))
         error._redact(self._credential, self._sensitive_headers())
         return error
 
     def _sensitive_headers(self) -> frozenset[str]:
-        return _SENSITIVE_HEADERS | {self._auth_header.lower()}
+        return SENSITIVE_HEADERS | {self._auth_header.lower()}
 
     def _transport_error(self, exc: Exception, request: httpx2.Request) -> APIError:
         error: APIError
@@ -506,49 +372,9 @@ class BaseClient:
         error._redact(self._credential, self._sensitive_headers())
         return error
 
-    def _log_request(self, request: httpx2.Request, attempt: int) -> None:
-        if log.isEnabledFor(logging.DEBUG):
-            sensitive = self._sensitive_headers()
-            shown = {
-                k: REDACTED if k.lower() in sensitive else v for k, v in request.headers.items()
-            }
-            if self._credential:
-                shown = {k: redact(v, self._credential) for k, v in shown.items()}
-            log.debug(
-                "Request %s %s (attempt %d) headers=%s",
-                request.method, _loggable_url(request.url), attempt + 1, shown,
-            )  # fmt: skip
-
-    @staticmethod
-    def _log_response(response: httpx2.Response) -> None:
-        if log.isEnabledFor(logging.DEBUG):
-            request = response.request
-            log.debug(
-                "Response %s %s -> %d",
-                request.method,
-                _loggable_url(request.url),
-                response.status_code,
-            )
-
-
-_USER_AGENT = user_agent()
-_USER_AGENT_HEADER = ("User-Agent", _USER_AGENT)
-_RAW_RESPONSE_KEY = RAW_RESPONSE_HEADER.lower()
-
-
-@functools.lru_cache(maxsize=512)
-def _url(text: str) -> httpx2.URL:
-    """``text`` parsed once (``httpx2.URL`` is immutable): a client calls the same few URLs
-    again and again, and parsing one costs more than the rest of building its request."""
-    return httpx2.URL(text)
-
 
 def _class_attrs(cls: type) -> list[tuple[str, object]]:
     return [(name, attr) for klass in cls.__mro__ for name, attr in vars(klass).items()]
-
-
-def _loggable_url(url: httpx2.URL) -> str:
-    return str(url.copy_with(username=None, password=None)) if url.userinfo else str(url)
 
 
 def _own_http_client(given: Any, expected: type) -> None:
@@ -599,7 +425,11 @@ class SyncAPIClient(BaseClient):
         _own_http_client(http_client, httpx2.Client)
         super().__init__(**kwargs)
         self._owns_client = http_client is None
-        self._client = http_client or httpx2.Client(follow_redirects=False)
+        if http_client is None:
+            preset = client_headers(self._default_headers, self.auth_headers)
+            self._preset_headers = {name: value for name, (_, value) in preset.items()}
+            http_client = httpx2.Client(follow_redirects=False, headers=list(preset.values()))
+        self._client = http_client
         self._sleep: Callable[[float], None] = sleep or time.sleep
 
     def close(self) -> None:
@@ -618,21 +448,26 @@ class SyncAPIClient(BaseClient):
         """Send with retries; returns a 2xx response or raises a typed :class:`APIError`."""
         attempt = 0
         timeout, limits = self._timeout(call), self._limits_for(call)
+        seconds = total_seconds(timeout)
+        debug = log.isEnabledFor(logging.DEBUG)
         while True:
             request = self._build_request(call, self._client, timeout)
-            self._log_request(request, attempt)
-            when = deadline(timeout)
+            if debug:
+                log_request(request, attempt, self._credential, self._sensitive_headers())
+            when = None if seconds is None else time.monotonic() + seconds
             try:
                 response = self._client.send(request, stream=True, follow_redirects=False)
-                if response.is_success and not stream:
+                ok = 200 <= response.status_code < 300
+                if ok and not stream:
                     read_body(response, limits, when)
             except httpx2.RequestError as exc:
                 delay = self._plan_retry(call, attempt, exc=exc)
                 if delay is None:
                     raise self._transport_error(exc, request) from exc
             else:
-                self._log_response(response)
-                if response.is_success:
+                if debug:
+                    log_response(response)
+                if ok:
                     return response
                 delay = self._plan_retry(call, attempt, response=response)
                 if delay is None:
@@ -650,7 +485,7 @@ class SyncAPIClient(BaseClient):
         streamed = kind in STREAMED_KINDS
         response = self.send(call, stream=streamed or unread)
         parse: Callable[[], Any] = functools.partial(
-            _parse, response, cast_to, kind, self._reading(call)
+            parse_value, response, cast_to, kind, self._reading(call)
         )
         if kind == "json" and self._recorder is not None:
             parse = functools.partial(self._observed, call, response, cast_to, parse)
@@ -681,7 +516,11 @@ class AsyncAPIClient(BaseClient):
         _own_http_client(http_client, httpx2.AsyncClient)
         super().__init__(**kwargs)
         self._owns_client = http_client is None
-        self._client = http_client or httpx2.AsyncClient(follow_redirects=False)
+        if http_client is None:
+            preset = client_headers(self._default_headers, self.auth_headers)
+            self._preset_headers = {name: value for name, (_, value) in preset.items()}
+            http_client = httpx2.AsyncClient(follow_redirects=False, headers=list(preset.values()))
+        self._client = http_client
         if sleep is None:
             import asyncio
 
@@ -704,21 +543,26 @@ class AsyncAPIClient(BaseClient):
         """Send with retries; returns a 2xx response or raises a typed :class:`APIError`."""
         attempt = 0
         timeout, limits = self._timeout(call), self._limits_for(call)
+        seconds = total_seconds(timeout)
+        debug = log.isEnabledFor(logging.DEBUG)
         while True:
             request = self._build_request(call, self._client, timeout)
-            self._log_request(request, attempt)
-            when = deadline(timeout)
+            if debug:
+                log_request(request, attempt, self._credential, self._sensitive_headers())
+            when = None if seconds is None else time.monotonic() + seconds
             try:
                 response = await self._client.send(request, stream=True, follow_redirects=False)
-                if response.is_success and not stream:
+                ok = 200 <= response.status_code < 300
+                if ok and not stream:
                     await aread_body(response, limits, when)
             except httpx2.RequestError as exc:
                 delay = self._plan_retry(call, attempt, exc=exc)
                 if delay is None:
                     raise self._transport_error(exc, request) from exc
             else:
-                self._log_response(response)
-                if response.is_success:
+                if debug:
+                    log_response(response)
+                if ok:
                     return response
                 delay = self._plan_retry(call, attempt, response=response)
                 if delay is None:
@@ -740,7 +584,7 @@ class AsyncAPIClient(BaseClient):
         from ._response import APIResponse
 
         reading = self._reading(call)
-        build: Callable[[], Any] = functools.partial(_async_value, response, cast_to, kind, reading)
+        build: Callable[[], Any] = functools.partial(async_value, response, cast_to, kind, reading)
         if kind == "json" and self._recorder is not None:
             build = functools.partial(self._observed, call, response, cast_to, build)
         if unread:
@@ -753,45 +597,3 @@ class AsyncAPIClient(BaseClient):
             value = build()
             return APIResponse(response, lambda: value) if self._wants_raw(call) else value
         return APIResponse(response, build) if self._wants_raw(call) else build()
-
-
-def _async_value(
-    response: httpx2.Response, cast_to: Any, kind: ResponseKind, reading: Reading
-) -> Any:
-    """What an async call returns for ``response``: streams wrap it unread."""
-    if kind == "binary":
-        from ._response import AsyncBinaryResponse
-
-        return AsyncBinaryResponse(response, reading.limits)
-    if kind == "event-stream":
-        from ._streaming import AsyncEventStream
-
-        return AsyncEventStream(response, cast_to, reading)
-    if kind == "json-lines":  # ``cast_to`` is a ``JSONLines`` spec
-        return cast_to.aopen(response, reading)
-    return _parse(response, cast_to, kind, reading)
-
-
-def _parse(response: httpx2.Response, cast_to: Any, kind: ResponseKind, reading: Reading) -> Any:
-    from ._response import BinaryResponse, parse_json  # pydantic is imported on first use
-
-    if kind == "json":
-        return parse_json(response, cast_to, reading.strict, reading.path)
-    if kind == "text":
-        return response.text
-    if kind == "binary":
-        return BinaryResponse(response, reading.limits)
-    if kind == "event-stream":
-        from ._streaming import EventStream
-
-        return EventStream(response, cast_to, reading)
-    if kind == "json-lines":  # ``cast_to`` is a ``JSONLines`` spec
-        return cast_to.open(response, reading)
-    return None
-
-
-def _error_body(response: httpx2.Response) -> object:
-    try:
-        return response.json()
-    except ValueError:
-        return response.text[:2000]

@@ -86,10 +86,11 @@ class _PageState(Generic[T]):
         data: Any,
         items: list[T],
         response: httpx2.Response | None = None,
+        shape: PageSpec | None = None,
     ) -> None:
         self._call = call
         self._root = spec
-        self.spec: PageSpec = spec.match(data) or spec
+        self.spec: PageSpec = shape or spec.match(data) or spec
         self._item_type = item_type
         self.raw = data
         self.items = items
@@ -144,6 +145,15 @@ class _PageState(Generic[T]):
         changes[spec.offset_param] = next_offset
         return self._call.with_query(**changes)
 
+    _walk: _Walk | None
+
+    def _walk_on(self, client: SyncAPIClient | AsyncAPIClient) -> _Walk:
+        """The walk this page is part of; the first page starts one when its next is asked for
+        (most calls never page on)."""
+        if self._walk is None:
+            self._walk = _Walk(client._limits_for(self._call), self._call, self._root)
+        return self._walk
+
     def has_next_page(self) -> bool:
         """Whether another page is expected (it may still turn out to be empty)."""
         return self._next_call() is not None
@@ -166,21 +176,22 @@ class SyncPage(_PageState[T]):
         walk: _Walk | None = None,
     ) -> None:
         response = client.send(call)
-        data, items = parse_page(
+        data, items, shape = parse_page(
             response, spec, item_type, client.strict, call.path, client._recorder, call.method
         )
-        super().__init__(call, spec, item_type, data, items, response)
+        super().__init__(call, spec, item_type, data, items, response, shape)
         self._client = client
-        self._walk = walk or _Walk(client._limits_for(call), call, spec)
+        self._walk = walk
 
     def next_page(self) -> SyncPage[T] | None:
         """Fetch the next page, or ``None`` when this is the last one."""
         call = self._next_call()
         if call is None:
             return None
-        self._walk.check_call(self, call)
-        page: SyncPage[T] = SyncPage(self._client, call, self._root, self._item_type, self._walk)
-        self._walk.check_page(self, page)
+        walk = self._walk_on(self._client)
+        walk.check_call(self, call)
+        page: SyncPage[T] = SyncPage(self._client, call, self._root, self._item_type, walk)
+        walk.check_page(self, page)
         return page
 
     get_next_page = next_page
@@ -210,10 +221,11 @@ class AsyncPage(_PageState[T]):
         items: list[T],
         response: httpx2.Response | None = None,
         walk: _Walk | None = None,
+        shape: PageSpec | None = None,
     ) -> None:
-        super().__init__(call, spec, item_type, data, items, response)
+        super().__init__(call, spec, item_type, data, items, response, shape)
         self._client = client
-        self._walk = walk or _Walk(client._limits_for(call), call, spec)
+        self._walk = walk
 
     @classmethod
     async def fetch(
@@ -226,21 +238,22 @@ class AsyncPage(_PageState[T]):
     ) -> AsyncPage[T]:
         """Send ``call`` and wrap the page (the first of a walk unless ``walk`` is given)."""
         response = await client.send(call)
-        data, items = parse_page(
+        data, items, shape = parse_page(
             response, spec, item_type, client.strict, call.path, client._recorder, call.method
         )
-        return cls(client, call, spec, item_type, data, items, response, walk)
+        return cls(client, call, spec, item_type, data, items, response, walk, shape)
 
     async def next_page(self) -> AsyncPage[T] | None:
         """Fetch the next page, or ``None`` when this is the last one."""
         call = self._next_call()
         if call is None:
             return None
-        self._walk.check_call(self, call)
+        walk = self._walk_on(self._client)
+        walk.check_call(self, call)
         page: AsyncPage[T] = await AsyncPage.fetch(
-            self._client, call, self._root, self._item_type, self._walk
+            self._client, call, self._root, self._item_type, walk
         )
-        self._walk.check_page(self, page)
+        walk.check_page(self, page)
         return page
 
     get_next_page = next_page

@@ -126,12 +126,12 @@ def _result(
     client: Any, call: PreparedCall, response: httpx2.Response, cast_to: Any, rid: str
 ) -> Any:
     """The answer as the client's ``request`` gives it: parsed, raw or streamed, with its id."""
-    from ._base_client import _parse
+    from ._response_values import parse_value
 
     reading = client._reading(call)
 
     def parse() -> Any:
-        return tagged(_parse(response, cast_to, "json", reading), rid)
+        return tagged(parse_value(response, cast_to, "json", reading), rid)
 
     if client._wants_unread(call):  # the body was read already: a "wait" answer is small
         from ._streamed import StreamedAPIResponse

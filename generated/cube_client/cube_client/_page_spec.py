@@ -22,6 +22,7 @@ would read as "there are none".
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -30,7 +31,7 @@ import httpx2
 
 from ._differences import child
 from ._exceptions import APIResponseValidationError
-from ._response import parse_items, parse_json
+from ._response import loads, parse_items
 from ._shapes import Recorder, observe_data
 from ._types import NotGiven
 
@@ -56,10 +57,15 @@ class PageSpec:
     # The operation id, for errors.
     operation: str = ""
 
-    @property
+    @functools.cached_property
     def shapes(self) -> tuple[PageSpec, ...]:
         """This spec and its alternatives, in the order a response is matched against them."""
         return (self, *self.alternatives)
+
+    @functools.cached_property
+    def items_pointer(self) -> str:
+        """The JSON pointer of :attr:`items` (``/items``), named in warnings and errors."""
+        return "".join(child("", key) for key in self.items)
 
     @property
     def params(self) -> frozenset[str]:
@@ -141,8 +147,10 @@ def parse_page(
     path: str = "",
     recorder: Recorder | None = None,
     method: str = "",
-) -> tuple[Any, list[Any]]:
-    data = parse_json(response, object)
+) -> tuple[Any, list[Any], PageSpec]:
+    """The page's JSON, its items and the shape it matched (see :meth:`PageSpec.match`)."""
+    content = response.content
+    data = loads(response, content) if content and response.status_code != 204 else None
     shape = spec.match(data)
     if shape is None:
         raise PageShapeError(
@@ -152,9 +160,9 @@ def parse_page(
             response=response,
             body=data,
         )
-    at = "".join(child("", key) for key in shape.items)
+    at = shape.items_pointer
     found = dig(data, shape.items) or []
     if recorder is not None and recorder.sampled(method, path):
         observe_data(recorder, method, path, response, list[item_type], found, at)
     items = parse_items(response, data, found, item_type, strict, at, path, spec.operation)
-    return data, items
+    return data, items, shape

@@ -10,7 +10,7 @@ import secrets
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import contextmanager, suppress
-from functools import wraps
+from functools import lru_cache, wraps
 from typing import IO, Any, Generic, ParamSpec, TypeVar
 
 import httpx2
@@ -98,11 +98,11 @@ def parse_items(
 ) -> list[Any]:
     """The items of one page (already parsed JSON, found at pointer ``at``), leniently unless
     ``strict``."""
-    tp = list[item_type]
+    tp, builder = _list_of(item_type)
     context = Context.of(response, path, operation=operation)
-    builder = None if strict else lazy_builder(tp)
-    if builder is not None and isinstance(items, list):
-        return list(builder(items, Where(context, at)))
+    if builder is not None and not strict and isinstance(items, list):
+        built = builder(items, Where(context, at))
+        return built if type(built) is list else list(built)
     try:
         return list(adapter(tp).validate_python(items, context=_STRICT_CONTEXT if strict else None))
     except pydantic.ValidationError as exc:
@@ -112,6 +112,14 @@ def parse_items(
         value, found = construct(tp, items, at, context)
         report(found, response=response, body=data)
         return list(value)
+
+
+@lru_cache(maxsize=1024)
+def _list_of(item_type: Any) -> tuple[Any, Any]:
+    """``list[item_type]`` and its lazy builder (or ``None``), made once per item type rather
+    than on every page."""
+    tp = list[item_type]
+    return tp, lazy_builder(tp)
 
 
 def conform(
