@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,12 +37,7 @@ def fit(statement: str, indent: int = 0, *, width: int = layout.LINE_LENGTH) -> 
     if indent + len(statement) <= width:
         return statement
     key = ("statement", statement, indent, width)
-    found = _known.get(key)
-    if found is None:
-        found = _known[key] = layout.fit(statement, indent, width=width)
-        _made[0] = True
-    _used.add(key)
-    return found
+    return _remembered(key, lambda: layout.fit(statement, indent, width=width))
 
 
 def fit_item(item: str, indent: int, *, kind: str = "arg", width: int = layout.LINE_LENGTH) -> str:
@@ -49,9 +45,13 @@ def fit_item(item: str, indent: int, *, kind: str = "arg", width: int = layout.L
     if indent + len(item) + 1 <= width:
         return item + ","
     key = (kind, item, indent, width)
+    return _remembered(key, lambda: layout.fit_item(item, indent, kind=kind, width=width))
+
+
+def _remembered(key: Key, make: Callable[[], str]) -> str:
     found = _known.get(key)
     if found is None:
-        found = _known[key] = layout.fit_item(item, indent, kind=kind, width=width)
+        found = _known[key] = make()
         _made[0] = True
     _used.add(key)
     return found

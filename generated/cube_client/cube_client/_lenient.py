@@ -54,19 +54,11 @@ def construct(
 
 
 def _validates(tp: Any, data: Any) -> tuple[bool, Any]:
+    """``(True, value)``, or ``(False, pydantic's errors)`` when ``data`` is no ``tp``."""
     try:
         return True, adapter(tp).validate_python(data)
-    except pydantic.ValidationError:
-        return False, None
-
-
-def _bounds_broken(tp: Any, data: Any) -> list[str]:
-    """The bounds of ``Annotated`` type ``tp`` that ``data`` breaks, in our words."""
-    try:
-        adapter(tp).validate_python(data)
     except pydantic.ValidationError as exc:
-        return [b for b in map(bound_broken, exc.errors(include_url=False)) if b is not None]
-    return []
+        return False, exc.errors(include_url=False)
 
 
 def _strip_annotated(tp: Any) -> Any:
@@ -101,9 +93,9 @@ class _Builder:
             return value
         bare = _strip_annotated(tp)
         if bare is not tp and data is not None:  # the type fits but a bound may not
-            fits, value = _validates(bare, data)
-            bounds = _bounds_broken(tp, data) if fits else []
-            if bounds:
+            bounds = [b for b in map(bound_broken, value) if b is not None]
+            fits, value = _validates(bare, data) if bounds else (False, None)
+            if fits:
                 self.differs(Kind.OUT_OF_BOUNDS, pointer, " and ".join(bounds), data)
                 return value
         tp = bare
