@@ -34,9 +34,11 @@ def run_cli(
     """``python -m generator ARGS`` in ``cwd`` with ``env`` added to this environment: its exit
     code, stdout and stderr. The process is forked from a server that imported the libraries
     once (:mod:`tests.cli_zygote`: about half a CPU second less per run), unless ``fresh`` or the
-    environment changes what the interpreter reads at start-up; then it is a new interpreter."""
+    environment changes what the interpreter reads at start-up; then it is a new interpreter,
+    as for every run when ``CUBE_TESTS_FRESH_CLI`` is set (to compare, or to rule the server
+    out)."""
     full = {**os.environ, **(env or {})}
-    if not fresh and Path(cwd).is_dir():
+    if not (fresh or os.environ.get("CUBE_TESTS_FRESH_CLI")) and Path(cwd).is_dir():
         forked = cli_zygote_client.run([*CLI, *args], list(args), cwd, full, timeout)
         if forked is not None:
             return forked
