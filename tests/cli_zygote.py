@@ -17,11 +17,11 @@ What a fork cannot give, a fresh process does (:func:`tests.helpers.run_cli` dec
 environment whose interpreter settings (``PYTHON*``, the locale) differ from the server's.
 
 Run as ``python -m tests.cli_zygote SOCKET``; it prints ``ready`` on its standard output once
-it listens, and serves until the socket is closed or the server killed. One message per
-connection: a JSON request (``args``, ``cwd``, ``env``, ``umask``; ``module``, ``generator`` unless
-said) with three file descriptors
-(stdin, stdout, stderr); the answers are ``pid N`` when the child starts and ``status N`` (its
-wait status) when it ends.
+it listens, and serves until the socket is closed, the server killed or its parent (the test
+process) gone. One message per connection: a JSON request (``args``, ``cwd``, ``env``,
+``umask``; ``module``, ``generator`` unless said) with three file descriptors (stdin, stdout,
+stderr); the answers are ``pid N`` when the child starts and ``status N`` (its wait status)
+when it ends.
 """
 
 from __future__ import annotations
@@ -77,9 +77,11 @@ def _preload() -> None:
 
 def serve(path: str) -> dict[str, Any] | None:
     """Answer connections on ``path`` until it is closed; in a child, the request to run."""
+    parent = os.getppid()
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     server.bind(path)
     server.listen(64)
+    server.settimeout(2.0)  # to notice that the test process is gone (then leave)
     os.write(1, b"ready\n")
     devnull = os.open(os.devnull, os.O_RDWR)
     os.dup2(devnull, 1)
@@ -88,6 +90,10 @@ def serve(path: str) -> dict[str, Any] | None:
         _reap()
         try:
             conn, _ = server.accept()
+        except TimeoutError:
+            if os.getppid() != parent:
+                return None
+            continue
         except OSError:
             return None
         try:
@@ -151,7 +157,10 @@ def _become(request: dict[str, Any], fds: list[int]) -> None:
 def main() -> None:
     _preload()
     request = serve(sys.argv[1])
-    if request is None:
+    if request is None:  # the test process is gone: so is its socket's folder
+        with contextlib.suppress(OSError):
+            os.unlink(sys.argv[1])
+            os.rmdir(os.path.dirname(sys.argv[1]))
         return
     import runpy
 

@@ -62,7 +62,11 @@ def test_a_crash_prints_its_traceback_and_exits_1(tmp_path: Path) -> None:
     env = dict(os.environ)
     forked = cli_zygote_client.run(["base64"], ["missing"], tmp_path, env, 60, module="base64")
     fresh = subprocess.run(
-        [sys.executable, "-m", "base64", "missing"], cwd=tmp_path, capture_output=True, text=True
+        [sys.executable, "-m", "base64", "missing"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert forked is not None and forked.returncode == fresh.returncode == 1
     assert forked.stderr.startswith("Traceback") and fresh.stderr.startswith("Traceback")
