@@ -13,15 +13,17 @@ ends it); its exit status is sent back. The generator's own modules past the com
 imported by the child, in the order the command imports them, so what a command registers on
 import is what a fresh process would have.
 
-What a fork cannot give, a fresh process does (:func:`tests.helpers.run_cli` decides): an
-environment whose interpreter settings (``PYTHON*``, the locale) differ from the server's.
+What a fork cannot give, a fresh process does (:mod:`tests.cli_zygote_client` decides): each
+server is started with the interpreter flags and start-up settings (``PYTHON*``, the locale) of
+the runs it serves.
 
-Run as ``python -m tests.cli_zygote SOCKET``; it prints ``ready`` on its standard output once
-it listens, and serves until the socket is closed, the server killed or its parent (the test
-process) gone. One message per connection: a JSON request (``args``, ``cwd``, ``env``,
-``umask``; ``module``, ``generator`` unless said) with three file descriptors (stdin, stdout,
-stderr); the answers are ``pid N`` when the child starts and ``status N`` (its wait status)
-when it ends.
+Run as ``python [FLAGS] -m tests.cli_zygote SOCKET [cli|python]`` (what it imports once: for the
+command line, or for programs using a generated package); it prints ``ready`` on its standard
+output once it listens, and serves until the socket is closed, the server killed or its parent
+(the test process) gone. One message per connection: a JSON request (``args``, ``cwd``, ``env``,
+``umask``; ``module``, ``generator`` unless said, or ``code`` to run as ``-c`` does) with three
+file descriptors (stdin, stdout, stderr); the answers are ``pid N`` when the child starts and
+``status N`` (its wait status) when it ends.
 """
 
 from __future__ import annotations
@@ -64,13 +66,24 @@ PRELOAD = (
     "ast",
     "tokenize",
 )
-_CHUNK = 1 << 16
+# For ``python -c`` programs using a generated package (the README's blocks): its libraries.
+PRELOAD_PYTHON = (
+    "httpx2",
+    "pydantic",
+    "pydantic.main",
+    "pydantic.fields",
+    "pydantic.type_adapter",
+    "asyncio",
+    "ssl",
+    "json",
+    "email.utils",
+)
 
 
-def _preload() -> None:
+def _preload(kind: str) -> None:
     import importlib
 
-    for name in PRELOAD:
+    for name in PRELOAD if kind == "cli" else PRELOAD_PYTHON:
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
 
@@ -150,21 +163,40 @@ def _become(request: dict[str, Any], fds: list[int]) -> None:
     os.umask(request["umask"])
     if "tempfile" in sys.modules:  # the temporary folder is looked up again, from this environment
         sys.modules["tempfile"].tempdir = None
-    sys.argv = ["-m", *request["args"]]
-    sys.path[0] = os.getcwd()
+    if "code" in request:  # as -c sets them
+        sys.argv = ["-c", *request["args"]]
+        sys.path[0] = ""
+    else:  # as -m sets them
+        sys.argv = ["-m", *request["args"]]
+        sys.path[0] = os.getcwd()
 
 
 def main() -> None:
-    _preload()
+    _preload(sys.argv[2] if len(sys.argv) > 2 else "cli")
     request = serve(sys.argv[1])
     if request is None:  # the test process is gone: so is its socket's folder
         with contextlib.suppress(OSError):
             os.unlink(sys.argv[1])
             os.rmdir(os.path.dirname(sys.argv[1]))
         return
-    import runpy
+    if "code" in request:
+        _run_code(request["code"])
+    else:
+        import runpy
 
-    runpy._run_module_as_main(request.get("module", "generator"))  # type: ignore[attr-defined]
+        runpy._run_module_as_main(request.get("module", "generator"))  # type: ignore[attr-defined]
+
+
+def _run_code(code: str) -> None:
+    """Run ``code`` as ``python -c`` does: in a new ``__main__`` module, named ``<string>``."""
+    import builtins
+    import types
+
+    module = types.ModuleType("__main__")
+    module.__builtins__ = builtins  # type: ignore[attr-defined]
+    module.__spec__ = module.__loader__ = None
+    sys.modules["__main__"] = module
+    exec(compile(code, "<string>", "exec"), module.__dict__)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
-"""The caller's side of :mod:`tests.cli_zygote`: one server per test process, started on first
-use with this process's environment; each run sends its request and reads the child's output
-and exit status as :func:`subprocess.run` would give them (text decoded with the locale's
-encoding, newlines translated, a timeout killing the child and raising ``TimeoutExpired``)."""
+"""The caller's side of :mod:`tests.cli_zygote`: a server per kind of run (command line, or
+program using a generated package), interpreter flags and import path, started on first use;
+each run sends its request and reads the child's output and exit status as
+:func:`subprocess.run` would give them (text decoded with the locale's encoding, newlines
+translated, a timeout killing the child and raising ``TimeoutExpired``)."""
 
 from __future__ import annotations
 
@@ -26,44 +27,52 @@ ROOT = Path(__file__).resolve().parent.parent
 # import path, warnings, ...): a run that changes one of these needs a new interpreter.
 START_UP_PREFIXES = ("PYTHON", "LC_", "LANG", "LANGUAGE")
 
+# Start-up settings a server may be started with beyond this process's own (each such server
+# serves the runs with the same ones): the import path. Any other difference (an import-time
+# profile, a hash seed, ...) takes a fresh interpreter.
+SERVED_DIFFERENCES = ("PYTHONPATH",)
+MAX_SERVERS = 4
+
 _lock = threading.Lock()
-_server: dict[str, object] = {}
+_servers: dict[tuple[object, ...], str | None] = {}
 
 
 def _start_up_settings(env: dict[str, str]) -> dict[str, str]:
     return {k: v for k, v in env.items() if k.startswith(START_UP_PREFIXES)}
 
 
-def _server_socket() -> tuple[str, dict[str, str]] | None:
-    """The server's socket and the start-up settings it was started with (started now when
-    this process has none; None when it cannot start)."""
+def _server_socket(kind: str, flags: tuple[str, ...], env: dict[str, str]) -> str | None:
+    """The socket of the server for runs of ``kind`` with interpreter ``flags`` and ``env``'s
+    start-up settings (started now when there is none); None when those runs need a fresh
+    interpreter, or the server cannot start."""
+    settings = _start_up_settings(env)
+    own = _start_up_settings(dict(os.environ))
+    differ = {k for k in settings.keys() | own.keys() if settings.get(k) != own.get(k)}
+    if differ - set(SERVED_DIFFERENCES):
+        return None
+    key = (kind, flags, tuple(sorted(settings.items())))
     with _lock:
-        if "socket" in _server:
-            return _server["socket"], _server["settings"]  # type: ignore[return-value]
-        if "failed" in _server:
-            return None
-        folder = tempfile.mkdtemp(prefix="cli-zygote-")
-        path = os.path.join(folder, "s")
-        env = dict(os.environ)
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "tests.cli_zygote", path],
-            cwd=ROOT,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-        )
-        assert proc.stdout is not None
-        if proc.stdout.readline() != b"ready\n":
-            proc.kill()
-            proc.wait()
-            shutil.rmtree(folder, ignore_errors=True)
-            _server["failed"] = True
-            return None
-        proc.stdout.close()
-        atexit.register(_stop, proc, folder)
-        _server.update(socket=path, settings=_start_up_settings(env), proc=proc)
-        return path, _server["settings"]  # type: ignore[return-value]
+        if key not in _servers:
+            _servers[key] = _start(kind, flags, env) if len(_servers) < MAX_SERVERS else None
+        return _servers[key]
+
+
+def _start(kind: str, flags: tuple[str, ...], env: dict[str, str]) -> str | None:
+    folder = tempfile.mkdtemp(prefix="cli-zygote-")
+    path = os.path.join(folder, "s")
+    proc = subprocess.Popen(
+        [sys.executable, *flags, "-m", "tests.cli_zygote", path, kind],
+        cwd=ROOT,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    assert proc.stdout is not None
+    ready = proc.stdout.readline() == b"ready\n"
+    proc.stdout.close()
+    atexit.register(_stop, proc, folder)
+    return path if ready else None
 
 
 def _stop(proc: subprocess.Popen[bytes], folder: str) -> None:
@@ -78,22 +87,26 @@ def run(
     cwd: Path,
     env: dict[str, str],
     timeout: float,
+    *,
     module: str = "generator",
+    code: str | None = None,
+    flags: tuple[str, ...] = (),
+    kind: str = "cli",
 ) -> subprocess.CompletedProcess[str] | None:
-    """``python -m MODULE ARGS`` (``argv``) run by a forked child; None when a new interpreter
-    is needed (the start-up settings differ, or there is no server)."""
-    server = _server_socket()
-    if server is None or _start_up_settings(env) != server[1]:
+    """``python [flags] -m MODULE ARGS`` (or ``-c CODE ARGS``; ``argv`` for the result) run by
+    a child forked from the server of its ``kind``; None when a fresh interpreter is needed."""
+    path = _server_socket(kind, flags, env)
+    if path is None:
         return None
-    path = server[0]
     umask = os.umask(0o022)
     os.umask(umask)
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
     conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    request: dict[str, object] = {"args": args, "cwd": str(cwd), "env": env, "umask": umask}
+    request.update({"code": code} if code is not None else {"module": module})
     try:
         conn.connect(path)
-        request = {"args": args, "cwd": str(cwd), "env": env, "umask": umask, "module": module}
         socket.send_fds(conn, [json.dumps(request).encode()], [0, out_w, err_w])
     except OSError:
         for fd in (out_r, out_w, err_r, err_w):
@@ -104,8 +117,8 @@ def run(
     os.close(err_w)
     with conn:
         out, err, status = _collect(conn, out_r, err_r, argv, timeout)
-    code = os.waitstatus_to_exitcode(status)
-    return subprocess.CompletedProcess(argv, code, _text(out), _text(err))
+    exit_code = os.waitstatus_to_exitcode(status)
+    return subprocess.CompletedProcess(argv, exit_code, _text(out), _text(err))
 
 
 def _collect(

@@ -51,10 +51,12 @@ def test_folder_environment_and_umask_are_the_callers(tmp_path: Path) -> None:
         os.umask(old)
     assert trees[0] == trees[1] and trees[0]
     assert all(mode & 0o077 == 0 for _, mode in trees[0])
-    # The environment: a kill step named there stops the forked run as it stops a fresh one.
+    # The environment: a kill step named there stops the forked run as it stops a fresh one
+    # (its staging folder left in a run state of its own, not the suite's shared one).
     args = ["generate", "--spec", "a.json", "--package", "p", "--out", "killed"]
-    killed = run_cli(*args, cwd=tmp_path, env={KILL_ENV: "staged"})
-    assert killed.returncode == -signal.SIGKILL
+    env = {KILL_ENV: "staged", "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    killed = run_cli(*args, cwd=tmp_path, env=env)
+    assert killed.returncode == -signal.SIGKILL and (tmp_path / "cache" / "cube-codegen").is_dir()
 
 
 def test_a_crash_prints_its_traceback_and_exits_1(tmp_path: Path) -> None:
