@@ -81,3 +81,26 @@ def test_interpreter_settings_take_a_fresh_interpreter(tmp_path: Path) -> None:
     assert cli_zygote_client.run([*CLI, "--version"], ["--version"], tmp_path, env, 60) is None
     proc = run_cli("--version", cwd=tmp_path, env={"PYTHONHASHSEED": "7"})
     assert proc.returncode == 0 and "cube-codegen" in proc.stdout
+
+
+def test_a_program_runs_as_python_c_runs_it(tmp_path: Path) -> None:
+    """``-c``: its arguments, import path, module name, folder and warning flags as given."""
+    code = (
+        "import os, sys, warnings; print(sys.argv, repr(sys.path[0]), __name__, os.getcwd(),"
+        " sys.warnoptions, os.environ['MARK']); warnings.warn('w', UserWarning)"
+    )
+    env = {**os.environ, "MARK": "m1"}
+    flags = ("-W", "error::UserWarning")
+    argv = [sys.executable, *flags, "-c", code, "a1"]
+    forked = cli_zygote_client.run(argv, ["a1"], tmp_path, env, 60, code=code, flags=flags)
+    fresh = subprocess.run(argv, cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
+    assert forked is not None
+    assert (
+        (forked.returncode, forked.stdout)
+        == (fresh.returncode, fresh.stdout)
+        == (
+            1,
+            f"['-c', 'a1'] '' __main__ {tmp_path} ['error::UserWarning'] m1\n",
+        )
+    )
+    assert forked.stderr.splitlines()[-1] == fresh.stderr.splitlines()[-1] == "UserWarning: w"
