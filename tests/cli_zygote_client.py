@@ -31,6 +31,7 @@ START_UP_PREFIXES = ("PYTHON", "LC_", "LANG", "LANGUAGE")
 # serves the runs with the same ones): the import path. Any other difference (an import-time
 # profile, a hash seed, ...) takes a fresh interpreter.
 SERVED_DIFFERENCES = ("PYTHONPATH",)
+FRESH_ENV = "CUBE_TESTS_FRESH_CLI"
 MAX_SERVERS = 4
 
 _lock = threading.Lock()
@@ -94,7 +95,10 @@ def run(
     kind: str = "cli",
 ) -> subprocess.CompletedProcess[str] | None:
     """``python [flags] -m MODULE ARGS`` (or ``-c CODE ARGS``; ``argv`` for the result) run by
-    a child forked from the server of its ``kind``; None when a fresh interpreter is needed."""
+    a child forked from the server of its ``kind``; None when a fresh interpreter is needed
+    (always with ``CUBE_TESTS_FRESH_CLI`` set: to compare, or to rule the server out)."""
+    if os.environ.get(FRESH_ENV):
+        return None
     path = _server_socket(kind, flags, env)
     if path is None:
         return None

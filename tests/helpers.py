@@ -38,7 +38,7 @@ def run_cli(
     as for every run when ``CUBE_TESTS_FRESH_CLI`` is set (to compare, or to rule the server
     out)."""
     full = {**os.environ, **(env or {})}
-    if not (fresh or os.environ.get("CUBE_TESTS_FRESH_CLI")) and Path(cwd).is_dir():
+    if not fresh and Path(cwd).is_dir():
         forked = cli_zygote_client.run([*CLI, *args], list(args), cwd, full, timeout)
         if forked is not None:
             return forked

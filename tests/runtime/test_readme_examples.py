@@ -250,13 +250,12 @@ def _run(
         **env,
     }
     argv = [sys.executable, "-W", "error::UserWarning", "-c", block.code]
-    if not os.environ.get("CUBE_TESTS_FRESH_CLI"):  # forked from a server that imported
-        flags = ("-W", "error::UserWarning")  # httpx2 and pydantic once, started with these
-        forked = cli_zygote_client.run(
-            argv, [], site.folder, environ, 60, code=block.code, flags=flags, kind="python"
-        )
-        if forked is not None:
-            return forked
+    flags = ("-W", "error::UserWarning")  # forked from a server started with these that
+    forked = cli_zygote_client.run(  # imported httpx2 and pydantic once
+        argv, [], site.folder, environ, 60, code=block.code, flags=flags, kind="python"
+    )
+    if forked is not None:
+        return forked
     return subprocess.run(
         argv, check=False, cwd=site.folder, env=environ, capture_output=True, text=True, timeout=60
     )
