@@ -102,8 +102,7 @@ def run(
     path = _server_socket(kind, flags, env)
     if path is None:
         return None
-    umask = os.umask(0o022)
-    os.umask(umask)
+    umask = _umask()
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
     conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -123,6 +122,16 @@ def run(
         out, err, status = _collect(conn, out_r, err_r, argv, timeout)
     exit_code = os.waitstatus_to_exitcode(status)
     return subprocess.CompletedProcess(argv, exit_code, _text(out), _text(err))
+
+
+def _umask() -> int:
+    """This process's umask, read without setting it (another thread may be creating files)."""
+    with contextlib.suppress(OSError, StopIteration, ValueError):
+        with open("/proc/self/status", encoding="ascii") as status:
+            return int(next(x for x in status if x.startswith("Umask:")).split()[1], 8)
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return umask
 
 
 def _collect(
