@@ -16,14 +16,10 @@ import httpx2
 import pydantic
 
 from ._differences import Context, from_errors, report
-from ._exceptions import (
-    APIConnectionError,
-    APIResponseValidationError,
-    APITimeoutError,
-    request_id,
-)
+from ._exceptions import APIConnectionError, APIResponseValidationError, APITimeoutError
 from ._limits import DEFAULT_LIMITS, Limits, aread_body, read_body
 from ._models import STRICT, Where, adapter, construct, lazy_builder
+from ._response_headers import request_id
 from ._types import RAW_RESPONSE_HEADER
 
 __all__ = ["APIResponse", "AsyncBinaryResponse", "BinaryResponse"]
