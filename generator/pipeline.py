@@ -11,7 +11,7 @@ import json
 import keyword
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator import __version__
 from generator.beside import Beside
@@ -31,8 +31,10 @@ from generator.ir.build import FamilyBuilder
 from generator.ir.naming import PythonIdentifier
 from generator.ir.types import Distribution, Family, Package
 from generator.overlay.attribution import attribute
-from generator.overlay.model import Provenance
 from generator.words import pascal_case
+
+if TYPE_CHECKING:  # a run without overlays never loads the overlay model
+    from generator.overlay.model import Provenance
 
 
 @dataclass(frozen=True)
