@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -32,10 +33,9 @@ def project(tmp_path: Path) -> Path:
     (tmp_path / "spec" / "cube-codegen.yaml").write_text("{}\n", encoding="utf-8")
     pet = {"type": "object", "properties": {"id": {"type": "integer"}}, "required": ["id"]}
     ok = {"200": {"description": "ok", "content": json_body(schema_ref("Pet"))}}
-    paths = {"/pets/{id}": {"get": {"operationId": "getPet", "responses": ok}}}
-    paths["/pets/{id}"]["parameters"] = [
-        {"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}
-    ]
+    param = {"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}
+    item = {"parameters": [param], "get": {"operationId": "getPet", "responses": ok}}
+    paths: dict[str, Any] = {"/pets/{id}": item}
     doc = openapi_document(paths, schemas={"Pet": pet})
     (tmp_path / "api.json").write_text(json.dumps(doc), encoding="utf-8")
     return tmp_path
