@@ -79,9 +79,11 @@ def prepare_family(config: Config, family: FamilyConfig) -> PreparedFamily:
     written: tuple[Provenance, ...] = ()
     if family.overlays:
         doc, written = apply_overlays(doc, file, [str(config.path(o)) for o in family.overlays])
+    bundled: list[Diagnostic] = []
     try:
-        doc, bundled = bundle(doc, file, ref_root=config.ref_root)
-        Resolver(doc, file).check_all(local_only=True)
+        if not Resolver(doc, file).check_self_contained():  # one walk for most documents
+            doc, bundled = bundle(doc, file, ref_root=config.ref_root)
+            Resolver(doc, file).check_all(local_only=True)
     except CodegenError as exc:
         raise CodegenError(attribute(exc.diagnostics, file, written)) from None
     return PreparedFamily(family, file, doc, tuple(bundled), written)
