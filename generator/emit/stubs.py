@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 
 from generator.emit.imports import class_module_imports
-from generator.emit.render import key_identifier, py_input_type
+from generator.emit.render import key_identifier
+from generator.emit.type_text import py_input_type
 from generator.ir.types import Model, TypeRef, ValueModel
 
 
