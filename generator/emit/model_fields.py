@@ -4,11 +4,29 @@ of rendering a class (a macro call, a dozen attribute lookups and filter calls p
 
 from __future__ import annotations
 
+import keyword
+
 from generator.emit.layout_cache import fit, fit_item
 from generator.emit.literals import py_literal
 from generator.emit.sanitize import clean_text, py_str
 from generator.emit.type_text import py_input_type, py_open_type
-from generator.ir.types import ModelField, TypeRef
+from generator.ir.types import Model, ModelField, TypeRef
+
+
+def described(fields: tuple[ModelField, ...]) -> list[ModelField]:
+    """The fields with a description (the class docstring lists them as attributes)."""
+    return [f for f in fields if f.description]
+
+
+def key_identifier(name: str) -> bool:
+    """Whether a wire name can be a TypedDict class-syntax key."""
+    return name.isidentifier() and not keyword.iskeyword(name)
+
+
+def functional_twin(model: Model) -> bool:
+    """Whether a class's TypedDict twin takes the functional syntax: a wire name is no key a
+    class body can write."""
+    return not all(key_identifier(f.name) for f in model.fields)
 
 
 def field_statement(f: ModelField) -> str:

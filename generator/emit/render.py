@@ -8,7 +8,6 @@ text.
 
 from __future__ import annotations
 
-import keyword
 import re
 from functools import cache
 from typing import Any
@@ -26,7 +25,13 @@ from generator.emit.imports import (
 from generator.emit.layout import fit_return, fits_at
 from generator.emit.layout_cache import fit, fit_item
 from generator.emit.literals import error_class, py_literal
-from generator.emit.model_fields import field_statement, typed_dict_entry, typed_dict_field
+from generator.emit.model_fields import (
+    described,
+    field_statement,
+    functional_twin,
+    typed_dict_entry,
+    typed_dict_field,
+)
 from generator.emit.open_shapes import open_operations
 from generator.emit.readme_calls import example_args
 from generator.emit.sanitize import clean_text, comment_text, docstring_body, py_str, toml_str
@@ -136,11 +141,6 @@ def uses_type(ops: tuple[Operation, ...], name: str) -> bool:
     return False
 
 
-def key_identifier(name: str) -> bool:
-    """Whether a wire name can be a TypedDict class-syntax key."""
-    return name.isidentifier() and not keyword.iskeyword(name)
-
-
 def class_imports(
     body: str,
     pkg: str,
@@ -160,7 +160,7 @@ def class_imports(
     if isinstance(model, Model) and model.input_name:
         typed = input_imports(model, inputs, values)
         late += [(f".{modules[owner]}", name) for owner, name in typed if name not in model.refs]
-        if not all(key_identifier(f.name) for f in model.fields):
+        if functional_twin(model):
             strings = [py_input_type(f.type, inputs, "", values) for f in model.fields]
             strings += [] if all(f.required for f in model.fields) else ["NotRequired"]
     return class_module_imports(body, pkg, runtime, late, strings)
@@ -231,7 +231,8 @@ def environment() -> jinja2.Environment:
     env.globals["import_block"] = import_block
     env.filters["sort_all"] = sort_all
     env.globals["refs_entries"] = refs_entries
-    env.tests["key_identifier"] = key_identifier
+    env.tests["functional_twin"] = functional_twin
+    env.filters["described"] = described
     env.filters["error_class"] = error_class
     env.filters["py_rule"] = py_rule
     env.globals["resource_of"] = lambda family, op: next(
