@@ -47,7 +47,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from tests.breadth import fuzzing
-from tests.helpers import openapi_document, operation, seeded_mypy_cache
+from tests.helpers import keep_mypy_cache, openapi_document, operation, seeded_mypy_cache
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "5"))
 HEAVY_EXAMPLES = int(os.environ.get("FUZZ_HEAVY_EXAMPLES", "40"))
@@ -56,6 +56,10 @@ LINT_SAMPLE = int(os.environ.get("FUZZ_LINT_SAMPLE", "1"))
 HEAVY_LINT_SAMPLE = int(os.environ.get("FUZZ_HEAVY_LINT_SAMPLE", "2"))
 SEED = os.environ.get("FUZZ_SEED", "")
 FINDINGS = os.environ.get("FUZZ_FINDINGS", "")
+# The linted packages' mypy cache, kept from the last passing lint of either property (every
+# example's package has the same name and runtime: only what differs is checked again, as
+# fuzzing.lint_problems makes sure)
+MYPY_KEY = "fuzz-package"
 
 
 def _fuzz(examples: int) -> settings:
@@ -101,7 +105,7 @@ class Tally:
         self.kinds: collections.Counter[str] = collections.Counter()
         self.findings: list[str] = []
         self.linted = 0
-        self.mypy_cache = seeded_mypy_cache(base / "mypy-cache")
+        self.mypy_cache = seeded_mypy_cache(base / "mypy-cache", MYPY_KEY)
 
     def folder(self) -> Path:
         return Path(tempfile.mkdtemp(prefix=f"{self.tried:05d}-", dir=self.base))
@@ -114,6 +118,8 @@ class Tally:
         if not problems and outcome.rc == 0 and self.linted < self.lint_sample:
             self.linted += 1
             problems = fuzzing.lint_problems(outcome, self.mypy_cache)
+            if not problems:
+                keep_mypy_cache(MYPY_KEY, self.mypy_cache)
         if not problems:
             fuzzing.clean(outcome)
             return
