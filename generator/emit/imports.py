@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import re
 import sys
-from collections import defaultdict
 from collections.abc import Iterable
 
 from generator.emit.layout import LINE_LENGTH
@@ -107,18 +106,18 @@ def _member_lines(module: str, names: frozenset[str], indent: str) -> tuple[str,
 
 def import_block(imports: Iterable[Import], first_party: str, indent: str = "") -> str:
     """The sorted import statements for ``imports``, sections separated by a blank line."""
-    plain: dict[int, set[str]] = defaultdict(set)
-    members: dict[int, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    plain: dict[int, set[str]] = {}
+    members: dict[int, dict[str, set[str]]] = {}
     for module, name in imports:
         section = _section(module, first_party)
         if name is None:
-            plain[section].add(module)
+            plain.setdefault(section, set()).add(module)
         else:
-            members[section][module].add(name)
+            members.setdefault(section, {}).setdefault(module, set()).add(name)
     blocks: list[str] = []
     for section in sorted({*plain, *members}):
-        lines = [f"{indent}import {m}" for m in sorted(plain[section], key=_module_key)]
-        by_module = members[section]
+        lines = [f"{indent}import {m}" for m in sorted(plain.get(section, ()), key=_module_key)]
+        by_module = members.get(section, {})
         for module in sorted(by_module, key=_module_key):
             lines += _member_lines(module, frozenset(by_module[module]), indent)
         blocks.append("\n".join(lines))
