@@ -19,19 +19,22 @@ from generator.ir.contracts import CLASS_MODULE_IMPORTS, Import, import_spec
 
 _STDLIB = frozenset(sys.stdlib_module_names)
 # One pass over a module's text: strings and comments, ``name: T`` at the start of a line (binds
-# ``name``: a field, a TypedDict key), ``f(name=...)`` (formatted code writes a keyword argument
-# with no space before ``=``, while ``x: T = v`` and ``x = v`` have one, and bind anyway) are
-# matched and skipped; what is left are runs of name characters and dots, whose leading name
-# (group 1) is a use unless a dot or a digit starts the run (an attribute, a number).
+# ``name``: a field, a TypedDict key), runs of blanks and punctuation (so that they cost one
+# match, not one failed try per character), and ``f(name=...)`` (formatted code writes a
+# keyword argument with no space before ``=``, while ``x: T = v`` and ``x = v`` have one, and
+# bind anyway: a name followed by ``=`` but not ``==`` is skipped as a run of name characters)
+# are matched and skipped; what is left are runs of name characters and dots, whose leading name
+# (group 1) is a use unless a dot or a digit starts the run (an attribute, a number). Possessive
+# quantifiers (``*+``) keep a name whole when what follows it is looked at.
 _SCAN = re.compile(
     r'"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*"""'
     r"|'''[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*'''"
     r'|"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
     r"|'[^'\\\n]*(?:\\.[^'\\\n]*)*'"
     r"|#[^\n]*"
-    r"|^[ \t]*[A-Za-z_]\w*[ \t]*:(?!=)"
-    r"|[A-Za-z_]\w*=(?!=)"
-    r"|([A-Za-z_]\w*)[\w.]*"
+    r"|^[ \t]*+[A-Za-z_]\w*+[ \t]*+:(?!=)"
+    r"|[^\w\"'#.\n]+"
+    r"|([A-Za-z_]\w*+)(?!=(?!=))[\w.]*"
     r"|[\w.]+",
     re.MULTILINE,
 )

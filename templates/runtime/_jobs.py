@@ -29,7 +29,7 @@ from ._exceptions import APIError, JobExpiredError, JobFailedError, JobTimeoutEr
 if TYPE_CHECKING:
     import os
 
-    from ._response import AsyncBinaryResponse, BinaryResponse
+    from ._binary_response import AsyncBinaryResponse, BinaryResponse
 
 __all__ = ["AsyncJob", "JobSpec", "SyncJob"]
 

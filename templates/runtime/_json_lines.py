@@ -17,9 +17,10 @@ from typing import Any, Generic, TypeVar
 
 import httpx2
 
+from ._binary_response import stream_errors
 from ._exceptions import APIStreamError, IncompleteStreamError
+from ._json_body import conform, loads
 from ._limits import Reading, ResponseTooLargeError
-from ._response import conform, loads, stream_errors
 
 __all__ = ["AsyncJSONLinesStream", "JSONLines", "JSONLinesStream"]
 

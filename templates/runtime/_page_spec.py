@@ -30,7 +30,7 @@ import httpx2
 
 from ._differences import child
 from ._exceptions import APIResponseValidationError
-from ._response import loads, parse_items
+from ._json_body import loads, parse_items
 from ._shapes import Recorder, observe_data
 from ._types import NotGiven
 

@@ -29,8 +29,8 @@ from typing import Any
 
 import httpx2
 
-from ._exceptions import parse_retry_after
 from ._prepared_call import PreparedCall
+from ._response_headers import parse_retry_after
 
 __all__ = [
     "DEFAULT_MAX_RETRIES",

@@ -114,9 +114,42 @@ class _Lazy:
         self._check: Check | None = None
 
     def __call__(self, data: Any, pointer: str, out: list[Difference]) -> None:
+        self.resolved()(data, pointer, out)
+
+    def resolved(self) -> Check:
         if self._check is None:
             self._check = checker(self._tp)
-        self._check(data, pointer, out)
+        return self._check
+
+
+# How a value that surely matches is told at once (see _Fast): no call, no pointer made.
+_JSON_SCALARS = frozenset({str, int, float, bool, _NONE})
+Fast = tuple[int, Any]
+
+
+def _fast(plan: Plan) -> Fast:
+    """``plan``'s quick test: for a scalar, the exact types it takes (decoded JSON has no
+    subclasses); for an enum, its ``(type, value)`` pairs; for a nested type, its checker
+    (looked up now: called on a body, every checker it names exists). Every other value goes
+    to :func:`_value`, which says what differs."""
+    how, what, nullable, _ = plan
+    if how == _SCALAR:
+        return how, frozenset(what[0]) | ({_NONE} if nullable else set())
+    if how == _LITERAL:
+        return how, what | ({(_NONE, None)} if nullable else set())
+    if how == _NESTED:
+        return how, what.resolved() if isinstance(what, _Lazy) else what
+    return how, None
+
+
+def _matches(fast: Fast, value: Any) -> bool:
+    """Whether ``value`` surely matches (False: ask :func:`_value`, which may still accept it)."""
+    how, ok = fast
+    if how == _SCALAR:
+        return value.__class__ in ok
+    if how == _LITERAL:
+        return value.__class__ in _JSON_SCALARS and (value.__class__, value) in ok
+    return how == _SKIP
 
 
 def _value(plan: Plan, value: Any, pointer: str, out: list[Difference]) -> None:
@@ -159,13 +192,25 @@ def checker(tp: Any) -> Check:
 
 
 def _list_checker(item: Plan) -> Check:
+    fast: Fast | None = None
+
     def check(data: Any, pointer: str, out: list[Difference]) -> None:
+        nonlocal fast
         if data.__class__ is not list:
             out.append(Difference("type-mismatch", pointer, "array", json_type(data)))
             return
         at = pointer + "/-"
+        how, ok = fast = fast or _fast(item)
+        if how == _NESTED:
+            for value in data:
+                if value is None:
+                    _value(item, value, at, out)
+                else:
+                    ok(value, at, out)
+            return
         for value in data:
-            _value(item, value, at, out)
+            if not _matches(fast, value):
+                _value(item, value, at, out)
 
     return check
 
@@ -188,12 +233,15 @@ def _model_checker(cls: type[pydantic.BaseModel]) -> Check:
         for name, (alias, info) in _keys(cls).items()
     ]
     known = frozenset(k for row in rows for k in row[:2])
+    fast: list[tuple[str, str, bool, Plan, str, int, Any]] = []
 
     def check(data: Any, pointer: str, out: list[Difference]) -> None:
         if data.__class__ is not dict:
             out.append(Difference("type-mismatch", pointer, "object", json_type(data)))
             return
-        for alias, name, required, plan, token in rows:
+        if len(fast) != len(rows):  # the first body: the quick tests, once
+            fast[:] = [(*row, *_fast(row[3])) for row in rows]
+        for alias, name, required, plan, token, how, ok in fast:
             if alias in data:
                 value = data[alias]
             elif name in data:
@@ -204,8 +252,19 @@ def _model_checker(cls: type[pydantic.BaseModel]) -> Check:
                         Difference("required-missing", pointer + token, "required", "absent")
                     )
                 continue
-            if plan[0] != _SKIP:
-                _value(plan, value, pointer + token, out)
+            if how == _SCALAR:
+                if value.__class__ in ok:
+                    continue
+            elif how == _LITERAL:
+                if value.__class__ in _JSON_SCALARS and (value.__class__, value) in ok:
+                    continue
+            elif how == _NESTED:
+                if value is not None:
+                    ok(value, pointer + token, out)
+                    continue
+            else:
+                continue
+            _value(plan, value, pointer + token, out)
         if not known.issuperset(data):
             _extras(data, known, pointer, out)
 

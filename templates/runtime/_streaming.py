@@ -22,9 +22,10 @@ from typing import Any, Generic, TypeVar
 import httpx2
 from httpx2 import EventSource, ServerSentEvent, SSEError
 
+from ._binary_response import stream_errors
 from ._exceptions import APIResponseValidationError, APIStreamError
+from ._json_body import conform, loads
 from ._limits import Reading, ResponseTooLargeError
-from ._response import conform, loads, stream_errors
 
 __all__ = ["APIStreamError", "AsyncEventStream", "EventStream", "ServerSentEvent"]
 

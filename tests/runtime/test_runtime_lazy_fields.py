@@ -25,10 +25,19 @@ ensure_generated_importable()
 from cube_client._differences import _QUIET as QUIET  # noqa: E402
 from cube_client._differences import add_listener, remove_listener  # noqa: E402
 from cube_client._field_plans import accepts  # noqa: E402
-from cube_client._models import BaseModel, Unknown, adapter, construct  # noqa: E402
+from cube_client._lenient import NOWHERE  # noqa: E402
+from cube_client._models import (  # noqa: E402
+    BaseModel,
+    Unknown,
+    Where,
+    adapter,
+    construct,
+    lazy_builder,
+)
 from cube_client.platform.models import (  # noqa: E402
     DeploymentEnvironment,
     DeploymentEnvironmentApiCredential,
+    PageInfo,
 )
 
 FAMILIES = ("platform", "scim", "data", "chat")
@@ -134,6 +143,26 @@ def test_an_unknown_enum_value_is_unknown_and_told_to_listeners() -> None:
     assert [(d.kind, d.pointer) for d in seen] == [
         ("extra-field", "/extra"),
         ("unknown-enum-value", "/type"),
+    ]
+
+
+def test_only_members_the_document_does_not_name_reach_the_listeners() -> None:
+    """Page items and the models nested in them: a member under its wire name or its field
+    name is known; any other is told to listeners once, named by its place."""
+    seen: list[Any] = []
+    known = {**ENV, "api_credentials": [{"type": "sql", "version": 1}]}
+    odd = {**ENV, "also": 3, "api_credentials": [{"type": "sql"}, {"type": "rest", "new": 2}]}
+    add_listener(seen.append)
+    try:
+        page = lazy_builder(list[DeploymentEnvironment])([known, odd], Where(NOWHERE, "/items"))
+        assert [len(env.api_credentials) for env in page] == [1, 2]
+        info = PageInfo._from_json({"has_next_page": True, "hasPreviousPage": False})
+        assert info.has_next_page is True
+    finally:
+        remove_listener(seen.append)
+    assert [(d.kind, d.pointer, d.seen) for d in seen] == [
+        ("extra-field", "/items/1/also", 3),
+        ("extra-field", "/items/1/api_credentials/1/new", 2),
     ]
 
 

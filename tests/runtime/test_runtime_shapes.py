@@ -172,3 +172,52 @@ def test_async_clients_record_too(server: LocalServer, tmp_path: Path) -> None:
     asyncio.run(run())
     (line,) = _lines(tmp_path)
     assert line["kind"] == "property-unknown" and SECRET not in json.dumps(line)
+
+
+PROBES = ("x", "", 0, 1, -1, 1.5, True, False, None, {}, [], "2024-01-02")
+
+
+def test_a_quick_match_is_never_one_the_full_check_refuses() -> None:
+    """The walk accepts most values with one type or set test; every value it accepts so, for
+    every field of every generated model, the full check accepts too (and says nothing)."""
+    import importlib
+
+    from cube_client._shape_walk import _fast, _matches, _plan, _value
+
+    quick = 0
+    for family in ("platform", "scim", "data", "chat"):
+        models = importlib.import_module(f"cube_client.{family}.models")
+        for name in models.__all__:
+            cls = getattr(models, name)
+            for info in getattr(cls, "model_fields", {}).values():
+                plan = _plan(info.annotation)
+                for probe in PROBES:
+                    if _matches(_fast(plan), probe):
+                        found: list[object] = []
+                        _value(plan, probe, "/f", found)
+                        assert found == [], (cls, info.annotation, probe)
+                        quick += 1
+    assert quick > 1000  # the quick path is the common one
+
+
+def test_the_walk_names_what_differs_inside_lists_of_models() -> None:
+    from cube_client._shape_walk import walk
+    from cube_client.platform.models import DeploymentEnvironment
+
+    good = {"id": "e", "type": "staging", "api_credentials": [{"type": "sql", "version": 1}]}
+    odd = {
+        "id": 5,
+        "type": "preview",
+        "branch": None,
+        "api_credentials": [None, {"type": "rest", "version": "1", "port": None, "x": 1}],
+    }
+    found: list[object] = []
+    walk(list[DeploymentEnvironment], [good, odd, None], "/items", found)
+    assert [(d.kind, d.pointer, d.seen_type) for d in found] == [  # type: ignore[attr-defined]
+        ("null-not-allowed", "/items/-/api_credentials/-", "null"),
+        ("type-mismatch", "/items/-/api_credentials/-/version", "string"),
+        ("property-unknown", "/items/-/api_credentials/-/x", "integer"),
+        ("type-mismatch", "/items/-/id", "integer"),
+        ("enum-value-unknown", "/items/-/type", "string"),
+        ("null-not-allowed", "/items/-", "null"),
+    ]

@@ -67,7 +67,6 @@ from ._exceptions import (
     APIStatusError,
     APITimeoutError,
     ConfigurationError,
-    make_status_error,
 )
 from ._limits import DEFAULT_LIMITS, Limits, Reading, aread_body, read_body, total_seconds
 from ._prepared_call import PreparedCall, RequestOptions
@@ -90,6 +89,7 @@ from ._retry_policy import (
     should_retry_status,
 )
 from ._shapes import observe, recorder_for
+from ._status_errors import make_status_error
 from ._types import NOT_GIVEN, RAW_RESPONSE_HEADER, NotGiven, Timeout
 from ._utils import build_path, build_query, to_jsonable
 

@@ -24,13 +24,12 @@ Hierarchy::
 from __future__ import annotations
 
 import datetime
-import math
-import time
 from typing import Any
 
 import httpx2
 
 from ._redaction import REDACTED, holds, redact, safe_url, scrub, scrubbed_response
+from ._response_headers import parse_retry_after, request_id
 
 __all__ = [
     "APIConnectionError",
@@ -214,42 +213,6 @@ class InternalServerError(APIStatusError):
     """Any 5xx status."""
 
 
-_BY_STATUS: dict[int, type[APIStatusError]] = {
-    400: BadRequestError,
-    401: AuthenticationError,
-    403: PermissionDeniedError,
-    404: NotFoundError,
-    409: ConflictError,
-    422: UnprocessableEntityError,
-    429: RateLimitError,
-}
-
-
-def error_class_for(status: int) -> type[APIStatusError]:
-    if status >= 500:
-        return InternalServerError
-    return _BY_STATUS.get(status, APIStatusError)
-
-
-def server_message(body: Any, response: httpx2.Response) -> str:
-    """The server's own words: the ``error`` (or ``message``/``detail``) field of a JSON body."""
-    if isinstance(body, dict):
-        for key in ("error", "message", "detail"):
-            value = body.get(key)
-            if isinstance(value, str) and value:
-                return value
-            if isinstance(value, dict) and isinstance(value.get("message"), str):
-                return str(value["message"])
-    text = body.strip() if isinstance(body, str) else ""
-    reason = response.reason_phrase or "error"
-    return reason + (f": {text[:200]}" if text else "")
-
-
-def make_status_error(response: httpx2.Response, body: object) -> APIStatusError:
-    cls = error_class_for(response.status_code)
-    return cls(server_message(body, response), response=response, body=body)
-
-
 class JobError(APIError):
     """An asynchronous job did not produce its result."""
 
@@ -283,35 +246,6 @@ class JobTimeoutError(JobError):
         self.timeout = timeout
 
 
-def parse_retry_after(headers: httpx2.Headers) -> float | None:
-    """``retry-after-ms`` or ``Retry-After`` (seconds or an HTTP date) as seconds, never
-    negative."""
-    millis = headers.get("retry-after-ms")
-    if millis:
-        try:
-            value = float(millis) / 1000
-        except ValueError:
-            pass
-        else:
-            return max(value, 0.0) if math.isfinite(value) else None
-    header = headers.get("retry-after")
-    if not header:
-        return None
-    try:
-        value = float(header)
-    except ValueError:
-        try:
-            import email.utils  # only for the rare HTTP-date form; costly to import
-
-            when = email.utils.parsedate_to_datetime(header)
-        except (TypeError, ValueError, IndexError):
-            return None
-        if when.tzinfo is None:
-            when = when.replace(tzinfo=datetime.UTC)
-        value = when.timestamp() - time.time()
-    return max(value, 0.0) if math.isfinite(value) else None
-
-
 class APIStreamError(APIError):
     """The server reported an error inside a streamed answer whose status was already 2xx.
 
@@ -339,11 +273,6 @@ class IncompleteStreamError(APIConnectionError):
     def __init__(self, message: str, *, request: httpx2.Request, last: object) -> None:
         super().__init__(message, request=request)
         self.last = last
-
-
-def request_id(response: httpx2.Response) -> str | None:
-    """The id the server gave the request (``x-request-id`` or ``request-id``), for support."""
-    return response.headers.get("x-request-id") or response.headers.get("request-id")
 
 
 class ContinueWaitTimeoutError(APIError):

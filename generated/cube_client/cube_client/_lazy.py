@@ -39,6 +39,7 @@ RAW = "_cube_raw"  # keys of a lazy model's private dict: its JSON object,
 AT = "_cube_at"  # and where it was found (a Where)
 _LAZY: weakref.WeakSet[type] = weakref.WeakSet()  # the classes built lazily (see install)
 _PRIVATE: Any = vars(pydantic.BaseModel)["__pydantic_private__"]  # its slot, set in C
+_DICT: Any = vars(pydantic.BaseModel)["__dict__"]  # an instance's dict, set whole in C
 
 
 class LazyField:
@@ -70,7 +71,8 @@ class LazyField:
             keep, aliased, nested = _TABLES.get(self.owner) or _table(self.owner)
             if not kept:  # the instance's first read: keep its plain fields (see module)
                 if not aliased or aliased.isdisjoint(raw):  # else: a member under its own name
-                    kept.update(keep(raw))
+                    kept = keep(raw)  # a new dict: the instance's own from now on
+                    _DICT.__set__(obj, kept)
                     if self.name in kept:
                         return kept[self.name]
             found = nested.get(self.name)
@@ -135,10 +137,10 @@ def build(cls: type[Any], data: dict[str, Any], where: Where, eager: bool = Fals
     obj = object.__new__(cls)
     _PRIVATE.__set__(obj, {RAW: data, AT: where})
     if eager:
-        keep, aliased = _keeper(cls)
+        keep, aliased, _ = _TABLES.get(cls) or _table(cls)
         if not aliased or aliased.isdisjoint(data):
-            obj.__dict__.update(keep(data))
-    if LISTENERS:
+            _DICT.__set__(obj, keep(data))
+    if LISTENERS and not member_names(cls).issuperset(data):
         _report_extras(cls, data, where)
     return obj
 
@@ -191,6 +193,18 @@ def aliases(cls: type[pydantic.BaseModel]) -> dict[str, str]:
     return names
 
 
+def member_names(cls: type[pydantic.BaseModel]) -> frozenset[str]:
+    """Every name a member of ``cls``'s objects may have: one set test tells whether an object
+    has members the document does not name (most have none)."""
+    names = _NAMES.get(cls)
+    if names is None:
+        names = _NAMES[cls] = frozenset(aliases(cls))
+    return names
+
+
+_NAMES: dict[type, frozenset[str]] = {}
+
+
 @functools.cache
 def field_keys(cls: type[pydantic.BaseModel]) -> dict[str, tuple[str, FieldInfo]]:
     """Field name → (its wire name, its info), read once per class after its forward references
@@ -221,7 +235,7 @@ def _lazy_target(tp: Any, eager: bool = True) -> Reader | None:
     """A lazy builder for ``Model``, ``Model | None`` and ``list[Model]`` of lazily built models.
 
     ``eager``: the models are a field's value, built when that field is first read; their plain
-    fields are kept as they are built (one pydantic-core call each, see :func:`_keeper`), so
+    fields are kept as they are built (one pydantic-core call each, see :func:`_table`), so
     reading them never calls a :class:`LazyField`. A response's own models (``eager`` False)
     keep theirs at their first read, so a call whose models nobody reads stays cheap."""
     origin = typing.get_origin(tp)
@@ -254,12 +268,6 @@ def _lazy_target(tp: Any, eager: bool = True) -> Reader | None:
     return None
 
 
-def _keeper(model: type[Any]) -> tuple[Keep, frozenset[str]]:
-    """What keeps the plain fields of ``model``'s instances, and its aliased field names."""
-    keep, aliased, _ = _TABLES.get(model) or _table(model)
-    return keep, aliased
-
-
 def _model_list(model: type[Any], tp: Any, eager: bool, value: Any, where: Where) -> Any:
     """``list[Model]``, the commonest response: the loop of :func:`build` inlined. Every item
     shares ``where``, the list's own place: an item's index is looked up only if reported."""
@@ -270,22 +278,27 @@ def _model_list(model: type[Any], tp: Any, eager: bool, value: Any, where: Where
     where.items = value
     new = object.__new__
     put = _PRIVATE.__set__
-    keep, aliased = _keeper(model) if eager else (None, None)
+    keep, aliased, _ = (_TABLES.get(model) or _table(model)) if eager else _NO_TABLE
+    fill = _DICT.__set__
     out: list[Any] = []
     for item in value:
         if type(item) is dict:
             obj = new(model)
             put(obj, {RAW: item, AT: where})
             if keep is not None and (not aliased or aliased.isdisjoint(item)):
-                obj.__dict__.update(keep(item))
+                fill(obj, keep(item))
             out.append(obj)
         else:  # its index is len(out)
             out.append(_fallback(model, item, Where(where.context, where.pointer(), len(out))))
     if LISTENERS:
+        names = member_names(model)
         for item in value:
-            if type(item) is dict:
+            if type(item) is dict and not names.issuperset(item):
                 _report_extras(model, item, where)
     return out
+
+
+_NO_TABLE: tuple[None, None, None] = (None, None, None)  # a response's own models: kept when read
 
 
 def _fallback(tp: Any, value: Any, where: Where) -> Any:

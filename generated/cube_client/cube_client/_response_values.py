@@ -22,7 +22,7 @@ def async_value(
 ) -> Any:
     """What an async call returns for ``response``: streams wrap it unread."""
     if kind == "binary":
-        from ._response import AsyncBinaryResponse
+        from ._binary_response import AsyncBinaryResponse
 
         return AsyncBinaryResponse(response, reading.limits)
     if kind == "event-stream":
@@ -37,7 +37,8 @@ def async_value(
 def parse_value(
     response: httpx2.Response, cast_to: Any, kind: ResponseKind, reading: Reading
 ) -> Any:
-    from ._response import BinaryResponse, parse_json  # pydantic is imported on first use
+    from ._binary_response import BinaryResponse
+    from ._json_body import parse_json  # pydantic is imported on first use
 
     if kind == "json":
         return parse_json(response, cast_to, reading.strict, reading.path)

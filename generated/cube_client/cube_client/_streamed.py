@@ -16,8 +16,9 @@ from typing import Any, Generic, ParamSpec, TypeVar
 
 import httpx2
 
+from ._binary_response import stream_errors
 from ._limits import DEFAULT_LIMITS, Limits, aread_body, read_body
-from ._response import ResponseHead, stream_errors
+from ._response import ResponseHead
 from ._types import RAW_RESPONSE_HEADER
 
 __all__ = ["AsyncStreamedAPIResponse", "StreamedAPIResponse"]
