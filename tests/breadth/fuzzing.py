@@ -37,7 +37,7 @@ from typing import Any
 import yaml
 from hypothesis import strategies as st
 
-from tests.helpers import node_paths
+from tests.helpers import node_paths, stamp_by_content
 
 ROOT = Path(__file__).resolve().parents[2]
 CHILD = Path(__file__).with_name("fuzz_child.py")
@@ -1165,24 +1165,11 @@ def clean(outcome: Outcome) -> None:
     shutil.rmtree(outcome.folder, ignore_errors=True)
 
 
-def _stamp_by_content(out: Path) -> None:
-    """Each source file's mtime made from its text. Every example's package has the same name,
-    and mypy trusts a cached module whose size and whole-second mtime match (it hashes the text
-    only when they differ): a module written in the same second as another example's, of the
-    same size, would take that one's results. With these mtimes, equal means equal text (but
-    for a 2**-31 chance), so the modules every package shares (the runtime) keep their cached
-    results and every other is read again."""
-    for path in sorted(out.rglob("*.py*")):
-        if path.suffix in (".py", ".pyi") and path.is_file():
-            stamp = int.from_bytes(hashlib.sha256(path.read_bytes()).digest()[:4]) >> 1
-            os.utime(path, (stamp, stamp))
-
-
 def lint_problems(outcome: Outcome, mypy_cache: Path) -> list[str]:
     """``ruff check``, ``ruff format --check`` and ``mypy --strict`` on a generated package."""
     tool = Path(sys.executable).with_name
     found = []
-    _stamp_by_content(outcome.out)
+    stamp_by_content(outcome.out)
     for args in (
         [str(tool("ruff")), "check", "--no-cache", "."],
         [str(tool("ruff")), "format", "--check", "--no-cache", "."],
