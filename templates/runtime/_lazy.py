@@ -39,6 +39,7 @@ AT = "_cube_at"  # and where it was found (a Where)
 _LAZY: weakref.WeakSet[type] = weakref.WeakSet()  # the classes built lazily (see install)
 _PRIVATE: Any = vars(pydantic.BaseModel)["__pydantic_private__"]  # its slot, set in C
 _DICT: Any = vars(pydantic.BaseModel)["__dict__"]  # an instance's dict, set whole in C
+_NEW, _PUT, _FILL = object.__new__, _PRIVATE.__set__, _DICT.__set__  # bound once, not per list
 
 
 class LazyField:
@@ -71,7 +72,7 @@ class LazyField:
             if not kept:  # the instance's first read: keep its plain fields (see module)
                 if not aliased or aliased.isdisjoint(raw):  # else: a member under its own name
                     kept = keep(raw)  # a new dict: the instance's own from now on
-                    _DICT.__set__(obj, kept)
+                    _FILL(obj, kept)
                     if self.name in kept:
                         return kept[self.name]
             found = nested.get(self.name)
@@ -138,7 +139,7 @@ def build(cls: type[Any], data: dict[str, Any], where: Where, eager: bool = Fals
     if eager:
         keep, aliased, _ = _TABLES.get(cls) or _table(cls)
         if not aliased or aliased.isdisjoint(data):
-            _DICT.__set__(obj, keep(data))
+            _FILL(obj, keep(data))
     if LISTENERS and not member_names(cls).issuperset(data):
         _report_extras(cls, data, where)
     return obj
@@ -255,7 +256,8 @@ def _lazy_target(tp: Any, eager: bool = True) -> Reader | None:
             return lambda value, where: None if value is None else some(value, where)
     if origin is list and len(args) == 1:
         if isinstance(args[0], type) and args[0] in _LAZY:
-            return functools.partial(_model_list, args[0], tp, eager)
+            model_list, listed = _model_list, args[0]
+            return lambda value, where: model_list(listed, tp, eager, value, where)
         item = _lazy_target(args[0], eager)
         if item is not None:
             each = item
@@ -275,25 +277,23 @@ def _model_list(model: type[Any], tp: Any, eager: bool, value: Any, where: Where
     if where.items is not None or where is NOWHERE_PLACE:  # not this list's own: make it so
         where = Where(where.context, where.pointer())
     where.items = value
-    new = object.__new__
-    put = _PRIVATE.__set__
     keep, aliased, _ = (_TABLES.get(model) or _table(model)) if eager else _NO_TABLE
-    fill = _DICT.__set__
+    names = member_names(model) if LISTENERS else None
+    odd: list[dict[str, Any]] = []  # objects with members the document does not name
     out: list[Any] = []
     for item in value:
         if type(item) is dict:
-            obj = new(model)
-            put(obj, {RAW: item, AT: where})
+            obj = _NEW(model)
+            _PUT(obj, {RAW: item, AT: where})
             if keep is not None and (not aliased or aliased.isdisjoint(item)):
-                fill(obj, keep(item))
+                _FILL(obj, keep(item))
             out.append(obj)
+            if names is not None and not names.issuperset(item):
+                odd.append(item)
         else:  # its index is len(out)
             out.append(_fallback(model, item, Where(where.context, where.pointer(), len(out))))
-    if LISTENERS:
-        names = member_names(model)
-        for item in value:
-            if type(item) is dict and not names.issuperset(item):
-                _report_extras(model, item, where)
+    for item in odd:
+        _report_extras(model, item, where)
     return out
 
 
