@@ -11,7 +11,7 @@ import json
 import keyword
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator import __version__
 from generator.beside import Beside
@@ -31,8 +31,10 @@ from generator.ir.build import FamilyBuilder
 from generator.ir.naming import PythonIdentifier
 from generator.ir.types import Distribution, Family, Package
 from generator.overlay.attribution import attribute
-from generator.overlay.model import Provenance
 from generator.words import pascal_case
+
+if TYPE_CHECKING:  # a run without overlays never loads the overlay model
+    from generator.overlay.model import Provenance
 
 
 @dataclass(frozen=True)
@@ -77,9 +79,11 @@ def prepare_family(config: Config, family: FamilyConfig) -> PreparedFamily:
     written: tuple[Provenance, ...] = ()
     if family.overlays:
         doc, written = apply_overlays(doc, file, [str(config.path(o)) for o in family.overlays])
+    bundled: list[Diagnostic] = []
     try:
-        doc, bundled = bundle(doc, file, ref_root=config.ref_root)
-        Resolver(doc, file).check_all(local_only=True)
+        if not Resolver(doc, file).check_self_contained():  # one walk for most documents
+            doc, bundled = bundle(doc, file, ref_root=config.ref_root)
+            Resolver(doc, file).check_all(local_only=True)
     except CodegenError as exc:
         raise CodegenError(attribute(exc.diagnostics, file, written)) from None
     return PreparedFamily(family, file, doc, tuple(bundled), written)

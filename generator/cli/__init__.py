@@ -58,9 +58,28 @@ def run() -> None:
             print("cube-codegen: terminated (SIGTERM)", file=sys.stderr)
             leave(143)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    gc.disable()  # from here on too: the command modules load without the collector
+    _pydantic_without_plugins()
     from generator.cli.commands import run as run_command
 
     run_command()
+
+
+def _pydantic_without_plugins() -> None:
+    """The command's own pydantic models (its configuration, the document extensions, the
+    OpenAPI object model) are built without third-party pydantic plugins. Looking for plugins
+    means importing ``importlib.metadata`` (and the ``email`` package with it) and reading the
+    entry points of every installed distribution when the first model is built: about 20 ms of
+    every command, to find none that has any business watching the generator's own validation.
+    A process that imported pydantic's plugin loader already keeps it (``setdefault``)."""
+    import types
+
+    loader = types.ModuleType(PYDANTIC_PLUGIN_LOADER, "no pydantic plugins: cube-codegen's CLI")
+    loader.get_plugins = tuple  # type: ignore[attr-defined]  # get_plugins() -> ()
+    sys.modules.setdefault(PYDANTIC_PLUGIN_LOADER, loader)
+
+
+PYDANTIC_PLUGIN_LOADER = "pydantic.plugin._loader"  # imported by pydantic when a model is built
 
 
 def _on_sigterm_raise() -> bool:

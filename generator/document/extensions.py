@@ -28,8 +28,14 @@ Keys = tuple[StrictStr, ...]
 
 
 class _Extension(BaseModel):
+    # Validators are built when a model first reads an extension: a document without them
+    # (most documents given to ``generate --spec``) never pays for building them.
     model_config = ConfigDict(
-        frozen=True, alias_generator=to_camel, populate_by_name=True, extra="ignore"
+        frozen=True,
+        alias_generator=to_camel,
+        populate_by_name=True,
+        extra="ignore",
+        defer_build=True,
     )
 
 

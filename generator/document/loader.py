@@ -3,6 +3,8 @@
 Documents are untrusted: size and nesting are bounded, YAML is read with the C safe loader and
 without implicit timestamps (a date stays the string the author wrote), mapping keys become
 strings (``200:`` is the status code ``"200"``), and every failure is a one-line diagnostic.
+The YAML parser (:mod:`generator.document.yaml_text`) is loaded only for a YAML text: a JSON
+document, or a YAML one kept parsed (:mod:`generator.document.parsed_cache`), never needs it.
 """
 
 from __future__ import annotations
@@ -14,90 +16,22 @@ import re
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from generator.diagnostics import CodegenError, Diagnostic, one_line, pointer
 from generator.document import parsed_cache
+from generator.document.parse_rules import (
+    MAX_BYTES,
+    MAX_DEPTH,
+    MAX_NODES,
+    DuplicateKey,
+    Malformed,
+    NonStringKey,
+)
+from generator.document.parse_rules import SURROGATE as _SURROGATE
 from generator.document.sandbox import regular_file
-from generator.document.yaml_nodes import Unusual, plain_data
 
-MAX_BYTES = 20 * 1024 * 1024
-MAX_DEPTH = 256
-# Values after YAML aliases are expanded: nine aliases of nine aliases of ... ("billion laughs")
-# stay small as text and as parsed objects, but explode when copied into plain data.
-MAX_NODES = 3_000_000
-_SURROGATE = re.compile("[\ud800-\udfff]")
+__all__ = ["MAX_BYTES", "MAX_DEPTH", "MAX_NODES", "DuplicateKey", "NonStringKey"]
 # The only way JSON text decoded from UTF-8 can carry a lone surrogate: a \uD800-\uDFFF escape
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-
-_BaseLoader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-class DuplicateKey(Exception):
-    """A mapping names the same key twice; the parser would silently keep only the last."""
-
-    def __init__(self, key: str, line: int, first_line: int | None, ptr: str = "") -> None:
-        super().__init__(key)
-        self.key, self.line, self.first_line, self.pointer = key, line, first_line, ptr
-
-    def message(self) -> str:
-        first = f" (first at line {self.first_line})" if self.first_line else ""
-        return f"duplicate key {one_line(repr(self.key), 80)} at line {self.line}{first}"
-
-
-def _key_text(key: Any) -> Any:
-    """The key as :func:`normalise` will spell it, so ``200`` and ``"200"`` collide as well."""
-    if isinstance(key, bool) or key is None:
-        return "null" if key is None else ("true" if key else "false")
-    if isinstance(key, (str, int)):
-        return str(key)
-    if isinstance(key, float) and math.isfinite(key):
-        return repr(key)
-    return None  # not a key normalise accepts: it reports it
-
-
-class _Loader(_BaseLoader):  # type: ignore[misc]
-    """Safe loader that keeps timestamps as strings, reads every mapping key as the string it is
-    written as, and refuses duplicate keys.
-
-    OpenAPI's keys are strings: YAML 1.1 would read ``1``, ``true`` and ``yes`` as numbers and
-    booleans, and ``1`` and ``true`` are the same Python key, so one entry would vanish. Keys are
-    taken as written (``200`` is ``"200"``, ``yes`` is ``"yes"``); a key that is a list or a
-    mapping is an error with its line.
-    """
-
-    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
-        seen: dict[str, int] = {}
-        for key_node, _ in node.value:
-            if key_node.tag == "tag:yaml.org,2002:merge":
-                continue  # `<<: *base` entries may be overridden by design
-            line = key_node.start_mark.line + 1
-            if not isinstance(key_node, yaml.ScalarNode):
-                raise NonStringKey(line)
-            if key_node.value in seen:
-                raise DuplicateKey(key_node.value, line, seen[key_node.value])
-            seen[key_node.value] = line
-        self.flatten_mapping(node)
-        mapping: dict[str, Any] = {}
-        for key_node, value_node in node.value:
-            if not isinstance(key_node, yaml.ScalarNode):
-                raise NonStringKey(key_node.start_mark.line + 1)
-            mapping[key_node.value] = self.construct_object(value_node, deep=deep)
-        return mapping
-
-
-class NonStringKey(Exception):
-    """A mapping key that is a list or a mapping: no OpenAPI key is."""
-
-    def __init__(self, line: int) -> None:
-        super().__init__(line)
-        self.line = line
-
-
-_Loader.yaml_implicit_resolvers = {
-    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for first, resolvers in _BaseLoader.yaml_implicit_resolvers.items()
-}
 
 
 _BRACKETS = re.compile(r"[\[\]{}]")
@@ -144,16 +78,12 @@ def parse_text(text: str, file: str, *, as_json: bool | None = None) -> Any:
                 return raw  # already plain data; anything else is named by normalise below
         else:
             _check_flow_depth(text, file)
-            try:  # the common shapes in one pass; anything unusual the thorough way below
-                escapes = "\\u" in text or "\\U" in text or _SURROGATE.search(text)
-                surrogates = _SURROGATE if escapes else None
-                root = yaml.compose(text, Loader=_Loader)
-                return plain_data(
-                    root, max_depth=MAX_DEPTH, max_nodes=MAX_NODES, surrogates=surrogates
-                )
-            except Unusual:
-                pass
-            raw = yaml.load(text, Loader=_Loader)
+            from generator.document import yaml_text  # YAML's parser, for a YAML text only
+
+            escapes = "\\u" in text or "\\U" in text or _SURROGATE.search(text)
+            raw, plain = yaml_text.read(text, _SURROGATE if escapes else None)
+            if plain:
+                return raw
     except NonStringKey as exc:
         message = f"a mapping key at line {exc.line} is a list or a mapping, not a string"
         raise _fail(file, "", message) from None
@@ -165,11 +95,9 @@ def parse_text(text: str, file: str, *, as_json: bool | None = None) -> Any:
     except json.JSONDecodeError as exc:
         msg = f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
         raise _fail(file, "", msg) from None
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        where = f" at line {mark.line + 1} column {mark.column + 1}" if mark else ""
-        raise _fail(file, "", f"malformed YAML{where}: {exc.problem or exc.context}") from None
-    except (yaml.YAMLError, ValueError) as exc:
+    except Malformed as exc:
+        raise _fail(file, "", str(exc)) from None
+    except ValueError as exc:
         raise _fail(file, "", f"malformed document: {one_line(exc)}") from None
     return normalise(raw, file)
 
@@ -254,27 +182,9 @@ def _json_duplicate(text: str) -> DuplicateKey | None:
 
 
 def _yaml_duplicate(text: str, found: DuplicateKey) -> DuplicateKey | None:
-    """``found`` with the pointer of the duplicate key, from the composed node tree."""
-    try:
-        root = yaml.compose(text, Loader=_Loader)
-    except yaml.YAMLError:
-        return None
-    stack: list[tuple[Any, str]] = [(root, "")]
-    seen: set[int] = set()
-    while stack:
-        node, ptr = stack.pop()
-        if node is None or id(node) in seen:
-            continue
-        seen.add(id(node))
-        if isinstance(node, yaml.MappingNode):
-            for key_node, value_node in node.value:
-                key = str(key_node.value)
-                if key_node.start_mark.line + 1 == found.line and key == found.key:
-                    return DuplicateKey(found.key, found.line, found.first_line, ptr + pointer(key))
-                stack.append((value_node, ptr + pointer(key)))
-        elif isinstance(node, yaml.SequenceNode):
-            stack.extend((v, f"{ptr}/{i}") for i, v in enumerate(node.value))
-    return None
+    from generator.document import yaml_text
+
+    return yaml_text.duplicate(text, found)
 
 
 def _reject_constant(name: str) -> Any:
@@ -373,7 +283,6 @@ def dump_json(doc: Any) -> str:
 
 
 def dump_yaml(doc: Any) -> str:
-    dumper: type[Any] = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-    return str(
-        yaml.dump(doc, Dumper=dumper, sort_keys=False, allow_unicode=True, width=100, indent=2)
-    )
+    from generator.document import yaml_text  # YAML's writer, loaded when one is written
+
+    return yaml_text.dump(doc)

@@ -17,11 +17,10 @@ import functools
 import hashlib
 import json
 import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-
-import yaml
 
 from generator import runstate
 
@@ -49,14 +48,36 @@ def key(data: bytes) -> str:
     return hashlib.sha256(_FORMAT + _settings() + b"\0" + data).hexdigest()
 
 
+READERS = ("loader.py", "parse_rules.py", "yaml_text.py", "yaml_nodes.py")  # our reading code
+
+
 @functools.cache
 def _settings() -> bytes:
     """The parser's version and the loader's code (its rules and limits): a changed rule is
     never answered from the cache."""
     here = Path(__file__).parent
-    code = b"".join((here / n).read_bytes() for n in ("loader.py", "yaml_nodes.py"))
-    parser = f"{yaml.__version__} {yaml.__with_libyaml__}"
-    return f"{parser} {hashlib.sha256(code).hexdigest()}".encode()
+    code = b"".join((here / n).read_bytes() for n in READERS)
+    return f"{parser_version()} {hashlib.sha256(code).hexdigest()}".encode()
+
+
+def parser_version() -> str:
+    """PyYAML's distribution (its ``*.dist-info`` name: the version) and the files of its
+    package (its C extension, when built), found on ``sys.path`` without importing it: reading
+    a document kept parsed never loads the parser."""
+    for entry in sys.path:
+        folder = os.path.join(entry or ".", "yaml")
+        try:
+            files = sorted(n for n in os.listdir(folder) if not n.startswith("__pycache__"))
+            dists = sorted(n for n in os.listdir(entry or ".") if _is_pyyaml(n))
+        except OSError:
+            continue
+        if "__init__.py" in files:
+            return " ".join([*dists, *files])
+    return "PyYAML not found"
+
+
+def _is_pyyaml(name: str) -> bool:
+    return name.lower().startswith("pyyaml-") and name.endswith(".dist-info")
 
 
 def load(name: str, where: str = FOLDER) -> Any | None:

@@ -210,16 +210,20 @@ def _has_external_refs(node: Any) -> bool:
             ref = cur.get("$ref")
             if isinstance(ref, str) and not ref.startswith("#"):
                 return True
-            disc = cur.get("discriminator")
-            mapping = disc.get("mapping") if isinstance(disc, dict) else None
-            if isinstance(mapping, dict) and any(
-                isinstance(v, str) and _is_file_ref(v, True) for v in mapping.values()
-            ):
+            if _maps_files(cur.get("discriminator")):
                 return True
             stack.extend(cur.values())
         elif isinstance(cur, list):
             stack.extend(cur)
     return False
+
+
+def _maps_files(discriminator: Any) -> bool:
+    """Whether a discriminator's mapping names a schema in another file."""
+    mapping = discriminator.get("mapping") if isinstance(discriminator, dict) else None
+    return isinstance(mapping, dict) and any(
+        isinstance(v, str) and _is_file_ref(v, True) for v in mapping.values()
+    )
 
 
 class Resolver:
@@ -307,6 +311,36 @@ class Resolver:
                 stack.extend(v for v in reversed(cur.values()) if isinstance(v, (dict, list)))
             elif isinstance(cur, list):
                 stack.extend(v for v in reversed(cur) if isinstance(v, (dict, list)))
+
+    def check_self_contained(self) -> bool:
+        """Whether the document refers to no other file, in one walk: then every reference
+        is checked, as :meth:`check_all` with ``local_only`` checks the bundled document, and
+        the first in document order that names nothing fails. False, as soon as a reference
+        or a discriminator mapping names another file: the document is bundled first."""
+        stack: list[Any] = [self.doc]
+        broken = False
+        while stack:
+            cur = stack.pop()
+            if isinstance(cur, dict):
+                ref = cur.get("$ref")
+                if ref is not None:
+                    if not isinstance(ref, str):
+                        broken = True
+                    elif not ref.startswith("#"):
+                        return False
+                    elif not broken and ref not in self._memo:
+                        try:
+                            self._target(ref)
+                        except (KeyError, ValueError):
+                            broken = True
+                if _maps_files(cur.get("discriminator")):
+                    return False
+                stack.extend(cur.values())
+            elif isinstance(cur, list):
+                stack.extend(cur)
+        if broken:  # the walk above is not in document order: name the first one
+            self.check_all(local_only=True)
+        return True
 
     def _where(self, node: Any) -> str:
         """The pointer of ``node``, found by identity in document order (pointers are spelled

@@ -49,6 +49,7 @@ def used_names(code: str) -> frozenset[str]:
     return frozenset(found)
 
 
+@functools.lru_cache(maxsize=1024)
 def _section(module: str, first_party: str) -> int:
     if module == "__future__":
         return 0
@@ -74,8 +75,14 @@ def name_kind(name: str) -> int:
     return 1 if name[:1].isupper() else 2
 
 
+@functools.lru_cache(maxsize=8192)
 def _member_key(name: str) -> tuple[int, tuple[object, ...], str]:
     return name_kind(name), natural(name.lower()), name
+
+
+@functools.lru_cache(maxsize=8192)
+def _module_key(module: str) -> tuple[object, ...]:
+    return natural(module.lower())
 
 
 def _from_line(module: str, names: list[str], indent: str) -> str:
@@ -84,6 +91,18 @@ def _from_line(module: str, names: list[str], indent: str) -> str:
         return line
     inner = "".join(f"{indent}    {n},\n" for n in names)
     return f"{indent}from {module} import (\n{inner}{indent})"
+
+
+# A model class module imports the same few names from the same few modules as its neighbours:
+# each module's lines are made once per run (a large document has thousands of class modules).
+@functools.lru_cache(maxsize=4096)
+def _member_lines(module: str, names: frozenset[str], indent: str) -> tuple[str, ...]:
+    """The ``from module import ...`` lines of ``names``: plain names together, each
+    ``x as y`` on a line of its own."""
+    ordered = sorted(names, key=_member_key)
+    plain_names = [n for n in ordered if " as " not in n]
+    lines = [_from_line(module, plain_names, indent)] if plain_names else []
+    return (*lines, *(_from_line(module, [n], indent) for n in ordered if " as " in n))
 
 
 def import_block(imports: Iterable[Import], first_party: str, indent: str = "") -> str:
@@ -98,15 +117,10 @@ def import_block(imports: Iterable[Import], first_party: str, indent: str = "") 
             members[section][module].add(name)
     blocks: list[str] = []
     for section in sorted({*plain, *members}):
-        lines = [
-            f"{indent}import {m}" for m in sorted(plain[section], key=lambda m: natural(m.lower()))
-        ]
-        for module in sorted(members[section], key=lambda m: natural(m.lower())):
-            names = sorted(members[section][module], key=_member_key)
-            plain_names = [n for n in names if " as " not in n]
-            if plain_names:
-                lines.append(_from_line(module, plain_names, indent))
-            lines += [_from_line(module, [n], indent) for n in names if " as " in n]
+        lines = [f"{indent}import {m}" for m in sorted(plain[section], key=_module_key)]
+        by_module = members[section]
+        for module in sorted(by_module, key=_module_key):
+            lines += _member_lines(module, frozenset(by_module[module]), indent)
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 
@@ -130,13 +144,8 @@ def class_module_imports(
     TypedDict's items), whose names count too."""
     names = used_names(body) if isinstance(body, str) else body
     used = names | {n for s in type_strings for n in _NAME.findall(s)}
-    table = {
-        name: (module.replace("{pkg}", package), bound)
-        for name, (module, bound) in CLASS_MODULE_IMPORTS.items()
-        if name != "TYPE_CHECKING"
-    }
     late = sorted({imp for imp in type_checking if imp[1] in used})
-    top = [imp for name, imp in table.items() if name in used]
+    top = [imp for name, imp in _class_module_table(package) if name in used]
     top += [imp for imp in runtime if imp[1] in used]
     if late:
         top.append(("typing", "TYPE_CHECKING"))
@@ -144,6 +153,16 @@ def class_module_imports(
     if late:
         text += "\n\nif TYPE_CHECKING:\n" + import_block(late, package, "    ")
     return text
+
+
+@functools.lru_cache(maxsize=16)
+def _class_module_table(package: str) -> tuple[tuple[str, Import], ...]:
+    """(bound name, import) of every name a class module may import but ``TYPE_CHECKING``."""
+    return tuple(
+        (name, (module.replace("{pkg}", package), bound))
+        for name, (module, bound) in CLASS_MODULE_IMPORTS.items()
+        if name != "TYPE_CHECKING"
+    )
 
 
 def spec_imports(body: str, package: str, spec: str) -> str:

@@ -38,13 +38,14 @@ def render_package(package: Package) -> dict[str, str]:
     ctx: dict[str, Any] = {"package": package, "pkg": pkg, "imports": imports}
     ctx["header"] = header(package)
     layout_cache.begin(pkg)  # before the fork: the child breaks no statement a run kept
-    files = _distribution_files(package, ctx)
     load_templates()  # before the fork: the child renders without compiling a template
-    # Two cores: a child renders the generated tests and every other model class module (about
-    # half of the rendering) while this process renders the rest.
+    # Two cores: a child renders the distribution's own files (README, metadata, the runtime),
+    # the generated tests and every other model class module (about half of the rendering)
+    # while this process renders the rest.
     # what the argument and TypedDict annotations need, made once per family for both processes
     fctxs = [_family_context(f, imports[f.name], ctx) for f in package.families]
     bodies: dict[str, Body] = {}  # class module path → its class's body, for the stubs
+    files: dict[str, str] = {}
     with Beside(lambda: _child_share(package, ctx, fctxs)) as child:
         for family, fctx in zip(package.families, fctxs, strict=True):
             files.update(_render_family(family, root, fctx))
@@ -87,10 +88,12 @@ def _distribution_files(package: Package, ctx: dict[str, Any]) -> dict[str, str]
 def _child_share(
     package: Package, ctx: dict[str, Any], fctxs: list[dict[str, Any]]
 ) -> tuple[dict[str, str], dict[str, Body], tuple[list[list[Any]], bool]]:
-    """The generated tests and every other model class module, and the statements their
-    rendering broke (see :mod:`generator.emit.layout_cache`)."""
+    """The distribution's own files, the generated tests and every other model class module,
+    and the statements their rendering broke (see :mod:`generator.emit.layout_cache`)."""
     root = f"{package.name}/{package.name}"
-    files = _render_tests(package, ctx) if package.tests else {}
+    files = _distribution_files(package, ctx)
+    if package.tests:
+        files.update(_render_tests(package, ctx))
     bodies: dict[str, Body] = {}
     for family, fctx in zip(package.families, fctxs, strict=True):
         _render_models(family, family.models[1::2], root, fctx, files, bodies)

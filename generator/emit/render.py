@@ -8,7 +8,6 @@ text.
 
 from __future__ import annotations
 
-import keyword
 import re
 from functools import cache
 from typing import Any
@@ -26,14 +25,26 @@ from generator.emit.imports import (
 from generator.emit.layout import fit_return, fits_at
 from generator.emit.layout_cache import fit, fit_item
 from generator.emit.literals import error_class, py_literal
+from generator.emit.model_fields import (
+    described,
+    field_statement,
+    functional_twin,
+    typed_dict_entry,
+    typed_dict_field,
+)
 from generator.emit.open_shapes import open_operations
 from generator.emit.readme_calls import example_args
 from generator.emit.sanitize import clean_text, comment_text, docstring_body, py_str, toml_str
 from generator.emit.template_cache import TemplateCache, private_cache
+from generator.emit.type_text import (
+    py_input_type,
+    py_open_type,
+    py_optional_arg,
+    py_type,
+)
 from generator.ir.types import (
     DictOf,
     ListOf,
-    LiteralOf,
     Model,
     ModelRef,
     Operation,
@@ -43,83 +54,6 @@ from generator.ir.types import (
     UnionOf,
     ValueModel,
 )
-
-_PRIMITIVES = {
-    "str": "str",
-    "int": "int",
-    "float": "float",
-    "bool": "bool",
-    "Any": "Any",
-    "None": "None",
-    "datetime": "datetime.datetime",
-    "date": "datetime.date",
-    "bytes": "bytes",
-}
-
-
-def py_type(t: TypeRef, models: str = "_models") -> str:
-    """The Python type expression for a type reference; model classes via the ``models`` alias."""
-    match t:
-        case Primitive(name):
-            return _PRIMITIVES[name]
-        case ModelRef(name):
-            return f"{models}.{name}" if models else name
-        case ListOf(item):
-            return f"list[{py_type(item, models)}]"
-        case DictOf(value):
-            return f"dict[str, {py_type(value, models)}]"
-        case LiteralOf(values):
-            return "Literal[" + ", ".join(py_literal(v) for v in values) + "]"
-        case UnionOf(members):
-            return " | ".join(py_type(m, models) for m in none_last(members))
-    raise TypeError(f"unknown type reference {t!r}")
-
-
-def py_optional_arg(t: TypeRef, inputs: dict[str, str]) -> str:
-    """An optional argument's type: the value's, or ``NotGiven`` (``None`` stays last)."""
-    text = py_input_type(t, inputs)
-    if text == "None":
-        return "NotGiven | None"
-    if text.endswith(" | None"):
-        return text.removesuffix(" | None") + " | NotGiven | None"
-    return text + " | NotGiven"
-
-
-def none_last(members: tuple[TypeRef, ...]) -> list[TypeRef]:
-    """A union's members with ``None`` last, where the linter wants it."""
-    return sorted(members, key=lambda m: m == Primitive("None"))
-
-
-def py_input_type(
-    t: TypeRef,
-    inputs: dict[str, str],
-    models: str = "_models",
-    values: dict[str, TypeRef] | None = None,
-) -> str:
-    """An argument's type: like :func:`py_type`, but a class that has a TypedDict twin
-    (``inputs``: class → twin) also takes the twin, a plain dict keyed by wire names.
-
-    With ``values`` (value class → its type), the type of a TypedDict item: what JSON holds
-    there, so a value class is its value's type and a date may be its ISO text too."""
-    prefix = f"{models}." if models else ""
-    match t:
-        case ModelRef(name) if inputs.get(name):
-            return f"{prefix}{name} | {prefix}{inputs[name]}"
-        case ModelRef(name) if values is not None and name in values:
-            return py_input_type(values[name], inputs, models, values)
-        case Primitive("datetime" | "date") if values is not None:
-            return f"str | {py_type(t, models)}"
-        case ListOf(item):  # read-only and covariant, so a list[Model] is accepted as it is
-            inner = py_input_type(item, inputs, models, values)
-            plain = inner == py_type(item, models)
-            return f"list[{inner}]" if plain else f"Sequence[{inner}]"
-        case DictOf(value):
-            inner = py_input_type(value, inputs, models, values)
-            plain = inner == py_type(value, models)
-            return f"dict[str, {inner}]" if plain else f"Mapping[str, {inner}]"
-        case UnionOf(members):
-            return " | ".join(py_input_type(m, inputs, models, values) for m in none_last(members))
-    return py_type(t, models)
 
 
 def input_imports(
@@ -150,26 +84,6 @@ def input_imports(
         walk(f.type)
     own = {model.name, model.input_name}
     return sorted(pair for pair in found if pair[1] not in own)
-
-
-def py_open_type(t: TypeRef, models: str = "") -> str:
-    """A model field's type: like :func:`py_type`, but an enum of two or more values and a union
-    of two or more members are ``Open[...]``, so a value or a variant a newer server adds is kept
-    as ``Unknown`` instead of failing the response (``None`` stays outside the ``Open``)."""
-    match t:
-        case LiteralOf(values) if len(values) >= 2:
-            return f"Open[{py_type(t, models)}]"
-        case ListOf(item):
-            return f"list[{py_open_type(item, models)}]"
-        case DictOf(value):
-            return f"dict[str, {py_open_type(value, models)}]"
-        case UnionOf(members):
-            present = [m for m in members if m != Primitive("None")]
-            none = " | None" if len(present) < len(members) else ""
-            if len(present) >= 2:
-                return f"Open[{' | '.join(py_type(m, models) for m in present)}]{none}"
-            return py_open_type(present[0], models) + none
-    return py_type(t, models)
 
 
 def py_tuple(values: tuple[object, ...] | list[object]) -> str:
@@ -227,30 +141,28 @@ def uses_type(ops: tuple[Operation, ...], name: str) -> bool:
     return False
 
 
-def key_identifier(name: str) -> bool:
-    """Whether a wire name can be a TypedDict class-syntax key."""
-    return name.isidentifier() and not keyword.iskeyword(name)
-
-
 def class_imports(
     body: str,
     pkg: str,
-    model: Model,
-    runtime_refs: tuple[str, ...],
-    typed: list[tuple[str, str]],
+    model: Model | ValueModel,
     modules: dict[str, str],
     inputs: dict[str, str],
     values: dict[str, TypeRef],
 ) -> str:
-    """A class module's import block (see :func:`class_module_imports`)."""
+    """A class module's import block (see :func:`class_module_imports`): a value class that
+    does not reach itself imports the classes it names at run time (its base names them), every
+    other class only for type checkers, with what its TypedDict twin's items name."""
+    runtime_refs = model.refs if isinstance(model, ValueModel) and not model.recursive else ()
     runtime: list[tuple[str, str | None]] = [(f".{modules[r]}", r) for r in runtime_refs]
     late: list[tuple[str, str | None]] = []
     late += [] if runtime_refs else [(f".{modules[r]}", r) for r in model.refs]
-    late += [(f".{modules[owner]}", name) for owner, name in typed]
     strings: list[str] = []
-    if model.input_name and not all(key_identifier(f.name) for f in model.fields):
-        strings = [py_input_type(f.type, inputs, "", values) for f in model.fields]
-        strings += [] if all(f.required for f in model.fields) else ["NotRequired"]
+    if isinstance(model, Model) and model.input_name:
+        typed = input_imports(model, inputs, values)
+        late += [(f".{modules[owner]}", name) for owner, name in typed if name not in model.refs]
+        if functional_twin(model):
+            strings = [py_input_type(f.type, inputs, "", values) for f in model.fields]
+            strings += [] if all(f.required for f in model.fields) else ["NotRequired"]
     return class_module_imports(body, pkg, runtime, late, strings)
 
 
@@ -283,6 +195,9 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         autoescape=False,
+        # templates do not change while a run renders thousands of files from them: no stat
+        # of the template file on every render
+        auto_reload=False,
     )
     env.filters.update(
         py_str=py_str,
@@ -307,15 +222,17 @@ def environment() -> jinja2.Environment:
     env.globals["open_operations"] = open_operations
     env.globals["example_args"] = example_args
     env.filters["prose"] = lambda text: clean_text(text).strip()
-    env.filters["constraint_arg"] = lambda kv: f"{kv[0]}={py_literal(kv[1])}"
-    env.globals["input_imports"] = input_imports
+    env.filters["field_statement"] = field_statement
+    env.filters["typed_dict_entry"] = typed_dict_entry
+    env.filters["typed_dict_field"] = typed_dict_field
     env.globals["class_imports"] = class_imports
     env.globals["spec_imports"] = spec_imports
     env.globals["model_imports"] = model_imports
     env.globals["import_block"] = import_block
     env.filters["sort_all"] = sort_all
     env.globals["refs_entries"] = refs_entries
-    env.tests["key_identifier"] = key_identifier
+    env.tests["functional_twin"] = functional_twin
+    env.filters["described"] = described
     env.filters["error_class"] = error_class
     env.filters["py_rule"] = py_rule
     env.globals["resource_of"] = lambda family, op: next(

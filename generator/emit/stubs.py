@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 
 from generator.emit.imports import class_module_imports
-from generator.emit.render import key_identifier, py_input_type
+from generator.emit.model_fields import functional_twin
+from generator.emit.type_text import py_input_type
 from generator.ir.types import Model, TypeRef, ValueModel
 
 
@@ -26,7 +27,7 @@ def stub_imports(
     strings: list[str] = []
     for m in models:
         if isinstance(m, Model) and m.input_name:
-            if not all(key_identifier(f.name) for f in m.fields):
+            if functional_twin(m):
                 strings += [py_input_type(f.type, inputs, "", values) for f in m.fields]
                 strings += [] if all(f.required for f in m.fields) else ["NotRequired"]
     return class_module_imports(names, pkg, [], [], strings)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import fractions
+import functools
 import math
 from typing import Any
 
@@ -158,15 +159,9 @@ DEEP_CHAIN = 40
 
 def recursion_limit(models: tuple[ModelKind, ...]) -> int:
     """The recursion limit the models need (0 when the default serves): from the longest chain
-    of references, counting every class of a reference cycle (strongly connected component)."""
-    graph = {
-        m.name: sorted(
-            {r for f in m.fields for r in refs_of(f.type)}
-            if isinstance(m, Model)
-            else refs_of(m.type)
-        )
-        for m in models
-    }
+    of references, counting every class of a reference cycle (strongly connected component).
+    ``models`` are placed (:func:`build_models`): each lists the other classes it names."""
+    graph = {m.name: list(m.refs) for m in models}  # a class naming itself adds no length
     longest = _longest_chain(graph)
     return 1000 + CHAIN_FRAMES * longest if longest > DEEP_CHAIN else 0
 
@@ -220,23 +215,19 @@ def _longest_chain(graph: dict[ClassName, list[ClassName]]) -> int:
     return max(best, default=0)
 
 
-def _model_refs(m: ModelKind) -> set[ClassName]:
-    """The classes a model's fields (or its value) name."""
-    return (
-        {r for f in m.fields for r in refs_of(f.type)} if isinstance(m, Model) else refs_of(m.type)
-    )
-
-
-def refs_of(t: TypeRef) -> set[ClassName]:
+# The same field types recur across a large document's thousands of classes, and each class's
+# references are asked for by several passes: each type's are found once per run.
+@functools.lru_cache(maxsize=16384)
+def refs_of(t: TypeRef) -> frozenset[ClassName]:
     """The classes a type names."""
     match t:
         case ModelRef(name):
-            return {name}
+            return frozenset((name,))
         case ListOf(item) | DictOf(item):
             return refs_of(item)
         case UnionOf(members):
-            return set().union(*(refs_of(m) for m in members))
-    return set()
+            return frozenset().union(*(refs_of(m) for m in members))
+    return frozenset()
 
 
 def _attribute(names: Namespace, wire: str) -> PythonIdentifier:

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from generator.diagnostics import Diagnostic
-from generator.overlay.model import Provenance
+
+if TYPE_CHECKING:  # a run without overlays never loads the overlay model
+    from generator.overlay.model import Provenance
 
 
 def attribute(

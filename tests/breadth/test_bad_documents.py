@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from tests.cli_batch import run_cli_batch
+from tests.helpers import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 120
@@ -174,14 +174,7 @@ def _generate_args(spec: Path, out: Path) -> list[str]:
 
 
 def run_generate(spec: Path, out: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "generator", *_generate_args(spec, out)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-        check=False,
-    )
+    return run_cli(*_generate_args(spec, out), timeout=TIMEOUT)
 
 
 def assert_refused(

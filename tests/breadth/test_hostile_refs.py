@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import cli_zygote_client
 from tests.helpers import model_source
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -81,8 +82,14 @@ def _run(world: dict[str, Path], doc_file: Path, *extra: str) -> subprocess.Comp
     log.write_text("")
     env = {**os.environ, "OPEN_LOG": str(log), "CUBE_CODEGEN_NO_CACHE": "1"}
     args = ["generate", "--spec", str(doc_file), "--out", str(world["out"]), "--package", "p"]
+    argv = [sys.executable, "-c", GUARDED_CLI, *args, *extra]
+    forked = cli_zygote_client.run(  # the hook is installed before the command runs
+        argv, [*args, *extra], world["spec"].parent, env, 180, code=GUARDED_CLI
+    )
+    if forked is not None:
+        return forked
     return subprocess.run(
-        [sys.executable, "-c", GUARDED_CLI, *args, *extra],
+        argv,
         cwd=world["spec"].parent,
         env=env,
         capture_output=True,

@@ -14,7 +14,8 @@ from tests.helpers import ROOT, run_cli
 
 
 def _command(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return run_cli(*args, cwd=cwd, env={"PYTHONPATH": str(ROOT)})
+    """A fresh interpreter (not the tests' fork server): the exit as users' processes make it."""
+    return run_cli(*args, cwd=cwd, env={"PYTHONPATH": str(ROOT)}, fresh=True)
 
 
 def test_a_long_report_arrives_whole_through_a_pipe() -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, run_cli
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="children are forked on Linux only")
 
@@ -198,15 +198,7 @@ def test_generation_is_the_same_with_and_without_a_child(
     for name, env in (("forked", {}), ("serial", {"CUBE_CODEGEN_NO_FORK": "1"})):
         args = ["generate", "--spec", str(spec), "--package", "pairs", "--out", name]
         args += ["--report", f"{name}.json"]
-        proc = subprocess.run(
-            [sys.executable, "-m", "generator", *args],
-            cwd=tmp_path,
-            env={**os.environ, "PYTHONPATH": str(ROOT), **env},
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=False,
-        )
+        proc = run_cli(*args, cwd=tmp_path, env=env)  # a process of its own: one thread
         out = tmp_path / name
         files = {
             p.relative_to(out).as_posix(): p.read_bytes()

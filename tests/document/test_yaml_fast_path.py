@@ -10,18 +10,18 @@ import pytest
 import yaml
 
 from generator.diagnostics import CodegenError
-from generator.document import loader
+from generator.document import loader, yaml_text
 from generator.document.yaml_nodes import Unusual, plain_data
 
 LIMITS: dict[str, Any] = {"max_depth": loader.MAX_DEPTH, "max_nodes": loader.MAX_NODES}
 
 
 def thorough(text: str) -> Any:
-    return loader.normalise(yaml.load(text, Loader=loader._Loader), "t.yaml")
+    return loader.normalise(yaml.load(text, Loader=yaml_text.KeysAsWritten), "t.yaml")
 
 
 def fast(text: str) -> Any:
-    root = yaml.compose(text, Loader=loader._Loader)
+    root = yaml.compose(text, Loader=yaml_text.KeysAsWritten)
     return plain_data(root, surrogates=loader._SURROGATE, **LIMITS)
 
 
@@ -83,7 +83,7 @@ def test_unusual_shapes_go_the_thorough_way_with_the_same_outcome(text: str) -> 
 
 def test_alias_expansion_past_the_limit_is_left_to_the_thorough_path() -> None:
     text = "a: &a [1, 2, 3, 4]\nb: &b [*a, *a, *a, *a]\nc: [*b, *b, *b, *b]\n"
-    root = yaml.compose(text, Loader=loader._Loader)
+    root = yaml.compose(text, Loader=yaml_text.KeysAsWritten)
     assert plain_data(root, surrogates=None, max_depth=256, max_nodes=200)["c"][3][3] == [
         1,
         2,

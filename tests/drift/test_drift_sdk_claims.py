@@ -23,7 +23,7 @@ import pytest
 from generator.document.loader import load_document
 from generator.drift.engine import compare
 from generator.drift.surface import Finding, SurfaceMapper
-from generator.emit.render import py_type
+from generator.emit.type_text import py_type
 from generator.ir.types import Operation
 from tests.helpers import keep_mypy_cache, run_cli, seeded_mypy_cache
 

@@ -4,8 +4,10 @@ written, against a trustme HTTPS server on 127.0.0.1.
 
 How a block is run (the convention for anyone adding an example)
     Nothing to do for a block that calls the operations below: each block is found on its own
-    (any ```python fence) and runs in a fresh interpreter whose environment points every client
-    at the loopback server, as the README tells users to: ``CUBE_BASE_URL`` (platform, SCIM),
+    (any ```python fence) and runs in a process of its own (forked from a server that imported
+    httpx2 and pydantic once, tests/cli_zygote.py; a fresh interpreter with
+    ``CUBE_TESTS_FRESH_CLI=1``) whose environment points every client at the loopback server,
+    as the README tells users to: ``CUBE_BASE_URL`` (platform, SCIM),
     ``CUBE_DATA_API_URL``, ``CUBE_AI_URL`` (the agent's full address), the credentials
     ``CUBE_API_KEY``, ``CUBE_SCIM_TOKEN``, ``CUBE_DATA_API_TOKEN``, ``CUBE_AGENT_API_KEY``, and
     ``SSL_CERT_FILE`` (the test CA, also written to ``corp-ca.pem`` in the working folder). A
@@ -40,6 +42,7 @@ import trustme
 from cube_data_server import CubeDataServer
 from runtime_servers import API_KEY, Exchange, LocalServer
 
+from tests import cli_zygote_client
 from tests.helpers import PACKAGE_ROOT, ROOT, check_user_code
 
 READMES = {"README.md": ROOT / "README.md", "package-README.md": PACKAGE_ROOT / "README.md"}
@@ -246,14 +249,15 @@ def _run(
         "SSL_CERT_FILE": str(site.ca_file),
         **env,
     }
+    argv = [sys.executable, "-W", "error::UserWarning", "-c", block.code]
+    flags = ("-W", "error::UserWarning")  # forked from a server started with these that
+    forked = cli_zygote_client.run(  # imported httpx2 and pydantic once
+        argv, [], site.folder, environ, 60, code=block.code, flags=flags, kind="python"
+    )
+    if forked is not None:
+        return forked
     return subprocess.run(
-        [sys.executable, "-W", "error::UserWarning", "-c", block.code],
-        check=False,
-        cwd=site.folder,
-        env=environ,
-        capture_output=True,
-        text=True,
-        timeout=60,
+        argv, check=False, cwd=site.folder, env=environ, capture_output=True, text=True, timeout=60
     )
 
 

@@ -1,0 +1,92 @@
+"""A model field's statements as the class body and its TypedDict twin write them, built in one
+call each from the field's IR (the class templates insert them as they are)."""
+
+from __future__ import annotations
+
+from generator.emit.model_fields import (
+    described,
+    field_statement,
+    functional_twin,
+    typed_dict_entry,
+    typed_dict_field,
+)
+from generator.ir.naming import ClassName, PythonIdentifier
+from generator.ir.types import (
+    NONE,
+    ListOf,
+    LiteralOf,
+    Model,
+    ModelField,
+    ModelRef,
+    Primitive,
+    UnionOf,
+)
+
+STR = Primitive("str")
+
+
+def _field(name: str, py_name: str, type_: object, **kw: object) -> ModelField:
+    return ModelField(name, PythonIdentifier.unchecked(py_name), type_, **kw)  # type: ignore[arg-type]
+
+
+def test_a_plain_required_field_is_its_name_and_type() -> None:
+    assert field_statement(_field("id", "id", STR, required=True)) == "id: str"
+
+
+def test_an_optional_field_takes_its_default_and_an_open_enum() -> None:
+    status = UnionOf((LiteralOf(("open", "closed")), NONE))
+    f = _field("status", "status", status, required=False)
+    assert field_statement(f) == 'status: Open[Literal["open", "closed"]] | None = None'
+    f = _field("limit", "limit", Primitive("int"), required=False, default=10)
+    assert field_statement(f) == "limit: int = 10"
+
+
+def test_alias_constraints_and_description_go_into_field_in_that_order() -> None:
+    f = _field(
+        "max-items",
+        "max_items",
+        Primitive("int"),
+        required=True,
+        description='Up to "many".\x07',
+        constraints=(("ge", 1), ("le", 5)),
+    )
+    assert field_statement(f) == (
+        'max_items: Annotated[int, Field(alias="max-items", ge=1, le=5, '
+        "description='Up to \"many\".')]"
+    )
+
+
+def test_a_long_statement_is_broken_as_the_formatter_would_at_the_class_body_indent() -> None:
+    f = _field(
+        "x", "x", STR, required=True, description="word " * 12, constraints=(("max_length", 5000),)
+    )
+    assert field_statement(f) == (
+        "x: Annotated[\n"
+        "        str,\n"
+        "        Field(\n"
+        "            max_length=5000,\n"
+        f'            description="{("word " * 12).strip()}",\n'
+        "        ),\n"
+        "    ]"
+    )
+
+
+def test_typed_dict_items_name_the_twin_and_mark_optional_keys() -> None:
+    ref = ModelRef(ClassName.unchecked("Card"))
+    inputs = {"Card": "CardParam"}
+    f = _field("card-list", "card_list", ListOf(ref), required=False)
+    assert typed_dict_entry(f, inputs, {}) == (
+        '"card-list": "NotRequired[Sequence[Card | CardParam]]",'
+    )
+    g = _field("card", "card", ref, required=True)
+    assert typed_dict_field(g, inputs, {}) == "card: Card | CardParam"
+
+
+def test_the_functional_twin_is_chosen_by_wire_names_and_described_keeps_order() -> None:
+    a = _field("a", "a", STR, required=True, description="first")
+    b = _field("b", "b", STR, required=True)
+    c = _field("class", "class_", STR, required=True, description="last")
+    name = ClassName.unchecked("Thing")
+    assert not functional_twin(Model(name, (a, b)))
+    assert functional_twin(Model(name, (a, c)))
+    assert described((a, b, c)) == [a, c]
