@@ -24,15 +24,15 @@ from collections.abc import Callable
 from typing import Annotated, Any, Union
 
 import pydantic
-from pydantic.fields import FieldInfo
 
 from ._differences import LISTENERS, MISSING, Difference, Kind, child, report
+from ._field_names import aliases, field_keys, member_names
 from ._field_plans import IMMUTABLE, Keep, class_plan
 from ._lenient import adapter, complete, construct
 from ._open import Unknown
 from ._where import NOWHERE_PLACE, Where
 
-__all__ = ["LazyField", "build", "field_keys", "install", "lazy_builder", "raw_of", "read_field"]
+__all__ = ["LazyField", "build", "install", "lazy_builder", "raw_of", "read_field"]
 
 RAW = "_cube_raw"  # keys of a lazy model's private dict: its JSON object,
 AT = "_cube_at"  # and where it was found (a Where)
@@ -184,35 +184,6 @@ def _report_extras(cls: type[pydantic.BaseModel], data: dict[str, Any], where: W
         )
 
 
-@functools.cache
-def aliases(cls: type[pydantic.BaseModel]) -> dict[str, str]:
-    """Wire name to field name (the field name too, as ``populate_by_name`` allows)."""
-    complete(cls)
-    names = {name: name for name in cls.__pydantic_fields__}
-    names.update({f.alias: name for name, f in cls.__pydantic_fields__.items() if f.alias})
-    return names
-
-
-def member_names(cls: type[pydantic.BaseModel]) -> frozenset[str]:
-    """Every name a member of ``cls``'s objects may have: one set test tells whether an object
-    has members the document does not name (most have none)."""
-    names = _NAMES.get(cls)
-    if names is None:
-        names = _NAMES[cls] = frozenset(aliases(cls))
-    return names
-
-
-_NAMES: dict[type, frozenset[str]] = {}
-
-
-@functools.cache
-def field_keys(cls: type[pydantic.BaseModel]) -> dict[str, tuple[str, FieldInfo]]:
-    """Field name → (its wire name, its info), read once per class after its forward references
-    are resolved (so every alias is known)."""
-    complete(cls)
-    return {name: (f.alias or name, f) for name, f in cls.__pydantic_fields__.items()}
-
-
 Reader = Callable[[Any, Where], Any]
 """A lazy builder: takes a raw value and its place (a :class:`Where` made for it alone)."""
 
@@ -279,7 +250,7 @@ def _model_list(model: type[Any], tp: Any, eager: bool, value: Any, where: Where
     where.items = value
     keep, aliased, _ = (_TABLES.get(model) or _table(model)) if eager else _NO_TABLE
     names = member_names(model) if LISTENERS else None
-    odd: list[dict[str, Any]] = []  # objects with members the document does not name
+    odd: list[dict[str, Any]] | None = None  # objects with members the document does not name
     out: list[Any] = []
     for item in value:
         if type(item) is dict:
@@ -289,10 +260,11 @@ def _model_list(model: type[Any], tp: Any, eager: bool, value: Any, where: Where
                 _FILL(obj, keep(item))
             out.append(obj)
             if names is not None and not names.issuperset(item):
+                odd = odd if odd is not None else []
                 odd.append(item)
         else:  # its index is len(out)
             out.append(_fallback(model, item, Where(where.context, where.pointer(), len(out))))
-    for item in odd:
+    for item in odd or ():
         _report_extras(model, item, where)
     return out
 

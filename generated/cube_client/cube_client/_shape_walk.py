@@ -23,7 +23,7 @@ from typing import Annotated, Any, Literal, Union
 
 import pydantic
 
-from ._lazy import field_keys as _keys
+from ._field_names import field_keys as _keys
 from ._open import Unknown
 from ._shape_values import (
     MAX_NAME,
