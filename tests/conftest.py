@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     slow = {item.path for item in items if item.get_closest_marker("slow")}
     first = {path: i for i, path in enumerate(dict.fromkeys(item.path for item in items))}
     items.sort(key=lambda item: (item.path not in slow, first[item.path]))
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What collection made (every test item, the imported modules) lives the whole session:
+    frozen, the collector stops walking it on every full collection the tests trigger (about
+    6% of the in-process tests' CPU time, measured over the overlay, IR and package tests)."""
+    gc.collect()
+    gc.freeze()
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import re
 import sys
-from collections import defaultdict
 from collections.abc import Iterable
 
 from generator.emit.layout import LINE_LENGTH
@@ -20,19 +19,22 @@ from generator.ir.contracts import CLASS_MODULE_IMPORTS, Import, import_spec
 
 _STDLIB = frozenset(sys.stdlib_module_names)
 # One pass over a module's text: strings and comments, ``name: T`` at the start of a line (binds
-# ``name``: a field, a TypedDict key), ``f(name=...)`` (formatted code writes a keyword argument
-# with no space before ``=``, while ``x: T = v`` and ``x = v`` have one, and bind anyway) are
-# matched and skipped; what is left are runs of name characters and dots, whose leading name
-# (group 1) is a use unless a dot or a digit starts the run (an attribute, a number).
+# ``name``: a field, a TypedDict key), runs of blanks and punctuation (so that they cost one
+# match, not one failed try per character), and ``f(name=...)`` (formatted code writes a
+# keyword argument with no space before ``=``, while ``x: T = v`` and ``x = v`` have one, and
+# bind anyway: a name followed by ``=`` but not ``==`` is skipped as a run of name characters)
+# are matched and skipped; what is left are runs of name characters and dots, whose leading name
+# (group 1) is a use unless a dot or a digit starts the run (an attribute, a number). Possessive
+# quantifiers (``*+``) keep a name whole when what follows it is looked at.
 _SCAN = re.compile(
     r'"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*"""'
     r"|'''[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*'''"
     r'|"[^"\\\n]*(?:\\.[^"\\\n]*)*"'
     r"|'[^'\\\n]*(?:\\.[^'\\\n]*)*'"
     r"|#[^\n]*"
-    r"|^[ \t]*[A-Za-z_]\w*[ \t]*:(?!=)"
-    r"|[A-Za-z_]\w*=(?!=)"
-    r"|([A-Za-z_]\w*)[\w.]*"
+    r"|^[ \t]*+[A-Za-z_]\w*+[ \t]*+:(?!=)"
+    r"|[^\w\"'#.\n]+"
+    r"|([A-Za-z_]\w*+)(?!=(?!=))[\w.]*"
     r"|[\w.]+",
     re.MULTILINE,
 )
@@ -107,18 +109,18 @@ def _member_lines(module: str, names: frozenset[str], indent: str) -> tuple[str,
 
 def import_block(imports: Iterable[Import], first_party: str, indent: str = "") -> str:
     """The sorted import statements for ``imports``, sections separated by a blank line."""
-    plain: dict[int, set[str]] = defaultdict(set)
-    members: dict[int, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    plain: dict[int, set[str]] = {}
+    members: dict[int, dict[str, set[str]]] = {}
     for module, name in imports:
         section = _section(module, first_party)
         if name is None:
-            plain[section].add(module)
+            plain.setdefault(section, set()).add(module)
         else:
-            members[section][module].add(name)
+            members.setdefault(section, {}).setdefault(module, set()).add(name)
     blocks: list[str] = []
     for section in sorted({*plain, *members}):
-        lines = [f"{indent}import {m}" for m in sorted(plain[section], key=_module_key)]
-        by_module = members[section]
+        lines = [f"{indent}import {m}" for m in sorted(plain.get(section, ()), key=_module_key)]
+        by_module = members.get(section, {})
         for module in sorted(by_module, key=_module_key):
             lines += _member_lines(module, frozenset(by_module[module]), indent)
         blocks.append("\n".join(lines))

@@ -35,9 +35,21 @@ class DictOf:
     value: TypeRef
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class LiteralOf:
+    """Equal only to the same values of the same types: ``Literal[1]`` is not ``Literal[True]``,
+    though ``1 == True`` (memos keyed by type references rely on it)."""
+
     values: tuple[str | int | bool, ...]
+
+    def _typed(self) -> tuple[tuple[type, str | int | bool], ...]:
+        return tuple((type(v), v) for v in self.values)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, LiteralOf) and self._typed() == other._typed()
+
+    def __hash__(self) -> int:
+        return hash(self._typed())
 
 
 @dataclass(frozen=True, slots=True)

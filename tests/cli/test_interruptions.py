@@ -87,12 +87,19 @@ def big(tmp_path: Path) -> Path:
     return tmp_path
 
 
+def _env(cwd: Path) -> dict[str, str]:
+    """Outside a project the run state is the per-user cache: a killed run's intent waits
+    there for the next command, so these runs get a user cache of their own (the suite's
+    is shared by every worker, whose commands would report cleaning up after this one)."""
+    return {**os.environ, "PYTHONPATH": str(ROOT), "XDG_CACHE_HOME": str(cwd / ".user-cache")}
+
+
 def _start(cwd: Path) -> subprocess.Popen[bytes]:
     args = ["generate", "--spec", "big.json", "--out", "out", "--package", "p"]
     return subprocess.Popen(
         [sys.executable, "-m", "generator", *args],
         cwd=cwd,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env=_env(cwd),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
@@ -160,7 +167,7 @@ def test_sigkill_takes_the_worker_with_it_and_the_next_run_cleans_up(big: Path) 
     again = subprocess.run(
         [sys.executable, "-m", "generator", *args],
         cwd=big,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env=_env(big),
         capture_output=True,
         timeout=600,
         check=False,

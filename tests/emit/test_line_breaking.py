@@ -239,6 +239,25 @@ def test_names_in_strings_and_comments_are_not_uses() -> None:
     assert {"Thing", "TypedDict"} <= used_names(twin)
 
 
+@pytest.mark.parametrize(
+    ("code", "used"),
+    [
+        ("f(name=1, other=x)\n", {"f", "x"}),  # keyword arguments bind, their values are uses
+        ("f(a==b)\nc == d\n", {"f", "a", "b", "c", "d"}),  # a comparison is a use
+        ("if (y:=g()):\n    pass\n", {"if", "y", "g", "pass"}),  # walrus: not a binding `name:`
+        ("    field: T = v\ntry:\n    x\n", {"T", "v", "x"}),  # `name:` at a line's start
+        ("lambda q: q\n", {"lambda", "q"}),
+        ("a.b.c(1.5e3, .5, d[0])\n", {"a", "d"}),  # attributes and numbers are not names
+        ("name_with_digits2 = 3\n", {"name_with_digits2"}),  # `x = v` (spaced) counts
+        ("s = 'it''s' + \"x\\\"y\" # z\n", {"s"}),
+    ],
+)
+def test_what_counts_as_a_use(code: str, used: set[str]) -> None:
+    """The names a module is taken to use (its imports are written from them), at the edges
+    of the one-pass scan: keyword arguments, comparisons, walrus, line-start bindings."""
+    assert used_names(code) == used
+
+
 def test_import_blocks_are_sorted_as_the_linter_wants(tmp_path: Path) -> None:
     imports: list[tuple[str, str | None]] = [
         ("pkg._models", "Open"),
