@@ -12,69 +12,33 @@ document costs a small fraction of decoding it.
 
 from __future__ import annotations
 
-import datetime
 import functools
 import types
 import typing
-import uuid
 from collections.abc import Callable
-from typing import Annotated, Any, Literal, Union
+from typing import Any, Literal, Union
 
 import pydantic
 
-from ._lazy import field_keys as _keys
+from ._field_names import field_keys as _keys
 from ._open import Unknown
-from ._shape_values import (
-    MAX_NAME,
-    Difference,
-    _shape_value,
-    escape_token,
-    json_type,
-    string_format,
-)
+from ._shape_terms import SCALARS as _SCALARS
+from ._shape_terms import describe as _describe
+from ._shape_terms import strip as _strip
+from ._shape_terms import union_tag as _tag
+from ._shape_terms import unknown_members as _extras
+from ._shape_values import Difference, _shape_value, escape_token, json_type
 
 __all__ = ["walk"]
 
 Check = Callable[[Any, str, list[Difference]], None]
 _NONE = type(None)
-_SCALARS: dict[Any, tuple[str, tuple[type, ...]]] = {
-    str: ("string", (str,)),
-    int: ("integer", (int,)),
-    float: ("number", (int, float)),
-    bool: ("boolean", (bool,)),
-    bytes: ("string", (str,)),
-    datetime.datetime: ("string", (str,)),
-    datetime.date: ("string", (str,)),
-    datetime.time: ("string", (str,)),
-    uuid.UUID: ("string", (str,)),
-}
 _SKIP, _SCALAR, _LITERAL, _NESTED = range(4)
 
 
 def walk(tp: Any, data: Any, pointer: str, out: list[Difference]) -> None:
     """Append to ``out`` every difference between ``data`` and ``tp`` at ``pointer``."""
     checker(tp)(data, pointer, out)
-
-
-def _strip(tp: Any) -> Any:
-    while typing.get_origin(tp) is Annotated:
-        tp = typing.get_args(tp)[0]
-    return tp
-
-
-def _describe(members: list[Any]) -> str:
-    names = []
-    for member in members:
-        origin = typing.get_origin(member)
-        if origin is Literal:
-            names.append("enum")
-        elif member in _SCALARS:
-            names.append(_SCALARS[member][0])
-        elif origin is list:
-            names.append("array")
-        else:
-            names.append("object")
-    return " | ".join(dict.fromkeys(names)) or "any"
 
 
 Plan = tuple[int, Any, bool, str]
@@ -271,18 +235,6 @@ def _model_checker(cls: type[pydantic.BaseModel]) -> Check:
     return check
 
 
-def _extras(
-    data: dict[str, Any], known: frozenset[str], pointer: str, out: list[Difference]
-) -> None:
-    for key, value in data.items():
-        if key not in known and len(key) <= MAX_NAME:
-            where = f"{pointer}/{escape_token(key)}"
-            kind = json_type(value)
-            out.append(
-                Difference("property-unknown", where, "not listed", kind, string_format(value))
-            )
-
-
 def _union_checker(members: tuple[Any, ...]) -> Check:
     checks = [checker(m) for m in members]
     says = _describe(list(members))
@@ -318,23 +270,3 @@ def _union_checker(members: tuple[Any, ...]) -> Check:
 
 def _count(found: list[Difference]) -> int:
     return len(found)
-
-
-@functools.cache
-def _tag(models: tuple[type[pydantic.BaseModel], ...]) -> tuple[str, frozenset[Any]] | None:
-    """The field every variant types as one constant (the union's tag), with its values."""
-    if len(models) < 2:
-        return None
-    constants: list[dict[str, Any]] = []
-    for model in models:
-        mine = {}
-        for name, (alias, info) in _keys(model).items():
-            tp = _strip(info.annotation)
-            if typing.get_origin(tp) is Literal and len(typing.get_args(tp)) == 1:
-                mine[alias or name] = typing.get_args(tp)[0]
-        constants.append(mine)
-    shared = set.intersection(*(set(c) for c in constants))
-    if not shared:
-        return None
-    name = sorted(shared)[0]
-    return name, frozenset(c[name] for c in constants)

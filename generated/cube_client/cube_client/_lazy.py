@@ -25,21 +25,22 @@ from collections.abc import Callable
 from typing import Annotated, Any, Union
 
 import pydantic
-from pydantic.fields import FieldInfo
 
 from ._differences import LISTENERS, MISSING, Difference, Kind, child, report
+from ._field_names import aliases, field_keys, member_names
 from ._field_plans import IMMUTABLE, Keep, class_plan
 from ._lenient import adapter, complete, construct
 from ._open import Unknown
 from ._where import NOWHERE_PLACE, Where
 
-__all__ = ["LazyField", "build", "field_keys", "install", "lazy_builder", "raw_of", "read_field"]
+__all__ = ["LazyField", "build", "install", "lazy_builder", "raw_of", "read_field"]
 
 RAW = "_cube_raw"  # keys of a lazy model's private dict: its JSON object,
 AT = "_cube_at"  # and where it was found (a Where)
 _LAZY: weakref.WeakSet[type] = weakref.WeakSet()  # the classes built lazily (see install)
 _PRIVATE: Any = vars(pydantic.BaseModel)["__pydantic_private__"]  # its slot, set in C
 _DICT: Any = vars(pydantic.BaseModel)["__dict__"]  # an instance's dict, set whole in C
+_NEW, _PUT, _FILL = object.__new__, _PRIVATE.__set__, _DICT.__set__  # bound once, not per list
 
 
 class LazyField:
@@ -72,7 +73,7 @@ class LazyField:
             if not kept:  # the instance's first read: keep its plain fields (see module)
                 if not aliased or aliased.isdisjoint(raw):  # else: a member under its own name
                     kept = keep(raw)  # a new dict: the instance's own from now on
-                    _DICT.__set__(obj, kept)
+                    _FILL(obj, kept)
                     if self.name in kept:
                         return kept[self.name]
             found = nested.get(self.name)
@@ -139,7 +140,7 @@ def build(cls: type[Any], data: dict[str, Any], where: Where, eager: bool = Fals
     if eager:
         keep, aliased, _ = _TABLES.get(cls) or _table(cls)
         if not aliased or aliased.isdisjoint(data):
-            _DICT.__set__(obj, keep(data))
+            _FILL(obj, keep(data))
     if LISTENERS and not member_names(cls).issuperset(data):
         _report_extras(cls, data, where)
     return obj
@@ -182,35 +183,6 @@ def _report_extras(cls: type[pydantic.BaseModel], data: dict[str, Any], where: W
             Difference(Kind.EXTRA_FIELD, child(base, k), cls.__name__, data[k], where.context)
             for k in extra
         )
-
-
-@functools.cache
-def aliases(cls: type[pydantic.BaseModel]) -> dict[str, str]:
-    """Wire name to field name (the field name too, as ``populate_by_name`` allows)."""
-    complete(cls)
-    names = {name: name for name in cls.__pydantic_fields__}
-    names.update({f.alias: name for name, f in cls.__pydantic_fields__.items() if f.alias})
-    return names
-
-
-def member_names(cls: type[pydantic.BaseModel]) -> frozenset[str]:
-    """Every name a member of ``cls``'s objects may have: one set test tells whether an object
-    has members the document does not name (most have none)."""
-    names = _NAMES.get(cls)
-    if names is None:
-        names = _NAMES[cls] = frozenset(aliases(cls))
-    return names
-
-
-_NAMES: dict[type, frozenset[str]] = {}
-
-
-@functools.cache
-def field_keys(cls: type[pydantic.BaseModel]) -> dict[str, tuple[str, FieldInfo]]:
-    """Field name → (its wire name, its info), read once per class after its forward references
-    are resolved (so every alias is known)."""
-    complete(cls)
-    return {name: (f.alias or name, f) for name, f in cls.__pydantic_fields__.items()}
 
 
 Reader = Callable[[Any, Where], Any]
@@ -256,7 +228,8 @@ def _lazy_target(tp: Any, eager: bool = True) -> Reader | None:
             return lambda value, where: None if value is None else some(value, where)
     if origin is list and len(args) == 1:
         if isinstance(args[0], type) and args[0] in _LAZY:
-            return functools.partial(_model_list, args[0], tp, eager)
+            model_list, listed = _model_list, args[0]
+            return lambda value, where: model_list(listed, tp, eager, value, where)
         item = _lazy_target(args[0], eager)
         if item is not None:
             each = item
@@ -276,25 +249,24 @@ def _model_list(model: type[Any], tp: Any, eager: bool, value: Any, where: Where
     if where.items is not None or where is NOWHERE_PLACE:  # not this list's own: make it so
         where = Where(where.context, where.pointer())
     where.items = value
-    new = object.__new__
-    put = _PRIVATE.__set__
     keep, aliased, _ = (_TABLES.get(model) or _table(model)) if eager else _NO_TABLE
-    fill = _DICT.__set__
+    names = member_names(model) if LISTENERS else None
+    odd: list[dict[str, Any]] | None = None  # objects with members the document does not name
     out: list[Any] = []
     for item in value:
         if type(item) is dict:
-            obj = new(model)
-            put(obj, {RAW: item, AT: where})
+            obj = _NEW(model)
+            _PUT(obj, {RAW: item, AT: where})
             if keep is not None and (not aliased or aliased.isdisjoint(item)):
-                fill(obj, keep(item))
+                _FILL(obj, keep(item))
             out.append(obj)
+            if names is not None and not names.issuperset(item):
+                odd = odd if odd is not None else []
+                odd.append(item)
         else:  # its index is len(out)
             out.append(_fallback(model, item, Where(where.context, where.pointer(), len(out))))
-    if LISTENERS:
-        names = member_names(model)
-        for item in value:
-            if type(item) is dict and not names.issuperset(item):
-                _report_extras(model, item, where)
+    for item in odd or ():
+        _report_extras(model, item, where)
     return out
 
 

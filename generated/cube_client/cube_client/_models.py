@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING, Any, Self
 import pydantic
 
 from ._differences import ResponseValidationWarning
-from ._lazy import aliases, build, field_keys, install, lazy_builder, read_field
+from ._field_names import aliases, field_keys
+from ._lazy import build, install, lazy_builder, read_field
 from ._lazy import raw_of as _raw
 from ._lenient import adapter, construct
 from ._loading import lazy_classes
