@@ -17,7 +17,7 @@ import re
 from generator import TEMPLATES
 
 RUNTIME_DIR = TEMPLATES / "runtime"
-CLIENT_CLASSES = (("_base_client", "SyncAPIClient"), ("_base_client", "AsyncAPIClient"))
+CLIENT_CLASSES = (("_sync_client", "SyncAPIClient"), ("_async_client", "AsyncAPIClient"))
 RESOURCE_CLASSES = (("_resource", "SyncAPIResource"), ("_resource", "AsyncAPIResource"))
 _IMPORT = re.compile(
     r"^[ \t]*(?:from[ \t]+[^\n]+?[ \t]+)?import[ \t]+([\w \t,]+?)[ \t]*$", re.MULTILINE

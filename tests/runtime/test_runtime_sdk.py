@@ -17,9 +17,9 @@ from cube_client import (
     InternalServerError,
     RequestValidationError,
 )
-from cube_client._base_client import log as client_log
 from cube_client._models import ResponseValidationWarning, Unknown
 from cube_client._pagination import AsyncPage, PageShapeError
+from cube_client._request_log import log as client_log
 from runtime_servers import API_KEY, Exchange, LocalServer, async_platform, platform
 
 LIST = "/api/v1/deployments"
