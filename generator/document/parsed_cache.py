@@ -68,16 +68,26 @@ def parser_version() -> str:
         folder = os.path.join(entry or ".", "yaml")
         try:
             files = sorted(n for n in os.listdir(folder) if not n.startswith("__pycache__"))
-            dists = sorted(n for n in os.listdir(entry or ".") if _is_pyyaml(n))
         except OSError:
             continue
         if "__init__.py" in files:
-            return " ".join([*dists, *files])
+            return " ".join([*dist_infos(entry, _is_pyyaml), *files])
     return "PyYAML not found"
 
 
+def dist_infos(entry: str, wanted: Callable[[str], bool]) -> list[str]:
+    """The ``*.dist-info`` names (a distribution's name and version) ``wanted`` picks in the
+    ``sys.path`` entry ``entry``, sorted; none where it cannot be listed. Versions read so
+    never import what they name."""
+    try:
+        names = os.listdir(entry or ".")
+    except OSError:
+        return []
+    return sorted(n for n in names if n.endswith(".dist-info") and wanted(n))
+
+
 def _is_pyyaml(name: str) -> bool:
-    return name.lower().startswith("pyyaml-") and name.endswith(".dist-info")
+    return name.lower().startswith("pyyaml-")
 
 
 def load(name: str, where: str = FOLDER) -> Any | None:

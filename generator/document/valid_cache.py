@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import os
 import sys
 from pathlib import Path
 
@@ -47,13 +46,7 @@ def _settings() -> bytes:
     ``sys.path``, without importing them) and our validation code."""
     versions = []
     for entry in sys.path:
-        try:
-            names = os.listdir(entry or ".")
-        except OSError:
-            continue
-        versions += sorted(
-            n for n in names if n.endswith(".dist-info") and n.split("-")[0] in _VALIDATORS
-        )
+        versions += parsed_cache.dist_infos(entry, lambda n: n.split("-")[0] in _VALIDATORS)
     here = Path(__file__).parent
     code = b"".join((here / n).read_bytes() for n in ("validate.py", "openapi_paths.py"))
     return ("\n".join(versions) + "\n" + hashlib.sha256(code).hexdigest()).encode()
