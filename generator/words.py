@@ -16,13 +16,19 @@ _WHOLE_WORDS = re.compile(
 
 
 def ascii_words(text: str) -> list[str]:
-    """Split free text into ASCII words, on case changes and on anything not alphanumeric."""
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    folded = _WHOLE_WORDS.sub(lambda m: " " + m.group().capitalize() + " ", folded)
-    words: list[str] = []
-    for chunk in re.split(r"[^A-Za-z0-9]+", folded):
-        words.extend(_WORD.findall(chunk))
-    return words
+    """Split free text into ASCII words, on case changes and on anything not alphanumeric.
+
+    One scan of the whole text: a word is made of letters and digits only, and the one
+    look-ahead of :data:`_WORD` looks at letters and digits only, so anything else between two
+    words parts them as if the text were cut there first."""
+    folded = (
+        text
+        if text.isascii()  # NFKD leaves ASCII as it is
+        else unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    )
+    if _WHOLE_WORDS.search(folded):
+        folded = _WHOLE_WORDS.sub(lambda m: " " + m.group().capitalize() + " ", folded)
+    return _WORD.findall(folded)
 
 
 # A document repeats its names (a property in many schemas, a parameter in many operations):

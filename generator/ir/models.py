@@ -174,6 +174,7 @@ def _longest_chain(graph: dict[ClassName, list[ClassName]]) -> int:
     comp: dict[ClassName, int] = {}
     sizes: list[int] = []
     stack: list[ClassName] = []
+    succs = {node: [s for s in targets if s in graph] for node, targets in graph.items()}
     for root in graph:
         if root in index:
             continue
@@ -183,7 +184,7 @@ def _longest_chain(graph: dict[ClassName, list[ClassName]]) -> int:
             if i == 0:
                 index[node] = low[node] = len(index)
                 stack.append(node)
-            succ = [s for s in graph[node] if s in graph]
+            succ = succs[node]
             if i < len(succ):
                 work.append((node, i + 1))
                 nxt = succ[i]
@@ -215,11 +216,24 @@ def _longest_chain(graph: dict[ClassName, list[ClassName]]) -> int:
     return max(best, default=0)
 
 
+_NO_REFS: frozenset[ClassName] = frozenset()
+
+
+def refs_of(t: TypeRef) -> frozenset[ClassName]:
+    """The classes a type names (a scalar or a literal names none, a class itself: answered
+    without hashing the type)."""
+    if isinstance(t, (Primitive, LiteralOf)):
+        return _NO_REFS
+    if isinstance(t, ModelRef):
+        return frozenset((t.name,))
+    return _composite_refs(t)
+
+
 # The same field types recur across a large document's thousands of classes, and each class's
 # references are asked for by several passes: each type's are found once per run.
 @functools.lru_cache(maxsize=16384)
-def refs_of(t: TypeRef) -> frozenset[ClassName]:
-    """The classes a type names."""
+def _composite_refs(t: TypeRef) -> frozenset[ClassName]:
+    """The classes a list, map or union names."""
     match t:
         case ModelRef(name):
             return frozenset((name,))
@@ -380,7 +394,7 @@ def _accepts(t: TypeRef, value: Any) -> bool:
 
 def _constraints(schema: dict[str, Any], t: TypeRef) -> tuple[tuple[str, Scalar], ...]:
     """pydantic constraints for a field whose type (besides ``None``) is one plain kind."""
-    members = [m for m in (t.members if isinstance(t, UnionOf) else (t,)) if m != NONE]
+    members = [m for m in (t.members if isinstance(t, UnionOf) else (t,)) if not _is_none(m)]
     if len(members) != 1:
         return ()
     base = members[0]
@@ -413,7 +427,7 @@ def _constraints(schema: dict[str, Any], t: TypeRef) -> tuple[tuple[str, Scalar]
             bound = read.bounds.get(key)
             if bound is not None:
                 out.append((name, bound))
-    if base == Primitive("int"):
+    if kind == "int":
         whole: dict[str, Scalar] = {}  # ``minimum: 2.5`` and ``exclusiveMinimum: 2.5``: one ge=3
         for found in (_whole(name, value) for name, value in out):
             if found is None:
@@ -425,6 +439,11 @@ def _constraints(schema: dict[str, Any], t: TypeRef) -> tuple[tuple[str, Scalar]
             whole[name] = value
         return tuple(whole.items())
     return tuple(out)
+
+
+def _is_none(t: TypeRef) -> bool:
+    """``t == NONE``, without building two tuples to compare."""
+    return isinstance(t, Primitive) and t.name == "None"
 
 
 def _whole(name: str, value: Scalar) -> tuple[str, Scalar] | None:

@@ -215,6 +215,9 @@ class SchemaCatalog:
             self._warn("default-invalid", at, f"model {owner}: {problem}")
         same = True  # every value kept as it is: what the schema says, ``out`` says
         for key, value in schema.items():
+            if key not in _SPECIAL:  # most keywords: a value kept as it is
+                out[key] = value
+                continue
             if key == "default" and problem:
                 continue
             if key == "pattern" and not self._pattern_kept(value, owner, at):
@@ -225,9 +228,12 @@ class SchemaCatalog:
             same = same and new is value
         if same and len(out) == len(schema):
             self.facts.same(out, read)
+        else:  # other children, or a keyword left out: read from the few that may differ
+            self.facts.rewritten(out, read)
         return out
 
     def _rewrite_value(self, key: str, value: Any, owner: ClassName, depth: int, at: str) -> Any:
+        """``value`` of keyword ``key`` (one of :data:`_SPECIAL`) rewritten."""
         if key == "$ref" and isinstance(value, str):
             name = self.ref_name(value) if value.startswith("#") else None
             return CATALOG_PREFIX + name if name else value
@@ -310,6 +316,12 @@ class SchemaCatalog:
         return CATALOG_PREFIX + name if name else target
 
 
+# The keywords :meth:`SchemaCatalog._rewrite` looks at: every other value is kept as it is.
+_SPECIAL = frozenset(
+    {"$ref", "properties", "items", "additionalProperties", "unevaluatedProperties", "contains",
+     "prefixItems", "oneOf", "anyOf", "allOf", "discriminator", "not", "if", "then", "else",
+     "default", "pattern", "$defs", "definitions"}
+)  # fmt: skip
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-?([0-9a-fA-F]{4}-?){3}[0-9a-fA-F]{12}$")
 _JSON_TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,),
