@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import fractions
-import functools
 import math
 from typing import Any
 
@@ -55,6 +54,7 @@ _PYDANTIC_NAMES = frozenset(
 _LENGTH = {"minLength": "min_length", "maxLength": "max_length"}
 _ITEMS = {"minItems": "min_length", "maxItems": "max_length"}
 _NUMBER = {"minimum": "ge", "maximum": "le", "multipleOf": "multiple_of"}
+_STRING = {**_LENGTH, "pattern": "pattern"}
 
 
 def build_models(types: TypeMap, typed: dict[ClassName, ClassTypes]) -> tuple[ModelKind, ...]:
@@ -220,28 +220,24 @@ _NO_REFS: frozenset[ClassName] = frozenset()
 
 
 def refs_of(t: TypeRef) -> frozenset[ClassName]:
-    """The classes a type names (a scalar or a literal names none, a class itself: answered
-    without hashing the type)."""
+    """The classes a type names, walked each time: a type is small, and walking it costs less
+    than hashing it as a memo key would."""
     if isinstance(t, (Primitive, LiteralOf)):
         return _NO_REFS
     if isinstance(t, ModelRef):
         return frozenset((t.name,))
-    return _composite_refs(t)
-
-
-# The same field types recur across a large document's thousands of classes, and each class's
-# references are asked for by several passes: each type's are found once per run.
-@functools.lru_cache(maxsize=16384)
-def _composite_refs(t: TypeRef) -> frozenset[ClassName]:
-    """The classes a list, map or union names."""
-    match t:
-        case ModelRef(name):
-            return frozenset((name,))
-        case ListOf(item) | DictOf(item):
-            return refs_of(item)
-        case UnionOf(members):
-            return frozenset().union(*(refs_of(m) for m in members))
-    return frozenset()
+    if isinstance(t, UnionOf):
+        found = _NO_REFS
+        for member in t.members:
+            more = refs_of(member)
+            if more:
+                found = found | more if found else more
+        return found
+    if isinstance(t, ListOf):
+        return refs_of(t.item)
+    if isinstance(t, DictOf):
+        return refs_of(t.value)
+    return _NO_REFS
 
 
 def _attribute(names: Namespace, wire: str) -> PythonIdentifier:
@@ -399,13 +395,12 @@ def _constraints(schema: dict[str, Any], t: TypeRef) -> tuple[tuple[str, Scalar]
         return ()
     base = members[0]
     kind = base.name if isinstance(base, Primitive) else ""
-    table: dict[str, str] = {}
     if kind == "str":
-        table = {**_LENGTH, "pattern": "pattern"}
+        table = _STRING
     elif kind in ("int", "float"):
-        table = dict(_NUMBER)
+        table = _NUMBER
     elif isinstance(base, ListOf):
-        table = dict(_ITEMS)
+        table = _ITEMS
     else:
         return ()
     out: list[tuple[str, Scalar]] = []

@@ -292,7 +292,7 @@ class SchemaCatalog:
         self.diagnostics.append(Diagnostic(id, "warning", self.file, at, message))
 
     def _child(self, sub: Any, owner: ClassName, suffix: str, depth: int, at: str) -> Any:
-        f = self.facts(sub) if isinstance(sub, dict) else None
+        f = (self.facts.get(id(sub)) or self.facts(sub)) if isinstance(sub, dict) else None
         if f is not None and (is_class(f) or _is_map_of_refs(f)):
             origin = self.pointers.get(owner, "")  # the schema holding this inline one
             return {"$ref": CATALOG_PREFIX + self.hoist(sub, owner + suffix, origin, at, f)}
@@ -394,7 +394,13 @@ def facts_default_problem(f: SchemaFacts) -> str | None:
 
 def _under(at: str, *tokens: str | int) -> str:
     """The pointer below ``at``; unknown (``""``) stays unknown."""
-    return join_pointer(at, *tokens) if at else ""
+    if not at:
+        return ""
+    if len(tokens) == 2:  # a keyword and a name: most names need no escaping
+        key, name = tokens
+        if isinstance(name, str) and "~" not in name and "/" not in name:
+            return f"{at}/{key}/{name}"
+    return join_pointer(at, *tokens)
 
 
 def _ring_text(ring: list[ClassName]) -> str:

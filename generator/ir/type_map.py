@@ -131,6 +131,12 @@ def _with_none(t: TypeRef) -> TypeRef:
 
 def union_of(members: list[TypeRef]) -> TypeRef:
     """One flat union of ``members``: ``Any`` swallows it, ``None`` goes last."""
+    if len(members) == 2 and members[1] is NONE:  # ``T | None``, the most common union
+        first = members[0]
+        if isinstance(first, (ModelRef, ListOf, DictOf, LiteralOf)) or (
+            isinstance(first, Primitive) and first.name not in ("Any", "None")
+        ):
+            return UnionOf((first, NONE))
     flat: list[TypeRef] = []
     none = False
     for m in members:
