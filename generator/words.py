@@ -35,9 +35,19 @@ def ascii_words(text: str) -> list[str]:
 # each spelling is worked out once per run.
 @functools.lru_cache(maxsize=65536)
 def snake_case(text: str) -> str:
+    if _SNAKE.fullmatch(text):  # each run of letters and digits is one lower-case word
+        return text
     return "_".join(w.lower() for w in ascii_words(text))
 
 
 @functools.lru_cache(maxsize=65536)
 def pascal_case(text: str) -> str:
+    if _PASCAL.fullmatch(text) and not _WHOLE_WORDS.search(text):
+        return text  # every word already starts upper case (or with a digit): a class name
     return "".join(w[:1].upper() + w[1:] for w in ascii_words(text))
+
+
+# Texts each function gives back as they are (made of its own words already): only a word that
+# starts the text or follows a character other than a letter or digit can start lower case.
+_SNAKE = re.compile(r"[a-z0-9]+(?:_[a-z0-9]+)*")
+_PASCAL = re.compile(r"[A-Z][A-Za-z0-9]*")

@@ -57,13 +57,18 @@ _NUMBER = {"minimum": "ge", "maximum": "le", "multipleOf": "multiple_of"}
 _STRING = {**_LENGTH, "pattern": "pattern"}
 
 
-def build_models(types: TypeMap, typed: dict[ClassName, ClassTypes]) -> tuple[ModelKind, ...]:
-    """One model per catalogue entry, from its types (:func:`type_classes`)."""
+def build_models(
+    types: TypeMap,
+    typed: dict[ClassName, ClassTypes],
+    inputs: dict[ClassName, ClassName] | None = None,
+) -> tuple[ModelKind, ...]:
+    """One model per catalogue entry, from its types (:func:`type_classes`), with the names of
+    the TypedDict twins ``inputs`` names (:func:`input_names`)."""
     done = {
         name: _model(types, name, schema, typed[name])
         for name, schema in types.catalog.models.items()
     }
-    return _placed(_ordered(done))
+    return _placed(_ordered(done), inputs or {})
 
 
 def input_names(
@@ -87,22 +92,12 @@ def input_names(
     return {n: names.class_name(n + "Param") for n in objects}
 
 
-def with_inputs(
+def _placed(
     models: tuple[ModelKind, ...], inputs: dict[ClassName, ClassName]
 ) -> tuple[ModelKind, ...]:
-    """``models`` with their TypedDict twins' names (:func:`input_names`)."""
-    return tuple(
-        dataclasses.replace(m, input_name=inputs[m.name])
-        if isinstance(m, Model) and m.name in inputs
-        else m
-        for m in models
-    )
-
-
-def _placed(models: tuple[ModelKind, ...]) -> tuple[ModelKind, ...]:
     """Each class with its own module name (unique in the family, case-insensitively, so the
-    files differ on any file system) and the classes it names: a package loads a class, and
-    the classes it reaches, when first used."""
+    files differ on any file system), the classes it names (a package loads a class, and
+    the classes it reaches, when first used) and its TypedDict twin's name, if it has one."""
     modules = Namespace()
     placed = []
     for m in models:
@@ -112,7 +107,13 @@ def _placed(models: tuple[ModelKind, ...]) -> tuple[ModelKind, ...]:
             else refs_of(m.type)
         )
         module = modules.identifier(snake_case(m.name) or "model", prefix="model")
-        placed.append(dataclasses.replace(m, module=module, refs=tuple(sorted(refs - {m.name}))))
+        named = tuple(sorted(refs - {m.name}))
+        done: ModelKind
+        if isinstance(m, Model) and m.name in inputs:
+            done = dataclasses.replace(m, module=module, refs=named, input_name=inputs[m.name])
+        else:
+            done = dataclasses.replace(m, module=module, refs=named)
+        placed.append(done)
     return tuple(placed)
 
 
@@ -345,7 +346,7 @@ def _field(
         required=required and not has_default,
         default=default if has_default else None,
         description=one_line(schema.get("description", ""), 400),
-        constraints=_constraints(_scalar_source(schema, types), type_),
+        constraints=_constraints(schema, type_, types),
     )
 
 
@@ -388,8 +389,11 @@ def _accepts(t: TypeRef, value: Any) -> bool:
     return False
 
 
-def _constraints(schema: dict[str, Any], t: TypeRef) -> tuple[tuple[str, Scalar], ...]:
-    """pydantic constraints for a field whose type (besides ``None``) is one plain kind."""
+def _constraints(
+    schema: dict[str, Any], t: TypeRef, types: TypeMap
+) -> tuple[tuple[str, Scalar], ...]:
+    """pydantic constraints for a field whose type (besides ``None``) is one plain kind, read
+    from the field's scalar source (:func:`_scalar_source`, looked up only for such a field)."""
     members = [m for m in (t.members if isinstance(t, UnionOf) else (t,)) if not _is_none(m)]
     if len(members) != 1:
         return ()
@@ -403,6 +407,7 @@ def _constraints(schema: dict[str, Any], t: TypeRef) -> tuple[tuple[str, Scalar]
         table = _ITEMS
     else:
         return ()
+    schema = _scalar_source(schema, types)
     out: list[tuple[str, Scalar]] = []
     numeric = kind in ("int", "float")
     read = facts(schema) if numeric else None

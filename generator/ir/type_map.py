@@ -29,6 +29,7 @@ _FORMATS: dict[str, Primitive] = {
     "date": Primitive("date"),
     "binary": Primitive("bytes"),
 }
+_STR = Primitive("str")
 _TYPES: dict[str, Primitive] = {
     "string": Primitive("str"),
     "integer": Primitive("int"),
@@ -97,7 +98,7 @@ class TypeMap:
                 return DictOf(self.type_of(f.additional, hint + "Value", depth + 1))
             return DictOf(ANY)
         if kind == "string":
-            return _FORMATS.get(f.format, Primitive("str")) if f.format else Primitive("str")
+            return _FORMATS.get(f.format, _STR) if f.format else _STR
         if kind in _TYPES:
             return _TYPES[kind]
         return ANY
