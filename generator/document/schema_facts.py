@@ -330,6 +330,8 @@ def _with_bound(bounds: Mapping[str, Number], key: str, value: Number) -> Mappin
     """``bounds`` and one more numeric bound (not a boolean), in :data:`BOUND_KEYWORDS` order."""
     if isinstance(value, bool):
         return bounds
+    if not bounds:
+        return {key: value}  # the one bound most nodes have: in order already
     found = {**bounds, key: value}
     return {k: found[k] for k in BOUND_KEYWORDS if k in found}
 

@@ -18,7 +18,7 @@ from typing import Any
 from generator.diagnostics import one_line
 from generator.document.extensions import DATA_RESULT, DATA_RESULT_MIXINS
 from generator.document.schema_facts import facts
-from generator.ir.naming import ClassName, Namespace, PythonIdentifier
+from generator.ir.naming import ClassName, Namespace, PythonIdentifier, identifier_text
 from generator.ir.schemas import CATALOG_PREFIX
 from generator.ir.type_map import TypeMap, union_of
 from generator.ir.types import (
@@ -244,9 +244,9 @@ def refs_of(t: TypeRef) -> frozenset[ClassName]:
 def _attribute(names: Namespace, wire: str) -> PythonIdentifier:
     """A field's attribute name; one that would shadow a pydantic member gets a trailing
     underscore (``schema`` → ``schema_``), as a keyword does; a collision after that a number."""
-    base = PythonIdentifier(wire, prefix="field")
+    base = identifier_text(wire, "field", False)
     if base in _PYDANTIC_NAMES:
-        base = PythonIdentifier.unchecked(base + "_")
+        base += "_"
     return PythonIdentifier.unchecked(names.claim(base, sep="_"))
 
 

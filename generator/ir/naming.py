@@ -40,7 +40,7 @@ class PythonIdentifier(str):
     def __new__(
         cls, text: str, *, prefix: str = "field", avoid_builtins: bool = False
     ) -> PythonIdentifier:
-        return super().__new__(cls, _identifier(text, prefix, avoid_builtins))
+        return super().__new__(cls, identifier_text(text, prefix, avoid_builtins))
 
     @classmethod
     def unchecked(cls, value: str) -> PythonIdentifier:
@@ -66,8 +66,9 @@ class ClassName(str):
 # run. The reserved class names are part of the key: they are read from the templates, and a
 # stub render (generator.ir.bound_names) sees none.
 @functools.lru_cache(maxsize=65536)
-def _identifier(text: str, prefix: str, avoid_builtins: bool) -> str:
-    """The text of ``PythonIdentifier(text, prefix=prefix, avoid_builtins=avoid_builtins)``."""
+def identifier_text(text: str, prefix: str, avoid_builtins: bool) -> str:
+    """The text of ``PythonIdentifier(text, prefix=prefix, avoid_builtins=avoid_builtins)``
+    (for a caller that changes it further before it is one)."""
     value = snake_case(text)
     if value != text or len(value) > _MAX_CLEAN:  # a clean name (``name_2``) is kept whole
         value = value[:_MAX_NAME].rstrip("_")

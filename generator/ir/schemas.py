@@ -210,7 +210,7 @@ class SchemaCatalog:
         at = at or self.pointers.get(owner, "")
         out: dict[str, Any] = {}
         read = read if read is not None else self.facts(schema)
-        problem = facts_default_problem(read)
+        problem = facts_default_problem(read) if read.default else None
         if problem:
             self._warn("default-invalid", at, f"model {owner}: {problem}")
         same = True  # every value kept as it is: what the schema says, ``out`` says

@@ -45,6 +45,7 @@ class TypeMap:
     def __init__(self, catalog: SchemaCatalog) -> None:
         self.catalog = catalog
         self.facts = catalog.facts
+        self._refs: dict[str, ModelRef] = {}  # one reference per class: a type is never changed
 
     def type_of(self, schema: Any, hint: str, depth: int = 0) -> TypeRef:
         """The Python type a value of ``schema`` has; a part that needs a class of its own (an
@@ -60,7 +61,10 @@ class TypeMap:
             target = self.catalog.models.get(name)
             if isinstance(target, dict) and is_scalar_like(self.facts(target)):
                 return self.type_of(target, hint, depth + 1)
-            return ModelRef(name)
+            found = self._refs.get(name)
+            if found is None:
+                found = self._refs[name] = ModelRef(name)
+            return found
         if f.null_type and not f.types:
             return NONE  # `type: null` alone: the `None` branch of a nullable union
         result = self._base_type(schema, f, hint, depth)
