@@ -12,6 +12,11 @@ from generator.emit.sanitize import clean_text, py_str
 from generator.emit.type_text import py_input_type, py_open_type
 from generator.ir.types import Model, ModelField, TypeRef
 
+# Where a class body's configuration and fields go when its template renders: text from a
+# document reaches a body only through the escaping point (generator.emit.sanitize), which never
+# lets a NUL through, so this marks one place in the body and nothing else.
+FIELDS = "\x00fields\x00"
+
 
 def described(fields: tuple[ModelField, ...]) -> list[ModelField]:
     """The fields with a description (the class docstring lists them as attributes)."""
@@ -29,6 +34,36 @@ def functional_twin(model: Model) -> bool:
     return not all(key_identifier(f.name) for f in model.fields)
 
 
+def class_fields(m: Model) -> str:
+    """A class module's configuration line and field statements, one per line (every line after
+    the first indented by four, as the body's template places the first)."""
+    return "\n    ".join([_config_line(m), *map(field_statement, m.fields)])
+
+
+def stub_fields(m: Model) -> str:
+    """The same in the family's stub, which type checkers read: each field's name, type and
+    default only. Aliases, constraints and the configuration are rules pydantic applies at run
+    time (a type checker gives ``__init__`` the attribute names either way), and the class
+    docstring already lists each field's description; left out, they cost a user's first
+    ``mypy`` run nothing to read."""
+    if not m.fields:  # the configuration line keeps the class body from being empty
+        return _config_line(m)
+    return "\n    ".join(
+        fit(f"{f.py_name}: {py_open_type(f.type, '')}{_default(f)}", 4) for f in m.fields
+    )
+
+
+def _config_line(m: Model) -> str:
+    extra = ', extra="allow"' if m.extra_allowed else ""
+    return fit(
+        f"model_config = ConfigDict(populate_by_name=True, protected_namespaces=(){extra})", 4
+    )
+
+
+def _default(f: ModelField) -> str:
+    return "" if f.required else f" = {py_literal(f.default)}"
+
+
 def field_statement(f: ModelField) -> str:
     """The class attribute of a model field, as the class body writes it (indented by four):
     ``name: T``; ``Annotated[T, Field(...)]`` when it has an alias, constraints or a description;
@@ -40,8 +75,7 @@ def field_statement(f: ModelField) -> str:
         if f.description:
             parts.append(f"description={py_str(clean_text(f.description).strip())}")
         type_text = f"Annotated[{type_text}, Field({', '.join(parts)})]"
-    default = "" if f.required else f" = {py_literal(f.default)}"
-    return fit(f"{f.py_name}: {type_text}{default}", 4)
+    return fit(f"{f.py_name}: {type_text}{_default(f)}", 4)
 
 
 def typed_dict_entry(f: ModelField, inputs: dict[str, str], values: dict[str, TypeRef]) -> str:

@@ -14,6 +14,7 @@ from generator import TEMPLATES
 from generator.beside import Beside
 from generator.emit import layout_cache
 from generator.emit.imports import natural, used_names
+from generator.emit.model_fields import FIELDS, class_fields, stub_fields
 from generator.emit.render import load_templates, render
 from generator.emit.stubs import stub_body, stub_imports
 from generator.emit.testcases import CaseBuilder
@@ -163,14 +164,16 @@ def _render_models(
     bodies: dict[str, Body],
 ) -> None:
     """Each class's module (private: ``_classes/<module>.py``, loaded on first use) into
-    ``files``, and its class body, which the family's stub repeats, with the names it uses
+    ``files``, and its class body as the family's stub declares it, with the names it uses
     (the stub's imports) into ``bodies``."""
     base = _family_base(family, root)
     modules = {m.name: m.module for m in family.models}
     for m in models:
         path = f"{base}/_classes/{m.module}.py"
-        body = render("family/model_body.py.jinja", **fctx, m=m)
-        bodies[path] = (body, used_names(body))
+        body = stub = render("family/model_body.py.jinja", **fctx, m=m, fields=FIELDS)
+        if isinstance(m, Model):
+            body, stub = body.replace(FIELDS, class_fields(m)), body.replace(FIELDS, stub_fields(m))
+        bodies[path] = (stub, used_names(stub))
         files[path] = render("family/model_class.py.jinja", **fctx, m=m, modules=modules, body=body)
 
 

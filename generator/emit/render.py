@@ -27,7 +27,6 @@ from generator.emit.layout_cache import fit, fit_item
 from generator.emit.literals import error_class, py_literal
 from generator.emit.model_fields import (
     described,
-    field_statement,
     functional_twin,
     typed_dict_entry,
     typed_dict_field,
@@ -222,7 +221,6 @@ def environment() -> jinja2.Environment:
     env.globals["open_operations"] = open_operations
     env.globals["example_args"] = example_args
     env.filters["prose"] = lambda text: clean_text(text).strip()
-    env.filters["field_statement"] = field_statement
     env.filters["typed_dict_entry"] = typed_dict_entry
     env.filters["typed_dict_field"] = typed_dict_field
     env.globals["class_imports"] = class_imports

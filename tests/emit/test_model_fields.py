@@ -4,12 +4,16 @@ call each from the field's IR (the class templates insert them as they are)."""
 from __future__ import annotations
 
 from generator.emit.model_fields import (
+    FIELDS,
+    class_fields,
     described,
     field_statement,
     functional_twin,
+    stub_fields,
     typed_dict_entry,
     typed_dict_field,
 )
+from generator.emit.sanitize import docstring_body, py_str
 from generator.ir.naming import ClassName, PythonIdentifier
 from generator.ir.types import (
     NONE,
@@ -90,3 +94,31 @@ def test_the_functional_twin_is_chosen_by_wire_names_and_described_keeps_order()
     assert not functional_twin(Model(name, (a, b)))
     assert functional_twin(Model(name, (a, c)))
     assert described((a, b, c)) == [a, c]
+
+
+def test_the_stub_declares_names_types_and_defaults_and_the_class_module_the_rest() -> None:
+    name = ClassName.unchecked("Gadget")
+    label = _field("label-text", "label_text", STR, required=True, constraints=(("max_length", 9),))
+    count = _field("count", "count", Primitive("int"), required=False, default=3, description="N.")
+    model = Model(name, (label, count), extra_allowed=True)
+    assert class_fields(model).split("\n    ") == [
+        'model_config = ConfigDict(populate_by_name=True, protected_namespaces=(), extra="allow")',
+        'label_text: Annotated[str, Field(alias="label-text", max_length=9)]',
+        'count: Annotated[int, Field(description="N.")] = 3',
+    ]
+    assert stub_fields(model).split("\n    ") == ["label_text: str", "count: int = 3"]
+    # a class of no fields keeps its configuration line in the stub: its body is never empty
+    empty = Model(name, ())
+    assert (
+        stub_fields(empty)
+        == class_fields(empty)
+        == ("model_config = ConfigDict(populate_by_name=True, protected_namespaces=())")
+    )
+
+
+def test_no_document_text_can_stand_for_the_place_of_the_fields() -> None:
+    """The marker is a NUL, which the escaping point never lets through into a body."""
+    assert "\x00" in FIELDS
+    hostile = f"a{FIELDS}b\x00"
+    assert "\x00" not in py_str(hostile)
+    assert "\x00" not in docstring_body(hostile, 4)

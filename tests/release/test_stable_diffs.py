@@ -67,10 +67,15 @@ def test_one_line_document_change_touches_only_the_files_it_reaches(tmp_path: Pa
     assert len(text.splitlines()) == len(dump_yaml(document()).splitlines()) + 1
     (config.parent / "api.yaml").write_text(text, encoding="utf-8")
     after = _generate(config, tmp_path / "gen")
-    # one class changed: its own module, the family's stub that declares it for type checkers,
-    # and nothing else but the version module
+    # one class's constraint changed: its own module and nothing else but the version module
+    # (the family's stub declares names, types and defaults; a constraint is a run-time rule)
     assert _changed(before, after) == {
         "widget_client/widget_client/api/_classes/gadget.py",
-        "widget_client/widget_client/api/models.pyi",
         VERSION_MODULE,
     }
+    # a type a checker reads reaches the stub as well (and the generated tests' samples)
+    doc["components"]["schemas"]["Gadget"]["properties"]["label"]["type"] = "integer"
+    (config.parent / "api.yaml").write_text(dump_yaml(doc), encoding="utf-8")
+    retyped = _changed(after, _generate(config, tmp_path / "gen"))
+    assert "widget_client/widget_client/api/models.pyi" in retyped
+    assert "widget_client/widget_client/api/_classes/gadget.py" in retyped

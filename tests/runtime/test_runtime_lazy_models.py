@@ -125,3 +125,26 @@ def test_the_index_names_each_class_once_and_the_stub_declares_the_same_classes(
         declared = _stub_names((folder / "models.pyi").read_text(encoding="utf-8"))
         assert sorted(declared) == sorted(names), folder.name
         assert "TYPE_CHECKING" not in index and "__all__" not in index
+
+
+def test_the_stub_declares_each_field_as_its_name_type_and_default() -> None:
+    """What a type checker reads of a class: no ``Field(...)`` alias or constraint and no
+    ``model_config`` call where the class has fields; the class module keeps them all."""
+    from cube_client.platform.models import DeploymentEnvironment
+
+    stub = ast.parse((PACKAGE_ROOT / "cube_client/platform/models.pyi").read_text("utf-8"))
+    classes = {n.name: n for n in stub.body if isinstance(n, ast.ClassDef)}
+    fields = [n for n in classes["DeploymentEnvironment"].body if isinstance(n, ast.AnnAssign)]
+    declared = [n.target.id for n in fields if isinstance(n.target, ast.Name)]
+    assert declared == list(DeploymentEnvironment.model_fields)
+    for node in classes.values():
+        if any(isinstance(n, ast.AnnAssign) for n in node.body):
+            assert "model_config" not in ast.unparse(node), node.name
+        for field in (n for n in node.body if isinstance(n, ast.AnnAssign)):
+            assert "Field(" not in ast.unparse(field.annotation), node.name
+    # the run-time class keeps the alias the stub leaves out
+    from cube_client.platform.models import ApiKeyResponse
+
+    assert ApiKeyResponse.model_fields["created_at"].alias == "createdAt"
+    stub_key = next(n for n in classes["ApiKeyResponse"].body if isinstance(n, ast.AnnAssign))
+    assert "createdAt" not in ast.unparse(classes["ApiKeyResponse"]), ast.unparse(stub_key)

@@ -18,16 +18,15 @@ Any other status value means "not finished yet". Clock and sleep are injectable 
 from __future__ import annotations
 
 import asyncio
-import datetime
-import enum
 import time
-from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Any, Generic, TypeVar
+from collections.abc import Awaitable, Callable
+from typing import IO, TYPE_CHECKING, Generic, TypeVar
 
 from ._exceptions import APIError, JobExpiredError, JobFailedError, JobTimeoutError
+from ._job_spec import JobSpec, field_text, read_field, to_datetime
 
 if TYPE_CHECKING:
+    import datetime
     import os
 
     from ._binary_response import AsyncBinaryResponse, BinaryResponse
@@ -39,57 +38,6 @@ T = TypeVar("T")  # the parsed status response
 
 DEFAULT_INTERVAL = 2.0
 DEFAULT_EXPIRY_MARGIN = 2.0
-
-
-@dataclass(frozen=True)
-class JobSpec:
-    """Where a job keeps its id, status, error and expiry (from the document's ``x-cube-job``).
-
-    Names are model attribute names (``job_id``) for responses with a model, else JSON keys.
-    """
-
-    id_field: str = "jobId"
-    status_field: str = "status"
-    success_values: tuple[str, ...] = ("completed",)
-    failure_values: tuple[str, ...] = ("failed",)
-    error_field: str | None = "error"
-    expires_field: str | None = "expiresAt"
-
-
-def _read(obj: object, name: str | None) -> Any:
-    """A field of a parsed response: an attribute of a model (the generator resolved the name),
-    or a key of a mapping when the response has no model."""
-    if obj is None or not name:
-        return None
-    if isinstance(obj, Mapping):
-        return obj.get(name)
-    return getattr(obj, name, None)
-
-
-def _text(value: object) -> str | None:
-    if value is None:
-        return None
-    if isinstance(value, enum.Enum):
-        value = value.value
-    return str(value)
-
-
-def _to_datetime(value: object) -> datetime.datetime | None:
-    """An aware datetime from a datetime, an ISO 8601 string or epoch seconds/milliseconds."""
-    when: datetime.datetime | None = None
-    if isinstance(value, datetime.datetime):
-        when = value
-    elif isinstance(value, str) and value:
-        try:
-            when = datetime.datetime.fromisoformat(value)
-        except ValueError:
-            return None
-    elif isinstance(value, (int, float)) and not isinstance(value, bool):
-        seconds = value / 1000 if value > 1e11 else value
-        when = datetime.datetime.fromtimestamp(seconds, tz=datetime.UTC)
-    if when is not None and when.tzinfo is None:
-        when = when.replace(tzinfo=datetime.UTC)
-    return when
 
 
 class _JobState(Generic[S, T]):
@@ -122,7 +70,7 @@ class _JobState(Generic[S, T]):
     @property
     def id(self) -> str:
         """The job id from the submit response."""
-        value = _text(_read(self._submitted, self._spec.id_field))
+        value = field_text(read_field(self._submitted, self._spec.id_field))
         if not value:
             raise APIError(
                 f"the submit response has no {self._spec.id_field!r}; the job cannot be followed"
@@ -132,7 +80,7 @@ class _JobState(Generic[S, T]):
     @property
     def expires_at(self) -> datetime.datetime | None:
         """When the server drops the job and its file (from the submit response), if it says."""
-        return _to_datetime(_read(self._submitted, self._spec.expires_field))
+        return to_datetime(read_field(self._submitted, self._spec.expires_field))
 
     @property
     def last_status(self) -> T | None:
@@ -144,7 +92,7 @@ class _JobState(Generic[S, T]):
         return self._completed is not None
 
     def _safe_id(self) -> str:
-        return _text(_read(self._submitted, self._spec.id_field)) or "?"
+        return field_text(read_field(self._submitted, self._spec.id_field)) or "?"
 
     def _check_expiry(self, ahead: float = 0.0) -> None:
         """Raise if a request ``ahead`` seconds from now would come within the expiry margin."""
@@ -159,19 +107,22 @@ class _JobState(Generic[S, T]):
                 expires_at=expires,
             )
 
+    def _state(self, status: object) -> str | None:
+        return field_text(read_field(status, self._spec.status_field))
+
     def _record(self, status: T) -> T:
         self._last = status
-        if _text(_read(status, self._spec.status_field)) in self._spec.success_values:
+        if self._state(status) in self._spec.success_values:
             self._completed = status
         return status
 
     def _finished(self, status: T) -> bool:
         """True on a success value; raises on a failure value; False while still running."""
-        state = _text(_read(status, self._spec.status_field))
+        state = self._state(status)
         if state in self._spec.success_values:
             return True
         if state in self._spec.failure_values:
-            error = _text(_read(status, self._spec.error_field)) or ""
+            error = field_text(read_field(status, self._spec.error_field)) or ""
             raise JobFailedError(
                 f"job {self._safe_id()} {state}" + (f": {error}" if error else ""),
                 job_id=self._safe_id(),
@@ -201,9 +152,7 @@ class _JobState(Generic[S, T]):
         return None if timeout is None else self._clock() + timeout
 
     def __repr__(self) -> str:
-        state = (
-            _text(_read(self._last, self._spec.status_field)) if self._last is not None else None
-        )
+        state = self._state(self._last)  # None before the first poll
         return f"<{type(self).__name__} id={self._safe_id()!r} status={state!r}>"
 
 
@@ -249,8 +198,7 @@ class SyncJob(_JobState[S, T]):
         interval: float = DEFAULT_INTERVAL,
         timeout: float | None = None,
     ) -> int:
-        """Stream the result to a path or an open binary file (waiting first); returns the byte
-        count."""
+        """Stream the result to a path or an open binary file (waiting first); its byte count."""
         if self._download is None:
             raise TypeError(f"job {self._safe_id()} has no download operation")
         self.wait(interval=interval, timeout=timeout)
@@ -300,8 +248,7 @@ class AsyncJob(_JobState[S, T]):
         interval: float = DEFAULT_INTERVAL,
         timeout: float | None = None,
     ) -> int:
-        """Stream the result to a path or an open binary file (waiting first); returns the byte
-        count."""
+        """Stream the result to a path or an open binary file (waiting first); its byte count."""
         if self._download is None:
             raise TypeError(f"job {self._safe_id()} has no download operation")
         await self.wait(interval=interval, timeout=timeout)

@@ -33,19 +33,13 @@ import atexit
 import datetime
 import json
 import os
-import re
 import threading
 import warnings
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ._shape_values import (
-    Difference,
-    Kind,
-    _shape_value,
-    json_type,
-    string_format,
-)
+from ._shape_records import FILE_NAME, FORMAT, VERSION, heard, media, record_fields, record_line
+from ._shape_values import Difference
 
 __all__ = ["DEFAULT_MAX_BYTES", "FILE_NAME", "FORMAT", "VERSION", "Difference", "Recorder"]
 
@@ -58,39 +52,6 @@ FIRST_WHOLE = 8
 DEFAULT_EVERY = 64
 """The first :data:`FIRST_WHOLE` responses of each operation, then one in this many, are
 compared whole with their types; ``CUBE_RECORD_SHAPES_EVERY=1`` compares every response."""
-FILE_NAME = "shapes.jsonl"
-FORMAT = "cube-client-shapes"
-VERSION = 1
-_THEIR_KINDS: dict[str, Kind] = {
-    "extra-field": "property-unknown",
-    "unknown-enum-value": "enum-value-unknown",
-    "null": "null-not-allowed",
-    "missing": "required-missing",
-    "wrong-type": "type-mismatch",
-    "unknown-variant": "union-variant-unknown",
-}
-_VALUE_KINDS = frozenset({"enum-value-unknown", "union-variant-unknown"})
-_DOCUMENTED: dict[Kind, str] = {
-    "property-unknown": "not listed",
-    "enum-value-unknown": "enum",
-    "null-not-allowed": "not null",
-    "required-missing": "required",
-    "type-mismatch": "another type",
-    "union-variant-unknown": "union tag",
-}
-_NAME = re.compile(r"[A-Za-z_$][A-Za-z0-9_$-]{0,127}")
-
-
-def _safe_pointer(pointer: str) -> str:
-    """A value's place as a shape: array indexes as ``-``, anything not name-like (a map's key
-    is data) as ``*``."""
-    if not pointer:
-        return ""
-    out = []
-    for token in pointer[1:].split("/"):
-        plain = token.replace("~1", "/").replace("~0", "~")
-        out.append("-" if plain.isdigit() else token if _NAME.fullmatch(plain) else "*")
-    return "/" + "/".join(out)
 
 
 class ShapesRecordingWarning(UserWarning):
@@ -139,28 +100,12 @@ class Recorder:
         """The runtime's one point for differences (``_differences.report``): the values of
         streams (JSON lines, events) are recorded from here. Whole bodies and pages are compared
         with their types instead (:func:`observe`), every field, not only those read."""
-        context = found.context
-        kind = _THEIR_KINDS.get(str(found.kind))
-        if self._off or not context.part or kind is None or not context.status:
+        diff = None if self._off else heard(found)
+        if diff is None:
             return
-        seen = found.seen
-        absent = kind == "required-missing"
-        value = _shape_value(seen) if kind in _VALUE_KINDS else None
-        diff = Difference(
-            kind,
-            _safe_pointer(found.pointer),
-            _DOCUMENTED[kind],
-            "absent" if absent else json_type(seen),
-            None if absent else string_format(seen),
-            value,
-        )
-        media = context.media_type.lower()
+        context = found.context
         self.note(
-            context.method.upper(),
-            context.path,
-            context.status,
-            media if _MEDIA.fullmatch(media) else "application/json",
-            [diff],
+            context.method.upper(), context.path, context.status, media(context.media_type), [diff]
         )
 
     def note(
@@ -176,9 +121,9 @@ class Recorder:
                 key = (method, path, status, media_type, replace(diff, documented=""))
                 count = self._counts.get(key)
                 if count is None:
-                    fields = _fields(method, path, status, media_type, diff)
+                    fields = record_fields(method, path, status, media_type, diff)
                     self._counts[key] = _Count(fields)
-                    lines.append(_line(fields, 1, now, now))
+                    lines.append(record_line(fields, 1, now, now))
                 else:
                     count.first = count.first or now
                     count.last = now
@@ -191,7 +136,7 @@ class Recorder:
             lines = []
             for count in self._counts.values():
                 if count.pending:
-                    lines.append(_line(count.fields, count.pending, count.first, count.last))
+                    lines.append(record_line(count.fields, count.pending, count.first, count.last))
                     count.pending, count.first = 0, ""
             self._append(lines)
 
@@ -220,35 +165,6 @@ class Recorder:
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
-def _fields(
-    method: str, path: str, status: int, media_type: str, diff: Difference
-) -> dict[str, Any]:
-    from ._version import DISTRIBUTION, __version__
-
-    seen: dict[str, Any] = {"type": diff.seen_type}
-    if diff.seen_format:
-        seen["format"] = diff.seen_format
-    if diff.kind in _VALUE_KINDS and diff.seen_value is not None:
-        seen["value"] = diff.seen_value
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "package": DISTRIBUTION,
-        "package_version": __version__,
-        "operation": {"method": method, "path": path},
-        "status": status,
-        "media_type": media_type,
-        "kind": diff.kind,
-        "pointer": diff.pointer,
-        "documented": diff.documented,
-        "seen": seen,
-    }
-
-
-def _line(fields: dict[str, Any], count: int, first: str, last: str) -> str:
-    return json.dumps({**fields, "count": count, "first": first, "last": last}) + "\n"
-
-
 _recorders: dict[tuple[str, int], Recorder] = {}
 _recorders_lock = threading.Lock()
 
@@ -265,9 +181,6 @@ def recorder_for(folder: str | os.PathLike[str] | None) -> Recorder | None:
         if key not in _recorders:
             _recorders[key] = Recorder(chosen, cap)
         return _recorders[key]
-
-
-_MEDIA = re.compile(r"[A-Za-z0-9!#$&^_.+-]{1,64}/[A-Za-z0-9!#$&^_.+-]{1,64}")
 
 
 def observe(recorder: Recorder, method: str, path: str, response: Any, cast_to: Any) -> None:
@@ -293,7 +206,6 @@ def observe_data(
     pointer: str,
 ) -> None:
     """Compare parsed ``data`` (found at ``pointer`` in the body) with ``tp``; note differences."""
-    media = response.headers.get("content-type", "").split(";")[0].strip().lower()
     found: list[Difference] = []
     try:
         from ._shape_walk import walk
@@ -305,6 +217,6 @@ def observe_data(
         method.upper(),
         path,
         response.status_code,
-        media if _MEDIA.fullmatch(media) else "application/json",
+        media(response.headers.get("content-type", "").split(";")[0]),
         list(dict.fromkeys(found)),
     )

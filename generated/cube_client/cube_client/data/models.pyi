@@ -3,26 +3,23 @@
 
 import datetime
 from collections.abc import Sequence
-from typing import Annotated, Any, Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
-from pydantic import ConfigDict, Field, RootModel
+from pydantic import RootModel
 
 from cube_client._models import BaseModel, Open
 from cube_client._results import LoadResponseMixin, LoadResultMixin
 
 class CubesqlV1Line(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    schema_: Annotated[list[CubesqlV1LineItem] | None, Field(alias="schema")] = None
-    last_refresh_time: Annotated[datetime.datetime | None, Field(alias="lastRefreshTime")] = None
+    schema_: list[CubesqlV1LineItem] | None = None
+    last_refresh_time: datetime.datetime | None = None
     data: list[list[Any]] | None = None
 
 class CubesqlV1LineItem(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     name: str | None = None
     column_type: str | None = None
 
 class CubesqlV1Request(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     query: str
     timezone: str | None = None
     cache: Open[
@@ -30,17 +27,14 @@ class CubesqlV1Request(BaseModel):
     ] = "stale-if-slow"
 
 class DryRunV1Request(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     query: V1LoadRequestQuery
 
 class SqlV1Request(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     query: Open[V1LoadRequestQuery | str]
     format: Open[Literal["sql", "rest"]] | None = None
     disable_post_processing: bool | None = None
 
 class V1CubeMeta(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     name: str
     title: str | None = None
     type: Open[Literal["cube", "view"]]
@@ -51,42 +45,34 @@ class V1CubeMeta(BaseModel):
     segments: list[V1CubeMetaSegment]
     joins: list[V1CubeMetaJoin] | None = None
     folders: list[V1CubeMetaFolder] | None = None
-    nested_folders: Annotated[list[V1CubeMetaNestedFolder] | None, Field(alias="nestedFolders")] = (
-        None
-    )
+    nested_folders: list[V1CubeMetaNestedFolder] | None = None
     hierarchies: list[V1CubeMetaHierarchy] | None = None
 
 class V1CubeMetaCustomNumericFormat(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     type: Literal["custom-numeric"]
     value: str
     alias: str | None = None
 
 class V1CubeMetaCustomTimeFormat(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     type: Literal["custom-time"]
     value: str
 
 class V1CubeMetaDimension(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     name: str
     title: str | None = None
-    short_title: Annotated[str | None, Field(alias="shortTitle")] = None
+    short_title: str | None = None
     description: str | None = None
     type: str
-    alias_member: Annotated[str | None, Field(alias="aliasMember")] = None
+    alias_member: str | None = None
     granularities: list[V1CubeMetaDimensionGranularity] | None = None
     meta: dict[str, Any] | None = None
     format: V1CubeMetaFormat | None = None
-    format_description: Annotated[
-        V1CubeMetaFormatDescription | None, Field(alias="formatDescription")
-    ] = None
+    format_description: V1CubeMetaFormatDescription | None = None
     currency: str | None = None
     order: Open[Literal["asc", "desc"]] | None = None
     key: str | None = None
 
 class V1CubeMetaDimensionGranularity(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     name: str
     title: str
     interval: str | None = None
@@ -98,7 +84,6 @@ class V1CubeMetaDimensionOrder(RootModel[Open[Literal["asc", "desc"]]]):
     root: Open[Literal["asc", "desc"]]
 
 class V1CubeMetaFolder(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     name: str
     members: list[str]
 
@@ -120,55 +105,46 @@ class V1CubeMetaFormat(
     ]
 
 class V1CubeMetaFormatDescription(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     name: str
     specifier: str
     currency: str | None = None
 
 class V1CubeMetaHierarchy(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     name: str
-    alias_member: Annotated[str | None, Field(alias="aliasMember")] = None
+    alias_member: str | None = None
     title: str | None = None
     levels: list[str]
 
 class V1CubeMetaJoin(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     name: str
     relationship: str
 
 class V1CubeMetaLinkFormat(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     label: str
     type: Literal["link"]
 
 class V1CubeMetaMeasure(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     name: str
     title: str | None = None
-    short_title: Annotated[str | None, Field(alias="shortTitle")] = None
+    short_title: str | None = None
     description: str | None = None
     type: str
-    agg_type: Annotated[str | None, Field(alias="aggType")] = None
+    agg_type: str | None = None
     meta: dict[str, Any] | None = None
     format: V1CubeMetaFormat | None = None
-    format_description: Annotated[
-        V1CubeMetaFormatDescription | None, Field(alias="formatDescription")
-    ] = None
+    format_description: V1CubeMetaFormatDescription | None = None
     currency: str | None = None
-    alias_member: Annotated[str | None, Field(alias="aliasMember")] = None
+    alias_member: str | None = None
 
 class V1CubeMetaNestedFolder(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     name: str
     members: list[Open[str | V1CubeMetaNestedFolder]]
 
 class V1CubeMetaSegment(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     name: str
     title: str
     description: str | None = None
-    short_title: Annotated[str, Field(alias="shortTitle")]
+    short_title: str
     meta: dict[str, Any] | None = None
 
 class V1CubeMetaSimpleFormat(
@@ -180,28 +156,20 @@ class V1CubeMetaType(RootModel[Open[Literal["cube", "view"]]]):
     root: Open[Literal["cube", "view"]]
 
 class V1DryRunResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    query_type: Annotated[str | None, Field(alias="queryType")] = None
-    normalized_queries: Annotated[list[dict[str, Any]] | None, Field(alias="normalizedQueries")] = (
-        None
-    )
-    pivot_query: Annotated[dict[str, Any] | None, Field(alias="pivotQuery")] = None
-    query_order: Annotated[list[dict[str, Any]] | None, Field(alias="queryOrder")] = None
-    transformed_queries: Annotated[
-        list[dict[str, Any]] | None, Field(alias="transformedQueries")
-    ] = None
+    query_type: str | None = None
+    normalized_queries: list[dict[str, Any]] | None = None
+    pivot_query: dict[str, Any] | None = None
+    query_order: list[dict[str, Any]] | None = None
+    transformed_queries: list[dict[str, Any]] | None = None
 
 class V1Error(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     error: str
 
 class V1Health(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     health: str
 
 class V1LoadRequest(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    query_type: Annotated[str | None, Field(alias="queryType")] = None
+    query_type: str | None = None
     cache: (
         Open[Literal["stale-if-slow", "stale-while-revalidate", "must-revalidate", "no-cache"]]
         | None
@@ -212,26 +180,19 @@ class V1LoadRequestJoinHint(RootModel[list[str]]):
     root: list[str]
 
 class V1LoadRequestQuery(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     measures: list[str] | None = None
     dimensions: list[str] | None = None
     segments: list[str] | None = None
-    time_dimensions: Annotated[
-        list[V1LoadRequestQueryTimeDimension] | None, Field(alias="timeDimensions")
-    ] = None
+    time_dimensions: list[V1LoadRequestQueryTimeDimension] | None = None
     order: list[list[str]] | None = None
     limit: int | None = None
     offset: int | None = None
     filters: list[V1LoadRequestQueryFilterItem] | None = None
     ungrouped: bool | None = None
-    subquery_joins: Annotated[
-        list[V1LoadRequestQueryJoinSubquery] | None, Field(alias="subqueryJoins")
-    ] = None
-    join_hints: Annotated[list[list[str]] | None, Field(alias="joinHints")] = None
+    subquery_joins: list[V1LoadRequestQueryJoinSubquery] | None = None
+    join_hints: list[list[str]] | None = None
     timezone: str | None = None
-    response_format: Annotated[
-        Open[Literal["default", "compact", "columnar"]] | None, Field(alias="responseFormat")
-    ] = None
+    response_format: Open[Literal["default", "compact", "columnar"]] | None = None
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
 class V1LoadRequestQueryParam(TypedDict):
@@ -264,7 +225,6 @@ class V1LoadRequestQueryParam(TypedDict):
     responseFormat: NotRequired[Literal["default", "compact", "columnar"] | None]
 
 class V1LoadRequestQueryFilterBase(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     member: str
     operator: str
     values: list[str] | None = None
@@ -291,8 +251,7 @@ class V1LoadRequestQueryFilterItem(
     ]
 
 class V1LoadRequestQueryFilterLogicalAnd(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    and_: Annotated[list[dict[str, Any]], Field(alias="and")]
+    and_: list[dict[str, Any]]
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
 V1LoadRequestQueryFilterLogicalAndParam = TypedDict(
@@ -303,8 +262,7 @@ V1LoadRequestQueryFilterLogicalAndParam = TypedDict(
 )
 
 class V1LoadRequestQueryFilterLogicalOr(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    or_: Annotated[list[dict[str, Any]], Field(alias="or")]
+    or_: list[dict[str, Any]]
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
 V1LoadRequestQueryFilterLogicalOrParam = TypedDict(
@@ -315,10 +273,9 @@ V1LoadRequestQueryFilterLogicalOrParam = TypedDict(
 )
 
 class V1LoadRequestQueryJoinSubquery(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     sql: str
     on: str
-    join_type: Annotated[str, Field(alias="joinType")]
+    join_type: str
     alias: str
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
@@ -329,10 +286,9 @@ class V1LoadRequestQueryJoinSubqueryParam(TypedDict):
     alias: str
 
 class V1LoadRequestQueryTimeDimension(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     dimension: str
     granularity: str | None = None
-    date_range: Annotated[dict[str, Any] | None, Field(alias="dateRange")] = None
+    date_range: dict[str, Any] | None = None
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
 class V1LoadRequestQueryTimeDimensionParam(TypedDict):
@@ -341,28 +297,23 @@ class V1LoadRequestQueryTimeDimensionParam(TypedDict):
     dateRange: NotRequired[dict[str, Any] | None]
 
 class V1LoadResponse(LoadResponseMixin, BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    pivot_query: Annotated[dict[str, Any] | None, Field(alias="pivotQuery")] = None
-    slow_query: Annotated[bool | None, Field(alias="slowQuery")] = None
-    query_type: Annotated[str | None, Field(alias="queryType")] = None
+    pivot_query: dict[str, Any] | None = None
+    slow_query: bool | None = None
+    query_type: str | None = None
     results: list[V1LoadResult]
 
 class V1LoadResult(LoadResultMixin, BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    data_source: Annotated[str | None, Field(alias="dataSource")] = None
+    data_source: str | None = None
     annotation: V1LoadResultAnnotation
     data: V1LoadResultData
-    refresh_key_values: Annotated[list[dict[str, Any]] | None, Field(alias="refreshKeyValues")] = (
-        None
-    )
-    last_refresh_time: Annotated[str | None, Field(alias="lastRefreshTime")] = None
+    refresh_key_values: list[dict[str, Any]] | None = None
+    last_refresh_time: str | None = None
 
 class V1LoadResultAnnotation(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     measures: dict[str, Any]
     dimensions: dict[str, Any]
     segments: dict[str, Any]
-    time_dimensions: Annotated[dict[str, Any], Field(alias="timeDimensions")]
+    time_dimensions: dict[str, Any]
 
 class V1LoadResultData(
     RootModel[Open[list[dict[str, Any]] | V1LoadResultDataCompact | V1LoadResultDataColumnar]]
@@ -370,12 +321,10 @@ class V1LoadResultData(
     root: Open[list[dict[str, Any]] | V1LoadResultDataCompact | V1LoadResultDataColumnar]
 
 class V1LoadResultDataColumnar(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     members: list[str]
     columns: list[list[Any]]
 
 class V1LoadResultDataCompact(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     members: list[str]
     dataset: list[list[Any]]
 
@@ -383,23 +332,20 @@ class V1LoadResultDataRow(RootModel[list[dict[str, Any]]]):
     root: list[dict[str, Any]]
 
 class V1MetaResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     cubes: list[V1CubeMeta] | None = None
-    compiler_id: Annotated[str | None, Field(alias="compilerId")] = None
+    compiler_id: str | None = None
 
 class V1PreAggregationJobStatus(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     token: str
     table: str | None = None
     status: Open[Literal["scheduled", "processing", "missing_partition", "done"]]
     selector: dict[str, Any] | None = None
 
 class V1PreAggregationJobsRequest(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     action: Open[Literal["post", "get"]]
     selector: V1PreAggregationSelector | None = None
     tokens: list[str] | None = None
-    res_type: Annotated[Literal["object"] | None, Field(alias="resType")] = None
+    res_type: Literal["object"] | None = None
 
 class V1PreAggregationJobsResponse(
     RootModel[
@@ -412,15 +358,12 @@ class V1PreAggregationJobsResponseOption3(RootModel[dict[str, V1PreAggregationJo
     root: dict[str, V1PreAggregationJobStatus]
 
 class V1PreAggregationSelector(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     contexts: list[V1PreAggregationSelectorItem]
     timezones: list[str]
-    data_sources: Annotated[list[str] | None, Field(alias="dataSources")] = None
+    data_sources: list[str] | None = None
     cubes: list[str] | None = None
-    pre_aggregations: Annotated[list[str] | None, Field(alias="preAggregations")] = None
-    date_range: Annotated[
-        list[str] | None, Field(alias="dateRange", min_length=2, max_length=2)
-    ] = None
+    pre_aggregations: list[str] | None = None
+    date_range: list[str] | None = None
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
 class V1PreAggregationSelectorParam(TypedDict):
@@ -432,19 +375,16 @@ class V1PreAggregationSelectorParam(TypedDict):
     dateRange: NotRequired[list[str] | None]
 
 class V1PreAggregationSelectorItem(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    security_context: Annotated[dict[str, Any] | None, Field(alias="securityContext")] = None
+    security_context: dict[str, Any] | None = None
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
 class V1PreAggregationSelectorItemParam(TypedDict):
     securityContext: NotRequired[dict[str, Any] | None]
 
 class V1SqlResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     sql: V1SqlResponseSql
 
 class V1SqlResponseSql(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     status: str | None = None
     sql: list[Any] | None = None
     query_type: str | None = None

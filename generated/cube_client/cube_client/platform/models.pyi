@@ -3,21 +3,18 @@
 
 import datetime
 from collections.abc import Sequence
-from typing import Annotated, Any, Literal, NotRequired, Self, TypedDict
+from typing import Any, Literal, NotRequired, Self, TypedDict
 
-from pydantic import ConfigDict, Field, RootModel, model_validator
+from pydantic import RootModel, model_validator
 
 from cube_client._models import BaseModel, Open
 
 class AddNotificationRecipientsInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    recipients: Annotated[list[NotificationRecipientInput], Field(max_length=1000, min_length=1)]
+    recipients: list[NotificationRecipientInput]
 
 class AdvanceCreationStepInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    creation_step: Annotated[
-        Open[Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"]],
-        Field(alias="creationStep"),
+    creation_step: Open[
+        Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"]
     ]
 
 class AgentSuggestionsResponse(RootModel[dict[str, Any]]):
@@ -26,44 +23,33 @@ class AgentSuggestionsResponse(RootModel[dict[str, Any]]):
     root: dict[str, Any]
 
 class ApiKeyCreatedResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    allowed_endpoints: Annotated[list[str] | None, Field(alias="allowedEndpoints")] = None
-    created_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="createdAt")]
-    deployment_ids: Annotated[list[int] | None, Field(alias="deploymentIds")] = None
-    expires_at: Annotated[
-        Open[datetime.date | datetime.datetime] | None, Field(alias="expiresAt")
-    ] = None
+    allowed_endpoints: list[str] | None = None
+    created_at: Open[datetime.date | datetime.datetime]
+    deployment_ids: list[int] | None = None
+    expires_at: Open[datetime.date | datetime.datetime] | None = None
     id: int
-    last_used_at: Annotated[
-        Open[datetime.date | datetime.datetime] | None, Field(alias="lastUsedAt")
-    ] = None
+    last_used_at: Open[datetime.date | datetime.datetime] | None = None
     name: str
     suffix: str | None = None
     token: str
-    updated_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="updatedAt")]
-    user_id: Annotated[int, Field(alias="userId")]
+    updated_at: Open[datetime.date | datetime.datetime]
+    user_id: int
 
 class ApiKeyResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    allowed_endpoints: Annotated[list[str] | None, Field(alias="allowedEndpoints")] = None
-    created_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="createdAt")]
-    deployment_ids: Annotated[list[int] | None, Field(alias="deploymentIds")] = None
-    expires_at: Annotated[
-        Open[datetime.date | datetime.datetime] | None, Field(alias="expiresAt")
-    ] = None
+    allowed_endpoints: list[str] | None = None
+    created_at: Open[datetime.date | datetime.datetime]
+    deployment_ids: list[int] | None = None
+    expires_at: Open[datetime.date | datetime.datetime] | None = None
     id: int
-    last_used_at: Annotated[
-        Open[datetime.date | datetime.datetime] | None, Field(alias="lastUsedAt")
-    ] = None
+    last_used_at: Open[datetime.date | datetime.datetime] | None = None
     name: str
     suffix: str | None = None
-    updated_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="updatedAt")]
-    user_id: Annotated[int, Field(alias="userId")]
+    updated_at: Open[datetime.date | datetime.datetime]
+    user_id: int
 
 class ApiKeysListResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     items: list[ApiKeyResponse]
-    page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+    page_info: PageInfo
 
 class AppConfigResponse(BaseModel):
     """AppConfigResponse.
@@ -72,60 +58,45 @@ class AppConfigResponse(BaseModel):
         ai_paywalled: True for a tenant on the new interface whose AI is switched off: no embed offers AI then, even when its session sets `allowAi`.
     """
 
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    app_theme: Annotated[AppTheme | None, Field(alias="appTheme")] = None
-    apply_theme_globally: Annotated[bool, Field(alias="applyThemeGlobally")]
-    creator_mode: Annotated[CreatorMode | None, Field(alias="creatorMode")] = None
-    dashboard_apps_enabled: Annotated[bool, Field(alias="dashboardAppsEnabled")]
+    app_theme: AppTheme | None = None
+    apply_theme_globally: bool
+    creator_mode: CreatorMode | None = None
+    dashboard_apps_enabled: bool
     embedding: EmbedSettings | None = None
-    restrict_data_download: Annotated[bool, Field(alias="restrictDataDownload")]
-    sheets_agent_chat_enabled: Annotated[bool, Field(alias="sheetsAgentChatEnabled")]
-    sheets_ui: Annotated[SheetsUiSettings | None, Field(alias="sheetsUi")] = None
-    timezone_settings: Annotated[TimezoneSettings | None, Field(alias="timezoneSettings")] = None
-    ai_paywalled: Annotated[
-        bool | None,
-        Field(
-            alias="aiPaywalled",
-            description="True for a tenant on the new interface whose AI is switched off: no embed offers AI then, even when its session sets `allowAi`.",
-        ),
-    ] = None
+    restrict_data_download: bool
+    sheets_agent_chat_enabled: bool
+    sheets_ui: SheetsUiSettings | None = None
+    timezone_settings: TimezoneSettings | None = None
+    ai_paywalled: bool | None = None
 
 class AppTheme(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     dark: AppThemeScheme
     light: AppThemeScheme
-    logo_url: Annotated[str, Field(alias="logoUrl")]
+    logo_url: str
     palette: AppThemePalette
     typography: AppThemeTypography | None = None
 
 class AppThemeCodePalette(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    saturation: Annotated[float | None, Field(le=100, ge=0)] = None
+    saturation: float | None = None
 
 class AppThemeFontRef(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    font_ref: Annotated[str, Field(alias="fontRef")]
-    font_weight: Annotated[float, Field(alias="fontWeight")]
+    font_ref: str
+    font_weight: float
 
 class AppThemePalette(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     accent: AppThemePaletteSeed | None = None
     base: AppThemePaletteSeed | None = None
-    contrast_level: Annotated[float | None, Field(alias="contrastLevel", le=100, ge=0)] = None
+    contrast_level: float | None = None
     pastel: bool | None = None
-    surface_mode: Annotated[
-        Open[Literal["neutral", "tinted"]] | None, Field(alias="surfaceMode")
-    ] = None
+    surface_mode: Open[Literal["neutral", "tinted"]] | None = None
     themes: AppThemePaletteThemes | None = None
 
 class AppThemePaletteSeed(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     color: str | None = None
-    hue: Annotated[float | None, Field(le=360, ge=0)] = None
-    saturation: Annotated[float | None, Field(le=100, ge=0)] = None
+    hue: float | None = None
+    saturation: float | None = None
 
 class AppThemePaletteThemes(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     code: AppThemeCodePalette | None = None
     danger: AppThemePaletteSeed | None = None
     note: AppThemePaletteSeed | None = None
@@ -133,103 +104,83 @@ class AppThemePaletteThemes(BaseModel):
     warning: AppThemePaletteSeed | None = None
 
 class AppThemeScheme(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    accent_color: Annotated[str, Field(alias="accentColor")]
-    background_color: Annotated[str, Field(alias="backgroundColor")]
+    accent_color: str
+    background_color: str
     contrast: float
-    foreground_color: Annotated[str, Field(alias="foregroundColor")]
-    logo_url: Annotated[str, Field(alias="logoUrl")]
+    foreground_color: str
+    logo_url: str
 
 class AppThemeSurfaceMode(RootModel[Open[Literal["neutral", "tinted"]]]):
     root: Open[Literal["neutral", "tinted"]]
 
 class AppThemeTypography(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     body: AppThemeFontRef
     fonts: list[ThemeFont]
     heading: AppThemeFontRef
 
 class ApplyWorkbookPromotionInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    expected_destination_hash: Annotated[
-        str | None, Field(alias="expectedDestinationHash", pattern="^[a-f0-9]{64}$")
-    ] = None
-    expected_source_hash: Annotated[
-        str, Field(alias="expectedSourceHash", pattern="^[a-f0-9]{64}$")
-    ]
-    idempotency_key: Annotated[str, Field(alias="idempotencyKey")]
+    expected_destination_hash: str | None = None
+    expected_source_hash: str
+    idempotency_key: str
     override: bool | None = None
-    target_deployment_id: Annotated[int, Field(alias="targetDeploymentId", ge=1)]
-    target_folder_id: Annotated[int | None, Field(alias="targetFolderId", ge=1)] = None
+    target_deployment_id: int
+    target_folder_id: int | None = None
 
 class BranchResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     id: int
-    is_staging_environment_enabled: Annotated[
-        bool | None, Field(alias="isStagingEnvironmentEnabled")
-    ] = None
-    last_hash: Annotated[str | None, Field(alias="lastHash")] = None
+    is_staging_environment_enabled: bool | None = None
+    last_hash: str | None = None
     name: str
-    parent_branch: Annotated[str | None, Field(alias="parentBranch")] = None
+    parent_branch: str | None = None
 
 class BranchesListResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     data: list[BranchResponse]
     items: list[BranchResponse]
-    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+    page_info: PageInfo | None = None
 
 class BuildStatusResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    branch_name: Annotated[str, Field(alias="branchName")]
-    build_job_id: Annotated[int | None, Field(alias="buildJobId")] = None
-    deployment_id: Annotated[int, Field(alias="deploymentId")]
-    deployment_status: Annotated[str | None, Field(alias="deploymentStatus")] = None
-    error_text: Annotated[str | None, Field(alias="errorText")] = None
-    files_hash: Annotated[str | None, Field(alias="filesHash")] = None
-    last_hash: Annotated[str | None, Field(alias="lastHash")] = None
+    branch_name: str
+    build_job_id: int | None = None
+    deployment_id: int
+    deployment_status: str | None = None
+    error_text: str | None = None
+    files_hash: str | None = None
+    last_hash: str | None = None
     mode: str
     status: str
-    updated_at: Annotated[str | None, Field(alias="updatedAt")] = None
+    updated_at: str | None = None
 
 class BulkActionError(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     message: str
     status: int
 
 class BulkDeleteWorkspaceObjectsInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    items: Annotated[list[WorkspaceItemRefInput], Field(max_length=100, min_length=1)]
+    items: list[WorkspaceItemRefInput]
 
 class BulkDeleteWorkspaceObjectsPayload(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     deleted: list[WorkspaceItemRef]
     failed: list[WorkspaceBulkFailure]
 
 class BulkMoveWorkspaceObjectsInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    folder_id: Annotated[int | None, Field(alias="folderId")] = None
-    items: Annotated[list[WorkspaceItemRefInput], Field(max_length=100, min_length=1)]
+    folder_id: int | None = None
+    items: list[WorkspaceItemRefInput]
 
 class BulkMoveWorkspaceObjectsResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     failed: list[WorkspaceBulkFailure]
     moved: list[Workbook]
 
 class BulkUserActionFailure(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     error: BulkActionError
-    user_id: Annotated[int, Field(alias="userId")]
+    user_id: int
 
 class BulkUserActionInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     action: Open[Literal["DEACTIVATE", "ACTIVATE", "DELETE"]]
-    user_ids: Annotated[list[int], Field(alias="userIds", max_length=100, min_length=1)]
+    user_ids: list[int]
 
 class BulkUserActionInputAction(RootModel[Open[Literal["DEACTIVATE", "ACTIVATE", "DELETE"]]]):
     root: Open[Literal["DEACTIVATE", "ACTIVATE", "DELETE"]]
 
 class BulkUserActionPayload(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     action: Open[Literal["DEACTIVATE", "ACTIVATE", "DELETE"]]
     failed: list[BulkUserActionFailure]
     succeeded: list[int]
@@ -238,49 +189,42 @@ class BulkUserActionResponseAction(RootModel[Open[Literal["DEACTIVATE", "ACTIVAT
     root: Open[Literal["DEACTIVATE", "ACTIVATE", "DELETE"]]
 
 class ColumnFormatOverride(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    decimal_places: Annotated[int | None, Field(alias="decimalPlaces")] = None
+    decimal_places: int | None = None
     type: Open[Literal["currency", "percent", "number"]]
 
 class ColumnFormatOverrideDtoType(RootModel[Open[Literal["currency", "percent", "number"]]]):
     root: Open[Literal["currency", "percent", "number"]]
 
 class CommitChangesRequest(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    exit_dev_mode: Annotated[bool | None, Field(alias="exitDevMode")] = None
+    exit_dev_mode: bool | None = None
     message: str | None = None
-    resolve_merge_conflict: Annotated[bool | None, Field(alias="resolveMergeConflict")] = None
+    resolve_merge_conflict: bool | None = None
 
 class ConnectGithubRequest(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    deploy_branch_name: Annotated[str | None, Field(alias="deployBranchName")] = None
-    deploy_project_root: Annotated[str | None, Field(alias="deployProjectRoot")] = None
-    installation_id: Annotated[int, Field(alias="installationId")]
-    is_new_repo: Annotated[bool | None, Field(alias="isNewRepo")] = None
-    name: Annotated[str, Field(min_length=1)]
+    deploy_branch_name: str | None = None
+    deploy_project_root: str | None = None
+    installation_id: int
+    is_new_repo: bool | None = None
+    name: str
     private: bool | None = None
 
 class ConnectReportToWorkbookInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    address_only: Annotated[bool | None, Field(alias="addressOnly")] = None
-    anchor_cell: Annotated[str | None, Field(alias="anchorCell")] = None
-    end_result_cell: Annotated[str | None, Field(alias="endResultCell")] = None
-    external_workbook_id: Annotated[str, Field(alias="externalWorkbookId")]
+    address_only: bool | None = None
+    anchor_cell: str | None = None
+    end_result_cell: str | None = None
+    external_workbook_id: str
     host: Open[Literal["GOOGLE_SHEETS", "EXCEL"]] | None = None
-    placement_id: Annotated[str | None, Field(alias="placementId")] = None
-    result_checksum: Annotated[
-        ReportPlacementResultChecksumInput | None, Field(alias="resultChecksum")
-    ] = None
-    result_location: Annotated[str, Field(alias="resultLocation")]
-    sheet_id: Annotated[str | None, Field(alias="sheetId")] = None
-    sheet_name: Annotated[str | None, Field(alias="sheetName")] = None
-    workbook_name: Annotated[str | None, Field(alias="workbookName")] = None
+    placement_id: str | None = None
+    result_checksum: ReportPlacementResultChecksumInput | None = None
+    result_location: str
+    sheet_id: str | None = None
+    sheet_name: str | None = None
+    workbook_name: str | None = None
 
 class ConnectReportToWorkbookInputHost(RootModel[Open[Literal["GOOGLE_SHEETS", "EXCEL"]]]):
     root: Open[Literal["GOOGLE_SHEETS", "EXCEL"]]
 
 class ControlThemeBorderSectionInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     color: str | None = None
     radius: str | None = None
     style: str | None = None
@@ -294,8 +238,7 @@ class ControlThemeBorderSectionInputParam(TypedDict):
     width: NotRequired[str | None]
 
 class ControlThemeSectionInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    background_color: Annotated[str | None, Field(alias="backgroundColor")] = None
+    background_color: str | None = None
     border: ControlThemeBorderSectionInput | None = None
     padding: str | None = None
     title: ControlThemeTitleSectionInput | None = None
@@ -308,11 +251,10 @@ class ControlThemeSectionInputParam(TypedDict):
     title: NotRequired[ControlThemeTitleSectionInput | ControlThemeTitleSectionInputParam | None]
 
 class ControlThemeTitleSectionInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     color: str | None = None
-    font_family: Annotated[str | None, Field(alias="fontFamily")] = None
-    font_size: Annotated[str | None, Field(alias="fontSize")] = None
-    font_weight: Annotated[str | None, Field(alias="fontWeight")] = None
+    font_family: str | None = None
+    font_size: str | None = None
+    font_weight: str | None = None
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
 class ControlThemeTitleSectionInputParam(TypedDict):
@@ -322,16 +264,14 @@ class ControlThemeTitleSectionInputParam(TypedDict):
     fontWeight: NotRequired[str | None]
 
 class CreateApiKeyInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    allowed_endpoints: Annotated[list[str] | None, Field(alias="allowedEndpoints")] = None
-    deployment_ids: Annotated[list[int] | None, Field(alias="deploymentIds")] = None
+    allowed_endpoints: list[str] | None = None
+    deployment_ids: list[int] | None = None
     name: str
-    ttl_hours: Annotated[int | None, Field(alias="ttlHours", ge=1)] = None
+    ttl_hours: int | None = None
 
 class CreateBranchRequest(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     activate: bool | None = None
-    from_: Annotated[str | None, Field(alias="from")] = None
+    from_: str | None = None
     name: str
 
 class CreateDeploymentEnvironmentTokenInput(BaseModel):
@@ -341,35 +281,21 @@ class CreateDeploymentEnvironmentTokenInput(BaseModel):
         expires_in: Token lifetime in seconds. When omitted, the service issues a token valid for 86400 seconds (24 hours).
     """
 
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    expires_in: Annotated[
-        int | None,
-        Field(
-            le=3600,
-            ge=1,
-            description="Token lifetime in seconds. When omitted, the service issues a token valid for 86400 seconds (24 hours).",
-        ),
-    ] = None
+    expires_in: int | None = None
     scopes: list[str] | None = None
     security_context: dict[str, Any]
 
 class CreateDeploymentInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    cloud_provider: Annotated[
-        Open[Literal["cubecloud", "aws", "gcp"]], Field(alias="cloudProvider")
+    cloud_provider: Open[Literal["cubecloud", "aws", "gcp"]]
+    creation_method: Open[Literal["upload", "cubecloud", "github", "ssh"]] | None = None
+    creation_step: Open[
+        Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"]
     ]
-    creation_method: Annotated[
-        Open[Literal["upload", "cubecloud", "github", "ssh"]] | None, Field(alias="creationMethod")
-    ] = None
-    creation_step: Annotated[
-        Open[Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"]],
-        Field(alias="creationStep"),
-    ]
-    deploy_mode: Annotated[Open[Literal["git", "cli"]] | None, Field(alias="deployMode")] = None
-    is_managed: Annotated[bool, Field(alias="isManaged")]
+    deploy_mode: Open[Literal["git", "cli"]] | None = None
+    is_managed: bool
     name: str
     region: str
-    target_platform: Annotated[str, Field(alias="targetPlatform")]
+    target_platform: str
 
 class CreateDeploymentInputCloudProvider(RootModel[Open[Literal["cubecloud", "aws", "gcp"]]]):
     root: Open[Literal["cubecloud", "aws", "gcp"]]
@@ -383,47 +309,36 @@ class CreateDeploymentInputDeployMode(RootModel[Open[Literal["git", "cli"]]]):
     root: Open[Literal["git", "cli"]]
 
 class CreateDeploymentTokenInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    expires_in: Annotated[int | None, Field(alias="expiresIn", le=86400, ge=60)] = None
+    expires_in: int | None = None
 
 class CreateEmbedDashboardCommentBody(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    body: Annotated[str, Field(max_length=10000, min_length=1)]
-    parent_id: Annotated[int | None, Field(alias="parentId")] = None
+    body: str
+    parent_id: int | None = None
 
 class CreateEmbedGroupInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    description: Annotated[str | None, Field(max_length=500)] = None
-    name: Annotated[str, Field(max_length=100, min_length=1)]
+    description: str | None = None
+    name: str
 
 class CreateFolderInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    name: Annotated[str, Field(max_length=255)]
-    parent_id: Annotated[int | None, Field(alias="parentId")] = None
+    name: str
+    parent_id: int | None = None
     position: int | None = None
 
 class CreateNotificationInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    custom_cron: Annotated[str | None, Field(alias="customCron")] = None
-    dashboard_id: Annotated[int | None, Field(alias="dashboardId")] = None
-    dashboard_public_id: Annotated[str | None, Field(alias="dashboardPublicId")] = None
-    day_of_month: Annotated[int | None, Field(alias="dayOfMonth")] = None
-    day_of_week: Annotated[int | None, Field(alias="dayOfWeek")] = None
+    custom_cron: str | None = None
+    dashboard_id: int | None = None
+    dashboard_public_id: str | None = None
+    day_of_month: int | None = None
+    day_of_week: int | None = None
     filters: list[DashboardFilterInput] | None = None
     hour: int | None = None
-    member_switchers: Annotated[
-        list[DashboardMemberSwitcherInput] | None, Field(alias="memberSwitchers")
-    ] = None
+    member_switchers: list[DashboardMemberSwitcherInput] | None = None
     minute: int | None = None
-    notification_ai_summary: Annotated[bool | None, Field(alias="notificationAiSummary")] = None
-    notification_enabled: Annotated[bool | None, Field(alias="notificationEnabled")] = None
-    notification_format: Annotated[
-        Open[Literal["png", "pdf"]] | None, Field(alias="notificationFormat")
-    ] = None
-    schedule_type: Annotated[
-        Open[Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]], Field(alias="scheduleType")
-    ]
-    time_grains: Annotated[list[DashboardTimeGrainInput] | None, Field(alias="timeGrains")] = None
+    notification_ai_summary: bool | None = None
+    notification_enabled: bool | None = None
+    notification_format: Open[Literal["png", "pdf"]] | None = None
+    schedule_type: Open[Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]]
+    time_grains: list[DashboardTimeGrainInput] | None = None
     timezone: str | None = None
 
 class CreateNotificationInputNotificationFormat(RootModel[Open[Literal["png", "pdf"]]]):
@@ -435,59 +350,43 @@ class CreateNotificationInputScheduleType(
     root: Open[Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]]
 
 class CreateOauthIntegrationInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    auth_url: Annotated[str, Field(alias="authUrl")]
-    client_id: Annotated[str, Field(alias="clientId")]
-    client_secret: Annotated[str, Field(alias="clientSecret")]
+    auth_url: str
+    client_id: str
+    client_secret: str
     config: dict[str, Any] | None = None
     name: str
-    redirect_uri: Annotated[str, Field(alias="redirectUri")]
+    redirect_uri: str
     scopes: list[str] | None = None
-    token_url: Annotated[str, Field(alias="tokenUrl")]
+    token_url: str
     type: str
 
 class CreateOidcTokenConfigInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    audience_type: Annotated[str, Field(alias="audienceType")]
-    custom_audience: Annotated[str | None, Field(alias="customAudience")] = None
-    custom_claims: Annotated[dict[str, Any] | None, Field(alias="customClaims")] = None
-    is_enabled: Annotated[bool | None, Field(alias="isEnabled")] = None
-    name: Annotated[str | None, Field(pattern="^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$")] = None
-    sub_format: Annotated[
-        str | None,
-        Field(
-            alias="subFormat",
-            pattern="^(?:[A-Za-z0-9:_-]|\\{(?:deployment_id|component|region)\\})+$",
-            max_length=200,
-        ),
-    ] = None
-    target_env_var: Annotated[
-        str | None, Field(alias="targetEnvVar", pattern="^[A-Z_][A-Z0-9_]*$", max_length=128)
-    ] = None
+    audience_type: str
+    custom_audience: str | None = None
+    custom_claims: dict[str, Any] | None = None
+    is_enabled: bool | None = None
+    name: str | None = None
+    sub_format: str | None = None
+    target_env_var: str | None = None
 
 class CreateReportInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    end_result_cell: Annotated[str | None, Field(alias="endResultCell")] = None
-    external_workbook_id: Annotated[str | None, Field(alias="externalWorkbookId")] = None
-    folder_id: Annotated[int | None, Field(alias="folderId")] = None
+    end_result_cell: str | None = None
+    external_workbook_id: str | None = None
+    folder_id: int | None = None
     host: Open[Literal["GOOGLE_SHEETS", "EXCEL"]] | None = None
-    json_query: Annotated[str | None, Field(alias="jsonQuery")] = None
+    json_query: str | None = None
     meta: dict[str, Any] | None = None
-    name: Annotated[str | None, Field(max_length=255)] = None
-    pivot_items: Annotated[PivotItemsInput | None, Field(alias="pivotItems")] = None
-    public_id: Annotated[
-        str | None, Field(alias="publicId", pattern="^[0-9A-Za-z]+$", min_length=12, max_length=12)
-    ] = None
-    result_checksum: Annotated[
-        ReportPlacementResultChecksumInput | None, Field(alias="resultChecksum")
-    ] = None
-    result_location: Annotated[str | None, Field(alias="resultLocation")] = None
-    sheet_id: Annotated[str | None, Field(alias="sheetId")] = None
+    name: str | None = None
+    pivot_items: PivotItemsInput | None = None
+    public_id: str | None = None
+    result_checksum: ReportPlacementResultChecksumInput | None = None
+    result_location: str | None = None
+    sheet_id: str | None = None
     source: Open[Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]] | None = None
-    sql_query: Annotated[str | None, Field(alias="sqlQuery")] = None
-    title: Annotated[str | None, Field(max_length=255)] = None
-    workbook_id: Annotated[int | None, Field(alias="workbookId")] = None
-    workbook_name: Annotated[str | None, Field(alias="workbookName")] = None
+    sql_query: str | None = None
+    title: str | None = None
+    workbook_id: int | None = None
+    workbook_name: str | None = None
 
 class CreateReportInputHost(RootModel[Open[Literal["GOOGLE_SHEETS", "EXCEL"]]]):
     root: Open[Literal["GOOGLE_SHEETS", "EXCEL"]]
@@ -504,18 +403,10 @@ class CreateScheduledTaskInput(BaseModel):
         notification_enabled: Notify the creator in the inbox when a run finishes.
     """
 
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=(), extra="allow")
-    notification_enabled: Annotated[
-        bool,
-        Field(
-            alias="notificationEnabled",
-            description="Notify the creator in the inbox when a run finishes.",
-        ),
-    ] = False
+    notification_enabled: bool = False
 
 class CreateWorkbookInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    folder_id: Annotated[float | None, Field(alias="folderId")] = None
+    folder_id: float | None = None
     meta: dict[str, Any] | None = None
     name: str | None = None
 
@@ -527,19 +418,11 @@ class CreatedDeploymentEnvironmentToken(BaseModel):
         scopes: Runtime scopes the token carries; compare with the request to learn which were left out (such as `meta-private` on a meta-sync token).
     """
 
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     token: str
-    security_context: Annotated[
-        dict[str, Any], Field(description="The security context that was signed.")
-    ]
+    security_context: dict[str, Any]
     created_at: str
     expires_at: str
-    scopes: Annotated[
-        list[str] | None,
-        Field(
-            description="Runtime scopes the token carries; compare with the request to learn which were left out (such as `meta-private` on a meta-sync token)."
-        ),
-    ] = None
+    scopes: list[str] | None = None
 
 class CreationStep(
     RootModel[
@@ -551,50 +434,41 @@ class CreationStep(
     ]
 
 class CreatorMode(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    localized_titles: Annotated[
-        list[LocalizedValue] | None, Field(alias="localizedTitles", max_length=50)
-    ] = None
-    show_generated_sql: Annotated[bool | None, Field(alias="showGeneratedSql")] = None
-    show_semantic_sql: Annotated[bool | None, Field(alias="showSemanticSql")] = None
-    show_workspace_title: Annotated[bool | None, Field(alias="showWorkspaceTitle")] = None
-    workspace_title: Annotated[str | None, Field(alias="workspaceTitle")] = None
+    localized_titles: list[LocalizedValue] | None = None
+    show_generated_sql: bool | None = None
+    show_semantic_sql: bool | None = None
+    show_workspace_title: bool | None = None
+    workspace_title: str | None = None
 
 class CspsConfig(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    aws_role_arn: Annotated[str | None, Field(alias="awsRoleArn")] = None
-    azure_client_id: Annotated[str | None, Field(alias="azureClientId")] = None
-    azure_container: Annotated[str | None, Field(alias="azureContainer")] = None
-    azure_storage_account: Annotated[str | None, Field(alias="azureStorageAccount")] = None
-    azure_tenant_id: Annotated[str | None, Field(alias="azureTenantId")] = None
+    aws_role_arn: str | None = None
+    azure_client_id: str | None = None
+    azure_container: str | None = None
+    azure_storage_account: str | None = None
+    azure_tenant_id: str | None = None
     enabled: bool
-    gcp_service_account_email: Annotated[str | None, Field(alias="gcpServiceAccountEmail")] = None
-    gcp_workload_identity_provider: Annotated[
-        str | None, Field(alias="gcpWorkloadIdentityProvider")
-    ] = None
-    gcs_bucket: Annotated[str | None, Field(alias="gcsBucket")] = None
-    s3_bucket: Annotated[str | None, Field(alias="s3Bucket")] = None
-    s3_region: Annotated[str | None, Field(alias="s3Region")] = None
-    s3_sse: Annotated[str | None, Field(alias="s3Sse")] = None
-    storage_provider: Annotated[str, Field(alias="storageProvider")]
+    gcp_service_account_email: str | None = None
+    gcp_workload_identity_provider: str | None = None
+    gcs_bucket: str | None = None
+    s3_bucket: str | None = None
+    s3_region: str | None = None
+    s3_sse: str | None = None
+    storage_provider: str
 
 class CspsConfigInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    aws_role_arn: Annotated[str | None, Field(alias="awsRoleArn")] = None
-    azure_client_id: Annotated[str | None, Field(alias="azureClientId")] = None
-    azure_container: Annotated[str | None, Field(alias="azureContainer")] = None
-    azure_storage_account: Annotated[str | None, Field(alias="azureStorageAccount")] = None
-    azure_tenant_id: Annotated[str | None, Field(alias="azureTenantId")] = None
+    aws_role_arn: str | None = None
+    azure_client_id: str | None = None
+    azure_container: str | None = None
+    azure_storage_account: str | None = None
+    azure_tenant_id: str | None = None
     enabled: bool
-    gcp_service_account_email: Annotated[str | None, Field(alias="gcpServiceAccountEmail")] = None
-    gcp_workload_identity_provider: Annotated[
-        str | None, Field(alias="gcpWorkloadIdentityProvider")
-    ] = None
-    gcs_bucket: Annotated[str | None, Field(alias="gcsBucket")] = None
-    s3_bucket: Annotated[str | None, Field(alias="s3Bucket")] = None
-    s3_region: Annotated[str | None, Field(alias="s3Region")] = None
-    s3_sse: Annotated[str | None, Field(alias="s3Sse")] = None
-    storage_provider: Annotated[str, Field(alias="storageProvider")]
+    gcp_service_account_email: str | None = None
+    gcp_workload_identity_provider: str | None = None
+    gcs_bucket: str | None = None
+    s3_bucket: str | None = None
+    s3_region: str | None = None
+    s3_sse: str | None = None
+    storage_provider: str
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
 class CspsConfigInputParam(TypedDict):
@@ -613,31 +487,28 @@ class CspsConfigInputParam(TypedDict):
     storageProvider: str
 
 class Dashboard(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    allow_embed: Annotated[bool, Field(alias="allowEmbed")]
+    allow_embed: bool
     config: DashboardConfig
-    created_by: Annotated[int | None, Field(alias="createdBy")] = None
-    deployment_id: Annotated[int, Field(alias="deploymentId")]
+    created_by: int | None = None
+    deployment_id: int
     description: str | None = None
-    from_shared_workspace: Annotated[bool | None, Field(alias="fromSharedWorkspace")] = None
+    from_shared_workspace: bool | None = None
     id: int
-    public_id: Annotated[str, Field(alias="publicId")]
-    report_snapshots: Annotated[list[ReportSnapshot], Field(alias="reportSnapshots")]
-    restrict_data_download: Annotated[bool | None, Field(alias="restrictDataDownload")] = None
+    public_id: str
+    report_snapshots: list[ReportSnapshot]
+    restrict_data_download: bool | None = None
     status: Open[Literal["draft", "published", "archived"]]
     title: str | None = None
-    use_board_dashboards: Annotated[bool | None, Field(alias="useBoardDashboards")] = None
-    version_id: Annotated[int, Field(alias="versionId")]
-    version_number: Annotated[int, Field(alias="versionNumber")]
-    workbook_id: Annotated[int, Field(alias="workbookId")]
+    use_board_dashboards: bool | None = None
+    version_id: int
+    version_number: int
+    workbook_id: int
 
 class DashboardAppManifest(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     dependencies: dict[str, str] | None = None
     version: int | None = None
 
 class DashboardAppManifestInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     dependencies: dict[str, str] | None = None
     version: int | None = None
 
@@ -647,15 +518,13 @@ class DashboardAppManifestInputParam(TypedDict):
     version: NotRequired[int | None]
 
 class DashboardAppSource(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    entry: Annotated[str | None, Field(max_length=255)] = None
+    entry: str | None = None
     files: dict[str, str] | None = None
     html: str | None = None
     manifest: DashboardAppManifest | None = None
 
 class DashboardAppSourceInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    entry: Annotated[str | None, Field(max_length=255)] = None
+    entry: str | None = None
     files: dict[str, str] | None = None
     html: str | None = None
     manifest: DashboardAppManifestInput | None = None
@@ -668,7 +537,6 @@ class DashboardAppSourceInputParam(TypedDict):
     manifest: NotRequired[DashboardAppManifestInput | DashboardAppManifestInputParam | None]
 
 class DashboardBreakpointCols(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     lg: int | None = None
     md: int | None = None
     sm: int | None = None
@@ -676,7 +544,6 @@ class DashboardBreakpointCols(BaseModel):
     xxs: int | None = None
 
 class DashboardBreakpointColsInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     lg: int | None = None
     md: int | None = None
     sm: int | None = None
@@ -692,7 +559,6 @@ class DashboardBreakpointColsInputParam(TypedDict):
     xxs: NotRequired[int | None]
 
 class DashboardBreakpoints(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     lg: int | None = None
     md: int | None = None
     sm: int | None = None
@@ -700,7 +566,6 @@ class DashboardBreakpoints(BaseModel):
     xxs: int | None = None
 
 class DashboardBreakpointsInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     lg: int | None = None
     md: int | None = None
     sm: int | None = None
@@ -716,7 +581,6 @@ class DashboardBreakpointsInputParam(TypedDict):
     xxs: NotRequired[int | None]
 
 class DashboardConfig(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     app: DashboardAppSource | None = None
     description: str | None = None
     kind: Open[Literal["CLASSIC", "APP"]] | None = None
@@ -727,7 +591,6 @@ class DashboardConfig(BaseModel):
     widgets: list[DashboardWidget] | None = None
 
 class DashboardConfigDraftInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     app: DashboardAppSourceInput | None = None
     description: str | None = None
     kind: Open[Literal["CLASSIC", "APP"]] | None = None
@@ -754,7 +617,6 @@ class DashboardConfigDraftInputKind(RootModel[Open[Literal["CLASSIC", "APP"]]]):
     root: Open[Literal["CLASSIC", "APP"]]
 
 class DashboardConfigInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     app: DashboardAppSourceInput | None = None
     description: str | None = None
     kind: Open[Literal["CLASSIC", "APP"]] | None = None
@@ -785,9 +647,8 @@ class DashboardDtoStatus(RootModel[Open[Literal["draft", "published", "archived"
     root: Open[Literal["draft", "published", "archived"]]
 
 class DashboardEmbeddingResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    allow_embed: Annotated[bool, Field(alias="allowEmbed")]
-    public_id: Annotated[str, Field(alias="publicId")]
+    allow_embed: bool
+    public_id: str
 
 class DashboardExportJobResponse(BaseModel):
     """DashboardExportJobResponse.
@@ -797,25 +658,11 @@ class DashboardExportJobResponse(BaseModel):
         job_id: Job id; pass it as `jobId` to `getExportStatus` and `downloadExport`.
     """
 
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    expires_at: Annotated[
-        datetime.datetime,
-        Field(
-            alias="expiresAt",
-            description="When the job and its file are dropped: 5 minutes after submission. Download before then, or submit a new export.",
-        ),
-    ]
-    job_id: Annotated[
-        str,
-        Field(
-            alias="jobId",
-            description="Job id; pass it as `jobId` to `getExportStatus` and `downloadExport`.",
-        ),
-    ]
+    expires_at: datetime.datetime
+    job_id: str
 
 class DashboardExportStatusResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    content_type: Annotated[str | None, Field(alias="contentType")] = None
+    content_type: str | None = None
     error: str | None = None
     progress: float | None = None
     status: Open[Literal["pending", "processing", "completed", "failed"]]
@@ -826,9 +673,8 @@ class DashboardExportStatusResponseStatus(
     root: Open[Literal["pending", "processing", "completed", "failed"]]
 
 class DashboardFilter(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    case_sensitive: Annotated[Any, Field(alias="caseSensitive")] = None
-    end_inclusive: Annotated[Any, Field(alias="endInclusive")] = None
+    case_sensitive: Any = None
+    end_inclusive: Any = None
     member: str
     operator: (
         Open[
@@ -855,14 +701,13 @@ class DashboardFilter(BaseModel):
         ]
         | None
     ) = None
-    start_inclusive: Annotated[Any, Field(alias="startInclusive")] = None
+    start_inclusive: Any = None
     value: Open[str | float | bool | list[Any]] | None = None
 
 class DashboardFilterInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    case_sensitive: Annotated[Any, Field(alias="caseSensitive")] = None
-    end_inclusive: Annotated[Any, Field(alias="endInclusive")] = None
-    member: Annotated[str, Field(pattern=".+\\..+")]
+    case_sensitive: Any = None
+    end_inclusive: Any = None
+    member: str
     operator: (
         Open[
             Literal[
@@ -888,7 +733,7 @@ class DashboardFilterInput(BaseModel):
         ]
         | None
     ) = None
-    start_inclusive: Annotated[Any, Field(alias="startInclusive")] = None
+    start_inclusive: Any = None
     value: Open[str | float | bool | list[Any]] | None = None
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
@@ -1021,20 +866,18 @@ class DashboardFilterOperator(
     ]
 
 class DashboardLayout(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     breakpoints: DashboardBreakpoints | None = None
     cols: DashboardBreakpointCols | None = None
-    container_padding: Annotated[list[int] | None, Field(alias="containerPadding")] = None
+    container_padding: list[int] | None = None
     margin: list[int] | None = None
-    row_height: Annotated[int | None, Field(alias="rowHeight")] = None
+    row_height: int | None = None
 
 class DashboardLayoutInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     breakpoints: DashboardBreakpointsInput | None = None
     cols: DashboardBreakpointColsInput | None = None
-    container_padding: Annotated[list[int] | None, Field(alias="containerPadding")] = None
+    container_padding: list[int] | None = None
     margin: list[int] | None = None
-    row_height: Annotated[int | None, Field(alias="rowHeight")] = None
+    row_height: int | None = None
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
 class DashboardLayoutInputParam(TypedDict):
@@ -1045,13 +888,11 @@ class DashboardLayoutInputParam(TypedDict):
     rowHeight: NotRequired[int | None]
 
 class DashboardMemberSwitcher(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     member: str
     selected: str
 
 class DashboardMemberSwitcherInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    member: Annotated[str, Field(pattern=".+\\..+")]
+    member: str
     selected: str
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
@@ -1060,7 +901,6 @@ class DashboardMemberSwitcherInputParam(TypedDict):
     selected: str
 
 class DashboardResponsiveLayouts(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     lg: DashboardWidgetPosition | None = None
     md: DashboardWidgetPosition | None = None
     sm: DashboardWidgetPosition | None = None
@@ -1068,7 +908,6 @@ class DashboardResponsiveLayouts(BaseModel):
     xxs: DashboardWidgetPosition | None = None
 
 class DashboardResponsiveLayoutsInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     lg: DashboardWidgetPositionInput | None = None
     md: DashboardWidgetPositionInput | None = None
     sm: DashboardWidgetPositionInput | None = None
@@ -1084,13 +923,12 @@ class DashboardResponsiveLayoutsInputParam(TypedDict):
     xxs: NotRequired[DashboardWidgetPositionInput | DashboardWidgetPositionInputParam | None]
 
 class DashboardThemeInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    background_color: Annotated[str | None, Field(alias="backgroundColor")] = None
+    background_color: str | None = None
     controls: ControlThemeSectionInput | None = None
     dashboard: DashboardThemeSectionInput | None = None
-    font_family: Annotated[str | None, Field(alias="fontFamily")] = None
-    primary_color: Annotated[str | None, Field(alias="primaryColor")] = None
-    theme_id: Annotated[str | None, Field(alias="themeId")] = None
+    font_family: str | None = None
+    primary_color: str | None = None
+    theme_id: str | None = None
     widgets: WidgetThemeSectionInput | None = None
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
@@ -1104,8 +942,7 @@ class DashboardThemeInputParam(TypedDict):
     widgets: NotRequired[WidgetThemeSectionInput | WidgetThemeSectionInputParam | None]
 
 class DashboardThemeSectionInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    background_color: Annotated[str | None, Field(alias="backgroundColor")] = None
+    background_color: str | None = None
     padding: str | None = None
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
@@ -1114,14 +951,12 @@ class DashboardThemeSectionInputParam(TypedDict):
     padding: NotRequired[str | None]
 
 class DashboardTimeGrain(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     grain: str
     member: str
 
 class DashboardTimeGrainInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     grain: str
-    member: Annotated[str, Field(pattern=".+\\..+")]
+    member: str
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
 class DashboardTimeGrainInputParam(TypedDict):
@@ -1129,13 +964,10 @@ class DashboardTimeGrainInputParam(TypedDict):
     member: str
 
 class DashboardWidget(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     config: dict[str, Any] | None = None
     id: str
     position: DashboardWidgetPosition
-    responsive_layouts: Annotated[
-        DashboardResponsiveLayouts | None, Field(alias="responsiveLayouts")
-    ] = None
+    responsive_layouts: DashboardResponsiveLayouts | None = None
     style: dict[str, Any] | None = None
     type: Open[
         Literal[
@@ -1153,13 +985,10 @@ class DashboardWidget(BaseModel):
     ]
 
 class DashboardWidgetDraftInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     config: dict[str, Any] | None = None
-    id: Annotated[str | None, Field(max_length=128)] = None
+    id: str | None = None
     position: DashboardWidgetPositionInput
-    responsive_layouts: Annotated[
-        DashboardResponsiveLayoutsInput | None, Field(alias="responsiveLayouts")
-    ] = None
+    responsive_layouts: DashboardResponsiveLayoutsInput | None = None
     style: dict[str, Any] | None = None
     type: Open[
         Literal[
@@ -1265,13 +1094,10 @@ class DashboardWidgetDtoType(
     ]
 
 class DashboardWidgetInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     config: dict[str, Any] | None = None
-    id: Annotated[str, Field(max_length=128)]
+    id: str
     position: DashboardWidgetPositionInput
-    responsive_layouts: Annotated[
-        DashboardResponsiveLayoutsInput | None, Field(alias="responsiveLayouts")
-    ] = None
+    responsive_layouts: DashboardResponsiveLayoutsInput | None = None
     style: dict[str, Any] | None = None
     type: Open[
         Literal[
@@ -1344,14 +1170,12 @@ class DashboardWidgetInputType(
     ]
 
 class DashboardWidgetPosition(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     h: int
     w: int
     x: int
     y: int
 
 class DashboardWidgetPositionInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     h: int
     w: int
     x: int
@@ -1365,7 +1189,6 @@ class DashboardWidgetPositionInputParam(TypedDict):
     y: int
 
 class DataModelFileContent(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     content: str
     path: str
 
@@ -1375,7 +1198,6 @@ class DataModelFileContentParam(TypedDict):
     path: str
 
 class DataModelFilePath(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     path: str
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
@@ -1383,8 +1205,7 @@ class DataModelFilePathParam(TypedDict):
     path: str
 
 class DataModelFileRename(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    new_path: Annotated[str, Field(alias="newPath")]
+    new_path: str
     path: str
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
@@ -1393,15 +1214,13 @@ class DataModelFileRenameParam(TypedDict):
     path: str
 
 class DataModelValidationError(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    file_name: Annotated[str | None, Field(alias="fileName")] = None
+    file_name: str | None = None
     message: str
 
 class DataModelValidationResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    branch_name: Annotated[str, Field(alias="branchName")]
-    cubes_count: Annotated[int | None, Field(alias="cubesCount")] = None
-    deployment_id: Annotated[int, Field(alias="deploymentId")]
+    branch_name: str
+    cubes_count: int | None = None
+    deployment_id: int
     errors: list[DataModelValidationError]
     mode: Open[Literal["production", "dev_mode"]]
     valid: bool
@@ -1410,26 +1229,20 @@ class DataModelValidationResponseMode(RootModel[Open[Literal["production", "dev_
     root: Open[Literal["production", "dev_mode"]]
 
 class DataModelWriteResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     success: bool
 
 class DatabricksMetricViewIntegrationConfigurationResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    deletion_policy: Annotated[
-        Open[Literal["retain", "delete-managed"]], Field(alias="deletionPolicy")
-    ]
+    deletion_policy: Open[Literal["retain", "delete-managed"]]
     enabled: bool
-    selection_mode: Annotated[
-        Open[Literal["all", "selected", "pattern"]], Field(alias="selectionMode")
-    ]
-    source_overrides: Annotated[dict[str, str] | None, Field(alias="sourceOverrides")] = None
-    target_catalog: Annotated[str, Field(alias="targetCatalog")]
-    target_name_prefix: Annotated[str | None, Field(alias="targetNamePrefix")] = None
-    target_names: Annotated[dict[str, str] | None, Field(alias="targetNames")] = None
-    target_schema: Annotated[str, Field(alias="targetSchema")]
+    selection_mode: Open[Literal["all", "selected", "pattern"]]
+    source_overrides: dict[str, str] | None = None
+    target_catalog: str
+    target_name_prefix: str | None = None
+    target_names: dict[str, str] | None = None
+    target_schema: str
     version: Literal[1]
-    view_name_regex: Annotated[str | None, Field(alias="viewNameRegex")] = None
-    view_names: Annotated[list[str] | None, Field(alias="viewNames")] = None
+    view_name_regex: str | None = None
+    view_names: list[str] | None = None
 
 class DatabricksMetricViewIntegrationConfigurationResponseDeletionPolicy(
     RootModel[Open[Literal["retain", "delete-managed"]]]
@@ -1445,18 +1258,16 @@ class DatabricksMetricViewIntegrationConfigurationResponseVersion(RootModel[Lite
     root: Literal[1]
 
 class DatabricksMetricViewIntegrationResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    access_test: Annotated[dict[str, Any] | None, Field(alias="accessTest")] = None
+    access_test: dict[str, Any] | None = None
     configuration: DatabricksMetricViewIntegrationConfigurationResponse
-    configuration_version: Annotated[int, Field(alias="configurationVersion")]
-    created_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="createdAt")]
-    data_source_name: Annotated[str, Field(alias="dataSourceName")]
-    deployment_id: Annotated[int, Field(alias="deploymentId")]
-    public_id: Annotated[str, Field(alias="publicId")]
-    updated_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="updatedAt")]
+    configuration_version: int
+    created_at: Open[datetime.date | datetime.datetime]
+    data_source_name: str
+    deployment_id: int
+    public_id: str
+    updated_at: Open[datetime.date | datetime.datetime]
 
 class DatabricksMetricViewPublicationCounts(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     dimensions: int
     errors: int
     joins: int
@@ -1464,14 +1275,12 @@ class DatabricksMetricViewPublicationCounts(BaseModel):
     warnings: int
 
 class DatabricksMetricViewPublicationDatasetSource(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    data_source: Annotated[str, Field(alias="dataSource")]
+    data_source: str
     dataset: str
-    original_source: Annotated[str, Field(alias="originalSource")]
-    resolved_source: Annotated[str, Field(alias="resolvedSource")]
+    original_source: str
+    resolved_source: str
 
 class DatabricksMetricViewPublicationIssue(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     code: str
     element: str | None = None
     message: str
@@ -1516,15 +1325,12 @@ class DatabricksMetricViewPublicationIssueStage(
     ]
 
 class DatabricksMetricViewPublicationPreviewInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    data_source_name: Annotated[str, Field(alias="dataSourceName")]
-    selection_mode: Annotated[
-        Open[Literal["all", "selected", "pattern"]], Field(alias="selectionMode")
-    ]
-    source_overrides: Annotated[dict[str, str] | None, Field(alias="sourceOverrides")] = None
-    target_names: Annotated[dict[str, str] | None, Field(alias="targetNames")] = None
-    view_name_regex: Annotated[str | None, Field(alias="viewNameRegex")] = None
-    view_names: Annotated[list[str] | None, Field(alias="viewNames")] = None
+    data_source_name: str
+    selection_mode: Open[Literal["all", "selected", "pattern"]]
+    source_overrides: dict[str, str] | None = None
+    target_names: dict[str, str] | None = None
+    view_name_regex: str | None = None
+    view_names: list[str] | None = None
 
 class DatabricksMetricViewPublicationPreviewInputSelectionMode(
     RootModel[Open[Literal["all", "selected", "pattern"]]]
@@ -1532,22 +1338,16 @@ class DatabricksMetricViewPublicationPreviewInputSelectionMode(
     root: Open[Literal["all", "selected", "pattern"]]
 
 class DatabricksMetricViewPublicationPreviewResultResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    build_job_id: Annotated[int, Field(alias="buildJobId")]
+    build_job_id: int
     commit: str | None = None
-    completed_at: Annotated[
-        str,
-        Field(
-            alias="completedAt", pattern="\\d{4}-[01]\\d-[0-3]\\dT[0-2]\\d:[0-5]\\d:[0-5]\\d.\\d+Z?"
-        ),
-    ]
-    data_source_name: Annotated[str, Field(alias="dataSourceName")]
-    deployment_id: Annotated[int, Field(alias="deploymentId")]
-    duration_ms: Annotated[int, Field(alias="durationMs")]
+    completed_at: str
+    data_source_name: str
+    deployment_id: int
+    duration_ms: int
     outcome: Open[Literal["success", "partial", "failed"]]
-    preview_id: Annotated[str, Field(alias="previewId")]
+    preview_id: str
     runtime: DatabricksMetricViewPublicationRuntime
-    source_sha256: Annotated[str, Field(alias="sourceSha256")]
+    source_sha256: str
     version: Literal[2]
     views: list[DatabricksMetricViewPublicationViewResult]
 
@@ -1560,41 +1360,29 @@ class DatabricksMetricViewPublicationPreviewResultResponseVersion(RootModel[Lite
     root: Literal[2]
 
 class DatabricksMetricViewPublicationPreviewStartResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    build_job_id: Annotated[int, Field(alias="buildJobId")]
+    build_job_id: int
     commit: str | None = None
-    data_source_name: Annotated[str, Field(alias="dataSourceName")]
-    deployment_id: Annotated[int, Field(alias="deploymentId")]
-    preview_id: Annotated[str, Field(alias="previewId")]
-    result_url: Annotated[str, Field(alias="resultUrl")]
+    data_source_name: str
+    deployment_id: int
+    preview_id: str
+    result_url: str
     reused: bool
     status: Literal["QUEUED"]
-    status_url: Annotated[str, Field(alias="statusUrl")]
+    status_url: str
 
 class DatabricksMetricViewPublicationPreviewStartResponseStatus(RootModel[Literal["QUEUED"]]):
     root: Literal["QUEUED"]
 
 class DatabricksMetricViewPublicationPreviewStatusResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    data_source_name: Annotated[str, Field(alias="dataSourceName")]
-    deployment_id: Annotated[int, Field(alias="deploymentId")]
+    data_source_name: str
+    deployment_id: int
     error: str | None = None
-    preview_id: Annotated[str, Field(alias="previewId")]
+    preview_id: str
     progress: DatabricksMetricViewPublicationProgress
-    result_available: Annotated[bool, Field(alias="resultAvailable")]
-    started_at: Annotated[
-        str,
-        Field(
-            alias="startedAt", pattern="\\d{4}-[01]\\d-[0-3]\\dT[0-2]\\d:[0-5]\\d:[0-5]\\d.\\d+Z?"
-        ),
-    ]
+    result_available: bool
+    started_at: str
     status: Open[Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]]
-    updated_at: Annotated[
-        str,
-        Field(
-            alias="updatedAt", pattern="\\d{4}-[01]\\d-[0-3]\\dT[0-2]\\d:[0-5]\\d:[0-5]\\d.\\d+Z?"
-        ),
-    ]
+    updated_at: str
 
 class DatabricksMetricViewPublicationPreviewStatusResponseStatus(
     RootModel[Open[Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]]]
@@ -1602,9 +1390,8 @@ class DatabricksMetricViewPublicationPreviewStatusResponseStatus(
     root: Open[Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]]
 
 class DatabricksMetricViewPublicationProgress(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     message: str
-    percent_complete: Annotated[int, Field(alias="percentComplete")]
+    percent_complete: int
     stage: Open[Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]]
 
 class DatabricksMetricViewPublicationProgressStage(
@@ -1613,34 +1400,28 @@ class DatabricksMetricViewPublicationProgressStage(
     root: Open[Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]]
 
 class DatabricksMetricViewPublicationRuntime(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    bridge_commit: Annotated[str, Field(alias="bridgeCommit")]
-    bridge_version: Annotated[str, Field(alias="bridgeVersion")]
-    cube_converter_version: Annotated[str, Field(alias="cubeConverterVersion")]
-    databricks_converter_version: Annotated[str, Field(alias="databricksConverterVersion")]
-    ossie_commit: Annotated[str, Field(alias="ossieCommit")]
-    ossie_core_version: Annotated[str, Field(alias="ossieCoreVersion")]
-    policy_version: Annotated[int, Field(alias="policyVersion")]
-    runner_version: Annotated[str, Field(alias="runnerVersion")]
-    template_name: Annotated[str, Field(alias="templateName")]
+    bridge_commit: str
+    bridge_version: str
+    cube_converter_version: str
+    databricks_converter_version: str
+    ossie_commit: str
+    ossie_core_version: str
+    policy_version: int
+    runner_version: str
+    template_name: str
 
 class DatabricksMetricViewPublicationViewResult(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     counts: DatabricksMetricViewPublicationCounts
-    cube_view_name: Annotated[str, Field(alias="cubeViewName")]
-    dataset_sources: Annotated[
-        list[DatabricksMetricViewPublicationDatasetSource], Field(alias="datasetSources")
-    ]
-    eligible_for_publication: Annotated[bool, Field(alias="eligibleForPublication")]
+    cube_view_name: str
+    dataset_sources: list[DatabricksMetricViewPublicationDatasetSource]
+    eligible_for_publication: bool
     issues: list[DatabricksMetricViewPublicationIssue]
-    metric_view_name: Annotated[str, Field(alias="metricViewName")]
-    metric_view_sha256: Annotated[str | None, Field(alias="metricViewSha256")] = None
-    metric_view_yaml: Annotated[str | None, Field(alias="metricViewYaml")] = None
+    metric_view_name: str
+    metric_view_sha256: str | None = None
+    metric_view_yaml: str | None = None
     outcome: Open[Literal["success", "partial", "failed"]]
     source: str | None = None
-    withheld_members: Annotated[
-        list[DatabricksMetricViewPublicationWithheldMember], Field(alias="withheldMembers")
-    ]
+    withheld_members: list[DatabricksMetricViewPublicationWithheldMember]
 
 class DatabricksMetricViewPublicationViewResultOutcome(
     RootModel[Open[Literal["success", "partial", "failed"]]]
@@ -1648,37 +1429,30 @@ class DatabricksMetricViewPublicationViewResultOutcome(
     root: Open[Literal["success", "partial", "failed"]]
 
 class DatabricksMetricViewPublicationWithheldMember(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     code: str
     cube: str
     member: str
 
 class DbtGeneratedFileContent(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     content: str
     path: str
 
 class DbtSyncCancelResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     message: str
 
 class DbtSyncGeneratedFile(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     path: str
 
 class DbtSyncGeneratedFilesListResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     items: list[DbtGeneratedFileContent]
-    page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+    page_info: PageInfo
 
 class DbtSyncLogEntriesListResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     items: list[DbtSyncLogEntry]
-    page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+    page_info: PageInfo
 
 class DbtSyncLogEntry(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    duration_ms: Annotated[int | None, Field(alias="durationMs")] = None
+    duration_ms: int | None = None
     level: str
     message: str
     phase: str | None = None
@@ -1686,81 +1460,70 @@ class DbtSyncLogEntry(BaseModel):
     timestamp: str
 
 class DbtSyncManifestStats(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     macros: int
     models: int
     sources: int
 
 class DbtSyncProgress(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     message: str | None = None
-    percent_complete: Annotated[int, Field(alias="percentComplete")]
+    percent_complete: int
     stage: str
 
 class DbtSyncResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    branch_name: Annotated[str, Field(alias="branchName")]
-    sync_job_id: Annotated[str, Field(alias="syncJobId")]
-    workflow_id: Annotated[str, Field(alias="workflowId")]
+    branch_name: str
+    sync_job_id: str
+    workflow_id: str
 
 class DbtSyncResultResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    completed_at: Annotated[str, Field(alias="completedAt")]
-    cube_count: Annotated[int, Field(alias="cubeCount")]
-    duration_ms: Annotated[int, Field(alias="durationMs")]
-    generated_files: Annotated[list[DbtSyncGeneratedFile], Field(alias="generatedFiles")]
-    manifest_stats: Annotated[DbtSyncManifestStats, Field(alias="manifestStats")]
-    sync_job_id: Annotated[str, Field(alias="syncJobId")]
+    completed_at: str
+    cube_count: int
+    duration_ms: int
+    generated_files: list[DbtSyncGeneratedFile]
+    manifest_stats: DbtSyncManifestStats
+    sync_job_id: str
 
 class DbtSyncRun(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    branch_name: Annotated[str, Field(alias="branchName")]
-    completed_at: Annotated[str | None, Field(alias="completedAt")] = None
-    deployment_id: Annotated[int, Field(alias="deploymentId")]
-    duration_ms: Annotated[int | None, Field(alias="durationMs")] = None
-    error_message: Annotated[str | None, Field(alias="errorMessage")] = None
-    failed_phase: Annotated[str | None, Field(alias="failedPhase")] = None
-    git_ref: Annotated[str | None, Field(alias="gitRef")] = None
-    last_stage: Annotated[str | None, Field(alias="lastStage")] = None
+    branch_name: str
+    completed_at: str | None = None
+    deployment_id: int
+    duration_ms: int | None = None
+    error_message: str | None = None
+    failed_phase: str | None = None
+    git_ref: str | None = None
+    last_stage: str | None = None
     phases: list[DbtSyncRunPhase] | None = None
     source: str
-    started_at: Annotated[str, Field(alias="startedAt")]
+    started_at: str
     stats: DbtSyncRunStats | None = None
     status: str
-    sync_job_id: Annotated[str, Field(alias="syncJobId")]
+    sync_job_id: str
     trigger: str
-    trigger_context: Annotated[DbtSyncRunTriggerContext | None, Field(alias="triggerContext")] = (
-        None
-    )
-    user_id: Annotated[int | None, Field(alias="userId")] = None
+    trigger_context: DbtSyncRunTriggerContext | None = None
+    user_id: int | None = None
 
 class DbtSyncRunListResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     items: list[DbtSyncRun]
-    page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+    page_info: PageInfo
 
 class DbtSyncRunPhase(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    duration_ms: Annotated[int, Field(alias="durationMs")]
+    duration_ms: int
     outcome: str
     phase: str
-    started_offset_ms: Annotated[int, Field(alias="startedOffsetMs")]
+    started_offset_ms: int
 
 class DbtSyncRunStats(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    cube_count: Annotated[int | None, Field(alias="cubeCount")] = None
-    dbt_version: Annotated[str | None, Field(alias="dbtVersion")] = None
-    generated_file_count: Annotated[int | None, Field(alias="generatedFileCount")] = None
+    cube_count: int | None = None
+    dbt_version: str | None = None
+    generated_file_count: int | None = None
     macros: int | None = None
-    manifest_generated_at: Annotated[str | None, Field(alias="manifestGeneratedAt")] = None
+    manifest_generated_at: str | None = None
     models: int | None = None
     sources: int | None = None
 
 class DbtSyncRunTriggerContext(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    head_sha: Annotated[str | None, Field(alias="headSha")] = None
-    pushed_branch: Annotated[str | None, Field(alias="pushedBranch")] = None
-    target_branch: Annotated[str | None, Field(alias="targetBranch")] = None
+    head_sha: str | None = None
+    pushed_branch: str | None = None
+    target_branch: str | None = None
 
 class DbtSyncRunsQueryStatus(
     RootModel[Open[Literal["RUNNING", "COMPLETED", "FAILED", "CANCELLED", "UNKNOWN"]]]
@@ -1773,12 +1536,11 @@ class DbtSyncRunsQueryTrigger(
     root: Open[Literal["manual", "api", "webhook", "agent", "unknown"]]
 
 class DbtSyncStatusResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     error: str | None = None
     progress: DbtSyncProgress
     status: str
-    sync_job_id: Annotated[str, Field(alias="syncJobId")]
-    updated_at: Annotated[str, Field(alias="updatedAt")]
+    sync_job_id: str
+    updated_at: str
 
 class DefinitionFilePatchInput(RootModel[dict[str, Any]]):
     """An exact-text replacement in the file; its fields are not described yet, so it is a free-form object."""
@@ -1798,26 +1560,21 @@ class DefinitionFileResponse(BaseModel):
         hash: SHA-256 of `content`.
     """
 
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=(), extra="allow")
-    content: Annotated[str, Field(description="The definition as canonical JSON text.")]
-    hash: Annotated[str, Field(description="SHA-256 of `content`.")]
+    content: str
+    hash: str
 
 class Deployment(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    creation_step: Annotated[
-        Open[Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"]],
-        Field(alias="creationStep"),
+    creation_step: Open[
+        Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"]
     ]
-    deployment_url: Annotated[str, Field(alias="deploymentUrl")]
+    deployment_url: str
     id: int
     name: str
 
 class DeploymentDeleteResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     success: bool
 
 class DeploymentEnvironment(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     api_credentials: list[DeploymentEnvironmentApiCredential]
     branch: str | None = None
     id: str
@@ -1825,47 +1582,41 @@ class DeploymentEnvironment(BaseModel):
     user: str | None = None
 
 class DeploymentEnvironmentApiCredential(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     database: str | None = None
     host: str | None = None
-    port: Annotated[int | None, Field(ge=1)] = None
+    port: int | None = None
     type: Open[Literal["rest", "sql"]]
     url: str | None = None
-    version: Annotated[int, Field(ge=1)]
+    version: int
 
 class DeploymentEnvironmentApiCredentialType(RootModel[Open[Literal["rest", "sql"]]]):
     root: Open[Literal["rest", "sql"]]
 
 class DeploymentEnvironmentToken(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     created_at: str
     expires_at: str
     security_context: dict[str, Any]
     token: str
 
 class DeploymentEnvironmentTokenResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     data: CreatedDeploymentEnvironmentToken
 
 class DeploymentEnvironmentTokensListResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     data: list[DeploymentEnvironmentToken]
     items: list[DeploymentEnvironmentToken]
-    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+    page_info: PageInfo | None = None
     pagination: DeploymentsPagination | None = None
 
 class DeploymentEnvironmentType(RootModel[Open[Literal["production", "staging", "development"]]]):
     root: Open[Literal["production", "staging", "development"]]
 
 class DeploymentEnvironmentsListResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     data: list[DeploymentEnvironment]
     items: list[DeploymentEnvironment]
-    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+    page_info: PageInfo | None = None
     pagination: DeploymentsPagination | None = None
 
 class DeploymentLogLine(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     date: str
     message: str
     pod: str
@@ -1879,67 +1630,54 @@ class DeploymentLogsQuerySource(RootModel[Open[Literal["production", "dev"]]]):
     root: Open[Literal["production", "dev"]]
 
 class DeploymentLogsResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     items: list[DeploymentLogLine]
-    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+    page_info: PageInfo | None = None
 
 class DeploymentPod(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     containers: list[str] | None = None
     name: str
     ready: bool | None = None
-    restart_count: Annotated[int | None, Field(alias="restartCount")] = None
+    restart_count: int | None = None
     status: str | None = None
     type: str | None = None
 
 class DeploymentPodsResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     items: list[DeploymentPod]
-    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+    page_info: PageInfo | None = None
 
 class DeploymentSettings(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    auto_domain: Annotated[str | None, Field(alias="autoDomain")] = None
-    cloud_provider: Annotated[
-        Open[Literal["cubecloud", "aws", "gcp"]], Field(alias="cloudProvider")
+    auto_domain: str | None = None
+    cloud_provider: Open[Literal["cubecloud", "aws", "gcp"]]
+    creation_method: Open[Literal["upload", "cubecloud", "github", "ssh"]] | None = None
+    creation_step: Open[
+        Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"]
     ]
-    creation_method: Annotated[
-        Open[Literal["upload", "cubecloud", "github", "ssh"]] | None, Field(alias="creationMethod")
-    ] = None
-    creation_step: Annotated[
-        Open[Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"]],
-        Field(alias="creationStep"),
-    ]
-    csps_config: Annotated[CspsConfig | None, Field(alias="cspsConfig")] = None
-    cube_image_cloud: Annotated[str | None, Field(alias="cubeImageCloud")] = None
-    cube_image_version: Annotated[str | None, Field(alias="cubeImageVersion")] = None
-    custom_domain: Annotated[str | None, Field(alias="customDomain")] = None
-    default_launchpad_view_group: Annotated[
-        str | None, Field(alias="defaultLaunchpadViewGroup")
-    ] = None
-    deploy_branch_merge_allowed: Annotated[bool, Field(alias="deployBranchMergeAllowed")]
-    deploy_branch_name: Annotated[str, Field(alias="deployBranchName")]
-    deploy_branch_read_only: Annotated[bool, Field(alias="deployBranchReadOnly")]
-    deploy_mode: Annotated[Open[Literal["git", "cli"]] | None, Field(alias="deployMode")] = None
-    deploy_project_root: Annotated[str, Field(alias="deployProjectRoot")]
-    deployment_url: Annotated[str, Field(alias="deploymentUrl")]
+    csps_config: CspsConfig | None = None
+    cube_image_cloud: str | None = None
+    cube_image_version: str | None = None
+    custom_domain: str | None = None
+    default_launchpad_view_group: str | None = None
+    deploy_branch_merge_allowed: bool
+    deploy_branch_name: str
+    deploy_branch_read_only: bool
+    deploy_mode: Open[Literal["git", "cli"]] | None = None
+    deploy_project_root: str
+    deployment_url: str
     id: int
-    is_cold: Annotated[bool | None, Field(alias="isCold")] = None
-    is_cube_sql_enabled: Annotated[bool, Field(alias="isCubeSqlEnabled")]
-    is_managed: Annotated[bool | None, Field(alias="isManaged")] = None
-    is_support_pre_aggregations: Annotated[bool, Field(alias="isSupportPreAggregations")]
-    launchpad_tabs: Annotated[list[str] | None, Field(alias="launchpadTabs")] = None
+    is_cold: bool | None = None
+    is_cube_sql_enabled: bool
+    is_managed: bool | None = None
+    is_support_pre_aggregations: bool
+    launchpad_tabs: list[str] | None = None
     name: str
     region: str | None = None
-    release_channel: Annotated[Open[Literal["latest", "release"]], Field(alias="releaseChannel")]
-    release_channel_version: Annotated[str | None, Field(alias="releaseChannelVersion")] = None
-    release_channel_version_hold: Annotated[
-        bool | None, Field(alias="releaseChannelVersionHold")
-    ] = None
-    repo_type: Annotated[Open[Literal["git", "deployRepo"]] | None, Field(alias="repoType")] = None
-    target_platform: Annotated[str | None, Field(alias="targetPlatform")] = None
+    release_channel: Open[Literal["latest", "release"]]
+    release_channel_version: str | None = None
+    release_channel_version_hold: bool | None = None
+    repo_type: Open[Literal["git", "deployRepo"]] | None = None
+    target_platform: str | None = None
     template: Open[Literal["single", "simpleCluster", "multiCluster"]]
-    template_variables: Annotated[dict[str, Any] | None, Field(alias="templateVariables")] = None
+    template_variables: dict[str, Any] | None = None
 
 class DeploymentSettingsCloudProvider(RootModel[Open[Literal["cubecloud", "aws", "gcp"]]]):
     root: Open[Literal["cubecloud", "aws", "gcp"]]
@@ -1964,116 +1702,95 @@ class DeploymentSettingsTemplate(
     root: Open[Literal["single", "simpleCluster", "multiCluster"]]
 
 class DeploymentTokenResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    cube_api_token: Annotated[str, Field(alias="cubeApiToken")]
+    cube_api_token: str
 
 class DeploymentVersion(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    is_current: Annotated[bool, Field(alias="isCurrent")]
-    is_latest_in_channel: Annotated[bool, Field(alias="isLatestInChannel")]
-    release_channel: Annotated[Open[Literal["latest", "release"]], Field(alias="releaseChannel")]
-    release_channel_version: Annotated[str, Field(alias="releaseChannelVersion")]
+    is_current: bool
+    is_latest_in_channel: bool
+    release_channel: Open[Literal["latest", "release"]]
+    release_channel_version: str
     version: str
 
 class DeploymentVersionReleaseChannel(RootModel[Open[Literal["latest", "release"]]]):
     root: Open[Literal["latest", "release"]]
 
 class DeploymentVersionsResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     items: list[DeploymentVersion]
-    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+    page_info: PageInfo | None = None
 
 class DeploymentsListResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    count: Annotated[int | None, Field(ge=0)] = None
+    count: int | None = None
     data: list[Deployment]
     items: list[Deployment]
-    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+    page_info: PageInfo | None = None
     pagination: DeploymentsPagination
-    total_count: Annotated[int | None, Field(alias="totalCount", ge=0)] = None
+    total_count: int | None = None
 
 class DeploymentsPagination(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    limit: Annotated[int, Field(ge=0)]
-    offset: Annotated[int, Field(ge=0)]
-    total: Annotated[int, Field(ge=0)]
+    limit: int
+    offset: int
+    total: int
 
 class DevBranchResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     active: bool
-    branch_name: Annotated[str | None, Field(alias="branchName")] = None
-    parent_branch: Annotated[str | None, Field(alias="parentBranch")] = None
+    branch_name: str | None = None
+    parent_branch: str | None = None
 
 class DisconnectReportFromWorkbookInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    anchor_cell: Annotated[str | None, Field(alias="anchorCell")] = None
-    external_workbook_id: Annotated[str | None, Field(alias="externalWorkbookId")] = None
-    placement_id: Annotated[str | None, Field(alias="placementId")] = None
-    result_location: Annotated[str | None, Field(alias="resultLocation")] = None
-    sheet_id: Annotated[str | None, Field(alias="sheetId")] = None
-    sheet_name: Annotated[str | None, Field(alias="sheetName")] = None
+    anchor_cell: str | None = None
+    external_workbook_id: str | None = None
+    placement_id: str | None = None
+    result_location: str | None = None
+    sheet_id: str | None = None
+    sheet_name: str | None = None
 
 class DuplicateWorkbookInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     shared: bool | None = None
 
 class EmbedAccessAllEmbedUsers(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     action: Open[Literal["read", "none"]]
     enabled: bool
-    group_id: Annotated[int | None, Field(alias="groupId")] = None
+    group_id: int | None = None
 
 class EmbedAccessAllEmbedUsersAction(RootModel[Open[Literal["read", "none"]]]):
     root: Open[Literal["read", "none"]]
 
 class EmbedAccessResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    all_embed_users: Annotated[EmbedAccessAllEmbedUsers, Field(alias="allEmbedUsers")]
-    allow_embed: Annotated[bool, Field(alias="allowEmbed")]
+    all_embed_users: EmbedAccessAllEmbedUsers
+    allow_embed: bool
     tenants: list[EmbedAccessTenantEntry]
 
 class EmbedAccessTenantEntry(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     action: Open[Literal["read", "none"]]
-    embed_tenant_name: Annotated[str, Field(alias="embedTenantName")]
-    group_id: Annotated[int, Field(alias="groupId")]
+    embed_tenant_name: str
+    group_id: int
 
 class EmbedAccessTenantEntryAction(RootModel[Open[Literal["read", "none"]]]):
     root: Open[Literal["read", "none"]]
 
 class EmbedDashboardCommentDto(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     body: str
-    created_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="createdAt")]
-    dashboard_id: Annotated[str, Field(alias="dashboardId")]
-    edited_at: Annotated[
-        Open[datetime.date | datetime.datetime] | None, Field(alias="editedAt")
-    ] = None
+    created_at: Open[datetime.date | datetime.datetime]
+    dashboard_id: str
+    edited_at: Open[datetime.date | datetime.datetime] | None = None
     id: int
-    is_own: Annotated[bool, Field(alias="isOwn")]
-    removed_at: Annotated[
-        Open[datetime.date | datetime.datetime] | None, Field(alias="removedAt")
-    ] = None
-    user_id: Annotated[int | None, Field(alias="userId")] = None
+    is_own: bool
+    removed_at: Open[datetime.date | datetime.datetime] | None = None
+    user_id: int | None = None
 
 class EmbedDashboardCommentThreadDto(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     replies: list[EmbedDashboardCommentDto]
-    resolved_at: Annotated[
-        Open[datetime.date | datetime.datetime] | None, Field(alias="resolvedAt")
-    ] = None
-    resolved_by: Annotated[int | None, Field(alias="resolvedBy")] = None
-    root_: Annotated[EmbedDashboardCommentDto, Field(alias="root")]
+    resolved_at: Open[datetime.date | datetime.datetime] | None = None
+    resolved_by: int | None = None
+    root_: EmbedDashboardCommentDto
 
 class EmbedDashboardCommentThreadsListResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     items: list[EmbedDashboardCommentThreadDto]
-    page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+    page_info: PageInfo
 
 class EmbedGroupMemberInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    embed_user_id: Annotated[int | None, Field(alias="embedUserId", ge=1)] = None
-    external_id: Annotated[str | None, Field(alias="externalId", min_length=1)] = None
+    embed_user_id: int | None = None
+    external_id: str | None = None
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
 class EmbedGroupMemberInputParam(TypedDict):
@@ -2081,46 +1798,38 @@ class EmbedGroupMemberInputParam(TypedDict):
     externalId: NotRequired[str | None]
 
 class EmbedGroupMembersInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    members: Annotated[list[EmbedGroupMemberInput], Field(max_length=1000, min_length=1)]
+    members: list[EmbedGroupMemberInput]
 
 class EmbedGroupMembersMutationResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    added_members: Annotated[list[EmbedUser], Field(alias="addedMembers")]
-    unchanged_members: Annotated[list[EmbedUser], Field(alias="unchangedMembers")]
+    added_members: list[EmbedUser]
+    unchanged_members: list[EmbedUser]
 
 class EmbedMentionableUserDto(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     email: str | None = None
-    first_name: Annotated[str | None, Field(alias="firstName")] = None
+    first_name: str | None = None
     id: int
     username: str
 
 class EmbedMentionableUsersListResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     items: list[EmbedMentionableUserDto]
-    page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+    page_info: PageInfo
 
 class EmbedPythonFilteredRunInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    report_id: Annotated[int, Field(alias="reportId")]
-    report_version_id: Annotated[int, Field(alias="reportVersionId")]
-    sql_query: Annotated[str, Field(alias="sqlQuery")]
+    report_id: int
+    report_version_id: int
+    sql_query: str
 
 class EmbedSessionSettings(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    allow_ai: Annotated[bool | None, Field(alias="allowAi")] = None
-    allow_chat_workspace_authoring: Annotated[
-        bool | None, Field(alias="allowChatWorkspaceAuthoring")
-    ] = None
+    allow_ai: bool | None = None
+    allow_chat_workspace_authoring: bool | None = None
     locale: str | None = None
-    show_ai_widgets: Annotated[bool | None, Field(alias="showAiWidgets")] = None
-    show_dashboard_chat: Annotated[bool | None, Field(alias="showDashboardChat")] = None
-    show_dashboard_settings: Annotated[bool | None, Field(alias="showDashboardSettings")] = None
-    show_group_by_cube: Annotated[bool | None, Field(alias="showGroupByCube")] = None
-    show_member_names: Annotated[bool | None, Field(alias="showMemberNames")] = None
-    show_workbook_chat: Annotated[bool | None, Field(alias="showWorkbookChat")] = None
-    show_workbook_share: Annotated[bool | None, Field(alias="showWorkbookShare")] = None
+    show_ai_widgets: bool | None = None
+    show_dashboard_chat: bool | None = None
+    show_dashboard_settings: bool | None = None
+    show_group_by_cube: bool | None = None
+    show_member_names: bool | None = None
+    show_workbook_chat: bool | None = None
+    show_workbook_share: bool | None = None
     timezone: str | None = None
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
@@ -2138,28 +1847,23 @@ class EmbedSessionSettingsParam(TypedDict):
     timezone: NotRequired[str | None]
 
 class EmbedSettings(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    allow_ai: Annotated[bool | None, Field(alias="allowAi")] = None
-    enable_dashboard_comments: Annotated[bool | None, Field(alias="enableDashboardComments")] = None
+    allow_ai: bool | None = None
+    enable_dashboard_comments: bool | None = None
     locale: str | None = None
-    show_ai_widgets: Annotated[bool | None, Field(alias="showAiWidgets")] = None
-    show_dashboard_chat: Annotated[bool | None, Field(alias="showDashboardChat")] = None
-    show_workbook_chat: Annotated[bool | None, Field(alias="showWorkbookChat")] = None
+    show_ai_widgets: bool | None = None
+    show_dashboard_chat: bool | None = None
+    show_workbook_chat: bool | None = None
     timezone: str | None = None
 
 class EmbedTenant(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    created_at: Annotated[
-        Open[datetime.date | datetime.datetime] | None, Field(alias="createdAt")
-    ] = None
-    display_name: Annotated[str | None, Field(alias="displayName")] = None
+    created_at: Open[datetime.date | datetime.datetime] | None = None
+    display_name: str | None = None
     id: int
     name: str
-    user_count: Annotated[int, Field(alias="userCount")]
+    user_count: int
 
 class EmbedTenantProfile(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    display_name: Annotated[str | None, Field(alias="displayName")] = None
+    display_name: str | None = None
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
 class EmbedTenantProfileParam(TypedDict):
@@ -2171,21 +1875,18 @@ class EmbedTenantWorkbooksListQueryAccessSource(
     root: Open[Literal["tenant", "allEmbedUsers", "folder"]]
 
 class EmbedTenantWorkbooksListResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     items: list[Workbook]
-    page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+    page_info: PageInfo
 
 class EmbedTenantsPublicResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     items: list[EmbedTenant]
-    page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+    page_info: PageInfo
 
 class EmbedTheme(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    analytics_chat: Annotated[EmbedThemeAnalyticsChat | None, Field(alias="analyticsChat")] = None
+    analytics_chat: EmbedThemeAnalyticsChat | None = None
     chat: EmbedThemeChat | None = None
     font: str | None = None
-    primary_color: Annotated[str | None, Field(alias="primaryColor")] = None
+    primary_color: str | None = None
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
 class EmbedThemeParam(TypedDict):
@@ -2195,9 +1896,8 @@ class EmbedThemeParam(TypedDict):
     primaryColor: NotRequired[str | None]
 
 class EmbedThemeAnalyticsChat(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    background_color: Annotated[str | None, Field(alias="backgroundColor")] = None
-    chat_input: Annotated[EmbedThemeAnalyticsChatInput | None, Field(alias="chatInput")] = None
+    background_color: str | None = None
+    chat_input: EmbedThemeAnalyticsChatInput | None = None
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
 class EmbedThemeAnalyticsChatParam(TypedDict):
@@ -2205,9 +1905,8 @@ class EmbedThemeAnalyticsChatParam(TypedDict):
     chatInput: NotRequired[EmbedThemeAnalyticsChatInput | EmbedThemeAnalyticsChatInputParam | None]
 
 class EmbedThemeAnalyticsChatInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    background_color: Annotated[str | None, Field(alias="backgroundColor")] = None
-    border_color: Annotated[str | None, Field(alias="borderColor")] = None
+    background_color: str | None = None
+    border_color: str | None = None
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
 class EmbedThemeAnalyticsChatInputParam(TypedDict):
@@ -2215,30 +1914,23 @@ class EmbedThemeAnalyticsChatInputParam(TypedDict):
     borderColor: NotRequired[str | None]
 
 class EmbedThemeChat(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    input_color: Annotated[str | None, Field(alias="inputColor")] = None
+    input_color: str | None = None
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
 class EmbedThemeChatParam(TypedDict):
     inputColor: NotRequired[str | None]
 
 class EmbedUser(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    created_at: Annotated[
-        Open[datetime.date | datetime.datetime] | None, Field(alias="createdAt")
-    ] = None
+    created_at: Open[datetime.date | datetime.datetime] | None = None
     email: str | None = None
-    external_id: Annotated[str | None, Field(alias="externalId")] = None
-    first_name: Annotated[str | None, Field(alias="firstName")] = None
+    external_id: str | None = None
+    first_name: str | None = None
     id: int
-    last_login: Annotated[
-        Open[datetime.date | datetime.datetime] | None, Field(alias="lastLogin")
-    ] = None
+    last_login: Open[datetime.date | datetime.datetime] | None = None
     username: str
 
 class EmbedUserProfile(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    display_name: Annotated[str | None, Field(alias="displayName")] = None
+    display_name: str | None = None
     picture: str | None = None
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
@@ -2247,12 +1939,10 @@ class EmbedUserProfileParam(TypedDict):
     picture: NotRequired[str | None]
 
 class EmbedUsersPublicResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     items: list[EmbedUser]
-    page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+    page_info: PageInfo
 
 class EnvVariableItem(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     name: str
     value: str
 
@@ -2262,10 +1952,9 @@ class EnvVariableItemParam(TypedDict):
     value: str
 
 class EnvVariablesListResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     data: list[EnvVariableItem]
     items: list[EnvVariableItem]
-    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+    page_info: PageInfo | None = None
 
 class Error(BaseModel):
     """Error body of the platform API.
@@ -2274,21 +1963,17 @@ class Error(BaseModel):
         error: Human-readable message saying what went wrong.
     """
 
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    error: Annotated[str, Field(description="Human-readable message saying what went wrong.")]
+    error: str
 
 class ExportSubjectInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     email: str | None = None
-    embed_tenant_name: Annotated[str | None, Field(alias="embedTenantName")] = None
-    external_id: Annotated[str | None, Field(alias="externalId")] = None
+    embed_tenant_name: str | None = None
+    external_id: str | None = None
     groups: list[str] | None = None
-    security_context: Annotated[dict[str, Any] | None, Field(alias="securityContext")] = None
+    security_context: dict[str, Any] | None = None
     type: Open[Literal["USER", "EMBED_USER"]]
-    user_attributes: Annotated[list[UserAttributeInput] | None, Field(alias="userAttributes")] = (
-        None
-    )
-    user_id: Annotated[int | None, Field(alias="userId")] = None
+    user_attributes: list[UserAttributeInput] | None = None
+    user_id: int | None = None
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
 class ExportSubjectInputParam(TypedDict):
@@ -2305,21 +1990,20 @@ class ExportSubjectInputType(RootModel[Open[Literal["USER", "EMBED_USER"]]]):
     root: Open[Literal["USER", "EMBED_USER"]]
 
 class ExternalDocumentPlacementResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     access: Open[Literal["GRANTED", "DENIED"]]
-    anchor_cell: Annotated[str | None, Field(alias="anchorCell")] = None
-    deployment_id: Annotated[int, Field(alias="deploymentId")]
-    end_result_cell: Annotated[str | None, Field(alias="endResultCell")] = None
+    anchor_cell: str | None = None
+    deployment_id: int
+    end_result_cell: str | None = None
     host: Open[Literal["GOOGLE_SHEETS", "EXCEL"]] | None = None
     owner: ResourceOwner | None = None
-    placed_at: Annotated[str | None, Field(alias="placedAt")] = None
-    placement_id: Annotated[str | None, Field(alias="placementId")] = None
-    refreshed_at: Annotated[str | None, Field(alias="refreshedAt")] = None
-    report_id: Annotated[int, Field(alias="reportId")]
-    report_name: Annotated[str | None, Field(alias="reportName")] = None
-    result_location: Annotated[str, Field(alias="resultLocation")]
-    sheet_id: Annotated[str | None, Field(alias="sheetId")] = None
-    sheet_name: Annotated[str | None, Field(alias="sheetName")] = None
+    placed_at: str | None = None
+    placement_id: str | None = None
+    refreshed_at: str | None = None
+    report_id: int
+    report_name: str | None = None
+    result_location: str
+    sheet_id: str | None = None
+    sheet_name: str | None = None
 
 class ExternalDocumentPlacementResponseAccess(RootModel[Open[Literal["GRANTED", "DENIED"]]]):
     root: Open[Literal["GRANTED", "DENIED"]]
@@ -2328,99 +2012,77 @@ class ExternalDocumentPlacementResponseHost(RootModel[Open[Literal["GOOGLE_SHEET
     root: Open[Literal["GOOGLE_SHEETS", "EXCEL"]]
 
 class ExternalDocumentPlacementsListResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     items: list[ExternalDocumentPlacementResponse]
-    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+    page_info: PageInfo | None = None
 
 class FileHash(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     hash: str
 
 class FillMissingRows(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    excluded_dimensions: Annotated[list[str] | None, Field(alias="excludedDimensions")] = None
+    excluded_dimensions: list[str] | None = None
     member: str
 
 class FinishUploadBody(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    auto_remove_files: Annotated[bool | None, Field(alias="autoRemoveFiles")] = None
-    await_git_operations: Annotated[bool | None, Field(alias="awaitGitOperations")] = None
-    commit_message: Annotated[str | None, Field(alias="commitMessage")] = None
+    auto_remove_files: bool | None = None
+    await_git_operations: bool | None = None
+    commit_message: str | None = None
     files: dict[str, Any]
     transaction: UploadTransaction
 
 class FinishUploadResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    last_hash: Annotated[str | None, Field(alias="lastHash")] = None
+    last_hash: str | None = None
 
 class Folder(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    created_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="createdAt")]
-    created_by: Annotated[int | None, Field(alias="createdBy")] = None
-    deployment_id: Annotated[int, Field(alias="deploymentId")]
-    folder_path: Annotated[list[WorkspaceFolderPathEntry] | None, Field(alias="folderPath")] = None
+    created_at: Open[datetime.date | datetime.datetime]
+    created_by: int | None = None
+    deployment_id: int
+    folder_path: list[WorkspaceFolderPathEntry] | None = None
     id: int
     name: str
-    parent_id: Annotated[int | None, Field(alias="parentId")] = None
+    parent_id: int | None = None
     position: int
     type: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
-    updated_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="updatedAt")]
-    updated_by: Annotated[int | None, Field(alias="updatedBy")] = None
+    updated_at: Open[datetime.date | datetime.datetime]
+    updated_by: int | None = None
     user: ResourceOwner | None = None
 
 class FolderDtoType(RootModel[Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]]):
     root: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
 
 class FoldersListResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    count: Annotated[int | None, Field(ge=0)] = None
+    count: int | None = None
     data: list[Folder]
     items: list[Folder]
-    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+    page_info: PageInfo | None = None
 
 class GenerateEmbedTokenResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     token: str
 
 class GenerateSession(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    branch_name: Annotated[str | None, Field(alias="branchName")] = None
-    creator_mode: Annotated[bool | None, Field(alias="creatorMode")] = None
-    deployment_id: Annotated[float, Field(alias="deploymentId")]
+    branch_name: str | None = None
+    creator_mode: bool | None = None
+    deployment_id: float
     email: str | None = None
-    embed_tenant_name: Annotated[
-        str | None, Field(alias="embedTenantName", pattern="^[a-z][a-z0-9-]{0,34}[a-z0-9]$")
-    ] = None
-    embed_tenant_profile: Annotated[
-        EmbedTenantProfile | None, Field(alias="embedTenantProfile")
-    ] = None
-    embed_theme: Annotated[EmbedTheme | None, Field(alias="embedTheme")] = None
-    external_id: Annotated[str | None, Field(alias="externalId")] = None
-    group_definitions: Annotated[list[GroupDefinition] | None, Field(alias="groupDefinitions")] = (
-        None
-    )
+    embed_tenant_name: str | None = None
+    embed_tenant_profile: EmbedTenantProfile | None = None
+    embed_theme: EmbedTheme | None = None
+    external_id: str | None = None
+    group_definitions: list[GroupDefinition] | None = None
     groups: list[str] | None = None
-    internal_id: Annotated[str | None, Field(alias="internalId")] = None
-    is_ephemeral: Annotated[bool | None, Field(alias="isEphemeral")] = None
-    public_dashboard_id: Annotated[str | None, Field(alias="publicDashboardId")] = None
+    internal_id: str | None = None
+    is_ephemeral: bool | None = None
+    public_dashboard_id: str | None = None
     roles: list[str] | None = None
-    security_context: Annotated[dict[str, Any] | None, Field(alias="securityContext")] = None
+    security_context: dict[str, Any] | None = None
     settings: EmbedSessionSettings | None = None
-    tenant_group_definitions: Annotated[
-        list[GroupDefinition] | None, Field(alias="tenantGroupDefinitions")
-    ] = None
-    tenant_groups: Annotated[list[str] | None, Field(alias="tenantGroups")] = None
-    user_attribute_definitions: Annotated[
-        list[UserAttributeDefinition] | None, Field(alias="userAttributeDefinitions")
-    ] = None
-    user_attributes: Annotated[list[UserAttributeInput] | None, Field(alias="userAttributes")] = (
-        None
-    )
-    user_profile: Annotated[EmbedUserProfile | None, Field(alias="userProfile")] = None
+    tenant_group_definitions: list[GroupDefinition] | None = None
+    tenant_groups: list[str] | None = None
+    user_attribute_definitions: list[UserAttributeDefinition] | None = None
+    user_attributes: list[UserAttributeInput] | None = None
+    user_profile: EmbedUserProfile | None = None
 
 class GenerateSessionResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    session_id: Annotated[str, Field(alias="sessionId")]
+    session_id: str
 
 class GetDeploymentEnvironmentsQueryType(
     RootModel[Open[Literal["production", "staging", "development"]]]
@@ -2449,49 +2111,41 @@ class GetWorkspaceObjectsQueryOrderByField(
     root: Open[Literal["updated_at", "created_at", "name", "viewer_last_viewed_at"]]
 
 class GithubBranchResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    is_default: Annotated[bool, Field(alias="isDefault")]
+    is_default: bool
     name: str
 
 class GithubBranchesListResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     data: list[GithubBranchResponse]
     items: list[GithubBranchResponse]
-    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+    page_info: PageInfo | None = None
 
 class GithubConnectStatusResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     connected: bool
-    link_url: Annotated[str, Field(alias="linkUrl")]
-    settings_url: Annotated[str, Field(alias="settingsUrl")]
+    link_url: str
+    settings_url: str
 
 class GithubInstallationResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    avatar_url: Annotated[str, Field(alias="avatarUrl")]
+    avatar_url: str
     id: str
-    installation_id: Annotated[str, Field(alias="installationId")]
+    installation_id: str
     login: str
 
 class GithubInstallationsListResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     data: list[GithubInstallationResponse]
     items: list[GithubInstallationResponse]
-    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+    page_info: PageInfo | None = None
 
 class GithubRepoResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    html_url: Annotated[str, Field(alias="htmlUrl")]
+    html_url: str
     id: int
     name: str
 
 class GithubReposListResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     data: list[GithubRepoResponse]
     items: list[GithubRepoResponse]
-    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+    page_info: PageInfo | None = None
 
 class GroupDefinition(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     description: str | None = None
     name: str
 
@@ -2501,34 +2155,29 @@ class GroupDefinitionParam(TypedDict):
     name: str
 
 class LocalizedValue(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    locale: Annotated[str, Field(max_length=35)]
-    value: Annotated[str, Field(max_length=1000)]
+    locale: str
+    value: str
 
 class MergeIntoParentBranchRequest(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    branch_id: Annotated[int | None, Field(alias="branchId")] = None
-    branch_name: Annotated[str | None, Field(alias="branchName")] = None
-    delete_branch: Annotated[bool | None, Field(alias="deleteBranch")] = None
+    branch_id: int | None = None
+    branch_name: str | None = None
+    delete_branch: bool | None = None
     message: str | None = None
-    squash_commits: Annotated[bool | None, Field(alias="squashCommits")] = None
-    switch_to_parent_branch: Annotated[bool | None, Field(alias="switchToParentBranch")] = None
+    squash_commits: bool | None = None
+    switch_to_parent_branch: bool | None = None
 
 class MergeResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    branch_deleted: Annotated[bool, Field(alias="branchDeleted")]
+    branch_deleted: bool
     merged: bool
 
 class MergeToDefaultBranchRequest(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    branch_id: Annotated[int | None, Field(alias="branchId")] = None
-    branch_name: Annotated[str | None, Field(alias="branchName")] = None
+    branch_id: int | None = None
+    branch_name: str | None = None
     message: str
-    remove_branch_after_merge: Annotated[bool | None, Field(alias="removeBranchAfterMerge")] = None
+    remove_branch_after_merge: bool | None = None
 
 class MoveWorkspaceObjectInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    folder_id: Annotated[int | None, Field(alias="folderId")] = None
+    folder_id: int | None = None
     id: int
     type: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
 
@@ -2536,49 +2185,42 @@ class MoveWorkspaceObjectInputType(RootModel[Open[Literal["FOLDER", "WORKBOOK", 
     root: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
 
 class NotificationDto(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    cron_expression: Annotated[str, Field(alias="cronExpression")]
-    dashboard_id: Annotated[int, Field(alias="dashboardId")]
-    deployment_id: Annotated[int, Field(alias="deploymentId")]
+    cron_expression: str
+    dashboard_id: int
+    deployment_id: int
     filters: list[DashboardFilter] | None = None
-    human_readable_schedule: Annotated[str, Field(alias="humanReadableSchedule")]
+    human_readable_schedule: str
     id: int
-    is_enabled: Annotated[bool, Field(alias="isEnabled")]
-    member_switchers: Annotated[
-        list[DashboardMemberSwitcher] | None, Field(alias="memberSwitchers")
-    ] = None
-    notification_ai_summary: Annotated[bool, Field(alias="notificationAiSummary")]
-    notification_enabled: Annotated[bool, Field(alias="notificationEnabled")]
-    notification_format: Annotated[str, Field(alias="notificationFormat")]
-    time_grains: Annotated[list[DashboardTimeGrain] | None, Field(alias="timeGrains")] = None
+    is_enabled: bool
+    member_switchers: list[DashboardMemberSwitcher] | None = None
+    notification_ai_summary: bool
+    notification_enabled: bool
+    notification_format: str
+    time_grains: list[DashboardTimeGrain] | None = None
     timezone: str
 
 class NotificationRecipient(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    channel_id: Annotated[str | None, Field(alias="channelId")] = None
-    channel_name: Annotated[str | None, Field(alias="channelName")] = None
+    channel_id: str | None = None
+    channel_name: str | None = None
     email: str | None = None
-    embed_tenant_name: Annotated[str | None, Field(alias="embedTenantName")] = None
-    embed_user_id: Annotated[int | None, Field(alias="embedUserId")] = None
-    external_id: Annotated[str | None, Field(alias="externalId")] = None
+    embed_tenant_name: str | None = None
+    embed_user_id: int | None = None
+    external_id: str | None = None
     type: Open[Literal["USER", "EMBED_USER", "SLACK"]]
-    user_id: Annotated[int | None, Field(alias="userId")] = None
+    user_id: int | None = None
     username: str | None = None
 
 class NotificationRecipientInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    channel_id: Annotated[str | None, Field(alias="channelId")] = None
-    channel_name: Annotated[str | None, Field(alias="channelName")] = None
+    channel_id: str | None = None
+    channel_name: str | None = None
     email: str | None = None
-    embed_tenant_name: Annotated[str | None, Field(alias="embedTenantName")] = None
-    external_id: Annotated[str | None, Field(alias="externalId")] = None
+    embed_tenant_name: str | None = None
+    external_id: str | None = None
     groups: list[str] | None = None
-    security_context: Annotated[dict[str, Any] | None, Field(alias="securityContext")] = None
+    security_context: dict[str, Any] | None = None
     type: Open[Literal["USER", "EMBED_USER", "SLACK"]]
-    user_attributes: Annotated[list[UserAttributeInput] | None, Field(alias="userAttributes")] = (
-        None
-    )
-    user_id: Annotated[int | None, Field(alias="userId")] = None
+    user_attributes: list[UserAttributeInput] | None = None
+    user_id: int | None = None
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
 class NotificationRecipientInputParam(TypedDict):
@@ -2600,47 +2242,42 @@ class NotificationRecipientType(RootModel[Open[Literal["USER", "EMBED_USER", "SL
     root: Open[Literal["USER", "EMBED_USER", "SLACK"]]
 
 class NotificationRecipientsListResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     items: list[NotificationRecipient]
-    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+    page_info: PageInfo | None = None
 
 class NotificationRecipientsMutationResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    created_recipients: Annotated[list[NotificationRecipient], Field(alias="createdRecipients")]
-    unchanged_recipients: Annotated[list[NotificationRecipient], Field(alias="unchangedRecipients")]
-    updated_recipients: Annotated[list[NotificationRecipient], Field(alias="updatedRecipients")]
+    created_recipients: list[NotificationRecipient]
+    unchanged_recipients: list[NotificationRecipient]
+    updated_recipients: list[NotificationRecipient]
 
 class NotificationsListResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     items: list[NotificationDto]
-    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+    page_info: PageInfo | None = None
 
 class OauthIntegration(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    auth_url: Annotated[str, Field(alias="authUrl")]
-    client_id: Annotated[str, Field(alias="clientId")]
+    auth_url: str
+    client_id: str
     config: dict[str, Any] | None = None
-    created_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="createdAt")]
+    created_at: Open[datetime.date | datetime.datetime]
     id: int
     name: str
-    redirect_uri: Annotated[str, Field(alias="redirectUri")]
+    redirect_uri: str
     scopes: list[Any] | None = None
-    token_url: Annotated[str, Field(alias="tokenUrl")]
+    token_url: str
     type: str
-    updated_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="updatedAt")]
+    updated_at: Open[datetime.date | datetime.datetime]
 
 class OidcTokenConfig(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     audience: str
-    audience_type: Annotated[str, Field(alias="audienceType")]
-    created_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="createdAt")]
-    custom_claims: Annotated[dict[str, Any] | None, Field(alias="customClaims")] = None
+    audience_type: str
+    created_at: Open[datetime.date | datetime.datetime]
+    custom_claims: dict[str, Any] | None = None
     id: int
-    is_enabled: Annotated[bool, Field(alias="isEnabled")]
+    is_enabled: bool
     name: str
-    sub_format: Annotated[str | None, Field(alias="subFormat")] = None
-    target_env_var: Annotated[str | None, Field(alias="targetEnvVar")] = None
-    updated_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="updatedAt")]
+    sub_format: str | None = None
+    target_env_var: str | None = None
+    updated_at: Open[datetime.date | datetime.datetime]
 
 class OssieConversionFilesResponse(RootModel[dict[str, Any]]):
     """The files a conversion produced; not described yet."""
@@ -2658,43 +2295,34 @@ class OssieConversionResultResponse(RootModel[dict[str, Any]]):
     root: dict[str, Any]
 
 class PageInfo(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    end_cursor: Annotated[str | None, Field(alias="endCursor")] = None
-    has_next_page: Annotated[bool, Field(alias="hasNextPage")]
-    has_previous_page: Annotated[bool, Field(alias="hasPreviousPage")]
-    start_cursor: Annotated[str | None, Field(alias="startCursor")] = None
+    end_cursor: str | None = None
+    has_next_page: bool
+    has_previous_page: bool
+    start_cursor: str | None = None
 
 class PeriodComparison(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     measure: str
     offset: PeriodComparisonOffset
     outputs: list[str] | None = None
-    time_dimension: Annotated[str, Field(alias="timeDimension")]
+    time_dimension: str
 
 class PeriodComparisonOffset(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     amount: int
     unit: str
 
 class PivotItems(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     columns: list[str]
-    display_scale: Annotated[
-        Open[Literal["model", "absolute", "thousands", "millions", "billions"]] | None,
-        Field(alias="displayScale"),
-    ] = None
+    display_scale: (
+        Open[Literal["model", "absolute", "thousands", "millions", "billions"]] | None
+    ) = None
     filters: list[str]
     measures: list[str]
-    measures_axis: Annotated[
-        Open[Literal["columns", "rows"]] | None, Field(alias="measuresAxis")
-    ] = None
-    measures_position: Annotated[
-        Open[Literal["before", "after"]] | None, Field(alias="measuresPosition")
-    ] = None
+    measures_axis: Open[Literal["columns", "rows"]] | None = None
+    measures_position: Open[Literal["before", "after"]] | None = None
     rows: list[str]
-    show_applied_filters: Annotated[bool | None, Field(alias="showAppliedFilters")] = None
-    show_column_totals: Annotated[bool | None, Field(alias="showColumnTotals")] = None
-    show_row_totals: Annotated[bool | None, Field(alias="showRowTotals")] = None
+    show_applied_filters: bool | None = None
+    show_column_totals: bool | None = None
+    show_row_totals: bool | None = None
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
 class PivotItemsParam(TypedDict):
@@ -2717,24 +2345,18 @@ class PivotItemsDisplayScale(
     root: Open[Literal["model", "absolute", "thousands", "millions", "billions"]]
 
 class PivotItemsInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     columns: list[str]
-    display_scale: Annotated[
-        Open[Literal["model", "absolute", "thousands", "millions", "billions"]] | None,
-        Field(alias="displayScale"),
-    ] = None
+    display_scale: (
+        Open[Literal["model", "absolute", "thousands", "millions", "billions"]] | None
+    ) = None
     filters: list[str]
     measures: list[str]
-    measures_axis: Annotated[
-        Open[Literal["columns", "rows"]] | None, Field(alias="measuresAxis")
-    ] = None
-    measures_position: Annotated[
-        Open[Literal["before", "after"]] | None, Field(alias="measuresPosition")
-    ] = None
+    measures_axis: Open[Literal["columns", "rows"]] | None = None
+    measures_position: Open[Literal["before", "after"]] | None = None
     rows: list[str]
-    show_applied_filters: Annotated[bool | None, Field(alias="showAppliedFilters")] = None
-    show_column_totals: Annotated[bool | None, Field(alias="showColumnTotals")] = None
-    show_row_totals: Annotated[bool | None, Field(alias="showRowTotals")] = None
+    show_applied_filters: bool | None = None
+    show_column_totals: bool | None = None
+    show_row_totals: bool | None = None
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
 class PivotItemsInputParam(TypedDict):
@@ -2769,7 +2391,6 @@ class PivotItemsMeasuresPosition(RootModel[Open[Literal["before", "after"]]]):
     root: Open[Literal["before", "after"]]
 
 class Policy(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     actions: list[
         Open[
             Literal[
@@ -2830,22 +2451,19 @@ class Policy(BaseModel):
             ]
         ]
     ]
-    resource_type: Annotated[
-        Open[
-            Literal[
-                "Global",
-                "Deployment",
-                "Report",
-                "ReportFolder",
-                "Agent",
-                "AgentSpace",
-                "Workbook",
-                "Dashboard",
-                "Folder",
-                "ChatThread",
-            ]
-        ],
-        Field(alias="resourceType"),
+    resource_type: Open[
+        Literal[
+            "Global",
+            "Deployment",
+            "Report",
+            "ReportFolder",
+            "Agent",
+            "AgentSpace",
+            "Workbook",
+            "Dashboard",
+            "Folder",
+            "ChatThread",
+        ]
     ]
     resources: list[str]
 
@@ -2957,48 +2575,40 @@ class PolicyResourceType(
     ]
 
 class PostTokenBySessionIdInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    session_id: Annotated[str, Field(alias="sessionId")]
+    session_id: str
 
 class PreviewWorkbookPromotionInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    target_deployment_id: Annotated[int, Field(alias="targetDeploymentId", ge=1)]
-    target_folder_id: Annotated[int | None, Field(alias="targetFolderId", ge=1)] = None
+    target_deployment_id: int
+    target_folder_id: int | None = None
 
 class PromotionActorDto(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    api_key_id: Annotated[int | None, Field(alias="apiKeyId")] = None
-    authentication_method: Annotated[
-        Open[Literal["session", "apiKey"]], Field(alias="authenticationMethod")
-    ]
-    display_name: Annotated[str, Field(alias="displayName")]
-    user_id: Annotated[int, Field(alias="userId")]
+    api_key_id: int | None = None
+    authentication_method: Open[Literal["session", "apiKey"]]
+    display_name: str
+    user_id: int
 
 class PromotionActorDtoAuthenticationMethod(RootModel[Open[Literal["session", "apiKey"]]]):
     root: Open[Literal["session", "apiKey"]]
 
 class PromotionReferenceDto(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     availability: Open[Literal["available", "unavailable"]]
-    deployment_id: Annotated[int | None, Field(alias="deploymentId")] = None
+    deployment_id: int | None = None
     name: str | None = None
-    workbook_id: Annotated[int | None, Field(alias="workbookId")] = None
+    workbook_id: int | None = None
 
 class PromotionReferenceDtoAvailability(RootModel[Open[Literal["available", "unavailable"]]]):
     root: Open[Literal["available", "unavailable"]]
 
 class ProvisionEmbedUserFailure(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     error: BulkActionError
-    external_id: Annotated[str, Field(alias="externalId")]
+    external_id: str
 
 class ProvisionEmbedUserInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     email: str | None = None
-    external_id: Annotated[str, Field(alias="externalId", min_length=1)]
+    external_id: str
     groups: list[str] | None = None
-    tenant_groups: Annotated[list[str] | None, Field(alias="tenantGroups")] = None
-    user_profile: Annotated[EmbedUserProfile | None, Field(alias="userProfile")] = None
+    tenant_groups: list[str] | None = None
+    user_profile: EmbedUserProfile | None = None
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
 class ProvisionEmbedUserInputParam(TypedDict):
@@ -3009,78 +2619,65 @@ class ProvisionEmbedUserInputParam(TypedDict):
     userProfile: NotRequired[EmbedUserProfile | EmbedUserProfileParam | None]
 
 class ProvisionEmbedUsersInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    users: Annotated[list[ProvisionEmbedUserInput], Field(max_length=100, min_length=1)]
+    users: list[ProvisionEmbedUserInput]
 
 class ProvisionEmbedUsersResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     failed: list[ProvisionEmbedUserFailure]
     succeeded: list[EmbedUser]
 
 class PublishDashboardInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    allow_embed: Annotated[bool | None, Field(alias="allowEmbed")] = None
+    allow_embed: bool | None = None
     config: DashboardConfigInput | None = None
-    dashboard_id: Annotated[int | None, Field(alias="dashboardId")] = None
+    dashboard_id: int | None = None
     description: str | None = None
     title: str | None = None
-    workbook_id: Annotated[int, Field(alias="workbookId")]
+    workbook_id: int
 
 class PullRequest(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    branch_name: Annotated[str, Field(alias="branchName")]
+    branch_name: str
 
 class PullResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    build_triggered: Annotated[bool, Field(alias="buildTriggered")]
+    build_triggered: bool
 
 class PythonAnalysisFilteredRun(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     at: str
-    execution_error: Annotated[str | None, Field(alias="executionError")] = None
-    input_row_count: Annotated[int, Field(alias="inputRowCount")]
-    output_data: Annotated[Any, Field(alias="outputData")] = None
+    execution_error: str | None = None
+    input_row_count: int
+    output_data: Any = None
     stderr: str
     stdout: str
 
 class RefreshReportInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    anchor_cell: Annotated[str | None, Field(alias="anchorCell")] = None
-    external_workbook_id: Annotated[str | None, Field(alias="externalWorkbookId")] = None
-    placement_id: Annotated[str | None, Field(alias="placementId")] = None
-    result_checksum: Annotated[
-        ReportPlacementResultChecksumInput | None, Field(alias="resultChecksum")
-    ] = None
-    result_location: Annotated[str | None, Field(alias="resultLocation")] = None
-    sheet_id: Annotated[str | None, Field(alias="sheetId")] = None
-    sheet_name: Annotated[str | None, Field(alias="sheetName")] = None
+    anchor_cell: str | None = None
+    external_workbook_id: str | None = None
+    placement_id: str | None = None
+    result_checksum: ReportPlacementResultChecksumInput | None = None
+    result_location: str | None = None
+    sheet_id: str | None = None
+    sheet_name: str | None = None
 
 class RegionResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     id: int
-    is_dedicated: Annotated[bool | None, Field(alias="isDedicated")] = None
-    is_hybrid: Annotated[bool | None, Field(alias="isHybrid")] = None
-    is_public: Annotated[bool | None, Field(alias="isPublic")] = None
+    is_dedicated: bool | None = None
+    is_hybrid: bool | None = None
+    is_public: bool | None = None
     name: str
     provider: str | None = None
     title: str | None = None
-    use_ai_engineer: Annotated[bool | None, Field(alias="useAiEngineer")] = None
+    use_ai_engineer: bool | None = None
 
 class RegionsListResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     data: list[RegionResponse]
     items: list[RegionResponse]
-    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+    page_info: PageInfo | None = None
 
 class RemoveDataModelFilesInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    branch_id: Annotated[int | None, Field(alias="branchId")] = None
-    branch_name: Annotated[str | None, Field(alias="branchName")] = None
+    branch_id: int | None = None
+    branch_name: str | None = None
     files: list[DataModelFilePath]
 
 class RemoveNotificationRecipientInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    embed_tenant_name: Annotated[str | None, Field(alias="embedTenantName")] = None
+    embed_tenant_name: str | None = None
     id: Open[int | str]
     type: Open[Literal["USER", "EMBED_USER", "SLACK"]]
 
@@ -3094,57 +2691,47 @@ class RemoveNotificationRecipientInputType(RootModel[Open[Literal["USER", "EMBED
     root: Open[Literal["USER", "EMBED_USER", "SLACK"]]
 
 class RemoveNotificationRecipientsInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    recipients: Annotated[
-        list[RemoveNotificationRecipientInput], Field(max_length=1000, min_length=1)
-    ]
+    recipients: list[RemoveNotificationRecipientInput]
 
 class RenameDataModelFilesInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    branch_id: Annotated[int | None, Field(alias="branchId")] = None
-    branch_name: Annotated[str | None, Field(alias="branchName")] = None
+    branch_id: int | None = None
+    branch_name: str | None = None
     files: list[DataModelFileRename]
 
 class Report(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    can_edit: Annotated[bool | None, Field(alias="canEdit")] = None
-    can_manage: Annotated[bool | None, Field(alias="canManage")] = None
-    created_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="createdAt")]
-    created_by: Annotated[int | None, Field(alias="createdBy")] = None
-    current_query_checksum: Annotated[str | None, Field(alias="currentQueryChecksum")] = None
-    deployment_id: Annotated[int, Field(alias="deploymentId")]
+    can_edit: bool | None = None
+    can_manage: bool | None = None
+    created_at: Open[datetime.date | datetime.datetime]
+    created_by: int | None = None
+    current_query_checksum: str | None = None
+    deployment_id: int
     description: str | None = None
-    end_result_cell: Annotated[str | None, Field(alias="endResultCell")] = None
-    external_workbook_id: Annotated[str | None, Field(alias="externalWorkbookId")] = None
-    external_workbook_placements: Annotated[
-        list[ReportPlacement] | None, Field(alias="externalWorkbookPlacements")
-    ] = None
-    folder_id: Annotated[int | None, Field(alias="folderId")] = None
-    folder_path: Annotated[list[WorkspaceFolderPathEntry] | None, Field(alias="folderPath")] = None
+    end_result_cell: str | None = None
+    external_workbook_id: str | None = None
+    external_workbook_placements: list[ReportPlacement] | None = None
+    folder_id: int | None = None
+    folder_path: list[WorkspaceFolderPathEntry] | None = None
     id: int
-    json_query: Annotated[str | None, Field(alias="jsonQuery")] = None
+    json_query: str | None = None
     meta: dict[str, Any] | None = None
-    name: Annotated[str, Field(max_length=255)]
-    pivot_items: Annotated[PivotItems | None, Field(alias="pivotItems")] = None
-    public_id: Annotated[
-        str, Field(alias="publicId", max_length=12, min_length=12, pattern="^[0-9A-Za-z]+$")
-    ]
-    refreshed_by: Annotated[int | None, Field(alias="refreshedBy")] = None
-    refreshed_by_user: Annotated[ResourceOwner, Field(alias="refreshedByUser")]
-    result_location: Annotated[str | None, Field(alias="resultLocation")] = None
-    roles_with_access: Annotated[list[RoleWithAccess] | None, Field(alias="rolesWithAccess")] = None
+    name: str
+    pivot_items: PivotItems | None = None
+    public_id: str
+    refreshed_by: int | None = None
+    refreshed_by_user: ResourceOwner
+    result_location: str | None = None
+    roles_with_access: list[RoleWithAccess] | None = None
     source: Open[Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]] | None = None
-    sql_query: Annotated[str | None, Field(alias="sqlQuery")] = None
+    sql_query: str | None = None
     title: str | None = None
     type: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
-    updated_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="updatedAt")]
+    updated_at: Open[datetime.date | datetime.datetime]
     user: ResourceOwner
-    user_id: Annotated[int, Field(alias="userId")]
+    user_id: int
     version: int | None = None
-    workbook_id: Annotated[int | None, Field(alias="workbookId")] = None
+    workbook_id: int | None = None
 
 class ReportDeliveryColumn(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     column: str | None = None
     header: str | None = None
     placeholder: bool | None = None
@@ -3156,16 +2743,10 @@ class ReportDeliveryDestination(BaseModel):
         anchor_cell: Top-left cell of the delivered block, in A1 notation.
     """
 
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    spreadsheet_id: Annotated[str, Field(alias="spreadsheetId")]
-    anchor_cell: Annotated[
-        str,
-        Field(
-            alias="anchorCell", description="Top-left cell of the delivered block, in A1 notation."
-        ),
-    ]
-    sheet_id: Annotated[int | None, Field(alias="sheetId")] = None
-    sheet_name: Annotated[str | None, Field(alias="sheetName")] = None
+    spreadsheet_id: str
+    anchor_cell: str
+    sheet_id: int | None = None
+    sheet_name: str | None = None
 
 class ReportDeliveryInput(RootModel[dict[str, Any]]):
     """The fields of a delivery to create or change. They are not described yet: a free-form object."""
@@ -3187,16 +2768,10 @@ class ReportDeliveryNotificationSettings(BaseModel):
         slack_channel_name: Channel name.
     """
 
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    inbox: Annotated[bool, Field(description="Notify in the in-product inbox.")]
-    email: Annotated[bool, Field(description="Notify by e-mail.")]
-    slack_channel_id: Annotated[
-        str | None,
-        Field(alias="slackChannelId", description="Null when nothing is posted to a chat channel."),
-    ] = None
-    slack_channel_name: Annotated[
-        str | None, Field(alias="slackChannelName", description="Channel name.")
-    ] = None
+    inbox: bool
+    email: bool
+    slack_channel_id: str | None = None
+    slack_channel_name: str | None = None
 
 class ReportDeliveryResponse(BaseModel):
     """Writes the result of a report's query into a spreadsheet, when its schedule fires or when a run is asked for.
@@ -3224,110 +2799,28 @@ class ReportDeliveryResponse(BaseModel):
         spreadsheet_title: The spreadsheet's title, re-read by each run and every few minutes at most; null until first read.
     """
 
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    id: Annotated[int, Field(description="Delivery id.")]
-    deployment_id: Annotated[int, Field(alias="deploymentId", description="Owning deployment.")]
-    name: Annotated[str, Field(description="Delivery name.")]
+    id: int
+    deployment_id: int
+    name: str
     destination: ReportDeliveryDestination
-    write_mode: Annotated[
-        Open[Literal["overwrite", "append", "new_sheet"]],
-        Field(alias="writeMode", description="How data is written."),
-    ]
+    write_mode: Open[Literal["overwrite", "append", "new_sheet"]]
     notifications: ReportDeliveryNotificationSettings
-    status: Annotated[
-        Open[Literal["active", "failing", "needs_reconnect", "orphaned"]],
-        Field(description="Delivery status."),
-    ]
-    last_run_at: Annotated[
-        datetime.datetime | None,
-        Field(
-            alias="lastRunAt", description="When the last run finished; null before the first run."
-        ),
-    ] = None
-    last_success_at: Annotated[
-        datetime.datetime | None,
-        Field(
-            alias="lastSuccessAt",
-            description="End of the newest run that succeeded; null when no run has succeeded.",
-        ),
-    ] = None
-    next_run_at: Annotated[
-        datetime.datetime | None,
-        Field(
-            alias="nextRunAt",
-            description="When the schedule next fires; null when there is no schedule or it is paused.",
-        ),
-    ] = None
-    paused_at: Annotated[
-        datetime.datetime | None,
-        Field(
-            alias="pausedAt", description="When the delivery was paused; null if it is not paused."
-        ),
-    ] = None
-    owner_user_id: Annotated[
-        int | None,
-        Field(
-            alias="ownerUserId",
-            description="The user answerable for the delivery; the sheet is written through this user's spreadsheet-provider account. Null after the user is deleted.",
-        ),
-    ] = None
-    run_as_user_id: Annotated[
-        int | None,
-        Field(
-            alias="runAsUserId",
-            description="The query runs with this user's data access; null after the user is deleted.",
-        ),
-    ] = None
-    report_id: Annotated[
-        int | None,
-        Field(alias="reportId", description="Delivered report; null once the report is deleted."),
-    ] = None
-    report_name: Annotated[
-        str | None,
-        Field(alias="reportName", description="Name of the delivered report; null once deleted."),
-    ] = None
-    report_public_id: Annotated[
-        str | None,
-        Field(
-            alias="reportPublicId",
-            description="The report's public id; null after the report is deleted.",
-        ),
-    ] = None
-    report_workbook_id: Annotated[
-        int | None,
-        Field(
-            alias="reportWorkbookId",
-            description="Workbook holding the report; null once the report is deleted.",
-        ),
-    ] = None
-    running_since: Annotated[
-        datetime.datetime | None,
-        Field(
-            alias="runningSince",
-            description="When the current run began; null when nothing is running.",
-        ),
-    ] = None
-    schedule: Annotated[
-        ReportDeliverySchedule | None,
-        Field(description="Null for a delivery that runs only on request."),
-    ] = None
-    shape: Annotated[
-        ReportDeliveryShape | None, Field(description="Null when every column is delivered as is.")
-    ] = None
-    sheet_title: Annotated[
-        str | None,
-        Field(
-            alias="sheetTitle",
-            description="The destination tab's title as the spreadsheet provider last reported it (re-read every few minutes at most); null for `new_sheet` deliveries and until first read.",
-        ),
-    ] = None
-    spreadsheet_title: Annotated[
-        str | None,
-        Field(
-            alias="spreadsheetTitle",
-            description="The spreadsheet's title, re-read by each run and every few minutes at most; null until first read.",
-        ),
-    ] = None
+    status: Open[Literal["active", "failing", "needs_reconnect", "orphaned"]]
+    last_run_at: datetime.datetime | None = None
+    last_success_at: datetime.datetime | None = None
+    next_run_at: datetime.datetime | None = None
+    paused_at: datetime.datetime | None = None
+    owner_user_id: int | None = None
+    run_as_user_id: int | None = None
+    report_id: int | None = None
+    report_name: str | None = None
+    report_public_id: str | None = None
+    report_workbook_id: int | None = None
+    running_since: datetime.datetime | None = None
+    schedule: ReportDeliverySchedule | None = None
+    shape: ReportDeliveryShape | None = None
+    sheet_title: str | None = None
+    spreadsheet_title: str | None = None
 
 class ReportDeliveryRunResponse(RootModel[dict[str, Any]]):
     """What starting a run returns; the shape is not described yet."""
@@ -3340,12 +2833,10 @@ class ReportDeliveryRunsResponse(RootModel[dict[str, Any]]):
     root: dict[str, Any]
 
 class ReportDeliverySchedule(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    cron_expressions: Annotated[list[str], Field(alias="cronExpressions")]
+    cron_expressions: list[str]
     timezone: str
 
 class ReportDeliveryShape(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     columns: list[ReportDeliveryColumn]
 
 class ReportDtoSource(RootModel[Open[Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]]]):
@@ -3355,27 +2846,22 @@ class ReportDtoType(RootModel[Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]]):
     root: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
 
 class ReportPlacement(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    anchor_cell: Annotated[str | None, Field(alias="anchorCell")] = None
-    end_result_cell: Annotated[str | None, Field(alias="endResultCell")] = None
+    anchor_cell: str | None = None
+    end_result_cell: str | None = None
     host: Open[Literal["GOOGLE_SHEETS", "EXCEL"]] | None = None
     id: str | None = None
-    placed_at: Annotated[str | None, Field(alias="placedAt")] = None
-    placed_by_user_id: Annotated[int | None, Field(alias="placedByUserId")] = None
-    query_checksum: Annotated[str | None, Field(alias="queryChecksum")] = None
-    refreshed_at: Annotated[str | None, Field(alias="refreshedAt")] = None
-    refreshed_by_user_id: Annotated[int | None, Field(alias="refreshedByUserId")] = None
-    result_checksum: Annotated[
-        ReportPlacementResultChecksum | None, Field(alias="resultChecksum")
-    ] = None
-    result_location: Annotated[str, Field(alias="resultLocation")]
-    sheet_id: Annotated[str | None, Field(alias="sheetId")] = None
-    sheet_name: Annotated[str | None, Field(alias="sheetName")] = None
-    sync_status: Annotated[
-        Open[Literal["UP_TO_DATE", "CHANGED", "UNKNOWN"]] | None, Field(alias="syncStatus")
-    ] = None
-    workbook_id: Annotated[str, Field(alias="workbookId")]
-    workbook_name: Annotated[str | None, Field(alias="workbookName")] = None
+    placed_at: str | None = None
+    placed_by_user_id: int | None = None
+    query_checksum: str | None = None
+    refreshed_at: str | None = None
+    refreshed_by_user_id: int | None = None
+    result_checksum: ReportPlacementResultChecksum | None = None
+    result_location: str
+    sheet_id: str | None = None
+    sheet_name: str | None = None
+    sync_status: Open[Literal["UP_TO_DATE", "CHANGED", "UNKNOWN"]] | None = None
+    workbook_id: str
+    workbook_name: str | None = None
 
 class ReportPlacementHost(RootModel[Open[Literal["GOOGLE_SHEETS", "EXCEL"]]]):
     root: Open[Literal["GOOGLE_SHEETS", "EXCEL"]]
@@ -3387,17 +2873,9 @@ class ReportPlacementResultChecksum(BaseModel):
         payload: Hash the client computed over the cells it wrote; stored without interpretation and handed back, letting a client skip a refresh whose cells would not change.
     """
 
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    chunks: Annotated[list[ReportPlacementResultChunk], Field(max_length=2000)]
-    v: Annotated[int, Field(ge=1)]
-    payload: Annotated[
-        str | None,
-        Field(
-            min_length=1,
-            max_length=128,
-            description="Hash the client computed over the cells it wrote; stored without interpretation and handed back, letting a client skip a refresh whose cells would not change.",
-        ),
-    ] = None
+    chunks: list[ReportPlacementResultChunk]
+    v: int
+    payload: str | None = None
 
 class ReportPlacementResultChecksumInput(BaseModel):
     """ReportPlacementResultChecksumInput.
@@ -3406,17 +2884,9 @@ class ReportPlacementResultChecksumInput(BaseModel):
         payload: Hash the client computed over the cells it wrote; stored without interpretation and handed back, letting a client skip a refresh whose cells would not change.
     """
 
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    chunks: Annotated[list[ReportPlacementResultChunkInput], Field(max_length=2000)]
-    v: Annotated[int, Field(ge=1)]
-    payload: Annotated[
-        str | None,
-        Field(
-            min_length=1,
-            max_length=128,
-            description="Hash the client computed over the cells it wrote; stored without interpretation and handed back, letting a client skip a refresh whose cells would not change.",
-        ),
-    ] = None
+    chunks: list[ReportPlacementResultChunkInput]
+    v: int
+    payload: str | None = None
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
 class ReportPlacementResultChecksumInputParam(TypedDict):
@@ -3425,16 +2895,14 @@ class ReportPlacementResultChecksumInputParam(TypedDict):
     payload: NotRequired[str | None]
 
 class ReportPlacementResultChunk(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    from_: Annotated[int, Field(alias="from", ge=0)]
-    hash: Annotated[str, Field(max_length=64, min_length=1)]
-    to: Annotated[int | None, Field(ge=0)] = None
+    from_: int
+    hash: str
+    to: int | None = None
 
 class ReportPlacementResultChunkInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    from_: Annotated[int, Field(alias="from", ge=0)]
-    hash: Annotated[str, Field(max_length=64, min_length=1)]
-    to: Annotated[int | None, Field(ge=0)] = None
+    from_: int
+    hash: str
+    to: int | None = None
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
 ReportPlacementResultChunkInputParam = TypedDict(
@@ -3450,25 +2918,22 @@ class ReportPlacementSyncStatus(RootModel[Open[Literal["UP_TO_DATE", "CHANGED", 
     root: Open[Literal["UP_TO_DATE", "CHANGED", "UNKNOWN"]]
 
 class ReportSnapshot(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     description: str | None = None
-    fill_missing_rows: Annotated[FillMissingRows | None, Field(alias="fillMissingRows")] = None
+    fill_missing_rows: FillMissingRows | None = None
     id: int
-    is_source_report: Annotated[bool | None, Field(alias="isSourceReport")] = None
+    is_source_report: bool | None = None
     kind: Open[Literal["vega", "table", "kpi", "html", "map", "sankey"]] | None = None
     meta: dict[str, Any] | None = None
     name: str | None = None
-    period_comparisons: Annotated[
-        list[PeriodComparison] | None, Field(alias="periodComparisons")
-    ] = None
+    period_comparisons: list[PeriodComparison] | None = None
     preferences: ReportSnapshotPreferences | None = None
-    public_id: Annotated[str | None, Field(alias="publicId")] = None
-    python_code: Annotated[str | None, Field(alias="pythonCode")] = None
-    report_id: Annotated[int, Field(alias="reportId")]
+    public_id: str | None = None
+    python_code: str | None = None
+    report_id: int
     spec: Open[str | dict[str, Any]] | None = None
-    sql_query: Annotated[str | None, Field(alias="sqlQuery")] = None
+    sql_query: str | None = None
     title: str | None = None
-    version_number: Annotated[int, Field(alias="versionNumber")]
+    version_number: int
 
 class ReportSnapshotDtoKind(
     RootModel[Open[Literal["vega", "table", "kpi", "html", "map", "sankey"]]]
@@ -3476,53 +2941,43 @@ class ReportSnapshotDtoKind(
     root: Open[Literal["vega", "table", "kpi", "html", "map", "sankey"]]
 
 class ReportSnapshotPreferences(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    column_formats: Annotated[
-        ReportSnapshotPreferencesOption1 | None, Field(alias="columnFormats")
-    ] = None
+    column_formats: ReportSnapshotPreferencesOption1 | None = None
 
 class ReportSnapshotPreferencesOption1(RootModel[dict[str, ColumnFormatOverride]]):
     root: dict[str, ColumnFormatOverride]
 
 class ReportsListResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    count: Annotated[int | None, Field(ge=0)] = None
+    count: int | None = None
     data: list[Report]
     items: list[Report]
-    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+    page_info: PageInfo | None = None
 
 class ResourceOwner(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     email: str
-    first_name: Annotated[str | None, Field(alias="firstName")] = None
+    first_name: str | None = None
     id: int
     picture: str | None = None
 
 class RevokeEmbedSessionInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    session_id: Annotated[str, Field(alias="sessionId", pattern="^[0-9a-f]{32}$")]
+    session_id: str
 
 class Role(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     description: str | None = None
     id: int
     name: str
     policies: list[Policy]
 
 class RoleCreateBody(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    description: Annotated[str | None, Field(max_length=255)] = None
-    name: Annotated[str, Field(max_length=255, min_length=1)]
-    policies: Annotated[list[Policy], Field(max_length=200)]
+    description: str | None = None
+    name: str
+    policies: list[Policy]
 
 class RoleUpdateBody(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    description: Annotated[str | None, Field(max_length=255)] = None
-    name: Annotated[str | None, Field(max_length=255, min_length=1)] = None
-    policies: Annotated[list[Policy] | None, Field(max_length=200)] = None
+    description: str | None = None
+    name: str | None = None
+    policies: list[Policy] | None = None
 
 class RoleWithAccess(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     actions: list[
         Open[
             Literal[
@@ -3587,9 +3042,8 @@ class RoleWithAccess(BaseModel):
     name: str
 
 class RolesListResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     items: list[Role]
-    page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+    page_info: PageInfo
 
 class RunScheduledTaskResponse(RootModel[dict[str, Any]]):
     """What starting a run returns; its fields are not described yet."""
@@ -3597,26 +3051,17 @@ class RunScheduledTaskResponse(RootModel[dict[str, Any]]):
     root: dict[str, Any]
 
 class SaveDatabricksMetricViewIntegrationInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    deletion_policy: Annotated[
-        Open[Literal["retain", "delete-managed"]] | None, Field(alias="deletionPolicy")
-    ] = None
+    deletion_policy: Open[Literal["retain", "delete-managed"]] | None = None
     enabled: bool
-    expected_configuration_version: Annotated[
-        int, Field(alias="expectedConfigurationVersion", ge=0)
-    ]
-    selection_mode: Annotated[
-        Open[Literal["all", "selected", "pattern"]], Field(alias="selectionMode")
-    ]
-    source_overrides: Annotated[dict[str, str] | None, Field(alias="sourceOverrides")] = None
-    target_catalog: Annotated[str, Field(alias="targetCatalog", max_length=255)]
-    target_name_prefix: Annotated[str | None, Field(alias="targetNamePrefix", max_length=255)] = (
-        None
-    )
-    target_names: Annotated[dict[str, str] | None, Field(alias="targetNames")] = None
-    target_schema: Annotated[str, Field(alias="targetSchema", max_length=255)]
-    view_name_regex: Annotated[str | None, Field(alias="viewNameRegex", max_length=128)] = None
-    view_names: Annotated[list[str] | None, Field(alias="viewNames", max_length=128)] = None
+    expected_configuration_version: int
+    selection_mode: Open[Literal["all", "selected", "pattern"]]
+    source_overrides: dict[str, str] | None = None
+    target_catalog: str
+    target_name_prefix: str | None = None
+    target_names: dict[str, str] | None = None
+    target_schema: str
+    view_name_regex: str | None = None
+    view_names: list[str] | None = None
 
 class SaveDatabricksMetricViewIntegrationInputDeletionPolicy(
     RootModel[Open[Literal["retain", "delete-managed"]]]
@@ -3631,9 +3076,8 @@ class SaveDatabricksMetricViewIntegrationInputSelectionMode(
 class ScheduledTaskListResponse(BaseModel):
     """One page of a deployment's scheduled tasks."""
 
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     items: list[ScheduledTaskResponse]
-    page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+    page_info: PageInfo
 
 class ScheduledTaskResponse(BaseModel):
     """A stored prompt that the deployment's agent answers on a schedule (a cron expression and an IANA zone) or on demand only; every run opens a fresh chat thread. Fields other than the ones listed are not described yet and are kept as sent.
@@ -3644,28 +3088,9 @@ class ScheduledTaskResponse(BaseModel):
         notification_enabled: Whether the creator is notified in the inbox when a run finishes, failed or not.
     """
 
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=(), extra="allow")
-    user_id: Annotated[
-        Any,
-        Field(
-            alias="userId",
-            description="The task's creator; every run acts as this user. Type not stated.",
-        ),
-    ] = None
-    next_run_at: Annotated[
-        Any,
-        Field(
-            alias="nextRunAt",
-            description="When the task runs next. Type and nullability not stated.",
-        ),
-    ] = None
-    notification_enabled: Annotated[
-        bool | None,
-        Field(
-            alias="notificationEnabled",
-            description="Whether the creator is notified in the inbox when a run finishes, failed or not.",
-        ),
-    ] = None
+    user_id: Any = None
+    next_run_at: Any = None
+    notification_enabled: bool | None = None
 
 class ScheduledTaskRunResponse(RootModel[dict[str, Any]]):
     """One run of a scheduled task; its fields are not described yet."""
@@ -3675,14 +3100,12 @@ class ScheduledTaskRunResponse(RootModel[dict[str, Any]]):
 class ScheduledTaskRunsListResponse(BaseModel):
     """One page of a task's runs. Only the 50 most recent runs are kept, so paging moves within those."""
 
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     items: list[ScheduledTaskRunResponse]
-    page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+    page_info: PageInfo
 
 class SetBranchStagingEnvironmentRequest(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    branch_id: Annotated[int | None, Field(alias="branchId")] = None
-    branch_name: Annotated[str | None, Field(alias="branchName")] = None
+    branch_id: int | None = None
+    branch_name: str | None = None
     enabled: bool
 
     @model_validator(mode="after")
@@ -3694,30 +3117,23 @@ class SetBranchStagingEnvironmentRequest(BaseModel):
         return self
 
 class SetBranchStagingEnvironmentResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     data: BranchResponse
 
 class SetEmbedDashboardCommentResolvedBody(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     resolved: bool
 
 class SetEnvVariablesInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     env_variables: list[EnvVariableItem]
 
 class SheetsUiSettings(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    show_applied_filters: Annotated[bool | None, Field(alias="showAppliedFilters")] = None
+    show_applied_filters: bool | None = None
 
 class SheetsUserSettingsInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    auto_run_query_on_change: Annotated[bool | None, Field(alias="autoRunQueryOnChange")] = None
-    open_exploration_from_sheet: Annotated[bool | None, Field(alias="openExplorationFromSheet")] = (
-        None
-    )
-    reveal_sheet_on_open: Annotated[bool | None, Field(alias="revealSheetOnOpen")] = None
-    show_applied_filters: Annotated[bool | None, Field(alias="showAppliedFilters")] = None
-    suppress_duplicate_values: Annotated[bool | None, Field(alias="suppressDuplicateValues")] = None
+    auto_run_query_on_change: bool | None = None
+    open_exploration_from_sheet: bool | None = None
+    reveal_sheet_on_open: bool | None = None
+    show_applied_filters: bool | None = None
+    suppress_duplicate_values: bool | None = None
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
 class SheetsUserSettingsInputParam(TypedDict):
@@ -3738,10 +3154,9 @@ class SnowflakeSemanticViewSyncResponse(RootModel[dict[str, Any]]):
     root: dict[str, Any]
 
 class SourceTreeResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     data: list[dict[str, Any]]
     items: list[dict[str, Any]]
-    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+    page_info: PageInfo | None = None
 
 class StartDashboardExportInput(BaseModel):
     """StartDashboardExportInput.
@@ -3750,22 +3165,14 @@ class StartDashboardExportInput(BaseModel):
         layout: `screenshot` renders the board as shown; `print` renders the paginated A4 print version and needs `format` `pdf`.
     """
 
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    dashboard_id: Annotated[int | None, Field(alias="dashboardId")] = None
-    dashboard_public_id: Annotated[str | None, Field(alias="dashboardPublicId")] = None
+    dashboard_id: int | None = None
+    dashboard_public_id: str | None = None
     filters: list[DashboardFilterInput] | None = None
     format: Open[Literal["png", "pdf"]]
-    member_switchers: Annotated[
-        list[DashboardMemberSwitcherInput] | None, Field(alias="memberSwitchers")
-    ] = None
-    render_as: Annotated[ExportSubjectInput | None, Field(alias="renderAs")] = None
-    time_grains: Annotated[list[DashboardTimeGrainInput] | None, Field(alias="timeGrains")] = None
-    layout: Annotated[
-        Open[Literal["screenshot", "print"]],
-        Field(
-            description="`screenshot` renders the board as shown; `print` renders the paginated A4 print version and needs `format` `pdf`."
-        ),
-    ] = "screenshot"
+    member_switchers: list[DashboardMemberSwitcherInput] | None = None
+    render_as: ExportSubjectInput | None = None
+    time_grains: list[DashboardTimeGrainInput] | None = None
+    layout: Open[Literal["screenshot", "print"]] = "screenshot"
 
     @model_validator(mode="after")
     def _one_of(self) -> Self:
@@ -3779,8 +3186,7 @@ class StartDashboardExportInputFormat(RootModel[Open[Literal["png", "pdf"]]]):
     root: Open[Literal["png", "pdf"]]
 
 class StartDbtSyncInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    branch_name: Annotated[str | None, Field(alias="branchName")] = None
+    branch_name: str | None = None
     manifest: dict[str, Any] | None = None
     output: Open[Literal["branch", "files"]] | None = None
     ref: str | None = None
@@ -3793,8 +3199,7 @@ class StartDbtSyncInputSource(RootModel[Open[Literal["git", "manifest"]]]):
     root: Open[Literal["git", "manifest"]]
 
 class StartDevModeRequest(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    branch_name: Annotated[str | None, Field(alias="branchName")] = None
+    branch_name: str | None = None
 
 class StartOssieConversionInput(RootModel[dict[str, Any]]):
     """What to convert and in which direction; the fields are not described yet, so it is a free-form object."""
@@ -3812,45 +3217,35 @@ class StartSnowflakeSemanticViewSyncInput(RootModel[dict[str, Any]]):
     root: dict[str, Any]
 
 class StartUploadResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    deployment_name: Annotated[str, Field(alias="deploymentName")]
+    deployment_name: str
     transaction: UploadTransaction
 
 class TenantSettings(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    ai_tokens_auto_purchase_amount: Annotated[int, Field(alias="aiTokensAutoPurchaseAmount")]
-    ai_tokens_auto_purchase_enabled: Annotated[bool, Field(alias="aiTokensAutoPurchaseEnabled")]
-    ai_tokens_auto_purchase_threshold: Annotated[int, Field(alias="aiTokensAutoPurchaseThreshold")]
-    audit_log_enabled: Annotated[bool, Field(alias="auditLogEnabled")]
-    audit_log_enabled_current: Annotated[bool, Field(alias="auditLogEnabledCurrent")]
-    audit_log_enabled_timestamp: Annotated[int, Field(alias="auditLogEnabledTimestamp")]
-    has_support_access: Annotated[bool, Field(alias="hasSupportAccess")]
-    maintenance_window_day: Annotated[str, Field(alias="maintenanceWindowDay")]
-    maintenance_window_enabled: Annotated[bool, Field(alias="maintenanceWindowEnabled")]
-    maintenance_window_time: Annotated[str, Field(alias="maintenanceWindowTime")]
-    oidc_enabled: Annotated[bool, Field(alias="oidcEnabled")]
-    use_aibi_user_interface: Annotated[bool, Field(alias="useAIBIUserInterface")]
+    ai_tokens_auto_purchase_amount: int
+    ai_tokens_auto_purchase_enabled: bool
+    ai_tokens_auto_purchase_threshold: int
+    audit_log_enabled: bool
+    audit_log_enabled_current: bool
+    audit_log_enabled_timestamp: int
+    has_support_access: bool
+    maintenance_window_day: str
+    maintenance_window_enabled: bool
+    maintenance_window_time: str
+    oidc_enabled: bool
+    use_aibi_user_interface: bool
 
 class TenantSettingsInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    ai_tokens_auto_purchase_amount: Annotated[
-        int | None, Field(alias="aiTokensAutoPurchaseAmount")
-    ] = None
-    ai_tokens_auto_purchase_enabled: Annotated[
-        bool | None, Field(alias="aiTokensAutoPurchaseEnabled")
-    ] = None
-    audit_log_enabled: Annotated[bool | None, Field(alias="auditLogEnabled")] = None
-    has_support_access: Annotated[bool | None, Field(alias="hasSupportAccess")] = None
-    maintenance_window_day: Annotated[str | None, Field(alias="maintenanceWindowDay")] = None
-    maintenance_window_enabled: Annotated[bool | None, Field(alias="maintenanceWindowEnabled")] = (
-        None
-    )
-    maintenance_window_time: Annotated[str | None, Field(alias="maintenanceWindowTime")] = None
-    oidc_enabled: Annotated[bool | None, Field(alias="oidcEnabled")] = None
-    use_aibi_user_interface: Annotated[bool | None, Field(alias="useAIBIUserInterface")] = None
+    ai_tokens_auto_purchase_amount: int | None = None
+    ai_tokens_auto_purchase_enabled: bool | None = None
+    audit_log_enabled: bool | None = None
+    has_support_access: bool | None = None
+    maintenance_window_day: str | None = None
+    maintenance_window_enabled: bool | None = None
+    maintenance_window_time: str | None = None
+    oidc_enabled: bool | None = None
+    use_aibi_user_interface: bool | None = None
 
 class ThemeFont(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     family: str | None = None
     format: str
     id: str
@@ -3858,53 +3253,37 @@ class ThemeFont(BaseModel):
     url: str
 
 class TimezoneSettings(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    allow_user_override: Annotated[bool | None, Field(alias="allowUserOverride")] = None
+    allow_user_override: bool | None = None
     enabled: bool | None = None
     timezone: str | None = None
 
 class UpdateDashboardEmbeddingInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    allow_embed: Annotated[bool, Field(alias="allowEmbed")]
+    allow_embed: bool
 
 class UpdateDataModelFilesInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    branch_id: Annotated[int | None, Field(alias="branchId")] = None
-    branch_name: Annotated[str | None, Field(alias="branchName")] = None
+    branch_id: int | None = None
+    branch_name: str | None = None
     files: list[DataModelFileContent]
 
 class UpdateDeploymentInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    cloud_provider: Annotated[
-        Open[Literal["cubecloud", "aws", "gcp"]] | None, Field(alias="cloudProvider")
-    ] = None
-    creation_method: Annotated[
-        Open[Literal["upload", "cubecloud", "github", "ssh"]] | None, Field(alias="creationMethod")
-    ] = None
-    csps_config: Annotated[CspsConfigInput | None, Field(alias="cspsConfig")] = None
-    custom_domain: Annotated[str | None, Field(alias="customDomain")] = None
-    default_launchpad_view_group: Annotated[
-        str | None, Field(alias="defaultLaunchpadViewGroup")
-    ] = None
-    deploy_branch_merge_allowed: Annotated[bool | None, Field(alias="deployBranchMergeAllowed")] = (
-        None
-    )
-    deploy_branch_name: Annotated[str | None, Field(alias="deployBranchName")] = None
-    deploy_branch_read_only: Annotated[bool | None, Field(alias="deployBranchReadOnly")] = None
-    deploy_mode: Annotated[Open[Literal["git", "cli"]] | None, Field(alias="deployMode")] = None
-    deploy_project_root: Annotated[str | None, Field(alias="deployProjectRoot")] = None
-    launchpad_tabs: Annotated[list[str] | None, Field(alias="launchpadTabs")] = None
+    cloud_provider: Open[Literal["cubecloud", "aws", "gcp"]] | None = None
+    creation_method: Open[Literal["upload", "cubecloud", "github", "ssh"]] | None = None
+    csps_config: CspsConfigInput | None = None
+    custom_domain: str | None = None
+    default_launchpad_view_group: str | None = None
+    deploy_branch_merge_allowed: bool | None = None
+    deploy_branch_name: str | None = None
+    deploy_branch_read_only: bool | None = None
+    deploy_mode: Open[Literal["git", "cli"]] | None = None
+    deploy_project_root: str | None = None
+    launchpad_tabs: list[str] | None = None
     name: str | None = None
     region: str | None = None
-    release_channel: Annotated[
-        Open[Literal["latest", "release"]] | None, Field(alias="releaseChannel")
-    ] = None
-    release_channel_version: Annotated[str | None, Field(alias="releaseChannelVersion")] = None
-    release_channel_version_hold: Annotated[
-        bool | None, Field(alias="releaseChannelVersionHold")
-    ] = None
+    release_channel: Open[Literal["latest", "release"]] | None = None
+    release_channel_version: str | None = None
+    release_channel_version_hold: bool | None = None
     template: Open[Literal["single", "simpleCluster", "multiCluster"]] | None = None
-    template_variables: Annotated[dict[str, Any] | None, Field(alias="templateVariables")] = None
+    template_variables: dict[str, Any] | None = None
 
 class UpdateDeploymentInputCloudProvider(RootModel[Open[Literal["cubecloud", "aws", "gcp"]]]):
     root: Open[Literal["cubecloud", "aws", "gcp"]]
@@ -3926,50 +3305,38 @@ class UpdateDeploymentInputTemplate(
     root: Open[Literal["single", "simpleCluster", "multiCluster"]]
 
 class UpdateEmbedAccessInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     action: Open[Literal["read", "none"]] | None = None
-    all_embed_users: Annotated[bool | None, Field(alias="allEmbedUsers")] = None
-    allow_embed: Annotated[bool | None, Field(alias="allowEmbed")] = None
-    embed_tenant_name: Annotated[str | None, Field(alias="embedTenantName")] = None
+    all_embed_users: bool | None = None
+    allow_embed: bool | None = None
+    embed_tenant_name: str | None = None
 
 class UpdateEmbedAccessInputAction(RootModel[Open[Literal["read", "none"]]]):
     root: Open[Literal["read", "none"]]
 
 class UpdateEmbedDashboardCommentBody(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    body: Annotated[str, Field(max_length=10000, min_length=1)]
+    body: str
 
 class UpdateEmbedGroupInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    description: Annotated[str | None, Field(max_length=500)] = None
+    description: str | None = None
 
 class UpdateFolderInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    name: Annotated[str | None, Field(max_length=255)] = None
+    name: str | None = None
     position: int | None = None
 
 class UpdateNotificationInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    custom_cron: Annotated[str | None, Field(alias="customCron")] = None
-    day_of_month: Annotated[int | None, Field(alias="dayOfMonth")] = None
-    day_of_week: Annotated[int | None, Field(alias="dayOfWeek")] = None
+    custom_cron: str | None = None
+    day_of_month: int | None = None
+    day_of_week: int | None = None
     filters: list[DashboardFilterInput] | None = None
     hour: int | None = None
-    is_enabled: Annotated[bool | None, Field(alias="isEnabled")] = None
-    member_switchers: Annotated[
-        list[DashboardMemberSwitcherInput] | None, Field(alias="memberSwitchers")
-    ] = None
+    is_enabled: bool | None = None
+    member_switchers: list[DashboardMemberSwitcherInput] | None = None
     minute: int | None = None
-    notification_ai_summary: Annotated[bool | None, Field(alias="notificationAiSummary")] = None
-    notification_enabled: Annotated[bool | None, Field(alias="notificationEnabled")] = None
-    notification_format: Annotated[
-        Open[Literal["png", "pdf"]] | None, Field(alias="notificationFormat")
-    ] = None
-    schedule_type: Annotated[
-        Open[Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]] | None,
-        Field(alias="scheduleType"),
-    ] = None
-    time_grains: Annotated[list[DashboardTimeGrainInput] | None, Field(alias="timeGrains")] = None
+    notification_ai_summary: bool | None = None
+    notification_enabled: bool | None = None
+    notification_format: Open[Literal["png", "pdf"]] | None = None
+    schedule_type: Open[Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]] | None = None
+    time_grains: list[DashboardTimeGrainInput] | None = None
     timezone: str | None = None
 
 class UpdateNotificationInputNotificationFormat(RootModel[Open[Literal["png", "pdf"]]]):
@@ -3981,40 +3348,28 @@ class UpdateNotificationInputScheduleType(
     root: Open[Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]]
 
 class UpdateOauthIntegrationInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    auth_url: Annotated[str, Field(alias="authUrl")]
-    client_id: Annotated[str, Field(alias="clientId")]
-    client_secret: Annotated[str | None, Field(alias="clientSecret")] = None
+    auth_url: str
+    client_id: str
+    client_secret: str | None = None
     config: dict[str, Any] | None = None
     name: str
-    redirect_uri: Annotated[str, Field(alias="redirectUri")]
+    redirect_uri: str
     scopes: list[str] | None = None
-    token_url: Annotated[str, Field(alias="tokenUrl")]
+    token_url: str
     type: str
 
 class UpdateOidcTokenConfigInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    custom_audience: Annotated[str | None, Field(alias="customAudience")] = None
-    custom_claims: Annotated[dict[str, Any] | None, Field(alias="customClaims")] = None
-    is_enabled: Annotated[bool | None, Field(alias="isEnabled")] = None
-    name: Annotated[str | None, Field(pattern="^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$")] = None
-    sub_format: Annotated[
-        str | None,
-        Field(
-            alias="subFormat",
-            pattern="^(?:[A-Za-z0-9:_-]|\\{(?:deployment_id|component|region)\\})+$",
-            max_length=200,
-        ),
-    ] = None
-    target_env_var: Annotated[
-        str | None, Field(alias="targetEnvVar", pattern="^[A-Z_][A-Z0-9_]*$", max_length=128)
-    ] = None
+    custom_audience: str | None = None
+    custom_claims: dict[str, Any] | None = None
+    is_enabled: bool | None = None
+    name: str | None = None
+    sub_format: str | None = None
+    target_env_var: str | None = None
 
 class UpdatePublishedAiWidgetThreadInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     checksum: str | None = None
-    thread_id: Annotated[str, Field(alias="threadId")]
-    widget_id: Annotated[str, Field(alias="widgetId")]
+    thread_id: str
+    widget_id: str
 
 class UpdateReportInput(BaseModel):
     """UpdateReportInput.
@@ -4023,35 +3378,24 @@ class UpdateReportInput(BaseModel):
         expected_version: The report's `version` this change is based on; a newer save makes the update answer 409 instead of overwriting it.
     """
 
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    end_result_cell: Annotated[str | None, Field(alias="endResultCell")] = None
-    external_workbook_id: Annotated[str | None, Field(alias="externalWorkbookId")] = None
-    folder_id: Annotated[int | None, Field(alias="folderId")] = None
+    end_result_cell: str | None = None
+    external_workbook_id: str | None = None
+    folder_id: int | None = None
     host: Open[Literal["GOOGLE_SHEETS", "EXCEL"]] | None = None
-    json_query: Annotated[str | None, Field(alias="jsonQuery")] = None
+    json_query: str | None = None
     meta: dict[str, Any] | None = None
-    name: Annotated[str | None, Field(max_length=255)] = None
-    pivot_items: Annotated[PivotItems | None, Field(alias="pivotItems")] = None
-    placement_id: Annotated[str | None, Field(alias="placementId")] = None
-    public_id: Annotated[
-        str | None, Field(alias="publicId", pattern="^[0-9A-Za-z]+$", min_length=12, max_length=12)
-    ] = None
-    result_checksum: Annotated[
-        ReportPlacementResultChecksumInput | None, Field(alias="resultChecksum")
-    ] = None
-    result_location: Annotated[str | None, Field(alias="resultLocation")] = None
-    sheet_id: Annotated[str | None, Field(alias="sheetId")] = None
-    sql_query: Annotated[str | None, Field(alias="sqlQuery")] = None
-    title: Annotated[str | None, Field(max_length=255)] = None
-    workbook_id: Annotated[int | None, Field(alias="workbookId")] = None
-    workbook_name: Annotated[str | None, Field(alias="workbookName")] = None
-    expected_version: Annotated[
-        int | None,
-        Field(
-            alias="expectedVersion",
-            description="The report's `version` this change is based on; a newer save makes the update answer 409 instead of overwriting it.",
-        ),
-    ] = None
+    name: str | None = None
+    pivot_items: PivotItems | None = None
+    placement_id: str | None = None
+    public_id: str | None = None
+    result_checksum: ReportPlacementResultChecksumInput | None = None
+    result_location: str | None = None
+    sheet_id: str | None = None
+    sql_query: str | None = None
+    title: str | None = None
+    workbook_id: int | None = None
+    workbook_name: str | None = None
+    expected_version: int | None = None
 
 class UpdateReportInputHost(RootModel[Open[Literal["GOOGLE_SHEETS", "EXCEL"]]]):
     root: Open[Literal["GOOGLE_SHEETS", "EXCEL"]]
@@ -4063,31 +3407,21 @@ class UpdateScheduledTaskInput(BaseModel):
         notification_enabled: Notify the creator in the inbox when a run finishes.
     """
 
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=(), extra="allow")
-    notification_enabled: Annotated[
-        bool,
-        Field(
-            alias="notificationEnabled",
-            description="Notify the creator in the inbox when a run finishes.",
-        ),
-    ] = False
+    notification_enabled: bool = False
 
 class UpdateWorkbookInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    folder_id: Annotated[float | None, Field(alias="folderId")] = None
+    folder_id: float | None = None
     meta: dict[str, Any] | None = None
     name: str | None = None
     slug: str | None = None
-    slug_takeover: Annotated[bool | None, Field(alias="slugTakeover")] = None
+    slug_takeover: bool | None = None
 
 class UploadFileBody(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    file_name: Annotated[str, Field(alias="fileName")]
+    file_name: str
     transaction: str
 
 class UploadFileRequest(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    file_name: Annotated[str, Field(alias="fileName")]
+    file_name: str
     transaction: str
     file: bytes | None = None
 
@@ -4098,7 +3432,6 @@ class UploadFileRequestParam(TypedDict):
     file: NotRequired[bytes | None]
 
 class UploadTransaction(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     id: str
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
@@ -4106,80 +3439,59 @@ class UploadTransactionParam(TypedDict):
     id: str
 
 class UsageAnalyticsTokenResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    api_url: Annotated[str, Field(alias="apiUrl")]
-    deployment_id: Annotated[int, Field(alias="deploymentId")]
-    expires_at: Annotated[str | None, Field(alias="expiresAt")] = None
+    api_url: str
+    deployment_id: int
+    expires_at: str | None = None
     token: str
 
 class User(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    active_role_id: Annotated[int | None, Field(alias="activeRoleId")] = None
+    active_role_id: int | None = None
     aliases: list[UserAlias] | None = None
-    created_at: Annotated[
-        Open[datetime.date | datetime.datetime] | None, Field(alias="createdAt")
-    ] = None
-    default_roles: Annotated[list[str] | None, Field(alias="defaultRoles")] = None
+    created_at: Open[datetime.date | datetime.datetime] | None = None
+    default_roles: list[str] | None = None
     email: str
-    external_id: Annotated[str | None, Field(alias="externalId")] = None
-    first_name: Annotated[str | None, Field(alias="firstName")] = None
-    git_user: Annotated[str | None, Field(alias="gitUser")] = None
+    external_id: str | None = None
+    first_name: str | None = None
+    git_user: str | None = None
     id: int
     impersonation: UserImpersonationDTO | None = None
-    is_admin: Annotated[bool, Field(alias="isAdmin")]
-    is_deactivated: Annotated[bool | None, Field(alias="isDeactivated")] = None
-    last_login: Annotated[
-        Open[datetime.date | datetime.datetime] | None, Field(alias="lastLogin")
-    ] = None
+    is_admin: bool
+    is_deactivated: bool | None = None
+    last_login: Open[datetime.date | datetime.datetime] | None = None
     notifications: dict[str, Any]
     picture: str | None = None
-    saml_id: Annotated[str | None, Field(alias="samlId")] = None
+    saml_id: str | None = None
     settings: UserSettingsInput | None = None
     title: str | None = None
-    tos_accepted: Annotated[dict[str, Any] | None, Field(alias="tosAccepted")] = None
-    updated_at: Annotated[
-        Open[datetime.date | datetime.datetime] | None, Field(alias="updatedAt")
-    ] = None
-    user_policies: Annotated[list[Policy] | None, Field(alias="userPolicies")] = None
+    tos_accepted: dict[str, Any] | None = None
+    updated_at: Open[datetime.date | datetime.datetime] | None = None
+    user_policies: list[Policy] | None = None
     username: str
 
 class UserAlias(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    created_at: Annotated[
-        str,
-        Field(
-            alias="createdAt", pattern="\\d{4}-[01]\\d-[0-3]\\dT[0-2]\\d:[0-5]\\d:[0-5]\\d.\\d+Z?"
-        ),
-    ]
+    created_at: str
     id: int
     source: Open[Literal["ldap", "saml", "scim", "manual"]]
-    updated_at: Annotated[
-        str,
-        Field(
-            alias="updatedAt", pattern="\\d{4}-[01]\\d-[0-3]\\dT[0-2]\\d:[0-5]\\d:[0-5]\\d.\\d+Z?"
-        ),
-    ]
-    user_id: Annotated[int, Field(alias="userId")]
+    updated_at: str
+    user_id: int
     username: str
 
 class UserAliasDTOSource(RootModel[Open[Literal["ldap", "saml", "scim", "manual"]]]):
     root: Open[Literal["ldap", "saml", "scim", "manual"]]
 
 class UserAttribute(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    default_value: Annotated[str | None, Field(alias="defaultValue")] = None
+    default_value: str | None = None
     description: str | None = None
-    display_name: Annotated[str | None, Field(alias="displayName")] = None
+    display_name: str | None = None
     id: int
     name: str
     type: Open[Literal["string", "number", "boolean", "string_array", "number_array"]]
 
 class UserAttributeCreateInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    default_value: Annotated[str | None, Field(alias="defaultValue")] = None
+    default_value: str | None = None
     description: str | None = None
-    display_name: Annotated[str | None, Field(alias="displayName")] = None
-    name: Annotated[str, Field(min_length=1)]
+    display_name: str | None = None
+    name: str
     type: Open[Literal["string", "number", "boolean", "string_array", "number_array"]]
 
 class UserAttributeCreateInputType(
@@ -4188,10 +3500,9 @@ class UserAttributeCreateInputType(
     root: Open[Literal["string", "number", "boolean", "string_array", "number_array"]]
 
 class UserAttributeDefinition(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    default_value: Annotated[str | None, Field(alias="defaultValue")] = None
+    default_value: str | None = None
     description: str | None = None
-    display_name: Annotated[str | None, Field(alias="displayName")] = None
+    display_name: str | None = None
     name: str
     type: Open[Literal["string", "number", "boolean", "string_array", "number_array"]]
 
@@ -4209,7 +3520,6 @@ class UserAttributeDefinitionDTOType(
     root: Open[Literal["string", "number", "boolean", "string_array", "number_array"]]
 
 class UserAttributeInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     name: str
     value: Open[str | float | bool | list[str] | list[float]] | None = None
 
@@ -4224,26 +3534,23 @@ class UserAttributeType(
     root: Open[Literal["string", "number", "boolean", "string_array", "number_array"]]
 
 class UserAttributeUpdateInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    default_value: Annotated[str | None, Field(alias="defaultValue")] = None
+    default_value: str | None = None
     description: str | None = None
-    display_name: Annotated[str | None, Field(alias="displayName")] = None
+    display_name: str | None = None
 
 class UserAttributeValue(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     description: str | None = None
-    display_name: Annotated[str | None, Field(alias="displayName")] = None
-    formatted_value: Annotated[Any, Field(alias="formattedValue")] = None
+    display_name: str | None = None
+    formatted_value: Any = None
     name: str
     type: Open[Literal["string", "number", "boolean", "string_array", "number_array"]]
-    user_attribute_id: Annotated[int, Field(alias="userAttributeId")]
-    user_id: Annotated[int, Field(alias="userId")]
+    user_attribute_id: int
+    user_id: int
     value: Any = None
 
 class UserAttributeValueCreateInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    user_attribute_id: Annotated[str, Field(alias="userAttributeId", min_length=1)]
-    user_id: Annotated[str, Field(alias="userId", min_length=1)]
+    user_attribute_id: str
+    user_id: str
     value: Any = None
 
 class UserAttributeValueType(
@@ -4252,90 +3559,73 @@ class UserAttributeValueType(
     root: Open[Literal["string", "number", "boolean", "string_array", "number_array"]]
 
 class UserAttributesListResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    count: Annotated[int, Field(ge=0)]
+    count: int
     data: list[UserAttribute]
     items: list[UserAttribute]
-    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+    page_info: PageInfo | None = None
 
 class UserCreateInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    default_roles: Annotated[list[str] | None, Field(alias="defaultRoles")] = None
+    default_roles: list[str] | None = None
     email: str
-    external_id: Annotated[str | None, Field(alias="externalId")] = None
-    first_name: Annotated[str | None, Field(alias="firstName")] = None
-    is_admin: Annotated[bool | None, Field(alias="isAdmin")] = None
-    is_external: Annotated[Any, Field(alias="isExternal")] = None
+    external_id: str | None = None
+    first_name: str | None = None
+    is_admin: bool | None = None
+    is_external: Any = None
     password: str | None = None
     picture: Any = None
     settings: dict[str, Any] | None = None
     username: str
 
 class UserGroupDTO(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     description: str | None = None
     id: int
     name: str
-    user_count: Annotated[int | None, Field(alias="userCount")] = None
+    user_count: int | None = None
 
 class UserGroupsConnectionResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     items: list[UserGroupDTO]
-    page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+    page_info: PageInfo
 
 class UserImpersonationDTO(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    expires_at: Annotated[
-        Open[datetime.date | datetime.datetime] | None, Field(alias="expiresAt")
-    ] = None
-    impersonated_user: Annotated[User | None, Field(alias="impersonatedUser")] = None
-    started_at: Annotated[
-        Open[datetime.date | datetime.datetime] | None, Field(alias="startedAt")
-    ] = None
+    expires_at: Open[datetime.date | datetime.datetime] | None = None
+    impersonated_user: User | None = None
+    started_at: Open[datetime.date | datetime.datetime] | None = None
 
 class UserOauthToken(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    access_token_expires_at: Annotated[
-        Open[datetime.date | datetime.datetime] | None, Field(alias="accessTokenExpiresAt")
-    ] = None
-    created_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="createdAt")]
+    access_token_expires_at: Open[datetime.date | datetime.datetime] | None = None
+    created_at: Open[datetime.date | datetime.datetime]
     id: int
-    integration_id: Annotated[int, Field(alias="integrationId")]
-    last_error: Annotated[Any, Field(alias="lastError")] = None
-    refresh_token_expires_at: Annotated[
-        Open[datetime.date | datetime.datetime] | None, Field(alias="refreshTokenExpiresAt")
-    ] = None
+    integration_id: int
+    last_error: Any = None
+    refresh_token_expires_at: Open[datetime.date | datetime.datetime] | None = None
     status: str
-    updated_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="updatedAt")]
-    user_id: Annotated[int, Field(alias="userId")]
+    updated_at: Open[datetime.date | datetime.datetime]
+    user_id: int
 
 class UserSettingsInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    alternating_row_colors: Annotated[bool | None, Field(alias="alternatingRowColors")] = None
-    default_deployment_id: Annotated[int | None, Field(alias="defaultDeploymentId")] = None
-    last_seen_changelog_id: Annotated[int | None, Field(alias="lastSeenChangelogId")] = None
+    alternating_row_colors: bool | None = None
+    default_deployment_id: int | None = None
+    last_seen_changelog_id: int | None = None
     locale: str | None = None
     sheets: SheetsUserSettingsInput | None = None
     theme: str | None = None
     timezone: str | None = None
 
 class UserUpdateInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    embed_theme: Annotated[Any, Field(alias="embedTheme")] = None
-    first_name: Annotated[str | None, Field(alias="firstName")] = None
-    is_admin: Annotated[bool | None, Field(alias="isAdmin")] = None
-    is_deactivated: Annotated[bool | None, Field(alias="isDeactivated")] = None
-    last_login: Annotated[Any, Field(alias="lastLogin")] = None
+    embed_theme: Any = None
+    first_name: str | None = None
+    is_admin: bool | None = None
+    is_deactivated: bool | None = None
+    last_login: Any = None
     notifications: list[str] | None = None
     password: str | None = None
     picture: Any = None
-    security_context: Annotated[Any, Field(alias="securityContext")] = None
+    security_context: Any = None
     settings: dict[str, Any] | None = None
     title: str | None = None
-    tos_accepted: Annotated[dict[str, Any] | None, Field(alias="tosAccepted")] = None
+    tos_accepted: dict[str, Any] | None = None
 
 class WidgetThemeBorderSectionInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     color: str | None = None
     radius: str | None = None
     style: str | None = None
@@ -4349,8 +3639,7 @@ class WidgetThemeBorderSectionInputParam(TypedDict):
     width: NotRequired[str | None]
 
 class WidgetThemeSectionInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    background_color: Annotated[str | None, Field(alias="backgroundColor")] = None
+    background_color: str | None = None
     border: WidgetThemeBorderSectionInput | None = None
     margin: str | None = None
     padding: str | None = None
@@ -4367,11 +3656,10 @@ class WidgetThemeSectionInputParam(TypedDict):
     title: NotRequired[WidgetThemeTitleSectionInput | WidgetThemeTitleSectionInputParam | None]
 
 class WidgetThemeTextSectionInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    code_font_family: Annotated[str | None, Field(alias="codeFontFamily")] = None
+    code_font_family: str | None = None
     color: str | None = None
-    font_family: Annotated[str | None, Field(alias="fontFamily")] = None
-    secondary_color: Annotated[str | None, Field(alias="secondaryColor")] = None
+    font_family: str | None = None
+    secondary_color: str | None = None
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
 class WidgetThemeTextSectionInputParam(TypedDict):
@@ -4381,11 +3669,10 @@ class WidgetThemeTextSectionInputParam(TypedDict):
     secondaryColor: NotRequired[str | None]
 
 class WidgetThemeTitleSectionInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     color: str | None = None
-    font_family: Annotated[str | None, Field(alias="fontFamily")] = None
-    font_size: Annotated[str | None, Field(alias="fontSize")] = None
-    font_weight: Annotated[str | None, Field(alias="fontWeight")] = None
+    font_family: str | None = None
+    font_size: str | None = None
+    font_weight: str | None = None
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
 class WidgetThemeTitleSectionInputParam(TypedDict):
@@ -4395,105 +3682,89 @@ class WidgetThemeTitleSectionInputParam(TypedDict):
     fontWeight: NotRequired[str | None]
 
 class Workbook(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    calculated_fields: Annotated[dict[str, Any], Field(alias="calculatedFields")]
-    created_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="createdAt")]
-    created_by: Annotated[int | None, Field(alias="createdBy")] = None
-    dashboard_draft: Annotated[DashboardConfig | None, Field(alias="dashboardDraft")] = None
-    dashboard_published: Annotated[DashboardConfig | None, Field(alias="dashboardPublished")] = None
-    deployment_id: Annotated[int, Field(alias="deploymentId")]
-    folder_id: Annotated[float | None, Field(alias="folderId")] = None
-    folder_path: Annotated[list[WorkspaceFolderPathEntry] | None, Field(alias="folderPath")] = None
+    calculated_fields: dict[str, Any]
+    created_at: Open[datetime.date | datetime.datetime]
+    created_by: int | None = None
+    dashboard_draft: DashboardConfig | None = None
+    dashboard_published: DashboardConfig | None = None
+    deployment_id: int
+    folder_id: float | None = None
+    folder_path: list[WorkspaceFolderPathEntry] | None = None
     id: int
-    is_favorite: Annotated[bool | None, Field(alias="isFavorite")] = None
+    is_favorite: bool | None = None
     meta: dict[str, Any]
     name: str
     promotion: WorkbookPromotionSummaryDto | None = None
-    published_dashboard: Annotated[Dashboard | None, Field(alias="publishedDashboard")] = None
+    published_dashboard: Dashboard | None = None
     slug: str | None = None
     type: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
-    updated_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="updatedAt")]
+    updated_at: Open[datetime.date | datetime.datetime]
     user: ResourceOwner | None = None
-    user_id: Annotated[float | None, Field(alias="userId")] = None
+    user_id: float | None = None
 
 class WorkbookDashboard(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    dashboard_draft: Annotated[DashboardConfig | None, Field(alias="dashboardDraft")] = None
-    dashboard_published: Annotated[DashboardConfig | None, Field(alias="dashboardPublished")] = None
+    dashboard_draft: DashboardConfig | None = None
+    dashboard_published: DashboardConfig | None = None
 
 class WorkbookDashboardInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    dashboard_draft: Annotated[DashboardConfigDraftInput | None, Field(alias="dashboardDraft")] = (
-        None
-    )
+    dashboard_draft: DashboardConfigDraftInput | None = None
 
 class WorkbookDtoType(RootModel[Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]]):
     root: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
 
 class WorkbookPromotionDto(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    completed_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="completedAt")]
-    destination_changed_since_preview: Annotated[
-        bool, Field(alias="destinationChangedSincePreview")
-    ]
-    destination_was_diverged: Annotated[bool, Field(alias="destinationWasDiverged")]
+    completed_at: Open[datetime.date | datetime.datetime]
+    destination_changed_since_preview: bool
+    destination_was_diverged: bool
     id: int
-    link_id: Annotated[int, Field(alias="linkId")]
+    link_id: int
     outcome: Open[Literal["created", "updated", "unchanged"]]
-    override_requested: Annotated[bool, Field(alias="overrideRequested")]
-    performed_by: Annotated[PromotionActorDto, Field(alias="performedBy")]
+    override_requested: bool
+    performed_by: PromotionActorDto
     source: PromotionReferenceDto | None = None
     target: PromotionReferenceDto | None = None
-    target_dashboard_version_id: Annotated[int, Field(alias="targetDashboardVersionId")]
+    target_dashboard_version_id: int
 
 class WorkbookPromotionDtoOutcome(RootModel[Open[Literal["created", "updated", "unchanged"]]]):
     root: Open[Literal["created", "updated", "unchanged"]]
 
 class WorkbookPromotionLinkDto(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     id: int
     target: PromotionReferenceDto
 
 class WorkbookPromotionLinksListResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     items: list[WorkbookPromotionLinkDto]
-    page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+    page_info: PageInfo
 
 class WorkbookPromotionPreviewDto(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    destination_hash: Annotated[str | None, Field(alias="destinationHash")] = None
-    destination_was_diverged: Annotated[bool, Field(alias="destinationWasDiverged")]
-    report_count: Annotated[int, Field(alias="reportCount")]
-    source_hash: Annotated[str, Field(alias="sourceHash")]
-    target_deployment_id: Annotated[int, Field(alias="targetDeploymentId")]
-    target_workbook_id: Annotated[int | None, Field(alias="targetWorkbookId")] = None
+    destination_hash: str | None = None
+    destination_was_diverged: bool
+    report_count: int
+    source_hash: str
+    target_deployment_id: int
+    target_workbook_id: int | None = None
 
 class WorkbookPromotionSummaryDto(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    first_promotion: Annotated[WorkbookPromotionDto | None, Field(alias="firstPromotion")] = None
-    last_promotion: Annotated[WorkbookPromotionDto | None, Field(alias="lastPromotion")] = None
-    link_id: Annotated[int, Field(alias="linkId")]
+    first_promotion: WorkbookPromotionDto | None = None
+    last_promotion: WorkbookPromotionDto | None = None
+    link_id: int
     origin: PromotionReferenceDto
     parent: PromotionReferenceDto
 
 class WorkbookPromotionSummaryResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     promotion: WorkbookPromotionSummaryDto | None = None
 
 class WorkbookPromotionsListResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     items: list[WorkbookPromotionDto]
-    page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+    page_info: PageInfo
 
 class WorkbooksListResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    count: Annotated[int | None, Field(ge=0)] = None
+    count: int | None = None
     data: list[Workbook]
     items: list[Workbook]
-    page_info: Annotated[PageInfo | None, Field(alias="pageInfo")] = None
+    page_info: PageInfo | None = None
 
 class WorkspaceBulkFailure(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     error: BulkActionError
     id: int
     type: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
@@ -4502,22 +3773,18 @@ class WorkspaceBulkFailureType(RootModel[Open[Literal["FOLDER", "WORKBOOK", "REP
     root: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
 
 class WorkspaceConnectionResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     items: list[Workbook]
-    page_info: Annotated[PageInfo, Field(alias="pageInfo")]
+    page_info: PageInfo
 
 class WorkspaceFolderPathEntry(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     id: int
     name: str
 
 class WorkspaceItemRef(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     id: int
     type: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
 
 class WorkspaceItemRefInput(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     id: int
     type: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
 

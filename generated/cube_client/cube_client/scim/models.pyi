@@ -2,28 +2,23 @@
 """Cube Cloud SCIM API: models, as type checkers and editors see them: every class in one module."""
 
 import datetime
-from typing import Annotated, Any, Literal, NotRequired, TypedDict
-
-from pydantic import ConfigDict, Field
+from typing import Any, Literal, NotRequired, TypedDict
 
 from cube_client._models import BaseModel, Open
 
 class Error(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     schemas: list[str] | None = None
     status: str | None = None
     detail: str | None = None
 
 class Group(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     schemas: list[str] | None = None
     id: str | None = None
-    display_name: Annotated[str, Field(alias="displayName")]
+    display_name: str
     members: list[GroupItem] | None = None
     meta: Meta | None = None
 
 class GroupItem(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     value: str | None = None
     display: str | None = None
 
@@ -33,25 +28,22 @@ class GroupItemParam(TypedDict):
     display: NotRequired[str | None]
 
 class GroupListResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     schemas: list[str] | None = None
-    total_results: Annotated[int | None, Field(alias="totalResults")] = None
-    start_index: Annotated[int | None, Field(alias="startIndex")] = None
-    items_per_page: Annotated[int | None, Field(alias="itemsPerPage")] = None
-    resources: Annotated[list[Group] | None, Field(alias="Resources")] = None
+    total_results: int | None = None
+    start_index: int | None = None
+    items_per_page: int | None = None
+    resources: list[Group] | None = None
 
 class ListResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     schemas: list[str] | None = None
-    total_results: Annotated[int | None, Field(alias="totalResults")] = None
-    start_index: Annotated[int | None, Field(alias="startIndex")] = None
-    items_per_page: Annotated[int | None, Field(alias="itemsPerPage")] = None
+    total_results: int | None = None
+    start_index: int | None = None
+    items_per_page: int | None = None
 
 class Meta(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    resource_type: Annotated[str | None, Field(alias="resourceType")] = None
+    resource_type: str | None = None
     created: datetime.datetime | None = None
-    last_modified: Annotated[datetime.datetime | None, Field(alias="lastModified")] = None
+    last_modified: datetime.datetime | None = None
     location: str | None = None
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
@@ -62,12 +54,10 @@ class MetaParam(TypedDict):
     location: NotRequired[str | None]
 
 class PatchOp(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     schemas: list[str]
-    operations: Annotated[list[PatchOpItem], Field(alias="Operations")]
+    operations: list[PatchOpItem]
 
 class PatchOpItem(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     op: Open[Literal["add", "remove", "replace"]]
     path: str | None = None
     value: Any = None
@@ -79,18 +69,16 @@ class PatchOpItemParam(TypedDict):
     value: NotRequired[Any]
 
 class User(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     schemas: list[str] | None = None
     id: str | None = None
-    user_name: Annotated[str, Field(alias="userName")]
+    user_name: str
     name: UserName | None = None
     emails: list[UserItem] | None = None
     active: bool | None = None
-    external_id: Annotated[str | None, Field(alias="externalId")] = None
+    external_id: str | None = None
     meta: Meta | None = None
 
 class UserItem(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     value: str | None = None
     primary: bool | None = None
 
@@ -100,17 +88,15 @@ class UserItemParam(TypedDict):
     primary: NotRequired[bool | None]
 
 class UserListResponse(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
     schemas: list[str] | None = None
-    total_results: Annotated[int | None, Field(alias="totalResults")] = None
-    start_index: Annotated[int | None, Field(alias="startIndex")] = None
-    items_per_page: Annotated[int | None, Field(alias="itemsPerPage")] = None
-    resources: Annotated[list[User] | None, Field(alias="Resources")] = None
+    total_results: int | None = None
+    start_index: int | None = None
+    items_per_page: int | None = None
+    resources: list[User] | None = None
 
 class UserName(BaseModel):
-    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
-    given_name: Annotated[str | None, Field(alias="givenName")] = None
-    family_name: Annotated[str | None, Field(alias="familyName")] = None
+    given_name: str | None = None
+    family_name: str | None = None
 
 # The same fields as a plain dict keyed by wire names, for a request argument.
 class UserNameParam(TypedDict):
