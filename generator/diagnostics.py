@@ -19,7 +19,9 @@ _MAX_MESSAGE = 300
 
 def one_line(text: object, limit: int = _MAX_MESSAGE) -> str:
     """Fold any value into a single printable line, shortened; used for every untrusted fragment."""
-    folded = _UNPRINTABLE.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))
+    folded = str(text)
+    if not folded.isprintable():  # each character _UNPRINTABLE finds is one of these
+        folded = _UNPRINTABLE.sub(lambda m: f"\\x{ord(m.group()):02x}", folded)
     return folded if len(folded) <= limit else folded[: limit - 1] + "…"
 
 

@@ -330,6 +330,8 @@ def _with_bound(bounds: Mapping[str, Number], key: str, value: Number) -> Mappin
     """``bounds`` and one more numeric bound (not a boolean), in :data:`BOUND_KEYWORDS` order."""
     if isinstance(value, bool):
         return bounds
+    if not bounds:
+        return {key: value}  # the one bound most nodes have: in order already
     found = {**bounds, key: value}
     return {k: found[k] for k in BOUND_KEYWORDS if k in found}
 
@@ -365,6 +367,41 @@ class FactsMemo(dict[int, SchemaFacts]):
         stands for it too, without reading it again."""
         self._copies.append(node)  # alive with the memo, as the nodes the facts hold
         self[id(node)] = read
+
+    def rewritten(self, node: Mapping[str, Any], read: SchemaFacts) -> None:
+        """``node`` is ``read.node`` rewritten (:func:`rewritten`): its facts, read from the few
+        keywords a rewrite may change."""
+        self[id(node)] = rewritten(node, read)
+
+
+def rewritten(node: Mapping[str, Any], read: SchemaFacts) -> SchemaFacts:
+    """The facts of ``node``, a rewrite of ``read.node`` that may hold other values under
+    :data:`REWRITABLE` only (child schemas, ``$ref``, a ``default`` left out) and the same
+    values under every other keyword, some of which may be left out if no fact reads them:
+    ``facts(node)``, with the facts of those other keywords taken from ``read``."""
+    get = node.get
+    ref, props, all_of = get("$ref"), get("properties"), get("allOf")
+    one_of, any_of = get("oneOf"), get("anyOf")
+    union: Sequence[Any] = ()
+    if isinstance(one_of, list) and one_of:  # oneOf wins over anyOf, as in facts()
+        union = one_of
+    elif isinstance(any_of, list) and any_of:
+        union = any_of
+    return SchemaFacts(
+        node, ref if isinstance(ref, str) else None, read.types, read.null_type,
+        read.nullable_keyword, read.enum, read.const,
+        (node["default"],) if "default" in node else (), read.format,
+        props if isinstance(props, dict) else None, read.required, get("items"),
+        get("additionalProperties"), all_of if isinstance(all_of, list) else None, union,
+        read.bounds,
+    )  # fmt: skip
+
+
+# The keywords whose values a rewrite of a node may change (:func:`rewritten`); the facts of
+# every other keyword stay as they were read.
+REWRITABLE = frozenset(
+    {"$ref", "properties", "items", "additionalProperties", "oneOf", "anyOf", "allOf", "default"}
+)
 
 
 def _text(value: Any) -> str | None:

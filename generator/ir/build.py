@@ -17,7 +17,7 @@ from generator.document.config import FamilyConfig
 from generator.ir.context import BuildContext, obj
 from generator.ir.contracts import client_members
 from generator.ir.jobs import link_jobs
-from generator.ir.models import build_models, recursion_limit, with_inputs
+from generator.ir.models import build_models, recursion_limit
 from generator.ir.naming import ClassName, Namespace, PythonIdentifier, rename_reason
 from generator.ir.naming_pass import name_classes
 from generator.ir.operations import named_operations, operations
@@ -57,8 +57,7 @@ class FamilyBuilder:
                 "info",
             )
         data_result_warnings(self.ctx)
-        built = build_models(self.ctx.types, typed.classes) if models else ()
-        built = with_inputs(built, typed.inputs)
+        built = build_models(self.ctx.types, typed.classes, typed.inputs) if models else ()
         by_name: dict[ClassName, ModelKind] = {m.name: m for m in built}
         resources = self._resources(groups, job_specs, by_name)
         self.ctx.diagnostics.extend(self.ctx.catalog.diagnostics)

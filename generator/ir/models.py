@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import dataclasses
 import fractions
-import functools
 import math
 from typing import Any
 
 from generator.diagnostics import one_line
 from generator.document.extensions import DATA_RESULT, DATA_RESULT_MIXINS
 from generator.document.schema_facts import facts
-from generator.ir.naming import ClassName, Namespace, PythonIdentifier
+from generator.ir.naming import ClassName, Namespace, PythonIdentifier, identifier_text
 from generator.ir.schemas import CATALOG_PREFIX
 from generator.ir.type_map import TypeMap, union_of
 from generator.ir.types import (
@@ -55,15 +54,21 @@ _PYDANTIC_NAMES = frozenset(
 _LENGTH = {"minLength": "min_length", "maxLength": "max_length"}
 _ITEMS = {"minItems": "min_length", "maxItems": "max_length"}
 _NUMBER = {"minimum": "ge", "maximum": "le", "multipleOf": "multiple_of"}
+_STRING = {**_LENGTH, "pattern": "pattern"}
 
 
-def build_models(types: TypeMap, typed: dict[ClassName, ClassTypes]) -> tuple[ModelKind, ...]:
-    """One model per catalogue entry, from its types (:func:`type_classes`)."""
+def build_models(
+    types: TypeMap,
+    typed: dict[ClassName, ClassTypes],
+    inputs: dict[ClassName, ClassName] | None = None,
+) -> tuple[ModelKind, ...]:
+    """One model per catalogue entry, from its types (:func:`type_classes`), with the names of
+    the TypedDict twins ``inputs`` names (:func:`input_names`)."""
     done = {
         name: _model(types, name, schema, typed[name])
         for name, schema in types.catalog.models.items()
     }
-    return _placed(_ordered(done))
+    return _placed(_ordered(done), inputs or {})
 
 
 def input_names(
@@ -87,22 +92,12 @@ def input_names(
     return {n: names.class_name(n + "Param") for n in objects}
 
 
-def with_inputs(
+def _placed(
     models: tuple[ModelKind, ...], inputs: dict[ClassName, ClassName]
 ) -> tuple[ModelKind, ...]:
-    """``models`` with their TypedDict twins' names (:func:`input_names`)."""
-    return tuple(
-        dataclasses.replace(m, input_name=inputs[m.name])
-        if isinstance(m, Model) and m.name in inputs
-        else m
-        for m in models
-    )
-
-
-def _placed(models: tuple[ModelKind, ...]) -> tuple[ModelKind, ...]:
     """Each class with its own module name (unique in the family, case-insensitively, so the
-    files differ on any file system) and the classes it names: a package loads a class, and
-    the classes it reaches, when first used."""
+    files differ on any file system), the classes it names (a package loads a class, and
+    the classes it reaches, when first used) and its TypedDict twin's name, if it has one."""
     modules = Namespace()
     placed = []
     for m in models:
@@ -112,7 +107,13 @@ def _placed(models: tuple[ModelKind, ...]) -> tuple[ModelKind, ...]:
             else refs_of(m.type)
         )
         module = modules.identifier(snake_case(m.name) or "model", prefix="model")
-        placed.append(dataclasses.replace(m, module=module, refs=tuple(sorted(refs - {m.name}))))
+        named = tuple(sorted(refs - {m.name}))
+        done: ModelKind
+        if isinstance(m, Model) and m.name in inputs:
+            done = dataclasses.replace(m, module=module, refs=named, input_name=inputs[m.name])
+        else:
+            done = dataclasses.replace(m, module=module, refs=named)
+        placed.append(done)
     return tuple(placed)
 
 
@@ -174,6 +175,7 @@ def _longest_chain(graph: dict[ClassName, list[ClassName]]) -> int:
     comp: dict[ClassName, int] = {}
     sizes: list[int] = []
     stack: list[ClassName] = []
+    succs = {node: [s for s in targets if s in graph] for node, targets in graph.items()}
     for root in graph:
         if root in index:
             continue
@@ -183,7 +185,7 @@ def _longest_chain(graph: dict[ClassName, list[ClassName]]) -> int:
             if i == 0:
                 index[node] = low[node] = len(index)
                 stack.append(node)
-            succ = [s for s in graph[node] if s in graph]
+            succ = succs[node]
             if i < len(succ):
                 work.append((node, i + 1))
                 nxt = succ[i]
@@ -215,27 +217,36 @@ def _longest_chain(graph: dict[ClassName, list[ClassName]]) -> int:
     return max(best, default=0)
 
 
-# The same field types recur across a large document's thousands of classes, and each class's
-# references are asked for by several passes: each type's are found once per run.
-@functools.lru_cache(maxsize=16384)
+_NO_REFS: frozenset[ClassName] = frozenset()
+
+
 def refs_of(t: TypeRef) -> frozenset[ClassName]:
-    """The classes a type names."""
-    match t:
-        case ModelRef(name):
-            return frozenset((name,))
-        case ListOf(item) | DictOf(item):
-            return refs_of(item)
-        case UnionOf(members):
-            return frozenset().union(*(refs_of(m) for m in members))
-    return frozenset()
+    """The classes a type names, walked each time: a type is small, and walking it costs less
+    than hashing it as a memo key would."""
+    if isinstance(t, (Primitive, LiteralOf)):
+        return _NO_REFS
+    if isinstance(t, ModelRef):
+        return frozenset((t.name,))
+    if isinstance(t, UnionOf):
+        found = _NO_REFS
+        for member in t.members:
+            more = refs_of(member)
+            if more:
+                found = found | more if found else more
+        return found
+    if isinstance(t, ListOf):
+        return refs_of(t.item)
+    if isinstance(t, DictOf):
+        return refs_of(t.value)
+    return _NO_REFS
 
 
 def _attribute(names: Namespace, wire: str) -> PythonIdentifier:
     """A field's attribute name; one that would shadow a pydantic member gets a trailing
     underscore (``schema`` → ``schema_``), as a keyword does; a collision after that a number."""
-    base = PythonIdentifier(wire, prefix="field")
+    base = identifier_text(wire, "field", False)
     if base in _PYDANTIC_NAMES:
-        base = PythonIdentifier.unchecked(base + "_")
+        base += "_"
     return PythonIdentifier.unchecked(names.claim(base, sep="_"))
 
 
@@ -335,7 +346,7 @@ def _field(
         required=required and not has_default,
         default=default if has_default else None,
         description=one_line(schema.get("description", ""), 400),
-        constraints=_constraints(_scalar_source(schema, types), type_),
+        constraints=_constraints(schema, type_, types),
     )
 
 
@@ -378,22 +389,25 @@ def _accepts(t: TypeRef, value: Any) -> bool:
     return False
 
 
-def _constraints(schema: dict[str, Any], t: TypeRef) -> tuple[tuple[str, Scalar], ...]:
-    """pydantic constraints for a field whose type (besides ``None``) is one plain kind."""
-    members = [m for m in (t.members if isinstance(t, UnionOf) else (t,)) if m != NONE]
+def _constraints(
+    schema: dict[str, Any], t: TypeRef, types: TypeMap
+) -> tuple[tuple[str, Scalar], ...]:
+    """pydantic constraints for a field whose type (besides ``None``) is one plain kind, read
+    from the field's scalar source (:func:`_scalar_source`, looked up only for such a field)."""
+    members = [m for m in (t.members if isinstance(t, UnionOf) else (t,)) if not _is_none(m)]
     if len(members) != 1:
         return ()
     base = members[0]
     kind = base.name if isinstance(base, Primitive) else ""
-    table: dict[str, str] = {}
     if kind == "str":
-        table = {**_LENGTH, "pattern": "pattern"}
+        table = _STRING
     elif kind in ("int", "float"):
-        table = dict(_NUMBER)
+        table = _NUMBER
     elif isinstance(base, ListOf):
-        table = dict(_ITEMS)
+        table = _ITEMS
     else:
         return ()
+    schema = _scalar_source(schema, types)
     out: list[tuple[str, Scalar]] = []
     numeric = kind in ("int", "float")
     read = facts(schema) if numeric else None
@@ -413,7 +427,7 @@ def _constraints(schema: dict[str, Any], t: TypeRef) -> tuple[tuple[str, Scalar]
             bound = read.bounds.get(key)
             if bound is not None:
                 out.append((name, bound))
-    if base == Primitive("int"):
+    if kind == "int":
         whole: dict[str, Scalar] = {}  # ``minimum: 2.5`` and ``exclusiveMinimum: 2.5``: one ge=3
         for found in (_whole(name, value) for name, value in out):
             if found is None:
@@ -425,6 +439,11 @@ def _constraints(schema: dict[str, Any], t: TypeRef) -> tuple[tuple[str, Scalar]
             whole[name] = value
         return tuple(whole.items())
     return tuple(out)
+
+
+def _is_none(t: TypeRef) -> bool:
+    """``t == NONE``, without building two tuples to compare."""
+    return isinstance(t, Primitive) and t.name == "None"
 
 
 def _whole(name: str, value: Scalar) -> tuple[str, Scalar] | None:

@@ -40,17 +40,7 @@ class PythonIdentifier(str):
     def __new__(
         cls, text: str, *, prefix: str = "field", avoid_builtins: bool = False
     ) -> PythonIdentifier:
-        value = snake_case(text)
-        if value != text or len(value) > _MAX_CLEAN:  # a clean name (``name_2``) is kept whole
-            value = value[:_MAX_NAME].rstrip("_")
-        value = value or prefix
-        if value[0].isdigit():
-            value = f"{prefix}_{value}"
-        if keyword.iskeyword(value) or keyword.issoftkeyword(value) or value in _NOT_ARGUMENTS:
-            value += "_"
-        elif avoid_builtins and value in _BUILTINS:
-            value += "_"
-        return super().__new__(cls, value)
+        return super().__new__(cls, identifier_text(text, prefix, avoid_builtins))
 
     @classmethod
     def unchecked(cls, value: str) -> PythonIdentifier:
@@ -64,25 +54,52 @@ class ClassName(str):
     __slots__ = ()
 
     def __new__(cls, text: str, *, prefix: str = "Model") -> ClassName:
-        value = pascal_case(text)
-        if value != text or len(value) > _MAX_CLEAN:
-            value = value[:_MAX_NAME]
-        value = value or prefix
-        if value[0].isdigit():
-            value = prefix + value
-        if (
-            value in model_module_names()
-            or value in _BUILTINS
-            or keyword.iskeyword(value)
-            or value in _AMBIGUOUS_CLASSES
-        ):
-            value += prefix if not value.endswith(prefix) else "Schema"
-        return super().__new__(cls, value)
+        return super().__new__(cls, _class_name(text, prefix, model_module_names()))
 
     @classmethod
     def unchecked(cls, value: str) -> ClassName:
         """Wrap a name this module already made (a claimed ``Name2``): no re-sanitising."""
         return super().__new__(cls, value)
+
+
+# A document repeats its names (a property in many schemas): each spelling is made once per
+# run. The reserved class names are part of the key: they are read from the templates, and a
+# stub render (generator.ir.bound_names) sees none.
+@functools.lru_cache(maxsize=65536)
+def identifier_text(text: str, prefix: str, avoid_builtins: bool) -> str:
+    """The text of ``PythonIdentifier(text, prefix=prefix, avoid_builtins=avoid_builtins)``
+    (for a caller that changes it further before it is one)."""
+    value = snake_case(text)
+    if value != text or len(value) > _MAX_CLEAN:  # a clean name (``name_2``) is kept whole
+        value = value[:_MAX_NAME].rstrip("_")
+    value = value or prefix
+    if value[0].isdigit():
+        value = f"{prefix}_{value}"
+    if keyword.iskeyword(value) or keyword.issoftkeyword(value) or value in _NOT_ARGUMENTS:
+        value += "_"
+    elif avoid_builtins and value in _BUILTINS:
+        value += "_"
+    return value
+
+
+@functools.lru_cache(maxsize=65536)
+def _class_name(text: str, prefix: str, reserved: frozenset[str]) -> str:
+    """The text of ``ClassName(text, prefix=prefix)`` when ``reserved`` are the names the
+    models module binds."""
+    value = pascal_case(text)
+    if value != text or len(value) > _MAX_CLEAN:
+        value = value[:_MAX_NAME]
+    value = value or prefix
+    if value[0].isdigit():
+        value = prefix + value
+    if (
+        value in reserved
+        or value in _BUILTINS
+        or keyword.iskeyword(value)
+        or value in _AMBIGUOUS_CLASSES
+    ):
+        value += prefix if not value.endswith(prefix) else "Schema"
+    return value
 
 
 @functools.lru_cache(maxsize=64)
@@ -134,14 +151,17 @@ class Namespace:
         becomes ``cast_2`` as a taken ``timeout`` becomes ``timeout_2`` (never ``cast__2``)."""
         candidate, n = name, 1
         stem = (name.rstrip("_") or name) if sep == "_" else name
-        if exact and name.lower() in self._kept:
-            self._kept.discard(name.lower())
-        while candidate.lower() in self._taken or candidate.lower() in self._kept:
+        taken, kept = self._taken, self._kept
+        low = name.lower()
+        if exact and low in kept:
+            kept.discard(low)
+        while low in taken or low in kept:
             n += 1
             candidate = f"{stem}{sep}{n}"
-        self._taken.add(candidate.lower())
+            low = candidate.lower()
+        taken.add(low)
         if owner:
-            self._owners[candidate.lower()] = owner
+            self._owners[low] = owner
         return candidate
 
     def identifier(self, text: str, **kwargs: bool | str) -> PythonIdentifier:

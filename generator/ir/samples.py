@@ -56,11 +56,16 @@ def py_value(t: TypeRef) -> object:
 
 
 class Samples:
-    """Samples of IR types (``for_type``) and of catalogue schemas (``json``)."""
+    """Samples of IR types (``for_type``) and of catalogue schemas (``json``).
+
+    A sample is never changed once made (one that needs a change is copied first), so a class's
+    sample at one depth is made once and handed out again: a large document names the same
+    classes from hundreds of operations."""
 
     def __init__(self, schemas: Mapping[str, Any], known: FactsMemo | None = None) -> None:
         self.schemas = schemas
         self.facts = known if known is not None else FactsMemo()  # ``known``: read while building
+        self._named: dict[tuple[str, int], Any] = {}
 
     def for_type(self, t: TypeRef, depth: int) -> Any:
         match t:
@@ -126,7 +131,15 @@ class Samples:
         return None if kind == "null" else "value"
 
     def named(self, name: str, depth: int) -> Any:
-        """A sample of the catalogue schema ``name`` (``{}`` for an object beyond the depth)."""
+        """A sample of the catalogue schema ``name`` (``{}`` for an object beyond the depth);
+        the same object for the same name and depth (not to be changed)."""
+        key = (name, depth)
+        if key in self._named:
+            return self._named[key]
+        found = self._named[key] = self._named_afresh(name, depth)
+        return found
+
+    def _named_afresh(self, name: str, depth: int) -> Any:
         target = self.schemas.get(name)
         deep = depth >= _MAX_DEPTH * 2 and not (
             isinstance(target, dict) and is_scalar_like(self.facts(target))
@@ -147,7 +160,7 @@ class Samples:
             catalog = isinstance(target, str) and target.startswith(CATALOG_PREFIX)
             value = self.named(target[len(CATALOG_PREFIX) :], depth + 1) if catalog else "value"
             if isinstance(value, dict) and f.discriminator_property is not None:
-                value[f.discriminator_property] = key
+                value = {**value, f.discriminator_property: key}  # a copy: samples are shared
             return value
         first = next((m for m in f.union if not self._is_null(m)), f.union[0])
         return self.json(first, depth + 1)

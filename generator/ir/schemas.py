@@ -210,11 +210,14 @@ class SchemaCatalog:
         at = at or self.pointers.get(owner, "")
         out: dict[str, Any] = {}
         read = read if read is not None else self.facts(schema)
-        problem = facts_default_problem(read)
+        problem = facts_default_problem(read) if read.default else None
         if problem:
             self._warn("default-invalid", at, f"model {owner}: {problem}")
         same = True  # every value kept as it is: what the schema says, ``out`` says
         for key, value in schema.items():
+            if key not in _SPECIAL:  # most keywords: a value kept as it is
+                out[key] = value
+                continue
             if key == "default" and problem:
                 continue
             if key == "pattern" and not self._pattern_kept(value, owner, at):
@@ -225,9 +228,12 @@ class SchemaCatalog:
             same = same and new is value
         if same and len(out) == len(schema):
             self.facts.same(out, read)
+        else:  # other children, or a keyword left out: read from the few that may differ
+            self.facts.rewritten(out, read)
         return out
 
     def _rewrite_value(self, key: str, value: Any, owner: ClassName, depth: int, at: str) -> Any:
+        """``value`` of keyword ``key`` (one of :data:`_SPECIAL`) rewritten."""
         if key == "$ref" and isinstance(value, str):
             name = self.ref_name(value) if value.startswith("#") else None
             return CATALOG_PREFIX + name if name else value
@@ -286,7 +292,7 @@ class SchemaCatalog:
         self.diagnostics.append(Diagnostic(id, "warning", self.file, at, message))
 
     def _child(self, sub: Any, owner: ClassName, suffix: str, depth: int, at: str) -> Any:
-        f = self.facts(sub) if isinstance(sub, dict) else None
+        f = (self.facts.get(id(sub)) or self.facts(sub)) if isinstance(sub, dict) else None
         if f is not None and (is_class(f) or _is_map_of_refs(f)):
             origin = self.pointers.get(owner, "")  # the schema holding this inline one
             return {"$ref": CATALOG_PREFIX + self.hoist(sub, owner + suffix, origin, at, f)}
@@ -310,6 +316,12 @@ class SchemaCatalog:
         return CATALOG_PREFIX + name if name else target
 
 
+# The keywords :meth:`SchemaCatalog._rewrite` looks at: every other value is kept as it is.
+_SPECIAL = frozenset(
+    {"$ref", "properties", "items", "additionalProperties", "unevaluatedProperties", "contains",
+     "prefixItems", "oneOf", "anyOf", "allOf", "discriminator", "not", "if", "then", "else",
+     "default", "pattern", "$defs", "definitions"}
+)  # fmt: skip
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-?([0-9a-fA-F]{4}-?){3}[0-9a-fA-F]{12}$")
 _JSON_TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,),
@@ -382,7 +394,13 @@ def facts_default_problem(f: SchemaFacts) -> str | None:
 
 def _under(at: str, *tokens: str | int) -> str:
     """The pointer below ``at``; unknown (``""``) stays unknown."""
-    return join_pointer(at, *tokens) if at else ""
+    if not at:
+        return ""
+    if len(tokens) == 2:  # a keyword and a name: most names need no escaping
+        key, name = tokens
+        if isinstance(name, str) and "~" not in name and "/" not in name:
+            return f"{at}/{key}/{name}"
+    return join_pointer(at, *tokens)
 
 
 def _ring_text(ring: list[ClassName]) -> str:

@@ -29,6 +29,7 @@ _FORMATS: dict[str, Primitive] = {
     "date": Primitive("date"),
     "binary": Primitive("bytes"),
 }
+_STR = Primitive("str")
 _TYPES: dict[str, Primitive] = {
     "string": Primitive("str"),
     "integer": Primitive("int"),
@@ -44,6 +45,7 @@ class TypeMap:
     def __init__(self, catalog: SchemaCatalog) -> None:
         self.catalog = catalog
         self.facts = catalog.facts
+        self._refs: dict[str, ModelRef] = {}  # one reference per class: a type is never changed
 
     def type_of(self, schema: Any, hint: str, depth: int = 0) -> TypeRef:
         """The Python type a value of ``schema`` has; a part that needs a class of its own (an
@@ -59,7 +61,10 @@ class TypeMap:
             target = self.catalog.models.get(name)
             if isinstance(target, dict) and is_scalar_like(self.facts(target)):
                 return self.type_of(target, hint, depth + 1)
-            return ModelRef(name)
+            found = self._refs.get(name)
+            if found is None:
+                found = self._refs[name] = ModelRef(name)
+            return found
         if f.null_type and not f.types:
             return NONE  # `type: null` alone: the `None` branch of a nullable union
         result = self._base_type(schema, f, hint, depth)
@@ -97,7 +102,7 @@ class TypeMap:
                 return DictOf(self.type_of(f.additional, hint + "Value", depth + 1))
             return DictOf(ANY)
         if kind == "string":
-            return _FORMATS.get(f.format, Primitive("str")) if f.format else Primitive("str")
+            return _FORMATS.get(f.format, _STR) if f.format else _STR
         if kind in _TYPES:
             return _TYPES[kind]
         return ANY
@@ -131,6 +136,12 @@ def _with_none(t: TypeRef) -> TypeRef:
 
 def union_of(members: list[TypeRef]) -> TypeRef:
     """One flat union of ``members``: ``Any`` swallows it, ``None`` goes last."""
+    if len(members) == 2 and members[1] is NONE:  # ``T | None``, the most common union
+        first = members[0]
+        if isinstance(first, (ModelRef, ListOf, DictOf, LiteralOf)) or (
+            isinstance(first, Primitive) and first.name not in ("Any", "None")
+        ):
+            return UnionOf((first, NONE))
     flat: list[TypeRef] = []
     none = False
     for m in members:

@@ -10,10 +10,12 @@ import pytest
 from generator.document.loader import load_document
 from generator.document.schema_facts import (
     BOUND_KEYWORDS,
+    REWRITABLE,
     Bound,
     FactsMemo,
     SchemaFacts,
     facts,
+    rewritten,
 )
 
 
@@ -193,6 +195,76 @@ def test_facts_are_read_only_and_memoised_per_node() -> None:
     twin = dict(node)
     assert memo(twin) is not memo(node) and memo(twin).types == memo(node).types
     assert "types=('string',)" in repr(f)
+
+
+# the facts that hold a value of the node (compared by identity: a rewrite's children are new)
+_HELD = ("ref", "enum", "properties", "items", "additional", "all_of", "union")
+
+
+def same_facts(found: SchemaFacts, fresh: SchemaFacts) -> None:
+    """``found`` says what ``fresh`` (read afresh from the same node) says, fact by fact."""
+    for name in SchemaFacts.__slots__:
+        if name == "node":
+            continue
+        mine, theirs = getattr(found, name), getattr(fresh, name)
+        if name in _HELD:
+            assert mine is theirs or (mine is None and theirs is None), name
+        else:
+            assert mine == theirs and type(mine) is type(theirs), name
+
+
+@pytest.mark.parametrize(
+    "node",
+    [
+        {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+        {"$ref": "#/components/schemas/A", "description": "d", "nullable": True},
+        {"oneOf": [{"type": "string"}], "anyOf": [{"type": "integer"}], "default": 3},
+        {"oneOf": [], "anyOf": [{"type": "integer"}]},  # an empty oneOf leaves anyOf the union
+        {"anyOf": "not a list", "allOf": "nor this", "properties": ["nor this"]},
+        {"allOf": [{"$ref": "#/x"}, {"required": ["b"]}], "default": None},
+        {"type": "array", "items": {"type": "string", "pattern": "^a"}, "minItems": 1},
+        {"type": ["object", "null"], "additionalProperties": {"type": "integer"}, "maximum": 3,
+         "exclusiveMaximum": True, "enum": [None, {}], "const": 1, "format": "x"},
+        {"additionalProperties": False, "items": None, "default": "x", "pattern": "(?<=a)"},
+    ],
+)  # fmt: skip
+def test_a_rewritten_node_reads_as_read_afresh(node: dict[str, Any]) -> None:
+    """A rewrite (``$ref`` pointed elsewhere, children copied, a ``default`` or a ``pattern``
+    left out) is read from the keywords a rewrite may change, the rest taken from the first
+    reading: the same facts as reading the rewrite afresh, and none of the first's children."""
+    read = facts(node)
+    moved = {
+        k: f"{v}-moved" if k == "$ref" else _copied(v) if k in REWRITABLE else v
+        for k, v in node.items()
+    }
+    for dropped in ((), ("default",), ("pattern",), ("default", "pattern")):
+        out = {k: v for k, v in moved.items() if k not in dropped}
+        found, fresh = rewritten(out, read), facts(out)
+        assert found.node is out
+        same_facts(found, fresh)
+        for name in ("properties", "items", "additional", "all_of", "union"):
+            mine = getattr(found, name)
+            assert not mine or mine is not getattr(read, name), name  # the rewrite's own child
+
+
+def test_a_rewrite_changes_only_the_keywords_it_may() -> None:
+    """Every keyword a fact is read from, besides :data:`REWRITABLE`, is one a rewrite keeps:
+    what the rewritten reading takes from the first stays true of the rewrite (a fact added to
+    :class:`SchemaFacts` fails here until :func:`rewritten` says where it comes from)."""
+    taken = [n for n in SchemaFacts.__slots__ if n not in ("node", *_HELD, "default")]
+    assert set(taken) == {"types", "null_type", "nullable_keyword", "const", "format",
+                          "required", "bounds"}  # fmt: skip
+    for keyword in ("type", "nullable", "const", "format", "required", *BOUND_KEYWORDS, "enum"):
+        assert keyword not in REWRITABLE
+
+
+def _copied(value: Any) -> Any:
+    """A deep copy: new containers holding the same leaves."""
+    if isinstance(value, dict):
+        return {k: _copied(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copied(v) for v in value]
+    return value
 
 
 def _schema_nodes(node: Any, out: list[dict[str, Any]]) -> None:

@@ -8,7 +8,10 @@ import ast
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from generator.ir.contracts import model_module_names
+from generator.ir.naming import ClassName, PythonIdentifier
 from tests.helpers import (
     ROOT,
     generate_package,
@@ -71,3 +74,22 @@ def test_schemas_named_like_the_modules_imports_give_a_package_that_reads(tmp_pa
         "assert type(holder.open).__name__ == 'OpenModel'\n",
         out,
     )
+
+
+def test_a_name_made_once_follows_the_reserved_names_of_its_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Class names are made once per spelling, with the reserved names as part of what they are
+    made from: while the stub renders (nothing is reserved yet) ``Unknown`` stays itself, after
+    it the same spelling steps off, and identifiers alike but for a flag differ."""
+    from generator.ir import bound_names as bn
+
+    assert ClassName("Unknown") == "UnknownModel"
+    monkeypatch.setitem(bn._state, "bootstrapping", True)
+    assert ClassName("Unknown") == "Unknown"
+    monkeypatch.setitem(bn._state, "bootstrapping", False)
+    assert ClassName("Unknown") == "UnknownModel"
+    assert PythonIdentifier("list") == "list"
+    assert PythonIdentifier("list", avoid_builtins=True) == "list_"
+    assert PythonIdentifier("9lives", prefix="field") == "field_9lives"
+    assert PythonIdentifier("9lives", prefix="param") == "param_9lives"
