@@ -344,6 +344,20 @@ def node_paths(doc: Any, limit: int) -> list[tuple[Any, ...]]:
     return found
 
 
+def mappings_in(value: Any) -> list[dict[str, Any]]:
+    """Every mapping in a JSON value, depth first, the value itself included."""
+    out: list[dict[str, Any]] = []
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            out.append(node)
+            stack.extend(reversed(list(node.values())))
+        elif isinstance(node, list):
+            stack.extend(reversed(node))
+    return out
+
+
 # --- small test documents: one builder, so a test states only what it is about ---------------
 
 

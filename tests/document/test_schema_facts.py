@@ -17,6 +17,7 @@ from generator.document.schema_facts import (
     facts,
     rewritten,
 )
+from tests.helpers import mappings_in
 
 
 @pytest.mark.parametrize(
@@ -267,17 +268,6 @@ def _copied(value: Any) -> Any:
     return value
 
 
-def _schema_nodes(node: Any, out: list[dict[str, Any]]) -> None:
-    """Every mapping below ``components/schemas`` (schemas, and mappings inside them)."""
-    if isinstance(node, dict):
-        out.append(node)
-        for value in node.values():
-            _schema_nodes(value, out)
-    elif isinstance(node, list):
-        for value in node:
-            _schema_nodes(value, out)
-
-
 def _spec_files(shared_dir: Path) -> list[Path]:
     files = sorted((shared_dir / "specs").rglob("*.yaml"))
     if not files:
@@ -292,9 +282,7 @@ def test_real_documents_read_as_their_keywords_say(shared_dir: Path) -> None:
     for path in _spec_files(shared_dir):
         doc = load_document(path)
         comps = doc.get("components") if isinstance(doc, dict) else None
-        nodes: list[dict[str, Any]] = []
-        _schema_nodes(comps.get("schemas") if isinstance(comps, dict) else None, nodes)
-        for node in nodes:
+        for node in mappings_in(comps.get("schemas") if isinstance(comps, dict) else None):
             _agrees(facts(node), node)
             checked += 1
     assert checked > 0, "the shared documents have no component schemas"

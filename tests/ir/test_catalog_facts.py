@@ -12,7 +12,7 @@ from generator.document.schema_facts import facts
 from generator.ir.build import FamilyBuilder
 from generator.pipeline import load_family, single_document_config
 from tests.document.test_schema_facts import same_facts
-from tests.helpers import openapi_document, operation, schema_ref
+from tests.helpers import mappings_in, openapi_document, operation, schema_ref
 
 _TWIN = {"type": "object", "properties": {"n": {"type": "integer"}}}
 _SCHEMAS: dict[str, Any] = {
@@ -63,24 +63,12 @@ def _built(tmp_path: Path) -> FamilyBuilder:
     return builder
 
 
-def _nodes(value: Any, out: list[dict[str, Any]]) -> None:
-    if isinstance(value, dict):
-        out.append(value)
-        for child in value.values():
-            _nodes(child, out)
-    elif isinstance(value, list):
-        for child in value:
-            _nodes(child, out)
-
-
 def test_every_catalogue_node_reads_as_read_afresh(tmp_path: Path) -> None:
     """Over every node of the built catalogue the memo read: the memo's facts are the node's
     own, fact by fact (a rewrite's children, not those of the schema it came from)."""
     catalog = _built(tmp_path).ctx.catalog
-    nodes: list[dict[str, Any]] = []
-    _nodes(list(catalog.models.values()), nodes)
     checked = 0
-    for node in nodes:
+    for node in mappings_in(list(catalog.models.values())):
         found = catalog.facts.get(id(node))
         if found is None:
             continue
