@@ -171,10 +171,17 @@ def _render_models(
     for m in models:
         path = f"{base}/_classes/{m.module}.py"
         body = stub = render("family/model_body.py.jinja", **fctx, m=m, fields=FIELDS)
-        if isinstance(m, Model):
-            body, stub = body.replace(FIELDS, class_fields(m)), body.replace(FIELDS, stub_fields(m))
-        bodies[path] = (stub, used_names(stub))
-        files[path] = render("family/model_class.py.jinja", **fctx, m=m, modules=modules, body=body)
+        if isinstance(m, Model):  # the two differ in the fields alone: each part scanned once
+            shared = used_names(body.replace(FIELDS, ""))
+            ours, theirs = class_fields(m), stub_fields(m)
+            body, stub = body.replace(FIELDS, ours), body.replace(FIELDS, theirs)
+            names, stub_names = shared | used_names(ours), shared | used_names(theirs)
+        else:
+            names = stub_names = used_names(body)
+        bodies[path] = (stub, stub_names)
+        files[path] = render(
+            "family/model_class.py.jinja", **fctx, m=m, modules=modules, body=body, names=names
+        )
 
 
 def _render_stub(

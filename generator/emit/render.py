@@ -141,14 +141,15 @@ def uses_type(ops: tuple[Operation, ...], name: str) -> bool:
 
 
 def class_imports(
-    body: str,
+    body: str | frozenset[str],
     pkg: str,
     model: Model | ValueModel,
     modules: dict[str, str],
     inputs: dict[str, str],
     values: dict[str, TypeRef],
 ) -> str:
-    """A class module's import block (see :func:`class_module_imports`): a value class that
+    """A class module's import block (see :func:`class_module_imports`; ``body`` is the class's
+    code or the names it uses): a value class that
     does not reach itself imports the classes it names at run time (its base names them), every
     other class only for type checkers, with what its TypedDict twin's items name."""
     runtime_refs = model.refs if isinstance(model, ValueModel) and not model.recursive else ()
