@@ -41,7 +41,6 @@ _SCAN = re.compile(
 _NAME = re.compile(r"(?<![\w.])[A-Za-z_]\w*")
 
 
-@functools.lru_cache(maxsize=64)  # a class body is asked about by its module, then its stub
 def used_names(code: str) -> frozenset[str]:
     """Names ``code`` reads outside strings and comments: attribute names, keyword arguments
     and annotated names (``name: T``) do not count. Code made of complete statements joined by

@@ -149,9 +149,9 @@ def class_imports(
     values: dict[str, TypeRef],
 ) -> str:
     """A class module's import block (see :func:`class_module_imports`; ``body`` is the class's
-    code or the names it uses): a value class that
-    does not reach itself imports the classes it names at run time (its base names them), every
-    other class only for type checkers, with what its TypedDict twin's items name."""
+    code or the names it uses): a value class that does not reach itself imports the classes
+    it names at run time (its base names them), every other class only for type checkers,
+    with what its TypedDict twin's items name."""
     runtime_refs = model.refs if isinstance(model, ValueModel) and not model.recursive else ()
     runtime: list[tuple[str, str | None]] = [(f".{modules[r]}", r) for r in runtime_refs]
     late: list[tuple[str, str | None]] = []
