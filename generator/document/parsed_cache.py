@@ -13,6 +13,7 @@ A cache that cannot be read or written is ignored: it never changes what a run r
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -119,10 +120,18 @@ def store(name: str, document: Any, where: str = FOLDER) -> None:
 
 
 def _prune(folder: Path) -> None:
-    """Remove the least recently used entries beyond :data:`KEEP`."""
-    entries = [e for e in os.scandir(folder) if e.name.endswith(".json")]
-    if len(entries) <= KEEP:
-        return
-    entries.sort(key=lambda e: e.stat().st_mtime_ns)
-    for entry in entries[: len(entries) - KEEP]:
-        Path(entry.path).unlink(missing_ok=True)
+    """Remove the least recently used entries beyond :data:`KEEP`. Runs sharing the run state
+    prune it at once: an entry another run removed meanwhile is simply gone, never an error,
+    and pruning is housekeeping, so nothing it meets fails the run."""
+    with contextlib.suppress(OSError):
+        with os.scandir(folder) as listing:
+            names = [e.path for e in listing if e.name.endswith(".json")]
+        if len(names) <= KEEP:
+            return
+        aged = []
+        for name in names:
+            with contextlib.suppress(FileNotFoundError):
+                aged.append((os.stat(name).st_mtime_ns, name))
+        aged.sort()
+        for _, name in aged[: len(aged) - KEEP]:
+            Path(name).unlink(missing_ok=True)

@@ -4,7 +4,9 @@ one that is damaged) never used, and a document that fails to parse never kept."
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -131,6 +133,34 @@ def test_least_recently_used_entries_beyond_the_limit_are_removed(
         loader.load_document(path)
     kept = entries(run_state)
     assert len(kept) == 2 and not set(first) & set(kept)
+
+
+def test_an_entry_another_run_pruned_meanwhile_is_no_error(
+    tmp_path: Path, run_state: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Runs sharing the run state prune it at once: an entry listed here and removed by the
+    other run before it is dated here is skipped, and the oldest left still goes."""
+    monkeypatch.setattr(parsed_cache, "KEEP", 2)
+    path = write(tmp_path, big_document("A"))
+    for title in ("A", "B"):
+        write(tmp_path, big_document(title))
+        loader.load_document(path)
+    listed = entries(run_state)
+    real_scandir, victim, gone = os.scandir, sorted(listed)[0], []
+
+    def listing_then_gone(folder: Any) -> Any:
+        with real_scandir(folder) as listing:
+            found = list(listing)
+        if victim.exists():  # the other run's prune, between this listing and its dates
+            victim.unlink()
+            gone.append(victim)
+        return contextlib.nullcontext(iter(found))
+
+    monkeypatch.setattr(parsed_cache.os, "scandir", listing_then_gone)
+    write(tmp_path, big_document("C"))
+    assert loader.load_document(path)["info"]["title"] == "C"
+    kept = entries(run_state)
+    assert gone == [victim] and len(kept) == 2 and victim not in kept
 
 
 def test_a_run_state_of_another_user_is_not_used(
