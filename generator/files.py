@@ -21,13 +21,17 @@ T = TypeVar("T")
 SYNC_THREADS = 8
 
 KILL_ENV = "CUBE_CODEGEN_KILL_AT"
+PAUSE_ENV = "CUBE_CODEGEN_PAUSE_AT"
 
 
 def checkpoint(step: str) -> None:
-    """A test hook: stop the process here, as SIGKILL would (a cancelled runner), when
-    ``CUBE_CODEGEN_KILL_AT`` names this step."""
+    """A test hook: end the process here, as SIGKILL would (a cancelled runner), when
+    ``CUBE_CODEGEN_KILL_AT`` names this step; suspend it here (SIGSTOP, until a SIGCONT) when
+    ``CUBE_CODEGEN_PAUSE_AT`` does, so that a test signals it at a known point of the run."""
     if os.environ.get(KILL_ENV) == step:
         os.kill(os.getpid(), signal.SIGKILL)
+    if os.environ.get(PAUSE_ENV) == step:
+        os.kill(os.getpid(), signal.SIGSTOP)
 
 
 # In the name of every temporary file a run writes beside its target, with the run's process id,

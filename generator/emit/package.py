@@ -18,6 +18,7 @@ from generator.emit.model_fields import FIELDS, class_fields, stub_fields
 from generator.emit.render import load_templates, render
 from generator.emit.stubs import stub_body, stub_imports
 from generator.emit.testcases import CaseBuilder
+from generator.files import checkpoint
 from generator.ir.contracts import RUNTIME_DIR
 from generator.ir.types import Family, Model, Package, ValueModel
 
@@ -48,6 +49,7 @@ def render_package(package: Package) -> dict[str, str]:
     bodies: dict[str, Body] = {}  # class module path → its class's body, for the stubs
     files: dict[str, str] = {}
     with Beside(lambda: _child_share(package, ctx, fctxs)) as child:
+        checkpoint("rendering")
         for family, fctx in zip(package.families, fctxs, strict=True):
             files.update(_render_family(family, root, fctx))
             _render_models(family, family.models[::2], root, fctx, files, bodies)

@@ -1,7 +1,8 @@
 """Interrupted runs: a real ``cube-codegen generate`` on a document large enough to keep its
-run busy is stopped with SIGINT, SIGTERM or SIGKILL while it runs. No process
-may outlive it, the caller's pipes must reach end-of-file, the output folder must be as it was,
-and no staging folder may survive the next run. Waits are bounded; no timing is asserted."""
+run busy is stopped with SIGINT, SIGTERM or SIGKILL while it renders, a helper process beside
+it. No process may outlive it, the caller's pipes must reach end-of-file, the output folder must
+be as it was, and no staging folder may survive the next run. Waits are bounded; no timing is
+asserted."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from generator.emit.writer import MARKER
+from generator.files import PAUSE_ENV
 from tests.helpers import ROOT
 
 WAIT = 120.0  # upper bound for any one wait below; reached only when something is wrong
@@ -104,42 +106,30 @@ def _start(cwd: Path) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         [sys.executable, "-m", "generator", *args],
         cwd=cwd,
-        env=_env(cwd),
+        env={**_env(cwd), PAUSE_ENV: "rendering"},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
 
 
-def _cpu_ticks(pid: int) -> int:
+def _state(pid: int) -> str:
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
     except OSError:
-        return 0
-    return int(fields[11]) + int(fields[12])  # utime + stime
+        return ""
 
 
 def _interrupt(cwd: Path, sig: int) -> tuple[subprocess.Popen[bytes], bytes, set[int]]:
-    """Signal a run mid-way. On a loaded machine this process may be scheduled again only once
-    the run has committed its output: a run whose new tree is in place was not interrupted
-    mid-way, so the earlier output is put back and the run is started again, up to three times."""
-    for _ in range(3):
-        proc, err, helpers = _interrupt_once(cwd, sig)
-        if (cwd / "out" / "previous.txt").is_file():
-            return proc, err, helpers
-        _earlier_output(cwd / "out")
-    pytest.fail("three runs wrote their output before the signal took effect")
-
-
-def _interrupt_once(cwd: Path, sig: int) -> tuple[subprocess.Popen[bytes], bytes, set[int]]:
+    """Signal a run mid-way: it suspends itself where rendering has begun and its helper runs
+    (the ``rendering`` step of ``CUBE_CODEGEN_PAUSE_AT``), is signalled there and resumed, so the
+    signal lands mid-run however loaded the machine is."""
     proc = _start(cwd)
-    # mid-run: it has worked a while (or started helpers), and has not finished
-    _wait_for(
-        lambda: _children(proc.pid) or _cpu_ticks(proc.pid) > 150 or proc.poll() is not None,
-        "the run to get going",
-    )
+    _wait_for(lambda: _state(proc.pid) in ("T", "") or proc.poll() is not None, "the pause")
+    assert proc.poll() is None, proc.communicate()[1][-2000:]
     helpers = _children(proc.pid)
-    if proc.poll() is None:
-        os.kill(proc.pid, sig)
+    assert helpers, "no helper process beside the rendering"
+    os.kill(proc.pid, sig)
+    os.kill(proc.pid, signal.SIGCONT)
     try:  # end-of-file on both pipes: no helper process holds them open
         _, err = proc.communicate(timeout=WAIT)
     except subprocess.TimeoutExpired:
