@@ -4,8 +4,10 @@ of rendering a class (a macro call, a dozen attribute lookups and filter calls p
 
 from __future__ import annotations
 
+import functools
 import keyword
 
+from generator.emit.imports import used_names
 from generator.emit.layout_cache import fit, fit_item
 from generator.emit.literals import py_literal
 from generator.emit.sanitize import clean_text, py_str
@@ -34,23 +36,38 @@ def functional_twin(model: Model) -> bool:
     return not all(key_identifier(f.name) for f in model.fields)
 
 
-def class_fields(m: Model) -> str:
+Fields = tuple[str, frozenset[str]]  # statements, one per line, and the names they use
+
+
+def class_fields(m: Model) -> Fields:
     """A class module's configuration line and field statements, one per line (every line after
-    the first indented by four, as the body's template places the first)."""
-    return "\n    ".join([_config_line(m), *map(field_statement, m.fields)])
+    the first indented by four, as the body's template places the first), and the names they
+    use (see :func:`_code_names`)."""
+    config = _config_line(m)
+    lines, names = [config], set(_code_names(config))
+    for f in m.fields:
+        text, code = _statement(f)
+        lines.append(text)
+        names |= _code_names(code)
+    return "\n    ".join(lines), frozenset(names)
 
 
-def stub_fields(m: Model) -> str:
+def stub_fields(m: Model) -> Fields:
     """The same in the family's stub, which type checkers read: each field's name, type and
     default only. Aliases, constraints and the configuration are rules pydantic applies at run
     time (a type checker gives ``__init__`` the attribute names either way), and the class
     docstring already lists each field's description; left out, they cost a user's first
     ``mypy`` run nothing to read."""
     if not m.fields:  # the configuration line keeps the class body from being empty
-        return _config_line(m)
-    return "\n    ".join(
-        fit(f"{f.py_name}: {py_open_type(f.type, '')}{_default(f)}", 4) for f in m.fields
-    )
+        config = _config_line(m)
+        return config, _code_names(config)
+    lines: list[str] = []
+    names: set[str] = set()
+    for f in m.fields:
+        code = f"{f.py_name}: {py_open_type(f.type, '')}{_default(f)}"
+        lines.append(fit(code, 4))
+        names |= _code_names(code)
+    return "\n    ".join(lines), frozenset(names)
 
 
 def _config_line(m: Model) -> str:
@@ -68,14 +85,31 @@ def field_statement(f: ModelField) -> str:
     """The class attribute of a model field, as the class body writes it (indented by four):
     ``name: T``; ``Annotated[T, Field(...)]`` when it has an alias, constraints or a description;
     ``= default`` when it is optional."""
-    type_text = py_open_type(f.type, "")
+    return _statement(f)[0]
+
+
+def _statement(f: ModelField) -> tuple[str, str]:
+    """:func:`field_statement`, and the same statement unbroken without its alias and
+    description: string literals (:func:`py_str`) and keyword names, which use no name."""
+    type_text = code_type = py_open_type(f.type, "")
     if f.py_name != f.name or f.constraints or f.description:
         parts = [f"alias={py_str(f.name)}"] if f.py_name != f.name else []
-        parts += [f"{key}={py_literal(value)}" for key, value in f.constraints]
+        constraints = [f"{key}={py_literal(value)}" for key, value in f.constraints]
+        parts += constraints
         if f.description:
             parts.append(f"description={py_str(clean_text(f.description).strip())}")
         type_text = f"Annotated[{type_text}, Field({', '.join(parts)})]"
-    return fit(f"{f.py_name}: {type_text}{_default(f)}", 4)
+        code_type = f"Annotated[{code_type}, Field({', '.join(constraints)})]"
+    default = _default(f)
+    return fit(f"{f.py_name}: {type_text}{default}", 4), f"{f.py_name}: {code_type}{default}"
+
+
+@functools.lru_cache(maxsize=4096)
+def _code_names(code: str) -> frozenset[str]:
+    """The names ``code`` uses (:func:`used_names`), remembered: a large document's fields
+    repeat a few hundred types, defaults and constraints, and scanning each statement with its
+    description cost about a tenth of rendering it."""
+    return used_names(code)
 
 
 def typed_dict_entry(f: ModelField, inputs: dict[str, str], values: dict[str, TypeRef]) -> str:

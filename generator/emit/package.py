@@ -173,11 +173,11 @@ def _render_models(
     for m in models:
         path = f"{base}/_classes/{m.module}.py"
         body = stub = render("family/model_body.py.jinja", **fctx, m=m, fields=FIELDS)
-        if isinstance(m, Model):  # the two differ in the fields alone: each part scanned once
+        if isinstance(m, Model):  # the two differ in the fields alone, which name what they use
             shared = used_names(body.replace(FIELDS, ""))
-            ours, theirs = class_fields(m), stub_fields(m)
+            (ours, our_names), (theirs, their_names) = class_fields(m), stub_fields(m)
             body, stub = body.replace(FIELDS, ours), body.replace(FIELDS, theirs)
-            names, stub_names = shared | used_names(ours), shared | used_names(theirs)
+            names, stub_names = shared | our_names, shared | their_names
         else:
             names = stub_names = used_names(body)
         bodies[path] = (stub, stub_names)

@@ -101,10 +101,20 @@ def _env(cwd: Path) -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(ROOT), "XDG_CACHE_HOME": str(cwd / ".user-cache")}
 
 
+# SIGINT's default disposition in the run, as a terminal's foreground job has it, then the
+# command in the same process: a suite started in the background by a non-interactive shell (a
+# CI script's ``cmd &``) inherits SIGINT ignored, which Python keeps, and Ctrl-C would reach no
+# run.
+_CTRL_C_AS_AT_A_TERMINAL = (
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+    "os.execv(sys.executable, [sys.executable, '-m', 'generator', *sys.argv[1:]])"
+)
+
+
 def _start(cwd: Path) -> subprocess.Popen[bytes]:
     args = ["generate", "--spec", "big.json", "--out", "out", "--package", "p"]
     return subprocess.Popen(
-        [sys.executable, "-m", "generator", *args],
+        [sys.executable, "-c", _CTRL_C_AS_AT_A_TERMINAL, *args],
         cwd=cwd,
         env={**_env(cwd), PAUSE_ENV: "rendering"},
         stdout=subprocess.PIPE,

@@ -3,6 +3,10 @@ call each from the field's IR (the class templates insert them as they are)."""
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generator.emit.imports import used_names
 from generator.emit.model_fields import (
     FIELDS,
     class_fields,
@@ -101,17 +105,17 @@ def test_the_stub_declares_names_types_and_defaults_and_the_class_module_the_res
     label = _field("label-text", "label_text", STR, required=True, constraints=(("max_length", 9),))
     count = _field("count", "count", Primitive("int"), required=False, default=3, description="N.")
     model = Model(name, (label, count), extra_allowed=True)
-    assert class_fields(model).split("\n    ") == [
+    assert class_fields(model)[0].split("\n    ") == [
         'model_config = ConfigDict(populate_by_name=True, protected_namespaces=(), extra="allow")',
         'label_text: Annotated[str, Field(alias="label-text", max_length=9)]',
         'count: Annotated[int, Field(description="N.")] = 3',
     ]
-    assert stub_fields(model).split("\n    ") == ["label_text: str", "count: int = 3"]
+    assert stub_fields(model)[0].split("\n    ") == ["label_text: str", "count: int = 3"]
     # a class of no fields keeps its configuration line in the stub: its body is never empty
     empty = Model(name, ())
     assert (
-        stub_fields(empty)
-        == class_fields(empty)
+        stub_fields(empty)[0]
+        == class_fields(empty)[0]
         == ("model_config = ConfigDict(populate_by_name=True, protected_namespaces=())")
     )
 
@@ -122,3 +126,58 @@ def test_no_document_text_can_stand_for_the_place_of_the_fields() -> None:
     hostile = f"a{FIELDS}b\x00"
     assert "\x00" not in py_str(hostile)
     assert "\x00" not in docstring_body(hostile, 4)
+
+
+_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(),
+    st.text(max_size=30),
+)
+_TYPES = st.sampled_from(
+    [
+        STR,
+        Primitive("int"),
+        UnionOf((LiteralOf(("a", "b")), NONE)),
+        ListOf(ModelRef(ClassName.unchecked("Card"))),
+        UnionOf((ModelRef(ClassName.unchecked("Card")), Primitive("datetime"), NONE)),
+    ]
+)
+_CODE_LIKE = st.sampled_from(["", "Card", "os.system('x')", 'x"""y', "Field(", "\\", "a\nb: c"])
+
+
+@st.composite
+def _fields(draw: st.DrawFn) -> ModelField:
+    py_name = draw(st.sampled_from(["value", "class_", "card_list", "model_config_"]))
+    wire = draw(st.one_of(st.just(py_name), st.text(max_size=20), _CODE_LIKE))
+    required = draw(st.booleans())
+    return _field(
+        wire,
+        py_name,
+        draw(_TYPES),
+        required=required,
+        default=None if required else draw(_VALUES),
+        description=draw(st.one_of(_CODE_LIKE, st.text(max_size=40))) or None,
+        constraints=tuple(
+            draw(
+                st.lists(
+                    st.tuples(st.sampled_from(["ge", "max_length", "pattern"]), _VALUES),
+                    max_size=3,
+                    unique_by=lambda kv: kv[0],
+                )
+            )
+        ),
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_fields(), max_size=5), st.booleans())
+def test_the_names_given_with_the_fields_are_those_their_text_uses(
+    fields: list[ModelField], extra: bool
+) -> None:
+    """Names are taken from each statement without its alias and description (string literals):
+    they must be exactly what scanning the whole text finds, whatever the document wrote."""
+    model = Model(ClassName.unchecked("Thing"), tuple(fields), extra_allowed=extra)
+    for text, names in (class_fields(model), stub_fields(model)):
+        assert names == used_names(text), text
