@@ -150,10 +150,16 @@ def class_module_imports(
     top += [imp for imp in runtime if imp[1] in used]
     if late:
         top.append(("typing", "TYPE_CHECKING"))
-    text = import_block(top, package)
+    text = _top_block(frozenset(top), package)
     if late:
         text += "\n\nif TYPE_CHECKING:\n" + import_block(late, package, "    ")
     return text
+
+
+@functools.lru_cache(maxsize=1024)
+def _top_block(imports: frozenset[Import], package: str) -> str:
+    """A class module's imports but those for type checkers: the same few sets over and over."""
+    return import_block(imports, package)
 
 
 @functools.lru_cache(maxsize=16)

@@ -41,15 +41,23 @@ class LiteralOf:
     though ``1 == True`` (memos keyed by type references rely on it)."""
 
     values: tuple[str | int | bool, ...]
+    # made once: rendering hashes a large document's enums tens of thousands of times
+    _typed: tuple[tuple[type, str | int | bool], ...] = field(init=False, repr=False)
+    _hash: int = field(init=False, repr=False)
 
-    def _typed(self) -> tuple[tuple[type, str | int | bool], ...]:
-        return tuple((type(v), v) for v in self.values)
+    def __post_init__(self) -> None:
+        typed = tuple((type(v), v) for v in self.values)
+        object.__setattr__(self, "_typed", typed)
+        object.__setattr__(self, "_hash", hash(typed))
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, LiteralOf) and self._typed() == other._typed()
+        return isinstance(other, LiteralOf) and self._typed == other._typed
 
     def __hash__(self) -> int:
-        return hash(self._typed())
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[LiteralOf], tuple[tuple[str | int | bool, ...]]]:
+        return LiteralOf, (self.values,)  # the hash is made again where it is loaded
 
 
 @dataclass(frozen=True, slots=True)
