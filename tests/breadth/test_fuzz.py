@@ -19,7 +19,8 @@ Each input runs ``cube-codegen generate`` in a fresh interpreter under an audit 
 and CPU limits (``fuzz_child.py``). Required of every one: exit 0 with a generated package whose
 every module imports, or exit 2 with exactly one line on stderr; never a traceback, a signal or
 a hang past ``FUZZ_TIMEOUT`` seconds; no file opened outside the generator, the interpreter and
-the example's own document folder; nothing written outside the output folder. The first
+the example's own document folder (the modules the suite compiled are read, never written, from
+its ``PYTHONPYCACHEPREFIX``); nothing written outside the output folder. The first
 ``FUZZ_LINT_SAMPLE`` packages of each property (default 1; ``FUZZ_HEAVY_LINT_SAMPLE``, default
 2, in the sweep) also pass ``ruff check``, ``ruff format --check`` and ``mypy --strict``.
 
@@ -241,6 +242,7 @@ def test_the_judge_flags_reads_and_writes_out_of_bounds(tmp_path: Path) -> None:
     outside = tmp_path / "outside.yaml"
     outside.write_text("x: 1\n", encoding="utf-8")
     (project / "spec" / "link.yaml").symlink_to(outside)
+    compiled = tmp_path / "pycache"  # the bytecode folder the child reads (PYTHONPYCACHEPREFIX)
     lines = [
         ["read", "open", str(project / "spec" / "api.yaml")],
         ["read", "open", str(fuzzing.ROOT / "generator" / "cli.py")],
@@ -253,15 +255,20 @@ def test_the_judge_flags_reads_and_writes_out_of_bounds(tmp_path: Path) -> None:
         ["write", "open", str(tmp_path / "elsewhere.txt")],
         ["write", "os.remove", str(project / "spec" / "api.yaml")],
         ["read", "open", str(project / "<string>")],  # a traceback's source lookup: no file
+        ["read", "open", str(compiled / "x" / "generator" / "cli.cpython-311.pyc")],
+        ["read", "open", str(compiled / "x" / "secret.yaml")],  # not compiled code: a leak
+        ["read", "os.listdir", str(compiled)],  # the folder's listing: a leak too
     ]
     log = tmp_path / "audit.log"
     log.write_text("".join(fuzzing.json.dumps(line) + "\n" for line in lines), encoding="utf-8")
-    reads, writes = fuzzing._judge_log(log, project)
+    reads, writes = fuzzing._judge_log(log, project, str(compiled))
     assert reads == sorted(
         [
             f"{outside.resolve()} (open)",
             f"{(project / 'secret.yaml').resolve()} (open)",
             "/etc (os.listdir)",
+            f"{(compiled / 'x' / 'secret.yaml').resolve()} (open)",
+            f"{compiled.resolve()} (os.listdir)",
         ]
     )
     assert writes == sorted(
