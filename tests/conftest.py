@@ -12,6 +12,7 @@ import pytest
 # The pipeline hands the IR its stub renderer (the derived names): tests that build an IR alone
 # get it too.
 import generator.pipeline  # noqa: F401
+from generator import beside
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_ENV = "CUBE_CODEGEN_SHARED"
@@ -20,6 +21,16 @@ _SENT = pytest.StashKey[list[dict[str, Any]]]()
 # Runs outside any project keep their run state in the per-user cache: the suite's own one,
 # inside the checkout (git-ignored), never the tester's home.
 os.environ["XDG_CACHE_HOME"] = str(ROOT / ".cache" / "test-user-cache")
+# Generations run inside a test process do their helper child's work themselves, as where no
+# child can be forked (generator.beside: the value is the same either way): forking a test
+# process's large heap costs more CPU than the work it shares (18 small packages: 5.3 CPU s
+# forked, 1.2 in-process), and the suite's workers already keep both cores busy. Only this
+# process is concerned: every command line a test runs (fresh, or forked from tests.cli_zygote)
+# still forks its helpers, and tests/cli/test_work_beside.py tests the forking itself.
+# CUBE_TESTS_FORK=1 lets test processes fork too (to compare, or to rule this out).
+FORK_ENV = "CUBE_TESTS_FORK"
+if not os.environ.get(FORK_ENV):
+    beside.can_fork = lambda: False
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
