@@ -6,6 +6,12 @@ still gets what a separate process would give it: each command's exit code and e
 wrote to stderr. A command that raises past the command line (a crash) answers exit 1 with the
 traceback on its stderr, as the interpreter would print it.
 
+The commands do their helper child's work themselves (``CUBE_CODEGEN_NO_FORK``, as where no
+child can be forked: the value is the same either way, tests/cli/test_work_beside.py): a child
+forked from an interpreter that already ran commands copies its grown heap and fills again what
+the interpreter keeps between runs, only to drop it (the corpus's 60 documents: about 18 CPU s
+with children, 9 without).
+
 ``python -m tests.cli_batch`` reads a JSON list of argument lists on stdin and writes a JSON
 list of ``[exit code, stderr]`` pairs on stdout; :func:`run_cli_batch` is the caller's side.
 """
@@ -54,7 +60,7 @@ def run_cli_batch(
         [sys.executable, "-m", "tests.cli_batch"],
         input=json.dumps(commands),
         cwd=cwd,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env={**os.environ, "PYTHONPATH": str(ROOT), "CUBE_CODEGEN_NO_FORK": "1"},
         capture_output=True,
         text=True,
         timeout=timeout,
