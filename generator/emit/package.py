@@ -174,6 +174,7 @@ def _family_context(family: Family, family_import: str, ctx: dict[str, Any]) -> 
         "family_import": family_import,
         "inputs": family.inputs(),
         "values": family.value_types(),
+        "modules": {m.name: m.module for m in family.models},  # each class's module
     }
 
 
@@ -211,7 +212,6 @@ def _render_models(
     ``files``, and its class body as the family's stub declares it, with the names it uses
     (the stub's imports) into ``bodies``."""
     base = _family_base(family, root)
-    modules = {m.name: m.module for m in family.models}
     for m in models:
         path = f"{base}/_classes/{m.module}.py"
         body = stub = render("family/model_body.py.jinja", **fctx, m=m, fields=FIELDS)
@@ -223,9 +223,7 @@ def _render_models(
         else:
             names = stub_names = used_names(body)
         bodies[path] = (stub, stub_names)
-        files[path] = render(
-            "family/model_class.py.jinja", **fctx, m=m, modules=modules, body=body, names=names
-        )
+        files[path] = render("family/model_class.py.jinja", **fctx, m=m, body=body, names=names)
 
 
 def _render_stub(
