@@ -150,3 +150,40 @@ def _child(work: Callable[[], object], write: int, parent: int) -> None:
             code = 0
     finally:
         os._exit(code)
+
+
+class Tickets:
+    """The numbers ``0 .. count - 1``, each handed to whichever process asks first: a parent and
+    the child it forks afterwards share the work between them as each is free, however the two
+    cores are loaded. A pipe holds one byte per number (so at most :data:`MAX_TICKETS`), its
+    writing end closed before any fork: a read of one byte is atomic, and an empty pipe is the
+    end for both. Without a child, this process takes every number."""
+
+    MAX_TICKETS = 255
+
+    def __init__(self, count: int) -> None:
+        if not 0 <= count <= self.MAX_TICKETS:
+            raise ValueError(f"{count} tickets: at most {self.MAX_TICKETS}")
+        self._read, write = os.pipe()
+        try:
+            os.write(write, bytes(range(count)))
+        finally:
+            os.close(write)
+
+    def take(self) -> int | None:
+        """The next number nobody has taken, or None when none is left."""
+        if self._read < 0:
+            return None
+        data = os.read(self._read, 1)
+        return data[0] if data else None
+
+    def close(self) -> None:
+        if self._read >= 0:
+            os.close(self._read)
+            self._read = -1
+
+    def __enter__(self) -> Tickets:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

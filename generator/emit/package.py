@@ -7,11 +7,12 @@ The layout of a generated distribution (``<dist>/pyproject.toml``, ``<dist>/<pkg
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from generator import TEMPLATES
-from generator.beside import Beside
+from generator.beside import Beside, Tickets
 from generator.emit import layout_cache
 from generator.emit.imports import natural, used_names
 from generator.emit.model_fields import FIELDS, class_fields, stub_fields
@@ -41,25 +42,63 @@ def render_package(package: Package) -> dict[str, str]:
     ctx["header"] = header(package)
     layout_cache.begin(pkg)  # before the fork: the child breaks no statement a run kept
     load_templates()  # before the fork: the child renders without compiling a template
-    # Two cores: a child renders the distribution's own files (README, metadata, the runtime),
-    # the generated tests and every other model class module (about half of the rendering)
-    # while this process renders the rest.
     # what the argument and TypedDict annotations need, made once per family for both processes
     fctxs = [_family_context(f, imports[f.name], ctx) for f in package.families]
+    chunks = _chunks(package)
     bodies: dict[str, Body] = {}  # class module path → its class's body, for the stubs
     files: dict[str, str] = {}
-    with Beside(lambda: _child_share(package, ctx, fctxs)) as child:
+    # Two cores: a child renders the distribution's own files (README, metadata, the runtime)
+    # and the generated tests while this process renders the families' modules; then each takes
+    # the next chunk of model classes nobody has taken, until none is left.
+    with (
+        Tickets(len(chunks)) as tickets,
+        Beside(lambda: _child_share(package, ctx, fctxs, chunks, tickets)) as child,
+    ):
         checkpoint("rendering")
         for family, fctx in zip(package.families, fctxs, strict=True):
             files.update(_render_family(family, root, fctx))
-            _render_models(family, family.models[::2], root, fctx, files, bodies)
-        child_files, child_bodies, child_layout = child.result()
+        done = _render_chunks(package, fctxs, chunks, tickets, files, bodies)
+        child_files, child_bodies, child_layout, child_done = child.result()
     files.update(child_files)
     bodies.update(child_bodies)
+    left = [i for i in range(len(chunks)) if i not in done and i not in child_done]
+    if left:  # a child that failed or was stopped after it took a chunk: rendered here
+        _render_chunks(package, fctxs, chunks, iter(left), files, bodies)
     for family, fctx in zip(package.families, fctxs, strict=True):
         files.update(_render_stub(family, root, fctx, bodies))
     layout_cache.finish(pkg, child_layout)
     return files
+
+
+Chunk = list[tuple[int, Model | ValueModel]]  # (family index, class) pairs
+
+
+def _chunks(package: Package) -> list[Chunk]:
+    """Every family's classes in order, cut into at most :attr:`Tickets.MAX_TICKETS` chunks of
+    at least 8 classes (small enough that the two processes finish close together)."""
+    pairs = [(i, m) for i, family in enumerate(package.families) for m in family.models]
+    size = max(8, -(-len(pairs) // Tickets.MAX_TICKETS))
+    return [pairs[at : at + size] for at in range(0, len(pairs), size)]
+
+
+def _render_chunks(
+    package: Package,
+    fctxs: list[dict[str, Any]],
+    chunks: list[Chunk],
+    tickets: Tickets | Iterator[int],
+    files: dict[str, str],
+    bodies: dict[str, Body],
+) -> set[int]:
+    """Render the chunks ``tickets`` hands out into ``files`` and ``bodies``; their numbers."""
+    root = f"{package.name}/{package.name}"
+    done: set[int] = set()
+    take = tickets.take if isinstance(tickets, Tickets) else lambda: next(tickets, None)
+    while (number := take()) is not None:
+        done.add(number)
+        for index, group in itertools.groupby(chunks[number], key=lambda pair: pair[0]):
+            models = [m for _, m in group]
+            _render_models(package.families[index], models, root, fctxs[index], files, bodies)
+    return done
 
 
 def _distribution_files(package: Package, ctx: dict[str, Any]) -> dict[str, str]:
@@ -89,18 +128,21 @@ def _distribution_files(package: Package, ctx: dict[str, Any]) -> dict[str, str]
 
 
 def _child_share(
-    package: Package, ctx: dict[str, Any], fctxs: list[dict[str, Any]]
-) -> tuple[dict[str, str], dict[str, Body], tuple[list[list[Any]], bool]]:
-    """The distribution's own files, the generated tests and every other model class module,
-    and the statements their rendering broke (see :mod:`generator.emit.layout_cache`)."""
-    root = f"{package.name}/{package.name}"
+    package: Package,
+    ctx: dict[str, Any],
+    fctxs: list[dict[str, Any]],
+    chunks: list[Chunk],
+    tickets: Tickets,
+) -> tuple[dict[str, str], dict[str, Body], tuple[list[list[Any]], bool], set[int]]:
+    """The distribution's own files, the generated tests and the chunks of model classes this
+    process took, the statements their rendering broke (see :mod:`generator.emit.layout_cache`)
+    and the numbers of the chunks."""
     files = _distribution_files(package, ctx)
     if package.tests:
         files.update(_render_tests(package, ctx))
     bodies: dict[str, Body] = {}
-    for family, fctx in zip(package.families, fctxs, strict=True):
-        _render_models(family, family.models[1::2], root, fctx, files, bodies)
-    return files, bodies, layout_cache.used()
+    done = _render_chunks(package, fctxs, chunks, tickets, files, bodies)
+    return files, bodies, layout_cache.used(), done
 
 
 def _render_tests(package: Package, ctx: dict[str, Any]) -> dict[str, str]:
@@ -132,6 +174,7 @@ def _family_context(family: Family, family_import: str, ctx: dict[str, Any]) -> 
         "family_import": family_import,
         "inputs": family.inputs(),
         "values": family.value_types(),
+        "modules": {m.name: m.module for m in family.models},  # each class's module
     }
 
 
@@ -169,7 +212,6 @@ def _render_models(
     ``files``, and its class body as the family's stub declares it, with the names it uses
     (the stub's imports) into ``bodies``."""
     base = _family_base(family, root)
-    modules = {m.name: m.module for m in family.models}
     for m in models:
         path = f"{base}/_classes/{m.module}.py"
         body = stub = render("family/model_body.py.jinja", **fctx, m=m, fields=FIELDS)
@@ -181,9 +223,7 @@ def _render_models(
         else:
             names = stub_names = used_names(body)
         bodies[path] = (stub, stub_names)
-        files[path] = render(
-            "family/model_class.py.jinja", **fctx, m=m, modules=modules, body=body, names=names
-        )
+        files[path] = render("family/model_class.py.jinja", **fctx, m=m, body=body, names=names)
 
 
 def _render_stub(

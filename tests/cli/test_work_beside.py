@@ -216,3 +216,82 @@ def test_generation_is_the_same_with_and_without_a_child(
         assert code == 0 and "pairs/models.py" in files
         repaired = [d for d in diagnostics if d["id"] == "openapi-repaired"]
         assert len(repaired) == (1 if isinstance(items, list) else 0)
+
+
+def test_tickets_go_once_each_to_whichever_process_asks() -> None:
+    """A parent and its child take numbers from one dispenser at once: every number is taken,
+    none twice; the limit is refused, and an empty dispenser hands out nothing."""
+    code = """
+import json
+from generator.beside import Beside, Tickets
+def take_all(tickets):
+    got = []
+    while (n := tickets.take()) is not None:
+        got.append(n)
+    return got
+with Tickets(255) as tickets, Beside(lambda: take_all(tickets)) as child:
+    forked = child.forked
+    mine = take_all(tickets)
+    theirs = child.result()
+try:
+    Tickets(256)
+    refused = False
+except ValueError:
+    refused = True
+with Tickets(0) as none:
+    empty = none.take()
+print(json.dumps([forked, mine, theirs, refused, empty]))
+"""
+    proc = _python(code)
+    forked, mine, theirs, refused, empty = json.loads(proc.stdout)
+    assert forked and refused and empty is None, proc.stderr
+    assert sorted(mine + theirs) == list(range(255))
+
+
+RENDER_CHILD_DIES = """
+import hashlib, os, signal, sys, time
+from pathlib import Path
+from generator import pipeline
+import generator.emit.package as package
+parent, marker = os.getpid(), Path(sys.argv[2])
+render_models, render_family = package._render_models, package._render_family
+def models(*args):
+    if os.getpid() != parent:  # the child dies on the first chunk it took
+        marker.write_text("taken")
+        os.kill(os.getpid(), signal.SIGKILL)
+    return render_models(*args)
+def family(*args):
+    deadline = time.monotonic() + 60
+    while os.environ.get("CUBE_CODEGEN_NO_FORK") is None and not marker.exists():
+        assert time.monotonic() < deadline, "the child took no chunk"
+        time.sleep(0.01)
+    return render_family(*args)
+package._render_models, package._render_family = models, family
+config = pipeline.single_document_config(Path(sys.argv[1]), (), "things", Path("unused"))
+files = pipeline.generate(config).files
+print(len(files), hashlib.sha256(repr(sorted(files.items())).encode()).hexdigest())
+"""
+
+
+def test_chunks_a_dead_render_child_took_are_rendered_here(tmp_path: Path) -> None:
+    """The render child dies holding a chunk of classes (its own files are then made here, by
+    the stand-in): the chunk is rendered here, and the files are those of a run without a child."""
+    schemas = {
+        f"Thing{i}": {"type": "object", "properties": {"n": {"type": "integer"}}} for i in range(40)
+    }
+    doc = _document({"type": "string"}, "Things")
+    doc["components"]["schemas"].update(schemas)  # type: ignore[index]
+    spec = tmp_path / "api.json"
+    spec.write_text(json.dumps(doc), encoding="utf-8")
+    args = ["-c", RENDER_CHILD_DIES, str(spec), str(tmp_path / "taken")]
+    runs = []
+    for env in ({}, {"CUBE_CODEGEN_NO_FORK": "1"}):
+        proc = subprocess.run(
+            [sys.executable, *args],
+            env={**os.environ, "PYTHONPATH": str(ROOT), **env},
+            capture_output=True, text=True, timeout=120, check=False, cwd=tmp_path,
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        runs.append(proc.stdout.split())
+    assert (tmp_path / "taken").read_text() == "taken"
+    assert runs[0] == runs[1] and int(runs[0][0]) > 40
