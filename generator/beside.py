@@ -21,7 +21,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Generic, TypeVar
 
 from generator.files import libc
@@ -176,6 +176,11 @@ class Tickets:
             return None
         data = os.read(self._read, 1)
         return data[0] if data else None
+
+    def __iter__(self) -> Iterator[int]:
+        """The numbers this process takes, one by one, until none is left."""
+        while (number := self.take()) is not None:
+            yield number
 
     def close(self) -> None:
         if self._read >= 0:

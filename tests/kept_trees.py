@@ -21,9 +21,8 @@ import shutil
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from tests.helpers import stamp_file
+from tests.helpers import ROOT, stamp_file
 
-ROOT = Path(__file__).resolve().parent.parent
 TREES = ROOT / ".cache" / "test-trees"
 
 

@@ -133,17 +133,16 @@ def imports_used(code: str, table: dict[str, Import]) -> list[Import]:
 
 
 def class_module_imports(
-    body: str | frozenset[str],
+    names: frozenset[str],
     package: str,
     runtime: Iterable[Import],
     type_checking: Iterable[Import],
     type_strings: Iterable[str] = (),
 ) -> str:
-    """The imports of one model class module: what its body uses (``body``, or the names it
-    uses), the classes it needs at run time, and, under ``TYPE_CHECKING``, those only
-    annotations name. ``type_strings`` are type expressions written as strings (a functional
-    TypedDict's items), whose names count too."""
-    names = used_names(body) if isinstance(body, str) else body
+    """The imports of one model class module: what its body uses (``names``, see
+    :func:`used_names`), the classes it needs at run time, and, under ``TYPE_CHECKING``, those
+    only annotations name. ``type_strings`` are type expressions written as strings (a
+    functional TypedDict's items), whose names count too."""
     used = names | {n for s in type_strings for n in _NAME.findall(s)}
     late = sorted({imp for imp in type_checking if imp[1] in used})
     top = [imp for name, imp in _class_module_table(package) if name in used]

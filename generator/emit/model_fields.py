@@ -112,6 +112,16 @@ def _code_names(code: str) -> frozenset[str]:
     return used_names(code)
 
 
+def twin_type_strings(m: Model, inputs: dict[str, str], values: dict[str, TypeRef]) -> list[str]:
+    """The type expressions a functional TypedDict twin writes as strings (its items, and
+    ``NotRequired`` when a key is optional), whose names its module imports; none for a twin
+    in class syntax, whose annotations are code."""
+    if not functional_twin(m):
+        return []
+    strings = [py_input_type(f.type, inputs, "", values) for f in m.fields]
+    return strings + ([] if all(f.required for f in m.fields) else ["NotRequired"])
+
+
 def typed_dict_entry(f: ModelField, inputs: dict[str, str], values: dict[str, TypeRef]) -> str:
     """A field's item in a functional TypedDict twin (``"wire-name": "T",``, indented by eight):
     keyed by its wire name, its type as a string (the twin's module imports what it names only

@@ -8,7 +8,7 @@ The layout of a generated distribution (``<dist>/pyproject.toml``, ``<dist>/<pkg
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from generator import TEMPLATES
@@ -63,7 +63,7 @@ def render_package(package: Package) -> dict[str, str]:
     bodies.update(child_bodies)
     left = [i for i in range(len(chunks)) if i not in done and i not in child_done]
     if left:  # a child that failed or was stopped after it took a chunk: rendered here
-        _render_chunks(package, fctxs, chunks, iter(left), files, bodies)
+        _render_chunks(package, fctxs, chunks, left, files, bodies)
     for family, fctx in zip(package.families, fctxs, strict=True):
         files.update(_render_stub(family, root, fctx, bodies))
     layout_cache.finish(pkg, child_layout)
@@ -85,15 +85,15 @@ def _render_chunks(
     package: Package,
     fctxs: list[dict[str, Any]],
     chunks: list[Chunk],
-    tickets: Tickets | Iterator[int],
+    numbers: Iterable[int],
     files: dict[str, str],
     bodies: dict[str, Body],
 ) -> set[int]:
-    """Render the chunks ``tickets`` hands out into ``files`` and ``bodies``; their numbers."""
+    """Render the chunks ``numbers`` names (as :class:`Tickets` hands them out) into ``files``
+    and ``bodies``; their numbers."""
     root = f"{package.name}/{package.name}"
     done: set[int] = set()
-    take = tickets.take if isinstance(tickets, Tickets) else lambda: next(tickets, None)
-    while (number := take()) is not None:
+    for number in numbers:
         done.add(number)
         for index, group in itertools.groupby(chunks[number], key=lambda pair: pair[0]):
             models = [m for _, m in group]

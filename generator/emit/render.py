@@ -29,6 +29,7 @@ from generator.emit.literals import error_class, py_literal
 from generator.emit.model_fields import (
     described,
     functional_twin,
+    twin_type_strings,
     typed_dict_entry,
     typed_dict_field,
 )
@@ -142,15 +143,15 @@ def uses_type(ops: tuple[Operation, ...], name: str) -> bool:
 
 
 def class_imports(
-    body: str | frozenset[str],
+    names: frozenset[str],
     pkg: str,
     model: Model | ValueModel,
     modules: dict[str, str],
     inputs: dict[str, str],
     values: dict[str, TypeRef],
 ) -> str:
-    """A class module's import block (see :func:`class_module_imports`; ``body`` is the class's
-    code or the names it uses): a value class that does not reach itself imports the classes
+    """A class module's import block (see :func:`class_module_imports`; ``names`` are those its
+    body uses): a value class that does not reach itself imports the classes
     it names at run time (its base names them), every other class only for type checkers,
     with what its TypedDict twin's items name."""
     runtime_refs = model.refs if isinstance(model, ValueModel) and not model.recursive else ()
@@ -161,10 +162,8 @@ def class_imports(
     if isinstance(model, Model) and model.input_name:
         typed = input_imports(model, inputs, values)
         late += [(f".{modules[owner]}", name) for owner, name in typed if name not in model.refs]
-        if functional_twin(model):
-            strings = [py_input_type(f.type, inputs, "", values) for f in model.fields]
-            strings += [] if all(f.required for f in model.fields) else ["NotRequired"]
-    return class_module_imports(body, pkg, runtime, late, strings)
+        strings = twin_type_strings(model, inputs, values)
+    return class_module_imports(names, pkg, runtime, late, strings)
 
 
 def sort_all(names: list[str]) -> list[str]:

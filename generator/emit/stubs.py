@@ -10,8 +10,7 @@ from __future__ import annotations
 import re
 
 from generator.emit.imports import class_module_imports
-from generator.emit.model_fields import functional_twin
-from generator.emit.type_text import py_input_type
+from generator.emit.model_fields import twin_type_strings
 from generator.ir.types import Model, TypeRef, ValueModel
 
 
@@ -27,9 +26,7 @@ def stub_imports(
     strings: list[str] = []
     for m in models:
         if isinstance(m, Model) and m.input_name:
-            if functional_twin(m):
-                strings += [py_input_type(f.type, inputs, "", values) for f in m.fields]
-                strings += [] if all(f.required for f in m.fields) else ["NotRequired"]
+            strings += twin_type_strings(m, inputs, values)
     return class_module_imports(names, pkg, [], [], strings)
 
 

@@ -287,7 +287,7 @@ def test_a_class_module_imports_only_what_its_body_uses() -> None:
     body = (
         "class A(BaseModel):\n    when: datetime.date | None = None\n    other: B | None = None\n"
     )
-    text = class_module_imports(body, "pkg", [], [(".b", "B"), (".c", "C")])
+    text = class_module_imports(used_names(body), "pkg", [], [(".b", "B"), (".c", "C")])
     assert "import datetime" in text and "BaseModel" in text
     assert "from .b import B" in text and ".c" not in text
     assert "Field" not in text and "Literal" not in text
