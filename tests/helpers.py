@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import json
 import os
@@ -24,6 +25,11 @@ CLI = [sys.executable, "-m", "generator"]
 WARM_MYPY = ROOT / ".cache" / "mypy-warm"
 # the key of the test projects' run-state mypy caches (:func:`seed_run_state_mypy`)
 RUN_STATE_KEY = "run-state"
+# The name of the package the mypy seed is made from (:func:`_mypy_seed`): every generated
+# package carries its own copy of the runtime, which mypy checks again under each new package
+# name (about a CPU second). A test that type-checks a package whose name is not what it tests
+# names it this: its first check, on a fresh clone too, finds the runtime's results in the seed.
+TYPED_PACKAGE = "typed_client"
 
 
 def run_cli(
@@ -105,7 +111,8 @@ def seeded_mypy_cache(cache: Path, key: str = "") -> Path:
     """``cache``, seeded when new with mypy's results for what every generated package imports
     (pydantic, httpx2, ...), so that a check spends its time on the package alone: a cold
     mypy takes about two seconds over those libraries. The seed is made once per environment
-    (``.cache/mypy-seed/``), from a small package generated with the same settings. With a
+    (``.cache/mypy-seed/``), from a small package named :data:`TYPED_PACKAGE` generated with
+    the same settings (a package of that name finds its runtime checked there too). With a
     ``key``, the seed is what the last passing check under that key kept
     (:func:`keep_mypy_cache`) when there is one: mypy then checks again only the modules whose
     source changed and what depends on them, and answers as it would from cold."""
@@ -191,32 +198,41 @@ def check_user_code(folder: Path, cache: Path) -> subprocess.CompletedProcess[st
 
 
 def _mypy_seed() -> Path | None:
-    mypy = Path(sys.executable).with_name("mypy")
+    """The seed: mypy's cache after checking a small package named :data:`TYPED_PACKAGE`,
+    made once per environment, by one process at a time (the others wait, then take it)."""
     key = hashlib.sha256()
     for part in (ROOT / "requirements.lock", ROOT / "templates/package/pyproject.toml.jinja"):
         key.update(part.read_bytes())
     key.update(sys.version.encode())
+    key.update(TYPED_PACKAGE.encode())
     folder = ROOT / ".cache" / "mypy-seed" / key.hexdigest()[:16]
     if folder.is_dir():
         return folder
     folder.parent.mkdir(parents=True, exist_ok=True)
+    with open(folder.parent / f"{folder.name}.lock", "w", encoding="ascii") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # two workers starting at once make it once
+        if not folder.is_dir():
+            _make_mypy_seed(folder)
+    return folder if folder.is_dir() else None
+
+
+def _make_mypy_seed(folder: Path) -> None:
+    mypy = Path(sys.executable).with_name("mypy")
     work = Path(tempfile.mkdtemp(prefix="making-", dir=folder.parent))
     try:
         doc = {"openapi": "3.1.0", "info": {"title": "Seed", "version": "1"}, "paths": {}}
         doc["components"] = {"schemas": {"Seed": {"type": "object"}}}
-        generate_package(doc, work / "dist", "mypy_seed_package")
+        generate_package(doc, work / "dist", TYPED_PACKAGE)
+        stamp_by_content(work / "dist" / TYPED_PACKAGE)  # as every checked package is
         proc = subprocess.run(
-            [str(mypy), "--cache-dir", str(work / "cache"), "mypy_seed_package"],
+            [str(mypy), "--cache-dir", str(work / "cache"), TYPED_PACKAGE],
             cwd=work / "dist",
             capture_output=True,
             timeout=600,
             check=False,
         )
-        if proc.returncode != 0:
-            return None
-        with contextlib.suppress(OSError):  # another worker made it first: theirs is the same
+        if proc.returncode == 0:
             (work / "cache").rename(folder)
-        return folder if folder.is_dir() else None
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

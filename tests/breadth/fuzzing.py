@@ -37,12 +37,12 @@ from typing import Any
 import yaml
 from hypothesis import strategies as st
 
-from tests.helpers import node_paths, stamp_by_content
+from tests.helpers import TYPED_PACKAGE, node_paths, stamp_by_content
 
 ROOT = Path(__file__).resolve().parents[2]
 CHILD = Path(__file__).with_name("fuzz_child.py")
 SPEC_FILES = ("platform-api.yaml", "scim-api.yaml", "data-api.yaml", "chat-api.yaml")
-PACKAGE = "fz_client"
+PACKAGE = TYPED_PACKAGE  # its runtime is in the mypy seed
 CANARY = "fuzz-canary: {type: string, description: secret text that must never be read}\n"
 
 # Names with a history: keywords, builtins, what generated modules import, pydantic's own

@@ -30,10 +30,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from generator.diagnostics import CodegenError
-from tests.helpers import check_clean_and_typed, run_python
+from tests.helpers import TYPED_PACKAGE, check_clean_and_typed, run_python
 from tests.helpers import generate_package as generate_into
 
-PACKAGE = "hostile_client"
+PACKAGE = TYPED_PACKAGE  # its runtime is in the mypy seed
 CANARY_NAME = "CANARY_CREATED"
 
 

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from tests.helpers import (
+    TYPED_PACKAGE,
     check_clean,
     check_clean_and_typed,
     generate_package,
@@ -44,13 +45,13 @@ def _doc(url: str) -> dict[str, Any]:
 @pytest.mark.parametrize("length", [86, 92, 120])
 def test_long_document_strings_pass_the_formatter(tmp_path: Path, length: int) -> None:
     url = "https://api.example.com/" + "v" * (length - len("https://api.example.com/"))
-    out = tmp_path / "long_client"
-    files = generate_package(_doc(url), out, "long_client")
-    client = files["long_client/_client.py"]
+    out = tmp_path / "long"
+    files = generate_package(_doc(url), out, TYPED_PACKAGE)
+    client = files[f"{TYPED_PACKAGE}/_client.py"]
     assert url in client
     tests = "".join(text for name, text in files.items() if name.startswith("tests/test_"))
     assert "CREDENTIAL" in tests and "\\U000901b4" in tests
-    check_clean_and_typed(out, "long_client", tmp_path / "mypy")
+    check_clean_and_typed(out, TYPED_PACKAGE, tmp_path / "mypy")
 
 
 @pytest.mark.parametrize("said", ["\xa0", " \u2003 "])

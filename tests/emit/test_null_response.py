@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.helpers import (
+    TYPED_PACKAGE,
     check_clean,
     check_tests_typed,
     generate_package,
@@ -24,9 +25,9 @@ def _doc() -> dict[str, Any]:
 
 
 def test_null_only_json_response_tests_typecheck_and_pass(tmp_path: Path) -> None:
-    out = tmp_path / "nothing_client"
-    files = generate_package(_doc(), out, "nothing_client")
-    assert "-> None:" in files["nothing_client/resources/default.py"]
+    out = tmp_path / "nothing"
+    files = generate_package(_doc(), out, TYPED_PACKAGE)
+    assert "-> None:" in files[f"{TYPED_PACKAGE}/resources/default.py"]
     check_clean(out)  # the package is type-checked with its tests, below
-    check_tests_typed(out, "nothing_client", tmp_path / "mypy-cache")
+    check_tests_typed(out, TYPED_PACKAGE, tmp_path / "mypy-cache")
     run_package_tests(out)

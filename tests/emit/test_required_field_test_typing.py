@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.helpers import (
+    TYPED_PACKAGE,
     check_clean,
     check_tests_typed,
     generate_package,
@@ -44,8 +45,8 @@ def _doc() -> dict[str, Any]:
 
 
 def test_required_field_test_typechecks_beside_mixed_fields(tmp_path: Path) -> None:
-    files = generate_package(_doc(), tmp_path / "g", "groups_client")
+    files = generate_package(_doc(), tmp_path / "g", TYPED_PACKAGE)
     tests = "".join(t for rel, t in files.items() if rel.startswith("tests/test_"))
     assert "test_required_field_missing_or_null_is_a_warning" in tests
     check_clean(tmp_path / "g")  # the package is type-checked with its tests, below
-    check_tests_typed(tmp_path / "g", "groups_client", tmp_path / "mypy-cache")
+    check_tests_typed(tmp_path / "g", TYPED_PACKAGE, tmp_path / "mypy-cache")

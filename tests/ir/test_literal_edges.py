@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from tests.helpers import (
+    TYPED_PACKAGE,
     check_clean_and_typed,
     generate_package,
     model_source,
@@ -37,22 +38,22 @@ def test_integer_enums_beyond_64_bits_are_typed_int(tmp_path: Path, value: int) 
         "type": "object",
         "properties": {"n": {"type": "integer", "enum": [1, value]}, "m": {"enum": [value, "a"]}},
     }
-    files = generate_package(_doc(schema, {"type": "integer"}), tmp_path / "e", "edge_client")
-    models = model_source(files, "edge_client")
+    files = generate_package(_doc(schema, {"type": "integer"}), tmp_path / "e", TYPED_PACKAGE)
+    models = model_source(files, TYPED_PACKAGE)
     assert str(value) not in models.split("class Edge", 1)[1].split("\n\n\n", 1)[0]
-    check_clean_and_typed(tmp_path / "e", "edge_client", tmp_path / "mypy-cache")
+    check_clean_and_typed(tmp_path / "e", TYPED_PACKAGE, tmp_path / "mypy-cache")
 
 
 def test_small_integer_enums_stay_literal(tmp_path: Path) -> None:
     schema = {"type": "object", "properties": {"n": {"type": "integer", "enum": [1, 2**62]}}}
-    files = generate_package(_doc(schema, {"type": "integer"}), tmp_path / "e", "edge_client")
-    assert f"Literal[1, {2**62}]" in model_source(files, "edge_client")
+    files = generate_package(_doc(schema, {"type": "integer"}), tmp_path / "e", TYPED_PACKAGE)
+    assert f"Literal[1, {2**62}]" in model_source(files, TYPED_PACKAGE)
 
 
 @pytest.mark.parametrize("body", [{"type": "null"}, {"const": True}, {"enum": [False]}])
 def test_a_constant_json_body_is_compared_with_is(tmp_path: Path, body: dict[str, Any]) -> None:
     schema = {"type": "object", "properties": {"v": {"type": "string"}}}
-    files = generate_package(_doc(schema, body), tmp_path / "e", "edge_client")
+    files = generate_package(_doc(schema, body), tmp_path / "e", TYPED_PACKAGE)
     tests = "".join(t for rel, t in files.items() if rel.startswith("tests/"))
     assert "assert rec.json() ==" not in tests.replace("assert rec.json() == {", "")
-    check_clean_and_typed(tmp_path / "e", "edge_client", tmp_path / "mypy-cache")
+    check_clean_and_typed(tmp_path / "e", TYPED_PACKAGE, tmp_path / "mypy-cache")

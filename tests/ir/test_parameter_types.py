@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.helpers import (
+    TYPED_PACKAGE,
     check_clean_and_typed,
     generate_with_report,
     openapi_document,
@@ -30,12 +31,12 @@ def _doc() -> dict[str, Any]:
 
 
 def test_null_only_parameters_typecheck_and_their_tests_pass(tmp_path: Path) -> None:
-    out = tmp_path / "nulls_client"
-    files, report = generate_with_report(_doc(), out, "nulls_client")
+    out = tmp_path / "nulls"
+    files, report = generate_with_report(_doc(), out, TYPED_PACKAGE)
     warned = [d for d in report["diagnostics"] if d["id"] == "path-parameter-null"]
     assert len(warned) == 1 and warned[0]["pointer"].endswith("/parameters/0/schema"), warned
-    assert "key: str," in files["nulls_client/resources/default.py"]
-    check_clean_and_typed(out, "nulls_client", tmp_path / "mypy-cache")
+    assert "key: str," in files[f"{TYPED_PACKAGE}/resources/default.py"]
+    check_clean_and_typed(out, TYPED_PACKAGE, tmp_path / "mypy-cache")
     run_package_tests(out)
 
 
@@ -80,15 +81,15 @@ def test_structured_path_parameters_are_typed_str(tmp_path: Path) -> None:
     doc["components"] = {
         "schemas": {"Thing": {"type": "object", "properties": {"v": {"type": "string"}}}}
     }
-    out = tmp_path / "paths_client"
-    files, report = generate_with_report(doc, out, "paths_client")
+    out = tmp_path / "paths"
+    files, report = generate_with_report(doc, out, TYPED_PACKAGE)
     warned = sorted(
         d["pointer"].split("/")[-2]
         for d in report["diagnostics"]
         if d["id"] == "path-parameter-structured"
     )
     assert warned == ["0", "1", "2"], report["diagnostics"]
-    source = files["paths_client/resources/default.py"]
+    source = files[f"{TYPED_PACKAGE}/resources/default.py"]
     for arg in ("obj: str,", "arr: str,", "raw: str,", 'color: Literal["red", "green"],'):
         assert arg in source
-    check_clean_and_typed(out, "paths_client", tmp_path / "mypy-cache")
+    check_clean_and_typed(out, TYPED_PACKAGE, tmp_path / "mypy-cache")
