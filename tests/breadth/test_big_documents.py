@@ -1,18 +1,62 @@
 """The two large documents of :mod:`tests.breadth.big_documents` give clean packages: every
 operation generated, ``ruff``, ``mypy --strict``, and an import that parses cyclic and
-discriminated payloads."""
+discriminated payloads. The payments document is generated once here for ``make test``, its IR
+built under the naming pass's guard (:mod:`tests.ir.naming_guard`): the package's checks and the
+naming pass's check on the largest document read that one run."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from generator import pipeline
 from generator.document.openapi_paths import operation_keys
+from generator.ir.types import Family
 from tests.breadth.big_documents import assistant_document, payments_document
 from tests.helpers import check_clean, check_typed, generate_with_report, run_python
+from tests.ir.naming_guard import Passes, typing_only_in_the_pass
+
+
+@dataclass
+class Run:
+    """One generation of a large document: the document, the package's folder, the run's
+    report, the IR families built, and what the guarded naming pass did."""
+
+    doc: dict[str, Any]
+    out: Path
+    report: dict[str, Any]
+    families: list[Family]
+    passes: Passes
+
+
+@pytest.fixture(scope="module")
+def payments_doc() -> dict[str, Any]:
+    return payments_document()
+
+
+@pytest.fixture(scope="module")
+def payments_run(
+    payments_doc: dict[str, Any], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Run]:
+    """The payments document generated once (about 20 CPU seconds) for the tests below."""
+    doc, out = payments_doc, tmp_path_factory.mktemp("payments") / "dist"
+    built: list[Family] = []
+    build = pipeline._build
+
+    def kept(loaded: Any) -> Any:
+        families, diagnostics = build(loaded)
+        built.extend(families)
+        return families, diagnostics
+
+    with typing_only_in_the_pass() as passes, pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pipeline, "_build", kept)
+        _, report = generate_with_report(doc, out, "payments_api")
+    yield Run(doc, out, report, built, passes)
 
 
 def _walk(node: Any) -> Any:
@@ -22,8 +66,10 @@ def _walk(node: Any) -> Any:
         yield from _walk(child)
 
 
-def test_the_documents_have_the_size_and_kind_they_stand_for() -> None:
-    payments, assistant = payments_document(), assistant_document()
+def test_the_documents_have_the_size_and_kind_they_stand_for(
+    payments_doc: dict[str, Any],
+) -> None:
+    payments, assistant = payments_doc, assistant_document()
     assert 3.5e6 < len(json.dumps(payments)) < 4.5e6
     assert len(operation_keys(payments)) == 417
     assert len(payments["components"]["schemas"]) == 551
@@ -46,6 +92,10 @@ def test_the_documents_have_the_size_and_kind_they_stand_for() -> None:
 
 def _clean_package(doc: dict[str, Any], out: Path, package: str) -> Path:
     _, report = generate_with_report(doc, out, package)
+    return _assert_clean(doc, out, report)
+
+
+def _assert_clean(doc: dict[str, Any], out: Path, report: dict[str, Any]) -> Path:
     assert report["skipped"] == []
     assert report["operations_generated"] == report["operations_total"] == len(operation_keys(doc))
     assert not [d for d in report["diagnostics"] if d["level"] == "error"]
@@ -76,16 +126,25 @@ BIG = [
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("build", "package", "use"), BIG[:1])
-def test_document_gives_a_clean_package_that_parses_its_payloads(
-    build: Any, package: str, use: str, tmp_path: Path
-) -> None:
+def test_document_gives_a_clean_package_that_parses_its_payloads(payments_run: Run) -> None:
     """Every operation generated, ruff clean, and an import that reads cyclic and discriminated
     payloads: the larger document in ``make test``; both, type-checked too, in CI's ``make
     test-heavy``, below (the package's ``mypy --strict``, over a thousand modules, is most of
     that check's time); ``make test`` type-checks the same templates on the project's package,
     the corpus sample and the fuzzer's packages."""
-    run_python(use, _clean_package(build(), tmp_path / "dist", package))
+    run = payments_run
+    run_python(PAYMENTS_USE, _assert_clean(run.doc, run.out, run.report))
+
+
+@pytest.mark.slow
+def test_payments_builds_without_typing_after_the_naming_pass(payments_run: Run) -> None:
+    """The builder types every schema in its one naming pass, before it builds the IR
+    (``ir/naming_pass.py``; the other documents' checks are in tests/ir/test_naming_pass.py)."""
+    (family,) = payments_run.families
+    (ctx,) = payments_run.passes.contexts
+    assert payments_run.passes.named == [sum(len(r.operations) for r in family.resources)]
+    assert len(family.models) == len(ctx.catalog.models) > 100
+    assert ctx.catalog.frozen
 
 
 @pytest.mark.heavy

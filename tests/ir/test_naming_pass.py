@@ -5,22 +5,20 @@ nothing."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from generator.diagnostics import CodegenError
-from generator.ir import build
 from generator.ir.build import FamilyBuilder
-from generator.ir.context import BuildContext
-from generator.ir.naming_pass import name_classes
 from generator.ir.schemas import NotNamed
 from generator.ir.types import Family, ModelRef
 from generator.pipeline import load_family, single_document_config
-from tests.breadth.big_documents import assistant_document, payments_document
+from tests.breadth.big_documents import assistant_document
 from tests.breadth.test_corpus import corpus_documents
+from tests.ir import naming_guard
 
 
 def _builder(spec: Path, out: Path) -> tuple[FamilyBuilder, Family]:
@@ -31,22 +29,10 @@ def _builder(spec: Path, out: Path) -> tuple[FamilyBuilder, Family]:
 
 
 @pytest.fixture
-def typing_only_in_the_pass(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+def typing_only_in_the_pass() -> Iterator[list[int]]:
     """After the naming pass, any type lookup fails the build; gives how many passes ran."""
-    passes: list[int] = []
-
-    def pass_then_forbid(ctx: BuildContext, named: Any, *, models: bool = True) -> Any:
-        typed = name_classes(ctx, named, models=models)
-
-        def forbidden(schema: Any, hint: str, depth: int = 0) -> Any:
-            raise AssertionError(f"the builder typed {hint!r} after the naming pass")
-
-        ctx.types.type_of = forbidden  # type: ignore[method-assign]
-        passes.append(len(named))
-        return typed
-
-    monkeypatch.setattr(build, "name_classes", pass_then_forbid)
-    return passes
+    with naming_guard.typing_only_in_the_pass() as passes:
+        yield passes.named
 
 
 def _built(doc: dict[str, Any], tmp_path: Path) -> tuple[FamilyBuilder, Family]:
@@ -129,7 +115,9 @@ def test_a_frozen_catalogue_names_nothing(tmp_path: Path) -> None:
     assert sorted(m.name for m in family.models) == sorted(before)  # every class has its model
 
 
-@pytest.mark.parametrize("make", [payments_document, assistant_document])
+# the payments document's check is tests/breadth/test_big_documents.py's: the same build as its
+# generation test there, made once
+@pytest.mark.parametrize("make", [assistant_document])
 @pytest.mark.slow
 def test_big_documents_build_without_typing_after_the_pass(
     make: Callable[[], dict[str, Any]], tmp_path: Path, typing_only_in_the_pass: list[int]
