@@ -20,6 +20,7 @@ newlines, ``#``, Jinja syntax, U+2028/U+2029, NUL (as the JSON escape) and very 
 from __future__ import annotations
 
 import ast
+import itertools
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -494,19 +495,33 @@ def test_more_generated_strings_never_become_code(
 
 
 @pytest.mark.slow
-@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(s=hostile_strings())
-def test_hypothesis_strings_import_without_side_effects(
-    tmp_path_factory: pytest.TempPathFactory, s: str
-) -> None:
-    base = tmp_path_factory.mktemp("hypimport")
-    canary = base / CANARY_NAME
-    s = s + f"__import__('os').system('touch {canary}')"
-    try:
-        generate_package(hostile_doc(s), base / "dist")
-    except CodegenError:
+def test_hypothesis_strings_import_without_side_effects(tmp_path: Path) -> None:
+    """Five drawn strings, each ending in code that would leave a canary if run, each in its own
+    package; the packages are imported in one fresh interpreter (:func:`import_all`: the canary
+    is looked for after each, so a finding names its package, and here its string)."""
+    canary = tmp_path / CANARY_NAME
+    made: dict[Path, str] = {}
+    tries = itertools.count()
+
+    @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(s=hostile_strings())
+    def generate(s: str) -> None:
+        s = s + f"__import__('os').system('touch {canary}')"
+        out = tmp_path / f"case{next(tries)}" / "dist"
+        try:
+            generate_package(hostile_doc(s), out)
+        except CodegenError:
+            return
+        made[out] = s
+
+    generate()
+    if not made:  # every string refused with a diagnostic: nothing to import
         return
-    import_all([base / "dist"], canary)
+    try:
+        import_all(list(made), canary)
+    except AssertionError as exc:
+        strings = "\n".join(f"{out}: {s!r}" for out, s in made.items())
+        raise AssertionError(f"{exc}\nthe strings by package:\n{strings}") from None
 
 
 # --- names that collide: with each other after sanitising, with Python, with our own code ------
