@@ -217,6 +217,9 @@ def _mypy_seed() -> Path | None:
 
 
 def _make_mypy_seed(folder: Path) -> None:
+    """Check the seed package on a copy of the committed package's mypy cache when ``make lint``
+    left one (``make test`` runs it first, on a fresh clone too): the libraries every package
+    imports are checked there (seed: about 6.3 -> 1.7 CPU s); from cold if that fails."""
     mypy = Path(sys.executable).with_name("mypy")
     work = Path(tempfile.mkdtemp(prefix="making-", dir=folder.parent))
     try:
@@ -224,17 +227,25 @@ def _make_mypy_seed(folder: Path) -> None:
         doc["components"] = {"schemas": {"Seed": {"type": "object"}}}
         generate_package(doc, work / "dist", TYPED_PACKAGE)
         stamp_by_content(work / "dist" / TYPED_PACKAGE)  # as every checked package is
-        proc = subprocess.run(
-            [str(mypy), "--cache-dir", str(work / "cache"), TYPED_PACKAGE],
-            cwd=work / "dist",
-            capture_output=True,
-            timeout=600,
-            check=False,
-        )
-        if proc.returncode == 0:
+        args = [str(mypy), "--cache-dir", str(work / "cache"), TYPED_PACKAGE]
+        lint = PACKAGE_ROOT / ".mypy_cache"
+        passed = False
+        if lint.is_dir():
+            with contextlib.suppress(OSError):  # being written by a lint this instant: cold
+                shutil.copytree(lint, work / "cache")
+                passed = _checks(args, work)
+        if not passed:
+            shutil.rmtree(work / "cache", ignore_errors=True)
+            passed = _checks(args, work)
+        if passed:
             (work / "cache").rename(folder)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _checks(args: list[str], work: Path) -> bool:
+    proc = subprocess.run(args, cwd=work / "dist", capture_output=True, timeout=600, check=False)
+    return proc.returncode == 0
 
 
 def check_clean_and_typed(out: Path, package: str, cache: Path, *ruff_args: str) -> None:
