@@ -21,7 +21,19 @@ from generator.drift.verdicts import Verdicts, judge
 from generator.pipeline import Result, generate, single_document_config
 from generator.release.drift_packages import judge_documents
 from tests.helpers import ROOT, run_cli
-from tests.release.project import config_version, document, write_project
+from tests.release.project import (
+    config_version,
+    document,
+    seed_checkout_mypy,
+    write_project,
+)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _seeded_run_state() -> None:
+    """The verdicts here run from the checkout (in process, and ``update --config``) or outside
+    any project (``drift``): their mypy caches start from the committed package's."""
+    seed_checkout_mypy()
 
 
 def _verdicts(new: dict[str, Any], tmp_path: Path) -> Verdicts:

@@ -13,17 +13,25 @@ import trustme
 import yaml
 
 from generator.emit.writer import read_tree
-from tests.helpers import ROOT, keep_run_state_mypy, run_cli
+from tests.helpers import ROOT, run_cli
 from tests.release.project import (
     additive,
     breaking,
     config_version,
     document,
+    seed_checkout_mypy,
     write_project,
 )
 from tests.release.servers import ca_file, serving
 
 TOKEN = "update-token-1234"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _seeded_run_state() -> None:
+    """The updates here run from the checkout (``make -C``, ``--config``): their type checks
+    start from the committed package's mypy cache."""
+    seed_checkout_mypy()
 
 
 @pytest.fixture(scope="module")
@@ -134,7 +142,6 @@ def test_additive_change_bumps_minor(ca: trustme.CA, tmp_path: Path) -> None:
     summary = (tmp_path / "summary.md").read_text()
     assert "(minor)" in summary and "request-parameter-added" in summary
     assert "### Breaking" not in summary
-    keep_run_state_mypy(tmp_path)  # the next test project's type checks start from it
 
 
 def test_unchanged_document_is_a_no_op(ca: trustme.CA, tmp_path: Path) -> None:

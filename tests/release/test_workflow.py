@@ -15,6 +15,7 @@ import pytest
 import yaml
 
 from tests.helpers import ROOT
+from tests.release.project import seed_checkout_mypy
 
 WORKFLOW = ROOT / ".github" / "workflows" / "cube-codegen.yml"
 LINTER = ROOT / "tools" / "actionlint.cjs"
@@ -29,6 +30,13 @@ TESTED_BY = {
     "release-check": "tests/release/test_workflow.py",
     "dist": "tests/release/test_dist.py",
 }
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _seeded_run_state() -> None:
+    """The jobs' ``make update`` runs from the checkout: its type checks start from the
+    committed package's mypy cache."""
+    seed_checkout_mypy()
 
 
 def _steps() -> list[dict[str, object]]:
