@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from generator import runstate
 from generator.document.loader import dump_yaml
 from tests.helpers import ROOT, package_mypy_cache, seed_run_state_mypy
 
@@ -169,8 +170,8 @@ def write_project(
     ``type_checks`` (a test that runs ``update`` or ``drift --type-check`` inside the project,
     whose run state then holds mypy's cache) the run state's mypy cache is seeded
     (:func:`tests.helpers.seed_run_state_mypy`); a command run from the checkout (``--config``,
-    ``make -C``) uses the checkout's (:func:`seed_checkout_mypy`), and the copy of a seed
-    (about 25,000 files) would be work for nothing."""
+    ``make -C``) uses the checkout's (:func:`seed_checkout_mypy`), and a seed there (made by
+    a mypy run, the first time in a run) would be work for nothing."""
     if type_checks:
         seed_run_state_mypy(root)
     spec = root / "spec"
@@ -191,23 +192,17 @@ def config_version(config: Path) -> str:
     return str(data["package"]["version"])
 
 
-# The run states of commands the tests run from the checkout (``--config`` and ``make -C``: its
-# own), and from outside any project (the suite's per-user cache, tests/conftest.py).
-CHECKOUT_RUN_STATES = (
-    ROOT / ".cache" / "cube-codegen",
-    ROOT / ".cache" / "test-user-cache" / "cube-codegen",
-)
-
-
 def seed_checkout_mypy() -> None:
-    """Each of :data:`CHECKOUT_RUN_STATES` without a ``mypy`` folder gets one made from the
-    committed package's cache (:func:`tests.helpers.package_mypy_cache`: ``make lint``, which
-    ``make test`` runs first, leaves it holding pydantic, httpx2, the runtime and the whole
+    """The run state of commands the tests run from the checkout (``--config``, ``make -C``:
+    the checkout's own) and of those run outside any project (the suite's per-user cache,
+    tests/conftest.py): each without a ``mypy`` folder gets one made from the committed
+    package's cache (:func:`tests.helpers.package_mypy_cache`: ``make lint``, which ``make
+    test`` runs first, leaves it holding pydantic, httpx2, the runtime and the whole
     package). On a fresh clone the first type-check verdicts run from the checkout (``update``,
     ``drift --type-check``, the verdicts of the committed package itself) then check only what
     differs from it; mypy answers as it would from cold. Copied aside and renamed in whole, so
     that a command running meanwhile sees no folder or a complete one."""
-    for state in CHECKOUT_RUN_STATES:
+    for state in (runstate.locate(ROOT)[0], runstate.user_cache()):
         if (state / "mypy").exists():
             continue
         state.mkdir(parents=True, exist_ok=True, mode=0o700)
