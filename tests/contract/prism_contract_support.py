@@ -1,8 +1,9 @@
 """Support for the contract tests: the families under test, Prism's life cycle, coverage.
 
-Prism is the pinned one (``tools/package.json``, installed into ``.tools/`` by ``make``). It runs in
+Prism is the pinned one (``tools/package.json``, installed into ``.tools/`` by ``make``); one node
+process serves every document of one mode, each on its own port (``prism_hub.cjs``). It runs in
 its own process group, which is always killed as a whole; a Prism that exits or does not accept
-connections within :data:`START_TIMEOUT` fails with the tail of its output.
+connections within :data:`START_TIMEOUT` per document fails with the tail of its output.
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ from tests.helpers import ROOT, ensure_generated_importable
 ensure_generated_importable()
 
 PRISM = ROOT / ".tools" / "node_modules" / ".bin" / "prism"
+PRISM_DIST = ROOT / ".tools" / "node_modules" / "@stoplight" / "prism-cli" / "dist"
+# the documents of one mode served by one node process (see the file)
+HUB = Path(__file__).with_name("prism_hub.cjs")
 HOST = "127.0.0.1"
 START_TIMEOUT = 60.0
 # Dynamic responses come from json-schema-faker; a fixed seed makes a failure reproducible.
@@ -138,8 +142,12 @@ def _stop_all() -> None:  # a last resort when the session ends without running 
         stop_prism(process)
 
 
-def start_prism(document: Path, mode: str, log: Path) -> tuple[int, subprocess.Popen[bytes]]:
-    """Start Prism and wait (bounded) until its port accepts; a failure names Prism's output."""
+def start_prism(
+    documents: list[Path], mode: str, log: Path
+) -> tuple[list[int], subprocess.Popen[bytes]]:
+    """Start one Prism process serving each of ``documents`` on its own port (:data:`HUB`: the
+    server ``prism mock DOCUMENT`` starts, for each, with the CLI's start-up paid once) and wait
+    (bounded) until every port accepts; a failure names Prism's output."""
     if not PRISM.exists():
         pytest.fail(
             f"Prism is not installed at {PRISM}: run `make .tools/.installed` "
@@ -147,10 +155,9 @@ def start_prism(document: Path, mode: str, log: Path) -> tuple[int, subprocess.P
             pytrace=False,
         )
     for _attempt in range(3):
-        port = _free_port()
-        command = [str(PRISM), "mock", str(document), "-h", HOST, "-p", str(port)]
-        if mode == "dynamic":
-            command += ["-d", "--seed", SEED]
+        ports = [_free_port() for _ in documents]
+        served = [str(part) for pair in zip(documents, ports, strict=True) for part in pair]
+        command = ["node", str(HUB), str(PRISM_DIST), mode, SEED, HOST, *served]
         with log.open("wb") as out:
             process = subprocess.Popen(
                 command,
@@ -160,29 +167,34 @@ def start_prism(document: Path, mode: str, log: Path) -> tuple[int, subprocess.P
                 start_new_session=True,
             )
         _LIVE[process.pid] = process
-        deadline = time.monotonic() + START_TIMEOUT
-        while time.monotonic() < deadline:
+        deadline = time.monotonic() + START_TIMEOUT * len(documents)
+        waiting = list(ports)
+        while waiting and time.monotonic() < deadline:
             code = process.poll()
             if code is not None:
                 stop_prism(process)
-                if "EADDRINUSE" in _tail(log):  # lost the race for the free port: retry
+                if "EADDRINUSE" in _tail(log):  # lost the race for a free port: retry
                     break
                 pytest.fail(
-                    f"Prism ({' '.join(command[1:])}) exited with code {code} before listening;"
+                    f"Prism ({' '.join(command[2:])}) exited with code {code} before listening;"
                     f" output tail:\n{_tail(log)}",
                     pytrace=False,
                 )
-            with contextlib.suppress(OSError), socket.create_connection((HOST, port), 0.5):
-                return port, process
+            with contextlib.suppress(OSError), socket.create_connection((HOST, waiting[0]), 0.5):
+                waiting.pop(0)
+                continue
             time.sleep(0.2)
         else:
+            if not waiting:
+                return ports, process
             stop_prism(process)
             pytest.fail(
-                f"Prism ({' '.join(command[1:])}) did not accept connections on port {port} "
-                f"within {START_TIMEOUT:.0f} s; output tail:\n{_tail(log)}",
+                f"Prism ({' '.join(command[2:])}) did not accept connections on port "
+                f"{waiting[0]} within {START_TIMEOUT * len(documents):.0f} s; output tail:\n"
+                f"{_tail(log)}",
                 pytrace=False,
             )
-    pytest.fail(f"Prism could not bind a free port; output tail:\n{_tail(log)}", pytrace=False)
+    pytest.fail(f"Prism could not bind free ports; output tail:\n{_tail(log)}", pytrace=False)
 
 
 def for_prism(document: dict[str, Any]) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+import shutil
 import time
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,19 @@ from generator.drift.verdicts import Verdicts, judge
 from generator.pipeline import Result, generate, single_document_config
 from generator.release.drift_packages import judge_documents
 from tests.helpers import ROOT, run_cli
-from tests.release.project import config_version, document, write_project
+from tests.release.project import (
+    config_version,
+    document,
+    seed_checkout_mypy,
+    write_project,
+)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _seeded_run_state() -> None:
+    """The verdicts here run from the checkout (in process, and ``update --config``) or outside
+    any project (``drift``): their mypy caches start from the committed package's."""
+    seed_checkout_mypy()
 
 
 def _verdicts(new: dict[str, Any], tmp_path: Path) -> Verdicts:
@@ -151,11 +164,10 @@ def test_a_response_enum_that_gains_a_value_breaks_its_readers(tmp_path: Path) -
     assert "Literal" in only.errors[0] and "'new'" in only.errors[0]
 
 
-def test_update_on_a_rename_is_a_major_release_naming_old_and_new(tmp_path: Path) -> None:
-    config = write_project(tmp_path)
-    assert (
-        run_cli("generate", "--config", str(config), "--out", str(tmp_path / "gen")).returncode == 0
-    )
+def test_update_on_a_rename_is_a_major_release_naming_old_and_new(
+    tmp_path: Path, generated: Path
+) -> None:
+    config = _generated_project(tmp_path, generated)
     new = tmp_path / "new.yaml"
     new.write_text(yaml.safe_dump(_changed(_rename_tag)), encoding="utf-8")
     summary = tmp_path / "summary.md"
@@ -171,10 +183,25 @@ def test_update_on_a_rename_is_a_major_release_naming_old_and_new(tmp_path: Path
     assert "renamed: use `client.things.list_gadgets`" in summary.read_text()
 
 
-def _update_project(root: Path, doc: dict[str, Any]) -> tuple[Path, str, int]:
-    """A generated project updated to ``doc``: its config, the summary and the exit code."""
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The test project generated once for the module (into ``gen``); each test updates a
+    copy of its own."""
+    root = tmp_path_factory.mktemp("generated")
     config = write_project(root)
     assert run_cli("generate", "--config", str(config), "--out", str(root / "gen")).returncode == 0
+    return root
+
+
+def _generated_project(root: Path, generated: Path) -> Path:
+    """A copy of the generated project in ``root`` (beside what is there); its config path."""
+    shutil.copytree(generated, root, dirs_exist_ok=True)
+    return root / "spec" / "cube-codegen.yaml"
+
+
+def _update_project(root: Path, generated: Path, doc: dict[str, Any]) -> tuple[Path, str, int]:
+    """A generated project updated to ``doc``: its config, the summary and the exit code."""
+    config = _generated_project(root, generated)
     new, summary = root / "new.yaml", root / "summary.md"
     new.write_text(yaml.safe_dump(doc), encoding="utf-8")
     proc = run_cli(
@@ -184,11 +211,11 @@ def _update_project(root: Path, doc: dict[str, Any]) -> tuple[Path, str, int]:
     return config, summary.read_text() if summary.exists() else proc.stderr, proc.returncode
 
 
-def test_a_waiver_turns_a_known_break_into_a_minor_release(tmp_path: Path) -> None:
+def test_a_waiver_turns_a_known_break_into_a_minor_release(tmp_path: Path, generated: Path) -> None:
     """The maintainer's way: the summary names the break with its fingerprint; a committed
     waiver with that fingerprint, a reason and an expiry lets the next update be minor."""
     doc = _changed(_field_type_changed)
-    config, text, rc = _update_project(tmp_path / "first", doc)
+    config, text, rc = _update_project(tmp_path / "first", generated, doc)
     assert rc == 1 and config_version(config) == "2.0.0"
     (fingerprint,) = set(re.findall(r"`\[([0-9a-f]{16})\]`", text))  # summary and changelog
     waivers = {
@@ -200,17 +227,16 @@ def test_a_waiver_turns_a_known_break_into_a_minor_release(tmp_path: Path) -> No
     second = tmp_path / "second"
     (second / "spec").mkdir(parents=True)
     (second / "spec" / "drift-waivers.yaml").write_text(yaml.safe_dump(waivers), encoding="utf-8")
-    config, text, rc = _update_project(second, doc)
+    config, text, rc = _update_project(second, generated, doc)
     assert rc == 1 and config_version(config) == "1.3.0"  # minor: the one break is waived
     assert f"`{fingerprint}` until 2099-01-01: size was never an integer" in text
     assert "**expired** 2001-01-01" in text and "(waived)" in text
 
 
-def test_a_malformed_waiver_file_is_one_line_with_its_pointer(tmp_path: Path) -> None:
-    config = write_project(tmp_path)
-    assert (
-        run_cli("generate", "--config", str(config), "--out", str(tmp_path / "gen")).returncode == 0
-    )
+def test_a_malformed_waiver_file_is_one_line_with_its_pointer(
+    tmp_path: Path, generated: Path
+) -> None:
+    config = _generated_project(tmp_path, generated)
     (config.parent / "drift-waivers.yaml").write_text(
         "waivers:\n  - fingerprint: nothex\n    reason: x y z\n    expires: 2030-01-01\n"
     )

@@ -4,6 +4,7 @@ document: regenerated tree, changelog, bumped version and summary in one step; a
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -13,12 +14,13 @@ import trustme
 import yaml
 
 from generator.emit.writer import read_tree
-from tests.helpers import ROOT, keep_run_state_mypy, run_cli
+from tests.helpers import ROOT, run_cli
 from tests.release.project import (
     additive,
     breaking,
     config_version,
     document,
+    seed_checkout_mypy,
     write_project,
 )
 from tests.release.servers import ca_file, serving
@@ -26,16 +28,33 @@ from tests.release.servers import ca_file, serving
 TOKEN = "update-token-1234"
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _seeded_run_state() -> None:
+    """The updates here run from the checkout (``make -C``, ``--config``): their type checks
+    start from the committed package's mypy cache."""
+    seed_checkout_mypy()
+
+
 @pytest.fixture(scope="module")
 def ca() -> trustme.CA:
     return trustme.CA()
 
 
-def _project(tmp_path: Path) -> Path:
-    config = write_project(tmp_path)
-    proc = run_cli("generate", "--config", str(config), "--out", str(tmp_path / "generated"))
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The test project and its generated package, made once for the module (spec/ and
+    generated/ only: the commands run from the checkout keep their state there)."""
+    root = tmp_path_factory.mktemp("generated")
+    config = write_project(root)
+    proc = run_cli("generate", "--config", str(config), "--out", str(root / "generated"))
     assert proc.returncode == 0, proc.stderr
-    return config
+    return root
+
+
+def _project(tmp_path: Path, generated: Path) -> Path:
+    """A copy of the generated project in ``tmp_path``, the test's own; its config path."""
+    shutil.copytree(generated, tmp_path, dirs_exist_ok=True)
+    return tmp_path / "spec" / "cube-codegen.yaml"
 
 
 def _make_update(
@@ -72,13 +91,15 @@ def _outputs(tmp_path: Path) -> dict[str, str]:
     return dict(line.split("=", 1) for line in lines)
 
 
-def _served(ca: trustme.CA, tmp_path: Path, doc: dict[str, Any]) -> tuple[Path, Any]:
-    config = _project(tmp_path)
+def _served(
+    ca: trustme.CA, tmp_path: Path, generated: Path, doc: dict[str, Any]
+) -> tuple[Path, Any]:
+    config = _project(tmp_path, generated)
     return config, serving(doc, ca)
 
 
-def test_breaking_change_bumps_major(ca: trustme.CA, tmp_path: Path) -> None:
-    config = _project(tmp_path)
+def test_breaking_change_bumps_major(ca: trustme.CA, tmp_path: Path, generated: Path) -> None:
+    config = _project(tmp_path, generated)
     note = "- A note written by hand before the release."
     (config.parent / "CHANGELOG.md").write_text(f"# Changelog\n\n## Unreleased\n\n{note}\n")
     with serving(breaking(document()), ca) as server:
@@ -121,8 +142,8 @@ def test_breaking_change_bumps_major(ca: trustme.CA, tmp_path: Path) -> None:
     )
 
 
-def test_additive_change_bumps_minor(ca: trustme.CA, tmp_path: Path) -> None:
-    config = _project(tmp_path)
+def test_additive_change_bumps_minor(ca: trustme.CA, tmp_path: Path, generated: Path) -> None:
+    config = _project(tmp_path, generated)
     with serving(additive(document()), ca) as server:
         proc = _make_update(tmp_path, config, server.url, ca_file(ca, tmp_path))
     assert proc.returncode == 0, proc.stderr
@@ -134,11 +155,10 @@ def test_additive_change_bumps_minor(ca: trustme.CA, tmp_path: Path) -> None:
     summary = (tmp_path / "summary.md").read_text()
     assert "(minor)" in summary and "request-parameter-added" in summary
     assert "### Breaking" not in summary
-    keep_run_state_mypy(tmp_path)  # the next test project's type checks start from it
 
 
-def test_unchanged_document_is_a_no_op(ca: trustme.CA, tmp_path: Path) -> None:
-    config = _project(tmp_path)
+def test_unchanged_document_is_a_no_op(ca: trustme.CA, tmp_path: Path, generated: Path) -> None:
+    config = _project(tmp_path, generated)
     before_spec = read_tree(config.parent)
     before_tree = read_tree(tmp_path / "generated")
     with serving(document(), ca) as server:
@@ -156,9 +176,9 @@ def test_unchanged_document_is_a_no_op(ca: trustme.CA, tmp_path: Path) -> None:
     assert "No changes" in (tmp_path / "summary.md").read_text()
 
 
-def test_patch_bump_when_only_generated_code_changes(tmp_path: Path) -> None:
+def test_patch_bump_when_only_generated_code_changes(tmp_path: Path, generated: Path) -> None:
     """A change drift does not rate as an API change but the package shows (a deprecation)."""
-    config = _project(tmp_path)
+    config = _project(tmp_path, generated)
     doc = document()
     doc["paths"]["/gadgets"]["get"]["deprecated"] = True
     new = tmp_path / "new.yaml"
@@ -173,9 +193,9 @@ def test_patch_bump_when_only_generated_code_changes(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("failure", ["overlay-unmatched", "bad-document", "unreachable"])
 def test_failure_leaves_spec_and_generated_as_they_were(
-    ca: trustme.CA, tmp_path: Path, failure: str
+    ca: trustme.CA, tmp_path: Path, generated: Path, failure: str
 ) -> None:
-    config = _project(tmp_path)
+    config = _project(tmp_path, generated)
     before_spec = read_tree(config.parent)
     before_tree = read_tree(tmp_path / "generated")
     if failure == "overlay-unmatched":  # the overlay targets an operation the new document lacks
@@ -198,10 +218,12 @@ def test_failure_leaves_spec_and_generated_as_they_were(
     assert leftovers == []
 
 
-def test_a_failed_update_writes_its_summary_and_outputs_in_full(tmp_path: Path) -> None:
+def test_a_failed_update_writes_its_summary_and_outputs_in_full(
+    tmp_path: Path, generated: Path
+) -> None:
     """CI can act on a failure: the summary names what failed (here the overlay action that no
     longer matches, with its advice, uncut), and $GITHUB_OUTPUT says failed=true."""
-    config = _project(tmp_path)
+    config = _project(tmp_path, generated)
     doc = document()
     del doc["paths"]["/gadgets"]
     new = tmp_path / "new.yaml"

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, run_cli
+from tests.release.project import seed_checkout_mypy, write_project
 
 WORKFLOW = ROOT / ".github" / "workflows" / "cube-codegen.yml"
 LINTER = ROOT / "tools" / "actionlint.cjs"
@@ -29,6 +30,29 @@ TESTED_BY = {
     "release-check": "tests/release/test_workflow.py",
     "dist": "tests/release/test_dist.py",
 }
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _seeded_run_state() -> None:
+    """The jobs' ``make update`` runs from the checkout: its type checks start from the
+    committed package's mypy cache."""
+    seed_checkout_mypy()
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The test project (tests/release/project.py) and its package in ``generated/``, made once
+    for the module; each job test runs on a copy of its own."""
+    root = tmp_path_factory.mktemp("generated")
+    config = write_project(root)
+    proc = run_cli("generate", "--config", str(config), "--out", str(root / "generated"))
+    assert proc.returncode == 0, proc.stderr
+    return root
+
+
+def _generated_project(tmp_path: Path, generated: Path) -> Path:
+    shutil.copytree(generated, tmp_path, dirs_exist_ok=True)
+    return tmp_path / "spec" / "cube-codegen.yaml"
 
 
 def _steps() -> list[dict[str, object]]:
@@ -178,19 +202,16 @@ def _outputs(path: Path) -> dict[str, str]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("outcome", ["changed", "failed"])
-def test_the_update_job_runs_its_steps_in_order(tmp_path: Path, outcome: str) -> None:
+def test_the_update_job_runs_its_steps_in_order(
+    tmp_path: Path, generated: Path, outcome: str
+) -> None:
     """The scheduled job as far as it runs without GitHub: `make update` on a changed document
     (or one that breaks an overlay), then `make update-report` (always); the outputs the next
     steps branch on say open a pull request, or open an issue with the summary."""
-    from tests.release.project import additive, document, write_project
+    from tests.release.project import additive, document
 
-    config = write_project(tmp_path)
+    config = _generated_project(tmp_path, generated)
     gen = tmp_path / "generated"
-    proc = subprocess.run(
-        [str(ROOT / ".venv" / "bin" / "cube-codegen"), "generate", "--config", str(config), "--out", str(gen)],
-        capture_output=True, text=True, timeout=300, check=False,
-    )  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
     doc = additive(document())
     if outcome == "failed":
         del doc["paths"]["/gadgets"]  # an overlay action targets it
@@ -242,18 +263,11 @@ def test_the_release_job_runs_its_steps_in_order(tmp_path: Path) -> None:
     assert not (tmp_path / "never").exists()
 
 
-def test_make_learn_learns_from_committed_records(tmp_path: Path) -> None:
+def test_make_learn_learns_from_committed_records(tmp_path: Path, generated: Path) -> None:
     """The learn job's step: no records is a no-op that says so; a committed records file
     (as the SDK writes it) becomes a learned overlay listed in the configuration."""
-    from tests.release.project import write_project
-
-    config = write_project(tmp_path)
+    config = _generated_project(tmp_path, generated)
     gen = tmp_path / "generated"
-    made = subprocess.run(
-        [str(ROOT / ".venv" / "bin" / "cube-codegen"), "generate", "--config", str(config), "--out", str(gen)],
-        capture_output=True, text=True, timeout=300, check=False,
-    )  # fmt: skip
-    assert made.returncode == 0, made.stderr
     records = tmp_path / "observed"
     records.mkdir()
     overrides = [f"UPDATE_CONFIG={config}", f"UPDATE_OUT={gen}", f"LEARN_RECORDS={records}"]
