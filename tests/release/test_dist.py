@@ -87,7 +87,10 @@ def index(tmp_path: Path) -> Iterator[str]:
         proc.wait(timeout=10)
 
 
-@pytest.mark.slow
+# The package installed by version into a venv of its own: a check make test-heavy runs (see the
+# README's test section); make test still builds and checks the distribution through the release
+# job's steps (tests/release/test_workflow.py).
+@pytest.mark.heavy
 def test_dist_publish_install_and_call(tmp_path: Path, index: str) -> None:
     dist = tmp_path / "dist"
     made = _run("make", "--no-print-directory", "-C", str(ROOT), "dist", f"DIST={dist}")
