@@ -7,7 +7,6 @@ from __future__ import annotations
 import copy
 import json
 import re
-import shutil
 import time
 from pathlib import Path
 from typing import Any
@@ -25,8 +24,9 @@ from tests.helpers import ROOT, run_cli
 from tests.release.project import (
     config_version,
     document,
+    generated_project,
+    project_copy,
     seed_checkout_mypy,
-    write_project,
 )
 
 
@@ -167,7 +167,7 @@ def test_a_response_enum_that_gains_a_value_breaks_its_readers(tmp_path: Path) -
 def test_update_on_a_rename_is_a_major_release_naming_old_and_new(
     tmp_path: Path, generated: Path
 ) -> None:
-    config = _generated_project(tmp_path, generated)
+    config = project_copy(generated, tmp_path)
     new = tmp_path / "new.yaml"
     new.write_text(yaml.safe_dump(_changed(_rename_tag)), encoding="utf-8")
     summary = tmp_path / "summary.md"
@@ -187,21 +187,12 @@ def test_update_on_a_rename_is_a_major_release_naming_old_and_new(
 def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The test project generated once for the module (into ``gen``); each test updates a
     copy of its own."""
-    root = tmp_path_factory.mktemp("generated")
-    config = write_project(root)
-    assert run_cli("generate", "--config", str(config), "--out", str(root / "gen")).returncode == 0
-    return root
-
-
-def _generated_project(root: Path, generated: Path) -> Path:
-    """A copy of the generated project in ``root`` (beside what is there); its config path."""
-    shutil.copytree(generated, root, dirs_exist_ok=True)
-    return root / "spec" / "cube-codegen.yaml"
+    return generated_project(tmp_path_factory.mktemp("generated"), "gen")
 
 
 def _update_project(root: Path, generated: Path, doc: dict[str, Any]) -> tuple[Path, str, int]:
     """A generated project updated to ``doc``: its config, the summary and the exit code."""
-    config = _generated_project(root, generated)
+    config = project_copy(generated, root)
     new, summary = root / "new.yaml", root / "summary.md"
     new.write_text(yaml.safe_dump(doc), encoding="utf-8")
     proc = run_cli(
@@ -236,7 +227,7 @@ def test_a_waiver_turns_a_known_break_into_a_minor_release(tmp_path: Path, gener
 def test_a_malformed_waiver_file_is_one_line_with_its_pointer(
     tmp_path: Path, generated: Path
 ) -> None:
-    config = _generated_project(tmp_path, generated)
+    config = project_copy(generated, tmp_path)
     (config.parent / "drift-waivers.yaml").write_text(
         "waivers:\n  - fingerprint: nothex\n    reason: x y z\n    expires: 2030-01-01\n"
     )

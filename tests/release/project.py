@@ -19,7 +19,7 @@ import yaml
 
 from generator import runstate
 from generator.document.loader import dump_yaml
-from tests.helpers import ROOT, package_mypy_cache, seed_run_state_mypy
+from tests.helpers import ROOT, package_mypy_cache, run_cli, seed_run_state_mypy
 
 CONFIG = """\
 # A two-resource project for tests.
@@ -181,6 +181,22 @@ def write_project(
     (spec / "overlays" / "notes.overlay.yaml").write_text(OVERLAY, encoding="utf-8")
     (spec / "CHANGELOG.md").write_text("# Changelog\n", encoding="utf-8")
     return spec / "cube-codegen.yaml"
+
+
+def generated_project(root: Path, out: str = "generated") -> Path:
+    """The test project written in ``root`` and its package generated into ``root/<out>``
+    through the command line; ``root``. Made once per test module, each test working on a
+    copy of its own (:func:`project_copy`)."""
+    config = write_project(root)
+    proc = run_cli("generate", "--config", str(config), "--out", str(root / out))
+    assert proc.returncode == 0, proc.stderr
+    return root
+
+
+def project_copy(generated: Path, dst: Path) -> Path:
+    """A copy of a :func:`generated_project` in ``dst`` (beside what is there); its config."""
+    shutil.copytree(generated, dst, dirs_exist_ok=True)
+    return dst / "spec" / "cube-codegen.yaml"
 
 
 def copy_project(src: Path, dst: Path) -> None:

