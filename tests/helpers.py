@@ -13,9 +13,12 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tests import cli_zygote_client
+
+if TYPE_CHECKING:
+    from generator.pipeline import Result
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "generated"
@@ -93,18 +96,25 @@ def generate_with_report(
     doc: dict[str, Any], out: Path, package: str
 ) -> tuple[dict[str, str], dict[str, Any]]:
     """:func:`generate_package`, and the run's report as ``--report`` writes it."""
-    from generator.pipeline import generate, report_json, single_document_config, strip_root
+    from generator.pipeline import report_json, strip_root
+
+    result = generate_result(doc, out, package)
+    return strip_root(result.files, package), report_json(result)
+
+
+def generate_result(doc: dict[str, Any], out: Path, package: str) -> Result:
+    """:func:`generate_package`'s run itself: its files written into ``out``, its IR kept."""
+    from generator.pipeline import generate, single_document_config, strip_root
 
     out.mkdir(parents=True, exist_ok=True)
     spec = out.parent / (out.name + ".json")
     spec.write_text(json.dumps(doc, ensure_ascii=True), encoding="utf-8")
     result = generate(single_document_config(spec, (), package, out))
-    files = strip_root(result.files, package)
-    for rel, text in files.items():
+    for rel, text in strip_root(result.files, package).items():
         path = out / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-    return files, report_json(result)
+    return result
 
 
 def seeded_mypy_cache(cache: Path, key: str = "") -> Path:

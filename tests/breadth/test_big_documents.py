@@ -14,11 +14,17 @@ from typing import Any
 
 import pytest
 
-from generator import pipeline
 from generator.document.openapi_paths import operation_keys
 from generator.ir.types import Family
+from generator.pipeline import report_json
 from tests.breadth.big_documents import assistant_document, payments_document
-from tests.helpers import check_clean, check_typed, generate_with_report, run_python
+from tests.helpers import (
+    check_clean,
+    check_typed,
+    generate_result,
+    generate_with_report,
+    run_python,
+)
 from tests.ir.naming_guard import Passes, typing_only_in_the_pass
 
 
@@ -45,17 +51,10 @@ def payments_run(
 ) -> Iterator[Run]:
     """The payments document generated once (about 20 CPU seconds) for the tests below."""
     doc, out = payments_doc, tmp_path_factory.mktemp("payments") / "dist"
-    built: list[Family] = []
-    build = pipeline._build
-
-    def kept(loaded: Any) -> Any:
-        families, diagnostics = build(loaded)
-        built.extend(families)
-        return families, diagnostics
-
-    with typing_only_in_the_pass() as passes, pytest.MonkeyPatch.context() as patch:
-        patch.setattr(pipeline, "_build", kept)
-        _, report = generate_with_report(doc, out, "payments_api")
+    with typing_only_in_the_pass() as passes:
+        result = generate_result(doc, out, "payments_api")
+    built = list(result.package.families)
+    report = report_json(result)
     yield Run(doc, out, report, built, passes)
 
 
