@@ -63,7 +63,10 @@ class _Proxy(BaseHTTPRequestHandler):
                 if not ready:
                     break
                 for sock in ready:
-                    data = sock.recv(65536)
+                    try:
+                        data = sock.recv(65536)
+                    except ConnectionResetError:  # a side that hung up mid-stream: the end
+                        return
                     if not data:
                         return
                     (upstream if sock is self.connection else self.connection).sendall(data)
