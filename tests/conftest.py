@@ -73,9 +73,14 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """On a pytest-xdist worker: send the contract coverage it recorded to the controller,
-    which collects nothing, so the contract tests' own summary hook never runs there."""
+    which collects nothing, so the contract tests' own summary hook never runs there. On the
+    controller: drop the compiled modules of temporary folders pytest has removed
+    (:func:`tests.kept_trees.prune_gone_bytecode`)."""
     output = getattr(session.config, "workeroutput", None)
-    if output is None:
+    if output is None:  # the controller, or a run without workers
+        from tests.kept_trees import prune_gone_bytecode
+
+        prune_gone_bytecode()
         return
     from tests.contract.contract_coverage import COVERAGE_KEY, WORKER_KEY
 

@@ -27,6 +27,7 @@ import marshal
 import os
 import shutil
 import sys
+import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -86,6 +87,39 @@ def compile_once(folders: Sequence[Path]) -> None:
             body = compiled[digest]
             if body is not None:
                 _write_atomically(target, header + body)
+
+
+def prune_gone_bytecode(temp: Path | None = None, *, depth: int = 2) -> list[Path]:
+    """Remove the compiled modules kept under the bytecode prefix for temporary folders that
+    no longer exist (the folders of ``temp``, the system's by default, and of their folders,
+    ``depth`` levels down: pytest's ``pytest-of-<user>/pytest-<n>``); the folders removed.
+
+    A test that imports a package it generated in a temporary folder leaves that package's
+    compiled modules under ``sys.pycache_prefix`` (``.cache/pycache/`` in ``make test``), named
+    after the folder; pytest removes its old folders, not them, so without this they pile up
+    in the checkout, run after run. Nothing outside the prefix is touched, and nothing for a
+    folder that still exists: a run going on beside this one keeps what it compiled."""
+    if not sys.pycache_prefix:
+        return []
+    real = Path(temp if temp is not None else tempfile.gettempdir())
+    mirror = Path(importlib.util.cache_from_source(str(real / "probe.py"))).parent
+    removed: list[Path] = []
+    _prune_mirror(real, mirror, depth, removed)
+    return removed
+
+
+def _prune_mirror(real: Path, mirror: Path, depth: int, removed: list[Path]) -> None:
+    try:
+        entries = [e for e in os.scandir(mirror) if e.is_dir(follow_symlinks=False)]
+    except OSError:
+        return
+    for entry in entries:
+        source = real / entry.name
+        if not os.path.lexists(source):
+            shutil.rmtree(entry.path, ignore_errors=True)
+            removed.append(Path(entry.path))
+        elif depth > 1 and source.is_dir() and not source.is_symlink():
+            _prune_mirror(source, Path(entry.path), depth - 1, removed)
 
 
 def _write_atomically(target: Path, data: bytes) -> None:

@@ -4,7 +4,9 @@ one is compiled again even at the same size, a file no longer generated is gone.
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -45,3 +47,44 @@ def test_a_kept_tree_holds_the_generated_bytes_and_only_them(
         assert _value(kept, prefix) == "bb"
         assert (kept / "pkg" / "__init__.py").stat().st_mtime_ns == first
         assert sorted(p.name for p in (kept / "pkg").glob("*.py")) == ["__init__.py", "mod.py"]
+
+
+def test_compiled_modules_of_removed_temporary_folders_are_pruned(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What an interpreter compiled for a package in a temporary folder is dropped once the
+    folder is gone (two levels down, as pytest's ``pytest-of-<user>/pytest-<n>``), and only
+    then; nothing else under the prefix is touched."""
+    temp, prefix = tmp_path / "temp", tmp_path / "pyc"
+    for rel in ("kept/pkg", "removed/pkg", "runs/run-1/pkg", "runs/run-2/pkg"):
+        (temp / rel).mkdir(parents=True)
+        (temp / rel / "__init__.py").write_text("")
+        (temp / rel / "mod.py").write_text(f"VALUE = {rel!r}\n")
+        code = "import pkg.mod; print(pkg.mod.VALUE)"
+        env = {**os.environ, "PYTHONPYCACHEPREFIX": str(prefix)}
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        out = subprocess.run(
+            [sys.executable, "-c", code], cwd=(temp / rel).parent, env=env, capture_output=True,
+            text=True, check=True,
+        ).stdout  # fmt: skip
+        assert out.strip() == rel
+    other = prefix / "elsewhere" / "kept.cpython-311.pyc"
+    other.parent.mkdir(parents=True)
+    other.write_bytes(b"")
+    shutil.rmtree(temp / "removed")
+    shutil.rmtree(temp / "runs" / "run-1")
+    monkeypatch.setattr(sys, "pycache_prefix", str(prefix))
+
+    removed = kept_trees.prune_gone_bytecode(temp)
+
+    mirror = Path(importlib.util.cache_from_source(str(temp / "x.py"))).parent
+    assert sorted(removed) == [mirror / "removed", mirror / "runs" / "run-1"]
+    left = {p.relative_to(mirror).parts[:-2] for p in mirror.rglob("mod.*.pyc")}
+    assert left == {("kept",), ("runs", "run-2")}
+    assert other.is_file()
+    assert kept_trees.prune_gone_bytecode(temp) == []  # nothing more to drop
+
+
+def test_no_bytecode_prefix_prunes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "pycache_prefix", None)
+    assert kept_trees.prune_gone_bytecode(tmp_path / "gone") == []
