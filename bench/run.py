@@ -32,6 +32,7 @@ from harness import (
     BENCH,
     BIN,
     ROOT,
+    TRASH,
     Cmd,
     Report,
     compare,
@@ -42,6 +43,7 @@ from harness import (
     ratio_table,
     run_once,
     secs,
+    set_aside,
     spread,
     table,
 )
@@ -168,7 +170,7 @@ def operation_count(args: list[str], proj: Path, work: Path) -> int:
     report_file = work / "report.json"
     out = ["--out", str(work / "probe"), "--report", str(report_file), "--quiet"]
     run = run_once(Cmd("probe", [str(CODEGEN), *args, *out], proj, ours_env(proj, **NO_CACHE)))
-    shutil.rmtree(work / "probe", ignore_errors=True)
+    set_aside(work / "probe")
     try:
         return (
             int(json.loads(report_file.read_text())["operations_generated"])
@@ -395,7 +397,9 @@ def verdict_timing(report: Report, proj: Path, shared: Path | None, rounds: int)
         f'"{CODEGEN}" drift "{old}" "{new}" --no-overlays --type-check --format json '
         "> /dev/null; [ $? -le 1 ]"
     )
-    cmd = Cmd(name, ["sh", "-c", script], proj, ours_env(proj), before=fresh_dir(cache))
+    # the run state's cache set aside outside the run state
+    trash = proj.parent / TRASH
+    cmd = Cmd(name, ["sh", "-c", script], proj, ours_env(proj), before=fresh_dir(cache, trash))
     title = f"Type-check verdicts (median of {rounds} runs, mypy cache cleared)"
     _one_command(report, name, cmd, title, T_VERDICTS, rounds)
 
