@@ -198,8 +198,10 @@ def set_aside(path: Path, trash: Path | None = None) -> None:
     file systems: ext4 without a journal, as on the machine this bench was tuned on, skips each
     recently freed inode one by one when it makes a file (a payments run's system time went
     from 0.9 s to 3.8-5.9 s, three runs each), so the next run would be timed with the last
-    one's clean-up in it. Every command timed (ours and the peers') has its output set aside
-    the same way."""
+    one's clean-up in it (for a minute after a flush, five while the inode table is unwritten,
+    so removing the trash between inputs would not do). Every command timed (ours and the
+    peers') has its output set aside the same way; the bench's folder holds them all until it
+    ends."""
     if not os.path.lexists(path):
         return
     trash = trash if trash is not None else path.parent / TRASH
