@@ -14,10 +14,10 @@ from typing import Any, Literal
 Level = Literal["error", "warning", "info"]
 
 _UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f\u2028\u2029\u0085]")
-_MAX_MESSAGE = 300
+MAX_MESSAGE = 300  # characters of a message in a diagnostic's line
 
 
-def one_line(text: object, limit: int = _MAX_MESSAGE) -> str:
+def one_line(text: object, limit: int = MAX_MESSAGE) -> str:
     """Fold any value into a single printable line, shortened; used for every untrusted fragment."""
     folded = str(text)
     if not folded.isprintable():  # each character _UNPRINTABLE finds is one of these
@@ -30,7 +30,7 @@ _LIVE = re.compile(r"(@|://|(?i:www)\.)")
 _JOINER = "\u2060"  # WORD JOINER: invisible, and no mention, autolink or e-mail link spans it
 
 
-def markdown_line(text: object, limit: int = _MAX_MESSAGE) -> str:
+def markdown_line(text: object, limit: int = MAX_MESSAGE) -> str:
     """Any text as inert Markdown on one line (a table cell included): every character that
     could open a code span, emphasis, link, image, HTML or a cell is escaped, and a word joiner
     after ``@``, ``://`` and ``www.`` keeps GitHub from making a mention or a link of it."""

@@ -7,7 +7,7 @@ import dataclasses
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from generator.diagnostics import Diagnostic
+from generator.diagnostics import MAX_MESSAGE, Diagnostic, one_line
 
 if TYPE_CHECKING:  # a run without overlays never loads the overlay model
     from generator.overlay.model import Provenance
@@ -25,9 +25,12 @@ def attribute(
             out.append(d)
             continue
         note = f" (the document's #{d.pointer}, which this action wrote)"
+        # the message shortened, not the note: a long one (a deep folder's path) keeps the
+        # pointer that tells the maintainer where it went wrong
+        message = one_line(d.message, max(MAX_MESSAGE - len(note), MAX_MESSAGE // 3)) + note
         out.append(
             dataclasses.replace(
-                d, file=writer.overlay_file, pointer=writer.action_pointer, message=d.message + note
+                d, file=writer.overlay_file, pointer=writer.action_pointer, message=message
             )
         )
     return out

@@ -97,12 +97,21 @@ def test_a_run_state_another_user_made_first_is_refused(tmp_path: Path) -> None:
     assert rc == 2 and err.count("\n") == 1 and f"belongs to user {uid}" in err, err
 
 
+def _reachable_by_others() -> Path:
+    """A temporary folder every user can reach (the tests' own may be private: ``TMPDIR``)."""
+    for folder in (Path(tempfile.gettempdir()), Path("/tmp"), Path("/var/tmp")):
+        chain = (folder, *folder.parents)
+        if folder.is_dir() and all(p.stat().st_mode & stat.S_IXOTH for p in chain):
+            return folder
+    pytest.skip("no temporary folder another user can reach")
+
+
 @NEED_NOBODY
 def test_another_user_cannot_plant_run_state_beside_the_output(tmp_path: Path) -> None:
     """Today's hole: ``--out /shared/sdk`` kept its run state in ``/shared/.cache``, which any
     local user could make first; an intent planted there deleted any folder."""
     uid, gid = _nobody() or (0, 0)
-    shared = Path(tempfile.mkdtemp(prefix="cube-codegen-shared-"))  # reachable by nobody
+    shared = Path(tempfile.mkdtemp(prefix="cube-codegen-shared-", dir=_reachable_by_others()))
     try:
         shared.chmod(0o777)
         (shared / "api.json").write_text(json.dumps(DOC), encoding="utf-8")

@@ -45,3 +45,21 @@ def test_an_error_in_the_document_itself_still_names_the_document(tmp_path: Path
     assert proc.returncode == 2
     assert "api.json#/components/schemas/Thing/properties/name: error:" in proc.stderr
     assert "codes.overlay.yaml" not in proc.stderr
+
+
+def test_a_long_message_is_shortened_before_the_documents_pointer() -> None:
+    """A message made long by a deep folder's path keeps, whole, the note that names the
+    document's pointer: the line's limit cuts the message, not the note."""
+    from generator.diagnostics import MAX_MESSAGE, Diagnostic
+    from generator.overlay.attribution import attribute
+    from generator.overlay.model import Provenance
+
+    ptr = "/paths/~1a/get/responses/200/content/application~1json/schema/$ref"
+    long = "$ref ../x leaves the folder /" + "deep/" * 80 + "spec; refused"
+    found = Diagnostic("path-outside-tree", "error", "api.json", ptr, long)
+    wrote = Provenance("/paths", "o.yaml", "/actions/0")
+    (moved,) = attribute([found], "api.json", [wrote])
+    line = str(moved)
+    assert moved.file == "o.yaml" and moved.pointer == "/actions/0"
+    assert f"(the document's #{ptr}, which this action wrote) [path-outside-tree]" in line
+    assert len(moved.message) <= MAX_MESSAGE and "…" in moved.message
