@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from generator import RUN_STATE
 from tests import cli_zygote_client
 
 if TYPE_CHECKING:
@@ -168,10 +169,10 @@ def seed_run_state_mypy(project: Path) -> Path:
     project's update last kept (:func:`keep_run_state_mypy`) when there is one: the package's
     runtime modules are then not checked again either (an update: 3.0 -> 1.4 CPU s). What
     mypy answers is the same with the seed or without it."""
-    state = project / ".cache" / "cube-codegen"
-    state.mkdir(parents=True, exist_ok=True, mode=0o700)
-    state.chmod(0o700)
-    cache = seeded_mypy_cache(state / "mypy", RUN_STATE_KEY)
+    cache = run_state_mypy(project)
+    cache.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    cache.parent.chmod(0o700)
+    cache = seeded_mypy_cache(cache, RUN_STATE_KEY)
     if cache.is_dir():
         cache.chmod(0o700)
     return cache
@@ -180,7 +181,12 @@ def seed_run_state_mypy(project: Path) -> Path:
 def keep_run_state_mypy(project: Path) -> None:
     """Keep the project's run-state mypy cache (after an update whose verdicts passed) as the
     seed of the next test project's (:func:`seed_run_state_mypy`)."""
-    keep_mypy_cache(RUN_STATE_KEY, project / ".cache" / "cube-codegen" / "mypy")
+    keep_mypy_cache(RUN_STATE_KEY, run_state_mypy(project))
+
+
+def run_state_mypy(project: Path) -> Path:
+    """Where a project's run state keeps mypy's cache (its type-check verdicts')."""
+    return project / RUN_STATE / "mypy"
 
 
 def package_mypy_cache(cache: Path) -> Path:
@@ -191,6 +197,33 @@ def package_mypy_cache(cache: Path) -> Path:
     if not cache.exists() and warm.is_dir():
         shutil.copytree(warm, cache)
     return seeded_mypy_cache(cache)
+
+
+def seed_checkout_mypy() -> None:
+    """The run state of commands the tests run from the checkout (``--config``, ``make -C``:
+    the checkout's own) and of those run outside any project (the suite's per-user cache,
+    tests/conftest.py): each without a ``mypy`` folder gets one made from the committed
+    package's cache (:func:`package_mypy_cache`: ``make lint``, which ``make test`` runs
+    first, leaves it holding pydantic, httpx2, the runtime and the whole package). On a fresh
+    clone the first type-check verdicts run from the checkout (``update``,
+    ``drift --type-check``, the verdicts of the committed package itself) then check only what
+    differs from it; mypy answers as it would from cold. Copied aside and renamed in whole, so
+    that a command running meanwhile sees no folder or a complete one."""
+    from generator import runstate
+
+    for state in (runstate.locate(ROOT)[0], runstate.user_cache()):
+        if (state / "mypy").exists():
+            continue
+        state.mkdir(parents=True, exist_ok=True, mode=0o700)
+        staged = Path(tempfile.mkdtemp(prefix=".mypy-seed-", dir=state))
+        try:
+            cache = package_mypy_cache(staged / "mypy")
+            if cache.is_dir():
+                os.chmod(cache, 0o700)
+                with contextlib.suppress(OSError):  # made meanwhile: that one is as good
+                    cache.rename(state / "mypy")
+        finally:
+            shutil.rmtree(staged, ignore_errors=True)
 
 
 def check_user_code(folder: Path, cache: Path) -> subprocess.CompletedProcess[str]:

@@ -225,9 +225,10 @@ def test_no_test_skips_because_a_generator_module_is_missing() -> None:
     of one) is missing would hide that it broke, so none may."""
     found = []
     for path in sorted((ROOT / "tests").rglob("*.py")):
-        if "importorskip" not in path.read_text(encoding="utf-8"):
+        text = path.read_text(encoding="utf-8")
+        if "importorskip" not in text:
             continue  # no call to look at: not parsed
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(ast.parse(text)):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
                 continue
             first = node.args[0] if node.args else None

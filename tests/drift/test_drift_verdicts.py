@@ -20,13 +20,12 @@ from generator.drift.callers import calls
 from generator.drift.verdicts import Verdicts, judge
 from generator.pipeline import Result, generate, single_document_config
 from generator.release.drift_packages import judge_documents
-from tests.helpers import ROOT, run_cli
+from tests.helpers import ROOT, run_cli, seed_checkout_mypy
 from tests.release.project import (
     config_version,
     document,
     generated_project,
     project_copy,
-    seed_checkout_mypy,
 )
 
 

@@ -113,8 +113,8 @@ def test_committed_snapshots_are_what_fetch_makes(fetched: tuple[Path, list[str]
     project, outputs = fetched
     assert len(outputs) == len(SNAPSHOTS)
     for name in SNAPSHOTS:
-        fetched = (project / "spec" / name).read_bytes()
-        assert fetched == (ROOT / "spec" / name).read_bytes(), f"spec/{name} is not fetch's output"
+        made = (project / "spec" / name).read_bytes()
+        assert made == (ROOT / "spec" / name).read_bytes(), f"spec/{name} is not fetch's output"
     assert all("unmatched" not in out for out in outputs), outputs
 
 

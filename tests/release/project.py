@@ -7,19 +7,15 @@ own ``spec/`` holds today.
 
 from __future__ import annotations
 
-import contextlib
 import copy
-import os
 import shutil
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from generator import runstate
 from generator.document.loader import dump_yaml
-from tests.helpers import ROOT, package_mypy_cache, run_cli, seed_run_state_mypy
+from tests.helpers import run_cli, seed_run_state_mypy
 
 CONFIG = """\
 # A two-resource project for tests.
@@ -170,7 +166,7 @@ def write_project(
     ``type_checks`` (a test that runs ``update`` or ``drift --type-check`` inside the project,
     whose run state then holds mypy's cache) the run state's mypy cache is seeded
     (:func:`tests.helpers.seed_run_state_mypy`); a command run from the checkout (``--config``,
-    ``make -C``) uses the checkout's (:func:`seed_checkout_mypy`), and a seed there (made by
+    ``make -C``) uses the checkout's (:func:`tests.helpers.seed_checkout_mypy`), and a seed there (made by
     a mypy run, the first time in a run) would be work for nothing."""
     if type_checks:
         seed_run_state_mypy(root)
@@ -206,28 +202,3 @@ def copy_project(src: Path, dst: Path) -> None:
 def config_version(config: Path) -> str:
     data = yaml.safe_load(config.read_text(encoding="utf-8"))
     return str(data["package"]["version"])
-
-
-def seed_checkout_mypy() -> None:
-    """The run state of commands the tests run from the checkout (``--config``, ``make -C``:
-    the checkout's own) and of those run outside any project (the suite's per-user cache,
-    tests/conftest.py): each without a ``mypy`` folder gets one made from the committed
-    package's cache (:func:`tests.helpers.package_mypy_cache`: ``make lint``, which ``make
-    test`` runs first, leaves it holding pydantic, httpx2, the runtime and the whole
-    package). On a fresh clone the first type-check verdicts run from the checkout (``update``,
-    ``drift --type-check``, the verdicts of the committed package itself) then check only what
-    differs from it; mypy answers as it would from cold. Copied aside and renamed in whole, so
-    that a command running meanwhile sees no folder or a complete one."""
-    for state in (runstate.locate(ROOT)[0], runstate.user_cache()):
-        if (state / "mypy").exists():
-            continue
-        state.mkdir(parents=True, exist_ok=True, mode=0o700)
-        staged = Path(tempfile.mkdtemp(prefix=".mypy-seed-", dir=state))
-        try:
-            cache = package_mypy_cache(staged / "mypy")
-            if cache.is_dir():
-                os.chmod(cache, 0o700)
-                with contextlib.suppress(OSError):  # made meanwhile: that one is as good
-                    cache.rename(state / "mypy")
-        finally:
-            shutil.rmtree(staged, ignore_errors=True)

@@ -26,7 +26,7 @@ import yaml
 
 from generator.emit.writer import read_tree
 from generator.files import KILL_ENV
-from tests.helpers import CLI, keep_run_state_mypy, run_cli
+from tests.helpers import CLI, keep_run_state_mypy, run_cli, run_state_mypy
 from tests.release.project import additive, config_version, document, write_project
 
 pytestmark = pytest.mark.slow
@@ -87,9 +87,8 @@ def states(
 
 
 def _warm_from(done: Path, project: Path) -> None:
-    cache = Path(".cache", "cube-codegen", "mypy")
-    shutil.rmtree(project / cache)
-    shutil.copytree(done / cache, project / cache)
+    shutil.rmtree(run_state_mypy(project))
+    shutil.copytree(run_state_mypy(done), run_state_mypy(project))
 
 
 def _copy(states: tuple, tmp_path: Path) -> Path:

@@ -13,7 +13,7 @@ import trustme
 import yaml
 
 from generator.emit.writer import read_tree
-from tests.helpers import ROOT, run_cli
+from tests.helpers import ROOT, run_cli, seed_checkout_mypy
 from tests.release.project import (
     additive,
     breaking,
@@ -21,7 +21,6 @@ from tests.release.project import (
     document,
     generated_project,
     project_copy,
-    seed_checkout_mypy,
 )
 from tests.release.servers import ca_file, serving
 

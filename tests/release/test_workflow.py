@@ -14,11 +14,10 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, seed_checkout_mypy
 from tests.release.project import (
     generated_project,
     project_copy,
-    seed_checkout_mypy,
 )
 
 WORKFLOW = ROOT / ".github" / "workflows" / "cube-codegen.yml"
