@@ -50,6 +50,7 @@ from harness import (
 from user_mypy import user_mypy
 
 from generator import RUN_STATE
+from generator.drift.verdicts import MYPY_FOLDER
 
 CODEGEN = BIN / "cube-codegen"
 OPC_PIN = "0.29.1"
@@ -392,7 +393,7 @@ def verdict_timing(report: Report, proj: Path, shared: Path | None, rounds: int)
         return
     log("drift --type-check: platform 05 → 07")
     old, new = shared / P05, shared / P07
-    cache = proj / RUN_STATE / "mypy"
+    cache = proj / RUN_STATE / MYPY_FOLDER
     script = (
         f'"{CODEGEN}" drift "{old}" "{new}" --no-overlays --type-check --format json '
         "> /dev/null; [ $? -le 1 ]"

@@ -186,7 +186,9 @@ def keep_run_state_mypy(project: Path) -> None:
 
 def run_state_mypy(project: Path) -> Path:
     """Where a project's run state keeps mypy's cache (its type-check verdicts')."""
-    return project / RUN_STATE / "mypy"
+    from generator.drift.verdicts import MYPY_FOLDER
+
+    return project / RUN_STATE / MYPY_FOLDER
 
 
 def package_mypy_cache(cache: Path) -> Path:
@@ -210,18 +212,19 @@ def seed_checkout_mypy() -> None:
     differs from it; mypy answers as it would from cold. Copied aside and renamed in whole, so
     that a command running meanwhile sees no folder or a complete one."""
     from generator import runstate
+    from generator.drift.verdicts import MYPY_FOLDER
 
     for state in (runstate.locate(ROOT)[0], runstate.user_cache()):
-        if (state / "mypy").exists():
+        if (state / MYPY_FOLDER).exists():
             continue
         state.mkdir(parents=True, exist_ok=True, mode=0o700)
         staged = Path(tempfile.mkdtemp(prefix=".mypy-seed-", dir=state))
         try:
-            cache = package_mypy_cache(staged / "mypy")
+            cache = package_mypy_cache(staged / MYPY_FOLDER)
             if cache.is_dir():
                 os.chmod(cache, 0o700)
                 with contextlib.suppress(OSError):  # made meanwhile: that one is as good
-                    cache.rename(state / "mypy")
+                    cache.rename(state / MYPY_FOLDER)
         finally:
             shutil.rmtree(staged, ignore_errors=True)
 

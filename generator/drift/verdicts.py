@@ -28,6 +28,8 @@ from generator.emit.render import render
 from generator.ir.types import Family, Model, ModelKind, Package, ValueModel
 from generator.transaction import scratch
 
+MYPY_FOLDER = "mypy"  # in the run state: mypy's cache, kept from one run's verdicts to the next
+
 _ERROR = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+): error: (?P<message>.*?)(?:  \[[a-z-]+\])?$")
 MYPY_TIMEOUT = 600.0
 
@@ -137,7 +139,7 @@ def _defs(text: str) -> Iterable[tuple[int, re.Match[str]]]:
 
 def _mypy(root: Path, files: list[Path]) -> dict[str, dict[int, list[str]]]:
     """mypy's errors by file name and line, with the new package's own configuration."""
-    cache = runstate.folder("mypy")  # owner-only: no one else can plant a cached verdict
+    cache = runstate.folder(MYPY_FOLDER)  # owner-only: no one can plant a cached verdict
     args = [
         sys.executable, "-m", "mypy",
         "--config-file", str(root / "pyproject.toml"),

@@ -166,8 +166,8 @@ def write_project(
     ``type_checks`` (a test that runs ``update`` or ``drift --type-check`` inside the project,
     whose run state then holds mypy's cache) the run state's mypy cache is seeded
     (:func:`tests.helpers.seed_run_state_mypy`); a command run from the checkout (``--config``,
-    ``make -C``) uses the checkout's (:func:`tests.helpers.seed_checkout_mypy`), and a seed there (made by
-    a mypy run, the first time in a run) would be work for nothing."""
+    ``make -C``) uses the checkout's (:func:`tests.helpers.seed_checkout_mypy`), and a seed
+    there (made by a mypy run, the first time in a run) would be work for nothing."""
     if type_checks:
         seed_run_state_mypy(root)
     spec = root / "spec"
