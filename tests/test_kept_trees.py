@@ -86,5 +86,10 @@ def test_compiled_modules_of_removed_temporary_folders_are_pruned(
 
 
 def test_no_bytecode_prefix_prunes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a prefix, bytecode lives in ``__pycache__`` beside the sources: a folder there
+    named like no source is not a mirror of a removed one, and stays."""
+    beside = tmp_path / "__pycache__" / "gone"
+    beside.mkdir(parents=True)
     monkeypatch.setattr(sys, "pycache_prefix", None)
-    assert kept_trees.prune_gone_bytecode(tmp_path / "gone") == []
+    assert kept_trees.prune_gone_bytecode(tmp_path) == []
+    assert beside.is_dir()
