@@ -30,9 +30,9 @@ from generator.files import (
     checkpoint,
     exchange,
     fsync_dir,
-    fsync_tree,
     remove,
-    write_synced,
+    sync_trees,
+    write_new,
 )
 from generator.journal import Place, Rejected, dump, parse, paths, place_of
 
@@ -57,7 +57,6 @@ class _Swap:
     staged: Path
     backup: Path
     inode: int = 0
-    synced: bool = False  # its files were synced as they were written (:meth:`fill`)
 
     def as_json(self) -> dict[str, object]:
         return {**self.place.as_json(), "inode": self.inode}
@@ -100,18 +99,17 @@ class Transaction:
         return swap.staged
 
     def fill(self, staged: Path, files: Mapping[str, bytes]) -> None:
-        """Write ``files`` (paths relative to a folder :meth:`stage` made), each one synced,
-        so that :meth:`commit` only syncs the folders."""
-        swap = next(s for s in self.swaps if s.staged == staged)
+        """Write ``files`` (paths relative to a folder :meth:`stage` made); :meth:`commit`
+        syncs them."""
         for folder in sorted({(staged / rel).parent for rel in files}):
             folder.mkdir(parents=True, exist_ok=True)
-        write_synced([(staged / rel, data) for rel, data in files.items()])
-        swap.synced = True
+        write_new([(staged / rel, data) for rel, data in files.items()])
 
     def commit(self) -> None:
-        """Swap every staged folder in: after the journal is written, the change is made."""
+        """Swap every staged folder in: after the journal is written, the change is made.
+        Every staged file and folder is on disk before the journal (all of them synced at once)."""
+        sync_trees([swap.staged for swap in self.swaps])
         for swap in self.swaps:
-            fsync_tree(swap.staged, files=not swap.synced)
             swap.inode = swap.staged.stat().st_ino
         checkpoint("staged")
         swaps = [s.as_json() for s in self.swaps]

@@ -109,7 +109,7 @@ def write_tree(out_dir: Path, files: dict[str, str], *, force: bool = False) -> 
     """Replace ``out_dir`` with exactly ``files`` (and the marker): built beside it, then swapped.
 
     A failure while building leaves the old tree untouched; every staged file and folder is
-    fsynced before the swap, which is one atomic exchange (or two renames) on one file system,
+    on disk before the swap, which is one atomic exchange (or two renames) on one file system,
     and the old tree is removed only after the new one is in place. A run killed at any instant
     leaves the old tree or the new one; the next run removes what it had staged
     (:mod:`generator.transaction`).
@@ -127,8 +127,8 @@ def stage_tree(
     txn: Transaction, out_dir: Path, files: dict[str, str], *, checked: bool = False
 ) -> None:
     """Write ``files`` and the marker into a folder ``txn`` will swap in for ``out_dir`` (after
-    :func:`check_output_dir`, unless the caller ``checked`` already); each file is synced as
-    it is written, each folder before the swap."""
+    :func:`check_output_dir`, unless the caller ``checked`` already); the commit syncs them
+    with everything else it staged."""
     if not checked:
         check_output_dir(out_dir, files)
     staging = txn.stage(out_dir, marked=True)

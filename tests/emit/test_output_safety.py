@@ -1,15 +1,17 @@
 """The output folder: never a folder we did not make, never the current folder or a parent of
 it; staging folders of interrupted runs are removed and ignored by git; the staged tree is synced
-to disk before it is swapped in."""
+to disk before it is swapped in (at once, or file by file where the system cannot)."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+import generator.files
 from generator.diagnostics import CodegenError
 from generator.emit.writer import MARKER, check_output_dir, write_tree
 from tests.helpers import ROOT, run_cli
@@ -144,22 +146,49 @@ def test_staging_folders_and_temporary_files_are_ignored_by_git() -> None:
         assert proc.returncode == 0, f"{name} is not ignored"
 
 
-def test_every_staged_file_and_folder_is_synced_before_the_swap(
+def test_the_whole_staged_tree_is_on_disk_before_the_swap(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Linux: one ``syncfs`` of the output's file system, made once every staged file is whole
+    (each is read at the moment of the call) and before anything is renamed."""
     events: list[tuple[str, str]] = []
-    real_fsync, real_rename = os.fsync, Path.rename
+    files = {"pkg/a.py": "a = 1\n", "pkg/sub/b.py": "b = 2\n", "README.md": "r\n"}
+    real_libc = generator.files.libc()
+    if getattr(real_libc, "syncfs", None) is None:
+        pytest.skip("this system has no syncfs (the per-file path is tested below)")
+
+    def syncfs(fd: int) -> int:
+        staging = Path(os.readlink(f"/proc/self/fd/{fd}"))
+        written = {rel: (staging / rel).read_text() for rel in files}
+        events.append(("syncfs", str(staging)))
+        assert written == files  # every file complete when the sync is asked for
+        return int(real_libc.syncfs(fd))
+
+    _spy_renames(events, monkeypatch)
+    monkeypatch.setattr(generator.files, "libc", lambda: _Libc(real_libc, syncfs))
+    monkeypatch.chdir(tmp_path)
+    write_tree(tmp_path / "out", files)
+    kinds = [kind for kind, _ in events]
+    assert kinds.count("syncfs") == 1
+    assert kinds.index("syncfs") < kinds.index("rename")
+    assert Path(events[kinds.index("rename")][1]) == Path(events[0][1])  # the tree synced
+    assert (tmp_path / "out" / "pkg" / "sub" / "b.py").read_text() == "b = 2\n"
+
+
+@pytest.mark.parametrize("syncfs", [None, lambda fd: -1], ids=["no-syncfs", "syncfs-fails"])
+def test_without_syncfs_every_staged_file_and_folder_is_synced_before_the_swap(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, syncfs: object
+) -> None:
+    events: list[tuple[str, str]] = []
+    real_fsync = os.fsync
 
     def fsync(fd: int) -> None:
         events.append(("sync", os.readlink(f"/proc/self/fd/{fd}")))
         real_fsync(fd)
 
-    def rename(self: Path, target: str | os.PathLike[str]) -> Path:
-        events.append(("rename", str(self)))
-        return real_rename(self, target)
-
     monkeypatch.setattr(os, "fsync", fsync)
-    monkeypatch.setattr(Path, "rename", rename)
+    _spy_renames(events, monkeypatch)
+    monkeypatch.setattr(generator.files, "libc", lambda: _Libc(_real_libc(), syncfs))
     monkeypatch.chdir(tmp_path)
     files = {"pkg/a.py": "a = 1\n", "pkg/sub/b.py": "b = 2\n", "README.md": "r\n"}
     write_tree(tmp_path / "out", files)
@@ -170,3 +199,27 @@ def test_every_staged_file_and_folder_is_synced_before_the_swap(
     expected |= {str(staging), str(staging / "pkg"), str(staging / "pkg" / "sub")}
     assert expected <= synced, sorted(expected - synced)
     assert (tmp_path / "out" / "pkg" / "sub" / "b.py").read_text() == "b = 2\n"
+
+
+_real_libc = generator.files.libc
+
+
+class _Libc:
+    """The C library with ``syncfs`` replaced (None: a system without it)."""
+
+    def __init__(self, real: Any, syncfs: object) -> None:
+        self._real = real
+        self.syncfs = syncfs
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._real, name)
+
+
+def _spy_renames(events: list[tuple[str, str]], monkeypatch: pytest.MonkeyPatch) -> None:
+    real_rename = Path.rename
+
+    def rename(self: Path, target: str | os.PathLike[str]) -> Path:
+        events.append(("rename", str(self)))
+        return real_rename(self, target)
+
+    monkeypatch.setattr(Path, "rename", rename)

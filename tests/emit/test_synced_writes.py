@@ -1,42 +1,46 @@
-"""Files staged on several threads: every byte lands, a failure surfaces in the caller, and
-a replaced tree is removed whole (generator/files, generator/transaction)."""
+"""Staged files: every byte lands, an existing file is never overwritten, the work spread on
+threads surfaces its first failure in the caller, and a replaced tree is removed whole
+(generator/files, generator/transaction)."""
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
+import generator.files
 from generator.emit.writer import write_tree
-from generator.files import on_threads, write_synced
+from generator.files import on_threads, sync_trees, write_new
 
 
-def test_many_files_are_written_exactly_on_several_threads(tmp_path: Path) -> None:
+def test_many_files_are_written_exactly(tmp_path: Path) -> None:
     files = [(tmp_path / f"f{i}.txt", f"file {i}\n".encode() * (i + 1)) for i in range(100)]
-    seen: set[str] = set()
-    real = on_threads
-
-    def watched(task, items, workers=8):  # type: ignore[no-untyped-def]
-        def spy(item):  # type: ignore[no-untyped-def]
-            seen.add(threading.current_thread().name)
-            task(item)
-            time.sleep(0.002)  # as a disk's sync would: where syncing costs nothing (a RAM
-            # file system), one thread could take every item before the others start
-
-        real(spy, items, workers)
-
-    watched(lambda item: write_synced([item]), files)
+    write_new(files)
     for path, data in files:
         assert path.read_bytes() == data
-    assert len(seen) > 1  # really more than one thread
+
+
+def test_work_on_threads_really_uses_several(tmp_path: Path) -> None:
+    seen: set[str] = set()
+    done: list[int] = []
+
+    def task(item: int) -> None:
+        seen.add(threading.current_thread().name)
+        time.sleep(0.002)  # as a disk's sync would: where it costs nothing, one thread could
+        done.append(item)  # take every item before the others start
+
+    on_threads(task, list(range(100)))
+    assert sorted(done) == list(range(100))
+    assert len(seen) > 1
 
 
 def test_an_existing_file_is_never_overwritten(tmp_path: Path) -> None:
     (tmp_path / "taken").write_text("mine")
     with pytest.raises(FileExistsError):
-        write_synced([(tmp_path / "taken", b"theirs")])
+        write_new([(tmp_path / "taken", b"theirs")])
     assert (tmp_path / "taken").read_text() == "mine"
 
 
@@ -67,3 +71,25 @@ def test_a_replaced_tree_is_removed_whole(tmp_path: Path) -> None:
     assert (out / "pkg/only.py").read_text() == "y = 1\n"
     leftovers = [p.name for p in tmp_path.iterdir() if p.name != "out"]
     assert not [n for n in leftovers if ".was-" in n or ".txn-" in n]
+
+
+def test_trees_on_one_file_system_are_synced_in_one_call(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = generator.files.libc()
+    if getattr(real, "syncfs", None) is None:
+        pytest.skip("this system has no syncfs")
+    calls: list[str] = []
+
+    class Spy:
+        def syncfs(self, fd: int) -> int:
+            calls.append(os.readlink(f"/proc/self/fd/{fd}"))
+            return int(real.syncfs(fd))
+
+    monkeypatch.setattr(generator.files, "libc", Spy)
+    roots = [tmp_path / "spec", tmp_path / "generated"]
+    for root in roots:
+        root.mkdir()
+        write_new([(root / "f.txt", b"x")])
+    sync_trees(roots)
+    assert calls == [str(roots[0])]
