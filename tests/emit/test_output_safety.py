@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -175,11 +176,23 @@ def test_the_whole_staged_tree_is_on_disk_before_the_swap(
     assert (tmp_path / "out" / "pkg" / "sub" / "b.py").read_text() == "b = 2\n"
 
 
-@pytest.mark.parametrize("syncfs", [None, lambda fd: -1], ids=["no-syncfs", "syncfs-fails"])
+def _never(fd: int) -> int:
+    raise AssertionError("syncfs called on a kernel that would not report a failed write")
+
+
+@pytest.mark.parametrize(
+    ("syncfs", "release"),
+    [(None, ""), (lambda fd: -1, ""), (_never, "5.4.0-150-generic")],
+    ids=["no-syncfs", "syncfs-fails", "kernel-before-5.8"],
+)
 def test_without_syncfs_every_staged_file_and_folder_is_synced_before_the_swap(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, syncfs: object
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, syncfs: object, release: str
 ) -> None:
     events: list[tuple[str, str]] = []
+    if release:
+        fields = ("sysname", "nodename", "release", "version", "machine")
+        uname = {name: getattr(os.uname(), name) for name in fields} | {"release": release}
+        monkeypatch.setattr(os, "uname", lambda: SimpleNamespace(**uname))
     real_fsync = os.fsync
 
     def fsync(fd: int) -> None:

@@ -93,3 +93,14 @@ def test_trees_on_one_file_system_are_synced_in_one_call(
         write_new([(root / "f.txt", b"x")])
     sync_trees(roots)
     assert calls == [str(roots[0])]
+
+
+@pytest.mark.parametrize(
+    ("release", "reports"),
+    [("5.8.0", True), ("6.18.44-fc-v657", True), ("5.15.0-91-generic", True),
+     ("5.7.19", False), ("4.19.0-26-amd64", False), ("", False), ("6", False)],
+)  # fmt: skip
+def test_syncfs_is_trusted_from_the_kernel_that_reports_failed_writes(
+    release: str, reports: bool
+) -> None:
+    assert generator.files._syncfs_reports_errors(release) is reports
