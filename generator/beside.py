@@ -14,6 +14,8 @@ default: stopped, stuck, starved) is killed (SIGKILL) and the work done here.
 from __future__ import annotations
 
 import contextlib
+import fcntl
+import io
 import os
 import pickle
 import select
@@ -22,7 +24,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from generator.files import libc
 
@@ -30,6 +32,7 @@ T = TypeVar("T")
 NO_FORK_ENV = "CUBE_CODEGEN_NO_FORK"
 DEADLINE_ENV = "CUBE_CODEGEN_CHILD_DEADLINE"
 DEADLINE = 60.0  # seconds from the fork; the documents' validation takes well under one here
+PIPE_BYTES = 1 << 20  # the pipe a child's value comes through (the unprivileged maximum)
 
 
 def deadline() -> float:
@@ -74,6 +77,8 @@ class Beside(Generic[T]):
 
     def _start(self) -> None:
         read, write = os.pipe()
+        with contextlib.suppress(OSError):  # fewer trips for a large value (the default: 64 KB)
+            fcntl.fcntl(write, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
         parent = os.getpid()
         pid = os.fork()
         if pid == 0:  # the child: compute, send, leave
@@ -91,32 +96,22 @@ class Beside(Generic[T]):
 
     def _collect(self) -> T:
         if self._pid:
-            data = self._read()
-            if data is None:  # past the deadline: stop the child, do the work here
+            incoming = io.BufferedReader(_Incoming(self._fd, self._until), PIPE_BYTES)
+            try:  # unpickled as it arrives, while the child is still pickling and sending
+                value: T = pickle.load(incoming)
+                whole = incoming.read(1) == b""  # nothing after the value: the child ended
+            except _Late:  # past the deadline: stop the child, do the work here
                 self.cancel()
                 return self._here()
+            except Exception:  # a child that failed or died part-way: its exit status says
+                whole = False
             _, status = os.waitpid(self._pid, 0)
             self._pid = 0
-            if os.waitstatus_to_exitcode(status) == 0 and data:
-                with contextlib.suppress(Exception):
-                    value: T = pickle.loads(data)
-                    return value
+            os.close(self._fd)
+            self._fd = -1
+            if whole and os.waitstatus_to_exitcode(status) == 0:
+                return value
         return self._here()
-
-    def _read(self) -> bytes | None:
-        """Everything the child sends, or None when it has not finished by the deadline."""
-        chunks = []
-        while True:
-            left = self._until - time.monotonic()
-            if left <= 0 or not select.select([self._fd], [], [], left)[0]:
-                return None
-            chunk = os.read(self._fd, 1 << 20)
-            if not chunk:
-                break
-            chunks.append(chunk)
-        os.close(self._fd)
-        self._fd = -1
-        return b"".join(chunks)
 
     def cancel(self) -> None:
         if self._pid:
@@ -143,13 +138,35 @@ def _child(work: Callable[[], object], write: int, parent: int) -> None:
         with contextlib.suppress(Exception):  # die with the parent, even by SIGKILL
             libc().prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
         if os.getppid() == parent:  # not already orphaned before the line above
-            data = pickle.dumps(work(), protocol=pickle.HIGHEST_PROTOCOL)
-            view = memoryview(data)
-            while view:
-                view = view[os.write(write, view) :]
+            value = work()
+            with open(write, "wb", buffering=PIPE_BYTES, closefd=False) as out:
+                pickle.dump(value, out, protocol=pickle.HIGHEST_PROTOCOL)  # sent frame by frame
             code = 0
     finally:
         os._exit(code)
+
+
+class _Late(Exception):
+    """The child has not sent its whole value by its deadline."""
+
+
+class _Incoming(io.RawIOBase):
+    """The reading end of a child's pipe as a file :func:`pickle.load` reads, each read waiting
+    no later than the deadline (then :class:`_Late`)."""
+
+    def __init__(self, fd: int, until: float) -> None:
+        super().__init__()
+        self._fd = fd
+        self._until = until
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        left = self._until - time.monotonic()
+        if left <= 0 or not select.select([self._fd], [], [], left)[0]:
+            raise _Late
+        return os.readv(self._fd, [buffer])
 
 
 class Tickets:

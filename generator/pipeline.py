@@ -91,7 +91,7 @@ def prepare_family(config: Config, family: FamilyConfig) -> PreparedFamily:
 
 def validated(fam: PreparedFamily, *, known_valid: bool = False) -> LoadedFamily:
     """``fam`` validated (workarounds applied in place), or taken as it is when
-    ``known_valid``: a child found it so with nothing to work around (:func:`_checked`)."""
+    ``known_valid``: a child found it so with nothing to work around (:func:`_verdict`)."""
     doc: dict[str, Any] = fam.document
     repaired: list[Diagnostic] = []
     if not known_valid:
@@ -103,10 +103,16 @@ def validated(fam: PreparedFamily, *, known_valid: bool = False) -> LoadedFamily
     return LoadedFamily(fam.config, fam.file, doc, tuple(found), fam.written)
 
 
-def _checked(config: Config, prepared: list[PreparedFamily]) -> str | None:
-    """The run's spec hash when every document is valid with nothing to work around; else
-    None (run in a child: the workarounds it makes in place stay there)."""
-    loaded = []
+def _verdict(
+    config: Config, prepared: list[PreparedFamily], as_they_are: list[LoadedFamily]
+) -> tuple[str, bool] | None:
+    """The run's spec hash, and whether the run state already knew its documents valid, when
+    every document is valid with nothing to work around; else None. Run in a child while the
+    IR is built: the hash of a large document (70 ms for payments' 4 MB) and the validation
+    (the workarounds it makes in place stay in the child) are both off the run's path."""
+    digest = spec_hash(config, as_they_are)
+    if valid_cache.known(digest):
+        return digest, True
     for fam in prepared:
         try:
             found = validated(fam)
@@ -114,8 +120,7 @@ def _checked(config: Config, prepared: list[PreparedFamily]) -> str | None:
             return None
         if len(found.diagnostics) != len(fam.bundled):  # something was worked around
             return None
-        loaded.append(found)
-    return spec_hash(config, loaded)
+    return digest, False
 
 
 def apply_overlays(
@@ -159,18 +164,14 @@ def generate(config: Config, *, custom: bool = True) -> Result:
 def _generate(config: Config) -> Result:
     bound_names()  # read (or, once per generator version, derived) before any child is forked
     prepared = [prepare_family(config, fam) for fam in config.families]
-    # Validation (about 80 ms, most of it importing the OpenAPI object model) and the spec
-    # hash run in a child while the IR is built from the document as it is. Unless the child
-    # finds every document valid with nothing to work around, that work is dropped and the
+    # The spec hash and validation (about 80 ms, most of it importing the OpenAPI object model)
+    # run in a child while the IR is built from the documents as they are. Unless the child
+    # finds every document valid with nothing to work around, that build is dropped and the
     # run validates first, as it does where no child can be forked: the outcome never depends
-    # on the child.
-    # A run of documents an earlier run found valid with nothing to work around takes that
-    # verdict from the run state (generator.document.valid_cache) and validates nothing.
+    # on the child. Documents an earlier run found valid with nothing to work around take that
+    # verdict from the run state (generator.document.valid_cache) and are not validated again.
     as_they_are = [validated(fam, known_valid=True) for fam in prepared]
-    digest = spec_hash(config, as_they_are)
-    if valid_cache.known(digest):
-        return _finish(config, as_they_are, *_build(as_they_are), digest)
-    with Beside(lambda: _checked(config, prepared), here=lambda: None) as check:
+    with Beside(lambda: _verdict(config, prepared, as_they_are), here=lambda: None) as check:
         if check.forked:
             try:
                 families, diagnostics = _build(as_they_are)
@@ -178,9 +179,15 @@ def _generate(config: Config) -> Result:
                 if check.result() is not None:  # valid: the failure is the build's own
                     raise
             else:
-                if check.result() is not None:
-                    valid_cache.remember(digest)
+                verdict = check.result()
+                if verdict is not None:
+                    digest, known = verdict
+                    if not known:
+                        valid_cache.remember(digest)
                     return _finish(config, as_they_are, families, diagnostics, digest)
+    digest = spec_hash(config, as_they_are)
+    if valid_cache.known(digest):
+        return _finish(config, as_they_are, *_build(as_they_are), digest)
     loaded = [validated(fam) for fam in prepared]
     if all(len(f.diagnostics) == len(p.bundled) for f, p in zip(loaded, prepared, strict=True)):
         valid_cache.remember(digest)  # nothing worked around: the documents are as they were

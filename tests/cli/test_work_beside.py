@@ -7,6 +7,7 @@ child is ever forked (by design)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import signal
@@ -107,6 +108,59 @@ print(json.dumps([forked, value == parent, gone, waited]))
     forked, here, gone, waited = json.loads(proc.stdout)
     assert [forked, here, gone] == [True, True, True], proc.stderr
     assert 0.5 <= waited < 10
+
+
+LARGE = """
+import fcntl, hashlib, json, os, signal, sys
+from generator.beside import PIPE_BYTES, Beside
+parent = os.getpid()
+how = sys.argv[1]
+
+
+class Ending:
+    \"\"\"Pickled last, after megabytes were sent: in the child, ends it (how) part-way.\"\"\"
+
+    def __reduce__(self):
+        if os.getpid() != parent and how != "whole":
+            os.kill(os.getpid(), signal.SIGKILL if how == "killed" else signal.SIGSTOP)
+        return (str, ("end",))
+
+
+def work():
+    who = "child" if os.getpid() != parent else "here"
+    return [who, *(f"{i:07d}" * 100_000 for i in range(8)), Ending()]  # 5.6 MB, then the end
+
+
+with Beside(work) as b:
+    forked, size = b.forked, fcntl.fcntl(b._fd, fcntl.F_GETPIPE_SZ)
+    value = b.result()
+limit = int(open("/proc/sys/fs/pipe-max-size").read())
+body = "".join(value[1:-1]).encode()
+print(json.dumps([forked, size >= min(PIPE_BYTES, limit), value[0], len(body),
+                  hashlib.sha256(body).hexdigest(), type(value[-1]).__name__]))
+"""
+
+
+@pytest.mark.parametrize(
+    ("how", "who", "last", "deadline"),
+    [
+        ("whole", "child", "str", "60"),
+        ("killed", "here", "Ending", "60"),
+        ("stopped", "here", "Ending", "1"),
+    ],
+)
+def test_a_value_larger_than_the_pipe_arrives_whole_or_not_at_all(
+    how: str, who: str, last: str, deadline: str
+) -> None:
+    """Unpickled as it arrives: a child that dies, or stops, after sending megabytes of its
+    value gives way to the work done here (the stopped one at its deadline), never to part of
+    a value."""
+    proc = _python(LARGE.replace("sys.argv[1]", repr(how)), CUBE_CODEGEN_CHILD_DEADLINE=deadline)
+    assert proc.returncode == 0, proc.stderr
+    forked, enlarged, source, length, digest, end = json.loads(proc.stdout)
+    body = "".join(f"{i:07d}" * 100_000 for i in range(8)).encode()
+    assert [forked, enlarged, source, end] == [True, True, who, last], proc.stderr
+    assert (length, digest) == (len(body), hashlib.sha256(body).hexdigest())
 
 
 def test_the_deadline_knob(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -213,7 +267,7 @@ def test_generation_is_the_same_with_and_without_a_child(
     if title == 5:
         assert code == 2 and "#/info/title: error: must be a string" in stderr and not files
     else:
-        assert code == 0 and "pairs/models.py" in files
+        assert code == 0 and "pairs/models.py" in files and diagnostics is not None
         repaired = [d for d in diagnostics if d["id"] == "openapi-repaired"]
         assert len(repaired) == (1 if isinstance(items, list) else 0)
 
