@@ -4,11 +4,12 @@ A child is forked only on Linux, only while this process runs a single thread (a
 one thread, so a lock another thread held would stay held in the child), and not when
 ``CUBE_CODEGEN_NO_FORK`` is set. Everywhere else, and whenever a child fails for any reason,
 :meth:`Beside.result` does the work in this process instead: a child can make a run faster,
-never different. The child only computes: it writes no file, sends its value back pickled
-through a pipe, leaves through ``os._exit`` (no cleanup of this process runs twice, no buffer
-is flushed twice), and dies with this process when that is killed. A child that has not
-answered within its deadline (``CUBE_CODEGEN_CHILD_DEADLINE`` seconds from the fork, 60 by
-default: stopped, stuck, starved) is killed (SIGKILL) and the work done here.
+never different. The child only computes: it writes no file (it may read the run state,
+which marks an entry it reads as used), streams its value back pickled through a pipe (read
+and unpickled here as it comes), leaves through ``os._exit`` (no cleanup of this process runs
+twice, no buffer is flushed twice), and dies with this process when that is killed. A child
+that has not answered within its deadline (``CUBE_CODEGEN_CHILD_DEADLINE`` seconds from the
+fork, 60 by default: stopped, stuck, starved) is killed (SIGKILL) and the work done here.
 """
 
 from __future__ import annotations
