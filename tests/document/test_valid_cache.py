@@ -18,14 +18,17 @@ from generator import pipeline
 from generator.diagnostics import CodegenError
 from generator.document import valid_cache
 from tests.cli.test_work_beside import _document
-from tests.helpers import ROOT
+from tests.helpers import ROOT, seed_run_state_names
 
 
 @pytest.fixture(autouse=True)
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A project of its own: its run state is ``.cache/cube-codegen`` under ``tmp_path``."""
+    """A project of its own: its run state is ``.cache/cube-codegen`` under ``tmp_path``,
+    holding the names the templates bind (deriving them would validate a stub package, and
+    record its verdict, as if this test's run had)."""
     (tmp_path / "spec").mkdir()
     (tmp_path / "spec" / "cube-codegen.yaml").write_text("{}\n", encoding="utf-8")
+    seed_run_state_names(tmp_path)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("CUBE_CODEGEN_NO_FORK", "1")  # validation here, where the spy sees it
     return tmp_path
