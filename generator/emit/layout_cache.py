@@ -63,19 +63,16 @@ def begin(package: str) -> None:
     _used.clear()
     _made[0] = False
     data = parsed_cache.load(_name(package), FOLDER)
-    entries = data if isinstance(data, list) else []
-    for entry in entries:
-        if _valid(entry):
-            _known[(entry[0], entry[1], entry[2], entry[3])] = entry[4]
-
-
-def _valid(entry: Any) -> bool:
-    return (
-        isinstance(entry, list)
-        and len(entry) == 5
-        and all(isinstance(entry[i], str) for i in (0, 1, 4))
-        and all(type(entry[i]) is int for i in (2, 3))
-    )
+    for entry in data if isinstance(data, list) else []:
+        # each checked inline, exact types as JSON gives them (payments' 23,526 entries:
+        # 11-14 ms, against 34-37 ms through a checking function with generators)
+        if type(entry) is list and len(entry) == 5:
+            kind, text, indent, width, broken = entry
+            if (
+                type(kind) is type(text) is type(broken) is str
+                and type(indent) is type(width) is int
+            ):
+                _known[(kind, text, indent, width)] = broken
 
 
 def used() -> tuple[list[list[Any]], bool]:

@@ -108,3 +108,27 @@ def test_an_entry_not_signed_here_is_never_used(
         layout.fit_item(ITEM, 8, kind="param"),
         "x = 1",
     ]
+
+
+def test_a_signed_entry_of_the_wrong_shape_is_passed_over(run_state: Path) -> None:
+    """Entries are checked one by one, exact JSON types: only a well-formed one is used."""
+    good = ["statement", CALL, 4, layout.LINE_LENGTH, "kept = 1"]
+    wrong = [
+        ["statement", CALL, 4, layout.LINE_LENGTH],  # too short
+        ["statement", CALL, 4, layout.LINE_LENGTH, "x", "y"],  # too long
+        ["statement", FIELD, "4", layout.LINE_LENGTH, "bad indent"],
+        ["statement", FIELD, 4, True, "a boolean width"],
+        ["statement", FIELD, 4.0, layout.LINE_LENGTH, "a float indent"],
+        [7, FIELD, 4, layout.LINE_LENGTH, "a number kind"],
+        ["param", ITEM, 8, layout.LINE_LENGTH, 5],  # a number for the broken text
+        {"statement": CALL},
+        "statement",
+    ]
+    layout_cache.begin("pkg")
+    key = layout_cache._name("pkg")
+    parsed_cache.store(key, [*wrong, good], layout_cache.FOLDER)
+    layout_cache.begin("pkg")
+    assert layout_cache.fit(CALL, 4) == "kept = 1"  # the good entry, from the cache
+    assert layout_cache.fit(FIELD, 4) == layout.fit(FIELD, 4)  # broken afresh
+    assert layout_cache.fit_item(ITEM, 8, kind="param") == layout.fit_item(ITEM, 8, kind="param")
+    layout_cache.finish("pkg")
