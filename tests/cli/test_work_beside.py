@@ -111,10 +111,10 @@ print(json.dumps([forked, value == parent, gone, waited]))
 
 
 LARGE = """
-import fcntl, hashlib, json, os, signal, sys
+import fcntl, hashlib, json, os, signal
 from generator.beside import PIPE_BYTES, Beside
 parent = os.getpid()
-how = sys.argv[1]
+how = os.environ["ENDING"]  # whole, killed or stopped
 
 
 class Ending:
@@ -155,7 +155,7 @@ def test_a_value_larger_than_the_pipe_arrives_whole_or_not_at_all(
     """Unpickled as it arrives: a child that dies, or stops, after sending megabytes of its
     value gives way to the work done here (the stopped one at its deadline), never to part of
     a value."""
-    proc = _python(LARGE.replace("sys.argv[1]", repr(how)), CUBE_CODEGEN_CHILD_DEADLINE=deadline)
+    proc = _python(LARGE, ENDING=how, CUBE_CODEGEN_CHILD_DEADLINE=deadline)
     assert proc.returncode == 0, proc.stderr
     forked, enlarged, source, length, digest, end = json.loads(proc.stdout)
     body = "".join(f"{i:07d}" * 100_000 for i in range(8)).encode()
