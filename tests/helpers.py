@@ -184,18 +184,6 @@ def keep_run_state_mypy(project: Path) -> None:
     keep_mypy_cache(RUN_STATE_KEY, run_state_mypy(project))
 
 
-def seed_run_state_names(project: Path) -> None:
-    """The project's run state holding the names the templates bind (as the suite's own process
-    knows them), so that no run in the project derives them: deriving generates a stub
-    package, whose verdict a test counting the project's run-state entries would count too."""
-    from generator import runstate
-    from generator.ir import bound_names
-
-    folder = runstate.private_dir(project / RUN_STATE, "names")
-    known = json.dumps(bound_names.bound_names().as_json()).encode()
-    runstate.write_private(folder / f"{bound_names._key()}.json", known)
-
-
 def run_state_mypy(project: Path) -> Path:
     """Where a project's run state keeps mypy's cache (its type-check verdicts')."""
     from generator.drift.verdicts import MYPY_FOLDER

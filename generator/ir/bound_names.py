@@ -23,6 +23,7 @@ import functools
 import hashlib
 import json
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 from generator import GENERATOR_DIR, TEMPLATES, __version__, runstate
 from generator.ir.stub_family import STUB
@@ -55,34 +56,50 @@ def bound_names() -> BoundNames:
     return _cached()
 
 
+FOLDER = "names"  # in the run state, and in the per-user cache
+
+
 @functools.cache
 def _cached() -> BoundNames:
     """From the run state, else from the per-user cache (shared by every project of this
     user), else derived now and kept in both."""
-    name = f"{_key()}.json"
     folders = []
     for top in dict.fromkeys((runstate.locate()[0], runstate.user_cache())):
         try:
-            folders.append(runstate.private_dir(top, "names"))
+            folders.append(runstate.private_dir(top, FOLDER))
         except OSError:
             continue
     for folder in folders:
         try:
-            raw = json.loads(runstate.read_private(folder / name) or b"")
+            raw = json.loads(runstate.read_private(_file(folder)) or b"")
             return BoundNames(*(frozenset(raw[k]) for k in _FIELDS))
         except (OSError, ValueError, KeyError, TypeError):
             continue
     found = _read_stub()
     for folder in folders:
-        try:
-            runstate.write_private(folder / name, json.dumps(found.as_json()).encode())
-        except OSError:
-            continue
+        with contextlib.suppress(OSError):
+            _keep(folder, found)
     return found
 
 
+def keep_in(state: Path) -> None:
+    """Keep the names (as this process knows them, derived if need be) in the run state folder
+    ``state``, as a derivation there would: no run that uses it derives them again."""
+    _keep(runstate.private_dir(state, FOLDER), _cached())
+
+
+def _keep(folder: Path, names: BoundNames) -> None:
+    runstate.write_private(_file(folder), json.dumps(names.as_json()).encode())
+
+
+def _file(folder: Path) -> Path:
+    return folder / f"{_key()}.json"
+
+
+@functools.cache
 def _key() -> str:
-    """A hash of what the stub's code depends on: the generator's sources and templates."""
+    """A hash of what the stub's code depends on: the generator's sources and templates (read
+    once per process, as the names themselves are)."""
     h = hashlib.sha256(__version__.encode())
     for root, pattern in ((TEMPLATES, "*"), (GENERATOR_DIR, "*.py")):
         for file in sorted(p for p in root.rglob(pattern) if p.is_file()):

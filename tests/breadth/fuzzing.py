@@ -987,8 +987,7 @@ def plant_run_state(data: st.DataObject) -> list[tuple[str, bytes | None]]:
 def _prepare_state(folder: Path, project: Path, plants: list[tuple[str, bytes | None]]) -> None:
     """The example's private run state: the derived names (made once by this process) and what
     was planted; a victim folder outside the project that nothing may touch."""
-    from generator.ir.bound_names import _key, bound_names
-    from generator.runstate import user_cache
+    from generator.ir.bound_names import keep_in
 
     victim = folder / "outside" / "victim"
     victim.mkdir()
@@ -998,10 +997,7 @@ def _prepare_state(folder: Path, project: Path, plants: list[tuple[str, bytes | 
         (state / sub).mkdir(parents=True, exist_ok=True, mode=0o700)
     for path in (project / ".cache", state):
         path.chmod(0o700)
-    bound_names()
-    names = user_cache() / "names" / f"{_key()}.json"
-    if names.is_file():
-        shutil.copyfile(names, state / "names" / names.name)
+    keep_in(state)
     for rel, data in plants:
         target = state / rel
         if data is None:

@@ -14,11 +14,12 @@ from typing import Any
 
 import pytest
 
-from generator import pipeline
+from generator import RUN_STATE, pipeline
 from generator.diagnostics import CodegenError
 from generator.document import valid_cache
+from generator.ir import bound_names
 from tests.cli.test_work_beside import _document
-from tests.helpers import ROOT, seed_run_state_names
+from tests.helpers import ROOT
 
 
 @pytest.fixture(autouse=True)
@@ -28,7 +29,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     record its verdict, as if this test's run had)."""
     (tmp_path / "spec").mkdir()
     (tmp_path / "spec" / "cube-codegen.yaml").write_text("{}\n", encoding="utf-8")
-    seed_run_state_names(tmp_path)
+    bound_names.keep_in(tmp_path / RUN_STATE)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("CUBE_CODEGEN_NO_FORK", "1")  # validation here, where the spy sees it
     return tmp_path
