@@ -110,8 +110,8 @@ def _verdict(
     every document is valid with nothing to work around; else None. Run in a child while the
     IR is built: the hash of a large document (70 ms for payments' 4 MB) and the validation
     (the workarounds it makes in place stay in the child) are both off the run's path."""
-    digest = spec_hash(config, as_they_are)
-    if valid_cache.known(digest):
+    digest, known = _hash_known(config, as_they_are)
+    if known:
         return digest, True
     for fam in prepared:
         try:
@@ -185,14 +185,22 @@ def _generate(config: Config) -> Result:
                     if not known:
                         valid_cache.remember(digest)
                     return _finish(config, as_they_are, families, diagnostics, digest)
-    digest = spec_hash(config, as_they_are)
-    if valid_cache.known(digest):
+    digest, known = _hash_known(config, as_they_are)
+    if known:
         return _finish(config, as_they_are, *_build(as_they_are), digest)
     loaded = [validated(fam) for fam in prepared]
     if all(len(f.diagnostics) == len(p.bundled) for f, p in zip(loaded, prepared, strict=True)):
         valid_cache.remember(digest)  # nothing worked around: the documents are as they were
+    else:
+        digest = spec_hash(config, loaded)  # of the documents as validation left them
     families, diagnostics = _build(loaded)
-    return _finish(config, loaded, families, diagnostics, spec_hash(config, loaded))
+    return _finish(config, loaded, families, diagnostics, digest)
+
+
+def _hash_known(config: Config, loaded: list[LoadedFamily]) -> tuple[str, bool]:
+    """The spec hash of ``loaded``, and whether the run state knows those documents valid."""
+    digest = spec_hash(config, loaded)
+    return digest, valid_cache.known(digest)
 
 
 def family_builder(doc: dict[str, Any], file: str, config: FamilyConfig) -> FamilyBuilder:
