@@ -174,12 +174,25 @@ def _tree_hash(files: Iterable[tuple[str, bytes]]) -> str:
     return "sha256:" + h.hexdigest()
 
 
-def tree_hash(out_dir: Path) -> str:
-    """sha256 over the relative path and bytes of every file ``check`` compares in ``out_dir``."""
+def tree_hash(out_dir: Path, records: Mapping[str, object] | None = None) -> str:
+    """sha256 over the relative path and bytes of every file ``check`` compares in ``out_dir``.
+
+    ``records``: that tree's stat records, just taken (:func:`_tree_records`); their names are
+    those files, so they are read by name, with no second walk and without importing the
+    writer (a no-op run that must read the tree, as the first after a generation does, spends
+    its time reading, not walking paths)."""
+    out = os.path.abspath(out_dir)
+    if records is not None:
+        return _tree_hash(_read_named(out, records))
     from generator.emit.writer import read_tree
 
-    out = Path(os.path.abspath(out_dir))
-    return _tree_hash(read_tree(out).items()) if out.is_dir() else ""
+    return _tree_hash(read_tree(Path(out)).items()) if os.path.isdir(out) else ""
+
+
+def _read_named(out: str, names: Iterable[str]) -> Iterable[tuple[str, bytes]]:
+    for rel in names:
+        with open(os.path.join(out, rel), "rb") as f:
+            yield rel, f.read()
 
 
 def _read_manifest(out_dir: Path) -> dict[str, Any]:
@@ -274,7 +287,7 @@ def _fresh(
     if isinstance(old, dict) and current is not None:
         if file_stats.trusted(old.get("files"), current, old.get("taken")):
             return True, False
-    return manifest.get("tree") == tree_hash(out_dir), True
+    return manifest.get("tree") == tree_hash(out_dir, current), True
 
 
 def up_to_date(config_path: Path, out_dir: Path) -> bool:

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from generator import DEFAULT_CONFIG, DEFAULT_OUT
+from generator import DEFAULT_CONFIG, DEFAULT_OUT, OUTPUT_MARKER
 from generator.cli import main
 from generator.document.config import Config
-from generator.emit import cache, file_stats
+from generator.emit import cache, file_stats, writer
 from tests.helpers import ROOT, model_source, run_cli
 
 DOCUMENT = """\
@@ -246,6 +246,49 @@ def test_unchanged_files_are_not_read(project: Path, monkeypatch: pytest.MonkeyP
     assert reads == ["_hash_inputs"]
     assert not regenerated(generate(project))
     assert reads == ["_hash_inputs"]
+
+
+def test_a_tree_read_by_its_records_hashes_as_one_walked(tmp_path: Path) -> None:
+    """The names its stat records hold are the files a walk compares: nested folders and
+    hidden files in, tool caches and the marker out, so both readings hash alike."""
+    out = tmp_path / "generated"
+    for rel, text in {
+        "pkg/pkg/__init__.py": "x = 1\n",
+        "pkg/pkg/_classes/pet.py": "y = 2\n",
+        "pkg/.hidden": "z\n",
+        "pkg/pkg/__pycache__/pet.cpython-311.pyc": "\0",
+        "pkg/build/lib/pkg/__init__.py": "x = 1\n",
+        "pkg/pkg.egg-info/PKG-INFO": "Name: pkg\n",
+    }.items():
+        (out / rel).parent.mkdir(parents=True, exist_ok=True)
+        (out / rel).write_text(text)
+    records = cache._tree_records(out)
+    assert records is not None
+    assert set(records) == {"pkg/pkg/__init__.py", "pkg/pkg/_classes/pet.py", "pkg/.hidden"}
+    walked = cache.tree_hash(out)
+    assert cache.tree_hash(out, records) == walked
+    (out / "pkg/.hidden").write_text("Z\n")
+    assert cache.tree_hash(out, records) == cache.tree_hash(out) != walked
+
+
+def test_the_first_no_op_after_a_run_reads_the_tree_by_name(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every file a run writes is within the racy window of the records it takes, so the next
+    no-op reads the tree: by the names its records hold, not by a second walk."""
+    generate(project)
+    read: list[str] = []
+    real = cache._read_named
+    monkeypatch.setattr(
+        cache, "_read_named", lambda out, names: real(out, read.extend(names) or names)
+    )
+    walked: list[Path] = []
+    monkeypatch.setattr(writer, "read_tree", lambda out: walked.append(out) or {})
+    assert not regenerated(generate(project))
+    out = project / "generated"
+    files = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
+    assert read and sorted(read) == sorted(files - {OUTPUT_MARKER})
+    assert walked == []
 
 
 def test_a_record_within_the_racy_window_is_not_trusted(tmp_path: Path) -> None:
