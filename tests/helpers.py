@@ -495,3 +495,27 @@ def operation(
     if body is not None:
         op["requestBody"] = {"required": True, "content": json_body(body)}
     return {**op, **more, "responses": {status: answer}}
+
+
+class LibcWith:
+    """The C library (``real``) with ``syncfs`` replaced (None: a system without it)."""
+
+    def __init__(self, real: Any, syncfs: object) -> None:
+        self._real = real
+        self.syncfs = syncfs
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._real, name)
+
+
+def whole_tree_sync_or_skip(libc: Any) -> None:
+    """Skip unless ``libc`` has ``syncfs`` and this kernel reports a failed write through it:
+    elsewhere a staged tree is synced file by file (tested on its own)."""
+    import pytest
+
+    from generator.files import _syncfs_reports_errors
+
+    if getattr(libc, "syncfs", None) is None:
+        pytest.skip("this system has no syncfs (the per-file path is tested on its own)")
+    if not _syncfs_reports_errors(os.uname().release):
+        pytest.skip("this kernel syncs file by file (tested on its own)")

@@ -8,14 +8,13 @@ import os
 import subprocess
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
 
 import pytest
 
 import generator.files
 from generator.diagnostics import CodegenError
 from generator.emit.writer import MARKER, check_output_dir, write_tree
-from tests.helpers import ROOT, run_cli
+from tests.helpers import ROOT, LibcWith, run_cli, whole_tree_sync_or_skip
 
 _real_libc = generator.files.libc  # the C library itself, before a test replaces it
 
@@ -157,10 +156,7 @@ def test_the_whole_staged_tree_is_on_disk_before_the_swap(
     events: list[tuple[str, str]] = []
     files = {"pkg/a.py": "a = 1\n", "pkg/sub/b.py": "b = 2\n", "README.md": "r\n"}
     real_libc = _real_libc()
-    if getattr(real_libc, "syncfs", None) is None:
-        pytest.skip("this system has no syncfs (the per-file path is tested below)")
-    if not generator.files._syncfs_reports_errors(os.uname().release):
-        pytest.skip("this kernel takes the per-file path (tested below)")
+    whole_tree_sync_or_skip(real_libc)
 
     def syncfs(fd: int) -> int:
         staging = Path(os.readlink(f"/proc/self/fd/{fd}"))
@@ -170,7 +166,7 @@ def test_the_whole_staged_tree_is_on_disk_before_the_swap(
         return int(real_libc.syncfs(fd))
 
     _spy_renames(events, monkeypatch)
-    monkeypatch.setattr(generator.files, "libc", lambda: _Libc(real_libc, syncfs))
+    monkeypatch.setattr(generator.files, "libc", lambda: LibcWith(real_libc, syncfs))
     monkeypatch.chdir(tmp_path)
     write_tree(tmp_path / "out", files)
     kinds = [kind for kind, _ in events]
@@ -205,7 +201,7 @@ def test_without_syncfs_every_staged_file_and_folder_is_synced_before_the_swap(
 
     monkeypatch.setattr(os, "fsync", fsync)
     _spy_renames(events, monkeypatch)
-    monkeypatch.setattr(generator.files, "libc", lambda: _Libc(_real_libc(), syncfs))
+    monkeypatch.setattr(generator.files, "libc", lambda: LibcWith(_real_libc(), syncfs))
     monkeypatch.chdir(tmp_path)
     files = {"pkg/a.py": "a = 1\n", "pkg/sub/b.py": "b = 2\n", "README.md": "r\n"}
     write_tree(tmp_path / "out", files)
@@ -216,17 +212,6 @@ def test_without_syncfs_every_staged_file_and_folder_is_synced_before_the_swap(
     expected |= {str(staging), str(staging / "pkg"), str(staging / "pkg" / "sub")}
     assert expected <= synced, sorted(expected - synced)
     assert (tmp_path / "out" / "pkg" / "sub" / "b.py").read_text() == "b = 2\n"
-
-
-class _Libc:
-    """The C library with ``syncfs`` replaced (None: a system without it)."""
-
-    def __init__(self, real: Any, syncfs: object) -> None:
-        self._real = real
-        self.syncfs = syncfs
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._real, name)
 
 
 def _spy_renames(events: list[tuple[str, str]], monkeypatch: pytest.MonkeyPatch) -> None:

@@ -14,6 +14,7 @@ import pytest
 import generator.files
 from generator.emit.writer import write_tree
 from generator.files import on_threads, sync_trees, write_new
+from tests.helpers import LibcWith, whole_tree_sync_or_skip
 
 
 def test_many_files_are_written_exactly(tmp_path: Path) -> None:
@@ -77,18 +78,14 @@ def test_trees_on_one_file_system_are_synced_in_one_call(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     real = generator.files.libc()
-    if getattr(real, "syncfs", None) is None:
-        pytest.skip("this system has no syncfs")
-    if not generator.files._syncfs_reports_errors(os.uname().release):
-        pytest.skip("this kernel syncs file by file")
+    whole_tree_sync_or_skip(real)
     calls: list[str] = []
 
-    class Spy:
-        def syncfs(self, fd: int) -> int:
-            calls.append(os.readlink(f"/proc/self/fd/{fd}"))
-            return int(real.syncfs(fd))
+    def syncfs(fd: int) -> int:
+        calls.append(os.readlink(f"/proc/self/fd/{fd}"))
+        return int(real.syncfs(fd))
 
-    monkeypatch.setattr(generator.files, "libc", Spy)
+    monkeypatch.setattr(generator.files, "libc", lambda: LibcWith(real, syncfs))
     roots = [tmp_path / "spec", tmp_path / "generated"]
     for root in roots:
         root.mkdir()
