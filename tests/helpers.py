@@ -371,8 +371,8 @@ def imported_package(doc: dict[str, Any], out: Path, package: str) -> Iterator[P
 
 
 def model_source(where: Path | dict[str, str], package_dir: str = "") -> str:
-    """Every model class's source of a generated family, in class-name order: each class has its
-    own module under ``<family>/_classes/``. ``where`` is the generated files by path (keys under
+    """Every model class's source of a generated family, in module order: the classes live in
+    modules under ``<family>/_classes/``. ``where`` is the generated files by path (keys under
     ``package_dir``) or the family's folder on disk."""
     if isinstance(where, dict):
         prefix = f"{package_dir}/_classes/"

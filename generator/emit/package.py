@@ -7,8 +7,7 @@ The layout of a generated distribution (``<dist>/pyproject.toml``, ``<dist>/<pkg
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 from generator import TEMPLATES
@@ -45,7 +44,7 @@ def render_package(package: Package) -> dict[str, str]:
     # what the argument and TypedDict annotations need, made once per family for both processes
     fctxs = [_family_context(f, imports[f.name], ctx) for f in package.families]
     chunks = _chunks(package)
-    bodies: dict[str, Body] = {}  # class module path → its class's body, for the stubs
+    bodies: dict[str, Body] = {}  # "<family folder>:<class>" → its body as the stub declares it
     files: dict[str, str] = {}
     # Two cores: a child renders the distribution's own files (README, metadata, the runtime)
     # and the generated tests while this process renders the families' modules; then each takes
@@ -70,13 +69,23 @@ def render_package(package: Package) -> dict[str, str]:
     return files
 
 
-Chunk = list[tuple[int, Model | ValueModel]]  # (family index, class) pairs
+Module = tuple[Model | ValueModel, ...]  # the classes one class module defines, in family order
+Chunk = list[tuple[int, Module]]  # (family index, class module) pairs
+
+
+def class_modules(family: Family) -> list[Module]:
+    """The family's class modules, each with the classes it defines (see
+    :mod:`generator.ir.placement`), in the order of their first class."""
+    modules: dict[str, list[Model | ValueModel]] = {}
+    for m in family.models:
+        modules.setdefault(m.module, []).append(m)
+    return [tuple(classes) for classes in modules.values()]
 
 
 def _chunks(package: Package) -> list[Chunk]:
-    """Every family's classes in order, cut into at most :attr:`Tickets.MAX_TICKETS` chunks of
-    at least 8 classes (small enough that the two processes finish close together)."""
-    pairs = [(i, m) for i, family in enumerate(package.families) for m in family.models]
+    """Every family's class modules in order, cut into at most :attr:`Tickets.MAX_TICKETS`
+    chunks of at least 8 modules (small enough that the two processes finish close together)."""
+    pairs = [(i, m) for i, family in enumerate(package.families) for m in class_modules(family)]
     size = max(8, -(-len(pairs) // Tickets.MAX_TICKETS))
     return [pairs[at : at + size] for at in range(0, len(pairs), size)]
 
@@ -95,9 +104,8 @@ def _render_chunks(
     done: set[int] = set()
     for number in numbers:
         done.add(number)
-        for index, group in itertools.groupby(chunks[number], key=lambda pair: pair[0]):
-            models = [m for _, m in group]
-            _render_models(package.families[index], models, root, fctxs[index], files, bodies)
+        for index, module in chunks[number]:
+            _render_module(package.families[index], module, root, fctxs[index], files, bodies)
     return done
 
 
@@ -200,30 +208,36 @@ def _render_family(family: Family, root: str, fctx: dict[str, Any]) -> dict[str,
     return out
 
 
-def _render_models(
+def _render_module(
     family: Family,
-    models: Sequence[Model | ValueModel],
+    module: Module,
     root: str,
     fctx: dict[str, Any],
     files: dict[str, str],
     bodies: dict[str, Body],
 ) -> None:
-    """Each class's module (private: ``_classes/<module>.py``, loaded on first use) into
-    ``files``, and its class body as the family's stub declares it, with the names it uses
-    (the stub's imports) into ``bodies``."""
+    """A class module (private: ``_classes/<module>.py``, loaded on first use) into ``files``,
+    and each of its classes' bodies as the family's stub declares them, with the names they
+    use (the stub's imports), into ``bodies``."""
     base = _family_base(family, root)
-    for m in models:
-        path = f"{base}/_classes/{m.module}.py"
+    path = f"{base}/_classes/{module[0].module}.py"
+    texts: list[str] = []
+    names: frozenset[str] = frozenset()
+    for m in module:
         body = stub = render("family/model_body.py.jinja", **fctx, m=m, fields=FIELDS)
         if isinstance(m, Model):  # the two differ in the fields alone, which name what they use
             shared = used_names(body.replace(FIELDS, ""))
             (ours, our_names), (theirs, their_names) = class_fields(m), stub_fields(m)
             body, stub = body.replace(FIELDS, ours), body.replace(FIELDS, theirs)
-            names, stub_names = shared | our_names, shared | their_names
+            used, stub_names = shared | our_names, shared | their_names
         else:
-            names = stub_names = used_names(body)
-        bodies[path] = (stub, stub_names)
-        files[path] = render("family/model_class.py.jinja", **fctx, m=m, body=body, names=names)
+            used = stub_names = used_names(body)
+        bodies[f"{base}:{m.name}"] = (stub, stub_names)
+        texts.append(body)
+        names |= used
+    files[path] = render(
+        "family/model_class.py.jinja", **fctx, ms=module, bodies=texts, names=names
+    )
 
 
 def _render_stub(
@@ -233,7 +247,7 @@ def _render_stub(
     module to analyse instead of one per class); the classes report that module as theirs."""
     base = _family_base(family, root)
     ordered = sorted(family.models, key=lambda m: natural(m.name))
-    parts = [bodies[f"{base}/_classes/{m.module}.py"] for m in ordered]
+    parts = [bodies[f"{base}:{m.name}"] for m in ordered]
     texts = [stub_body(body) for body, _ in parts]
     names = frozenset().union(*(used for _, used in parts))
     imports = stub_imports(names, fctx["pkg"], ordered, fctx["inputs"], fctx["values"])

@@ -9,7 +9,7 @@ text.
 from __future__ import annotations
 
 import re
-from collections.abc import MutableMapping
+from collections.abc import MutableMapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -59,10 +59,10 @@ from generator.ir.types import (
 
 def input_imports(
     model: Model, inputs: dict[str, str], values: dict[str, TypeRef]
-) -> list[tuple[str, str]]:
-    """(class, name) pairs a class module imports for its TypedDict twin's item types: each
+) -> set[tuple[str, str]]:
+    """(class, name) pairs a class module imports for a TypedDict twin's item types: each
     class and twin those types name (value classes expanded), with the class whose module
-    holds it; the module's own names left out."""
+    holds it."""
     found: set[tuple[str, str]] = set()
     seen: set[str] = set()
 
@@ -83,8 +83,7 @@ def input_imports(
 
     for f in model.fields:
         walk(f.type)
-    own = {model.name, model.input_name}
-    return sorted(pair for pair in found if pair[1] not in own)
+    return found
 
 
 def py_tuple(values: tuple[object, ...] | list[object]) -> str:
@@ -142,27 +141,56 @@ def uses_type(ops: tuple[Operation, ...], name: str) -> bool:
     return False
 
 
+def defined(models: Sequence[Model | ValueModel]) -> set[str]:
+    """The names a class module defines: its classes and their TypedDict twins."""
+    return {m.name for m in models} | {m.input_name for m in models if m.input_name}
+
+
+def outside_refs(models: Sequence[Model | ValueModel]) -> tuple[str, ...]:
+    """The classes a class module's classes name that other modules define."""
+    return tuple(sorted({r for m in models for r in m.refs} - defined(models)))
+
+
+def primary_class(models: Sequence[Model | ValueModel]) -> str:
+    """The class a module is named after: the others were hoisted from inside its schema and
+    carry its name as their prefix, so it has the shortest name."""
+    return min((m.name for m in models), key=lambda n: (len(n), natural(n)))
+
+
 def class_imports(
     names: frozenset[str],
     pkg: str,
-    model: Model | ValueModel,
+    models: Sequence[Model | ValueModel],
     modules: dict[str, str],
     inputs: dict[str, str],
     values: dict[str, TypeRef],
 ) -> str:
     """A class module's import block (see :func:`class_module_imports`; ``names`` are those its
-    body uses): a value class that does not reach itself imports the classes
-    it names at run time (its base names them), every other class only for type checkers,
-    with what its TypedDict twin's items name."""
-    runtime_refs = model.refs if isinstance(model, ValueModel) and not model.recursive else ()
-    runtime: list[tuple[str, str | None]] = [(f".{modules[r]}", r) for r in runtime_refs]
-    late: list[tuple[str, str | None]] = []
-    late += [] if runtime_refs else [(f".{modules[r]}", r) for r in model.refs]
+    bodies use): the classes a value class that does not reach itself names are imported at
+    run time (its base names them), every other class only for type checkers, with what the
+    TypedDict twins' items name; none the module defines itself."""
+    own = defined(models)
+    runtime_refs = {
+        r
+        for m in models
+        if isinstance(m, ValueModel) and not m.recursive
+        for r in m.refs
+        if r not in own
+    }
+    late_refs = {r for m in models for r in m.refs if r not in own and r not in runtime_refs}
+    typed: set[tuple[str, str]] = set()
     strings: list[str] = []
-    if isinstance(model, Model) and model.input_name:
-        typed = input_imports(model, inputs, values)
-        late += [(f".{modules[owner]}", name) for owner, name in typed if name not in model.refs]
-        strings = twin_type_strings(model, inputs, values)
+    for m in models:
+        if isinstance(m, Model) and m.input_name:
+            typed |= input_imports(m, inputs, values)
+            strings += twin_type_strings(m, inputs, values)
+    runtime: list[tuple[str, str | None]] = [(f".{modules[r]}", r) for r in sorted(runtime_refs)]
+    late: list[tuple[str, str | None]] = [(f".{modules[r]}", r) for r in sorted(late_refs)]
+    late += [
+        (f".{modules[owner]}", name)
+        for owner, name in sorted(typed)
+        if name not in own and name not in runtime_refs
+    ]
     return class_module_imports(names, pkg, runtime, late, strings)
 
 
@@ -233,6 +261,8 @@ def environment() -> jinja2.Environment:
     env.filters["typed_dict_entry"] = typed_dict_entry
     env.filters["typed_dict_field"] = typed_dict_field
     env.globals["class_imports"] = class_imports
+    env.filters["outside_refs"] = outside_refs
+    env.filters["primary_class"] = primary_class
     env.globals["spec_imports"] = spec_imports
     env.globals["model_imports"] = model_imports
     env.globals["import_block"] = import_block

@@ -19,6 +19,7 @@ from generator.diagnostics import one_line
 from generator.document.extensions import DATA_RESULT, DATA_RESULT_MIXINS
 from generator.document.schema_facts import facts
 from generator.ir.naming import ClassName, Namespace, PythonIdentifier, identifier_text
+from generator.ir.placement import module_names
 from generator.ir.schemas import CATALOG_PREFIX
 from generator.ir.type_map import TypeMap, union_of
 from generator.ir.types import (
@@ -37,7 +38,7 @@ from generator.ir.types import (
     UnionOf,
     ValueModel,
 )
-from generator.words import pascal_case, snake_case
+from generator.words import pascal_case
 
 # Names a pydantic model already has, and the module the models import: an attribute named like
 # one would shadow it.
@@ -68,7 +69,7 @@ def build_models(
         name: _model(types, name, schema, typed[name])
         for name, schema in types.catalog.models.items()
     }
-    return _placed(_ordered(done), inputs or {})
+    return _placed(_ordered(done), inputs or {}, types.catalog.owners)
 
 
 def input_names(
@@ -93,26 +94,33 @@ def input_names(
 
 
 def _placed(
-    models: tuple[ModelKind, ...], inputs: dict[ClassName, ClassName]
+    models: tuple[ModelKind, ...],
+    inputs: dict[ClassName, ClassName],
+    owners: dict[ClassName, ClassName],
 ) -> tuple[ModelKind, ...]:
-    """Each class with its own module name (unique in the family, case-insensitively, so the
-    files differ on any file system), the classes it names (a package loads a class, and
-    the classes it reaches, when first used) and its TypedDict twin's name, if it has one."""
-    modules = Namespace()
-    placed = []
-    for m in models:
-        refs = (
-            {r for f in m.fields for r in refs_of(f.type)}
+    """Each class with its module (:func:`~generator.ir.placement.module_names`), the classes
+    it names (a package loads a class, and the classes it reaches, when first used) and its
+    TypedDict twin's name, if it has one."""
+    refs = {
+        m.name: (
+            frozenset(r for f in m.fields for r in refs_of(f.type))
             if isinstance(m, Model)
             else refs_of(m.type)
         )
-        module = modules.identifier(snake_case(m.name) or "model", prefix="model")
-        named = tuple(sorted(refs - {m.name}))
+        - {m.name}
+        for m in models
+    }
+    modules = module_names(models, refs, owners)
+    placed = []
+    for m in models:
+        named = tuple(sorted(refs[m.name]))
         done: ModelKind
         if isinstance(m, Model) and m.name in inputs:
-            done = dataclasses.replace(m, module=module, refs=named, input_name=inputs[m.name])
+            done = dataclasses.replace(
+                m, module=modules[m.name], refs=named, input_name=inputs[m.name]
+            )
         else:
-            done = dataclasses.replace(m, module=module, refs=named)
+            done = dataclasses.replace(m, module=modules[m.name], refs=named)
         placed.append(done)
     return tuple(placed)
 

@@ -68,6 +68,9 @@ class SchemaCatalog:
         self.models: dict[ClassName, Any] = {}
         self.by_pointer: dict[str, ClassName] = {}
         self.pointers: dict[ClassName, str] = {}  # where in the document each class comes from
+        # a class hoisted from inside another class's schema → that class (the package defines
+        # the two in one module)
+        self.owners: dict[ClassName, ClassName] = {}
         self.diagnostics: list[Diagnostic] = []
         self.facts = FactsMemo()
         self.frozen = False
@@ -295,7 +298,9 @@ class SchemaCatalog:
         f = (self.facts.get(id(sub)) or self.facts(sub)) if isinstance(sub, dict) else None
         if f is not None and (is_class(f) or _is_map_of_refs(f)):
             origin = self.pointers.get(owner, "")  # the schema holding this inline one
-            return {"$ref": CATALOG_PREFIX + self.hoist(sub, owner + suffix, origin, at, f)}
+            cls = self.hoist(sub, owner + suffix, origin, at, f)
+            self.owners[cls] = owner
+            return {"$ref": CATALOG_PREFIX + cls}
         return self._rewrite(sub, owner, depth + 1, at, f)
 
     def _rewrite_discriminator(self, disc: dict[str, Any]) -> dict[str, Any]:

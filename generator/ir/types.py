@@ -99,7 +99,8 @@ class Model:
     extra_allowed: bool = False  # unknown properties are kept (``additionalProperties``)
     # ``oneOf`` branches that only require properties: one group of attributes must all be set
     one_of: tuple[tuple[PythonIdentifier, ...], ...] = ()
-    module: str = ""  # the class's own module in the family's ``_classes`` package
+    # the module in the family's ``_classes`` package that defines it (generator.ir.placement)
+    module: str = ""
     refs: tuple[ClassName, ...] = ()  # the other classes its annotations name
     # a request argument may also be a plain dict of this TypedDict (keys are wire names)
     input_name: ClassName | None = None
@@ -115,7 +116,7 @@ class ValueModel:
     description: str = ""
     # reaches itself through value classes: typed on ``root`` only, as a base cannot name itself
     recursive: bool = False
-    module: str = ""  # the class's own module in the family's ``_classes`` package
+    module: str = ""  # as Model.module
     refs: tuple[ClassName, ...] = ()  # the other classes its base and annotations name
     input_name: None = None  # value classes have no TypedDict twin (see Model.input_name)
 

@@ -1,6 +1,7 @@
-"""Model classes load one by one: a family's models module imports a class the first time it is
-named, and binds the classes that class's annotations name. Importing every model of a large API
-at the first call would cost hundreds of milliseconds."""
+"""Model classes load module by module: a family's models module imports a class's module (the
+class and those hoisted from inside its schema) the first time the class is named, and binds the
+classes their annotations name. Importing every model of a large API at the first call would
+cost hundreds of milliseconds."""
 
 from __future__ import annotations
 
@@ -18,9 +19,9 @@ _bind_lock = threading.RLock()
 def lazy_classes(
     namespace: dict[str, Any], package: str, modules: Mapping[str, str]
 ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
-    """A models module's ``__getattr__`` and ``__dir__``: a class is imported from its own
-    module (``package.<module>``) the first time it is named, with the classes it reaches bound
-    where they are named; no other class is built.
+    """A models module's ``__getattr__`` and ``__dir__``: a class is imported from its module
+    (``package.<module>``) the first time it is named, with the classes it reaches bound where
+    they are named; no class of another module is built.
 
     The classes report the models module as theirs (``__module__``), so pydantic resolves their
     annotations in its namespace: binding a class module also copies its names there."""

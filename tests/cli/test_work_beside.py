@@ -308,19 +308,19 @@ from pathlib import Path
 from generator import pipeline
 import generator.emit.package as package
 parent, marker = os.getpid(), Path(sys.argv[2])
-render_models, render_family = package._render_models, package._render_family
-def models(*args):
+render_module, render_family = package._render_module, package._render_family
+def module(*args):
     if os.getpid() != parent:  # the child dies on the first chunk it took
         marker.write_text("taken")
         os.kill(os.getpid(), signal.SIGKILL)
-    return render_models(*args)
+    return render_module(*args)
 def family(*args):
     deadline = time.monotonic() + 60
     while os.environ.get("CUBE_CODEGEN_NO_FORK") is None and not marker.exists():
         assert time.monotonic() < deadline, "the child took no chunk"
         time.sleep(0.01)
     return render_family(*args)
-package._render_models, package._render_family = models, family
+package._render_module, package._render_family = module, family
 config = pipeline.single_document_config(Path(sys.argv[1]), (), "things", Path("unused"))
 files = pipeline.generate(config).files
 print(len(files), hashlib.sha256(repr(sorted(files.items())).encode()).hexdigest())

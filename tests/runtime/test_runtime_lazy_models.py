@@ -1,5 +1,5 @@
-"""Model classes load one by one: the first use of a class builds it and the classes it names,
-nothing else, in sync and async clients alike; every class is still reachable from
+"""Model classes load module by module: the first use of a class builds its module and the
+classes it names, nothing else, in sync and async clients alike; every class is still reachable from
 ``<family>.models`` (the names type checkers see), reports that module as its own (``__module__``,
 ``repr``, pickle), and an unknown name is an AttributeError. The index names each class once,
 and its stub (``models.pyi``, what type checkers read) declares exactly the classes it names."""

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from .session_settings_dto import SessionSettingsDto
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {"SessionSettingsDto": "session_settings_dto"}
 
 
@@ -23,5 +23,5 @@ class AbortChatRequest(BaseModel):
     session_settings: Annotated[SessionSettingsDto | None, Field(alias="sessionSettings")] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 AbortChatRequest.__module__ = "cube_client.chat.models"

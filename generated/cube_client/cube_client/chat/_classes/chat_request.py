@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from .session_settings_dto import SessionSettingsDto
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {"ImageAttachmentDto": "image_attachment_dto", "SessionSettingsDto": "session_settings_dto"}
 
 
@@ -29,5 +29,5 @@ class ChatRequest(BaseModel):
     session_settings: Annotated[SessionSettingsDto | None, Field(alias="sessionSettings")] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 ChatRequest.__module__ = "cube_client.chat.models"

@@ -24,6 +24,6 @@ class ImageAttachmentDtoParam(TypedDict):
     name: NotRequired[str | None]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 ImageAttachmentDto.__module__ = "cube_client.chat.models"
 ImageAttachmentDtoParam.__module__ = "cube_client.chat.models"

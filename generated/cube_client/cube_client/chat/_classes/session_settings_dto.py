@@ -34,6 +34,6 @@ class SessionSettingsDtoParam(TypedDict):
     userAttributes: NotRequired[list[Any] | None]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 SessionSettingsDto.__module__ = "cube_client.chat.models"
 SessionSettingsDtoParam.__module__ = "cube_client.chat.models"

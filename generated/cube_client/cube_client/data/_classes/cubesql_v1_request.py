@@ -19,5 +19,5 @@ class CubesqlV1Request(BaseModel):
     ] = "stale-if-slow"
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 CubesqlV1Request.__module__ = "cube_client.data.models"

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from .v1_cube_meta_segment import V1CubeMetaSegment
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "V1CubeMetaDimension": "v1_cube_meta_dimension",
     "V1CubeMetaFolder": "v1_cube_meta_folder",
@@ -49,5 +49,5 @@ class V1CubeMeta(BaseModel):
     hierarchies: list[V1CubeMetaHierarchy] | None = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 V1CubeMeta.__module__ = "cube_client.data.models"

@@ -17,5 +17,5 @@ class V1CubeMetaCustomNumericFormat(BaseModel):
     alias: str | None = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 V1CubeMetaCustomNumericFormat.__module__ = "cube_client.data.models"

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from .v1_cube_meta_format_description import V1CubeMetaFormatDescription
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "V1CubeMetaDimensionGranularity": "v1_cube_meta_dimension_granularity",
     "V1CubeMetaFormat": "v1_cube_meta_format",
@@ -42,5 +42,5 @@ class V1CubeMetaDimension(BaseModel):
     key: str | None = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 V1CubeMetaDimension.__module__ = "cube_client.data.models"

@@ -18,5 +18,5 @@ class V1CubeMetaDimensionGranularity(BaseModel):
     origin: str | None = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 V1CubeMetaDimensionGranularity.__module__ = "cube_client.data.models"

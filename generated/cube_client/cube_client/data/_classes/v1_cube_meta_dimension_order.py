@@ -14,5 +14,5 @@ class V1CubeMetaDimensionOrder(RootModel[Open[Literal["asc", "desc"]]]):
     root: Open[Literal["asc", "desc"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 V1CubeMetaDimensionOrder.__module__ = "cube_client.data.models"

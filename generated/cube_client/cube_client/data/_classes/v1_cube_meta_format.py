@@ -14,7 +14,7 @@ from .v1_cube_meta_custom_time_format import V1CubeMetaCustomTimeFormat
 from .v1_cube_meta_link_format import V1CubeMetaLinkFormat
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "V1CubeMetaCustomNumericFormat": "v1_cube_meta_custom_numeric_format",
     "V1CubeMetaCustomTimeFormat": "v1_cube_meta_custom_time_format",
@@ -40,5 +40,5 @@ class V1CubeMetaFormat(
     ]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 V1CubeMetaFormat.__module__ = "cube_client.data.models"

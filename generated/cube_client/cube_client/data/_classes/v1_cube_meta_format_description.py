@@ -15,5 +15,5 @@ class V1CubeMetaFormatDescription(BaseModel):
     currency: str | None = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 V1CubeMetaFormatDescription.__module__ = "cube_client.data.models"

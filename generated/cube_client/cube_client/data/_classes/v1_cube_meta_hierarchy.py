@@ -18,5 +18,5 @@ class V1CubeMetaHierarchy(BaseModel):
     levels: list[str]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 V1CubeMetaHierarchy.__module__ = "cube_client.data.models"

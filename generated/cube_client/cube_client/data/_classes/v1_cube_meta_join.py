@@ -14,5 +14,5 @@ class V1CubeMetaJoin(BaseModel):
     relationship: str
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 V1CubeMetaJoin.__module__ = "cube_client.data.models"

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from .v1_cube_meta_format_description import V1CubeMetaFormatDescription
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "V1CubeMetaFormat": "v1_cube_meta_format",
     "V1CubeMetaFormatDescription": "v1_cube_meta_format_description",
@@ -38,5 +38,5 @@ class V1CubeMetaMeasure(BaseModel):
     alias_member: Annotated[str | None, Field(alias="aliasMember")] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 V1CubeMetaMeasure.__module__ = "cube_client.data.models"

@@ -19,5 +19,5 @@ class V1CubeMetaSegment(BaseModel):
     meta: dict[str, Any] | None = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 V1CubeMetaSegment.__module__ = "cube_client.data.models"

@@ -16,5 +16,5 @@ class V1CubeMetaSimpleFormat(
     root: Open[Literal["percent", "currency", "number", "imageUrl", "id", "link"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 V1CubeMetaSimpleFormat.__module__ = "cube_client.data.models"

@@ -23,5 +23,5 @@ class V1DryRunResponse(BaseModel):
     ] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 V1DryRunResponse.__module__ = "cube_client.data.models"

@@ -13,5 +13,5 @@ class V1Health(BaseModel):
     health: str
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 V1Health.__module__ = "cube_client.data.models"

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from .v1_load_request_query import V1LoadRequestQuery
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {"V1LoadRequestQuery": "v1_load_request_query"}
 
 
@@ -27,5 +27,5 @@ class V1LoadRequest(BaseModel):
     query: V1LoadRequestQuery | None = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 V1LoadRequest.__module__ = "cube_client.data.models"

@@ -10,5 +10,5 @@ class V1LoadRequestJoinHint(RootModel[list[str]]):
     root: list[str]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 V1LoadRequestJoinHint.__module__ = "cube_client.data.models"

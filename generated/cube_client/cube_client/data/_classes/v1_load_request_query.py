@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     )
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "V1LoadRequestQueryFilterItem": "v1_load_request_query_filter_item",
     "V1LoadRequestQueryJoinSubquery": "v1_load_request_query_join_subquery",
@@ -96,6 +96,6 @@ class V1LoadRequestQueryParam(TypedDict):
     responseFormat: NotRequired[Literal["default", "compact", "columnar"] | None]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 V1LoadRequestQuery.__module__ = "cube_client.data.models"
 V1LoadRequestQueryParam.__module__ = "cube_client.data.models"

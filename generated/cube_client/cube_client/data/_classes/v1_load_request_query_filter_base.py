@@ -24,6 +24,6 @@ class V1LoadRequestQueryFilterBaseParam(TypedDict):
     values: NotRequired[list[str] | None]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 V1LoadRequestQueryFilterBase.__module__ = "cube_client.data.models"
 V1LoadRequestQueryFilterBaseParam.__module__ = "cube_client.data.models"

@@ -12,7 +12,7 @@ from .v1_load_request_query_filter_logical_and import V1LoadRequestQueryFilterLo
 from .v1_load_request_query_filter_logical_or import V1LoadRequestQueryFilterLogicalOr
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "V1LoadRequestQueryFilterBase": "v1_load_request_query_filter_base",
     "V1LoadRequestQueryFilterLogicalAnd": "v1_load_request_query_filter_logical_and",
@@ -36,5 +36,5 @@ class V1LoadRequestQueryFilterItem(
     ]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 V1LoadRequestQueryFilterItem.__module__ = "cube_client.data.models"

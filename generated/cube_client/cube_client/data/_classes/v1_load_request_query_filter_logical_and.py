@@ -24,6 +24,6 @@ V1LoadRequestQueryFilterLogicalAndParam = TypedDict(
 )
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 V1LoadRequestQueryFilterLogicalAnd.__module__ = "cube_client.data.models"
 V1LoadRequestQueryFilterLogicalAndParam.__module__ = "cube_client.data.models"

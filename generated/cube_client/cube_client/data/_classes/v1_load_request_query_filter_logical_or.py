@@ -24,6 +24,6 @@ V1LoadRequestQueryFilterLogicalOrParam = TypedDict(
 )
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 V1LoadRequestQueryFilterLogicalOr.__module__ = "cube_client.data.models"
 V1LoadRequestQueryFilterLogicalOrParam.__module__ = "cube_client.data.models"

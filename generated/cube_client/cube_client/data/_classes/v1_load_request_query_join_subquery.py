@@ -26,6 +26,6 @@ class V1LoadRequestQueryJoinSubqueryParam(TypedDict):
     alias: str
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 V1LoadRequestQueryJoinSubquery.__module__ = "cube_client.data.models"
 V1LoadRequestQueryJoinSubqueryParam.__module__ = "cube_client.data.models"

@@ -24,6 +24,6 @@ class V1LoadRequestQueryTimeDimensionParam(TypedDict):
     dateRange: NotRequired[dict[str, Any] | None]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 V1LoadRequestQueryTimeDimension.__module__ = "cube_client.data.models"
 V1LoadRequestQueryTimeDimensionParam.__module__ = "cube_client.data.models"

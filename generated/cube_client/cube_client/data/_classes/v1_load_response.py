@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from .v1_load_result import V1LoadResult
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {"V1LoadResult": "v1_load_result"}
 
 
@@ -26,5 +26,5 @@ class V1LoadResponse(LoadResponseMixin, BaseModel):
     results: list[V1LoadResult]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 V1LoadResponse.__module__ = "cube_client.data.models"

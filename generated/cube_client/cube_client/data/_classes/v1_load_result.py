@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from .v1_load_result_data import V1LoadResultData
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "V1LoadResultAnnotation": "v1_load_result_annotation",
     "V1LoadResultData": "v1_load_result_data",
@@ -33,5 +33,5 @@ class V1LoadResult(LoadResultMixin, BaseModel):
     last_refresh_time: Annotated[str | None, Field(alias="lastRefreshTime")] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 V1LoadResult.__module__ = "cube_client.data.models"

@@ -13,7 +13,7 @@ from .v1_load_result_data_columnar import V1LoadResultDataColumnar
 from .v1_load_result_data_compact import V1LoadResultDataCompact
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "V1LoadResultDataColumnar": "v1_load_result_data_columnar",
     "V1LoadResultDataCompact": "v1_load_result_data_compact",
@@ -26,5 +26,5 @@ class V1LoadResultData(
     root: Open[list[dict[str, Any]] | V1LoadResultDataCompact | V1LoadResultDataColumnar]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 V1LoadResultData.__module__ = "cube_client.data.models"

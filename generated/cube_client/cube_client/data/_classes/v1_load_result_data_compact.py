@@ -16,5 +16,5 @@ class V1LoadResultDataCompact(BaseModel):
     dataset: list[list[Any]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 V1LoadResultDataCompact.__module__ = "cube_client.data.models"

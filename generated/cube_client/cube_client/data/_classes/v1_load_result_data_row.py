@@ -12,5 +12,5 @@ class V1LoadResultDataRow(RootModel[list[dict[str, Any]]]):
     root: list[dict[str, Any]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 V1LoadResultDataRow.__module__ = "cube_client.data.models"

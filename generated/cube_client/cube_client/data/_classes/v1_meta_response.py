@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from .v1_cube_meta import V1CubeMeta
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {"V1CubeMeta": "v1_cube_meta"}
 
 
@@ -23,5 +23,5 @@ class V1MetaResponse(BaseModel):
     compiler_id: Annotated[str | None, Field(alias="compilerId")] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 V1MetaResponse.__module__ = "cube_client.data.models"

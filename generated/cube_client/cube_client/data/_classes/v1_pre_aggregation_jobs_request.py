@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from .v1_pre_aggregation_selector import V1PreAggregationSelector
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {"V1PreAggregationSelector": "v1_pre_aggregation_selector"}
 
 
@@ -25,5 +25,5 @@ class V1PreAggregationJobsRequest(BaseModel):
     res_type: Annotated[Literal["object"] | None, Field(alias="resType")] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 V1PreAggregationJobsRequest.__module__ = "cube_client.data.models"

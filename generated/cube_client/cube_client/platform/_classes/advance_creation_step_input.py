@@ -18,5 +18,5 @@ class AdvanceCreationStepInput(BaseModel):
     ]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 AdvanceCreationStepInput.__module__ = "cube_client.platform.models"

@@ -30,5 +30,5 @@ class ApiKeyCreatedResponse(BaseModel):
     user_id: Annotated[int, Field(alias="userId")]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 ApiKeyCreatedResponse.__module__ = "cube_client.platform.models"

@@ -29,5 +29,5 @@ class ApiKeyResponse(BaseModel):
     user_id: Annotated[int, Field(alias="userId")]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 ApiKeyResponse.__module__ = "cube_client.platform.models"

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from .timezone_settings import TimezoneSettings
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "AppTheme": "app_theme",
     "CreatorMode": "creator_mode",
@@ -53,5 +53,5 @@ class AppConfigResponse(BaseModel):
     ] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 AppConfigResponse.__module__ = "cube_client.platform.models"

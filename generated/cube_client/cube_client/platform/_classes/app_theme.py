@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from .app_theme_typography import AppThemeTypography
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "AppThemePalette": "app_theme_palette",
     "AppThemeScheme": "app_theme_scheme",
@@ -32,5 +32,5 @@ class AppTheme(BaseModel):
     typography: AppThemeTypography | None = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 AppTheme.__module__ = "cube_client.platform.models"

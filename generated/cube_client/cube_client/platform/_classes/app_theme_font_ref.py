@@ -16,5 +16,5 @@ class AppThemeFontRef(BaseModel):
     font_weight: Annotated[float, Field(alias="fontWeight")]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 AppThemeFontRef.__module__ = "cube_client.platform.models"

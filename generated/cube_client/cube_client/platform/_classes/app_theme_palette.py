@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from .app_theme_palette_themes import AppThemePaletteThemes
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "AppThemePaletteSeed": "app_theme_palette_seed",
     "AppThemePaletteThemes": "app_theme_palette_themes",
@@ -33,5 +33,5 @@ class AppThemePalette(BaseModel):
     themes: AppThemePaletteThemes | None = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 AppThemePalette.__module__ = "cube_client.platform.models"

@@ -17,5 +17,5 @@ class AppThemePaletteSeed(BaseModel):
     saturation: Annotated[float | None, Field(le=100, ge=0)] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 AppThemePaletteSeed.__module__ = "cube_client.platform.models"

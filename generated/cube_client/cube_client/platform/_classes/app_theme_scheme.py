@@ -19,5 +19,5 @@ class AppThemeScheme(BaseModel):
     logo_url: Annotated[str, Field(alias="logoUrl")]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 AppThemeScheme.__module__ = "cube_client.platform.models"

@@ -14,5 +14,5 @@ class AppThemeSurfaceMode(RootModel[Open[Literal["neutral", "tinted"]]]):
     root: Open[Literal["neutral", "tinted"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 AppThemeSurfaceMode.__module__ = "cube_client.platform.models"

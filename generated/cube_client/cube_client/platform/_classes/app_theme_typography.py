@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from .theme_font import ThemeFont
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {"AppThemeFontRef": "app_theme_font_ref", "ThemeFont": "theme_font"}
 
 
@@ -25,5 +25,5 @@ class AppThemeTypography(BaseModel):
     heading: AppThemeFontRef
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 AppThemeTypography.__module__ = "cube_client.platform.models"

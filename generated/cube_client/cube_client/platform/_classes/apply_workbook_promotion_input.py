@@ -24,5 +24,5 @@ class ApplyWorkbookPromotionInput(BaseModel):
     target_folder_id: Annotated[int | None, Field(alias="targetFolderId", ge=1)] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 ApplyWorkbookPromotionInput.__module__ = "cube_client.platform.models"

@@ -24,5 +24,5 @@ class BuildStatusResponse(BaseModel):
     updated_at: Annotated[str | None, Field(alias="updatedAt")] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 BuildStatusResponse.__module__ = "cube_client.platform.models"

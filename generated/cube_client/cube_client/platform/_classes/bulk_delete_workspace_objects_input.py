@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from .workspace_item_ref_input import WorkspaceItemRefInput
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {"WorkspaceItemRefInput": "workspace_item_ref_input"}
 
 
@@ -22,5 +22,5 @@ class BulkDeleteWorkspaceObjectsInput(BaseModel):
     items: Annotated[list[WorkspaceItemRefInput], Field(max_length=100, min_length=1)]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 BulkDeleteWorkspaceObjectsInput.__module__ = "cube_client.platform.models"

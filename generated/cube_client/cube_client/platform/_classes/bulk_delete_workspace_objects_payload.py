@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from .workspace_item_ref import WorkspaceItemRef
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {"WorkspaceBulkFailure": "workspace_bulk_failure", "WorkspaceItemRef": "workspace_item_ref"}
 
 
@@ -24,5 +24,5 @@ class BulkDeleteWorkspaceObjectsPayload(BaseModel):
     failed: list[WorkspaceBulkFailure]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 BulkDeleteWorkspaceObjectsPayload.__module__ = "cube_client.platform.models"

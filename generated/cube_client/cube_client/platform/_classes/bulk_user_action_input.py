@@ -16,5 +16,5 @@ class BulkUserActionInput(BaseModel):
     user_ids: Annotated[list[int], Field(alias="userIds", max_length=100, min_length=1)]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 BulkUserActionInput.__module__ = "cube_client.platform.models"

@@ -14,5 +14,5 @@ class BulkUserActionInputAction(RootModel[Open[Literal["DEACTIVATE", "ACTIVATE",
     root: Open[Literal["DEACTIVATE", "ACTIVATE", "DELETE"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 BulkUserActionInputAction.__module__ = "cube_client.platform.models"

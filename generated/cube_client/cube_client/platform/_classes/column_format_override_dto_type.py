@@ -14,5 +14,5 @@ class ColumnFormatOverrideDtoType(RootModel[Open[Literal["currency", "percent", 
     root: Open[Literal["currency", "percent", "number"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 ColumnFormatOverrideDtoType.__module__ = "cube_client.platform.models"

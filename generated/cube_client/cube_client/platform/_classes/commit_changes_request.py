@@ -17,5 +17,5 @@ class CommitChangesRequest(BaseModel):
     resolve_merge_conflict: Annotated[bool | None, Field(alias="resolveMergeConflict")] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 CommitChangesRequest.__module__ = "cube_client.platform.models"

@@ -14,5 +14,5 @@ class ConnectReportToWorkbookInputHost(RootModel[Open[Literal["GOOGLE_SHEETS", "
     root: Open[Literal["GOOGLE_SHEETS", "EXCEL"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 ConnectReportToWorkbookInputHost.__module__ = "cube_client.platform.models"

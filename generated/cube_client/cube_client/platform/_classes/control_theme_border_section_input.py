@@ -26,6 +26,6 @@ class ControlThemeBorderSectionInputParam(TypedDict):
     width: NotRequired[str | None]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 ControlThemeBorderSectionInput.__module__ = "cube_client.platform.models"
 ControlThemeBorderSectionInputParam.__module__ = "cube_client.platform.models"

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     )
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "ControlThemeBorderSectionInput": "control_theme_border_section_input",
     "ControlThemeTitleSectionInput": "control_theme_title_section_input",
@@ -43,6 +43,6 @@ class ControlThemeSectionInputParam(TypedDict):
     title: NotRequired[ControlThemeTitleSectionInput | ControlThemeTitleSectionInputParam | None]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 ControlThemeSectionInput.__module__ = "cube_client.platform.models"
 ControlThemeSectionInputParam.__module__ = "cube_client.platform.models"

@@ -26,6 +26,6 @@ class ControlThemeTitleSectionInputParam(TypedDict):
     fontWeight: NotRequired[str | None]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 ControlThemeTitleSectionInput.__module__ = "cube_client.platform.models"
 ControlThemeTitleSectionInputParam.__module__ = "cube_client.platform.models"

@@ -18,5 +18,5 @@ class CreateApiKeyInput(BaseModel):
     ttl_hours: Annotated[int | None, Field(alias="ttlHours", ge=1)] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 CreateApiKeyInput.__module__ = "cube_client.platform.models"

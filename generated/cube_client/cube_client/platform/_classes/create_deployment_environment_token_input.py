@@ -30,5 +30,5 @@ class CreateDeploymentEnvironmentTokenInput(BaseModel):
     security_context: dict[str, Any]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 CreateDeploymentEnvironmentTokenInput.__module__ = "cube_client.platform.models"

@@ -29,5 +29,5 @@ class CreateDeploymentInput(BaseModel):
     target_platform: Annotated[str, Field(alias="targetPlatform")]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 CreateDeploymentInput.__module__ = "cube_client.platform.models"

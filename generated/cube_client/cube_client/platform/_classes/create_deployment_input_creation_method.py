@@ -16,5 +16,5 @@ class CreateDeploymentInputCreationMethod(
     root: Open[Literal["upload", "cubecloud", "github", "ssh"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 CreateDeploymentInputCreationMethod.__module__ = "cube_client.platform.models"

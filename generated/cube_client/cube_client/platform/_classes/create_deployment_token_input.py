@@ -15,5 +15,5 @@ class CreateDeploymentTokenInput(BaseModel):
     expires_in: Annotated[int | None, Field(alias="expiresIn", le=86400, ge=60)] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 CreateDeploymentTokenInput.__module__ = "cube_client.platform.models"

@@ -16,5 +16,5 @@ class CreateEmbedGroupInput(BaseModel):
     name: Annotated[str, Field(max_length=100, min_length=1)]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 CreateEmbedGroupInput.__module__ = "cube_client.platform.models"

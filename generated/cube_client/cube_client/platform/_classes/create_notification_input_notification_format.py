@@ -14,5 +14,5 @@ class CreateNotificationInputNotificationFormat(RootModel[Open[Literal["png", "p
     root: Open[Literal["png", "pdf"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 CreateNotificationInputNotificationFormat.__module__ = "cube_client.platform.models"

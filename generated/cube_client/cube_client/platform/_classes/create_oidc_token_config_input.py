@@ -30,5 +30,5 @@ class CreateOidcTokenConfigInput(BaseModel):
     ] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 CreateOidcTokenConfigInput.__module__ = "cube_client.platform.models"

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from .report_placement_result_checksum_input import ReportPlacementResultChecksumInput
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "PivotItemsInput": "pivot_items_input",
     "ReportPlacementResultChecksumInput": "report_placement_result_checksum_input",
@@ -46,5 +46,5 @@ class CreateReportInput(BaseModel):
     workbook_name: Annotated[str | None, Field(alias="workbookName")] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 CreateReportInput.__module__ = "cube_client.platform.models"

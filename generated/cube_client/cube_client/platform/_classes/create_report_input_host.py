@@ -14,5 +14,5 @@ class CreateReportInputHost(RootModel[Open[Literal["GOOGLE_SHEETS", "EXCEL"]]]):
     root: Open[Literal["GOOGLE_SHEETS", "EXCEL"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 CreateReportInputHost.__module__ = "cube_client.platform.models"

@@ -16,5 +16,5 @@ class CreateReportInputSource(
     root: Open[Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 CreateReportInputSource.__module__ = "cube_client.platform.models"

@@ -27,5 +27,5 @@ class CreateScheduledTaskInput(BaseModel):
     ] = False
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 CreateScheduledTaskInput.__module__ = "cube_client.platform.models"

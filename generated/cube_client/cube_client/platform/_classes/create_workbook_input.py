@@ -17,5 +17,5 @@ class CreateWorkbookInput(BaseModel):
     name: str | None = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 CreateWorkbookInput.__module__ = "cube_client.platform.models"

@@ -33,5 +33,5 @@ class CreatedDeploymentEnvironmentToken(BaseModel):
     ] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 CreatedDeploymentEnvironmentToken.__module__ = "cube_client.platform.models"

@@ -29,5 +29,5 @@ class CspsConfig(BaseModel):
     storage_provider: Annotated[str, Field(alias="storageProvider")]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 CspsConfig.__module__ = "cube_client.platform.models"

@@ -46,6 +46,6 @@ class CspsConfigInputParam(TypedDict):
     storageProvider: str
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 CspsConfigInput.__module__ = "cube_client.platform.models"
 CspsConfigInputParam.__module__ = "cube_client.platform.models"

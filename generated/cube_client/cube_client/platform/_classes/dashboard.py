@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from .report_snapshot import ReportSnapshot
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {"DashboardConfig": "dashboard_config", "ReportSnapshot": "report_snapshot"}
 
 
@@ -38,5 +38,5 @@ class Dashboard(BaseModel):
     workbook_id: Annotated[int, Field(alias="workbookId")]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 Dashboard.__module__ = "cube_client.platform.models"

@@ -22,6 +22,6 @@ class DashboardAppManifestInputParam(TypedDict):
     version: NotRequired[int | None]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DashboardAppManifestInput.__module__ = "cube_client.platform.models"
 DashboardAppManifestInputParam.__module__ = "cube_client.platform.models"

@@ -28,6 +28,6 @@ class DashboardBreakpointsInputParam(TypedDict):
     xxs: NotRequired[int | None]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DashboardBreakpointsInput.__module__ = "cube_client.platform.models"
 DashboardBreakpointsInputParam.__module__ = "cube_client.platform.models"

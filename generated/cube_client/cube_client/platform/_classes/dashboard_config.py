@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from .dashboard_widget import DashboardWidget
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "DashboardAppSource": "dashboard_app_source",
     "DashboardLayout": "dashboard_layout",
@@ -35,5 +35,5 @@ class DashboardConfig(BaseModel):
     widgets: list[DashboardWidget] | None = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DashboardConfig.__module__ = "cube_client.platform.models"

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     )
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "DashboardAppSourceInput": "dashboard_app_source_input",
     "DashboardLayoutInput": "dashboard_layout_input",
@@ -55,6 +55,6 @@ class DashboardConfigDraftInputParam(TypedDict):
     ]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DashboardConfigDraftInput.__module__ = "cube_client.platform.models"
 DashboardConfigDraftInputParam.__module__ = "cube_client.platform.models"

@@ -14,5 +14,5 @@ class DashboardConfigDraftInputKind(RootModel[Open[Literal["CLASSIC", "APP"]]]):
     root: Open[Literal["CLASSIC", "APP"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DashboardConfigDraftInputKind.__module__ = "cube_client.platform.models"

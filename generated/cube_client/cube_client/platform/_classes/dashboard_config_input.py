@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from .dashboard_widget_input import DashboardWidgetInput, DashboardWidgetInputParam
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "DashboardAppSourceInput": "dashboard_app_source_input",
     "DashboardLayoutInput": "dashboard_layout_input",
@@ -50,6 +50,6 @@ class DashboardConfigInputParam(TypedDict):
     widgets: NotRequired[Sequence[DashboardWidgetInput | DashboardWidgetInputParam] | None]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DashboardConfigInput.__module__ = "cube_client.platform.models"
 DashboardConfigInputParam.__module__ = "cube_client.platform.models"

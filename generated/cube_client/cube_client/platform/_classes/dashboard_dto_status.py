@@ -14,5 +14,5 @@ class DashboardDtoStatus(RootModel[Open[Literal["draft", "published", "archived"
     root: Open[Literal["draft", "published", "archived"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DashboardDtoStatus.__module__ = "cube_client.platform.models"

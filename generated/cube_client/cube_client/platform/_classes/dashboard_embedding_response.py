@@ -16,5 +16,5 @@ class DashboardEmbeddingResponse(BaseModel):
     public_id: Annotated[str, Field(alias="publicId")]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DashboardEmbeddingResponse.__module__ = "cube_client.platform.models"

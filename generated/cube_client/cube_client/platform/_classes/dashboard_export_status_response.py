@@ -18,5 +18,5 @@ class DashboardExportStatusResponse(BaseModel):
     status: Open[Literal["pending", "processing", "completed", "failed"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DashboardExportStatusResponse.__module__ = "cube_client.platform.models"

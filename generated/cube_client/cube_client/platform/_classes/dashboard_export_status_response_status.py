@@ -16,5 +16,5 @@ class DashboardExportStatusResponseStatus(
     root: Open[Literal["pending", "processing", "completed", "failed"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DashboardExportStatusResponseStatus.__module__ = "cube_client.platform.models"

@@ -44,5 +44,5 @@ class DashboardFilter(BaseModel):
     value: Open[str | float | bool | list[Any]] | None = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DashboardFilter.__module__ = "cube_client.platform.models"

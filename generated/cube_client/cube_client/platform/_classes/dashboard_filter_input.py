@@ -76,6 +76,6 @@ class DashboardFilterInputParam(TypedDict):
     value: NotRequired[str | float | bool | list[Any] | None]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DashboardFilterInput.__module__ = "cube_client.platform.models"
 DashboardFilterInputParam.__module__ = "cube_client.platform.models"

@@ -60,5 +60,5 @@ class DashboardFilterInputOperator(
     ]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DashboardFilterInputOperator.__module__ = "cube_client.platform.models"

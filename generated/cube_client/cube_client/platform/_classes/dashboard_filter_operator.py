@@ -60,5 +60,5 @@ class DashboardFilterOperator(
     ]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DashboardFilterOperator.__module__ = "cube_client.platform.models"

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from .dashboard_breakpoints import DashboardBreakpoints
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "DashboardBreakpointCols": "dashboard_breakpoint_cols",
     "DashboardBreakpoints": "dashboard_breakpoints",
@@ -30,5 +30,5 @@ class DashboardLayout(BaseModel):
     row_height: Annotated[int | None, Field(alias="rowHeight")] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DashboardLayout.__module__ = "cube_client.platform.models"

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     )
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "DashboardBreakpointColsInput": "dashboard_breakpoint_cols_input",
     "DashboardBreakpointsInput": "dashboard_breakpoints_input",
@@ -45,6 +45,6 @@ class DashboardLayoutInputParam(TypedDict):
     rowHeight: NotRequired[int | None]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DashboardLayoutInput.__module__ = "cube_client.platform.models"
 DashboardLayoutInputParam.__module__ = "cube_client.platform.models"

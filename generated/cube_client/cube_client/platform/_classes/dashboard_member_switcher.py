@@ -14,5 +14,5 @@ class DashboardMemberSwitcher(BaseModel):
     selected: str
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DashboardMemberSwitcher.__module__ = "cube_client.platform.models"

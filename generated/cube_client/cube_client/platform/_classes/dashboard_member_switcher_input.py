@@ -22,6 +22,6 @@ class DashboardMemberSwitcherInputParam(TypedDict):
     selected: str
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DashboardMemberSwitcherInput.__module__ = "cube_client.platform.models"
 DashboardMemberSwitcherInputParam.__module__ = "cube_client.platform.models"

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     )
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {"DashboardWidgetPositionInput": "dashboard_widget_position_input"}
 
 
@@ -38,6 +38,6 @@ class DashboardResponsiveLayoutsInputParam(TypedDict):
     xxs: NotRequired[DashboardWidgetPositionInput | DashboardWidgetPositionInputParam | None]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DashboardResponsiveLayoutsInput.__module__ = "cube_client.platform.models"
 DashboardResponsiveLayoutsInputParam.__module__ = "cube_client.platform.models"

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from .widget_theme_section_input import WidgetThemeSectionInput, WidgetThemeSectionInputParam
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "ControlThemeSectionInput": "control_theme_section_input",
     "DashboardThemeSectionInput": "dashboard_theme_section_input",
@@ -48,6 +48,6 @@ class DashboardThemeInputParam(TypedDict):
     widgets: NotRequired[WidgetThemeSectionInput | WidgetThemeSectionInputParam | None]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DashboardThemeInput.__module__ = "cube_client.platform.models"
 DashboardThemeInputParam.__module__ = "cube_client.platform.models"

@@ -22,6 +22,6 @@ class DashboardThemeSectionInputParam(TypedDict):
     padding: NotRequired[str | None]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DashboardThemeSectionInput.__module__ = "cube_client.platform.models"
 DashboardThemeSectionInputParam.__module__ = "cube_client.platform.models"

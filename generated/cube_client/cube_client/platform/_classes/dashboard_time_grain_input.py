@@ -22,6 +22,6 @@ class DashboardTimeGrainInputParam(TypedDict):
     member: str
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DashboardTimeGrainInput.__module__ = "cube_client.platform.models"
 DashboardTimeGrainInputParam.__module__ = "cube_client.platform.models"

@@ -44,5 +44,5 @@ class DashboardWidgetDraftInputType(
     ]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DashboardWidgetDraftInputType.__module__ = "cube_client.platform.models"

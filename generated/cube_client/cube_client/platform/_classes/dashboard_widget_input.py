@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     )
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "DashboardResponsiveLayoutsInput": "dashboard_responsive_layouts_input",
     "DashboardWidgetPositionInput": "dashboard_widget_position_input",
@@ -75,6 +75,6 @@ class DashboardWidgetInputParam(TypedDict):
     ]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DashboardWidgetInput.__module__ = "cube_client.platform.models"
 DashboardWidgetInputParam.__module__ = "cube_client.platform.models"

@@ -44,5 +44,5 @@ class DashboardWidgetInputType(
     ]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DashboardWidgetInputType.__module__ = "cube_client.platform.models"

@@ -26,6 +26,6 @@ class DashboardWidgetPositionInputParam(TypedDict):
     y: int
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DashboardWidgetPositionInput.__module__ = "cube_client.platform.models"
 DashboardWidgetPositionInputParam.__module__ = "cube_client.platform.models"

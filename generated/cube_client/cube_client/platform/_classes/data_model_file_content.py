@@ -22,6 +22,6 @@ class DataModelFileContentParam(TypedDict):
     path: str
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DataModelFileContent.__module__ = "cube_client.platform.models"
 DataModelFileContentParam.__module__ = "cube_client.platform.models"

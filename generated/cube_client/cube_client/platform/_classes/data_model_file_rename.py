@@ -22,6 +22,6 @@ class DataModelFileRenameParam(TypedDict):
     path: str
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DataModelFileRename.__module__ = "cube_client.platform.models"
 DataModelFileRenameParam.__module__ = "cube_client.platform.models"

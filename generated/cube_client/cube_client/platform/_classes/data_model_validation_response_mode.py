@@ -14,5 +14,5 @@ class DataModelValidationResponseMode(RootModel[Open[Literal["production", "dev_
     root: Open[Literal["production", "dev_mode"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DataModelValidationResponseMode.__module__ = "cube_client.platform.models"

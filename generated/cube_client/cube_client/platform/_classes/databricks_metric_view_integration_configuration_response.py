@@ -29,5 +29,5 @@ class DatabricksMetricViewIntegrationConfigurationResponse(BaseModel):
     view_names: Annotated[list[str] | None, Field(alias="viewNames")] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DatabricksMetricViewIntegrationConfigurationResponse.__module__ = "cube_client.platform.models"

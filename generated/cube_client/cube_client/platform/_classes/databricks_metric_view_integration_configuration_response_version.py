@@ -12,7 +12,7 @@ class DatabricksMetricViewIntegrationConfigurationResponseVersion(RootModel[Lite
     root: Literal[1]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DatabricksMetricViewIntegrationConfigurationResponseVersion.__module__ = (
     "cube_client.platform.models"
 )

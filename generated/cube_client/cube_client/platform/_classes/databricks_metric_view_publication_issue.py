@@ -28,5 +28,5 @@ class DatabricksMetricViewPublicationIssue(BaseModel):
     ]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DatabricksMetricViewPublicationIssue.__module__ = "cube_client.platform.models"

@@ -36,5 +36,5 @@ class DatabricksMetricViewPublicationIssueStage(
     ]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DatabricksMetricViewPublicationIssueStage.__module__ = "cube_client.platform.models"

@@ -22,5 +22,5 @@ class DatabricksMetricViewPublicationPreviewInput(BaseModel):
     view_names: Annotated[list[str] | None, Field(alias="viewNames")] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DatabricksMetricViewPublicationPreviewInput.__module__ = "cube_client.platform.models"

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     )
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "DatabricksMetricViewPublicationRuntime": "databricks_metric_view_publication_runtime",
     "DatabricksMetricViewPublicationViewResult": "databricks_metric_view_publication_view_result",
@@ -44,5 +44,5 @@ class DatabricksMetricViewPublicationPreviewResultResponse(BaseModel):
     views: list[DatabricksMetricViewPublicationViewResult]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DatabricksMetricViewPublicationPreviewResultResponse.__module__ = "cube_client.platform.models"

@@ -16,7 +16,7 @@ class DatabricksMetricViewPublicationPreviewResultResponseOutcome(
     root: Open[Literal["success", "partial", "failed"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DatabricksMetricViewPublicationPreviewResultResponseOutcome.__module__ = (
     "cube_client.platform.models"
 )

@@ -12,7 +12,7 @@ class DatabricksMetricViewPublicationPreviewResultResponseVersion(RootModel[Lite
     root: Literal[2]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DatabricksMetricViewPublicationPreviewResultResponseVersion.__module__ = (
     "cube_client.platform.models"
 )

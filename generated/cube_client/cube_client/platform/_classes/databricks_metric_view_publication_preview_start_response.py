@@ -23,5 +23,5 @@ class DatabricksMetricViewPublicationPreviewStartResponse(BaseModel):
     status_url: Annotated[str, Field(alias="statusUrl")]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DatabricksMetricViewPublicationPreviewStartResponse.__module__ = "cube_client.platform.models"

@@ -12,5 +12,5 @@ class DatabricksMetricViewPublicationPreviewStartResponseStatus(RootModel[Litera
     root: Literal["QUEUED"]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DatabricksMetricViewPublicationPreviewStartResponseStatus.__module__ = "cube_client.platform.models"

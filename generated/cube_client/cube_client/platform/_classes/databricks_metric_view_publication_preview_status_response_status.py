@@ -16,7 +16,7 @@ class DatabricksMetricViewPublicationPreviewStatusResponseStatus(
     root: Open[Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DatabricksMetricViewPublicationPreviewStatusResponseStatus.__module__ = (
     "cube_client.platform.models"
 )

@@ -16,5 +16,5 @@ class DatabricksMetricViewPublicationProgressStage(
     root: Open[Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DatabricksMetricViewPublicationProgressStage.__module__ = "cube_client.platform.models"

@@ -23,5 +23,5 @@ class DatabricksMetricViewPublicationRuntime(BaseModel):
     template_name: Annotated[str, Field(alias="templateName")]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DatabricksMetricViewPublicationRuntime.__module__ = "cube_client.platform.models"

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     )
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "DatabricksMetricViewPublicationCounts": "databricks_metric_view_publication_counts",
     "DatabricksMetricViewPublicationDatasetSource": "databricks_metric_view_publication_dataset_source",
@@ -48,5 +48,5 @@ class DatabricksMetricViewPublicationViewResult(BaseModel):
     ]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DatabricksMetricViewPublicationViewResult.__module__ = "cube_client.platform.models"

@@ -16,5 +16,5 @@ class DatabricksMetricViewPublicationViewResultOutcome(
     root: Open[Literal["success", "partial", "failed"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DatabricksMetricViewPublicationViewResultOutcome.__module__ = "cube_client.platform.models"

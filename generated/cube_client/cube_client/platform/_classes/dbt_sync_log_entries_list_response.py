@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from .page_info import PageInfo
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {"DbtSyncLogEntry": "dbt_sync_log_entry", "PageInfo": "page_info"}
 
 
@@ -24,5 +24,5 @@ class DbtSyncLogEntriesListResponse(BaseModel):
     page_info: Annotated[PageInfo, Field(alias="pageInfo")]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DbtSyncLogEntriesListResponse.__module__ = "cube_client.platform.models"

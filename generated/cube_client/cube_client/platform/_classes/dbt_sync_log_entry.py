@@ -20,5 +20,5 @@ class DbtSyncLogEntry(BaseModel):
     timestamp: str
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DbtSyncLogEntry.__module__ = "cube_client.platform.models"

@@ -17,5 +17,5 @@ class DbtSyncResponse(BaseModel):
     workflow_id: Annotated[str, Field(alias="workflowId")]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DbtSyncResponse.__module__ = "cube_client.platform.models"

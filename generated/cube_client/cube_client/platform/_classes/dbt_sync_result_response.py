@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from .dbt_sync_manifest_stats import DbtSyncManifestStats
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "DbtSyncGeneratedFile": "dbt_sync_generated_file",
     "DbtSyncManifestStats": "dbt_sync_manifest_stats",
@@ -31,5 +31,5 @@ class DbtSyncResultResponse(BaseModel):
     sync_job_id: Annotated[str, Field(alias="syncJobId")]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DbtSyncResultResponse.__module__ = "cube_client.platform.models"

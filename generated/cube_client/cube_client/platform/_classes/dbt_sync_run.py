@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from .dbt_sync_run_trigger_context import DbtSyncRunTriggerContext
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "DbtSyncRunPhase": "dbt_sync_run_phase",
     "DbtSyncRunStats": "dbt_sync_run_stats",
@@ -46,5 +46,5 @@ class DbtSyncRun(BaseModel):
     user_id: Annotated[int | None, Field(alias="userId")] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DbtSyncRun.__module__ = "cube_client.platform.models"

@@ -18,5 +18,5 @@ class DbtSyncRunPhase(BaseModel):
     started_offset_ms: Annotated[int, Field(alias="startedOffsetMs")]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DbtSyncRunPhase.__module__ = "cube_client.platform.models"

@@ -21,5 +21,5 @@ class DbtSyncRunStats(BaseModel):
     sources: int | None = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DbtSyncRunStats.__module__ = "cube_client.platform.models"

@@ -17,5 +17,5 @@ class DbtSyncRunTriggerContext(BaseModel):
     target_branch: Annotated[str | None, Field(alias="targetBranch")] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DbtSyncRunTriggerContext.__module__ = "cube_client.platform.models"

@@ -16,5 +16,5 @@ class DbtSyncRunsQueryStatus(
     root: Open[Literal["RUNNING", "COMPLETED", "FAILED", "CANCELLED", "UNKNOWN"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DbtSyncRunsQueryStatus.__module__ = "cube_client.platform.models"

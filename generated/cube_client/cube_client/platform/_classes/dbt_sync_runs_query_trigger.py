@@ -16,5 +16,5 @@ class DbtSyncRunsQueryTrigger(
     root: Open[Literal["manual", "api", "webhook", "agent", "unknown"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DbtSyncRunsQueryTrigger.__module__ = "cube_client.platform.models"

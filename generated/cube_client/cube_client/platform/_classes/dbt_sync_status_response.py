@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from .dbt_sync_progress import DbtSyncProgress
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {"DbtSyncProgress": "dbt_sync_progress"}
 
 
@@ -26,5 +26,5 @@ class DbtSyncStatusResponse(BaseModel):
     updated_at: Annotated[str, Field(alias="updatedAt")]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DbtSyncStatusResponse.__module__ = "cube_client.platform.models"

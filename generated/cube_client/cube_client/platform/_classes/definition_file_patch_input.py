@@ -14,5 +14,5 @@ class DefinitionFilePatchInput(RootModel[dict[str, Any]]):
     root: dict[str, Any]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DefinitionFilePatchInput.__module__ = "cube_client.platform.models"

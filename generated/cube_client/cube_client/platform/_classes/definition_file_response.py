@@ -23,5 +23,5 @@ class DefinitionFileResponse(BaseModel):
     hash: Annotated[str, Field(description="SHA-256 of `content`.")]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DefinitionFileResponse.__module__ = "cube_client.platform.models"

@@ -13,5 +13,5 @@ class DeploymentDeleteResponse(BaseModel):
     success: bool
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DeploymentDeleteResponse.__module__ = "cube_client.platform.models"

@@ -20,5 +20,5 @@ class DeploymentEnvironmentApiCredential(BaseModel):
     version: Annotated[int, Field(ge=1)]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DeploymentEnvironmentApiCredential.__module__ = "cube_client.platform.models"

@@ -14,5 +14,5 @@ class DeploymentEnvironmentApiCredentialType(RootModel[Open[Literal["rest", "sql
     root: Open[Literal["rest", "sql"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DeploymentEnvironmentApiCredentialType.__module__ = "cube_client.platform.models"

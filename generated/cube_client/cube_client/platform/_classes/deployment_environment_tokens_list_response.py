@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from .page_info import PageInfo
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "DeploymentEnvironmentToken": "deployment_environment_token",
     "DeploymentsPagination": "deployments_pagination",
@@ -31,5 +31,5 @@ class DeploymentEnvironmentTokensListResponse(BaseModel):
     pagination: DeploymentsPagination | None = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DeploymentEnvironmentTokensListResponse.__module__ = "cube_client.platform.models"

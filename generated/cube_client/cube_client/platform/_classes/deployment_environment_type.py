@@ -14,5 +14,5 @@ class DeploymentEnvironmentType(RootModel[Open[Literal["production", "staging", 
     root: Open[Literal["production", "staging", "development"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DeploymentEnvironmentType.__module__ = "cube_client.platform.models"

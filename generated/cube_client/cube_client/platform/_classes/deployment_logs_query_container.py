@@ -16,5 +16,5 @@ class DeploymentLogsQueryContainer(
     root: Open[Literal["INIT", "MAIN", "cubejs-server", "vector", "api-proxy"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DeploymentLogsQueryContainer.__module__ = "cube_client.platform.models"

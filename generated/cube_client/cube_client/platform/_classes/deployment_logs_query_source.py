@@ -14,5 +14,5 @@ class DeploymentLogsQuerySource(RootModel[Open[Literal["production", "dev"]]]):
     root: Open[Literal["production", "dev"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DeploymentLogsQuerySource.__module__ = "cube_client.platform.models"

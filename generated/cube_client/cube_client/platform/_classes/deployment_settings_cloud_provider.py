@@ -14,5 +14,5 @@ class DeploymentSettingsCloudProvider(RootModel[Open[Literal["cubecloud", "aws",
     root: Open[Literal["cubecloud", "aws", "gcp"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DeploymentSettingsCloudProvider.__module__ = "cube_client.platform.models"

@@ -14,5 +14,5 @@ class DeploymentSettingsRepoType(RootModel[Open[Literal["git", "deployRepo"]]]):
     root: Open[Literal["git", "deployRepo"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DeploymentSettingsRepoType.__module__ = "cube_client.platform.models"

@@ -15,5 +15,5 @@ class DeploymentTokenResponse(BaseModel):
     cube_api_token: Annotated[str, Field(alias="cubeApiToken")]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DeploymentTokenResponse.__module__ = "cube_client.platform.models"

@@ -19,5 +19,5 @@ class DeploymentVersion(BaseModel):
     version: str
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DeploymentVersion.__module__ = "cube_client.platform.models"

@@ -14,5 +14,5 @@ class DeploymentVersionReleaseChannel(RootModel[Open[Literal["latest", "release"
     root: Open[Literal["latest", "release"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DeploymentVersionReleaseChannel.__module__ = "cube_client.platform.models"

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from .page_info import PageInfo
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "Deployment": "deployment",
     "DeploymentsPagination": "deployments_pagination",
@@ -33,5 +33,5 @@ class DeploymentsListResponse(BaseModel):
     total_count: Annotated[int | None, Field(alias="totalCount", ge=0)] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DeploymentsListResponse.__module__ = "cube_client.platform.models"

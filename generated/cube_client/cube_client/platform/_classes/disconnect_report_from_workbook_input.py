@@ -20,5 +20,5 @@ class DisconnectReportFromWorkbookInput(BaseModel):
     sheet_name: Annotated[str | None, Field(alias="sheetName")] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 DisconnectReportFromWorkbookInput.__module__ = "cube_client.platform.models"

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from .embed_access_tenant_entry import EmbedAccessTenantEntry
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "EmbedAccessAllEmbedUsers": "embed_access_all_embed_users",
     "EmbedAccessTenantEntry": "embed_access_tenant_entry",
@@ -28,5 +28,5 @@ class EmbedAccessResponse(BaseModel):
     tenants: list[EmbedAccessTenantEntry]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 EmbedAccessResponse.__module__ = "cube_client.platform.models"

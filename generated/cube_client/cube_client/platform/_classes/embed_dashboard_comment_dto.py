@@ -27,5 +27,5 @@ class EmbedDashboardCommentDto(BaseModel):
     user_id: Annotated[int | None, Field(alias="userId")] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 EmbedDashboardCommentDto.__module__ = "cube_client.platform.models"

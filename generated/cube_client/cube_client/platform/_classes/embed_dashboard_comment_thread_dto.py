@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from .embed_dashboard_comment_dto import EmbedDashboardCommentDto
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {"EmbedDashboardCommentDto": "embed_dashboard_comment_dto"}
 
 
@@ -28,5 +28,5 @@ class EmbedDashboardCommentThreadDto(BaseModel):
     root_: Annotated[EmbedDashboardCommentDto, Field(alias="root")]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 EmbedDashboardCommentThreadDto.__module__ = "cube_client.platform.models"

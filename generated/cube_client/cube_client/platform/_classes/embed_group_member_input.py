@@ -22,6 +22,6 @@ class EmbedGroupMemberInputParam(TypedDict):
     externalId: NotRequired[str | None]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 EmbedGroupMemberInput.__module__ = "cube_client.platform.models"
 EmbedGroupMemberInputParam.__module__ = "cube_client.platform.models"

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from .embed_group_member_input import EmbedGroupMemberInput
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {"EmbedGroupMemberInput": "embed_group_member_input"}
 
 
@@ -22,5 +22,5 @@ class EmbedGroupMembersInput(BaseModel):
     members: Annotated[list[EmbedGroupMemberInput], Field(max_length=1000, min_length=1)]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 EmbedGroupMembersInput.__module__ = "cube_client.platform.models"

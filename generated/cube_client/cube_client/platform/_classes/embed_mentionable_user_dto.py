@@ -18,5 +18,5 @@ class EmbedMentionableUserDto(BaseModel):
     username: str
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 EmbedMentionableUserDto.__module__ = "cube_client.platform.models"

@@ -17,5 +17,5 @@ class EmbedPythonFilteredRunInput(BaseModel):
     sql_query: Annotated[str, Field(alias="sqlQuery")]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 EmbedPythonFilteredRunInput.__module__ = "cube_client.platform.models"

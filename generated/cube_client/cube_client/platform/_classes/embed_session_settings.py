@@ -42,6 +42,6 @@ class EmbedSessionSettingsParam(TypedDict):
     timezone: NotRequired[str | None]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 EmbedSessionSettings.__module__ = "cube_client.platform.models"
 EmbedSessionSettingsParam.__module__ = "cube_client.platform.models"

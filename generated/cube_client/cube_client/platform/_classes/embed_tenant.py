@@ -22,5 +22,5 @@ class EmbedTenant(BaseModel):
     user_count: Annotated[int, Field(alias="userCount")]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 EmbedTenant.__module__ = "cube_client.platform.models"

@@ -20,6 +20,6 @@ class EmbedTenantProfileParam(TypedDict):
     displayName: NotRequired[str | None]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 EmbedTenantProfile.__module__ = "cube_client.platform.models"
 EmbedTenantProfileParam.__module__ = "cube_client.platform.models"

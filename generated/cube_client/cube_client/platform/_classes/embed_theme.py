@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from .embed_theme_chat import EmbedThemeChat, EmbedThemeChatParam
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "EmbedThemeAnalyticsChat": "embed_theme_analytics_chat",
     "EmbedThemeChat": "embed_theme_chat",
@@ -37,6 +37,6 @@ class EmbedThemeParam(TypedDict):
     primaryColor: NotRequired[str | None]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 EmbedTheme.__module__ = "cube_client.platform.models"
 EmbedThemeParam.__module__ = "cube_client.platform.models"

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     )
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {"EmbedThemeAnalyticsChatInput": "embed_theme_analytics_chat_input"}
 
 
@@ -32,6 +32,6 @@ class EmbedThemeAnalyticsChatParam(TypedDict):
     chatInput: NotRequired[EmbedThemeAnalyticsChatInput | EmbedThemeAnalyticsChatInputParam | None]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 EmbedThemeAnalyticsChat.__module__ = "cube_client.platform.models"
 EmbedThemeAnalyticsChatParam.__module__ = "cube_client.platform.models"

@@ -22,6 +22,6 @@ class EmbedThemeAnalyticsChatInputParam(TypedDict):
     borderColor: NotRequired[str | None]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 EmbedThemeAnalyticsChatInput.__module__ = "cube_client.platform.models"
 EmbedThemeAnalyticsChatInputParam.__module__ = "cube_client.platform.models"

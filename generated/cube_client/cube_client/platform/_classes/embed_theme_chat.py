@@ -20,6 +20,6 @@ class EmbedThemeChatParam(TypedDict):
     inputColor: NotRequired[str | None]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 EmbedThemeChat.__module__ = "cube_client.platform.models"
 EmbedThemeChatParam.__module__ = "cube_client.platform.models"

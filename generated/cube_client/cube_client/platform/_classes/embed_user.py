@@ -26,5 +26,5 @@ class EmbedUser(BaseModel):
     username: str
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 EmbedUser.__module__ = "cube_client.platform.models"

@@ -22,6 +22,6 @@ class EmbedUserProfileParam(TypedDict):
     picture: NotRequired[str | None]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 EmbedUserProfile.__module__ = "cube_client.platform.models"
 EmbedUserProfileParam.__module__ = "cube_client.platform.models"

@@ -22,6 +22,6 @@ class EnvVariableItemParam(TypedDict):
     value: str
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 EnvVariableItem.__module__ = "cube_client.platform.models"
 EnvVariableItemParam.__module__ = "cube_client.platform.models"

@@ -21,5 +21,5 @@ class Error(BaseModel):
     error: Annotated[str, Field(description="Human-readable message saying what went wrong.")]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 Error.__module__ = "cube_client.platform.models"

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from .user_attribute_input import UserAttributeInput, UserAttributeInputParam
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {"UserAttributeInput": "user_attribute_input"}
 
 
@@ -44,6 +44,6 @@ class ExportSubjectInputParam(TypedDict):
     userId: NotRequired[int | None]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 ExportSubjectInput.__module__ = "cube_client.platform.models"
 ExportSubjectInputParam.__module__ = "cube_client.platform.models"

@@ -14,5 +14,5 @@ class ExportSubjectInputType(RootModel[Open[Literal["USER", "EMBED_USER"]]]):
     root: Open[Literal["USER", "EMBED_USER"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 ExportSubjectInputType.__module__ = "cube_client.platform.models"

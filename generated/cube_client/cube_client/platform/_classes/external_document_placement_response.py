@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from .resource_owner import ResourceOwner
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {"ResourceOwner": "resource_owner"}
 
 
@@ -35,5 +35,5 @@ class ExternalDocumentPlacementResponse(BaseModel):
     sheet_name: Annotated[str | None, Field(alias="sheetName")] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 ExternalDocumentPlacementResponse.__module__ = "cube_client.platform.models"

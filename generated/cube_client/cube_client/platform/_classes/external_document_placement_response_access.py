@@ -14,5 +14,5 @@ class ExternalDocumentPlacementResponseAccess(RootModel[Open[Literal["GRANTED", 
     root: Open[Literal["GRANTED", "DENIED"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 ExternalDocumentPlacementResponseAccess.__module__ = "cube_client.platform.models"

@@ -15,5 +15,5 @@ class FinishUploadResponse(BaseModel):
     last_hash: Annotated[str | None, Field(alias="lastHash")] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 FinishUploadResponse.__module__ = "cube_client.platform.models"

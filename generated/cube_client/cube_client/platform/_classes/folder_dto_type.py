@@ -14,5 +14,5 @@ class FolderDtoType(RootModel[Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]]):
     root: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 FolderDtoType.__module__ = "cube_client.platform.models"

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from .user_attribute_input import UserAttributeInput
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "EmbedSessionSettings": "embed_session_settings",
     "EmbedTenantProfile": "embed_tenant_profile",
@@ -68,5 +68,5 @@ class GenerateSession(BaseModel):
     user_profile: Annotated[EmbedUserProfile | None, Field(alias="userProfile")] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 GenerateSession.__module__ = "cube_client.platform.models"

@@ -15,5 +15,5 @@ class GenerateSessionResponse(BaseModel):
     session_id: Annotated[str, Field(alias="sessionId")]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 GenerateSessionResponse.__module__ = "cube_client.platform.models"

@@ -16,5 +16,5 @@ class GetReportsQuerySortBy(
     root: Open[Literal["name", "createdAt", "updatedAt", "lastViewedAt"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 GetReportsQuerySortBy.__module__ = "cube_client.platform.models"

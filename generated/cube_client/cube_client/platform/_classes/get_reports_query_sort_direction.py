@@ -14,5 +14,5 @@ class GetReportsQuerySortDirection(RootModel[Open[Literal["ASC", "DESC"]]]):
     root: Open[Literal["ASC", "DESC"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 GetReportsQuerySortDirection.__module__ = "cube_client.platform.models"

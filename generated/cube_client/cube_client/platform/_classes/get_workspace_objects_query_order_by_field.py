@@ -16,5 +16,5 @@ class GetWorkspaceObjectsQueryOrderByField(
     root: Open[Literal["updated_at", "created_at", "name", "viewer_last_viewed_at"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 GetWorkspaceObjectsQueryOrderByField.__module__ = "cube_client.platform.models"

@@ -18,5 +18,5 @@ class GithubInstallationResponse(BaseModel):
     login: str
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 GithubInstallationResponse.__module__ = "cube_client.platform.models"

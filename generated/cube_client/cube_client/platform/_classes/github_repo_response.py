@@ -17,5 +17,5 @@ class GithubRepoResponse(BaseModel):
     name: str
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 GithubRepoResponse.__module__ = "cube_client.platform.models"

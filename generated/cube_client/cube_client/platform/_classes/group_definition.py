@@ -22,6 +22,6 @@ class GroupDefinitionParam(TypedDict):
     name: str
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 GroupDefinition.__module__ = "cube_client.platform.models"
 GroupDefinitionParam.__module__ = "cube_client.platform.models"

@@ -16,5 +16,5 @@ class LocalizedValue(BaseModel):
     value: Annotated[str, Field(max_length=1000)]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 LocalizedValue.__module__ = "cube_client.platform.models"

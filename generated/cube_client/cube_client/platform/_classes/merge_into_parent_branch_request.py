@@ -20,5 +20,5 @@ class MergeIntoParentBranchRequest(BaseModel):
     switch_to_parent_branch: Annotated[bool | None, Field(alias="switchToParentBranch")] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 MergeIntoParentBranchRequest.__module__ = "cube_client.platform.models"

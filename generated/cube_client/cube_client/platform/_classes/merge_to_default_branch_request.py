@@ -18,5 +18,5 @@ class MergeToDefaultBranchRequest(BaseModel):
     remove_branch_after_merge: Annotated[bool | None, Field(alias="removeBranchAfterMerge")] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 MergeToDefaultBranchRequest.__module__ = "cube_client.platform.models"

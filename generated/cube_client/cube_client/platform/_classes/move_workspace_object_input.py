@@ -17,5 +17,5 @@ class MoveWorkspaceObjectInput(BaseModel):
     type: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 MoveWorkspaceObjectInput.__module__ = "cube_client.platform.models"

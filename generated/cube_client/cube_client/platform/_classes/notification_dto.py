@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from .dashboard_time_grain import DashboardTimeGrain
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "DashboardFilter": "dashboard_filter",
     "DashboardMemberSwitcher": "dashboard_member_switcher",
@@ -42,5 +42,5 @@ class NotificationDto(BaseModel):
     timezone: str
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 NotificationDto.__module__ = "cube_client.platform.models"

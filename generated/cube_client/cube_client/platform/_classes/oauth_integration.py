@@ -26,5 +26,5 @@ class OauthIntegration(BaseModel):
     updated_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="updatedAt")]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 OauthIntegration.__module__ = "cube_client.platform.models"

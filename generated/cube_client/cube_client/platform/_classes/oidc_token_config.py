@@ -25,5 +25,5 @@ class OidcTokenConfig(BaseModel):
     updated_at: Annotated[Open[datetime.date | datetime.datetime], Field(alias="updatedAt")]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 OidcTokenConfig.__module__ = "cube_client.platform.models"

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from .period_comparison_offset import PeriodComparisonOffset
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {"PeriodComparisonOffset": "period_comparison_offset"}
 
 
@@ -25,5 +25,5 @@ class PeriodComparison(BaseModel):
     time_dimension: Annotated[str, Field(alias="timeDimension")]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 PeriodComparison.__module__ = "cube_client.platform.models"

@@ -47,6 +47,6 @@ class PivotItemsInputParam(TypedDict):
     showRowTotals: NotRequired[bool | None]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 PivotItemsInput.__module__ = "cube_client.platform.models"
 PivotItemsInputParam.__module__ = "cube_client.platform.models"

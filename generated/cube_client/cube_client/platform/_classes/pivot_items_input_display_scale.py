@@ -16,5 +16,5 @@ class PivotItemsInputDisplayScale(
     root: Open[Literal["model", "absolute", "thousands", "millions", "billions"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 PivotItemsInputDisplayScale.__module__ = "cube_client.platform.models"

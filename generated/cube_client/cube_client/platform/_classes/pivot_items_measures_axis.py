@@ -14,5 +14,5 @@ class PivotItemsMeasuresAxis(RootModel[Open[Literal["columns", "rows"]]]):
     root: Open[Literal["columns", "rows"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 PivotItemsMeasuresAxis.__module__ = "cube_client.platform.models"

@@ -14,5 +14,5 @@ class PivotItemsMeasuresPosition(RootModel[Open[Literal["before", "after"]]]):
     root: Open[Literal["before", "after"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 PivotItemsMeasuresPosition.__module__ = "cube_client.platform.models"

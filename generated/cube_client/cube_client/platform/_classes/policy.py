@@ -167,6 +167,6 @@ class PolicyParam(TypedDict):
     resources: list[str]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 Policy.__module__ = "cube_client.platform.models"
 PolicyParam.__module__ = "cube_client.platform.models"

@@ -16,5 +16,5 @@ class PreviewWorkbookPromotionInput(BaseModel):
     target_folder_id: Annotated[int | None, Field(alias="targetFolderId", ge=1)] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 PreviewWorkbookPromotionInput.__module__ = "cube_client.platform.models"

@@ -20,5 +20,5 @@ class PromotionActorDto(BaseModel):
     user_id: Annotated[int, Field(alias="userId")]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 PromotionActorDto.__module__ = "cube_client.platform.models"

@@ -14,5 +14,5 @@ class PromotionActorDtoAuthenticationMethod(RootModel[Open[Literal["session", "a
     root: Open[Literal["session", "apiKey"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 PromotionActorDtoAuthenticationMethod.__module__ = "cube_client.platform.models"

@@ -18,5 +18,5 @@ class PromotionReferenceDto(BaseModel):
     workbook_id: Annotated[int | None, Field(alias="workbookId")] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 PromotionReferenceDto.__module__ = "cube_client.platform.models"

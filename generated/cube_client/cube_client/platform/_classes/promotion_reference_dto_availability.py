@@ -14,5 +14,5 @@ class PromotionReferenceDtoAvailability(RootModel[Open[Literal["available", "una
     root: Open[Literal["available", "unavailable"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 PromotionReferenceDtoAvailability.__module__ = "cube_client.platform.models"

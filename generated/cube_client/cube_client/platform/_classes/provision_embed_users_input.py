@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from .provision_embed_user_input import ProvisionEmbedUserInput
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {"ProvisionEmbedUserInput": "provision_embed_user_input"}
 
 
@@ -22,5 +22,5 @@ class ProvisionEmbedUsersInput(BaseModel):
     users: Annotated[list[ProvisionEmbedUserInput], Field(max_length=100, min_length=1)]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 ProvisionEmbedUsersInput.__module__ = "cube_client.platform.models"

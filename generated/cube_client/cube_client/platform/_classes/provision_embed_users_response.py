@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from .provision_embed_user_failure import ProvisionEmbedUserFailure
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {"EmbedUser": "embed_user", "ProvisionEmbedUserFailure": "provision_embed_user_failure"}
 
 
@@ -24,5 +24,5 @@ class ProvisionEmbedUsersResponse(BaseModel):
     succeeded: list[EmbedUser]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 ProvisionEmbedUsersResponse.__module__ = "cube_client.platform.models"

@@ -15,5 +15,5 @@ class PullRequest(BaseModel):
     branch_name: Annotated[str, Field(alias="branchName")]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 PullRequest.__module__ = "cube_client.platform.models"

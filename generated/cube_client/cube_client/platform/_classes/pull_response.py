@@ -15,5 +15,5 @@ class PullResponse(BaseModel):
     build_triggered: Annotated[bool, Field(alias="buildTriggered")]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 PullResponse.__module__ = "cube_client.platform.models"

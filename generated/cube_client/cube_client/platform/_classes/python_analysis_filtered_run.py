@@ -20,5 +20,5 @@ class PythonAnalysisFilteredRun(BaseModel):
     stdout: str
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 PythonAnalysisFilteredRun.__module__ = "cube_client.platform.models"

@@ -22,5 +22,5 @@ class RegionResponse(BaseModel):
     use_ai_engineer: Annotated[bool | None, Field(alias="useAiEngineer")] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 RegionResponse.__module__ = "cube_client.platform.models"

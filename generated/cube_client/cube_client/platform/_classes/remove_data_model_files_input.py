@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from .data_model_file_path import DataModelFilePath
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {"DataModelFilePath": "data_model_file_path"}
 
 
@@ -24,5 +24,5 @@ class RemoveDataModelFilesInput(BaseModel):
     files: list[DataModelFilePath]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 RemoveDataModelFilesInput.__module__ = "cube_client.platform.models"

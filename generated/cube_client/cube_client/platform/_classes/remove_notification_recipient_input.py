@@ -24,6 +24,6 @@ class RemoveNotificationRecipientInputParam(TypedDict):
     type: Literal["USER", "EMBED_USER", "SLACK"]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 RemoveNotificationRecipientInput.__module__ = "cube_client.platform.models"
 RemoveNotificationRecipientInputParam.__module__ = "cube_client.platform.models"

@@ -15,5 +15,5 @@ class ReportDeliveryColumn(BaseModel):
     placeholder: bool | None = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 ReportDeliveryColumn.__module__ = "cube_client.platform.models"

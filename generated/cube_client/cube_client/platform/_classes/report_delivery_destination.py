@@ -29,5 +29,5 @@ class ReportDeliveryDestination(BaseModel):
     sheet_name: Annotated[str | None, Field(alias="sheetName")] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 ReportDeliveryDestination.__module__ = "cube_client.platform.models"

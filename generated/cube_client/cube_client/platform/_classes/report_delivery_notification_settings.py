@@ -32,5 +32,5 @@ class ReportDeliveryNotificationSettings(BaseModel):
     ] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 ReportDeliveryNotificationSettings.__module__ = "cube_client.platform.models"

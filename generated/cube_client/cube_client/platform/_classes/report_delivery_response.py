@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from .report_delivery_shape import ReportDeliveryShape
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "ReportDeliveryDestination": "report_delivery_destination",
     "ReportDeliveryNotificationSettings": "report_delivery_notification_settings",
@@ -158,5 +158,5 @@ class ReportDeliveryResponse(BaseModel):
     ] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 ReportDeliveryResponse.__module__ = "cube_client.platform.models"

@@ -14,5 +14,5 @@ class ReportDtoSource(RootModel[Open[Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROU
     root: Open[Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 ReportDtoSource.__module__ = "cube_client.platform.models"

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     )
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {"ReportPlacementResultChunkInput": "report_placement_result_chunk_input"}
 
 
@@ -48,6 +48,6 @@ class ReportPlacementResultChecksumInputParam(TypedDict):
     payload: NotRequired[str | None]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 ReportPlacementResultChecksumInput.__module__ = "cube_client.platform.models"
 ReportPlacementResultChecksumInputParam.__module__ = "cube_client.platform.models"

@@ -17,5 +17,5 @@ class ReportPlacementResultChunk(BaseModel):
     to: Annotated[int | None, Field(ge=0)] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 ReportPlacementResultChunk.__module__ = "cube_client.platform.models"

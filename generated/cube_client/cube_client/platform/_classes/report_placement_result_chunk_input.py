@@ -28,6 +28,6 @@ ReportPlacementResultChunkInputParam = TypedDict(
 )
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 ReportPlacementResultChunkInput.__module__ = "cube_client.platform.models"
 ReportPlacementResultChunkInputParam.__module__ = "cube_client.platform.models"

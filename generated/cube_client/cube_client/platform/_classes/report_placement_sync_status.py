@@ -14,5 +14,5 @@ class ReportPlacementSyncStatus(RootModel[Open[Literal["UP_TO_DATE", "CHANGED", 
     root: Open[Literal["UP_TO_DATE", "CHANGED", "UNKNOWN"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 ReportPlacementSyncStatus.__module__ = "cube_client.platform.models"

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from .report_snapshot_preferences import ReportSnapshotPreferences
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "FillMissingRows": "fill_missing_rows",
     "PeriodComparison": "period_comparison",
@@ -45,5 +45,5 @@ class ReportSnapshot(BaseModel):
     version_number: Annotated[int, Field(alias="versionNumber")]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 ReportSnapshot.__module__ = "cube_client.platform.models"

@@ -16,5 +16,5 @@ class ReportSnapshotDtoKind(
     root: Open[Literal["vega", "table", "kpi", "html", "map", "sankey"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 ReportSnapshotDtoKind.__module__ = "cube_client.platform.models"

@@ -15,5 +15,5 @@ class RevokeEmbedSessionInput(BaseModel):
     session_id: Annotated[str, Field(alias="sessionId", pattern="^[0-9a-f]{32}$")]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 RevokeEmbedSessionInput.__module__ = "cube_client.platform.models"

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from .policy import Policy
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {"Policy": "policy"}
 
 
@@ -25,5 +25,5 @@ class Role(BaseModel):
     policies: list[Policy]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 Role.__module__ = "cube_client.platform.models"

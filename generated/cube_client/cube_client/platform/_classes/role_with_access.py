@@ -76,5 +76,5 @@ class RoleWithAccess(BaseModel):
     name: str
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 RoleWithAccess.__module__ = "cube_client.platform.models"

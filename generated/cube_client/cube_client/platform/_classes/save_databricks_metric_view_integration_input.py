@@ -33,5 +33,5 @@ class SaveDatabricksMetricViewIntegrationInput(BaseModel):
     view_names: Annotated[list[str] | None, Field(alias="viewNames", max_length=128)] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 SaveDatabricksMetricViewIntegrationInput.__module__ = "cube_client.platform.models"

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from .scheduled_task_run_response import ScheduledTaskRunResponse
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {"PageInfo": "page_info", "ScheduledTaskRunResponse": "scheduled_task_run_response"}
 
 
@@ -26,5 +26,5 @@ class ScheduledTaskRunsListResponse(BaseModel):
     page_info: Annotated[PageInfo, Field(alias="pageInfo")]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 ScheduledTaskRunsListResponse.__module__ = "cube_client.platform.models"

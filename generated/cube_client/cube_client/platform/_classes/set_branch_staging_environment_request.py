@@ -25,5 +25,5 @@ class SetBranchStagingEnvironmentRequest(BaseModel):
         return self
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 SetBranchStagingEnvironmentRequest.__module__ = "cube_client.platform.models"

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from .branch_response import BranchResponse
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {"BranchResponse": "branch_response"}
 
 
@@ -22,5 +22,5 @@ class SetBranchStagingEnvironmentResponse(BaseModel):
     data: BranchResponse
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 SetBranchStagingEnvironmentResponse.__module__ = "cube_client.platform.models"

@@ -15,5 +15,5 @@ class SheetsUiSettings(BaseModel):
     show_applied_filters: Annotated[bool | None, Field(alias="showAppliedFilters")] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 SheetsUiSettings.__module__ = "cube_client.platform.models"

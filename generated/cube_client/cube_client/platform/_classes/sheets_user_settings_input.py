@@ -30,6 +30,6 @@ class SheetsUserSettingsInputParam(TypedDict):
     suppressDuplicateValues: NotRequired[bool | None]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 SheetsUserSettingsInput.__module__ = "cube_client.platform.models"
 SheetsUserSettingsInputParam.__module__ = "cube_client.platform.models"

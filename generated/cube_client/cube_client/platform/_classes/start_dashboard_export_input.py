@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from .export_subject_input import ExportSubjectInput
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "DashboardFilterInput": "dashboard_filter_input",
     "DashboardMemberSwitcherInput": "dashboard_member_switcher_input",
@@ -58,5 +58,5 @@ class StartDashboardExportInput(BaseModel):
         return self
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 StartDashboardExportInput.__module__ = "cube_client.platform.models"

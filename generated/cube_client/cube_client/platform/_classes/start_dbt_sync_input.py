@@ -19,5 +19,5 @@ class StartDbtSyncInput(BaseModel):
     source: Open[Literal["git", "manifest"]] | None = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 StartDbtSyncInput.__module__ = "cube_client.platform.models"

@@ -14,5 +14,5 @@ class StartDbtSyncInputOutput(RootModel[Open[Literal["branch", "files"]]]):
     root: Open[Literal["branch", "files"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 StartDbtSyncInputOutput.__module__ = "cube_client.platform.models"

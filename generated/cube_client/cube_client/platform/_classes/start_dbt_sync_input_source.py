@@ -14,5 +14,5 @@ class StartDbtSyncInputSource(RootModel[Open[Literal["git", "manifest"]]]):
     root: Open[Literal["git", "manifest"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 StartDbtSyncInputSource.__module__ = "cube_client.platform.models"

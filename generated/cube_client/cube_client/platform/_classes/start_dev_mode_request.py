@@ -15,5 +15,5 @@ class StartDevModeRequest(BaseModel):
     branch_name: Annotated[str | None, Field(alias="branchName")] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 StartDevModeRequest.__module__ = "cube_client.platform.models"

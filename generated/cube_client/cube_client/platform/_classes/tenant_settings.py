@@ -26,5 +26,5 @@ class TenantSettings(BaseModel):
     use_aibi_user_interface: Annotated[bool, Field(alias="useAIBIUserInterface")]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 TenantSettings.__module__ = "cube_client.platform.models"

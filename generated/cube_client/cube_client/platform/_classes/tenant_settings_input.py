@@ -29,5 +29,5 @@ class TenantSettingsInput(BaseModel):
     use_aibi_user_interface: Annotated[bool | None, Field(alias="useAIBIUserInterface")] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 TenantSettingsInput.__module__ = "cube_client.platform.models"

@@ -15,5 +15,5 @@ class UpdateDashboardEmbeddingInput(BaseModel):
     allow_embed: Annotated[bool, Field(alias="allowEmbed")]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 UpdateDashboardEmbeddingInput.__module__ = "cube_client.platform.models"

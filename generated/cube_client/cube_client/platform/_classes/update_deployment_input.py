@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from .csps_config_input import CspsConfigInput
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {"CspsConfigInput": "csps_config_input"}
 
 
@@ -51,5 +51,5 @@ class UpdateDeploymentInput(BaseModel):
     template_variables: Annotated[dict[str, Any] | None, Field(alias="templateVariables")] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 UpdateDeploymentInput.__module__ = "cube_client.platform.models"

@@ -16,5 +16,5 @@ class UpdateDeploymentInputCreationMethod(
     root: Open[Literal["upload", "cubecloud", "github", "ssh"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 UpdateDeploymentInputCreationMethod.__module__ = "cube_client.platform.models"

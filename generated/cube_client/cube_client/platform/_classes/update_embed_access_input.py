@@ -18,5 +18,5 @@ class UpdateEmbedAccessInput(BaseModel):
     embed_tenant_name: Annotated[str | None, Field(alias="embedTenantName")] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 UpdateEmbedAccessInput.__module__ = "cube_client.platform.models"

@@ -14,5 +14,5 @@ class UpdateEmbedAccessInputAction(RootModel[Open[Literal["read", "none"]]]):
     root: Open[Literal["read", "none"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 UpdateEmbedAccessInputAction.__module__ = "cube_client.platform.models"

@@ -15,5 +15,5 @@ class UpdateEmbedDashboardCommentBody(BaseModel):
     body: Annotated[str, Field(max_length=10000, min_length=1)]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 UpdateEmbedDashboardCommentBody.__module__ = "cube_client.platform.models"

@@ -15,5 +15,5 @@ class UpdateEmbedGroupInput(BaseModel):
     description: Annotated[str | None, Field(max_length=500)] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 UpdateEmbedGroupInput.__module__ = "cube_client.platform.models"

@@ -16,5 +16,5 @@ class UpdateFolderInput(BaseModel):
     position: int | None = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 UpdateFolderInput.__module__ = "cube_client.platform.models"

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from .dashboard_time_grain_input import DashboardTimeGrainInput
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "DashboardFilterInput": "dashboard_filter_input",
     "DashboardMemberSwitcherInput": "dashboard_member_switcher_input",
@@ -48,5 +48,5 @@ class UpdateNotificationInput(BaseModel):
     timezone: str | None = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 UpdateNotificationInput.__module__ = "cube_client.platform.models"

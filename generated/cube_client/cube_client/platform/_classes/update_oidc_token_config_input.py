@@ -29,5 +29,5 @@ class UpdateOidcTokenConfigInput(BaseModel):
     ] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 UpdateOidcTokenConfigInput.__module__ = "cube_client.platform.models"

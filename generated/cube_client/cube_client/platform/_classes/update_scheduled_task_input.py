@@ -27,5 +27,5 @@ class UpdateScheduledTaskInput(BaseModel):
     ] = False
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 UpdateScheduledTaskInput.__module__ = "cube_client.platform.models"

@@ -19,5 +19,5 @@ class UpdateWorkbookInput(BaseModel):
     slug_takeover: Annotated[bool | None, Field(alias="slugTakeover")] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 UpdateWorkbookInput.__module__ = "cube_client.platform.models"

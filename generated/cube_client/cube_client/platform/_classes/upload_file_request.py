@@ -24,6 +24,6 @@ class UploadFileRequestParam(TypedDict):
     file: NotRequired[bytes | None]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 UploadFileRequest.__module__ = "cube_client.platform.models"
 UploadFileRequestParam.__module__ = "cube_client.platform.models"

@@ -20,6 +20,6 @@ class UploadTransactionParam(TypedDict):
     id: str
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 UploadTransaction.__module__ = "cube_client.platform.models"
 UploadTransactionParam.__module__ = "cube_client.platform.models"

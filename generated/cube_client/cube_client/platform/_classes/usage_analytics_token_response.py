@@ -18,5 +18,5 @@ class UsageAnalyticsTokenResponse(BaseModel):
     token: str
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 UsageAnalyticsTokenResponse.__module__ = "cube_client.platform.models"

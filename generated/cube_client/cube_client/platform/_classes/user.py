@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from .user_settings_input import UserSettingsInput
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "Policy": "policy",
     "UserAlias": "user_alias",
@@ -58,5 +58,5 @@ class User(BaseModel):
     username: str
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 User.__module__ = "cube_client.platform.models"

@@ -30,5 +30,5 @@ class UserAlias(BaseModel):
     username: str
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 UserAlias.__module__ = "cube_client.platform.models"

@@ -14,5 +14,5 @@ class UserAliasDTOSource(RootModel[Open[Literal["ldap", "saml", "scim", "manual"
     root: Open[Literal["ldap", "saml", "scim", "manual"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 UserAliasDTOSource.__module__ = "cube_client.platform.models"

@@ -19,5 +19,5 @@ class UserAttributeCreateInput(BaseModel):
     type: Open[Literal["string", "number", "boolean", "string_array", "number_array"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 UserAttributeCreateInput.__module__ = "cube_client.platform.models"

@@ -28,6 +28,6 @@ class UserAttributeDefinitionParam(TypedDict):
     type: Literal["string", "number", "boolean", "string_array", "number_array"]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 UserAttributeDefinition.__module__ = "cube_client.platform.models"
 UserAttributeDefinitionParam.__module__ = "cube_client.platform.models"

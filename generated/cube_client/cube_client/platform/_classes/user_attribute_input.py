@@ -22,6 +22,6 @@ class UserAttributeInputParam(TypedDict):
     value: NotRequired[str | float | bool | list[str] | list[float] | None]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 UserAttributeInput.__module__ = "cube_client.platform.models"
 UserAttributeInputParam.__module__ = "cube_client.platform.models"

@@ -17,5 +17,5 @@ class UserAttributeUpdateInput(BaseModel):
     display_name: Annotated[str | None, Field(alias="displayName")] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 UserAttributeUpdateInput.__module__ = "cube_client.platform.models"

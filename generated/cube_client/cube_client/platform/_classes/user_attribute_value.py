@@ -22,5 +22,5 @@ class UserAttributeValue(BaseModel):
     value: Any = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 UserAttributeValue.__module__ = "cube_client.platform.models"

@@ -17,5 +17,5 @@ class UserAttributeValueCreateInput(BaseModel):
     value: Any = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 UserAttributeValueCreateInput.__module__ = "cube_client.platform.models"

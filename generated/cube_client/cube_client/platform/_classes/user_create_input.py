@@ -24,5 +24,5 @@ class UserCreateInput(BaseModel):
     username: str
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 UserCreateInput.__module__ = "cube_client.platform.models"

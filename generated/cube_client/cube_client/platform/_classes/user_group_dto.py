@@ -18,5 +18,5 @@ class UserGroupDTO(BaseModel):
     user_count: Annotated[int | None, Field(alias="userCount")] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 UserGroupDTO.__module__ = "cube_client.platform.models"

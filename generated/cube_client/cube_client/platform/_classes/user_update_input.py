@@ -26,5 +26,5 @@ class UserUpdateInput(BaseModel):
     tos_accepted: Annotated[dict[str, Any] | None, Field(alias="tosAccepted")] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 UserUpdateInput.__module__ = "cube_client.platform.models"

@@ -26,6 +26,6 @@ class WidgetThemeBorderSectionInputParam(TypedDict):
     width: NotRequired[str | None]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 WidgetThemeBorderSectionInput.__module__ = "cube_client.platform.models"
 WidgetThemeBorderSectionInputParam.__module__ = "cube_client.platform.models"

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     )
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "WidgetThemeBorderSectionInput": "widget_theme_border_section_input",
     "WidgetThemeTextSectionInput": "widget_theme_text_section_input",
@@ -52,6 +52,6 @@ class WidgetThemeSectionInputParam(TypedDict):
     title: NotRequired[WidgetThemeTitleSectionInput | WidgetThemeTitleSectionInputParam | None]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 WidgetThemeSectionInput.__module__ = "cube_client.platform.models"
 WidgetThemeSectionInputParam.__module__ = "cube_client.platform.models"

@@ -26,6 +26,6 @@ class WidgetThemeTitleSectionInputParam(TypedDict):
     fontWeight: NotRequired[str | None]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 WidgetThemeTitleSectionInput.__module__ = "cube_client.platform.models"
 WidgetThemeTitleSectionInputParam.__module__ = "cube_client.platform.models"

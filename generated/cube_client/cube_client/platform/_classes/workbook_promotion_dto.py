@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from .promotion_reference_dto import PromotionReferenceDto
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "PromotionActorDto": "promotion_actor_dto",
     "PromotionReferenceDto": "promotion_reference_dto",
@@ -39,5 +39,5 @@ class WorkbookPromotionDto(BaseModel):
     target_dashboard_version_id: Annotated[int, Field(alias="targetDashboardVersionId")]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 WorkbookPromotionDto.__module__ = "cube_client.platform.models"

@@ -14,5 +14,5 @@ class WorkbookPromotionDtoOutcome(RootModel[Open[Literal["created", "updated", "
     root: Open[Literal["created", "updated", "unchanged"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 WorkbookPromotionDtoOutcome.__module__ = "cube_client.platform.models"

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from .promotion_reference_dto import PromotionReferenceDto
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {"PromotionReferenceDto": "promotion_reference_dto"}
 
 
@@ -23,5 +23,5 @@ class WorkbookPromotionLinkDto(BaseModel):
     target: PromotionReferenceDto
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 WorkbookPromotionLinkDto.__module__ = "cube_client.platform.models"

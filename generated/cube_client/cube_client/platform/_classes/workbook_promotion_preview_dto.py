@@ -20,5 +20,5 @@ class WorkbookPromotionPreviewDto(BaseModel):
     target_workbook_id: Annotated[int | None, Field(alias="targetWorkbookId")] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 WorkbookPromotionPreviewDto.__module__ = "cube_client.platform.models"

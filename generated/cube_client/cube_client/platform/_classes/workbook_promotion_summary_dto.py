@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from .workbook_promotion_dto import WorkbookPromotionDto
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {
     "PromotionReferenceDto": "promotion_reference_dto",
     "WorkbookPromotionDto": "workbook_promotion_dto",
@@ -30,5 +30,5 @@ class WorkbookPromotionSummaryDto(BaseModel):
     parent: PromotionReferenceDto
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 WorkbookPromotionSummaryDto.__module__ = "cube_client.platform.models"

@@ -14,5 +14,5 @@ class WorkspaceBulkFailureType(RootModel[Open[Literal["FOLDER", "WORKBOOK", "REP
     root: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 WorkspaceBulkFailureType.__module__ = "cube_client.platform.models"

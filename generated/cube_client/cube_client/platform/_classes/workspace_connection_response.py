@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from .workbook import Workbook
 
 # The classes named here: the family's models module binds them into this module (and theirs
-# into theirs) before the class is first used, so classes load one by one, never all at once.
+# into theirs) before a class is first used, so classes load module by module, never all at once.
 _REFS = {"PageInfo": "page_info", "Workbook": "workbook"}
 
 
@@ -24,5 +24,5 @@ class WorkspaceConnectionResponse(BaseModel):
     page_info: Annotated[PageInfo, Field(alias="pageInfo")]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 WorkspaceConnectionResponse.__module__ = "cube_client.platform.models"

@@ -22,6 +22,6 @@ class WorkspaceItemRefInputParam(TypedDict):
     type: Literal["FOLDER", "WORKBOOK", "REPORT"]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 WorkspaceItemRefInput.__module__ = "cube_client.platform.models"
 WorkspaceItemRefInputParam.__module__ = "cube_client.platform.models"

@@ -15,5 +15,5 @@ class Error(BaseModel):
     detail: str | None = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 Error.__module__ = "cube_client.scim.models"

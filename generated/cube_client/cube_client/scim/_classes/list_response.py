@@ -18,5 +18,5 @@ class ListResponse(BaseModel):
     items_per_page: Annotated[int | None, Field(alias="itemsPerPage")] = None
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 ListResponse.__module__ = "cube_client.scim.models"

@@ -27,6 +27,6 @@ class MetaParam(TypedDict):
     location: NotRequired[str | None]
 
 
-# Users meet the class in the family's models module: its repr, pickle and help() name that path.
+# Users meet these classes in the family's models module: repr, pickle and help() name that path.
 Meta.__module__ = "cube_client.scim.models"
 MetaParam.__module__ = "cube_client.scim.models"
