@@ -28,8 +28,10 @@ FOLDER = "layout"  # in the run state
 Key = tuple[str, str, int, int]  # kind ("statement", or fit_item's kind), text, indent, width
 
 _known: dict[Key, str] = {}  # from the cache and this run
+_loaded: list[Key] = []  # the keys begin() read, in order: a forked child names them by number
 _used: set[Key] = set()  # asked for in this process since begin()
 _made: list[bool] = [False]  # whether this process broke a statement the cache did not hold
+Used = tuple[list[int], list[list[Any]], bool]  # what one process used: see used()
 
 
 def fit(statement: str, indent: int = 0, *, width: int = layout.LINE_LENGTH) -> str:
@@ -59,9 +61,7 @@ def _remembered(key: Key, make: Callable[[], str]) -> str:
 
 def begin(package: str) -> None:
     """Start a run for ``package``: what its last run kept, and nothing else, is known."""
-    _known.clear()
-    _used.clear()
-    _made[0] = False
+    _forget()
     data = parsed_cache.load(_name(package), FOLDER)
     for entry in data if isinstance(data, list) else []:
         # each checked inline, exact types as JSON gives them (payments' 23,526 entries:
@@ -73,25 +73,40 @@ def begin(package: str) -> None:
                 and type(indent) is type(width) is int
             ):
                 _known[(kind, text, indent, width)] = broken
+    _loaded.extend(_known)
 
 
-def used() -> tuple[list[list[Any]], bool]:
-    """What this process asked for since :func:`begin` (entries to keep), and whether any of it
-    was new: a forked child hands this to its parent."""
-    return [[*key, _known[key]] for key in _used], _made[0]
+def used() -> Used:
+    """What this process asked for since :func:`begin`: the numbers of the entries begin()
+    read (in :data:`_loaded`), the entries it broke itself, and whether it broke any. A forked
+    child hands this to its parent, whose :data:`_loaded` is the same list: numbers, not a
+    large package's megabytes of statements, cross the pipe."""
+    number = {key: i for i, key in enumerate(_loaded)}
+    read = [number[key] for key in _used if key in number]
+    made = [[*key, _known[key]] for key in _used if key not in number]
+    return read, made, _made[0]
 
 
-def finish(package: str, *others: tuple[list[list[Any]], bool]) -> None:
-    """Keep what the run used (this process's and ``others``', a child's), when any of it was
-    new; then forget it all."""
-    entries, made = used()
-    for their_entries, their_made in others:
-        entries += their_entries
-        made = made or their_made
-    if made:  # each entry once (without a fork, a child's share is this process's own)
+def finish(package: str, *others: Used) -> None:
+    """Keep what the run used (this process's and ``others``', a child's, which forked after
+    the same :func:`begin`), when any of it was new; then forget it all."""
+    if _made[0] or any(their_made for _, _, their_made in others):
+        read, entries, _ = used()
+        for their_read, their_entries, _ in others:
+            read += their_read
+            entries += their_entries
+        # each entry once (without a fork, a child's share is this process's own)
         unique = {(e[0], e[1], e[2], e[3]): e for e in entries}
+        for i in read:
+            key = _loaded[i]
+            unique[key] = [*key, _known[key]]
         parsed_cache.store(_name(package), list(unique.values()), FOLDER)
+    _forget()
+
+
+def _forget() -> None:
     _known.clear()
+    _loaded.clear()
     _used.clear()
     _made[0] = False
 

@@ -39,35 +39,33 @@ def functional_twin(model: Model) -> bool:
 Fields = tuple[str, frozenset[str]]  # statements, one per line, and the names they use
 
 
-def class_fields(m: Model) -> Fields:
+def class_fields(m: Model) -> tuple[Fields, Fields]:
     """A class module's configuration line and field statements, one per line (every line after
     the first indented by four, as the body's template places the first), and the names they
-    use (see :func:`_code_names`)."""
+    use (see :func:`_code_names`); then the same in the family's stub, which type checkers read:
+    each field's name, type and default only. Aliases, constraints and the configuration are
+    rules pydantic applies at run time (a type checker gives ``__init__`` the attribute names
+    either way), and the class docstring already lists each field's description; left out,
+    they cost a user's first ``mypy`` run nothing to read. Each field's type and default are
+    written once for both."""
     config = _config_line(m)
-    lines, names = [config], set(_code_names(config))
+    config_names = _code_names(config)
+    lines, names = [config], set(config_names)
+    stub_lines: list[str] = []
+    stub_names: set[str] = set()
     for f in m.fields:
-        text, code = _statement(f)
+        type_text = py_open_type(f.type, "")
+        default = _default(f)
+        text, code = _statement(f, type_text, default)
         lines.append(text)
         names |= _code_names(code)
-    return "\n    ".join(lines), frozenset(names)
-
-
-def stub_fields(m: Model) -> Fields:
-    """The same in the family's stub, which type checkers read: each field's name, type and
-    default only. Aliases, constraints and the configuration are rules pydantic applies at run
-    time (a type checker gives ``__init__`` the attribute names either way), and the class
-    docstring already lists each field's description; left out, they cost a user's first
-    ``mypy`` run nothing to read."""
+        stub = f"{f.py_name}: {type_text}{default}"
+        stub_lines.append(fit(stub, 4))
+        stub_names |= _code_names(stub)
     if not m.fields:  # the configuration line keeps the class body from being empty
-        config = _config_line(m)
-        return config, _code_names(config)
-    lines: list[str] = []
-    names: set[str] = set()
-    for f in m.fields:
-        code = f"{f.py_name}: {py_open_type(f.type, '')}{_default(f)}"
-        lines.append(fit(code, 4))
-        names |= _code_names(code)
-    return "\n    ".join(lines), frozenset(names)
+        stub_lines, stub_names = [config], set(config_names)
+    ours = "\n    ".join(lines), frozenset(names)
+    return ours, ("\n    ".join(stub_lines), frozenset(stub_names))
 
 
 def _config_line(m: Model) -> str:
@@ -85,13 +83,14 @@ def field_statement(f: ModelField) -> str:
     """The class attribute of a model field, as the class body writes it (indented by four):
     ``name: T``; ``Annotated[T, Field(...)]`` when it has an alias, constraints or a description;
     ``= default`` when it is optional."""
-    return _statement(f)[0]
+    return _statement(f, py_open_type(f.type, ""), _default(f))[0]
 
 
-def _statement(f: ModelField) -> tuple[str, str]:
-    """:func:`field_statement`, and the same statement unbroken without its alias and
-    description: string literals (:func:`py_str`) and keyword names, which use no name."""
-    type_text = code_type = py_open_type(f.type, "")
+def _statement(f: ModelField, type_text: str, default: str) -> tuple[str, str]:
+    """:func:`field_statement` (``type_text``, ``default``: the field's, written), and the
+    same statement unbroken without its alias and description: string literals
+    (:func:`py_str`) and keyword names, which use no name."""
+    code_type = type_text
     if f.py_name != f.name or f.constraints or f.description:
         parts = [f"alias={py_str(f.name)}"] if f.py_name != f.name else []
         constraints = [f"{key}={py_literal(value)}" for key, value in f.constraints]
@@ -100,7 +99,6 @@ def _statement(f: ModelField) -> tuple[str, str]:
             parts.append(f"description={py_str(clean_text(f.description).strip())}")
         type_text = f"Annotated[{type_text}, Field({', '.join(parts)})]"
         code_type = f"Annotated[{code_type}, Field({', '.join(constraints)})]"
-    default = _default(f)
     return fit(f"{f.py_name}: {type_text}{default}", 4), f"{f.py_name}: {code_type}{default}"
 
 

@@ -7,14 +7,15 @@ The layout of a generated distribution (``<dist>/pyproject.toml``, ``<dist>/<pkg
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 from typing import Any
 
 from generator import TEMPLATES
 from generator.beside import Beside, Tickets
 from generator.emit import layout_cache
-from generator.emit.imports import natural, used_names
-from generator.emit.model_fields import FIELDS, class_fields, stub_fields
+from generator.emit.imports import used_names
+from generator.emit.model_fields import FIELDS, class_fields
 from generator.emit.render import load_templates, render
 from generator.emit.stubs import stub_body, stub_imports
 from generator.emit.testcases import CaseBuilder
@@ -22,7 +23,10 @@ from generator.files import checkpoint
 from generator.ir.contracts import RUNTIME_DIR
 from generator.ir.types import Family, Model, Package, ValueModel
 
-Body = tuple[str, frozenset[str]]  # a class body and the names it uses
+# Part of a family's stub: class bodies as it declares them (one chunk's, in order), and the
+# names they use; keyed by (family index, chunk number).
+StubPart = tuple[str, frozenset[str]]
+StubParts = dict[tuple[int, int], StubPart]
 
 
 def header(package: Package, comment: str = "#") -> str:
@@ -44,7 +48,7 @@ def render_package(package: Package) -> dict[str, str]:
     # what the argument and TypedDict annotations need, made once per family for both processes
     fctxs = [_family_context(f, imports[f.name], ctx) for f in package.families]
     chunks = _chunks(package)
-    bodies: dict[str, Body] = {}  # "<family folder>:<class>" → its body as the stub declares it
+    stubs: StubParts = {}
     files: dict[str, str] = {}
     # Two cores: a child renders the distribution's own files (README, metadata, the runtime)
     # and the generated tests while this process renders the families' modules; then each takes
@@ -56,15 +60,16 @@ def render_package(package: Package) -> dict[str, str]:
         checkpoint("rendering")
         for family, fctx in zip(package.families, fctxs, strict=True):
             files.update(_render_family(family, root, fctx))
-        done = _render_chunks(package, fctxs, chunks, tickets, files, bodies)
-        child_files, child_bodies, child_layout, child_done = child.result()
+        done = _render_chunks(package, fctxs, chunks, tickets, files, stubs)
+        child_files, child_stubs, child_layout, child_done = child.result()
     files.update(child_files)
-    bodies.update(child_bodies)
+    stubs.update(child_stubs)
     left = [i for i in range(len(chunks)) if i not in done and i not in child_done]
     if left:  # a child that failed or was stopped after it took a chunk: rendered here
-        _render_chunks(package, fctxs, chunks, left, files, bodies)
-    for family, fctx in zip(package.families, fctxs, strict=True):
-        files.update(_render_stub(family, root, fctx, bodies))
+        _render_chunks(package, fctxs, chunks, left, files, stubs)
+    for index, (family, fctx) in enumerate(zip(package.families, fctxs, strict=True)):
+        parts = [stubs[key] for key in sorted(stubs) if key[0] == index]
+        files.update(_render_stub(family, root, fctx, parts))
     layout_cache.finish(pkg, child_layout)
     return files
 
@@ -96,16 +101,21 @@ def _render_chunks(
     chunks: list[Chunk],
     numbers: Iterable[int],
     files: dict[str, str],
-    bodies: dict[str, Body],
+    stubs: StubParts,
 ) -> set[int]:
-    """Render the chunks ``numbers`` names (as :class:`Tickets` hands them out) into ``files``
-    and ``bodies``; their numbers."""
+    """Render the chunks ``numbers`` names (as :class:`Tickets` hands them out) into ``files``,
+    and their part of each family's stub into ``stubs``; their numbers."""
     root = f"{package.name}/{package.name}"
     done: set[int] = set()
     for number in numbers:
         done.add(number)
-        for index, module in chunks[number]:
-            _render_module(package.families[index], module, root, fctxs[index], files, bodies)
+        for index, group in itertools.groupby(chunks[number], key=lambda pair: pair[0]):
+            family, fctx = package.families[index], fctxs[index]
+            bodies: list[str] = []
+            names: set[str] = set()
+            for _, module in group:
+                _render_module(family, module, root, fctx, files, bodies, names)
+            stubs[(index, number)] = ("\n".join(bodies), frozenset(names))
     return done
 
 
@@ -141,16 +151,16 @@ def _child_share(
     fctxs: list[dict[str, Any]],
     chunks: list[Chunk],
     tickets: Tickets,
-) -> tuple[dict[str, str], dict[str, Body], tuple[list[list[Any]], bool], set[int]]:
+) -> tuple[dict[str, str], StubParts, layout_cache.Used, set[int]]:
     """The distribution's own files, the generated tests and the chunks of model classes this
     process took, the statements their rendering broke (see :mod:`generator.emit.layout_cache`)
     and the numbers of the chunks."""
     files = _distribution_files(package, ctx)
     if package.tests:
         files.update(_render_tests(package, ctx))
-    bodies: dict[str, Body] = {}
-    done = _render_chunks(package, fctxs, chunks, tickets, files, bodies)
-    return files, bodies, layout_cache.used(), done
+    stubs: StubParts = {}
+    done = _render_chunks(package, fctxs, chunks, tickets, files, stubs)
+    return files, stubs, layout_cache.used(), done
 
 
 def _render_tests(package: Package, ctx: dict[str, Any]) -> dict[str, str]:
@@ -214,11 +224,12 @@ def _render_module(
     root: str,
     fctx: dict[str, Any],
     files: dict[str, str],
-    bodies: dict[str, Body],
+    bodies: list[str],
+    names_used: set[str],
 ) -> None:
-    """A class module (private: ``_classes/<module>.py``, loaded on first use) into ``files``,
-    and each of its classes' bodies as the family's stub declares them, with the names they
-    use (the stub's imports), into ``bodies``."""
+    """A class module (private: ``_classes/<module>.py``, loaded on first use) into ``files``;
+    its classes' bodies as the family's stub declares them onto ``bodies``, and the names they
+    use (the stub's imports) into ``names_used``."""
     base = _family_base(family, root)
     path = f"{base}/_classes/{module[0].module}.py"
     texts: list[str] = []
@@ -227,12 +238,13 @@ def _render_module(
         body = stub = render("family/model_body.py.jinja", **fctx, m=m, fields=FIELDS)
         if isinstance(m, Model):  # the two differ in the fields alone, which name what they use
             shared = used_names(body.replace(FIELDS, ""))
-            (ours, our_names), (theirs, their_names) = class_fields(m), stub_fields(m)
+            (ours, our_names), (theirs, their_names) = class_fields(m)
             body, stub = body.replace(FIELDS, ours), body.replace(FIELDS, theirs)
             used, stub_names = shared | our_names, shared | their_names
         else:
             used = stub_names = used_names(body)
-        bodies[f"{base}:{m.name}"] = (stub, stub_names)
+        bodies.append(stub_body(stub))
+        names_used |= stub_names
         texts.append(body)
         names |= used
     files[path] = render(
@@ -241,15 +253,14 @@ def _render_module(
 
 
 def _render_stub(
-    family: Family, root: str, fctx: dict[str, Any], bodies: dict[str, Body]
+    family: Family, root: str, fctx: dict[str, Any], parts: list[StubPart]
 ) -> dict[str, str]:
     """``models.pyi``: every class of the family in one module, as type checkers read it (one
-    module to analyse instead of one per class); the classes report that module as theirs."""
+    module to analyse instead of one per class), in the order of the class modules; the classes
+    report that module as theirs. ``parts``: the chunks' bodies, in chunk order."""
     base = _family_base(family, root)
-    ordered = sorted(family.models, key=lambda m: natural(m.name))
-    parts = [bodies[f"{base}:{m.name}"] for m in ordered]
-    texts = [stub_body(body) for body, _ in parts]
     names = frozenset().union(*(used for _, used in parts))
-    imports = stub_imports(names, fctx["pkg"], ordered, fctx["inputs"], fctx["values"])
+    imports = stub_imports(names, fctx["pkg"], family.models, fctx["inputs"], fctx["values"])
+    texts = [text for text, _ in parts if text]
     text = render("family/models.pyi.jinja", **fctx, bodies=texts, stub_imports=imports)
     return {f"{base}/models.pyi": text}

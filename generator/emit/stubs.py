@@ -8,6 +8,7 @@ module lays them out as a stub and works out the stub's imports.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from generator.emit.imports import class_module_imports
 from generator.emit.model_fields import twin_type_strings
@@ -17,7 +18,7 @@ from generator.ir.types import Model, TypeRef, ValueModel
 def stub_imports(
     names: frozenset[str],
     pkg: str,
-    models: list[Model | ValueModel],
+    models: Sequence[Model | ValueModel],
     inputs: dict[str, str],
     values: dict[str, TypeRef],
 ) -> str:

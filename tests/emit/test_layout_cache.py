@@ -132,3 +132,43 @@ def test_a_signed_entry_of_the_wrong_shape_is_passed_over(run_state: Path) -> No
     assert layout_cache.fit(FIELD, 4) == layout.fit(FIELD, 4)  # broken afresh
     assert layout_cache.fit_item(ITEM, 8, kind="param") == layout.fit_item(ITEM, 8, kind="param")
     layout_cache.finish("pkg")
+
+
+def test_a_forked_child_hands_back_numbers_and_its_new_statements(
+    run_state: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A child forked after begin() names the entries it read by number and sends only what it
+    broke itself; the parent keeps both with its own, so the next run breaks nothing."""
+    import os
+    import pickle
+
+    one_run()  # CALL, FIELD and ITEM kept
+    fresh = "other = client.things.update(" + ", ".join(f"k{i}=v{i}" for i in range(12)) + ")"
+    layout_cache.begin("pkg")
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: one statement read, one broken afresh
+        os.close(read)
+        layout_cache.fit(CALL, 4)
+        layout_cache.fit(fresh, 4)
+        with os.fdopen(write, "wb") as out:
+            pickle.dump(layout_cache.used(), out)
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as incoming:
+        child = pickle.load(incoming)
+    os.waitpid(pid, 0)
+    numbers, made, new = child
+    assert new and len(numbers) == 1 and [e[1] for e in made] == [fresh]
+    layout_cache.fit_item(ITEM, 8, kind="param")  # the parent's own, read
+    layout_cache.finish("pkg", child)
+    refuse(monkeypatch)
+    layout_cache.begin("pkg")
+    kept = [
+        layout_cache.fit(CALL, 4),
+        layout_cache.fit_item(ITEM, 8, kind="param"),
+        layout_cache.fit(fresh, 4),
+    ]
+    assert all("\n" in text for text in kept)  # every one answered from the run state
+    assert len(layout_cache._known) == 3  # FIELD, used by no one, was not kept
+    layout_cache.finish("pkg")

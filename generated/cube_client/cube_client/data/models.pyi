@@ -80,29 +80,9 @@ class V1CubeMetaDimensionGranularity(BaseModel):
     offset: str | None = None
     origin: str | None = None
 
-class V1CubeMetaDimensionOrder(RootModel[Open[Literal["asc", "desc"]]]):
-    root: Open[Literal["asc", "desc"]]
-
 class V1CubeMetaFolder(BaseModel):
     name: str
     members: list[str]
-
-class V1CubeMetaFormat(
-    RootModel[
-        Open[
-            Literal["percent", "currency", "number", "imageUrl", "id", "link"]
-            | V1CubeMetaLinkFormat
-            | V1CubeMetaCustomTimeFormat
-            | V1CubeMetaCustomNumericFormat
-        ]
-    ]
-):
-    root: Open[
-        Literal["percent", "currency", "number", "imageUrl", "id", "link"]
-        | V1CubeMetaLinkFormat
-        | V1CubeMetaCustomTimeFormat
-        | V1CubeMetaCustomNumericFormat
-    ]
 
 class V1CubeMetaFormatDescription(BaseModel):
     name: str
@@ -147,14 +127,6 @@ class V1CubeMetaSegment(BaseModel):
     short_title: str
     meta: dict[str, Any] | None = None
 
-class V1CubeMetaSimpleFormat(
-    RootModel[Open[Literal["percent", "currency", "number", "imageUrl", "id", "link"]]]
-):
-    root: Open[Literal["percent", "currency", "number", "imageUrl", "id", "link"]]
-
-class V1CubeMetaType(RootModel[Open[Literal["cube", "view"]]]):
-    root: Open[Literal["cube", "view"]]
-
 class V1DryRunResponse(BaseModel):
     query_type: str | None = None
     normalized_queries: list[dict[str, Any]] | None = None
@@ -175,9 +147,6 @@ class V1LoadRequest(BaseModel):
         | None
     ) = None
     query: V1LoadRequestQuery | None = None
-
-class V1LoadRequestJoinHint(RootModel[list[str]]):
-    root: list[str]
 
 class V1LoadRequestQuery(BaseModel):
     measures: list[str] | None = None
@@ -234,21 +203,6 @@ class V1LoadRequestQueryFilterBaseParam(TypedDict):
     member: str
     operator: str
     values: NotRequired[list[str] | None]
-
-class V1LoadRequestQueryFilterItem(
-    RootModel[
-        Open[
-            V1LoadRequestQueryFilterBase
-            | V1LoadRequestQueryFilterLogicalOr
-            | V1LoadRequestQueryFilterLogicalAnd
-        ]
-    ]
-):
-    root: Open[
-        V1LoadRequestQueryFilterBase
-        | V1LoadRequestQueryFilterLogicalOr
-        | V1LoadRequestQueryFilterLogicalAnd
-    ]
 
 class V1LoadRequestQueryFilterLogicalAnd(BaseModel):
     and_: list[dict[str, Any]]
@@ -315,11 +269,6 @@ class V1LoadResultAnnotation(BaseModel):
     segments: dict[str, Any]
     time_dimensions: dict[str, Any]
 
-class V1LoadResultData(
-    RootModel[Open[list[dict[str, Any]] | V1LoadResultDataCompact | V1LoadResultDataColumnar]]
-):
-    root: Open[list[dict[str, Any]] | V1LoadResultDataCompact | V1LoadResultDataColumnar]
-
 class V1LoadResultDataColumnar(BaseModel):
     members: list[str]
     columns: list[list[Any]]
@@ -327,9 +276,6 @@ class V1LoadResultDataColumnar(BaseModel):
 class V1LoadResultDataCompact(BaseModel):
     members: list[str]
     dataset: list[list[Any]]
-
-class V1LoadResultDataRow(RootModel[list[dict[str, Any]]]):
-    root: list[dict[str, Any]]
 
 class V1MetaResponse(BaseModel):
     cubes: list[V1CubeMeta] | None = None
@@ -346,16 +292,6 @@ class V1PreAggregationJobsRequest(BaseModel):
     selector: V1PreAggregationSelector | None = None
     tokens: list[str] | None = None
     res_type: Literal["object"] | None = None
-
-class V1PreAggregationJobsResponse(
-    RootModel[
-        Open[list[str] | list[V1PreAggregationJobStatus] | V1PreAggregationJobsResponseOption3]
-    ]
-):
-    root: Open[list[str] | list[V1PreAggregationJobStatus] | V1PreAggregationJobsResponseOption3]
-
-class V1PreAggregationJobsResponseOption3(RootModel[dict[str, V1PreAggregationJobStatus]]):
-    root: dict[str, V1PreAggregationJobStatus]
 
 class V1PreAggregationSelector(BaseModel):
     contexts: list[V1PreAggregationSelectorItem]
@@ -389,3 +325,67 @@ class V1SqlResponseSql(BaseModel):
     sql: list[Any] | None = None
     query_type: str | None = None
     error: str | None = None
+
+class V1CubeMetaDimensionOrder(RootModel[Open[Literal["asc", "desc"]]]):
+    root: Open[Literal["asc", "desc"]]
+
+class V1CubeMetaFormat(
+    RootModel[
+        Open[
+            Literal["percent", "currency", "number", "imageUrl", "id", "link"]
+            | V1CubeMetaLinkFormat
+            | V1CubeMetaCustomTimeFormat
+            | V1CubeMetaCustomNumericFormat
+        ]
+    ]
+):
+    root: Open[
+        Literal["percent", "currency", "number", "imageUrl", "id", "link"]
+        | V1CubeMetaLinkFormat
+        | V1CubeMetaCustomTimeFormat
+        | V1CubeMetaCustomNumericFormat
+    ]
+
+class V1CubeMetaSimpleFormat(
+    RootModel[Open[Literal["percent", "currency", "number", "imageUrl", "id", "link"]]]
+):
+    root: Open[Literal["percent", "currency", "number", "imageUrl", "id", "link"]]
+
+class V1CubeMetaType(RootModel[Open[Literal["cube", "view"]]]):
+    root: Open[Literal["cube", "view"]]
+
+class V1LoadRequestJoinHint(RootModel[list[str]]):
+    root: list[str]
+
+class V1LoadRequestQueryFilterItem(
+    RootModel[
+        Open[
+            V1LoadRequestQueryFilterBase
+            | V1LoadRequestQueryFilterLogicalOr
+            | V1LoadRequestQueryFilterLogicalAnd
+        ]
+    ]
+):
+    root: Open[
+        V1LoadRequestQueryFilterBase
+        | V1LoadRequestQueryFilterLogicalOr
+        | V1LoadRequestQueryFilterLogicalAnd
+    ]
+
+class V1LoadResultData(
+    RootModel[Open[list[dict[str, Any]] | V1LoadResultDataCompact | V1LoadResultDataColumnar]]
+):
+    root: Open[list[dict[str, Any]] | V1LoadResultDataCompact | V1LoadResultDataColumnar]
+
+class V1LoadResultDataRow(RootModel[list[dict[str, Any]]]):
+    root: list[dict[str, Any]]
+
+class V1PreAggregationJobsResponseOption3(RootModel[dict[str, V1PreAggregationJobStatus]]):
+    root: dict[str, V1PreAggregationJobStatus]
+
+class V1PreAggregationJobsResponse(
+    RootModel[
+        Open[list[str] | list[V1PreAggregationJobStatus] | V1PreAggregationJobsResponseOption3]
+    ]
+):
+    root: Open[list[str] | list[V1PreAggregationJobStatus] | V1PreAggregationJobsResponseOption3]

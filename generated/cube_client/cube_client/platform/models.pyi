@@ -17,11 +17,6 @@ class AdvanceCreationStepInput(BaseModel):
         Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"]
     ]
 
-class AgentSuggestionsResponse(RootModel[dict[str, Any]]):
-    """Starter prompts the caller's agents offer in chat; the shape is not described yet."""
-
-    root: dict[str, Any]
-
 class ApiKeyCreatedResponse(BaseModel):
     allowed_endpoints: list[str] | None = None
     created_at: Open[datetime.date | datetime.datetime]
@@ -110,9 +105,6 @@ class AppThemeScheme(BaseModel):
     foreground_color: str
     logo_url: str
 
-class AppThemeSurfaceMode(RootModel[Open[Literal["neutral", "tinted"]]]):
-    root: Open[Literal["neutral", "tinted"]]
-
 class AppThemeTypography(BaseModel):
     body: AppThemeFontRef
     fonts: list[ThemeFont]
@@ -177,23 +169,14 @@ class BulkUserActionInput(BaseModel):
     action: Open[Literal["DEACTIVATE", "ACTIVATE", "DELETE"]]
     user_ids: list[int]
 
-class BulkUserActionInputAction(RootModel[Open[Literal["DEACTIVATE", "ACTIVATE", "DELETE"]]]):
-    root: Open[Literal["DEACTIVATE", "ACTIVATE", "DELETE"]]
-
 class BulkUserActionPayload(BaseModel):
     action: Open[Literal["DEACTIVATE", "ACTIVATE", "DELETE"]]
     failed: list[BulkUserActionFailure]
     succeeded: list[int]
 
-class BulkUserActionResponseAction(RootModel[Open[Literal["DEACTIVATE", "ACTIVATE", "DELETE"]]]):
-    root: Open[Literal["DEACTIVATE", "ACTIVATE", "DELETE"]]
-
 class ColumnFormatOverride(BaseModel):
     decimal_places: int | None = None
     type: Open[Literal["currency", "percent", "number"]]
-
-class ColumnFormatOverrideDtoType(RootModel[Open[Literal["currency", "percent", "number"]]]):
-    root: Open[Literal["currency", "percent", "number"]]
 
 class CommitChangesRequest(BaseModel):
     exit_dev_mode: bool | None = None
@@ -220,9 +203,6 @@ class ConnectReportToWorkbookInput(BaseModel):
     sheet_id: str | None = None
     sheet_name: str | None = None
     workbook_name: str | None = None
-
-class ConnectReportToWorkbookInputHost(RootModel[Open[Literal["GOOGLE_SHEETS", "EXCEL"]]]):
-    root: Open[Literal["GOOGLE_SHEETS", "EXCEL"]]
 
 class ControlThemeBorderSectionInput(BaseModel):
     color: str | None = None
@@ -297,17 +277,6 @@ class CreateDeploymentInput(BaseModel):
     region: str
     target_platform: str
 
-class CreateDeploymentInputCloudProvider(RootModel[Open[Literal["cubecloud", "aws", "gcp"]]]):
-    root: Open[Literal["cubecloud", "aws", "gcp"]]
-
-class CreateDeploymentInputCreationMethod(
-    RootModel[Open[Literal["upload", "cubecloud", "github", "ssh"]]]
-):
-    root: Open[Literal["upload", "cubecloud", "github", "ssh"]]
-
-class CreateDeploymentInputDeployMode(RootModel[Open[Literal["git", "cli"]]]):
-    root: Open[Literal["git", "cli"]]
-
 class CreateDeploymentTokenInput(BaseModel):
     expires_in: int | None = None
 
@@ -340,14 +309,6 @@ class CreateNotificationInput(BaseModel):
     schedule_type: Open[Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]]
     time_grains: list[DashboardTimeGrainInput] | None = None
     timezone: str | None = None
-
-class CreateNotificationInputNotificationFormat(RootModel[Open[Literal["png", "pdf"]]]):
-    root: Open[Literal["png", "pdf"]]
-
-class CreateNotificationInputScheduleType(
-    RootModel[Open[Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]]]
-):
-    root: Open[Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]]
 
 class CreateOauthIntegrationInput(BaseModel):
     auth_url: str
@@ -388,14 +349,6 @@ class CreateReportInput(BaseModel):
     workbook_id: int | None = None
     workbook_name: str | None = None
 
-class CreateReportInputHost(RootModel[Open[Literal["GOOGLE_SHEETS", "EXCEL"]]]):
-    root: Open[Literal["GOOGLE_SHEETS", "EXCEL"]]
-
-class CreateReportInputSource(
-    RootModel[Open[Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]]]
-):
-    root: Open[Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]]
-
 class CreateScheduledTaskInput(BaseModel):
     """A new scheduled task. Its prompt, cron and time-zone fields are not described yet, so the body is open: send them with `extra_body`.
 
@@ -423,15 +376,6 @@ class CreatedDeploymentEnvironmentToken(BaseModel):
     created_at: str
     expires_at: str
     scopes: list[str] | None = None
-
-class CreationStep(
-    RootModel[
-        Open[Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"]]
-    ]
-):
-    root: Open[
-        Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"]
-    ]
 
 class CreatorMode(BaseModel):
     localized_titles: list[LocalizedValue] | None = None
@@ -613,9 +557,6 @@ class DashboardConfigDraftInputParam(TypedDict):
         Sequence[DashboardWidgetDraftInput | DashboardWidgetDraftInputParam] | None
     ]
 
-class DashboardConfigDraftInputKind(RootModel[Open[Literal["CLASSIC", "APP"]]]):
-    root: Open[Literal["CLASSIC", "APP"]]
-
 class DashboardConfigInput(BaseModel):
     app: DashboardAppSourceInput | None = None
     description: str | None = None
@@ -637,15 +578,6 @@ class DashboardConfigInputParam(TypedDict):
     title: NotRequired[str | None]
     widgets: NotRequired[Sequence[DashboardWidgetInput | DashboardWidgetInputParam] | None]
 
-class DashboardConfigInputKind(RootModel[Open[Literal["CLASSIC", "APP"]]]):
-    root: Open[Literal["CLASSIC", "APP"]]
-
-class DashboardConfigKind(RootModel[Open[Literal["CLASSIC", "APP"]]]):
-    root: Open[Literal["CLASSIC", "APP"]]
-
-class DashboardDtoStatus(RootModel[Open[Literal["draft", "published", "archived"]]]):
-    root: Open[Literal["draft", "published", "archived"]]
-
 class DashboardEmbeddingResponse(BaseModel):
     allow_embed: bool
     public_id: str
@@ -666,11 +598,6 @@ class DashboardExportStatusResponse(BaseModel):
     error: str | None = None
     progress: float | None = None
     status: Open[Literal["pending", "processing", "completed", "failed"]]
-
-class DashboardExportStatusResponseStatus(
-    RootModel[Open[Literal["pending", "processing", "completed", "failed"]]]
-):
-    root: Open[Literal["pending", "processing", "completed", "failed"]]
 
 class DashboardFilter(BaseModel):
     case_sensitive: Any = None
@@ -766,104 +693,6 @@ class DashboardFilterInputParam(TypedDict):
     ]
     startInclusive: NotRequired[Any]
     value: NotRequired[str | float | bool | list[Any] | None]
-
-class DashboardFilterInputOperator(
-    RootModel[
-        Open[
-            Literal[
-                "equals",
-                "not_equals",
-                "greater_than",
-                "greater_than_or_equal",
-                "less_than",
-                "less_than_or_equal",
-                "contains",
-                "not_contains",
-                "starts_with",
-                "not_starts_with",
-                "ends_with",
-                "not_ends_with",
-                "is_null",
-                "is_not_null",
-                "is_empty",
-                "is_not_empty",
-                "between",
-                "custom",
-            ]
-        ]
-    ]
-):
-    root: Open[
-        Literal[
-            "equals",
-            "not_equals",
-            "greater_than",
-            "greater_than_or_equal",
-            "less_than",
-            "less_than_or_equal",
-            "contains",
-            "not_contains",
-            "starts_with",
-            "not_starts_with",
-            "ends_with",
-            "not_ends_with",
-            "is_null",
-            "is_not_null",
-            "is_empty",
-            "is_not_empty",
-            "between",
-            "custom",
-        ]
-    ]
-
-class DashboardFilterOperator(
-    RootModel[
-        Open[
-            Literal[
-                "equals",
-                "not_equals",
-                "greater_than",
-                "greater_than_or_equal",
-                "less_than",
-                "less_than_or_equal",
-                "contains",
-                "not_contains",
-                "starts_with",
-                "not_starts_with",
-                "ends_with",
-                "not_ends_with",
-                "is_null",
-                "is_not_null",
-                "is_empty",
-                "is_not_empty",
-                "between",
-                "custom",
-            ]
-        ]
-    ]
-):
-    root: Open[
-        Literal[
-            "equals",
-            "not_equals",
-            "greater_than",
-            "greater_than_or_equal",
-            "less_than",
-            "less_than_or_equal",
-            "contains",
-            "not_contains",
-            "starts_with",
-            "not_starts_with",
-            "ends_with",
-            "not_ends_with",
-            "is_null",
-            "is_not_null",
-            "is_empty",
-            "is_not_empty",
-            "between",
-            "custom",
-        ]
-    ]
 
 class DashboardLayout(BaseModel):
     breakpoints: DashboardBreakpoints | None = None
@@ -1027,72 +856,6 @@ class DashboardWidgetDraftInputParam(TypedDict):
         "CONTAINER",
     ]
 
-class DashboardWidgetDraftInputType(
-    RootModel[
-        Open[
-            Literal[
-                "CHART",
-                "TEXT",
-                "FILTER",
-                "AI",
-                "TIME_GRAIN",
-                "FIELD",
-                "PARENT",
-                "SPACER",
-                "DIVIDER",
-                "CONTAINER",
-            ]
-        ]
-    ]
-):
-    root: Open[
-        Literal[
-            "CHART",
-            "TEXT",
-            "FILTER",
-            "AI",
-            "TIME_GRAIN",
-            "FIELD",
-            "PARENT",
-            "SPACER",
-            "DIVIDER",
-            "CONTAINER",
-        ]
-    ]
-
-class DashboardWidgetDtoType(
-    RootModel[
-        Open[
-            Literal[
-                "CHART",
-                "TEXT",
-                "FILTER",
-                "AI",
-                "TIME_GRAIN",
-                "FIELD",
-                "PARENT",
-                "SPACER",
-                "DIVIDER",
-                "CONTAINER",
-            ]
-        ]
-    ]
-):
-    root: Open[
-        Literal[
-            "CHART",
-            "TEXT",
-            "FILTER",
-            "AI",
-            "TIME_GRAIN",
-            "FIELD",
-            "PARENT",
-            "SPACER",
-            "DIVIDER",
-            "CONTAINER",
-        ]
-    ]
-
 class DashboardWidgetInput(BaseModel):
     config: dict[str, Any] | None = None
     id: str
@@ -1134,39 +897,6 @@ class DashboardWidgetInputParam(TypedDict):
         "SPACER",
         "DIVIDER",
         "CONTAINER",
-    ]
-
-class DashboardWidgetInputType(
-    RootModel[
-        Open[
-            Literal[
-                "CHART",
-                "TEXT",
-                "FILTER",
-                "AI",
-                "TIME_GRAIN",
-                "FIELD",
-                "PARENT",
-                "SPACER",
-                "DIVIDER",
-                "CONTAINER",
-            ]
-        ]
-    ]
-):
-    root: Open[
-        Literal[
-            "CHART",
-            "TEXT",
-            "FILTER",
-            "AI",
-            "TIME_GRAIN",
-            "FIELD",
-            "PARENT",
-            "SPACER",
-            "DIVIDER",
-            "CONTAINER",
-        ]
     ]
 
 class DashboardWidgetPosition(BaseModel):
@@ -1225,9 +955,6 @@ class DataModelValidationResponse(BaseModel):
     mode: Open[Literal["production", "dev_mode"]]
     valid: bool
 
-class DataModelValidationResponseMode(RootModel[Open[Literal["production", "dev_mode"]]]):
-    root: Open[Literal["production", "dev_mode"]]
-
 class DataModelWriteResponse(BaseModel):
     success: bool
 
@@ -1243,19 +970,6 @@ class DatabricksMetricViewIntegrationConfigurationResponse(BaseModel):
     version: Literal[1]
     view_name_regex: str | None = None
     view_names: list[str] | None = None
-
-class DatabricksMetricViewIntegrationConfigurationResponseDeletionPolicy(
-    RootModel[Open[Literal["retain", "delete-managed"]]]
-):
-    root: Open[Literal["retain", "delete-managed"]]
-
-class DatabricksMetricViewIntegrationConfigurationResponseSelectionMode(
-    RootModel[Open[Literal["all", "selected", "pattern"]]]
-):
-    root: Open[Literal["all", "selected", "pattern"]]
-
-class DatabricksMetricViewIntegrationConfigurationResponseVersion(RootModel[Literal[1]]):
-    root: Literal[1]
 
 class DatabricksMetricViewIntegrationResponse(BaseModel):
     access_test: dict[str, Any] | None = None
@@ -1296,34 +1010,6 @@ class DatabricksMetricViewPublicationIssue(BaseModel):
         ]
     ]
 
-class DatabricksMetricViewPublicationIssueSeverity(RootModel[Open[Literal["ERROR", "WARNING"]]]):
-    root: Open[Literal["ERROR", "WARNING"]]
-
-class DatabricksMetricViewPublicationIssueStage(
-    RootModel[
-        Open[
-            Literal[
-                "INPUT",
-                "VIEW_PROJECTION",
-                "OSSIE_VALIDATION",
-                "OSSIE_TO_DATABRICKS",
-                "OUTPUT_VALIDATION",
-                "EXECUTION",
-            ]
-        ]
-    ]
-):
-    root: Open[
-        Literal[
-            "INPUT",
-            "VIEW_PROJECTION",
-            "OSSIE_VALIDATION",
-            "OSSIE_TO_DATABRICKS",
-            "OUTPUT_VALIDATION",
-            "EXECUTION",
-        ]
-    ]
-
 class DatabricksMetricViewPublicationPreviewInput(BaseModel):
     data_source_name: str
     selection_mode: Open[Literal["all", "selected", "pattern"]]
@@ -1331,11 +1017,6 @@ class DatabricksMetricViewPublicationPreviewInput(BaseModel):
     target_names: dict[str, str] | None = None
     view_name_regex: str | None = None
     view_names: list[str] | None = None
-
-class DatabricksMetricViewPublicationPreviewInputSelectionMode(
-    RootModel[Open[Literal["all", "selected", "pattern"]]]
-):
-    root: Open[Literal["all", "selected", "pattern"]]
 
 class DatabricksMetricViewPublicationPreviewResultResponse(BaseModel):
     build_job_id: int
@@ -1351,14 +1032,6 @@ class DatabricksMetricViewPublicationPreviewResultResponse(BaseModel):
     version: Literal[2]
     views: list[DatabricksMetricViewPublicationViewResult]
 
-class DatabricksMetricViewPublicationPreviewResultResponseOutcome(
-    RootModel[Open[Literal["success", "partial", "failed"]]]
-):
-    root: Open[Literal["success", "partial", "failed"]]
-
-class DatabricksMetricViewPublicationPreviewResultResponseVersion(RootModel[Literal[2]]):
-    root: Literal[2]
-
 class DatabricksMetricViewPublicationPreviewStartResponse(BaseModel):
     build_job_id: int
     commit: str | None = None
@@ -1369,9 +1042,6 @@ class DatabricksMetricViewPublicationPreviewStartResponse(BaseModel):
     reused: bool
     status: Literal["QUEUED"]
     status_url: str
-
-class DatabricksMetricViewPublicationPreviewStartResponseStatus(RootModel[Literal["QUEUED"]]):
-    root: Literal["QUEUED"]
 
 class DatabricksMetricViewPublicationPreviewStatusResponse(BaseModel):
     data_source_name: str
@@ -1384,20 +1054,10 @@ class DatabricksMetricViewPublicationPreviewStatusResponse(BaseModel):
     status: Open[Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]]
     updated_at: str
 
-class DatabricksMetricViewPublicationPreviewStatusResponseStatus(
-    RootModel[Open[Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]]]
-):
-    root: Open[Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]]
-
 class DatabricksMetricViewPublicationProgress(BaseModel):
     message: str
     percent_complete: int
     stage: Open[Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]]
-
-class DatabricksMetricViewPublicationProgressStage(
-    RootModel[Open[Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]]]
-):
-    root: Open[Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]]
 
 class DatabricksMetricViewPublicationRuntime(BaseModel):
     bridge_commit: str
@@ -1422,11 +1082,6 @@ class DatabricksMetricViewPublicationViewResult(BaseModel):
     outcome: Open[Literal["success", "partial", "failed"]]
     source: str | None = None
     withheld_members: list[DatabricksMetricViewPublicationWithheldMember]
-
-class DatabricksMetricViewPublicationViewResultOutcome(
-    RootModel[Open[Literal["success", "partial", "failed"]]]
-):
-    root: Open[Literal["success", "partial", "failed"]]
 
 class DatabricksMetricViewPublicationWithheldMember(BaseModel):
     code: str
@@ -1525,32 +1180,12 @@ class DbtSyncRunTriggerContext(BaseModel):
     pushed_branch: str | None = None
     target_branch: str | None = None
 
-class DbtSyncRunsQueryStatus(
-    RootModel[Open[Literal["RUNNING", "COMPLETED", "FAILED", "CANCELLED", "UNKNOWN"]]]
-):
-    root: Open[Literal["RUNNING", "COMPLETED", "FAILED", "CANCELLED", "UNKNOWN"]]
-
-class DbtSyncRunsQueryTrigger(
-    RootModel[Open[Literal["manual", "api", "webhook", "agent", "unknown"]]]
-):
-    root: Open[Literal["manual", "api", "webhook", "agent", "unknown"]]
-
 class DbtSyncStatusResponse(BaseModel):
     error: str | None = None
     progress: DbtSyncProgress
     status: str
     sync_job_id: str
     updated_at: str
-
-class DefinitionFilePatchInput(RootModel[dict[str, Any]]):
-    """An exact-text replacement in the file; its fields are not described yet, so it is a free-form object."""
-
-    root: dict[str, Any]
-
-class DefinitionFilePatchResponse(RootModel[dict[str, Any]]):
-    """What a replacement returns; not described yet."""
-
-    root: dict[str, Any]
 
 class DefinitionFileResponse(BaseModel):
     """A definition as canonical JSON text with its SHA-256.
@@ -1589,9 +1224,6 @@ class DeploymentEnvironmentApiCredential(BaseModel):
     url: str | None = None
     version: int
 
-class DeploymentEnvironmentApiCredentialType(RootModel[Open[Literal["rest", "sql"]]]):
-    root: Open[Literal["rest", "sql"]]
-
 class DeploymentEnvironmentToken(BaseModel):
     created_at: str
     expires_at: str
@@ -1607,9 +1239,6 @@ class DeploymentEnvironmentTokensListResponse(BaseModel):
     page_info: PageInfo | None = None
     pagination: DeploymentsPagination | None = None
 
-class DeploymentEnvironmentType(RootModel[Open[Literal["production", "staging", "development"]]]):
-    root: Open[Literal["production", "staging", "development"]]
-
 class DeploymentEnvironmentsListResponse(BaseModel):
     data: list[DeploymentEnvironment]
     items: list[DeploymentEnvironment]
@@ -1620,14 +1249,6 @@ class DeploymentLogLine(BaseModel):
     date: str
     message: str
     pod: str
-
-class DeploymentLogsQueryContainer(
-    RootModel[Open[Literal["INIT", "MAIN", "cubejs-server", "vector", "api-proxy"]]]
-):
-    root: Open[Literal["INIT", "MAIN", "cubejs-server", "vector", "api-proxy"]]
-
-class DeploymentLogsQuerySource(RootModel[Open[Literal["production", "dev"]]]):
-    root: Open[Literal["production", "dev"]]
 
 class DeploymentLogsResponse(BaseModel):
     items: list[DeploymentLogLine]
@@ -1679,28 +1300,6 @@ class DeploymentSettings(BaseModel):
     template: Open[Literal["single", "simpleCluster", "multiCluster"]]
     template_variables: dict[str, Any] | None = None
 
-class DeploymentSettingsCloudProvider(RootModel[Open[Literal["cubecloud", "aws", "gcp"]]]):
-    root: Open[Literal["cubecloud", "aws", "gcp"]]
-
-class DeploymentSettingsCreationMethod(
-    RootModel[Open[Literal["upload", "cubecloud", "github", "ssh"]]]
-):
-    root: Open[Literal["upload", "cubecloud", "github", "ssh"]]
-
-class DeploymentSettingsDeployMode(RootModel[Open[Literal["git", "cli"]]]):
-    root: Open[Literal["git", "cli"]]
-
-class DeploymentSettingsReleaseChannel(RootModel[Open[Literal["latest", "release"]]]):
-    root: Open[Literal["latest", "release"]]
-
-class DeploymentSettingsRepoType(RootModel[Open[Literal["git", "deployRepo"]]]):
-    root: Open[Literal["git", "deployRepo"]]
-
-class DeploymentSettingsTemplate(
-    RootModel[Open[Literal["single", "simpleCluster", "multiCluster"]]]
-):
-    root: Open[Literal["single", "simpleCluster", "multiCluster"]]
-
 class DeploymentTokenResponse(BaseModel):
     cube_api_token: str
 
@@ -1710,9 +1309,6 @@ class DeploymentVersion(BaseModel):
     release_channel: Open[Literal["latest", "release"]]
     release_channel_version: str
     version: str
-
-class DeploymentVersionReleaseChannel(RootModel[Open[Literal["latest", "release"]]]):
-    root: Open[Literal["latest", "release"]]
 
 class DeploymentVersionsResponse(BaseModel):
     items: list[DeploymentVersion]
@@ -1752,9 +1348,6 @@ class EmbedAccessAllEmbedUsers(BaseModel):
     enabled: bool
     group_id: int | None = None
 
-class EmbedAccessAllEmbedUsersAction(RootModel[Open[Literal["read", "none"]]]):
-    root: Open[Literal["read", "none"]]
-
 class EmbedAccessResponse(BaseModel):
     all_embed_users: EmbedAccessAllEmbedUsers
     allow_embed: bool
@@ -1764,9 +1357,6 @@ class EmbedAccessTenantEntry(BaseModel):
     action: Open[Literal["read", "none"]]
     embed_tenant_name: str
     group_id: int
-
-class EmbedAccessTenantEntryAction(RootModel[Open[Literal["read", "none"]]]):
-    root: Open[Literal["read", "none"]]
 
 class EmbedDashboardCommentDto(BaseModel):
     body: str
@@ -1868,11 +1458,6 @@ class EmbedTenantProfile(BaseModel):
 # The same fields as a plain dict keyed by wire names, for a request argument.
 class EmbedTenantProfileParam(TypedDict):
     displayName: NotRequired[str | None]
-
-class EmbedTenantWorkbooksListQueryAccessSource(
-    RootModel[Open[Literal["tenant", "allEmbedUsers", "folder"]]]
-):
-    root: Open[Literal["tenant", "allEmbedUsers", "folder"]]
 
 class EmbedTenantWorkbooksListResponse(BaseModel):
     items: list[Workbook]
@@ -1986,9 +1571,6 @@ class ExportSubjectInputParam(TypedDict):
     userAttributes: NotRequired[Sequence[UserAttributeInput | UserAttributeInputParam] | None]
     userId: NotRequired[int | None]
 
-class ExportSubjectInputType(RootModel[Open[Literal["USER", "EMBED_USER"]]]):
-    root: Open[Literal["USER", "EMBED_USER"]]
-
 class ExternalDocumentPlacementResponse(BaseModel):
     access: Open[Literal["GRANTED", "DENIED"]]
     anchor_cell: str | None = None
@@ -2004,12 +1586,6 @@ class ExternalDocumentPlacementResponse(BaseModel):
     result_location: str
     sheet_id: str | None = None
     sheet_name: str | None = None
-
-class ExternalDocumentPlacementResponseAccess(RootModel[Open[Literal["GRANTED", "DENIED"]]]):
-    root: Open[Literal["GRANTED", "DENIED"]]
-
-class ExternalDocumentPlacementResponseHost(RootModel[Open[Literal["GOOGLE_SHEETS", "EXCEL"]]]):
-    root: Open[Literal["GOOGLE_SHEETS", "EXCEL"]]
 
 class ExternalDocumentPlacementsListResponse(BaseModel):
     items: list[ExternalDocumentPlacementResponse]
@@ -2046,9 +1622,6 @@ class Folder(BaseModel):
     updated_by: int | None = None
     user: ResourceOwner | None = None
 
-class FolderDtoType(RootModel[Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]]):
-    root: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
-
 class FoldersListResponse(BaseModel):
     count: int | None = None
     data: list[Folder]
@@ -2083,32 +1656,6 @@ class GenerateSession(BaseModel):
 
 class GenerateSessionResponse(BaseModel):
     session_id: str
-
-class GetDeploymentEnvironmentsQueryType(
-    RootModel[Open[Literal["production", "staging", "development"]]]
-):
-    root: Open[Literal["production", "staging", "development"]]
-
-class GetReportsQuerySortBy(
-    RootModel[Open[Literal["name", "createdAt", "updatedAt", "lastViewedAt"]]]
-):
-    root: Open[Literal["name", "createdAt", "updatedAt", "lastViewedAt"]]
-
-class GetReportsQuerySortDirection(RootModel[Open[Literal["ASC", "DESC"]]]):
-    root: Open[Literal["ASC", "DESC"]]
-
-class GetUserAttributesQueryType(
-    RootModel[Open[Literal["string", "number", "boolean", "string_array", "number_array"]]]
-):
-    root: Open[Literal["string", "number", "boolean", "string_array", "number_array"]]
-
-class GetWorkspaceObjectsQueryOrderByDirection(RootModel[Open[Literal["ASC", "DESC"]]]):
-    root: Open[Literal["ASC", "DESC"]]
-
-class GetWorkspaceObjectsQueryOrderByField(
-    RootModel[Open[Literal["updated_at", "created_at", "name", "viewer_last_viewed_at"]]]
-):
-    root: Open[Literal["updated_at", "created_at", "name", "viewer_last_viewed_at"]]
 
 class GithubBranchResponse(BaseModel):
     is_default: bool
@@ -2181,9 +1728,6 @@ class MoveWorkspaceObjectInput(BaseModel):
     id: int
     type: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
 
-class MoveWorkspaceObjectInputType(RootModel[Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]]):
-    root: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
-
 class NotificationDto(BaseModel):
     cron_expression: str
     dashboard_id: int
@@ -2235,12 +1779,6 @@ class NotificationRecipientInputParam(TypedDict):
     userAttributes: NotRequired[Sequence[UserAttributeInput | UserAttributeInputParam] | None]
     userId: NotRequired[int | None]
 
-class NotificationRecipientInputType(RootModel[Open[Literal["USER", "EMBED_USER", "SLACK"]]]):
-    root: Open[Literal["USER", "EMBED_USER", "SLACK"]]
-
-class NotificationRecipientType(RootModel[Open[Literal["USER", "EMBED_USER", "SLACK"]]]):
-    root: Open[Literal["USER", "EMBED_USER", "SLACK"]]
-
 class NotificationRecipientsListResponse(BaseModel):
     items: list[NotificationRecipient]
     page_info: PageInfo | None = None
@@ -2278,21 +1816,6 @@ class OidcTokenConfig(BaseModel):
     sub_format: str | None = None
     target_env_var: str | None = None
     updated_at: Open[datetime.date | datetime.datetime]
-
-class OssieConversionFilesResponse(RootModel[dict[str, Any]]):
-    """The files a conversion produced; not described yet."""
-
-    root: dict[str, Any]
-
-class OssieConversionResponse(RootModel[dict[str, Any]]):
-    """A conversion and its status; the fields are not described yet."""
-
-    root: dict[str, Any]
-
-class OssieConversionResultResponse(RootModel[dict[str, Any]]):
-    """The result of a finished conversion; not described yet."""
-
-    root: dict[str, Any]
 
 class PageInfo(BaseModel):
     end_cursor: str | None = None
@@ -2339,11 +1862,6 @@ class PivotItemsParam(TypedDict):
     showColumnTotals: NotRequired[bool | None]
     showRowTotals: NotRequired[bool | None]
 
-class PivotItemsDisplayScale(
-    RootModel[Open[Literal["model", "absolute", "thousands", "millions", "billions"]]]
-):
-    root: Open[Literal["model", "absolute", "thousands", "millions", "billions"]]
-
 class PivotItemsInput(BaseModel):
     columns: list[str]
     display_scale: (
@@ -2372,23 +1890,6 @@ class PivotItemsInputParam(TypedDict):
     showAppliedFilters: NotRequired[bool | None]
     showColumnTotals: NotRequired[bool | None]
     showRowTotals: NotRequired[bool | None]
-
-class PivotItemsInputDisplayScale(
-    RootModel[Open[Literal["model", "absolute", "thousands", "millions", "billions"]]]
-):
-    root: Open[Literal["model", "absolute", "thousands", "millions", "billions"]]
-
-class PivotItemsInputMeasuresAxis(RootModel[Open[Literal["columns", "rows"]]]):
-    root: Open[Literal["columns", "rows"]]
-
-class PivotItemsInputMeasuresPosition(RootModel[Open[Literal["before", "after"]]]):
-    root: Open[Literal["before", "after"]]
-
-class PivotItemsMeasuresAxis(RootModel[Open[Literal["columns", "rows"]]]):
-    root: Open[Literal["columns", "rows"]]
-
-class PivotItemsMeasuresPosition(RootModel[Open[Literal["before", "after"]]]):
-    root: Open[Literal["before", "after"]]
 
 class Policy(BaseModel):
     actions: list[
@@ -2541,39 +2042,6 @@ class PolicyParam(TypedDict):
     ]
     resources: list[str]
 
-class PolicyResourceType(
-    RootModel[
-        Open[
-            Literal[
-                "Global",
-                "Deployment",
-                "Report",
-                "ReportFolder",
-                "Agent",
-                "AgentSpace",
-                "Workbook",
-                "Dashboard",
-                "Folder",
-                "ChatThread",
-            ]
-        ]
-    ]
-):
-    root: Open[
-        Literal[
-            "Global",
-            "Deployment",
-            "Report",
-            "ReportFolder",
-            "Agent",
-            "AgentSpace",
-            "Workbook",
-            "Dashboard",
-            "Folder",
-            "ChatThread",
-        ]
-    ]
-
 class PostTokenBySessionIdInput(BaseModel):
     session_id: str
 
@@ -2587,17 +2055,11 @@ class PromotionActorDto(BaseModel):
     display_name: str
     user_id: int
 
-class PromotionActorDtoAuthenticationMethod(RootModel[Open[Literal["session", "apiKey"]]]):
-    root: Open[Literal["session", "apiKey"]]
-
 class PromotionReferenceDto(BaseModel):
     availability: Open[Literal["available", "unavailable"]]
     deployment_id: int | None = None
     name: str | None = None
     workbook_id: int | None = None
-
-class PromotionReferenceDtoAvailability(RootModel[Open[Literal["available", "unavailable"]]]):
-    root: Open[Literal["available", "unavailable"]]
 
 class ProvisionEmbedUserFailure(BaseModel):
     error: BulkActionError
@@ -2687,9 +2149,6 @@ class RemoveNotificationRecipientInputParam(TypedDict):
     id: int | str
     type: Literal["USER", "EMBED_USER", "SLACK"]
 
-class RemoveNotificationRecipientInputType(RootModel[Open[Literal["USER", "EMBED_USER", "SLACK"]]]):
-    root: Open[Literal["USER", "EMBED_USER", "SLACK"]]
-
 class RemoveNotificationRecipientsInput(BaseModel):
     recipients: list[RemoveNotificationRecipientInput]
 
@@ -2747,16 +2206,6 @@ class ReportDeliveryDestination(BaseModel):
     anchor_cell: str
     sheet_id: int | None = None
     sheet_name: str | None = None
-
-class ReportDeliveryInput(RootModel[dict[str, Any]]):
-    """The fields of a delivery to create or change. They are not described yet: a free-form object."""
-
-    root: dict[str, Any]
-
-class ReportDeliveryListResponse(RootModel[dict[str, Any]]):
-    """A deployment's report deliveries; the shape is not described yet."""
-
-    root: dict[str, Any]
 
 class ReportDeliveryNotificationSettings(BaseModel):
     """How the owner hears of failure or recovery. Deliveries on a schedule of several runs a day notify only when their status changes; those running once a day or less notify on each failure.
@@ -2822,28 +2271,12 @@ class ReportDeliveryResponse(BaseModel):
     sheet_title: str | None = None
     spreadsheet_title: str | None = None
 
-class ReportDeliveryRunResponse(RootModel[dict[str, Any]]):
-    """What starting a run returns; the shape is not described yet."""
-
-    root: dict[str, Any]
-
-class ReportDeliveryRunsResponse(RootModel[dict[str, Any]]):
-    """A delivery's run history; the shape is not described yet."""
-
-    root: dict[str, Any]
-
 class ReportDeliverySchedule(BaseModel):
     cron_expressions: list[str]
     timezone: str
 
 class ReportDeliveryShape(BaseModel):
     columns: list[ReportDeliveryColumn]
-
-class ReportDtoSource(RootModel[Open[Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]]]):
-    root: Open[Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]]
-
-class ReportDtoType(RootModel[Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]]):
-    root: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
 
 class ReportPlacement(BaseModel):
     anchor_cell: str | None = None
@@ -2862,9 +2295,6 @@ class ReportPlacement(BaseModel):
     sync_status: Open[Literal["UP_TO_DATE", "CHANGED", "UNKNOWN"]] | None = None
     workbook_id: str
     workbook_name: str | None = None
-
-class ReportPlacementHost(RootModel[Open[Literal["GOOGLE_SHEETS", "EXCEL"]]]):
-    root: Open[Literal["GOOGLE_SHEETS", "EXCEL"]]
 
 class ReportPlacementResultChecksum(BaseModel):
     """ReportPlacementResultChecksum.
@@ -2914,9 +2344,6 @@ ReportPlacementResultChunkInputParam = TypedDict(
     },
 )
 
-class ReportPlacementSyncStatus(RootModel[Open[Literal["UP_TO_DATE", "CHANGED", "UNKNOWN"]]]):
-    root: Open[Literal["UP_TO_DATE", "CHANGED", "UNKNOWN"]]
-
 class ReportSnapshot(BaseModel):
     description: str | None = None
     fill_missing_rows: FillMissingRows | None = None
@@ -2934,11 +2361,6 @@ class ReportSnapshot(BaseModel):
     sql_query: str | None = None
     title: str | None = None
     version_number: int
-
-class ReportSnapshotDtoKind(
-    RootModel[Open[Literal["vega", "table", "kpi", "html", "map", "sankey"]]]
-):
-    root: Open[Literal["vega", "table", "kpi", "html", "map", "sankey"]]
 
 class ReportSnapshotPreferences(BaseModel):
     column_formats: ReportSnapshotPreferencesOption1 | None = None
@@ -3045,11 +2467,6 @@ class RolesListResponse(BaseModel):
     items: list[Role]
     page_info: PageInfo
 
-class RunScheduledTaskResponse(RootModel[dict[str, Any]]):
-    """What starting a run returns; its fields are not described yet."""
-
-    root: dict[str, Any]
-
 class SaveDatabricksMetricViewIntegrationInput(BaseModel):
     deletion_policy: Open[Literal["retain", "delete-managed"]] | None = None
     enabled: bool
@@ -3062,16 +2479,6 @@ class SaveDatabricksMetricViewIntegrationInput(BaseModel):
     target_schema: str
     view_name_regex: str | None = None
     view_names: list[str] | None = None
-
-class SaveDatabricksMetricViewIntegrationInputDeletionPolicy(
-    RootModel[Open[Literal["retain", "delete-managed"]]]
-):
-    root: Open[Literal["retain", "delete-managed"]]
-
-class SaveDatabricksMetricViewIntegrationInputSelectionMode(
-    RootModel[Open[Literal["all", "selected", "pattern"]]]
-):
-    root: Open[Literal["all", "selected", "pattern"]]
 
 class ScheduledTaskListResponse(BaseModel):
     """One page of a deployment's scheduled tasks."""
@@ -3091,11 +2498,6 @@ class ScheduledTaskResponse(BaseModel):
     user_id: Any = None
     next_run_at: Any = None
     notification_enabled: bool | None = None
-
-class ScheduledTaskRunResponse(RootModel[dict[str, Any]]):
-    """One run of a scheduled task; its fields are not described yet."""
-
-    root: dict[str, Any]
 
 class ScheduledTaskRunsListResponse(BaseModel):
     """One page of a task's runs. Only the 50 most recent runs are kept, so paging moves within those."""
@@ -3143,16 +2545,6 @@ class SheetsUserSettingsInputParam(TypedDict):
     showAppliedFilters: NotRequired[bool | None]
     suppressDuplicateValues: NotRequired[bool | None]
 
-class SnowflakeSemanticViewPullResponse(RootModel[dict[str, Any]]):
-    """A Snowflake semantic-view pull; not described yet."""
-
-    root: dict[str, Any]
-
-class SnowflakeSemanticViewSyncResponse(RootModel[dict[str, Any]]):
-    """A Snowflake semantic-view sync; not described yet."""
-
-    root: dict[str, Any]
-
 class SourceTreeResponse(BaseModel):
     data: list[dict[str, Any]]
     items: list[dict[str, Any]]
@@ -3182,9 +2574,6 @@ class StartDashboardExportInput(BaseModel):
             raise ValueError("needs one of: " + " | ".join("+".join(g) for g in groups))
         return self
 
-class StartDashboardExportInputFormat(RootModel[Open[Literal["png", "pdf"]]]):
-    root: Open[Literal["png", "pdf"]]
-
 class StartDbtSyncInput(BaseModel):
     branch_name: str | None = None
     manifest: dict[str, Any] | None = None
@@ -3192,29 +2581,8 @@ class StartDbtSyncInput(BaseModel):
     ref: str | None = None
     source: Open[Literal["git", "manifest"]] | None = None
 
-class StartDbtSyncInputOutput(RootModel[Open[Literal["branch", "files"]]]):
-    root: Open[Literal["branch", "files"]]
-
-class StartDbtSyncInputSource(RootModel[Open[Literal["git", "manifest"]]]):
-    root: Open[Literal["git", "manifest"]]
-
 class StartDevModeRequest(BaseModel):
     branch_name: str | None = None
-
-class StartOssieConversionInput(RootModel[dict[str, Any]]):
-    """What to convert and in which direction; the fields are not described yet, so it is a free-form object."""
-
-    root: dict[str, Any]
-
-class StartSnowflakeSemanticViewPullInput(RootModel[dict[str, Any]]):
-    """What to pull; not described yet, a free-form object."""
-
-    root: dict[str, Any]
-
-class StartSnowflakeSemanticViewSyncInput(RootModel[dict[str, Any]]):
-    """What to sync; not described yet, a free-form object."""
-
-    root: dict[str, Any]
 
 class StartUploadResponse(BaseModel):
     deployment_name: str
@@ -3285,33 +2653,11 @@ class UpdateDeploymentInput(BaseModel):
     template: Open[Literal["single", "simpleCluster", "multiCluster"]] | None = None
     template_variables: dict[str, Any] | None = None
 
-class UpdateDeploymentInputCloudProvider(RootModel[Open[Literal["cubecloud", "aws", "gcp"]]]):
-    root: Open[Literal["cubecloud", "aws", "gcp"]]
-
-class UpdateDeploymentInputCreationMethod(
-    RootModel[Open[Literal["upload", "cubecloud", "github", "ssh"]]]
-):
-    root: Open[Literal["upload", "cubecloud", "github", "ssh"]]
-
-class UpdateDeploymentInputDeployMode(RootModel[Open[Literal["git", "cli"]]]):
-    root: Open[Literal["git", "cli"]]
-
-class UpdateDeploymentInputReleaseChannel(RootModel[Open[Literal["latest", "release"]]]):
-    root: Open[Literal["latest", "release"]]
-
-class UpdateDeploymentInputTemplate(
-    RootModel[Open[Literal["single", "simpleCluster", "multiCluster"]]]
-):
-    root: Open[Literal["single", "simpleCluster", "multiCluster"]]
-
 class UpdateEmbedAccessInput(BaseModel):
     action: Open[Literal["read", "none"]] | None = None
     all_embed_users: bool | None = None
     allow_embed: bool | None = None
     embed_tenant_name: str | None = None
-
-class UpdateEmbedAccessInputAction(RootModel[Open[Literal["read", "none"]]]):
-    root: Open[Literal["read", "none"]]
 
 class UpdateEmbedDashboardCommentBody(BaseModel):
     body: str
@@ -3338,14 +2684,6 @@ class UpdateNotificationInput(BaseModel):
     schedule_type: Open[Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]] | None = None
     time_grains: list[DashboardTimeGrainInput] | None = None
     timezone: str | None = None
-
-class UpdateNotificationInputNotificationFormat(RootModel[Open[Literal["png", "pdf"]]]):
-    root: Open[Literal["png", "pdf"]]
-
-class UpdateNotificationInputScheduleType(
-    RootModel[Open[Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]]]
-):
-    root: Open[Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]]
 
 class UpdateOauthIntegrationInput(BaseModel):
     auth_url: str
@@ -3396,9 +2734,6 @@ class UpdateReportInput(BaseModel):
     workbook_id: int | None = None
     workbook_name: str | None = None
     expected_version: int | None = None
-
-class UpdateReportInputHost(RootModel[Open[Literal["GOOGLE_SHEETS", "EXCEL"]]]):
-    root: Open[Literal["GOOGLE_SHEETS", "EXCEL"]]
 
 class UpdateScheduledTaskInput(BaseModel):
     """Changes to a scheduled task; fields other than the one listed are open.
@@ -3476,9 +2811,6 @@ class UserAlias(BaseModel):
     user_id: int
     username: str
 
-class UserAliasDTOSource(RootModel[Open[Literal["ldap", "saml", "scim", "manual"]]]):
-    root: Open[Literal["ldap", "saml", "scim", "manual"]]
-
 class UserAttribute(BaseModel):
     default_value: str | None = None
     description: str | None = None
@@ -3493,11 +2825,6 @@ class UserAttributeCreateInput(BaseModel):
     display_name: str | None = None
     name: str
     type: Open[Literal["string", "number", "boolean", "string_array", "number_array"]]
-
-class UserAttributeCreateInputType(
-    RootModel[Open[Literal["string", "number", "boolean", "string_array", "number_array"]]]
-):
-    root: Open[Literal["string", "number", "boolean", "string_array", "number_array"]]
 
 class UserAttributeDefinition(BaseModel):
     default_value: str | None = None
@@ -3514,11 +2841,6 @@ class UserAttributeDefinitionParam(TypedDict):
     name: str
     type: Literal["string", "number", "boolean", "string_array", "number_array"]
 
-class UserAttributeDefinitionDTOType(
-    RootModel[Open[Literal["string", "number", "boolean", "string_array", "number_array"]]]
-):
-    root: Open[Literal["string", "number", "boolean", "string_array", "number_array"]]
-
 class UserAttributeInput(BaseModel):
     name: str
     value: Open[str | float | bool | list[str] | list[float]] | None = None
@@ -3527,11 +2849,6 @@ class UserAttributeInput(BaseModel):
 class UserAttributeInputParam(TypedDict):
     name: str
     value: NotRequired[str | float | bool | list[str] | list[float] | None]
-
-class UserAttributeType(
-    RootModel[Open[Literal["string", "number", "boolean", "string_array", "number_array"]]]
-):
-    root: Open[Literal["string", "number", "boolean", "string_array", "number_array"]]
 
 class UserAttributeUpdateInput(BaseModel):
     default_value: str | None = None
@@ -3552,11 +2869,6 @@ class UserAttributeValueCreateInput(BaseModel):
     user_attribute_id: str
     user_id: str
     value: Any = None
-
-class UserAttributeValueType(
-    RootModel[Open[Literal["string", "number", "boolean", "string_array", "number_array"]]]
-):
-    root: Open[Literal["string", "number", "boolean", "string_array", "number_array"]]
 
 class UserAttributesListResponse(BaseModel):
     count: int
@@ -3709,9 +3021,6 @@ class WorkbookDashboard(BaseModel):
 class WorkbookDashboardInput(BaseModel):
     dashboard_draft: DashboardConfigDraftInput | None = None
 
-class WorkbookDtoType(RootModel[Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]]):
-    root: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
-
 class WorkbookPromotionDto(BaseModel):
     completed_at: Open[datetime.date | datetime.datetime]
     destination_changed_since_preview: bool
@@ -3724,9 +3033,6 @@ class WorkbookPromotionDto(BaseModel):
     source: PromotionReferenceDto | None = None
     target: PromotionReferenceDto | None = None
     target_dashboard_version_id: int
-
-class WorkbookPromotionDtoOutcome(RootModel[Open[Literal["created", "updated", "unchanged"]]]):
-    root: Open[Literal["created", "updated", "unchanged"]]
 
 class WorkbookPromotionLinkDto(BaseModel):
     id: int
@@ -3769,9 +3075,6 @@ class WorkspaceBulkFailure(BaseModel):
     id: int
     type: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
 
-class WorkspaceBulkFailureType(RootModel[Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]]):
-    root: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
-
 class WorkspaceConnectionResponse(BaseModel):
     items: list[Workbook]
     page_info: PageInfo
@@ -3792,6 +3095,703 @@ class WorkspaceItemRefInput(BaseModel):
 class WorkspaceItemRefInputParam(TypedDict):
     id: int
     type: Literal["FOLDER", "WORKBOOK", "REPORT"]
+
+class AgentSuggestionsResponse(RootModel[dict[str, Any]]):
+    """Starter prompts the caller's agents offer in chat; the shape is not described yet."""
+
+    root: dict[str, Any]
+
+class AppThemeSurfaceMode(RootModel[Open[Literal["neutral", "tinted"]]]):
+    root: Open[Literal["neutral", "tinted"]]
+
+class BulkUserActionInputAction(RootModel[Open[Literal["DEACTIVATE", "ACTIVATE", "DELETE"]]]):
+    root: Open[Literal["DEACTIVATE", "ACTIVATE", "DELETE"]]
+
+class BulkUserActionResponseAction(RootModel[Open[Literal["DEACTIVATE", "ACTIVATE", "DELETE"]]]):
+    root: Open[Literal["DEACTIVATE", "ACTIVATE", "DELETE"]]
+
+class ColumnFormatOverrideDtoType(RootModel[Open[Literal["currency", "percent", "number"]]]):
+    root: Open[Literal["currency", "percent", "number"]]
+
+class ConnectReportToWorkbookInputHost(RootModel[Open[Literal["GOOGLE_SHEETS", "EXCEL"]]]):
+    root: Open[Literal["GOOGLE_SHEETS", "EXCEL"]]
+
+class CreateDeploymentInputCloudProvider(RootModel[Open[Literal["cubecloud", "aws", "gcp"]]]):
+    root: Open[Literal["cubecloud", "aws", "gcp"]]
+
+class CreateDeploymentInputCreationMethod(
+    RootModel[Open[Literal["upload", "cubecloud", "github", "ssh"]]]
+):
+    root: Open[Literal["upload", "cubecloud", "github", "ssh"]]
+
+class CreateDeploymentInputDeployMode(RootModel[Open[Literal["git", "cli"]]]):
+    root: Open[Literal["git", "cli"]]
+
+class CreateNotificationInputNotificationFormat(RootModel[Open[Literal["png", "pdf"]]]):
+    root: Open[Literal["png", "pdf"]]
+
+class CreateNotificationInputScheduleType(
+    RootModel[Open[Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]]]
+):
+    root: Open[Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]]
+
+class CreateReportInputHost(RootModel[Open[Literal["GOOGLE_SHEETS", "EXCEL"]]]):
+    root: Open[Literal["GOOGLE_SHEETS", "EXCEL"]]
+
+class CreateReportInputSource(
+    RootModel[Open[Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]]]
+):
+    root: Open[Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]]
+
+class CreationStep(
+    RootModel[
+        Open[Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"]]
+    ]
+):
+    root: Open[
+        Literal["project", "upload", "schema", "github", "ssh", "databases", "ready", "demo"]
+    ]
+
+class DashboardConfigDraftInputKind(RootModel[Open[Literal["CLASSIC", "APP"]]]):
+    root: Open[Literal["CLASSIC", "APP"]]
+
+class DashboardConfigInputKind(RootModel[Open[Literal["CLASSIC", "APP"]]]):
+    root: Open[Literal["CLASSIC", "APP"]]
+
+class DashboardConfigKind(RootModel[Open[Literal["CLASSIC", "APP"]]]):
+    root: Open[Literal["CLASSIC", "APP"]]
+
+class DashboardDtoStatus(RootModel[Open[Literal["draft", "published", "archived"]]]):
+    root: Open[Literal["draft", "published", "archived"]]
+
+class DashboardExportStatusResponseStatus(
+    RootModel[Open[Literal["pending", "processing", "completed", "failed"]]]
+):
+    root: Open[Literal["pending", "processing", "completed", "failed"]]
+
+class DashboardFilterInputOperator(
+    RootModel[
+        Open[
+            Literal[
+                "equals",
+                "not_equals",
+                "greater_than",
+                "greater_than_or_equal",
+                "less_than",
+                "less_than_or_equal",
+                "contains",
+                "not_contains",
+                "starts_with",
+                "not_starts_with",
+                "ends_with",
+                "not_ends_with",
+                "is_null",
+                "is_not_null",
+                "is_empty",
+                "is_not_empty",
+                "between",
+                "custom",
+            ]
+        ]
+    ]
+):
+    root: Open[
+        Literal[
+            "equals",
+            "not_equals",
+            "greater_than",
+            "greater_than_or_equal",
+            "less_than",
+            "less_than_or_equal",
+            "contains",
+            "not_contains",
+            "starts_with",
+            "not_starts_with",
+            "ends_with",
+            "not_ends_with",
+            "is_null",
+            "is_not_null",
+            "is_empty",
+            "is_not_empty",
+            "between",
+            "custom",
+        ]
+    ]
+
+class DashboardFilterOperator(
+    RootModel[
+        Open[
+            Literal[
+                "equals",
+                "not_equals",
+                "greater_than",
+                "greater_than_or_equal",
+                "less_than",
+                "less_than_or_equal",
+                "contains",
+                "not_contains",
+                "starts_with",
+                "not_starts_with",
+                "ends_with",
+                "not_ends_with",
+                "is_null",
+                "is_not_null",
+                "is_empty",
+                "is_not_empty",
+                "between",
+                "custom",
+            ]
+        ]
+    ]
+):
+    root: Open[
+        Literal[
+            "equals",
+            "not_equals",
+            "greater_than",
+            "greater_than_or_equal",
+            "less_than",
+            "less_than_or_equal",
+            "contains",
+            "not_contains",
+            "starts_with",
+            "not_starts_with",
+            "ends_with",
+            "not_ends_with",
+            "is_null",
+            "is_not_null",
+            "is_empty",
+            "is_not_empty",
+            "between",
+            "custom",
+        ]
+    ]
+
+class DashboardWidgetDraftInputType(
+    RootModel[
+        Open[
+            Literal[
+                "CHART",
+                "TEXT",
+                "FILTER",
+                "AI",
+                "TIME_GRAIN",
+                "FIELD",
+                "PARENT",
+                "SPACER",
+                "DIVIDER",
+                "CONTAINER",
+            ]
+        ]
+    ]
+):
+    root: Open[
+        Literal[
+            "CHART",
+            "TEXT",
+            "FILTER",
+            "AI",
+            "TIME_GRAIN",
+            "FIELD",
+            "PARENT",
+            "SPACER",
+            "DIVIDER",
+            "CONTAINER",
+        ]
+    ]
+
+class DashboardWidgetDtoType(
+    RootModel[
+        Open[
+            Literal[
+                "CHART",
+                "TEXT",
+                "FILTER",
+                "AI",
+                "TIME_GRAIN",
+                "FIELD",
+                "PARENT",
+                "SPACER",
+                "DIVIDER",
+                "CONTAINER",
+            ]
+        ]
+    ]
+):
+    root: Open[
+        Literal[
+            "CHART",
+            "TEXT",
+            "FILTER",
+            "AI",
+            "TIME_GRAIN",
+            "FIELD",
+            "PARENT",
+            "SPACER",
+            "DIVIDER",
+            "CONTAINER",
+        ]
+    ]
+
+class DashboardWidgetInputType(
+    RootModel[
+        Open[
+            Literal[
+                "CHART",
+                "TEXT",
+                "FILTER",
+                "AI",
+                "TIME_GRAIN",
+                "FIELD",
+                "PARENT",
+                "SPACER",
+                "DIVIDER",
+                "CONTAINER",
+            ]
+        ]
+    ]
+):
+    root: Open[
+        Literal[
+            "CHART",
+            "TEXT",
+            "FILTER",
+            "AI",
+            "TIME_GRAIN",
+            "FIELD",
+            "PARENT",
+            "SPACER",
+            "DIVIDER",
+            "CONTAINER",
+        ]
+    ]
+
+class DataModelValidationResponseMode(RootModel[Open[Literal["production", "dev_mode"]]]):
+    root: Open[Literal["production", "dev_mode"]]
+
+class DatabricksMetricViewIntegrationConfigurationResponseDeletionPolicy(
+    RootModel[Open[Literal["retain", "delete-managed"]]]
+):
+    root: Open[Literal["retain", "delete-managed"]]
+
+class DatabricksMetricViewIntegrationConfigurationResponseSelectionMode(
+    RootModel[Open[Literal["all", "selected", "pattern"]]]
+):
+    root: Open[Literal["all", "selected", "pattern"]]
+
+class DatabricksMetricViewIntegrationConfigurationResponseVersion(RootModel[Literal[1]]):
+    root: Literal[1]
+
+class DatabricksMetricViewPublicationIssueSeverity(RootModel[Open[Literal["ERROR", "WARNING"]]]):
+    root: Open[Literal["ERROR", "WARNING"]]
+
+class DatabricksMetricViewPublicationIssueStage(
+    RootModel[
+        Open[
+            Literal[
+                "INPUT",
+                "VIEW_PROJECTION",
+                "OSSIE_VALIDATION",
+                "OSSIE_TO_DATABRICKS",
+                "OUTPUT_VALIDATION",
+                "EXECUTION",
+            ]
+        ]
+    ]
+):
+    root: Open[
+        Literal[
+            "INPUT",
+            "VIEW_PROJECTION",
+            "OSSIE_VALIDATION",
+            "OSSIE_TO_DATABRICKS",
+            "OUTPUT_VALIDATION",
+            "EXECUTION",
+        ]
+    ]
+
+class DatabricksMetricViewPublicationPreviewInputSelectionMode(
+    RootModel[Open[Literal["all", "selected", "pattern"]]]
+):
+    root: Open[Literal["all", "selected", "pattern"]]
+
+class DatabricksMetricViewPublicationPreviewResultResponseOutcome(
+    RootModel[Open[Literal["success", "partial", "failed"]]]
+):
+    root: Open[Literal["success", "partial", "failed"]]
+
+class DatabricksMetricViewPublicationPreviewResultResponseVersion(RootModel[Literal[2]]):
+    root: Literal[2]
+
+class DatabricksMetricViewPublicationPreviewStartResponseStatus(RootModel[Literal["QUEUED"]]):
+    root: Literal["QUEUED"]
+
+class DatabricksMetricViewPublicationPreviewStatusResponseStatus(
+    RootModel[Open[Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]]]
+):
+    root: Open[Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]]
+
+class DatabricksMetricViewPublicationProgressStage(
+    RootModel[Open[Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]]]
+):
+    root: Open[Literal["QUEUED", "RUNNING", "COMPLETED", "FAILED", "CANCELLED"]]
+
+class DatabricksMetricViewPublicationViewResultOutcome(
+    RootModel[Open[Literal["success", "partial", "failed"]]]
+):
+    root: Open[Literal["success", "partial", "failed"]]
+
+class DbtSyncRunsQueryStatus(
+    RootModel[Open[Literal["RUNNING", "COMPLETED", "FAILED", "CANCELLED", "UNKNOWN"]]]
+):
+    root: Open[Literal["RUNNING", "COMPLETED", "FAILED", "CANCELLED", "UNKNOWN"]]
+
+class DbtSyncRunsQueryTrigger(
+    RootModel[Open[Literal["manual", "api", "webhook", "agent", "unknown"]]]
+):
+    root: Open[Literal["manual", "api", "webhook", "agent", "unknown"]]
+
+class DefinitionFilePatchInput(RootModel[dict[str, Any]]):
+    """An exact-text replacement in the file; its fields are not described yet, so it is a free-form object."""
+
+    root: dict[str, Any]
+
+class DefinitionFilePatchResponse(RootModel[dict[str, Any]]):
+    """What a replacement returns; not described yet."""
+
+    root: dict[str, Any]
+
+class DeploymentEnvironmentApiCredentialType(RootModel[Open[Literal["rest", "sql"]]]):
+    root: Open[Literal["rest", "sql"]]
+
+class DeploymentEnvironmentType(RootModel[Open[Literal["production", "staging", "development"]]]):
+    root: Open[Literal["production", "staging", "development"]]
+
+class DeploymentLogsQueryContainer(
+    RootModel[Open[Literal["INIT", "MAIN", "cubejs-server", "vector", "api-proxy"]]]
+):
+    root: Open[Literal["INIT", "MAIN", "cubejs-server", "vector", "api-proxy"]]
+
+class DeploymentLogsQuerySource(RootModel[Open[Literal["production", "dev"]]]):
+    root: Open[Literal["production", "dev"]]
+
+class DeploymentSettingsCloudProvider(RootModel[Open[Literal["cubecloud", "aws", "gcp"]]]):
+    root: Open[Literal["cubecloud", "aws", "gcp"]]
+
+class DeploymentSettingsCreationMethod(
+    RootModel[Open[Literal["upload", "cubecloud", "github", "ssh"]]]
+):
+    root: Open[Literal["upload", "cubecloud", "github", "ssh"]]
+
+class DeploymentSettingsDeployMode(RootModel[Open[Literal["git", "cli"]]]):
+    root: Open[Literal["git", "cli"]]
+
+class DeploymentSettingsReleaseChannel(RootModel[Open[Literal["latest", "release"]]]):
+    root: Open[Literal["latest", "release"]]
+
+class DeploymentSettingsRepoType(RootModel[Open[Literal["git", "deployRepo"]]]):
+    root: Open[Literal["git", "deployRepo"]]
+
+class DeploymentSettingsTemplate(
+    RootModel[Open[Literal["single", "simpleCluster", "multiCluster"]]]
+):
+    root: Open[Literal["single", "simpleCluster", "multiCluster"]]
+
+class DeploymentVersionReleaseChannel(RootModel[Open[Literal["latest", "release"]]]):
+    root: Open[Literal["latest", "release"]]
+
+class EmbedAccessAllEmbedUsersAction(RootModel[Open[Literal["read", "none"]]]):
+    root: Open[Literal["read", "none"]]
+
+class EmbedAccessTenantEntryAction(RootModel[Open[Literal["read", "none"]]]):
+    root: Open[Literal["read", "none"]]
+
+class EmbedTenantWorkbooksListQueryAccessSource(
+    RootModel[Open[Literal["tenant", "allEmbedUsers", "folder"]]]
+):
+    root: Open[Literal["tenant", "allEmbedUsers", "folder"]]
+
+class ExportSubjectInputType(RootModel[Open[Literal["USER", "EMBED_USER"]]]):
+    root: Open[Literal["USER", "EMBED_USER"]]
+
+class ExternalDocumentPlacementResponseAccess(RootModel[Open[Literal["GRANTED", "DENIED"]]]):
+    root: Open[Literal["GRANTED", "DENIED"]]
+
+class ExternalDocumentPlacementResponseHost(RootModel[Open[Literal["GOOGLE_SHEETS", "EXCEL"]]]):
+    root: Open[Literal["GOOGLE_SHEETS", "EXCEL"]]
+
+class FolderDtoType(RootModel[Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]]):
+    root: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
+
+class GetDeploymentEnvironmentsQueryType(
+    RootModel[Open[Literal["production", "staging", "development"]]]
+):
+    root: Open[Literal["production", "staging", "development"]]
+
+class GetReportsQuerySortBy(
+    RootModel[Open[Literal["name", "createdAt", "updatedAt", "lastViewedAt"]]]
+):
+    root: Open[Literal["name", "createdAt", "updatedAt", "lastViewedAt"]]
+
+class GetReportsQuerySortDirection(RootModel[Open[Literal["ASC", "DESC"]]]):
+    root: Open[Literal["ASC", "DESC"]]
+
+class GetUserAttributesQueryType(
+    RootModel[Open[Literal["string", "number", "boolean", "string_array", "number_array"]]]
+):
+    root: Open[Literal["string", "number", "boolean", "string_array", "number_array"]]
+
+class GetWorkspaceObjectsQueryOrderByDirection(RootModel[Open[Literal["ASC", "DESC"]]]):
+    root: Open[Literal["ASC", "DESC"]]
+
+class GetWorkspaceObjectsQueryOrderByField(
+    RootModel[Open[Literal["updated_at", "created_at", "name", "viewer_last_viewed_at"]]]
+):
+    root: Open[Literal["updated_at", "created_at", "name", "viewer_last_viewed_at"]]
+
+class MoveWorkspaceObjectInputType(RootModel[Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]]):
+    root: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
+
+class NotificationRecipientInputType(RootModel[Open[Literal["USER", "EMBED_USER", "SLACK"]]]):
+    root: Open[Literal["USER", "EMBED_USER", "SLACK"]]
+
+class NotificationRecipientType(RootModel[Open[Literal["USER", "EMBED_USER", "SLACK"]]]):
+    root: Open[Literal["USER", "EMBED_USER", "SLACK"]]
+
+class OssieConversionFilesResponse(RootModel[dict[str, Any]]):
+    """The files a conversion produced; not described yet."""
+
+    root: dict[str, Any]
+
+class OssieConversionResponse(RootModel[dict[str, Any]]):
+    """A conversion and its status; the fields are not described yet."""
+
+    root: dict[str, Any]
+
+class OssieConversionResultResponse(RootModel[dict[str, Any]]):
+    """The result of a finished conversion; not described yet."""
+
+    root: dict[str, Any]
+
+class PivotItemsDisplayScale(
+    RootModel[Open[Literal["model", "absolute", "thousands", "millions", "billions"]]]
+):
+    root: Open[Literal["model", "absolute", "thousands", "millions", "billions"]]
+
+class PivotItemsInputDisplayScale(
+    RootModel[Open[Literal["model", "absolute", "thousands", "millions", "billions"]]]
+):
+    root: Open[Literal["model", "absolute", "thousands", "millions", "billions"]]
+
+class PivotItemsInputMeasuresAxis(RootModel[Open[Literal["columns", "rows"]]]):
+    root: Open[Literal["columns", "rows"]]
+
+class PivotItemsInputMeasuresPosition(RootModel[Open[Literal["before", "after"]]]):
+    root: Open[Literal["before", "after"]]
+
+class PivotItemsMeasuresAxis(RootModel[Open[Literal["columns", "rows"]]]):
+    root: Open[Literal["columns", "rows"]]
+
+class PivotItemsMeasuresPosition(RootModel[Open[Literal["before", "after"]]]):
+    root: Open[Literal["before", "after"]]
+
+class PolicyResourceType(
+    RootModel[
+        Open[
+            Literal[
+                "Global",
+                "Deployment",
+                "Report",
+                "ReportFolder",
+                "Agent",
+                "AgentSpace",
+                "Workbook",
+                "Dashboard",
+                "Folder",
+                "ChatThread",
+            ]
+        ]
+    ]
+):
+    root: Open[
+        Literal[
+            "Global",
+            "Deployment",
+            "Report",
+            "ReportFolder",
+            "Agent",
+            "AgentSpace",
+            "Workbook",
+            "Dashboard",
+            "Folder",
+            "ChatThread",
+        ]
+    ]
+
+class PromotionActorDtoAuthenticationMethod(RootModel[Open[Literal["session", "apiKey"]]]):
+    root: Open[Literal["session", "apiKey"]]
+
+class PromotionReferenceDtoAvailability(RootModel[Open[Literal["available", "unavailable"]]]):
+    root: Open[Literal["available", "unavailable"]]
+
+class RemoveNotificationRecipientInputType(RootModel[Open[Literal["USER", "EMBED_USER", "SLACK"]]]):
+    root: Open[Literal["USER", "EMBED_USER", "SLACK"]]
+
+class ReportDeliveryInput(RootModel[dict[str, Any]]):
+    """The fields of a delivery to create or change. They are not described yet: a free-form object."""
+
+    root: dict[str, Any]
+
+class ReportDeliveryListResponse(RootModel[dict[str, Any]]):
+    """A deployment's report deliveries; the shape is not described yet."""
+
+    root: dict[str, Any]
+
+class ReportDeliveryRunResponse(RootModel[dict[str, Any]]):
+    """What starting a run returns; the shape is not described yet."""
+
+    root: dict[str, Any]
+
+class ReportDeliveryRunsResponse(RootModel[dict[str, Any]]):
+    """A delivery's run history; the shape is not described yet."""
+
+    root: dict[str, Any]
+
+class ReportDtoSource(RootModel[Open[Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]]]):
+    root: Open[Literal["GOOGLE_SHEETS", "EXCEL", "PLAYGROUND", "D3"]]
+
+class ReportDtoType(RootModel[Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]]):
+    root: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
+
+class ReportPlacementHost(RootModel[Open[Literal["GOOGLE_SHEETS", "EXCEL"]]]):
+    root: Open[Literal["GOOGLE_SHEETS", "EXCEL"]]
+
+class ReportPlacementSyncStatus(RootModel[Open[Literal["UP_TO_DATE", "CHANGED", "UNKNOWN"]]]):
+    root: Open[Literal["UP_TO_DATE", "CHANGED", "UNKNOWN"]]
+
+class ReportSnapshotDtoKind(
+    RootModel[Open[Literal["vega", "table", "kpi", "html", "map", "sankey"]]]
+):
+    root: Open[Literal["vega", "table", "kpi", "html", "map", "sankey"]]
+
+class RunScheduledTaskResponse(RootModel[dict[str, Any]]):
+    """What starting a run returns; its fields are not described yet."""
+
+    root: dict[str, Any]
+
+class SaveDatabricksMetricViewIntegrationInputDeletionPolicy(
+    RootModel[Open[Literal["retain", "delete-managed"]]]
+):
+    root: Open[Literal["retain", "delete-managed"]]
+
+class SaveDatabricksMetricViewIntegrationInputSelectionMode(
+    RootModel[Open[Literal["all", "selected", "pattern"]]]
+):
+    root: Open[Literal["all", "selected", "pattern"]]
+
+class ScheduledTaskRunResponse(RootModel[dict[str, Any]]):
+    """One run of a scheduled task; its fields are not described yet."""
+
+    root: dict[str, Any]
+
+class SnowflakeSemanticViewPullResponse(RootModel[dict[str, Any]]):
+    """A Snowflake semantic-view pull; not described yet."""
+
+    root: dict[str, Any]
+
+class SnowflakeSemanticViewSyncResponse(RootModel[dict[str, Any]]):
+    """A Snowflake semantic-view sync; not described yet."""
+
+    root: dict[str, Any]
+
+class StartDashboardExportInputFormat(RootModel[Open[Literal["png", "pdf"]]]):
+    root: Open[Literal["png", "pdf"]]
+
+class StartDbtSyncInputOutput(RootModel[Open[Literal["branch", "files"]]]):
+    root: Open[Literal["branch", "files"]]
+
+class StartDbtSyncInputSource(RootModel[Open[Literal["git", "manifest"]]]):
+    root: Open[Literal["git", "manifest"]]
+
+class StartOssieConversionInput(RootModel[dict[str, Any]]):
+    """What to convert and in which direction; the fields are not described yet, so it is a free-form object."""
+
+    root: dict[str, Any]
+
+class StartSnowflakeSemanticViewPullInput(RootModel[dict[str, Any]]):
+    """What to pull; not described yet, a free-form object."""
+
+    root: dict[str, Any]
+
+class StartSnowflakeSemanticViewSyncInput(RootModel[dict[str, Any]]):
+    """What to sync; not described yet, a free-form object."""
+
+    root: dict[str, Any]
+
+class UpdateDeploymentInputCloudProvider(RootModel[Open[Literal["cubecloud", "aws", "gcp"]]]):
+    root: Open[Literal["cubecloud", "aws", "gcp"]]
+
+class UpdateDeploymentInputCreationMethod(
+    RootModel[Open[Literal["upload", "cubecloud", "github", "ssh"]]]
+):
+    root: Open[Literal["upload", "cubecloud", "github", "ssh"]]
+
+class UpdateDeploymentInputDeployMode(RootModel[Open[Literal["git", "cli"]]]):
+    root: Open[Literal["git", "cli"]]
+
+class UpdateDeploymentInputReleaseChannel(RootModel[Open[Literal["latest", "release"]]]):
+    root: Open[Literal["latest", "release"]]
+
+class UpdateDeploymentInputTemplate(
+    RootModel[Open[Literal["single", "simpleCluster", "multiCluster"]]]
+):
+    root: Open[Literal["single", "simpleCluster", "multiCluster"]]
+
+class UpdateEmbedAccessInputAction(RootModel[Open[Literal["read", "none"]]]):
+    root: Open[Literal["read", "none"]]
+
+class UpdateNotificationInputNotificationFormat(RootModel[Open[Literal["png", "pdf"]]]):
+    root: Open[Literal["png", "pdf"]]
+
+class UpdateNotificationInputScheduleType(
+    RootModel[Open[Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]]]
+):
+    root: Open[Literal["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "CUSTOM"]]
+
+class UpdateReportInputHost(RootModel[Open[Literal["GOOGLE_SHEETS", "EXCEL"]]]):
+    root: Open[Literal["GOOGLE_SHEETS", "EXCEL"]]
+
+class UserAliasDTOSource(RootModel[Open[Literal["ldap", "saml", "scim", "manual"]]]):
+    root: Open[Literal["ldap", "saml", "scim", "manual"]]
+
+class UserAttributeCreateInputType(
+    RootModel[Open[Literal["string", "number", "boolean", "string_array", "number_array"]]]
+):
+    root: Open[Literal["string", "number", "boolean", "string_array", "number_array"]]
+
+class UserAttributeDefinitionDTOType(
+    RootModel[Open[Literal["string", "number", "boolean", "string_array", "number_array"]]]
+):
+    root: Open[Literal["string", "number", "boolean", "string_array", "number_array"]]
+
+class UserAttributeType(
+    RootModel[Open[Literal["string", "number", "boolean", "string_array", "number_array"]]]
+):
+    root: Open[Literal["string", "number", "boolean", "string_array", "number_array"]]
+
+class UserAttributeValueType(
+    RootModel[Open[Literal["string", "number", "boolean", "string_array", "number_array"]]]
+):
+    root: Open[Literal["string", "number", "boolean", "string_array", "number_array"]]
+
+class WorkbookDtoType(RootModel[Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]]):
+    root: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
+
+class WorkbookPromotionDtoOutcome(RootModel[Open[Literal["created", "updated", "unchanged"]]]):
+    root: Open[Literal["created", "updated", "unchanged"]]
+
+class WorkspaceBulkFailureType(RootModel[Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]]):
+    root: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]
 
 class WorkspaceItemRefInputType(RootModel[Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]]):
     root: Open[Literal["FOLDER", "WORKBOOK", "REPORT"]]

@@ -87,13 +87,6 @@ class UserItemParam(TypedDict):
     value: NotRequired[str | None]
     primary: NotRequired[bool | None]
 
-class UserListResponse(BaseModel):
-    schemas: list[str] | None = None
-    total_results: int | None = None
-    start_index: int | None = None
-    items_per_page: int | None = None
-    resources: list[User] | None = None
-
 class UserName(BaseModel):
     given_name: str | None = None
     family_name: str | None = None
@@ -102,3 +95,10 @@ class UserName(BaseModel):
 class UserNameParam(TypedDict):
     givenName: NotRequired[str | None]
     familyName: NotRequired[str | None]
+
+class UserListResponse(BaseModel):
+    schemas: list[str] | None = None
+    total_results: int | None = None
+    start_index: int | None = None
+    items_per_page: int | None = None
+    resources: list[User] | None = None
