@@ -56,12 +56,16 @@ def class_fields(m: Model) -> tuple[Fields, Fields]:
     for f in m.fields:
         type_text = py_open_type(f.type, "")
         default = _default(f)
-        text, code = _statement(f, type_text, default)
+        text, constraints = _statement(f, type_text, default)
         lines.append(text)
-        names |= _code_names(code)
-        stub = f"{f.py_name}: {type_text}{default}"
-        stub_lines.append(fit(stub, 4))
-        stub_names |= _code_names(stub)
+        # what ``name: T = d`` uses is what T and d use: each remembered on its own, as a large
+        # document's statements are nearly all different and their types and defaults are not
+        used = _code_names(type_text) | _code_names(default)
+        stub_names |= used
+        if constraints is not None:  # ``Annotated[T, Field(<constraints>)]``
+            used |= _ANNOTATED | _code_names(constraints)
+        names |= used
+        stub_lines.append(fit(f"{f.py_name}: {type_text}{default}", 4))
     if not m.fields:  # the configuration line keeps the class body from being empty
         stub_lines, stub_names = [config], set(config_names)
     ours = "\n    ".join(lines), frozenset(names)
@@ -86,20 +90,23 @@ def field_statement(f: ModelField) -> str:
     return _statement(f, py_open_type(f.type, ""), _default(f))[0]
 
 
-def _statement(f: ModelField, type_text: str, default: str) -> tuple[str, str]:
-    """:func:`field_statement` (``type_text``, ``default``: the field's, written), and the
-    same statement unbroken without its alias and description: string literals
-    (:func:`py_str`) and keyword names, which use no name."""
-    code_type = type_text
+_ANNOTATED = frozenset({"Annotated", "Field"})
+
+
+def _statement(f: ModelField, type_text: str, default: str) -> tuple[str, str | None]:
+    """:func:`field_statement` (``type_text``, ``default``: the field's, written), and, when
+    the type is annotated, the constraints among its ``Field`` arguments (keyword arguments and
+    literals: the alias and description are string literals, which use no name)."""
     if f.py_name != f.name or f.constraints or f.description:
         parts = [f"alias={py_str(f.name)}"] if f.py_name != f.name else []
-        constraints = [f"{key}={py_literal(value)}" for key, value in f.constraints]
-        parts += constraints
+        constraints = ", ".join(f"{key}={py_literal(value)}" for key, value in f.constraints)
+        if constraints:
+            parts.append(constraints)
         if f.description:
             parts.append(f"description={py_str(clean_text(f.description).strip())}")
-        type_text = f"Annotated[{type_text}, Field({', '.join(parts)})]"
-        code_type = f"Annotated[{code_type}, Field({', '.join(constraints)})]"
-    return fit(f"{f.py_name}: {type_text}{default}", 4), f"{f.py_name}: {code_type}{default}"
+        annotated = f"Annotated[{type_text}, Field({', '.join(parts)})]"
+        return fit(f"{f.py_name}: {annotated}{default}", 4), constraints
+    return fit(f"{f.py_name}: {type_text}{default}", 4), None
 
 
 @functools.lru_cache(maxsize=4096)
