@@ -12,6 +12,7 @@ is the largest resident set among it and its children (``wait4`` rusage).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import os
@@ -189,6 +190,7 @@ def generation(
     per_op: dict[str, float] = {}
     peaks: dict[str, float] = {}
     medians: dict[tuple[str, str], float] = {}
+    ours_by_input: dict[str, tuple[Cmd, int]] = {}
     for label, args, peer_doc in generation_inputs(report, proj, tmp, shared):
         log(f"generation: {label} ({rounds} alternated rounds after a warm-up)")
         work = tmp / "gen" / re.sub(r"\W+", "-", label).strip("-").lower()
@@ -211,8 +213,8 @@ def generation(
             if cmd is ours and not cmd.failure:
                 peaks[label] = cmd.peak_mb
             if cmd is ours and ops and not cmd.failure:
-                per_op[label] = ours.median / ops
-                note = f"{ops} operations, {secs(per_op[label])}/operation"
+                ours_by_input[label] = (ours, ops)
+                note = f"{ops} operations, {secs(ours.median / ops)}/operation"
             median = f"({secs(cmd.times[0])})" if cmd.failure else secs(cmd.median)
             first = label if cmd is ours else ""
             rss = f"{cmd.peak_mb:.0f} MB"
@@ -227,8 +229,42 @@ def generation(
         "folder each run; peak RSS = largest process of the run; a failed run shows its time "
         "in parentheses)\n\n" + table([*header, "note"], rows)
     )
+    per_op = per_operation(report, ours_by_input, rounds)
     generation_targets(report, medians, per_op, peers)
     big_document_targets(report, medians, per_op, peaks)
+
+
+def per_operation(
+    report: Report, ours: dict[str, tuple[Cmd, int]], rounds: int
+) -> dict[str, float]:
+    """Our time per operation on each input, from one rotation of our runs alone (platform 07,
+    then each other input, the order turning every round). The per-input blocks above alternate
+    ours with the peers, whose runs (ruff over thousands of files, deleted folders) leave the
+    machine in states that differ from block to block: platform 07's median there moved by a
+    quarter from one bench to the next, and every per-operation ratio with it."""
+    base = ours.get("platform 07")
+    if base is None:
+        return {}
+    others = ["Box", *(label for label, _, _ in BUILT)]
+    labels = ["platform 07", *(label for label in others if label in ours)]
+    log(f"generation: time per operation ({rounds} rounds of {', '.join(labels)})")
+    cmds = [dataclasses.replace(ours[label][0], name=label, runs=[]) for label in labels]
+    compare(cmds, rounds, warmup=False)
+    rows = []
+    per_op: dict[str, float] = {}
+    for cmd, label in zip(cmds, labels, strict=True):
+        if cmd.failure:
+            rows.append([label, "—", "—", "—", f"FAILED — {cmd.failure}"])
+            continue
+        per_op[label] = cmd.median / ours[label][1]
+        ratio = per_op[label] / per_op["platform 07"] if "platform 07" in per_op else math.nan
+        rows.append([label, secs(cmd.median), spread(cmd), secs(per_op[label]), f"{ratio:.2f}x"])
+    report.sections.append(
+        f"### Time per operation (our runs alone, {rounds} rounds, each input once a round, "
+        "the order turning; median)\n\n"
+        + table(["input", "median", "min - max", "per operation", "÷ platform 07"], rows)
+    )
+    return per_op
 
 
 def big_document_targets(

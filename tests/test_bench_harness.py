@@ -43,3 +43,34 @@ def test_a_named_trash_keeps_the_folder_it_was_in_clean(harness: Any, tmp_path: 
     harness.set_aside(cache, trash)
     assert sorted(p.name for p in (tmp_path / "project" / "state").iterdir()) == []
     assert [p.name for p in trash.glob("*/*")] == ["mypy"]
+
+
+def test_time_per_operation_comes_from_one_rotation_of_our_runs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The per-operation ratios are taken from our runs alone, every input once a round: each
+    command runs again (not its block's times), and an input without platform 07 gives none."""
+    import sys
+
+    monkeypatch.syspath_prepend(str(ROOT / "bench"))
+    import harness
+    import run
+
+    def sleeper(seconds: float) -> Any:
+        code = f"import time; time.sleep({seconds})"
+        return harness.Cmd("cube-codegen", [sys.executable, "-c", code], runs=[])
+
+    block = sleeper(0.0)
+    block.runs = [harness.Run(99.0, 0, 0)]  # a time from the per-input block: not used
+    ours = {
+        "platform 07": (block, 2),
+        "payments (built, 4 MB)": (sleeper(0.2), 2),
+        "spec/ (4 families)": (sleeper(5.0), 1),  # not an input of the per-operation rows
+    }
+    report = harness.Report()
+    per_op = run.per_operation(report, ours, rounds=3)
+    assert set(per_op) == {"platform 07", "payments (built, 4 MB)"}
+    assert per_op["platform 07"] < 0.2  # measured again, not the block's 99 s
+    assert per_op["payments (built, 4 MB)"] > per_op["platform 07"] + 0.05
+    assert "Time per operation" in report.sections[-1]
+    assert run.per_operation(harness.Report(), {"Box": (sleeper(0.0), 1)}, rounds=1) == {}
