@@ -16,9 +16,8 @@ from typing import TYPE_CHECKING, Any
 from generator import __version__
 from generator.beside import Beside
 from generator.diagnostics import CodegenError, Diagnostic
-from generator.document import valid_cache
+from generator.document import known_documents, valid_cache
 from generator.document.config import Config, FamilyConfig
-from generator.document.loader import load_document
 from generator.document.openapi_paths import operation_keys
 from generator.document.refs import Resolver, bundle
 from generator.document.validate import openapi_version, validate
@@ -74,14 +73,20 @@ def load_family(config: Config, family: FamilyConfig) -> LoadedFamily:
 
 def prepare_family(config: Config, family: FamilyConfig) -> PreparedFamily:
     file = str(config.path(family.document))
-    doc = load_document(file)
+    found = known_documents.read(file)
+    doc = found.document
     openapi_version(doc, file)
     written: tuple[Provenance, ...] = ()
     if family.overlays:
         doc, written = apply_overlays(doc, file, [str(config.path(o)) for o in family.overlays])
     bundled: list[Diagnostic] = []
     try:
-        if not Resolver(doc, file).check_self_contained():  # one walk for most documents
+        if found.known and not family.overlays:
+            pass  # these bytes were found self-contained, every reference resolving
+        elif Resolver(doc, file).check_self_contained():  # one walk for most documents
+            if not family.overlays:
+                known_documents.remember(found)
+        else:
             doc, bundled = bundle(doc, file, ref_root=config.ref_root)
             Resolver(doc, file).check_all(local_only=True)
     except CodegenError as exc:

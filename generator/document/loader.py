@@ -245,6 +245,12 @@ def normalise(raw: Any, file: str) -> Any:
 
 def load_document(path: str | os.PathLike[str], *, max_bytes: int = MAX_BYTES) -> Any:
     """Load a YAML or JSON file; raises :class:`CodegenError` with a one-line reason."""
+    return parse_document(document_bytes(path, max_bytes=max_bytes), str(path))
+
+
+def document_bytes(path: str | os.PathLike[str], *, max_bytes: int = MAX_BYTES) -> bytes:
+    """A document file's bytes: a regular file within ``max_bytes``; raises
+    :class:`CodegenError` with a one-line reason."""
     p = Path(path)
     file = str(path)
     regular_file(p, file)  # /dev/zero or a pipe would never end
@@ -255,14 +261,23 @@ def load_document(path: str | os.PathLike[str], *, max_bytes: int = MAX_BYTES) -
             raise _fail(
                 file, "", f"{mb:.1f} MB exceeds the {max_bytes // 1024 // 1024} MB document limit"
             )
-        data = p.read_bytes()
+        return p.read_bytes()
     except FileNotFoundError:
         raise _fail(file, "", "no such file", id="file-not-found") from None
     except IsADirectoryError:
         raise _fail(file, "", "is a directory, not a document", id="file-not-found") from None
     except OSError as exc:
         raise _fail(file, "", f"cannot read: {exc.strerror}") from None
+
+
+def parse_document(data: bytes, file: str, *, clean: bool = False) -> Any:
+    """The document ``data`` (the bytes of ``file``) holds. ``clean``: the run state knows
+    these very bytes parse without error (:mod:`generator.document.known_documents`), so JSON is
+    read without the checks a clean document never needs (every object's keys compared while
+    parsing, the depth and size walked after)."""
     if is_json_name(file):
+        if clean:
+            return json.loads(data.decode("utf-8-sig"))
         return parse_bytes(data, file, as_json=True)
     return parsed_cache.parsed(data, lambda: parse_bytes(data, file))
 
