@@ -94,11 +94,7 @@ def _is_pyyaml(name: str) -> bool:
 def load(name: str, where: str = FOLDER) -> Any | None:
     """The data of entry ``name`` (in the run state's folder ``where``); None when there is
     none to trust."""
-    try:
-        path, secret = runstate.folder(where) / f"{name}.json", runstate.secret_key()
-    except (OSError, runstate.RunStateRefused):
-        return None
-    payload = runstate.read_signed(path, name.encode(), secret)
+    payload = load_payload(name, where)
     return None if payload is None else json.loads(payload)
 
 
@@ -111,21 +107,37 @@ def store(name: str, document: Any, where: str = FOLDER) -> None:
             return
     except (ValueError, TypeError, RecursionError):
         return
+    store_payload(name, payload, where)
+
+
+def load_payload(name: str, where: str, suffix: str = ".json") -> bytes | None:
+    """The bytes of entry ``name`` (``<name><suffix>`` in the run state's folder ``where``),
+    signed by this installation; None when there is none to trust."""
+    try:
+        path, secret = runstate.folder(where) / f"{name}{suffix}", runstate.secret_key()
+    except (OSError, runstate.RunStateRefused):
+        return None
+    return runstate.read_signed(path, name.encode(), secret)
+
+
+def store_payload(name: str, payload: bytes, where: str, suffix: str = ".json") -> None:
+    """Keep ``payload`` as entry ``name`` (``<name><suffix>``), signed, in the run state's
+    folder ``where``."""
     try:
         folder, secret = runstate.folder(where), runstate.secret_key()
     except (OSError, runstate.RunStateRefused):
         return
-    if runstate.write_signed(folder / f"{name}.json", name.encode(), secret, payload):
-        _prune(folder)
+    if runstate.write_signed(folder / f"{name}{suffix}", name.encode(), secret, payload):
+        _prune(folder, suffix)
 
 
-def _prune(folder: Path) -> None:
+def _prune(folder: Path, suffix: str = ".json") -> None:
     """Remove the least recently used entries beyond :data:`KEEP`. Runs sharing the run state
     prune it at once: an entry another run removed meanwhile is simply gone, never an error,
     and pruning is housekeeping, so nothing it meets fails the run."""
     with contextlib.suppress(OSError):
         with os.scandir(folder) as listing:
-            names = [e.path for e in listing if e.name.endswith(".json")]
+            names = [e.path for e in listing if e.name.endswith(suffix)]
         if len(names) <= KEEP:
             return
         aged = []

@@ -4,7 +4,7 @@ sign (or one that is damaged) never used, and a run that broke nothing new write
 
 from __future__ import annotations
 
-import json
+import marshal
 from pathlib import Path
 from typing import Any
 
@@ -58,13 +58,13 @@ def test_statements_are_broken_once_and_read_back_the_same(
         "x = 1",
     ]
     assert "\n" in first[0] and "\n" in first[1]  # long enough to be broken
-    assert len(list(run_state.glob("*.json"))) == 1
+    assert len(list(run_state.glob("*" + layout_cache.SUFFIX))) == 1
     refuse(monkeypatch)
 
     def no_store(*args: Any) -> None:
         raise AssertionError("nothing new, yet written")
 
-    monkeypatch.setattr(parsed_cache, "store", no_store)
+    monkeypatch.setattr(parsed_cache, "store_payload", no_store)
     assert one_run() == first  # every statement answered from the run state
 
 
@@ -86,7 +86,7 @@ def test_another_package_or_a_new_statement_is_broken_afresh(run_state: Path) ->
         layout.fit = real  # type: ignore[assignment]
         layout_cache.finish("other")
     assert calls == [CALL, CALL]
-    assert len(list(run_state.glob("*.json"))) == 2
+    assert len(list(run_state.glob("*" + layout_cache.SUFFIX))) == 2
 
 
 @pytest.mark.parametrize("damage", ["unsigned", "torn"])
@@ -94,13 +94,12 @@ def test_an_entry_not_signed_here_is_never_used(
     run_state: Path, monkeypatch: pytest.MonkeyPatch, damage: str
 ) -> None:
     one_run()
-    [entry] = run_state.glob("*.json")
+    [entry] = run_state.glob("*" + layout_cache.SUFFIX)
     data = entry.read_bytes()
     mac, payload = data[:32], data[32:]
-    entries = json.loads(payload)
-    for e in entries:
-        e[4] = "import os; os.system('echo injected')"
-    forged = json.dumps(entries).encode()
+    form, entries = marshal.loads(payload)
+    injected = [(*e[:4], "import os; os.system('echo injected')") for e in entries]
+    forged = marshal.dumps((form, injected))
     entry.write_bytes(mac + forged if damage == "unsigned" else data[: len(data) // 2])
     assert one_run() == [
         layout.fit(CALL, 4),
@@ -111,26 +110,38 @@ def test_an_entry_not_signed_here_is_never_used(
 
 
 def test_a_signed_entry_of_the_wrong_shape_is_passed_over(run_state: Path) -> None:
-    """Entries are checked one by one, exact JSON types: only a well-formed one is used."""
-    good = ["statement", CALL, 4, layout.LINE_LENGTH, "kept = 1"]
+    """Entries are checked one by one, exact types: only a well-formed one is used."""
+    good = ("statement", CALL, 4, layout.LINE_LENGTH, "kept = 1")
     wrong = [
-        ["statement", CALL, 4, layout.LINE_LENGTH],  # too short
-        ["statement", CALL, 4, layout.LINE_LENGTH, "x", "y"],  # too long
-        ["statement", FIELD, "4", layout.LINE_LENGTH, "bad indent"],
-        ["statement", FIELD, 4, True, "a boolean width"],
-        ["statement", FIELD, 4.0, layout.LINE_LENGTH, "a float indent"],
-        [7, FIELD, 4, layout.LINE_LENGTH, "a number kind"],
-        ["param", ITEM, 8, layout.LINE_LENGTH, 5],  # a number for the broken text
+        ("statement", CALL, 4, layout.LINE_LENGTH),  # too short
+        ("statement", CALL, 4, layout.LINE_LENGTH, "x", "y"),  # too long
+        ["statement", FIELD, 4, layout.LINE_LENGTH, "a list, not a tuple"],
+        ("statement", FIELD, "4", layout.LINE_LENGTH, "bad indent"),
+        ("statement", FIELD, 4, True, "a boolean width"),
+        ("statement", FIELD, 4.0, layout.LINE_LENGTH, "a float indent"),
+        (7, FIELD, 4, layout.LINE_LENGTH, "a number kind"),
+        ("param", ITEM, 8, layout.LINE_LENGTH, 5),  # a number for the broken text
         {"statement": CALL},
         "statement",
     ]
     layout_cache.begin("pkg")
     key = layout_cache._name("pkg")
-    parsed_cache.store(key, [*wrong, good], layout_cache.FOLDER)
-    layout_cache.begin("pkg")
+
+    def kept(payload: bytes) -> None:
+        parsed_cache.store_payload(key, payload, layout_cache.FOLDER, layout_cache.SUFFIX)
+        layout_cache.begin("pkg")
+
+    kept(marshal.dumps((layout_cache._FORMAT, [*wrong, good])))
     assert layout_cache.fit(CALL, 4) == "kept = 1"  # the good entry, from the cache
     assert layout_cache.fit(FIELD, 4) == layout.fit(FIELD, 4)  # broken afresh
     assert layout_cache.fit_item(ITEM, 8, kind="param") == layout.fit_item(ITEM, 8, kind="param")
+    for payload in (  # signed, but not entries of this format: none used
+        marshal.dumps(("cube-codegen layout 1", [good])),
+        marshal.dumps([good]),
+        b"\xff\x00 not marshal data",
+    ):
+        kept(payload)
+        assert layout_cache._known == {}
     layout_cache.finish("pkg")
 
 
