@@ -436,6 +436,25 @@ def mappings_in(value: Any) -> list[dict[str, Any]]:
     return out
 
 
+def own_project(folder: Path) -> Path:
+    """Make ``folder`` a project of its own (an empty ``spec/cube-codegen.yaml``): run from
+    there, a command keeps its run state in ``<folder>/.cache/cube-codegen``, returned."""
+    (folder / "spec").mkdir(exist_ok=True)
+    (folder / "spec" / "cube-codegen.yaml").write_text("{}\n", encoding="utf-8")
+    return folder / RUN_STATE
+
+
+def refuse_calls(patch: Any, why: str, *targets: tuple[object, str]) -> None:
+    """Replace each ``(owner, name)`` with a function that fails the test with ``why``: what a
+    cache spares must not run (``patch`` is pytest's ``monkeypatch``)."""
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError(why)
+
+    for owner, name in targets:
+        patch.setattr(owner, name, refuse)
+
+
 # --- small test documents: one builder, so a test states only what it is about ---------------
 
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.document.test_parsed_cache import big_document
-from tests.helpers import json_body, openapi_document, run_cli, schema_ref
+from tests.helpers import json_body, openapi_document, own_project, run_cli, schema_ref
 
 IMPORT_TIME = {"PYTHONPROFILEIMPORTTIME": "1"}
 NEVER = {"yaml", "generator.document.yaml_text", "importlib.metadata", "email"}
@@ -29,8 +29,7 @@ def imported(proc: subprocess.CompletedProcess[str]) -> set[str]:
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """A project folder (its run state stays in it), holding a small JSON document."""
-    (tmp_path / "spec").mkdir()
-    (tmp_path / "spec" / "cube-codegen.yaml").write_text("{}\n", encoding="utf-8")
+    own_project(tmp_path)
     pet = {"type": "object", "properties": {"id": {"type": "integer"}}, "required": ["id"]}
     ok = {"200": {"description": "ok", "content": json_body(schema_ref("Pet"))}}
     param = {"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}

@@ -15,16 +15,15 @@ from generator.diagnostics import CodegenError
 from generator.document import known_documents, loader, parsed_cache
 from generator.document.refs import Resolver
 from generator.pipeline import generate, single_document_config
-from tests.helpers import openapi_document, operation, schema_ref
+from tests.helpers import openapi_document, operation, own_project, refuse_calls, schema_ref
 
 
 @pytest.fixture(autouse=True)
 def run_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A project of its own: its run state is ``.cache/cube-codegen`` under ``tmp_path``."""
-    (tmp_path / "spec").mkdir()
-    (tmp_path / "spec" / "cube-codegen.yaml").write_text("{}\n", encoding="utf-8")
+    state = own_project(tmp_path)
     monkeypatch.chdir(tmp_path)
-    return tmp_path / ".cache" / "cube-codegen" / known_documents.FOLDER
+    return state / known_documents.FOLDER
 
 
 def big_document(title: str = "Big", target: str = "Thing") -> dict[str, Any]:
@@ -50,12 +49,13 @@ def files_of(spec: Path, overlays: tuple[Path, ...] = ()) -> dict[str, str]:
 
 
 def refuse_checks(monkeypatch: pytest.MonkeyPatch) -> None:
-    def refuse(*args: Any, **kwargs: Any) -> Any:
-        raise AssertionError("checked again")
-
-    monkeypatch.setattr(loader, "_unique_object", refuse)
-    monkeypatch.setattr(loader, "_json_within_bounds", refuse)
-    monkeypatch.setattr(Resolver, "check_self_contained", refuse)
+    refuse_calls(
+        monkeypatch,
+        "checked again",
+        (loader, "_unique_object"),
+        (loader, "_json_within_bounds"),
+        (Resolver, "check_self_contained"),
+    )
 
 
 def test_known_bytes_are_read_plainly_and_give_the_same_package(

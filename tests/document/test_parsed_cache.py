@@ -16,15 +16,15 @@ import yaml
 from generator import runstate
 from generator.diagnostics import CodegenError
 from generator.document import loader, parsed_cache
+from tests.helpers import own_project, refuse_calls
 
 
 @pytest.fixture(autouse=True)
 def run_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A project of its own: its run state is ``.cache/cube-codegen`` under ``tmp_path``."""
-    (tmp_path / "spec").mkdir()
-    (tmp_path / "spec" / "cube-codegen.yaml").write_text("{}\n", encoding="utf-8")
+    state = own_project(tmp_path)
     monkeypatch.chdir(tmp_path)
-    return tmp_path / ".cache" / "cube-codegen" / parsed_cache.FOLDER
+    return state / parsed_cache.FOLDER
 
 
 def big_document(title: str = "Big") -> str:
@@ -50,11 +50,7 @@ def entries(cache: Path) -> list[Path]:
 
 
 def no_yaml(monkeypatch: pytest.MonkeyPatch) -> None:
-    def refuse(*args: Any, **kwargs: Any) -> Any:
-        raise AssertionError("parsed again")
-
-    monkeypatch.setattr(yaml, "compose", refuse)
-    monkeypatch.setattr(yaml, "load", refuse)
+    refuse_calls(monkeypatch, "parsed again", (yaml, "compose"), (yaml, "load"))
 
 
 def test_a_document_is_parsed_once_and_read_back_the_same(

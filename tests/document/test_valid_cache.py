@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 
-from generator import RUN_STATE, pipeline
+from generator import pipeline
 from generator.diagnostics import CodegenError
 from generator.document import valid_cache
 from generator.ir import bound_names
 from tests.cli.test_work_beside import _document
-from tests.helpers import ROOT
+from tests.helpers import ROOT, own_project
 
 
 @pytest.fixture(autouse=True)
@@ -27,9 +27,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A project of its own: its run state is ``.cache/cube-codegen`` under ``tmp_path``,
     holding the names the templates bind (deriving them would validate a stub package, and
     record its verdict, as if this test's run had)."""
-    (tmp_path / "spec").mkdir()
-    (tmp_path / "spec" / "cube-codegen.yaml").write_text("{}\n", encoding="utf-8")
-    bound_names.keep_in(tmp_path / RUN_STATE)
+    bound_names.keep_in(own_project(tmp_path))
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("CUBE_CODEGEN_NO_FORK", "1")  # validation here, where the spy sees it
     return tmp_path

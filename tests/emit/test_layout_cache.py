@@ -12,6 +12,7 @@ import pytest
 
 from generator.document import parsed_cache
 from generator.emit import layout, layout_cache
+from tests.helpers import own_project, refuse_calls
 
 CALL = "result = client.payments.create(" + ", ".join(f"arg{i}=value{i}" for i in range(12)) + ")"
 FIELD = 'name: Annotated[str | None, Field(description="' + "word " * 20 + '")] = None'
@@ -21,10 +22,9 @@ ITEM = "items: list[" + " | ".join(f"Choice{i}" for i in range(12)) + "] | None 
 @pytest.fixture(autouse=True)
 def run_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A project of its own: its run state is ``.cache/cube-codegen`` under ``tmp_path``."""
-    (tmp_path / "spec").mkdir()
-    (tmp_path / "spec" / "cube-codegen.yaml").write_text("{}\n", encoding="utf-8")
+    state = own_project(tmp_path)
     monkeypatch.chdir(tmp_path)
-    return tmp_path / ".cache" / "cube-codegen" / layout_cache.FOLDER
+    return state / layout_cache.FOLDER
 
 
 def one_run(package: str = "pkg") -> list[str]:
@@ -40,11 +40,7 @@ def one_run(package: str = "pkg") -> list[str]:
 
 
 def refuse(monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken_again(*args: Any, **kwargs: Any) -> str:
-        raise AssertionError("broken again")
-
-    monkeypatch.setattr(layout, "fit", broken_again)
-    monkeypatch.setattr(layout, "fit_item", broken_again)
+    refuse_calls(monkeypatch, "broken again", (layout, "fit"), (layout, "fit_item"))
 
 
 def test_statements_are_broken_once_and_read_back_the_same(
