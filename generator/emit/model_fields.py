@@ -11,7 +11,7 @@ from generator.emit.imports import used_names
 from generator.emit.layout_cache import fit, fit_item
 from generator.emit.literals import py_literal
 from generator.emit.sanitize import clean_text, py_str
-from generator.emit.type_text import py_input_type, py_open_type
+from generator.emit.type_text import ItemTypes, py_input_type, py_open_type
 from generator.ir.types import Model, ModelField, TypeRef
 
 # Where a class body's configuration and fields go when its template renders: text from a
@@ -127,18 +127,18 @@ def twin_type_strings(m: Model, inputs: dict[str, str], values: dict[str, TypeRe
     return strings + ([] if all(f.required for f in m.fields) else ["NotRequired"])
 
 
-def typed_dict_entry(f: ModelField, inputs: dict[str, str], values: dict[str, TypeRef]) -> str:
+def typed_dict_entry(f: ModelField, items: ItemTypes) -> str:
     """A field's item in a functional TypedDict twin (``"wire-name": "T",``, indented by eight):
     keyed by its wire name, its type as a string (the twin's module imports what it names only
     for type checkers)."""
-    return fit_item(f"{py_str(f.name)}: {py_str(_item(f, inputs, values))}", 8, kind="entry")
+    return fit_item(f"{py_str(f.name)}: {py_str(_item(f, items))}", 8, kind="entry")
 
 
-def typed_dict_field(f: ModelField, inputs: dict[str, str], values: dict[str, TypeRef]) -> str:
+def typed_dict_field(f: ModelField, items: ItemTypes) -> str:
     """A field's item in a class-syntax TypedDict twin (``name: T``, indented by four)."""
-    return fit(f"{f.name}: {_item(f, inputs, values)}", 4)
+    return fit(f"{f.name}: {_item(f, items)}", 4)
 
 
-def _item(f: ModelField, inputs: dict[str, str], values: dict[str, TypeRef]) -> str:
-    item = py_input_type(f.type, inputs, "", values)
+def _item(f: ModelField, items: ItemTypes) -> str:
+    item = items(f.type)
     return item if f.required else f"NotRequired[{item}]"

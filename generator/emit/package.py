@@ -19,6 +19,7 @@ from generator.emit.model_fields import FIELDS, class_fields
 from generator.emit.render import load_templates, render
 from generator.emit.stubs import stub_body, stub_imports
 from generator.emit.testcases import CaseBuilder
+from generator.emit.type_text import ItemTypes
 from generator.files import checkpoint
 from generator.ir.contracts import RUNTIME_DIR
 from generator.ir.types import Family, Model, Package, ValueModel
@@ -186,12 +187,14 @@ def _render_tests(package: Package, ctx: dict[str, Any]) -> dict[str, str]:
 
 
 def _family_context(family: Family, family_import: str, ctx: dict[str, Any]) -> dict[str, Any]:
+    inputs, values = family.inputs(), family.value_types()
     return {
         **ctx,
         "family": family,
         "family_import": family_import,
-        "inputs": family.inputs(),
-        "values": family.value_types(),
+        "inputs": inputs,
+        "values": values,
+        "item_types": ItemTypes(inputs, values),  # the TypedDict twins' item types
         "modules": {m.name: m.module for m in family.models},  # each class's module
     }
 

@@ -100,6 +100,24 @@ def py_input_type(
     return py_type(t, models)
 
 
+class ItemTypes:
+    """One family's TypedDict item types (:func:`py_input_type` with its twins and value
+    classes), each written once: a large document's twins repeat a few hundred types over
+    thousands of items, and a union or a list is walked anew on every call."""
+
+    __slots__ = ("_memo", "inputs", "values")
+
+    def __init__(self, inputs: dict[str, str], values: dict[str, TypeRef]) -> None:
+        self.inputs, self.values = inputs, values
+        self._memo: dict[TypeRef, str] = {}
+
+    def __call__(self, t: TypeRef) -> str:
+        found = self._memo.get(t)
+        if found is None:
+            found = self._memo[t] = py_input_type(t, self.inputs, "", self.values)
+        return found
+
+
 @lru_cache(maxsize=16384)
 def py_open_type(t: TypeRef, models: str = "") -> str:
     """A model field's type: like :func:`py_type`, but an enum of two or more values and a union
