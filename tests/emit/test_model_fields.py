@@ -17,6 +17,7 @@ from generator.emit.model_fields import (
     typed_dict_field,
 )
 from generator.emit.sanitize import docstring_body, py_str
+from generator.emit.type_text import ItemTypes
 from generator.ir.naming import ClassName, PythonIdentifier
 from generator.ir.types import (
     NONE,
@@ -80,13 +81,14 @@ def test_a_long_statement_is_broken_as_the_formatter_would_at_the_class_body_ind
 
 def test_typed_dict_items_name_the_twin_and_mark_optional_keys() -> None:
     ref = ModelRef(ClassName.unchecked("Card"))
-    inputs = {"Card": "CardParam"}
+    items = ItemTypes({"Card": "CardParam"}, {})
     f = _field("card-list", "card_list", ListOf(ref), required=False)
-    assert typed_dict_entry(f, inputs, {}) == (
-        '"card-list": "NotRequired[Sequence[Card | CardParam]]",'
-    )
+    assert typed_dict_entry(f, items) == ('"card-list": "NotRequired[Sequence[Card | CardParam]]",')
     g = _field("card", "card", ref, required=True)
-    assert typed_dict_field(g, inputs, {}) == "card: Card | CardParam"
+    assert typed_dict_field(g, items) == "card: Card | CardParam"
+    # each type written once for the family: the same text again, from memory
+    assert typed_dict_field(g, items) == "card: Card | CardParam"
+    assert items(ref) == "Card | CardParam" and len(items._memo) == 2
 
 
 def test_the_functional_twin_is_chosen_by_wire_names_and_described_keeps_order() -> None:
