@@ -11,8 +11,8 @@ from generator.emit.imports import used_names
 from generator.emit.layout_cache import fit, fit_item
 from generator.emit.literals import py_literal
 from generator.emit.sanitize import clean_text, py_str
-from generator.emit.type_text import ItemTypes, py_input_type, py_open_type
-from generator.ir.types import Model, ModelField, TypeRef
+from generator.emit.type_text import ItemTypes, py_open_type
+from generator.ir.types import Model, ModelField
 
 # Where a class body's configuration and fields go when its template renders: text from a
 # document reaches a body only through the escaping point (generator.emit.sanitize), which never
@@ -117,13 +117,13 @@ def _code_names(code: str) -> frozenset[str]:
     return used_names(code)
 
 
-def twin_type_strings(m: Model, inputs: dict[str, str], values: dict[str, TypeRef]) -> list[str]:
+def twin_type_strings(m: Model, items: ItemTypes) -> list[str]:
     """The type expressions a functional TypedDict twin writes as strings (its items, and
     ``NotRequired`` when a key is optional), whose names its module imports; none for a twin
     in class syntax, whose annotations are code."""
     if not functional_twin(m):
         return []
-    strings = [py_input_type(f.type, inputs, "", values) for f in m.fields]
+    strings = [items(f.type) for f in m.fields]
     return strings + ([] if all(f.required for f in m.fields) else ["NotRequired"])
 
 

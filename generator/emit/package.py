@@ -263,7 +263,7 @@ def _render_stub(
     report that module as theirs. ``parts``: the chunks' bodies, in chunk order."""
     base = _family_base(family, root)
     names = frozenset().union(*(used for _, used in parts))
-    imports = stub_imports(names, fctx["pkg"], family.models, fctx["inputs"], fctx["values"])
+    imports = stub_imports(names, fctx["pkg"], family.models, fctx["item_types"])
     texts = [text for text, _ in parts if text]
     text = render("family/models.pyi.jinja", **fctx, bodies=texts, stub_imports=imports)
     return {f"{base}/models.pyi": text}

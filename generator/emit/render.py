@@ -38,6 +38,7 @@ from generator.emit.readme_calls import example_args
 from generator.emit.sanitize import clean_text, comment_text, docstring_body, py_str, toml_str
 from generator.emit.template_cache import TemplateCache, private_cache
 from generator.emit.type_text import (
+    ItemTypes,
     py_input_type,
     py_open_type,
     py_optional_arg,
@@ -162,8 +163,7 @@ def class_imports(
     pkg: str,
     models: Sequence[Model | ValueModel],
     modules: dict[str, str],
-    inputs: dict[str, str],
-    values: dict[str, TypeRef],
+    items: ItemTypes,
 ) -> str:
     """A class module's import block (see :func:`class_module_imports`; ``names`` are those its
     bodies use): the classes a value class that does not reach itself names are imported at
@@ -182,8 +182,8 @@ def class_imports(
     strings: list[str] = []
     for m in models:
         if isinstance(m, Model) and m.input_name:
-            typed |= input_imports(m, inputs, values)
-            strings += twin_type_strings(m, inputs, values)
+            typed |= input_imports(m, items.inputs, items.values)
+            strings += twin_type_strings(m, items)
     runtime: list[tuple[str, str | None]] = [(f".{modules[r]}", r) for r in sorted(runtime_refs)]
     late: list[tuple[str, str | None]] = [(f".{modules[r]}", r) for r in sorted(late_refs)]
     late += [

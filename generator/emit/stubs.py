@@ -12,22 +12,22 @@ from collections.abc import Sequence
 
 from generator.emit.imports import class_module_imports
 from generator.emit.model_fields import twin_type_strings
-from generator.ir.types import Model, TypeRef, ValueModel
+from generator.emit.type_text import ItemTypes
+from generator.ir.types import Model, ValueModel
 
 
 def stub_imports(
     names: frozenset[str],
     pkg: str,
     models: Sequence[Model | ValueModel],
-    inputs: dict[str, str],
-    values: dict[str, TypeRef],
+    items: ItemTypes,
 ) -> str:
     """The import block of a family's ``models.pyi``: what its class bodies use (``names``, the
     union of what each uses; every class is defined there, so no class is imported)."""
     strings: list[str] = []
     for m in models:
         if isinstance(m, Model) and m.input_name:
-            strings += twin_type_strings(m, inputs, values)
+            strings += twin_type_strings(m, items)
     return class_module_imports(names, pkg, [], [], strings)
 
 
