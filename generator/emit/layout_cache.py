@@ -34,7 +34,8 @@ _known: dict[Key, str] = {}  # from the cache and this run
 _loaded: list[Key] = []  # the keys begin() read, in order: a forked child names them by number
 _used: set[Key] = set()  # asked for in this process since begin()
 _made: list[bool] = [False]  # whether this process broke a statement the cache did not hold
-Used = tuple[list[int], list[list[Any]], bool]  # what one process used: see used()
+Entry = tuple[str, str, int, int, str]  # a key and the statement broken
+Used = tuple[list[int], list[Entry], bool]  # what one process used: see used()
 
 
 def fit(statement: str, indent: int = 0, *, width: int = layout.LINE_LENGTH) -> str:
@@ -85,7 +86,7 @@ def used() -> Used:
     large package's megabytes of statements, cross the pipe."""
     number = {key: i for i, key in enumerate(_loaded)}
     read = [number[key] for key in _used if key in number]
-    made = [[*key, _known[key]] for key in _used if key not in number]
+    made = [(*key, _known[key]) for key in _used if key not in number]
     return read, made, _made[0]
 
 
@@ -98,7 +99,7 @@ def finish(package: str, *others: Used) -> None:
             read += their_read
             entries += their_entries
         # each entry once (without a fork, a child's share is this process's own)
-        unique = {(e[0], e[1], e[2], e[3]): (*e,) for e in entries}
+        unique = {e[:4]: e for e in entries}
         for i in read:
             key = _loaded[i]
             unique[key] = (*key, _known[key])
