@@ -66,4 +66,4 @@ def _settings() -> bytes:
     checker's code: a changed rule is never answered from the run state."""
     here = Path(__file__).parent
     code = b"".join((here / n).read_bytes() for n in _CHECKERS)
-    return parsed_cache._settings() + b" " + hashlib.sha256(code).hexdigest().encode()
+    return parsed_cache.reader_settings() + b" " + hashlib.sha256(code).hexdigest().encode()

@@ -46,14 +46,14 @@ def parsed(data: bytes, parse: Callable[[], Any]) -> Any:
 
 def key(data: bytes) -> str:
     """The entry's name: the document's bytes and what decides its parse besides them."""
-    return hashlib.sha256(_FORMAT + _settings() + b"\0" + data).hexdigest()
+    return hashlib.sha256(_FORMAT + reader_settings() + b"\0" + data).hexdigest()
 
 
 READERS = ("loader.py", "parse_rules.py", "yaml_text.py", "yaml_nodes.py")  # our reading code
 
 
 @functools.cache
-def _settings() -> bytes:
+def reader_settings() -> bytes:
     """The parser's version and the loader's code (its rules and limits): a changed rule is
     never answered from the cache."""
     here = Path(__file__).parent
