@@ -122,7 +122,8 @@ def test_module_names_split_only_the_modules_on_a_ring() -> None:
         ValueModel(b_map, ModelRef(a)),  # held by B, names A: a ring
         ValueModel(c_map, ModelRef(a)),  # held by C, names A: no ring
     ]
-    refs = {m.name: frozenset((getattr(m, "type", None) and {m.type.name}) or ()) for m in models}
+    refs = {a: frozenset(), b: frozenset(), c: frozenset()}
+    refs |= {a_map: frozenset({b}), b_map: frozenset({a}), c_map: frozenset({a})}
     owners = {a_map: a, b_map: b, c_map: c}
     modules = module_names(models, refs, owners)
     assert modules[c_map] == modules[c] == "c"
