@@ -93,13 +93,14 @@ def main() -> None:
 def _instrument(pipeline: Any) -> None:
     """Wrap the stage functions the pipeline calls (and its builders' methods) in timers."""
     stages = [
-        "load_document",
+        "prepare_family",
+        "validated",
         "apply_overlays",
         "bundle",
         "validate",
-        "render",
+        "render_package",
         "spec_hash",
-        "CaseBuilder",
+        "bound_names",
     ]
     for name in stages:
         if hasattr(pipeline, name) and callable(getattr(pipeline, name)):
@@ -111,6 +112,15 @@ def _instrument(pipeline: Any) -> None:
             else:
                 setattr(pipeline, name, timed(name, getattr(pipeline, name)))
     pipeline.FamilyBuilder.build = timed("FamilyBuilder.build", pipeline.FamilyBuilder.build)
+    from generator.ir import build
+
+    for name in IR_STEPS:  # the build's own steps, as it calls them
+        setattr(build, name, timed(f"  ir: {name}", getattr(build, name)))
+    build.FamilyBuilder._samples = timed("  ir: samples", build.FamilyBuilder._samples)
+    build.FamilyBuilder._resources = timed("  ir: resources", build.FamilyBuilder._resources)
+
+
+IR_STEPS = ("named_operations", "name_classes", "operations", "build_models", "renames")
 
 
 def _print_timings(imports: list[tuple[str, float]], generated: float, written: float) -> None:

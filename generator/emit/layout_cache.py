@@ -30,9 +30,12 @@ SUFFIX = ".marshal"
 _FORMAT = "cube-codegen layout 2"
 Key = tuple[str, str, int, int]  # kind ("statement", or fit_item's kind), text, indent, width
 
-_known: dict[Key, str] = {}  # from the cache and this run
+# Every statement known, from the cache and this run: its number among the entries begin() read
+# (-1 for one this run broke) and the statement broken
+_known: dict[Key, tuple[int, str]] = {}
 _loaded: list[Key] = []  # the keys begin() read, in order: a forked child names them by number
-_used: set[Key] = set()  # asked for in this process since begin()
+_read: set[int] = set()  # the numbers of the read entries asked for in this process since begin()
+_broken: set[Key] = set()  # the other keys asked for in this process since begin()
 _made: list[bool] = [False]  # whether this process broke a statement the cache did not hold
 Entry = tuple[str, str, int, int, str]  # a key and the statement broken
 Used = tuple[list[int], list[Entry], bool]  # what one process used: see used()
@@ -57,10 +60,13 @@ def fit_item(item: str, indent: int, *, kind: str = "arg", width: int = layout.L
 def _remembered(key: Key, make: Callable[[], str]) -> str:
     found = _known.get(key)
     if found is None:
-        found = _known[key] = make()
+        found = _known[key] = (-1, make())
         _made[0] = True
-    _used.add(key)
-    return found
+    if found[0] < 0:
+        _broken.add(key)
+    else:  # a number: what used() hands over, with no look-up of the key then
+        _read.add(found[0])
+    return found[1]
 
 
 def begin(package: str) -> None:
@@ -75,8 +81,9 @@ def begin(package: str) -> None:
                 type(kind) is type(text) is type(broken) is str
                 and type(indent) is type(width) is int
             ):
-                _known[(kind, text, indent, width)] = broken
-    _loaded.extend(_known)
+                key = (kind, text, indent, width)
+                _known[key] = (len(_loaded), broken)
+                _loaded.append(key)
 
 
 def used() -> Used:
@@ -84,10 +91,7 @@ def used() -> Used:
     read (in :data:`_loaded`), the entries it broke itself, and whether it broke any. A forked
     child hands this to its parent, whose :data:`_loaded` is the same list: numbers, not a
     large package's megabytes of statements, cross the pipe."""
-    number = {key: i for i, key in enumerate(_loaded)}
-    read = [number[key] for key in _used if key in number]
-    made = [(*key, _known[key]) for key in _used if key not in number]
-    return read, made, _made[0]
+    return list(_read), [(*key, _known[key][1]) for key in _broken], _made[0]
 
 
 def finish(package: str, *others: Used) -> None:
@@ -102,7 +106,7 @@ def finish(package: str, *others: Used) -> None:
         unique = {e[:4]: e for e in entries}
         for i in read:
             key = _loaded[i]
-            unique[key] = (*key, _known[key])
+            unique[key] = (*key, _known[key][1])
         payload = marshal.dumps((_FORMAT, list(unique.values())))
         parsed_cache.store_payload(_name(package), payload, FOLDER, SUFFIX)
     _forget()
@@ -111,7 +115,8 @@ def finish(package: str, *others: Used) -> None:
 def _forget() -> None:
     _known.clear()
     _loaded.clear()
-    _used.clear()
+    _read.clear()
+    _broken.clear()
     _made[0] = False
 
 
