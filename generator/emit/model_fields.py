@@ -18,6 +18,7 @@ from generator.ir.types import Model, ModelField
 # document reaches a body only through the escaping point (generator.emit.sanitize), which never
 # lets a NUL through, so this marks one place in the body and nothing else.
 FIELDS = "\x00fields\x00"
+TWIN = "\x00twin\x00"  # where a class's TypedDict twin's items go (see twin_items)
 
 
 def described(fields: tuple[ModelField, ...]) -> list[ModelField]:
@@ -127,16 +128,28 @@ def twin_type_strings(m: Model, items: ItemTypes) -> list[str]:
     return strings + ([] if all(f.required for f in m.fields) else ["NotRequired"])
 
 
+def twin_items(m: Model, items: ItemTypes) -> Fields:
+    """The items of a class's TypedDict twin, one per line (every line after the first indented
+    as the body's template places the first), and the names they use: in class syntax, what
+    each item's type uses (remembered per type, as :func:`class_fields` does); in the functional
+    syntax, none (each type is a string). A class-syntax item is ``name: T`` (indented by
+    four); a functional one, :func:`typed_dict_entry`."""
+    if functional_twin(m):
+        return "\n        ".join(typed_dict_entry(f, items) for f in m.fields), frozenset()
+    lines: list[str] = []
+    names: set[str] = set()
+    for f in m.fields:
+        item = _item(f, items)
+        lines.append(fit(f"{f.name}: {item}", 4))
+        names |= _code_names(item)
+    return "\n    ".join(lines), frozenset(names)
+
+
 def typed_dict_entry(f: ModelField, items: ItemTypes) -> str:
     """A field's item in a functional TypedDict twin (``"wire-name": "T",``, indented by eight):
     keyed by its wire name, its type as a string (the twin's module imports what it names only
     for type checkers)."""
     return fit_item(f"{py_str(f.name)}: {py_str(_item(f, items))}", 8, kind="entry")
-
-
-def typed_dict_field(f: ModelField, items: ItemTypes) -> str:
-    """A field's item in a class-syntax TypedDict twin (``name: T``, indented by four)."""
-    return fit(f"{f.name}: {_item(f, items)}", 4)
 
 
 def _item(f: ModelField, items: ItemTypes) -> str:

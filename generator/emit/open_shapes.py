@@ -27,19 +27,26 @@ def _open(model: ModelKind) -> bool:
     return isinstance(model, Model) and not model.fields and model.extra_allowed
 
 
-def _open_model(family: Family, name: str) -> bool:
-    found = [m for m in family.models if m.name == name]
-    return bool(found) and all(_open(m) for m in found)
+def _open_names(family: Family) -> frozenset[str]:
+    """The family's classes of any fields (each class by name: one pass over the models, not one
+    per operation)."""
+    kinds: dict[str, bool] = {}
+    for m in family.models:
+        kinds[m.name] = kinds.get(m.name, True) and _open(m)
+    return frozenset(name for name, is_open_ in kinds.items() if is_open_)
 
 
-def is_open(family: Family, op: Operation) -> bool:
-    """Whether neither the request body nor the success answer of ``op`` has a typed field."""
+def is_open(family: Family, op: Operation, open_names: frozenset[str] | None = None) -> bool:
+    """Whether neither the request body nor the success answer of ``op`` has a typed field
+    (``open_names``: :func:`_open_names` of the family, when the caller has it)."""
+    names = _open_names(family) if open_names is None else open_names
     body = op.body
-    if body is not None and (body.fields or not body.model or not _open_model(family, body.model)):
+    if body is not None and (body.fields or not body.model or body.model not in names):
         return False
     success = op.success.type
-    return isinstance(success, ModelRef) and _open_model(family, success.name)
+    return isinstance(success, ModelRef) and success.name in names
 
 
 def open_operations(family: Family) -> list[Operation]:
-    return [op for op in family.operations if is_open(family, op)]
+    names = _open_names(family)
+    return [op for op in family.operations if is_open(family, op, names)]

@@ -15,7 +15,7 @@ from generator import TEMPLATES
 from generator.beside import Beside, Tickets
 from generator.emit import layout_cache
 from generator.emit.imports import used_names
-from generator.emit.model_fields import FIELDS, class_fields
+from generator.emit.model_fields import FIELDS, TWIN, class_fields, twin_items
 from generator.emit.render import load_templates, render
 from generator.emit.stubs import stub_body, stub_imports
 from generator.emit.testcases import CaseBuilder
@@ -238,9 +238,13 @@ def _render_module(
     texts: list[str] = []
     names: frozenset[str] = frozenset()
     for m in module:
-        body = stub = render("family/model_body.py.jinja", **fctx, m=m, fields=FIELDS)
+        body = stub = render("family/model_body.py.jinja", **fctx, m=m, fields=FIELDS, twin=TWIN)
         if isinstance(m, Model):  # the two differ in the fields alone, which name what they use
-            shared = used_names(body.replace(FIELDS, ""))
+            # what the fields and the twin's items use comes with them (see class_fields)
+            shared = used_names(body.replace(FIELDS, "").replace(TWIN, ""))
+            if m.input_name:
+                twin, twin_names = twin_items(m, fctx["item_types"])
+                body, shared = body.replace(TWIN, twin), shared | twin_names
             (ours, our_names), (theirs, their_names) = class_fields(m)
             body, stub = body.replace(FIELDS, ours), body.replace(FIELDS, theirs)
             used, stub_names = shared | our_names, shared | their_names

@@ -30,8 +30,6 @@ from generator.emit.model_fields import (
     described,
     functional_twin,
     twin_type_strings,
-    typed_dict_entry,
-    typed_dict_field,
 )
 from generator.emit.open_shapes import open_operations
 from generator.emit.readme_calls import example_args
@@ -258,8 +256,6 @@ def environment() -> jinja2.Environment:
     env.globals["open_operations"] = open_operations
     env.globals["example_args"] = example_args
     env.filters["prose"] = lambda text: clean_text(text).strip()
-    env.filters["typed_dict_entry"] = typed_dict_entry
-    env.filters["typed_dict_field"] = typed_dict_field
     env.globals["class_imports"] = class_imports
     env.filters["outside_refs"] = outside_refs
     env.filters["primary_class"] = primary_class

@@ -13,8 +13,8 @@ from generator.emit.model_fields import (
     described,
     field_statement,
     functional_twin,
+    twin_items,
     typed_dict_entry,
-    typed_dict_field,
 )
 from generator.emit.sanitize import docstring_body, py_str
 from generator.emit.type_text import ItemTypes
@@ -85,10 +85,17 @@ def test_typed_dict_items_name_the_twin_and_mark_optional_keys() -> None:
     f = _field("card-list", "card_list", ListOf(ref), required=False)
     assert typed_dict_entry(f, items) == ('"card-list": "NotRequired[Sequence[Card | CardParam]]",')
     g = _field("card", "card", ref, required=True)
-    assert typed_dict_field(g, items) == "card: Card | CardParam"
+    h = _field("cards", "cards", ListOf(ref), required=False)
+    twin = Model(ClassName.unchecked("Wallet"), (g, h), input_name=ClassName.unchecked("WP"))
+    text, names = twin_items(twin, items)
+    assert text == "card: Card | CardParam\n    cards: NotRequired[Sequence[Card | CardParam]]"
+    assert names == used_names(text) == {"Card", "CardParam", "NotRequired", "Sequence"}
     # each type written once for the family: the same text again, from memory
-    assert typed_dict_field(g, items) == "card: Card | CardParam"
+    assert twin_items(twin, items) == (text, names)
     assert items(ref) == "Card | CardParam" and len(items._memo) == 2
+    # a wire name no class body can write: the functional syntax, whose types are strings
+    odd = Model(ClassName.unchecked("Odd"), (f,), input_name=ClassName.unchecked("OddParam"))
+    assert twin_items(odd, items) == (typed_dict_entry(f, items), frozenset())
 
 
 def test_the_functional_twin_is_chosen_by_wire_names_and_described_keeps_order() -> None:
