@@ -109,18 +109,26 @@ class TypeMap:
 
 
 def _literal(values: Sequence[Any]) -> TypeRef:
-    kept = [v for v in values if isinstance(v, (str, int, bool)) and not isinstance(v, float)]
-    if len(kept) != len([v for v in values if v is not None]):
-        return ANY  # enums of objects or floats: no Literal can say it
+    """``Literal[...]`` of an enum's values, each once (``1`` and ``True`` are two), with
+    ``None`` when null is one; ``Any`` when a value is no string, integer or boolean. One pass:
+    a large document has thousands of small enums."""
     out: list[str | int | bool] = []
-    for v in kept:
-        if v not in out or any(type(v) is not type(o) for o in out if o == v):
+    seen: set[tuple[type, str | int | bool]] = set()
+    none = beyond = False
+    for v in values:
+        if v is None:
+            none = True
+        elif not isinstance(v, (str, int, bool)):
+            return ANY  # enums of objects or floats: no Literal can say it
+        elif (type(v), v) not in seen:
+            seen.add((type(v), v))
             out.append(v)
+            beyond = beyond or _beyond_literal(v)
     lit: TypeRef = LiteralOf(tuple(out)) if out else NONE
-    if any(_beyond_literal(v) for v in out):  # mypy refuses Literal[9223372036854775807]
+    if beyond:  # mypy refuses Literal[9223372036854775807]
         ints = all(isinstance(v, int) and not isinstance(v, bool) for v in out)
         lit = Primitive("int") if ints else ANY
-    return _with_none(lit) if None in values and out else lit
+    return _with_none(lit) if none and out else lit
 
 
 def _beyond_literal(value: object) -> bool:
