@@ -210,9 +210,11 @@ class SchemaCatalog:
         the schema is in the document, when known; ``read``: the schema's facts, when known)."""
         if not isinstance(schema, dict) or depth > MAX_DEPTH:
             return schema
+        read = read if read is not None else self.facts(schema)
+        if _SPECIAL.isdisjoint(schema):  # nothing to point, hoist or leave out: the node itself
+            return schema  # (most nodes: payments' 21,000 of 36,000)
         at = at or self.pointers.get(owner, "")
         out: dict[str, Any] = {}
-        read = read if read is not None else self.facts(schema)
         problem = facts_default_problem(read) if read.default else None
         if problem:
             self._warn("default-invalid", at, f"model {owner}: {problem}")

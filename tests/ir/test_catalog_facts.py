@@ -89,3 +89,16 @@ def test_schemas_alike_but_for_a_dropped_keyword_keep_their_own_facts(tmp_path: 
     assert catalog.facts(catalog.models["Unpatterned"]).pattern is None
     owner = catalog.models["Pet"]["properties"]["owner"]  # hoisted: a reference now
     assert catalog.facts(owner).ref is not None and catalog.facts(owner).properties is None
+
+
+def test_a_node_with_nothing_to_rewrite_is_the_documents_own(tmp_path: Path) -> None:
+    """A node with no reference, child schema, default or pattern is not copied (most nodes of a
+    large document); one with any of them is a rewrite, and the document is left as it was."""
+    builder = _built(tmp_path)
+    catalog, doc = builder.ctx.catalog, builder.ctx.doc
+    pet = catalog.models[catalog.by_pointer["#/components/schemas/Pet"]]
+    source = doc["components"]["schemas"]["Pet"]
+    assert pet["properties"]["nullable"] is source["properties"]["nullable"]  # a leaf: kept
+    assert pet is not source and pet["properties"]["id"] is not source["properties"]["id"]
+    assert "default" in source["properties"]["id"]  # a rewrite never changes the document
+    assert doc == json.loads((tmp_path / "doc.json").read_text(encoding="utf-8"))
