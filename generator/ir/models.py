@@ -56,6 +56,11 @@ _LENGTH = {"minLength": "min_length", "maxLength": "max_length"}
 _ITEMS = {"minItems": "min_length", "maxItems": "max_length"}
 _NUMBER = {"minimum": "ge", "maximum": "le", "multipleOf": "multiple_of"}
 _STRING = {**_LENGTH, "pattern": "pattern"}
+# The keywords a field's constraints come from: its own bounds and pattern, and what names its
+# scalar source (a reference, a union with null); a field schema with none of them has none
+_CONSTRAINED = frozenset(
+    {*_STRING, *_ITEMS, *_NUMBER, "exclusiveMinimum", "exclusiveMaximum", "$ref", "oneOf", "anyOf"}
+)
 
 
 def build_models(
@@ -402,6 +407,8 @@ def _constraints(
 ) -> tuple[tuple[str, Scalar], ...]:
     """pydantic constraints for a field whose type (besides ``None``) is one plain kind, read
     from the field's scalar source (:func:`_scalar_source`, looked up only for such a field)."""
+    if _CONSTRAINED.isdisjoint(schema):  # no bound, no pattern, no scalar source: most fields
+        return ()
     members = [m for m in (t.members if isinstance(t, UnionOf) else (t,)) if not _is_none(m)]
     if len(members) != 1:
         return ()
