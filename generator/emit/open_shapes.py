@@ -28,25 +28,21 @@ def _open(model: ModelKind) -> bool:
 
 
 def _open_names(family: Family) -> frozenset[str]:
-    """The family's classes of any fields (each class by name: one pass over the models, not one
-    per operation)."""
-    kinds: dict[str, bool] = {}
-    for m in family.models:
-        kinds[m.name] = kinds.get(m.name, True) and _open(m)
-    return frozenset(name for name, is_open_ in kinds.items() if is_open_)
+    """The family's classes of any fields, by name: one pass over the models, not one per
+    operation (a class name is unique in its family)."""
+    return frozenset(m.name for m in family.models if _open(m))
 
 
-def is_open(family: Family, op: Operation, open_names: frozenset[str] | None = None) -> bool:
+def _is_open(op: Operation, open_names: frozenset[str]) -> bool:
     """Whether neither the request body nor the success answer of ``op`` has a typed field
-    (``open_names``: :func:`_open_names` of the family, when the caller has it)."""
-    names = _open_names(family) if open_names is None else open_names
+    (``open_names``: the family's, :func:`_open_names`)."""
     body = op.body
-    if body is not None and (body.fields or not body.model or body.model not in names):
+    if body is not None and (body.fields or not body.model or body.model not in open_names):
         return False
     success = op.success.type
-    return isinstance(success, ModelRef) and success.name in names
+    return isinstance(success, ModelRef) and success.name in open_names
 
 
 def open_operations(family: Family) -> list[Operation]:
     names = _open_names(family)
-    return [op for op in family.operations if is_open(family, op, names)]
+    return [op for op in family.operations if _is_open(op, names)]
