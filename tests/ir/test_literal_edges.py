@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from generator.ir.type_map import _literal
+from generator.ir.types import ANY, NONE, LiteralOf, UnionOf
 from tests.helpers import (
     TYPED_PACKAGE,
     check_clean_and_typed,
@@ -62,9 +64,6 @@ def test_a_constant_json_body_is_compared_with_is(tmp_path: Path, body: dict[str
 def test_an_enum_lists_each_value_once_and_one_apart_from_true() -> None:
     """``1`` and ``True`` are two values (``1 == True`` notwithstanding); a value written twice is
     one, wherever the other stands between them (the old dedupe wrote ``Literal[1, True, 1]``)."""
-    from generator.ir.type_map import _literal
-    from generator.ir.types import ANY, NONE, LiteralOf, UnionOf
-
     assert _literal([1, True, 1, True, "a", "a"]) == LiteralOf((1, True, "a"))
     assert _literal([0, False, None, 0]) == UnionOf((LiteralOf((0, False)), NONE))
     assert _literal([1, 2.5]) is ANY  # a float: no Literal can say it
