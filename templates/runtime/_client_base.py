@@ -166,7 +166,8 @@ class BaseClient:
         return build_request(call, client, fixed, timeout)
 
     def _reading(self, call: PreparedCall) -> Reading:
-        return Reading(self.strict, self._limits_for(call), call.path)
+        hear = self._recorder.hear if self._recorder is not None else None
+        return Reading(self.strict, self._limits_for(call), call.path, hear)
 
     def _limits_for(self, call: PreparedCall) -> Limits:
         """The call's own limits, else the client's."""

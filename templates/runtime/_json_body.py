@@ -17,6 +17,7 @@ import pydantic
 
 from ._differences import Context, from_errors, report
 from ._exceptions import APIResponseValidationError
+from ._limits import Reading
 from ._models import STRICT, Where, adapter, construct, lazy_builder
 
 __all__ = ["conform", "loads", "parse_items", "parse_json", "too_deep"]
@@ -109,15 +110,15 @@ def _list_of(item_type: Any) -> tuple[Any, Any]:
     return tp, lazy_builder(tp)
 
 
-def conform(
-    value: Any, tp: Any, response: httpx2.Response, strict: bool, path: str, part: str
-) -> Any:
+def conform(value: Any, tp: Any, response: httpx2.Response, reading: Reading, part: str) -> Any:
     """One decoded JSON value of a stream (a line, an event's data) as ``tp``, under the one
-    rule of :mod:`._differences`; ``part`` says which (``line 3``)."""
+    rule of :mod:`._differences`; ``part`` says which (``line 3``). What differs is heard by the
+    call's own recorder, if its client records (``reading.hear``)."""
+    strict = reading.strict
     try:
         return adapter(tp).validate_python(value, context=_STRICT_CONTEXT if strict else None)
     except pydantic.ValidationError as exc:
-        context = Context.of(response, path, part)
+        context = Context.of(response, reading.path, part, hear=reading.hear)
         if strict:
             found = from_errors(exc.errors(), value, context)
             report(found, strict=True, response=response, body=value)

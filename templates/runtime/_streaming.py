@@ -47,7 +47,7 @@ class _Events:
         data = _decode(event, self.response)
         reading = self.reading
         part = f"event {self.count}"
-        return conform(data, self.item_type, self.response, reading.strict, reading.path, part)
+        return conform(data, self.item_type, self.response, reading, part)
 
 
 @contextmanager

@@ -174,6 +174,51 @@ def test_async_clients_record_too(server: LocalServer, tmp_path: Path) -> None:
     assert line["kind"] == "property-unknown" and SECRET not in json.dumps(line)
 
 
+def _events(server: LocalServer) -> None:
+    @server.route("GET", "/events")
+    def reply(ex: Exchange) -> None:
+        body = "".join(f"data: {json.dumps(d)}\n\n" for d in ({"n": 1}, {"n": "two"})).encode()
+        ex.send(200, body, {"Content-Type": "text/event-stream"})
+
+
+def _stream(url: str, folder: Path | None) -> list[object]:
+    from cube_client._base_client import PreparedCall, SyncAPIClient
+
+    with (
+        SyncAPIClient(
+            base_url=url, credential="k", allow_http_loopback=True, record_shapes=folder
+        ) as client,
+        warnings.catch_warnings(),
+    ):
+        warnings.simplefilter("ignore")  # the second event's wrong type: warned, and kept
+        call = PreparedCall("GET", "/events")
+        return list(client.request(call, cast_to=dict[str, int], kind="event-stream").iter_items())
+
+
+def test_a_client_records_its_own_streams_only(server: LocalServer, tmp_path: Path) -> None:
+    """A streamed value that differs is recorded by its own client's recorder: not in the folder
+    of another client recording at the same time, and nowhere for a client that does not
+    record. No recorder listens to every call, so the others' reads skip the scans listeners
+    need (extra members of every model)."""
+    from cube_client import _differences
+
+    _events(server)
+    own, other = tmp_path / "own", tmp_path / "other"
+    with platform(server.url, record_shapes=other):
+        assert _differences.LISTENERS == []
+        assert _stream(server.url, own) == [{"n": 1}, {"n": "two"}]
+        assert _stream(server.url, None) == [{"n": 1}, {"n": "two"}]
+    (line,) = _lines(own)
+    assert (line["pointer"], line["kind"], line["seen"]) == (
+        "/n",
+        "type-mismatch",
+        {"type": "string"},
+    )
+    assert line["media_type"] == "text/event-stream" and line["count"] == 1
+    assert _lines(other) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["own"]
+
+
 PROBES = ("x", "", 0, 1, -1, 1.5, True, False, None, {}, [], "2024-01-02")
 
 

@@ -16,8 +16,9 @@ Two kinds are part of the document's own promise of forward compatibility and ar
 warned about: a field the document does not name (kept in ``model_extra``) and, when lenient, a
 value outside a listed enum or union (kept as ``Unknown``). Strict mode refuses the latter.
 
-Every difference, of any kind, first goes to the listeners added with :func:`add_listener`, so
-something that records the shapes a server really sends can hook in here and nowhere else.
+Every difference, of any kind, first goes to the listeners added with :func:`add_listener`
+(every call's), then to its own call's recorder (:attr:`Context.hear`): a client that records the
+shapes a server sends hears its own calls here, and no other client's.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from __future__ import annotations
 import enum
 import warnings
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import httpx2
@@ -63,6 +64,10 @@ class Kind(enum.StrEnum):
 _QUIET = frozenset({Kind.EXTRA_FIELD, Kind.UNKNOWN_ENUM_VALUE, Kind.UNKNOWN_VARIANT})
 
 
+Hear = Callable[["Difference"], None]
+"""Who is told of a difference: a listener, or a call's recorder."""
+
+
 @dataclass(frozen=True, slots=True)
 class Context:
     """Which call a difference was found in."""
@@ -73,15 +78,22 @@ class Context:
     media_type: str = ""
     operation: str = ""  # the operation id when known
     part: str = ""  # where in a streamed body: ``line 3``, ``event 2``, ``page 4``
+    # The recorder of the call's client (``record_shapes``): hears this call's differences only.
+    hear: Hear | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def of(
-        cls, response: httpx2.Response, path: str = "", part: str = "", operation: str = ""
+        cls,
+        response: httpx2.Response,
+        path: str = "",
+        part: str = "",
+        operation: str = "",
+        hear: Hear | None = None,
     ) -> Context:
         request = response.request
         media = response.headers.get("content-type", "").split(";")[0].strip()
         url_path = path or request.url.path
-        return cls(request.method, url_path, response.status_code, media, operation, part)
+        return cls(request.method, url_path, response.status_code, media, operation, part, hear)
 
     def __str__(self) -> str:
         notes = ", ".join(n for n in (self.operation, self.part) if n)
@@ -124,16 +136,18 @@ def _short(value: Any) -> str:
 
 
 # Who wants every difference; readers test it (a list's truth, no call) before looking for the
-# kinds that cost a scan to find (extra members, values kept as ``Unknown``).
-LISTENERS: list[Callable[[Difference], None]] = []
+# kinds that cost a scan to find (extra members, values kept as ``Unknown``). A recorder is not
+# one of them: it hears its own calls' differences through their context, so a client that
+# records costs the others nothing.
+LISTENERS: list[Hear] = []
 
 
-def add_listener(listener: Callable[[Difference], None]) -> None:
+def add_listener(listener: Hear) -> None:
     """Call ``listener`` with every difference found from now on (of every kind)."""
     LISTENERS.append(listener)
 
 
-def remove_listener(listener: Callable[[Difference], None]) -> None:
+def remove_listener(listener: Hear) -> None:
     LISTENERS.remove(listener)
 
 
@@ -147,7 +161,8 @@ def report(
     """Apply the rule to what one reader found in one value: warn, or raise when ``strict``."""
     found = list(differences)
     for difference in found:
-        for listener in tuple(LISTENERS):
+        own = difference.context.hear
+        for listener in (*LISTENERS, own) if own is not None else tuple(LISTENERS):
             try:
                 listener(difference)
             except Exception as exc:  # a listener's failure never fails the call it observes

@@ -156,7 +156,7 @@ class _Lines(Generic[T]):
             raise APIStreamError(str(value[spec.error_member]), response=self.response, line=value)
         reading = self.reading
         part = f"line {self.count}"
-        return conform(value, spec.item, self.response, reading.strict, reading.path, part)  # type: ignore[no-any-return]
+        return conform(value, spec.item, self.response, reading, part)  # type: ignore[no-any-return]
 
 
 class JSONLinesStream(Generic[T]):

@@ -10,7 +10,9 @@ or a few); ``timeout=`` bounds each attempt as a whole (see :func:`deadline`).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import httpx2
 
@@ -47,11 +49,13 @@ DEFAULT_LIMITS = Limits()
 @dataclass(frozen=True)
 class Reading:
     """How a response body is read: strictly or not (see ``_differences``), within which
-    limits, and the operation's path template (named in warnings and errors)."""
+    limits, the operation's path template (named in warnings and errors), and who records its
+    differences (the client's shape recorder, see ``_shapes``)."""
 
     strict: bool = False
     limits: Limits = DEFAULT_LIMITS
     path: str = ""
+    hear: Callable[[Any], None] | None = None
 
 
 class ResponseTooLargeError(APIResponseValidationError):

@@ -18,7 +18,8 @@ caller's code reads): the first 8 responses of each operation, then one in
 ``CUBE_RECORD_SHAPES_EVERY`` (default 64), which keeps the average per-call cost small; a
 count is the number of compared responses that showed the difference. Streamed values (JSON
 lines, events) are recorded where the runtime reports every difference, its one point
-(``_differences.report``), where the recorder listens.
+(``_differences.report``): the call's context names its client's recorder (:meth:`Recorder.hear`),
+so a client records its own calls only, and a client that records costs the others nothing.
 
 Differences are counted in memory: a new one is appended at once (one ``write`` under a lock,
 ``O_APPEND``, so threads and processes never interleave lines), repeats are appended as one line
@@ -85,9 +86,6 @@ class Recorder:
         every = os.environ.get(EVERY_ENV, "").strip()
         self.every = int(every) if every.isdigit() and int(every) > 0 else DEFAULT_EVERY
         atexit.register(self.flush)
-        from ._differences import add_listener
-
-        add_listener(self._hear)
 
     def sampled(self, method: str, path: str) -> bool:
         """Whether this response of the operation is compared whole (see the module)."""
@@ -96,7 +94,7 @@ class Recorder:
             seen = self._responses[key] = self._responses.get(key, 0) + 1
         return seen <= FIRST_WHOLE or seen % self.every == 0
 
-    def _hear(self, found: Any) -> None:
+    def hear(self, found: Any) -> None:
         """The runtime's one point for differences (``_differences.report``): the values of
         streams (JSON lines, events) are recorded from here. Whole bodies and pages are compared
         with their types instead (:func:`observe`), every field, not only those read."""
