@@ -94,6 +94,12 @@ class Context:
         url_path = path or request.url.path
         return cls(request.method, url_path, response.status_code, media, operation, part, hear)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled without its recorder (a process's own): an error carrying it can cross to
+        another process."""
+        fields = (self.method, self.path, self.status, self.media_type, self.operation, self.part)
+        return (Context, fields)
+
     def __str__(self) -> str:
         notes = ", ".join(n for n in (self.operation, self.part) if n)
         return f"{self.method} {self.path}" + (f" ({notes})" if notes else "")

@@ -219,6 +219,32 @@ def test_a_client_records_its_own_streams_only(server: LocalServer, tmp_path: Pa
     assert sorted(p.name for p in tmp_path.iterdir()) == ["own"]
 
 
+def test_a_strict_streams_error_pickles_without_its_recorder(
+    server: LocalServer, tmp_path: Path
+) -> None:
+    """The call's context names its recorder (a lock inside): an error carrying it still crosses
+    processes, as a ``ProcessPoolExecutor`` worker's does, with every other fact of its call."""
+    import pickle
+
+    from cube_client import APIResponseValidationError
+    from cube_client._base_client import PreparedCall, SyncAPIClient
+
+    _events(server)
+    client = SyncAPIClient(
+        base_url=server.url, credential="k", allow_http_loopback=True, strict=True,
+        record_shapes=tmp_path,
+    )  # fmt: skip
+    with client, pytest.raises(APIResponseValidationError) as info:
+        call = PreparedCall("GET", "/events")
+        list(client.request(call, cast_to=dict[str, int], kind="event-stream").iter_items())
+    (sent,) = info.value.differences
+    assert sent.context.hear is not None
+    (back,) = pickle.loads(pickle.dumps(info.value.differences))
+    assert back.context.hear is None
+    assert (back.pointer, back.context.part, back.context.status) == ("/n", "event 2", 200)
+    assert back == sent  # the recorder takes no part in a context's equality
+
+
 PROBES = ("x", "", 0, 1, -1, 1.5, True, False, None, {}, [], "2024-01-02")
 
 
