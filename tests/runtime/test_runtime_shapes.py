@@ -195,13 +195,16 @@ def _stream(url: str, folder: Path | None) -> list[object]:
         return list(client.request(call, cast_to=dict[str, int], kind="event-stream").iter_items())
 
 
-def test_a_client_records_its_own_streams_only(server: LocalServer, tmp_path: Path) -> None:
+def test_a_client_records_its_own_streams_only(
+    server: LocalServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A streamed value that differs is recorded by its own client's recorder: not in the folder
     of another client recording at the same time, and nowhere for a client that does not
     record. No recorder listens to every call, so the others' reads skip the scans listeners
     need (extra members of every model)."""
     from cube_client import _differences
 
+    monkeypatch.delenv("CUBE_RECORD_SHAPES", raising=False)  # the plain client records nowhere
     _events(server)
     own, other = tmp_path / "own", tmp_path / "other"
     with platform(server.url, record_shapes=other):
