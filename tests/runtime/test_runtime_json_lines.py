@@ -16,6 +16,7 @@ import threading
 import warnings
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -292,6 +293,34 @@ def test_a_line_off_its_schema_is_kept_with_a_warning_when_lenient(
             lines = list(client.chat.stream_chat_state(input="x"))
     assert lines[0].id == "m" and lines[0].sort == "first"
     assert lines[1].type == "usage"
+
+
+def test_a_recording_client_records_its_lines_off_their_schema(
+    tls_server: LocalServer, trusting: ssl.SSLContext, tmp_path: Path
+) -> None:
+    """A line that differs is recorded by the client that read it, as its shape (the line's
+    value never), in that client's folder; a second client reading the same stream, without
+    recording, adds nothing to it."""
+    from generator.observed.records import read_observations
+
+    _stream_route(tls_server, [_body([{"id": "m", "sort": "sorted-by-s3cr3t"}, USAGE])])
+    with (
+        httpx2.Client(verify=trusting) as http,
+        warnings.catch_warnings(),
+    ):
+        warnings.simplefilter("ignore", ResponseValidationWarning)
+        base = tls_server.url + CHAT_BASE
+        with ChatClient(
+            api_key=API_KEY, base_url=base, http_client=http, record_shapes=tmp_path
+        ) as ours:
+            lines = list(ours.chat.stream_chat_state(input="x"))
+            assert [line.id for line in lines] == ["m", "__usage__"]
+            plain = ChatClient(api_key=API_KEY, base_url=base, http_client=http)
+            assert len(list(plain.chat.stream_chat_state(input="x"))) == 2
+        # closing ours wrote the repeats it counted: none, as the plain client's line is not its
+    (seen,) = read_observations([tmp_path])
+    assert (seen.pointer, seen.kind, seen.count) == ("/sort", "type-mismatch", 1)
+    assert "s3cr3t" not in (tmp_path / "shapes.jsonl").read_text(encoding="utf-8")
 
 
 def test_abort_chat(tls_server: LocalServer, trusting: ssl.SSLContext) -> None:
