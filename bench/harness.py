@@ -141,8 +141,7 @@ def paired(ours: list[float], theirs: list[float]) -> float:
     :func:`compare`): a slow spell of the machine slows both runs of a round, and their ratio
     less. Over five runs of ``bench/calls.py`` on 2026-11-27, each per-call row's values ranged
     over 30-63% of the range of the ratio of the sides' medians, at the same level (read-all
-    sync: 1.28-1.35 against 1.27-1.42); over four rotations of platform 07 and payments, 1.39-1.44
-    per operation against 1.40-1.48."""
+    sync: 1.28-1.35 against 1.27-1.42)."""
     return statistics.median([a / b for a, b in zip(ours, theirs, strict=True)])
 
 
