@@ -137,11 +137,12 @@ def compare(cmds: Sequence[Cmd], rounds: int, warmup: bool = True) -> None:
 
 
 def paired(ours: list[float], theirs: list[float]) -> float:
-    """The median of each round's ratio of two sides' runs, which ran back to back (see
-    :func:`compare`): a slow spell of the machine slows both runs of a round, and their ratio
-    less. Over five runs of ``bench/calls.py`` on 2026-11-27, each per-call row's values ranged
-    over 30-63% of the range of the ratio of the sides' medians, at the same level (read-all
-    sync: 1.28-1.35 against 1.27-1.42)."""
+    """The median of each round's ratio of two sides' runs, for sides that ran back to back in
+    each round (the blocks of ``bench/calls.py``; not :func:`compare`'s rotation, where others
+    may run between two commands): a slow spell of the machine slows both runs of a round, and
+    their ratio less. Over five runs of ``bench/calls.py`` on 2026-11-27, each per-call row's
+    values ranged over 30-63% of the range of the ratio of the sides' medians, at the same level
+    (read-all sync: 1.28-1.35 against 1.27-1.42)."""
     return statistics.median([a / b for a, b in zip(ours, theirs, strict=True)])
 
 

@@ -9,13 +9,15 @@ or a few); ``timeout=`` bounds each attempt as a whole (see :func:`deadline`).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 import httpx2
 
 from ._exceptions import APIResponseValidationError, ConfigurationError
+
+if TYPE_CHECKING:
+    from ._differences import Hear
 
 __all__ = ["Limits", "PaginationError", "ResponseTooLargeError"]
 
@@ -54,7 +56,7 @@ class Reading:
     strict: bool = False
     limits: Limits = DEFAULT_LIMITS
     path: str = ""
-    hear: Callable[[Any], None] | None = None
+    hear: Hear | None = None
 
 
 class ResponseTooLargeError(APIResponseValidationError):

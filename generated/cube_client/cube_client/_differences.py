@@ -26,7 +26,7 @@ from __future__ import annotations
 import enum
 import warnings
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import httpx2
@@ -98,8 +98,7 @@ class Context:
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled without its recorder (a process's own): an error carrying it can cross to
         another process."""
-        fields = (self.method, self.path, self.status, self.media_type, self.operation, self.part)
-        return (Context, fields)
+        return (Context, tuple(getattr(self, f.name) for f in fields(self) if f.compare))
 
     def __str__(self) -> str:
         notes = ", ".join(n for n in (self.operation, self.part) if n)
